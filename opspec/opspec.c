@@ -1,0 +1,460 @@
+/* opspec.c - parser and formatter for the op-spec language `OP:key=value,...`
+ * (SPEC.md, "Op specs").  Every spec read anywhere in dmo passes through
+ * here, so it is strict: each malformed spec is rejected with exactly one
+ * message naming the offending key or value. */
+#include "opspec.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Largest buffer a spec may describe: beyond it a layer cannot be a
+ * micro-controller kernel, and sizes stop fitting the tool's counters. */
+#define MAX_BUFFER_BYTES ((uint64_t)4 << 30)
+#define MAX_VALUE 0x7fffffff
+
+enum key {
+	KEY_IN, KEY_K, KEY_STRIDE, KEY_DIL, KEY_PAD, KEY_MULT, KEY_OUT_C,
+	KEY_UNITS, KEY_DTYPE, KEY_COUNT
+};
+
+#define BIT(k) (1u << (k))
+
+static const char *const key_names[KEY_COUNT] = {
+	"in", "k", "stride", "dil", "pad", "mult", "out_c", "units", "dtype"
+};
+
+static const char *const op_names[DMO_OP_COUNT] = {
+	"relu", "relu6", "add", "mul", "conv2d", "dwconv2d", "maxpool",
+	"avgpool", "fc"
+};
+
+static const char *const dtype_names[DMO_DTYPE_COUNT] = {
+	"f32", "i8", "i16", "i32"
+};
+
+static const size_t dtype_sizes[DMO_DTYPE_COUNT] = { 4, 1, 2, 4 };
+
+#define ELEMENTWISE_KEYS (BIT(KEY_IN) | BIT(KEY_DTYPE))
+#define WINDOW_KEYS (BIT(KEY_IN) | BIT(KEY_K) | BIT(KEY_STRIDE) | BIT(KEY_PAD) | BIT(KEY_DTYPE))
+
+/* Which keys each op accepts, and which of those it cannot do without.
+ * Pooling takes no dilation: TensorFlow's pooling ops have none. */
+static const struct {
+	unsigned allowed, required;
+} op_keys[DMO_OP_COUNT] = {
+	[DMO_OP_RELU] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_RELU6] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_ADD] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_MUL] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_CONV2D] = { WINDOW_KEYS | BIT(KEY_DIL) | BIT(KEY_OUT_C),
+			    BIT(KEY_IN) | BIT(KEY_K) | BIT(KEY_OUT_C) },
+	[DMO_OP_DWCONV2D] = { WINDOW_KEYS | BIT(KEY_DIL) | BIT(KEY_MULT),
+			      BIT(KEY_IN) | BIT(KEY_K) },
+	[DMO_OP_MAXPOOL] = { WINDOW_KEYS, BIT(KEY_IN) | BIT(KEY_K) },
+	[DMO_OP_AVGPOOL] = { WINDOW_KEYS, BIT(KEY_IN) | BIT(KEY_K) },
+	[DMO_OP_FC] = { BIT(KEY_IN) | BIT(KEY_UNITS) | BIT(KEY_DTYPE),
+			BIT(KEY_IN) | BIT(KEY_UNITS) },
+};
+
+const char *dmo_op_name(enum dmo_op op)
+{
+	return (unsigned)op < DMO_OP_COUNT ? op_names[op] : "?";
+}
+
+const char *dmo_dtype_name(enum dmo_dtype dtype)
+{
+	return (unsigned)dtype < DMO_DTYPE_COUNT ? dtype_names[dtype] : "?";
+}
+
+size_t dmo_dtype_size(enum dmo_dtype dtype)
+{
+	return (unsigned)dtype < DMO_DTYPE_COUNT ? dtype_sizes[dtype] : 0;
+}
+
+static int fail(char *err, size_t err_len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && err_len) {
+		va_start(ap, fmt);
+		vsnprintf(err, err_len, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* A value is a bounded slice of the spec text, not NUL-terminated. */
+struct slice {
+	const char *p;
+	size_t n;
+};
+
+static int slice_is(struct slice s, const char *word)
+{
+	return strlen(word) == s.n && memcmp(s.p, word, s.n) == 0;
+}
+
+/* Parse a positive decimal integer that fills the whole slice.
+ * Returns 0, or -1 for an empty/non-digit slice, -2 for overflow. */
+static int parse_uint(struct slice s, int *out, int allow_zero)
+{
+	int64_t v = 0;
+
+	if (s.n == 0)
+		return -1;
+	for (size_t i = 0; i < s.n; i++) {
+		if (s.p[i] < '0' || s.p[i] > '9')
+			return -1;
+		v = v * 10 + (s.p[i] - '0');
+		if (v > MAX_VALUE)
+			return -2;
+	}
+	if (v == 0 && !allow_zero)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+/* Parse `AxBx...` with between MIN and MAX positive components. */
+static int parse_dims(struct slice s, int *dims, int min, int max, int *count,
+		      int allow_zero)
+{
+	int n = 0;
+	size_t start = 0;
+
+	for (size_t i = 0; i <= s.n; i++) {
+		if (i < s.n && s.p[i] != 'x')
+			continue;
+		if (n == max)
+			return -1;
+		int rc = parse_uint((struct slice){ s.p + start, i - start },
+				    &dims[n++], allow_zero);
+		if (rc)
+			return rc;
+		start = i + 1;
+	}
+	if (n < min)
+		return -1;
+	*count = n;
+	return 0;
+}
+
+/* Parse a value for KEY shaped as `S` or `AxB` into A and B. */
+static int parse_pair(struct slice s, int *a, int *b, int allow_zero)
+{
+	int d[2], n;
+	int rc = parse_dims(s, d, 1, 2, &n, allow_zero);
+
+	if (rc)
+		return rc;
+	*a = d[0];
+	*b = n == 2 ? d[1] : d[0];
+	return 0;
+}
+
+static int bad_value(char *err, size_t err_len, enum key key, struct slice v,
+		     int rc, const char *expect)
+{
+	if (rc == -2)
+		return fail(err, err_len, "value of '%s' is too large: '%.*s'",
+			    key_names[key], (int)v.n, v.p);
+	return fail(err, err_len, "bad value for '%s': '%.*s' (expected %s)",
+		    key_names[key], (int)v.n, v.p, expect);
+}
+
+static int parse_value(struct dmo_opspec *s, enum key key, struct slice v,
+		       char *err, size_t err_len)
+{
+	int d[4], n, rc = 0;
+	const char *expect = "";
+
+	switch (key) {
+	case KEY_IN:
+		if (s->op == DMO_OP_FC) {
+			expect = "NxK or K, positive integers";
+			rc = parse_dims(v, d, 1, 2, &n, 0);
+			if (!rc) {
+				s->batch = n == 2 ? d[0] : 1;
+				s->in_h = s->in_w = 1;
+				s->in_c = d[n - 1];
+			}
+		} else {
+			expect = "HxWxC or NxHxWxC, positive integers";
+			rc = parse_dims(v, d, 3, 4, &n, 0);
+			if (!rc) {
+				s->batch = n == 4 ? d[0] : 1;
+				s->in_h = d[n - 3];
+				s->in_w = d[n - 2];
+				s->in_c = d[n - 1];
+			}
+		}
+		break;
+	case KEY_K:
+		expect = "KHxKW or K, positive integers";
+		rc = parse_pair(v, &s->k_h, &s->k_w, 0);
+		break;
+	case KEY_STRIDE:
+		expect = "SHxSW or S, positive integers";
+		rc = parse_pair(v, &s->stride_h, &s->stride_w, 0);
+		break;
+	case KEY_DIL:
+		expect = "SHxSW or S, positive integers";
+		rc = parse_pair(v, &s->dil_h, &s->dil_w, 0);
+		break;
+	case KEY_PAD:
+		expect = "same, valid or PHxPW";
+		if (slice_is(v, "same")) {
+			s->pad = DMO_PAD_SAME;
+		} else if (slice_is(v, "valid")) {
+			s->pad = DMO_PAD_VALID;
+		} else {
+			rc = parse_dims(v, d, 2, 2, &n, 1);
+			if (!rc) {
+				s->pad = DMO_PAD_EXPLICIT;
+				s->pad_top = s->pad_bottom = d[0];
+				s->pad_left = s->pad_right = d[1];
+			}
+		}
+		break;
+	case KEY_MULT:
+		expect = "a positive integer";
+		rc = parse_uint(v, &s->mult, 0);
+		break;
+	case KEY_OUT_C:
+	case KEY_UNITS:
+		expect = "a positive integer";
+		rc = parse_uint(v, &s->out_c, 0);
+		break;
+	case KEY_DTYPE:
+		expect = "f32, i8, i16 or i32";
+		rc = -1;
+		for (int t = 0; t < DMO_DTYPE_COUNT; t++) {
+			if (slice_is(v, dtype_names[t])) {
+				s->dtype = (enum dmo_dtype)t;
+				rc = 0;
+			}
+		}
+		break;
+	case KEY_COUNT:
+		break;
+	}
+	return rc ? bad_value(err, err_len, key, v, rc, expect) : 0;
+}
+
+/* Resolve one spatial axis following TensorFlow; returns the output size or
+ * a negative value when no output row/column remains. */
+static int64_t resolve_axis(enum dmo_pad pad, int64_t in, int64_t k,
+			    int64_t stride, int64_t dil, int *before,
+			    int *after)
+{
+	int64_t extent = (k - 1) * dil + 1, out;
+
+	switch (pad) {
+	case DMO_PAD_SAME: {
+		out = (in + stride - 1) / stride;
+		int64_t total = (out - 1) * stride + extent - in;
+		if (total < 0)
+			total = 0;
+		*before = (int)(total / 2);
+		*after = (int)(total - total / 2);
+		return out;
+	}
+	case DMO_PAD_VALID:
+		*before = *after = 0;
+		if (in < extent)
+			return -1;
+		return (in - extent + stride) / stride;
+	case DMO_PAD_EXPLICIT:
+		if (in + *before + *after < extent)
+			return -1;
+		return (in + *before + *after - extent) / stride + 1;
+	}
+	return -1;
+}
+
+static int check_mul(uint64_t *acc, uint64_t factor)
+{
+	return __builtin_mul_overflow(*acc, factor, acc) || *acc > MAX_BUFFER_BYTES;
+}
+
+static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
+{
+	switch (s->op) {
+	case DMO_OP_RELU:
+	case DMO_OP_RELU6:
+	case DMO_OP_ADD:
+	case DMO_OP_MUL:
+	case DMO_OP_FC:
+		s->out_h = s->op == DMO_OP_FC ? 1 : s->in_h;
+		s->out_w = s->op == DMO_OP_FC ? 1 : s->in_w;
+		if (s->op != DMO_OP_FC)
+			s->out_c = s->in_c;
+		break;
+	case DMO_OP_CONV2D:
+	case DMO_OP_DWCONV2D:
+	case DMO_OP_MAXPOOL:
+	case DMO_OP_AVGPOOL: {
+		/* An explicit pad as wide as the dilated kernel would leave
+		 * windows entirely outside the image (avgpool divides by 0). */
+		if (s->pad == DMO_PAD_EXPLICIT &&
+		    ((int64_t)s->pad_top > (int64_t)(s->k_h - 1) * s->dil_h ||
+		     (int64_t)s->pad_left > (int64_t)(s->k_w - 1) * s->dil_w))
+			return fail(err, err_len,
+				    "bad value for 'pad': %dx%d must be smaller than the dilated kernel %" PRId64 "x%" PRId64,
+				    s->pad_top, s->pad_left,
+				    (int64_t)(s->k_h - 1) * s->dil_h + 1,
+				    (int64_t)(s->k_w - 1) * s->dil_w + 1);
+		int64_t oh = resolve_axis(s->pad, s->in_h, s->k_h, s->stride_h,
+					  s->dil_h, &s->pad_top, &s->pad_bottom);
+		int64_t ow = resolve_axis(s->pad, s->in_w, s->k_w, s->stride_w,
+					  s->dil_w, &s->pad_left, &s->pad_right);
+		if (oh <= 0 || ow <= 0)
+			return fail(err, err_len,
+				    "output %s would be empty: key 'k' (with 'dil' and 'pad') exceeds the input",
+				    oh <= 0 ? "height" : "width");
+		if (oh > MAX_VALUE || ow > MAX_VALUE)
+			return fail(err, err_len, "output of 'in' with this 'pad' is too large");
+		s->out_h = (int)oh;
+		s->out_w = (int)ow;
+		if (s->op == DMO_OP_DWCONV2D) {
+			if ((int64_t)s->in_c * s->mult > MAX_VALUE)
+				return fail(err, err_len, "value of 'mult' is too large for 'in' channels");
+			s->out_c = s->in_c * s->mult;
+		} else if (s->op != DMO_OP_CONV2D) {
+			s->out_c = s->in_c;
+		}
+		break;
+	}
+	case DMO_OP_COUNT:
+		break;
+	}
+
+	uint64_t in = dtype_sizes[s->dtype], out = dtype_sizes[s->dtype];
+	if (check_mul(&in, (uint64_t)s->batch) || check_mul(&in, (uint64_t)s->in_h) ||
+	    check_mul(&in, (uint64_t)s->in_w) || check_mul(&in, (uint64_t)s->in_c))
+		return fail(err, err_len, "input buffer of 'in' exceeds 4 GiB");
+	if (check_mul(&out, (uint64_t)s->batch) || check_mul(&out, (uint64_t)s->out_h) ||
+	    check_mul(&out, (uint64_t)s->out_w) || check_mul(&out, (uint64_t)s->out_c))
+		return fail(err, err_len, "output buffer exceeds 4 GiB (check '%s')",
+			    s->op == DMO_OP_FC ? "units" :
+			    s->op == DMO_OP_CONV2D ? "out_c" :
+			    s->op == DMO_OP_DWCONV2D ? "mult" : "in");
+	return 0;
+}
+
+int dmo_opspec_parse(const char *text, struct dmo_opspec *spec, char *err,
+		     size_t err_len)
+{
+	struct dmo_opspec s = {
+		.k_h = 1, .k_w = 1, .stride_h = 1, .stride_w = 1,
+		.dil_h = 1, .dil_w = 1, .pad = DMO_PAD_VALID, .mult = 1,
+		.dtype = DMO_F32,
+	};
+	unsigned seen = 0;
+
+	if (!text)
+		return fail(err, err_len, "empty op spec");
+	const char *colon = strchr(text, ':');
+	size_t oplen = colon ? (size_t)(colon - text) : strlen(text);
+	int op = -1;
+	for (int i = 0; i < DMO_OP_COUNT; i++)
+		if (slice_is((struct slice){ text, oplen }, op_names[i]))
+			op = i;
+	if (op < 0)
+		return fail(err, err_len,
+			    "unknown op '%.*s' (expected relu, relu6, add, mul, conv2d, dwconv2d, maxpool, avgpool or fc)",
+			    (int)(oplen > 40 ? 40 : oplen), text);
+	s.op = (enum dmo_op)op;
+
+	const char *p = colon ? colon + 1 : text + oplen;
+	while (colon) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		const char *eq = memchr(p, '=', len);
+		if (len == 0)
+			return fail(err, err_len, "empty key=value item (stray ',' or trailing ':')");
+		if (!eq)
+			return fail(err, err_len, "expected key=value, got '%.*s'",
+				    (int)(len > 40 ? 40 : len), p);
+		struct slice name = { p, (size_t)(eq - p) };
+		struct slice value = { eq + 1, len - name.n - 1 };
+		int key = -1;
+		for (int k = 0; k < KEY_COUNT; k++)
+			if (slice_is(name, key_names[k]))
+				key = k;
+		if (key < 0)
+			return fail(err, err_len, "unknown key '%.*s'",
+				    (int)(name.n > 40 ? 40 : name.n), name.p);
+		if (seen & BIT(key))
+			return fail(err, err_len, "duplicate key '%s'", key_names[key]);
+		if (!(op_keys[op].allowed & BIT(key)))
+			return fail(err, err_len, "key '%s' does not apply to %s",
+				    key_names[key], op_names[op]);
+		seen |= BIT(key);
+		if (parse_value(&s, (enum key)key, value, err, err_len))
+			return -1;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	unsigned missing = op_keys[op].required & ~seen;
+	if (missing)
+		return fail(err, err_len, "missing required key '%s' for %s",
+			    key_names[__builtin_ctz(missing)], op_names[op]);
+	if (resolve(&s, err, err_len))
+		return -1;
+	*spec = s;
+	return 0;
+}
+
+int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
+{
+	char pad[32];
+
+	if (s->op == DMO_OP_FC)
+		return snprintf(buf, len, "fc:in=%dx%d,units=%d,dtype=%s",
+				s->batch, s->in_c, s->out_c,
+				dmo_dtype_name(s->dtype));
+	if (s->op < DMO_OP_CONV2D)
+		return snprintf(buf, len, "%s:in=%dx%dx%dx%d,dtype=%s",
+				dmo_op_name(s->op), s->batch, s->in_h, s->in_w,
+				s->in_c, dmo_dtype_name(s->dtype));
+	if (s->pad == DMO_PAD_EXPLICIT)
+		snprintf(pad, sizeof pad, "%dx%d", s->pad_top, s->pad_left);
+	else
+		snprintf(pad, sizeof pad, "%s", s->pad == DMO_PAD_SAME ? "same" : "valid");
+	char extra[48] = "";
+	if (s->op == DMO_OP_CONV2D)
+		snprintf(extra, sizeof extra, ",dil=%dx%d,out_c=%d", s->dil_h,
+			 s->dil_w, s->out_c);
+	else if (s->op == DMO_OP_DWCONV2D)
+		snprintf(extra, sizeof extra, ",dil=%dx%d,mult=%d", s->dil_h,
+			 s->dil_w, s->mult);
+	return snprintf(buf, len,
+			"%s:in=%dx%dx%dx%d,k=%dx%d,stride=%dx%d,pad=%s%s,dtype=%s",
+			dmo_op_name(s->op), s->batch, s->in_h, s->in_w, s->in_c,
+			s->k_h, s->k_w, s->stride_h, s->stride_w, pad, extra,
+			dmo_dtype_name(s->dtype));
+}
+
+uint64_t dmo_opspec_in_elems(const struct dmo_opspec *s)
+{
+	return (uint64_t)s->batch * s->in_h * s->in_w * s->in_c;
+}
+
+uint64_t dmo_opspec_out_elems(const struct dmo_opspec *s)
+{
+	return (uint64_t)s->batch * s->out_h * s->out_w * s->out_c;
+}
+
+uint64_t dmo_opspec_in_bytes(const struct dmo_opspec *s)
+{
+	return dmo_opspec_in_elems(s) * dmo_dtype_size(s->dtype);
+}
+
+uint64_t dmo_opspec_out_bytes(const struct dmo_opspec *s)
+{
+	return dmo_opspec_out_elems(s) * dmo_dtype_size(s->dtype);
+}

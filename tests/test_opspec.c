@@ -1,0 +1,198 @@
+/* test_opspec.c - Check tests of the op-spec parser: hand-computed TensorFlow
+ * shapes (incl. the SPEC.md golden layer) and one case per error class. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opspec.h"
+
+static struct dmo_opspec parse_ok(const char *text)
+{
+	struct dmo_opspec s;
+	char err[256] = "";
+
+	ck_assert_msg(dmo_opspec_parse(text, &s, err, sizeof err) == 0,
+		      "'%s' rejected: %s", text, err);
+	return s;
+}
+
+START_TEST(golden_dwconv)
+{
+	struct dmo_opspec s = parse_ok("dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same,dtype=f32");
+
+	ck_assert_int_eq(s.op, DMO_OP_DWCONV2D);
+	ck_assert_int_eq(s.batch, 1);
+	ck_assert_int_eq(s.out_h, 56);
+	ck_assert_int_eq(s.out_w, 56);
+	ck_assert_int_eq(s.out_c, 96);
+	ck_assert_int_eq(s.pad_top, 0);
+	ck_assert_int_eq(s.pad_left, 0);
+	ck_assert_int_eq(s.pad_bottom, 1);
+	ck_assert_int_eq(s.pad_right, 1);
+	ck_assert_uint_eq(dmo_opspec_out_bytes(&s), 1204224);
+	ck_assert_uint_eq(dmo_opspec_in_bytes(&s), 112 * 112 * 96 * 4);
+}
+END_TEST
+
+/* One row per valid spec with its hand-computed resolution. */
+static const struct shape_case {
+	const char *text;
+	int batch, out_h, out_w, out_c, pt, pl, pb, pr;
+	uint64_t in_bytes, out_bytes;
+} shape_cases[] = {
+	/* element-wise ops keep the shape; dtype sizes 1/2/4 */
+	{ "relu:in=4x5x6", 1, 4, 5, 6, 0, 0, 0, 0, 480, 480 },
+	{ "relu6:in=2x4x5x6,dtype=i8", 2, 4, 5, 6, 0, 0, 0, 0, 240, 240 },
+	{ "add:in=3x3x3,dtype=i16", 1, 3, 3, 3, 0, 0, 0, 0, 54, 54 },
+	{ "mul:in=1x1x7,dtype=i32", 1, 1, 1, 7, 0, 0, 0, 0, 28, 28 },
+	/* conv VALID: ceil((10 - 2) / 1) = 8; out_c from key */
+	{ "conv2d:in=10x10x3,k=3,out_c=8", 1, 8, 8, 8, 0, 0, 0, 0, 1200, 2048 },
+	/* conv VALID stride 2 dil 2: ceil((9 - 4) / 2) = 3, width ceil((8-2)/2)=3 */
+	{ "conv2d:in=9x8x1,k=3x2,stride=2,dil=2x2,out_c=1", 1, 3, 3, 1, 0, 0, 0, 0, 288, 36 },
+	/* conv SAME stride 2 on 7: out 4, total (3*2+3-7)=2 -> 1/1 */
+	{ "conv2d:in=7x7x1,k=3,stride=2,pad=same,out_c=2", 1, 4, 4, 2, 1, 1, 1, 1, 196, 128 },
+	/* SAME 224 stride 2 k3: out 112, total 1 -> 0 top, 1 bottom */
+	{ "conv2d:in=224x224x3,k=3,stride=2,pad=same,out_c=32", 1, 112, 112, 32, 0, 0, 1, 1, 224 * 224 * 12, 112 * 112 * 128 },
+	/* SAME with dilation 2, k 3 (extent 5) on 6: out 6, total 4 -> 2/2 */
+	{ "dwconv2d:in=6x6x2,k=3,dil=2,pad=same,mult=2", 1, 6, 6, 4, 2, 2, 2, 2, 288, 576 },
+	/* SAME with stride larger than the kernel: total clamps to 0 */
+	{ "maxpool:in=9x9x1,k=1,stride=4,pad=same", 1, 3, 3, 1, 0, 0, 0, 0, 324, 36 },
+	/* explicit pad: (5 + 2 - 3) / 1 + 1 = 5; width (6 + 0 - 3)/2 + 1 = 2 */
+	{ "avgpool:in=2x5x6x3,k=3,stride=1x2,pad=1x0", 2, 5, 2, 3, 1, 0, 1, 0, 720, 240 },
+	/* KWS first layer: SAME on 49x10, 10x4 stride 2 -> 25x5 */
+	{ "conv2d:in=49x10x1,k=10x4,stride=2,pad=same,out_c=64", 1, 25, 5, 64, 4, 1, 5, 1, 1960, 32000 },
+	/* fc forms */
+	{ "fc:in=1024,units=1001", 1, 1, 1, 1001, 0, 0, 0, 0, 4096, 4004 },
+	{ "fc:in=3x64,units=12,dtype=i8", 3, 1, 1, 12, 0, 0, 0, 0, 192, 36 },
+	/* exactly 4 GiB is still accepted */
+	{ "relu:in=1024x1024x1024,dtype=i32", 1, 1024, 1024, 1024, 0, 0, 0, 0, 4ull << 30, 4ull << 30 },
+};
+
+START_TEST(shapes)
+{
+	const struct shape_case *c = &shape_cases[_i];
+	struct dmo_opspec s = parse_ok(c->text);
+
+	ck_assert_msg(s.batch == c->batch && s.out_h == c->out_h &&
+		      s.out_w == c->out_w && s.out_c == c->out_c,
+		      "%s: got %dx%dx%dx%d", c->text, s.batch, s.out_h, s.out_w, s.out_c);
+	ck_assert_msg(s.pad_top == c->pt && s.pad_left == c->pl &&
+		      s.pad_bottom == c->pb && s.pad_right == c->pr,
+		      "%s: pads %d %d %d %d", c->text, s.pad_top, s.pad_left,
+		      s.pad_bottom, s.pad_right);
+	ck_assert_uint_eq(dmo_opspec_in_bytes(&s), c->in_bytes);
+	ck_assert_uint_eq(dmo_opspec_out_bytes(&s), c->out_bytes);
+
+	/* The canonical text must parse back to the same spec. */
+	char buf[256];
+	ck_assert_int_lt(dmo_opspec_format(&s, buf, sizeof buf), (int)sizeof buf);
+	struct dmo_opspec again = parse_ok(buf);
+	ck_assert_msg(memcmp(&s, &again, sizeof s) == 0, "%s -> %s differs", c->text, buf);
+}
+END_TEST
+
+START_TEST(defaults)
+{
+	struct dmo_opspec s = parse_ok("dwconv2d:in=5x5x4,k=3");
+
+	ck_assert_int_eq(s.dtype, DMO_F32);
+	ck_assert_int_eq(s.stride_h, 1);
+	ck_assert_int_eq(s.dil_w, 1);
+	ck_assert_int_eq(s.pad, DMO_PAD_VALID);
+	ck_assert_int_eq(s.mult, 1);
+	s = parse_ok("relu:in=2x2x2");
+	ck_assert_int_eq(s.k_h, 1);
+	ck_assert_int_eq(s.k_w, 1);
+	ck_assert_str_eq(dmo_op_name(DMO_OP_AVGPOOL), "avgpool");
+	ck_assert_str_eq(dmo_dtype_name(DMO_I16), "i16");
+	ck_assert_uint_eq(dmo_dtype_size(DMO_I8), 1);
+}
+END_TEST
+
+/* Each invalid spec with a fragment its message must contain (the bad key or
+ * value), one row per error class. */
+static const struct error_case {
+	const char *text, *needle;
+} error_cases[] = {
+	{ "", "unknown op" },
+	{ "softmax:in=1x1x1", "softmax" },
+	{ "relu:in=2x2x2,foo=1", "unknown key 'foo'" },
+	{ "relu:in=2x2x2,in=2x2x2", "duplicate key 'in'" },
+	{ "conv2d:in=5x5x1,k=3", "missing required key 'out_c'" },
+	{ "conv2d:in=5x5x1,out_c=3", "missing required key 'k'" },
+	{ "fc:in=64", "missing required key 'units'" },
+	{ "maxpool:in=4x4x1", "missing required key 'k'" },
+	{ "relu", "missing required key 'in'" },
+	{ "relu:units=3,in=1x1x1", "'units' does not apply to relu" },
+	{ "maxpool:in=4x4x1,k=2,dil=2", "'dil' does not apply to maxpool" },
+	{ "conv2d:in=4x4x1,k=2,out_c=1,mult=2", "'mult' does not apply" },
+	{ "relu:in=0x2x2", "bad value for 'in'" },
+	{ "relu:in=-1x2x2", "bad value for 'in'" },
+	{ "relu:in=2x2", "bad value for 'in'" },
+	{ "relu:in=1x2x2x2x2", "bad value for 'in'" },
+	{ "fc:in=1x2x3,units=2", "bad value for 'in'" },
+	{ "conv2d:in=4x4x1,k=0,out_c=1", "bad value for 'k'" },
+	{ "conv2d:in=4x4x1,k=2,stride=0,out_c=1", "bad value for 'stride'" },
+	{ "dwconv2d:in=4x4x1,k=2,mult=0", "bad value for 'mult'" },
+	{ "relu:in=2147483648x1x1", "'in' is too large" },
+	{ "conv2d:in=4x4x1,k=99999999999,out_c=1", "'k' is too large" },
+	{ "conv2d:in=4x4x1,k=5,out_c=1", "output height would be empty" },
+	{ "conv2d:in=8x4x1,k=3x5,out_c=1", "output width would be empty" },
+	{ "avgpool:in=4x4x1,k=3,pad=3x0", "bad value for 'pad'" },
+	{ "avgpool:in=4x4x1,k=3,pad=sometimes", "bad value for 'pad'" },
+	{ "relu:in=2x2x2,dtype=f64", "bad value for 'dtype'" },
+	{ "relu:in=2049x2048x1024,dtype=i8", "input buffer" },
+	{ "conv2d:in=64x64x1,k=1,out_c=1000000", "output buffer exceeds 4 GiB (check 'out_c')" },
+	{ "relu:in=2x2x2 ", "bad value for 'in'" },
+	{ "relu:in=2x2x2,", "empty key=value" },
+	{ "relu:in=2x2x2,,dtype=i8", "empty key=value" },
+	{ "relu:", "empty key=value" },
+	{ "relu:in=2x2x2,garbage", "expected key=value, got 'garbage'" },
+	{ "relu:in=2x2x2=3", "bad value for 'in'" },
+	{ "relu :in=2x2x2", "unknown op" },
+};
+
+START_TEST(errors)
+{
+	const struct error_case *c = &error_cases[_i];
+	struct dmo_opspec s;
+	char err[256] = "";
+
+	ck_assert_int_eq(dmo_opspec_parse(c->text, &s, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, c->needle) != NULL, "'%s': message '%s' lacks '%s'",
+		      c->text, err, c->needle);
+	ck_assert_msg(strchr(err, '\n') == NULL, "multi-line message '%s'", err);
+}
+END_TEST
+
+START_TEST(error_buffer_bounds)
+{
+	struct dmo_opspec s;
+	char err[8];
+
+	memset(err, 'z', sizeof err);
+	ck_assert_int_eq(dmo_opspec_parse("bogus", &s, err, sizeof err), -1);
+	ck_assert_int_eq(err[7], '\0');
+	ck_assert_int_eq(dmo_opspec_parse("bogus", &s, NULL, 0), -1);
+	ck_assert_int_eq(dmo_opspec_parse(NULL, &s, NULL, 0), -1);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *suite = suite_create("opspec");
+	TCase *tc = tcase_create("parse");
+
+	tcase_add_test(tc, golden_dwconv);
+	tcase_add_loop_test(tc, shapes, 0, sizeof shape_cases / sizeof shape_cases[0]);
+	tcase_add_test(tc, defaults);
+	tcase_add_loop_test(tc, errors, 0, sizeof error_cases / sizeof error_cases[0]);
+	tcase_add_test(tc, error_buffer_bounds);
+	suite_add_tcase(suite, tc);
+
+	SRunner *runner = srunner_create(suite);
+	srunner_run_all(runner, CK_NORMAL);
+	int failed = srunner_ntests_failed(runner);
+	srunner_free(runner);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
