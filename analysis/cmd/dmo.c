@@ -1,0 +1,36 @@
+/* dmo.c - the `dmo` command: dispatches `dmo <cmd>` to cmd_<cmd>(). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+
+static const struct dmo_command commands[] = {
+	{ "profile", cmd_profile, "run a program under the dmo Valgrind tool" },
+	{ "export", cmd_export, "turn a run directory's event files into CSV" },
+	{ "demo", cmd_demo, "profile a reference kernel and show what dmo finds" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: dmo <command> [options]   (dmo <command> --help)\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "dmo: '%s' is not a dmo command\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

@@ -1,0 +1,1 @@
+# analysis/lib/methods.mk - algorithmic and analytic O_s

@@ -1,0 +1,1 @@
+# analysis/lib/tape.mk (filled in by its own commit)

@@ -1,0 +1,1 @@
+# analysis/local.mk - the analysis library and the `dmo` command.

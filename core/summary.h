@@ -1,0 +1,33 @@
+/* summary.h - the per-layer result record the tool appends to
+ * `tool-layers.bin` in the run directory as soon as a layer completes, so a
+ * later crash loses nothing.  `dmo profile` turns the file into layers.csv.
+ * Fixed size, little-endian, versioned.  Freestanding: no libc. */
+#ifndef DMO_SUMMARY_H
+#define DMO_SUMMARY_H
+
+#include <stdint.h>
+
+#define DMO_SUMMARY_MAGIC 0x534f4d44u /* "DMOS" */
+#define DMO_SUMMARY_VERSION 1u
+#define DMO_SUMMARY_FILE "tool-layers.bin"
+
+enum dmo_layer_status {
+	DMO_STATUS_OK = 0,
+	DMO_STATUS_INCOMPLETE = 1, /* the program ended while the layer was open */
+	DMO_STATUS_ERROR = 2,      /* protocol misuse; `reason` says which */
+};
+
+struct dmo_layer_summary {
+	uint32_t magic, version;
+	uint32_t layer;  /* the target's sequence number; 0 when none applies */
+	uint32_t status; /* enum dmo_layer_status */
+	uint64_t in_bytes, out_bytes;
+	uint64_t counts[4]; /* in_reads, in_writes, out_reads, out_writes */
+	uint64_t steps, instructions, os_bytes;
+	uint64_t trace_events; /* events in layer-NNNN.events; 0 = no trace */
+	char name[256];   /* NUL-terminated */
+	char spec[1024];  /* NUL-terminated; empty = no op spec */
+	char reason[64];  /* NUL-terminated, [a-z-]: error:<reason> */
+};
+
+#endif

@@ -1,0 +1,1 @@
+# core/tape.mk (filled in by its own commit)

@@ -1,0 +1,23 @@
+/* trace_format.h - header of a per-layer event file `layer-NNNN.events`
+ * (docs/trace-format.md).  A header, then `event_count` struct dmo_event
+ * records in program order.  Freestanding: no libc. */
+#ifndef DMO_TRACE_FORMAT_H
+#define DMO_TRACE_FORMAT_H
+
+#include <stdint.h>
+
+#define DMO_TRACE_MAGIC "DMOTRACE"
+#define DMO_TRACE_VERSION 1u
+
+struct dmo_trace_header {
+	char magic[8];           /* DMO_TRACE_MAGIC, no NUL */
+	uint32_t version;        /* DMO_TRACE_VERSION */
+	uint32_t header_bytes;   /* sizeof(struct dmo_trace_header) */
+	uint32_t event_bytes;    /* sizeof(struct dmo_event) */
+	uint32_t layer;
+	uint64_t in_bytes, out_bytes;
+	uint64_t event_count;    /* UINT64_MAX while the layer is being written */
+	uint64_t reserved[3];
+};
+
+#endif

@@ -1,0 +1,449 @@
+/* dmo_layers.c - the tool's side of the target protocol (docs/protocol.md)
+ * and the run directory it writes.
+ *
+ * The FIFO is opened before the guest runs, non-blocking and read-write, so
+ * neither side ever blocks on open; it is drained after every guest write,
+ * so records arrive in program order.  A layer descriptor waits here until
+ * the target's begin store names it.  Every misuse is reported once on
+ * Valgrind's output, recorded as an error row, and otherwise ignored: the
+ * profiled program must run on as if the tool were not there. */
+#include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_vki.h"
+
+#include "dmo_layers.h"
+#include "event.h"
+#include "summary.h"
+#include "trace_format.h"
+#include "wire_parse.h"
+
+/* Core functions the installed headers do not declare. */
+extern Int VG_(safe_fd)(Int oldfd);
+extern void VG_(discard_translations)(Addr start, ULong range, const HChar *who);
+
+struct dmo_active_layer *dmo_active = NULL;
+ULong dmo_instructions = 0;
+
+#define TRACE_BUFFER_EVENTS 4096
+
+struct layer {
+	UInt seq;
+	HChar name[256], spec[1024];
+	struct dmo_active_layer ranges;
+};
+
+static struct {
+	Int fifo_fd, summary_fd;
+	const HChar *out_dir;
+	Bool full_trace;
+	Addr marker;
+	UChar stream[2 * DMO_WIRE_MAX_RECORD];
+	SizeT stream_len;
+	Bool have_pending;
+	struct layer pending, active;
+	Int trace_fd;
+	Bool trace_failed;
+	ULong trace_events;
+	UInt trace_buffered;
+	struct dmo_event trace_buffer[TRACE_BUFFER_EVENTS];
+} st = { .fifo_fd = -1, .summary_fd = -1, .trace_fd = -1 };
+
+static void copy_text(HChar *dst, SizeT cap, const HChar *src, SizeT len)
+{
+	if (len >= cap)
+		len = cap - 1;
+	VG_(memcpy)(dst, src, len);
+	dst[len] = '\0';
+}
+
+/* Append one result row to tool-layers.bin, at once, so nothing recorded
+ * is lost if the program dies later. */
+static void write_row(const struct layer *l, UInt status, const HChar *reason)
+{
+	struct dmo_layer_summary row;
+	const struct dmo_reducer *r = &l->ranges.reducer;
+	Int i;
+
+	VG_(memset)(&row, 0, sizeof row);
+	row.magic = DMO_SUMMARY_MAGIC;
+	row.version = DMO_SUMMARY_VERSION;
+	row.layer = l->seq;
+	row.status = status;
+	row.in_bytes = l->ranges.in_bytes;
+	row.out_bytes = l->ranges.out_bytes;
+	for (i = 0; i < 4; i++)
+		row.counts[i] = r->counts[i];
+	row.steps = r->counts[3];
+	row.instructions = status == DMO_STATUS_ERROR ? 0 : dmo_instructions;
+	row.os_bytes = status == DMO_STATUS_ERROR ? 0 : dmo_reducer_os(r);
+	row.trace_events = st.trace_events;
+	copy_text(row.name, sizeof row.name, l->name, VG_(strlen)(l->name));
+	copy_text(row.spec, sizeof row.spec, l->spec, VG_(strlen)(l->spec));
+	copy_text(row.reason, sizeof row.reason, reason, VG_(strlen)(reason));
+
+	if (status != DMO_STATUS_ERROR)
+		VG_(umsg)("dmo: layer %u '%s': %s, O_s = %llu of %llu output bytes\n",
+			  l->seq, l->name, status == DMO_STATUS_OK ? "ok" : "incomplete",
+			  (ULong)row.os_bytes, (ULong)row.out_bytes);
+	if (st.summary_fd >= 0 &&
+	    VG_(write)(st.summary_fd, &row, sizeof row) != (Int)sizeof row) {
+		VG_(umsg)("dmo: cannot write %s/%s; later layers are not recorded\n",
+			  st.out_dir, DMO_SUMMARY_FILE);
+		VG_(close)(st.summary_fd);
+		st.summary_fd = -1;
+	}
+}
+
+/* Report a protocol misuse: one message, one error row. */
+static void misuse(UInt seq, const HChar *name, const HChar *reason, const HChar *message)
+{
+	struct layer l;
+	VG_(memset)(&l, 0, sizeof l);
+	l.seq = seq;
+	copy_text(l.name, sizeof l.name, name, VG_(strlen)(name));
+	VG_(umsg)("dmo: protocol error: %s [error:%s]\n", message, reason);
+	write_row(&l, DMO_STATUS_ERROR, reason);
+}
+
+static void set_marker_status(Long status)
+{
+	/* The target reads this word after its store to learn whether the
+	 * tool accepted it (docs/protocol.md). */
+	if (st.marker != 0)
+		*(volatile Long *)(st.marker + 16) = status;
+}
+
+static Int open_out_file(const HChar *leaf)
+{
+	HChar path[4096];
+	SysRes res;
+	VG_(snprintf)(path, sizeof path, "%s/%s", st.out_dir, leaf);
+	res = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
+	if (sr_isError(res)) {
+		VG_(umsg)("dmo: cannot create %s (errno %lu)\n", path, sr_Err(res));
+		return -1;
+	}
+	return VG_(safe_fd)(sr_Res(res));
+}
+
+/* ---- the optional full trace ---- */
+
+static void trace_write(const void *bytes, Int len)
+{
+	if (st.trace_fd < 0 || st.trace_failed)
+		return;
+	if (VG_(write)(st.trace_fd, bytes, len) != len) {
+		VG_(umsg)("dmo: writing layer %u's event file failed (disk full?); "
+			  "its trace stops here, its counts and O_s stay exact\n",
+			  st.active.seq);
+		st.trace_failed = True;
+	}
+}
+
+static void trace_flush(void)
+{
+	trace_write(st.trace_buffer, (Int)(st.trace_buffered * sizeof(struct dmo_event)));
+	if (!st.trace_failed)
+		st.trace_events += st.trace_buffered;
+	st.trace_buffered = 0;
+}
+
+static void trace_header(ULong count)
+{
+	struct dmo_trace_header h;
+	VG_(memset)(&h, 0, sizeof h);
+	VG_(memcpy)(h.magic, DMO_TRACE_MAGIC, 8);
+	h.version = DMO_TRACE_VERSION;
+	h.header_bytes = sizeof h;
+	h.event_bytes = sizeof(struct dmo_event);
+	h.layer = st.active.seq;
+	h.in_bytes = st.active.ranges.in_bytes;
+	h.out_bytes = st.active.ranges.out_bytes;
+	h.event_count = count;
+	trace_write(&h, sizeof h);
+}
+
+static void trace_open(void)
+{
+	HChar leaf[64];
+	st.trace_events = 0;
+	st.trace_buffered = 0;
+	st.trace_failed = False;
+	if (!st.full_trace || st.out_dir == NULL)
+		return;
+	VG_(snprintf)(leaf, sizeof leaf, "layer-%04u.events", st.active.seq);
+	st.trace_fd = open_out_file(leaf);
+	trace_header(~0ULL); /* "still being written" until the layer ends */
+}
+
+static void trace_close(void)
+{
+	if (st.trace_fd < 0)
+		return;
+	trace_flush();
+	if (!st.trace_failed && VG_(lseek)(st.trace_fd, 0, VKI_SEEK_SET) == 0)
+		trace_header(st.trace_events);
+	VG_(close)(st.trace_fd);
+	st.trace_fd = -1;
+}
+
+void dmo_layers_event(UInt flags, ULong offset, ULong size, ULong time)
+{
+	dmo_reducer_add(&dmo_active->reducer, flags, offset, size);
+	if (st.trace_fd >= 0) {
+		struct dmo_event *e = &st.trace_buffer[st.trace_buffered];
+		ThreadId tid = VG_(get_running_tid)();
+		e->time = time;
+		e->offset = (UInt)offset;
+		e->size = size > 0xffff ? 0xffff : (UShort)size;
+		e->flags = (UChar)flags;
+		e->tid = tid > 255 ? 255 : (UChar)tid;
+		if (++st.trace_buffered == TRACE_BUFFER_EVENTS)
+			trace_flush();
+	}
+}
+
+/* ---- begin and end ---- */
+
+static void retranslate_all(void)
+{
+	VG_(discard_translations)(0, ~0ULL, "dmo layer change");
+}
+
+static const HChar *check_buffers(const struct dmo_active_layer *r)
+{
+	if (r->in_bytes == 0 || r->out_bytes == 0)
+		return "zero-size-buffer";
+	if (r->in_bytes > 0xffffffffULL || r->out_bytes > 0xffffffffULL)
+		return "buffer-over-4gib";
+	if (r->in_addr + r->in_bytes < r->in_addr || r->out_addr + r->out_bytes < r->out_addr)
+		return "buffer-wraps";
+	if (r->in_addr < r->out_addr + r->out_bytes && r->out_addr < r->in_addr + r->in_bytes)
+		return "overlapping-buffers";
+	if (!VG_(am_is_valid_for_client)(r->in_addr, r->in_bytes, VKI_PROT_READ) ||
+	    !VG_(am_is_valid_for_client)(r->out_addr, r->out_bytes, VKI_PROT_READ))
+		return "unmapped-buffer";
+	return NULL;
+}
+
+static Bool layer_begin(UInt seq)
+{
+	const HChar *bad;
+	HChar message[512];
+	if (dmo_active != NULL) {
+		VG_(snprintf)(message, sizeof message,
+			      "layer %u begins while layer %u '%s' is open; layer %u is not profiled",
+			      seq, st.active.seq, st.active.name, seq);
+		misuse(seq, st.have_pending && st.pending.seq == seq ? st.pending.name : "",
+		       "nested-begin", message);
+		st.have_pending = False;
+		set_marker_status(-1);
+		return False;
+	}
+	if (!st.have_pending || st.pending.seq != seq) {
+		VG_(snprintf)(message, sizeof message,
+			      "begin marker for layer %u, but no LAYER record describes it", seq);
+		misuse(seq, "", "no-descriptor", message);
+		set_marker_status(-1);
+		return False;
+	}
+	st.have_pending = False;
+	bad = check_buffers(&st.pending.ranges);
+	if (bad != NULL) {
+		VG_(snprintf)(message, sizeof message, "layer %u '%s': input %#llx+%llu, output %#llx+%llu: %s",
+			      seq, st.pending.name, (ULong)st.pending.ranges.in_addr,
+			      st.pending.ranges.in_bytes, (ULong)st.pending.ranges.out_addr,
+			      st.pending.ranges.out_bytes, bad);
+		misuse(seq, st.pending.name, bad, message);
+		set_marker_status(-1);
+		return False;
+	}
+	st.active = st.pending;
+	dmo_reducer_init(&st.active.ranges.reducer, st.active.ranges.in_bytes,
+			 st.active.ranges.out_bytes);
+	dmo_instructions = 0;
+	trace_open();
+	dmo_active = &st.active.ranges;
+	set_marker_status(0);
+	retranslate_all();
+	return True;
+}
+
+static void layer_close(UInt status, const HChar *reason)
+{
+	trace_close();
+	write_row(&st.active, status, reason);
+	dmo_active = NULL;
+}
+
+static Bool layer_end(UInt seq)
+{
+	HChar message[256];
+	if (dmo_active == NULL) {
+		VG_(snprintf)(message, sizeof message,
+			      "end marker for layer %u, but no layer is open", seq);
+		misuse(seq, "", "end-without-begin", message);
+		set_marker_status(-1);
+		return False;
+	}
+	if (seq != st.active.seq) {
+		VG_(umsg)("dmo: protocol error: end marker names layer %u, but layer %u '%s' "
+			  "is open; closing it [error:end-mismatch]\n", seq, st.active.seq,
+			  st.active.name);
+		layer_close(DMO_STATUS_ERROR, "end-mismatch");
+		set_marker_status(-1);
+	} else {
+		layer_close(DMO_STATUS_OK, "");
+		set_marker_status(0);
+	}
+	retranslate_all();
+	return True;
+}
+
+Bool dmo_layers_marker(UWord word, ULong value)
+{
+	dmo_layers_drain();
+	if (value > 0xffffffffULL || value == 0) {
+		misuse(0, "", "bad-marker-value",
+		       "a marker store carries 0 or a value above 2^32-1, not a layer number");
+		set_marker_status(-1);
+		return False;
+	}
+	return word == 0 ? layer_begin((UInt)value) : layer_end((UInt)value);
+}
+
+Addr dmo_layers_marker_addr(void)
+{
+	return st.marker;
+}
+
+/* ---- the FIFO ---- */
+
+/* A descriptor whose begin store never came: the target lost its marker
+ * store (see the constant-address rule in docs/protocol.md). */
+static void drop_pending(void)
+{
+	HChar message[512];
+	if (!st.have_pending)
+		return;
+	VG_(snprintf)(message, sizeof message,
+		      "layer %u '%s' was described but its begin marker never ran",
+		      st.pending.seq, st.pending.name);
+	misuse(st.pending.seq, st.pending.name, "no-begin-marker", message);
+	st.have_pending = False;
+}
+
+static void take_record(const struct dmo_wire_record *rec)
+{
+	if (rec->type == DMO_WIRE_HELLO) {
+		if (!VG_(am_is_valid_for_client)(rec->marker_addr, sizeof(struct dmo_marker_region),
+						 VKI_PROT_READ | VKI_PROT_WRITE)) {
+			misuse(0, "", "unmapped-marker-region",
+			       "HELLO names a marker region that is not writable memory");
+			return;
+		}
+		st.marker = rec->marker_addr;
+		/* Code translated before now could not see the markers. */
+		retranslate_all();
+		return;
+	}
+	drop_pending();
+	VG_(memset)(&st.pending, 0, sizeof st.pending);
+	st.pending.seq = rec->seq;
+	copy_text(st.pending.name, sizeof st.pending.name, rec->name, rec->name_len);
+	copy_text(st.pending.spec, sizeof st.pending.spec, rec->spec, rec->spec_len);
+	st.pending.ranges.in_addr = rec->in_addr;
+	st.pending.ranges.in_bytes = rec->in_bytes;
+	st.pending.ranges.out_addr = rec->out_addr;
+	st.pending.ranges.out_bytes = rec->out_bytes;
+	st.have_pending = True;
+}
+
+/* Parse every whole record in the stream buffer.  After garbage the rest
+ * of what was buffered is dropped: each record arrives in one write and is
+ * drained right after it, so the next write starts on a record again. */
+static void parse_stream(void)
+{
+	SizeT used = 0;
+	while (used < st.stream_len) {
+		struct dmo_wire_record rec;
+		const HChar *why = NULL;
+		SizeT skip = 0;
+		Int n = dmo_wire_parse(st.stream + used, st.stream_len - used, &rec, &why, &skip);
+		if (n == DMO_WIRE_INCOMPLETE)
+			break;
+		if (n == DMO_WIRE_BAD) {
+			HChar message[256];
+			SizeT dropped = skip ? skip : st.stream_len - used;
+			VG_(snprintf)(message, sizeof message,
+				      "bad FIFO record: %s; %lu bytes ignored", why, dropped);
+			misuse(0, "", "bad-fifo-record", message);
+			used += dropped;
+			continue;
+		}
+		take_record(&rec);
+		used += (SizeT)n;
+	}
+	VG_(memmove)(st.stream, st.stream + used, st.stream_len - used);
+	st.stream_len -= used;
+}
+
+void dmo_layers_drain(void)
+{
+	if (st.fifo_fd < 0)
+		return;
+	for (;;) {
+		Int n = VG_(read)(st.fifo_fd, st.stream + st.stream_len,
+				  (Int)(sizeof st.stream - st.stream_len));
+		if (n <= 0)
+			break;
+		st.stream_len += (SizeT)n;
+		parse_stream();
+	}
+}
+
+void dmo_layers_init(const HChar *fifo_path, const HChar *out_dir, Bool full_trace)
+{
+	st.out_dir = out_dir;
+	st.full_trace = full_trace;
+	if (full_trace && out_dir == NULL)
+		VG_(umsg)("dmo: --dmo-trace=full needs --dmo-out=DIR; keeping summaries only\n");
+	if (out_dir != NULL)
+		st.summary_fd = open_out_file(DMO_SUMMARY_FILE);
+	if (fifo_path == NULL) {
+		VG_(umsg)("dmo: no --dmo-fifo given: the target cannot describe layers\n");
+		return;
+	}
+	/* Read-write and non-blocking: open cannot wait for a writer, and a
+	 * writer that closes never makes the FIFO read as end-of-file. */
+	SysRes res = VG_(open)(fifo_path, VKI_O_RDWR | VKI_O_NONBLOCK, 0);
+	if (sr_isError(res)) {
+		VG_(umsg)("dmo: cannot open FIFO %s (errno %lu): no layers will be seen\n",
+			  fifo_path, sr_Err(res));
+		return;
+	}
+	st.fifo_fd = VG_(safe_fd)(sr_Res(res));
+}
+
+void dmo_layers_fini(void)
+{
+	dmo_layers_drain();
+	if (st.stream_len > 0)
+		misuse(0, "", "truncated-fifo-record",
+		       "the program ended in the middle of a FIFO record");
+	drop_pending();
+	if (dmo_active != NULL) {
+		VG_(umsg)("dmo: the program ended inside layer %u '%s'; its counts so far "
+			  "are kept, marked incomplete\n", st.active.seq, st.active.name);
+		layer_close(DMO_STATUS_INCOMPLETE, "");
+	}
+	if (st.summary_fd >= 0)
+		VG_(close)(st.summary_fd);
+	if (st.fifo_fd >= 0)
+		VG_(close)(st.fifo_fd);
+}

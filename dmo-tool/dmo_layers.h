@@ -1,0 +1,43 @@
+/* dmo_layers.h - the tool's view of the target's layers: the FIFO drain,
+ * the begin/end state machine, protocol-misuse checks, and the run
+ * directory it writes (tool-layers.bin, layer-NNNN.events). */
+#ifndef DMO_LAYERS_H
+#define DMO_LAYERS_H
+
+#include "pub_tool_basics.h"
+#include "os_reducer.h"
+
+/* The layer between its begin and end markers, or NULL.  The instrumenter
+ * bakes its buffer ranges into the code it translates while it is open. */
+struct dmo_active_layer {
+	Addr in_addr, out_addr;
+	ULong in_bytes, out_bytes;
+	struct dmo_reducer reducer;
+};
+extern struct dmo_active_layer *dmo_active;
+
+/* Guest instructions since the active layer's begin; the instrumented code
+ * adds to it directly. */
+extern ULong dmo_instructions;
+
+void dmo_layers_init(const HChar *fifo_path, const HChar *out_dir, Bool full_trace);
+void dmo_layers_fini(void);
+
+/* Read whatever the target has written to the FIFO.  Called after each of
+ * the guest's write-family syscalls, so records arrive in program order and
+ * the guest never blocks on a full pipe. */
+void dmo_layers_drain(void);
+
+/* Address of the target's marker region; 0 until its HELLO arrives. */
+Addr dmo_layers_marker_addr(void);
+
+/* A store of VALUE hit marker word WORD (0 = begin, 1 = end).  Returns
+ * True when a layer opened or closed, so the caller leaves the current
+ * translation, which was made for the other state. */
+Bool dmo_layers_marker(UWord word, ULong value);
+
+/* One access that touched the active layer's buffer: FLAGS as in event.h,
+ * OFFSET/SIZE already clipped to it, TIME in guest instructions. */
+void dmo_layers_event(UInt flags, ULong offset, ULong size, ULong time);
+
+#endif

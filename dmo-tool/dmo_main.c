@@ -1,0 +1,334 @@
+/* dmo_main.c - the dmo Valgrind tool: registration, options, and the
+ * instrumenter.
+ *
+ * Outside layers a translation only watches for stores to the target's
+ * marker region, which it recognises by their constant address at
+ * translation time, so code outside layers runs as under --tool=none.  When
+ * a layer opens or closes, every translation is thrown away and code is
+ * translated afresh for the new state.  Inside a layer each load and store
+ * gets an inline range check against each buffer (the ranges are constants
+ * for the layer) guarding a helper call, plus an inline instruction counter
+ * flushed before each side exit. */
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_options.h"
+#include "pub_tool_vkiscnums.h"
+
+#include "event.h"
+#include "dmo_layers.h"
+
+static const HChar *clo_fifo = NULL;
+static const HChar *clo_out = NULL;
+static Bool clo_full_trace = False;
+
+static Bool dmo_process_cmd_line_option(const HChar *arg)
+{
+	const HChar *trace = NULL;
+	if VG_STR_CLO(arg, "--dmo-fifo", clo_fifo) {}
+	else if VG_STR_CLO(arg, "--dmo-out", clo_out) {}
+	else if VG_STR_CLO(arg, "--dmo-trace", trace) {
+		if (VG_(strcmp)(trace, "full") == 0)
+			clo_full_trace = True;
+		else if (VG_(strcmp)(trace, "summary") == 0)
+			clo_full_trace = False;
+		else
+			VG_(fmsg_bad_option)(arg, "expected summary or full\n");
+	} else
+		return False;
+	return True;
+}
+
+static void dmo_print_usage(void)
+{
+	VG_(printf)(
+"    --dmo-fifo=PATH           FIFO the target sends layer descriptors on\n"
+"                              [$DMO_FIFO is what the target opens]\n"
+"    --dmo-out=DIR             run directory for tool-layers.bin and event\n"
+"                              files; it must exist [none: report only]\n"
+"    --dmo-trace=summary|full  summary: per-layer counts and exact O_s;\n"
+"                              full: also every event, in layer-NNNN.events\n"
+"                              [summary]\n");
+}
+
+static void dmo_print_debug_usage(void)
+{
+	VG_(printf)("    (none)\n");
+}
+
+static void dmo_post_clo_init(void)
+{
+	dmo_layers_init(clo_fifo, clo_out, clo_full_trace);
+}
+
+static void dmo_post_syscall(ThreadId tid, UInt syscallno, UWord *args,
+			     UInt nArgs, SysRes res)
+{
+	(void)tid; (void)args; (void)nArgs; (void)res;
+	if (syscallno == __NR_write || syscallno == __NR_writev ||
+	    syscallno == __NR_pwrite64 || syscallno == __NR_pwritev)
+		dmo_layers_drain();
+}
+
+static void dmo_pre_syscall(ThreadId tid, UInt syscallno, UWord *args, UInt nArgs)
+{
+	(void)tid; (void)syscallno; (void)args; (void)nArgs;
+}
+
+/* ---- run-time helpers called from instrumented code ---- */
+
+/* SIZE_FLAGS packs the access size (bits 8 and up) and event.h flags. */
+static VG_REGPARM(3) void on_access(Addr addr, UWord size_flags, UWord time_offset)
+{
+	struct dmo_active_layer *layer = dmo_active;
+	UInt flags = size_flags & 0xff;
+	uint64_t offset, clipped;
+	if (layer == NULL)
+		return;
+	if (flags & DMO_EV_OUT) {
+		if (!dmo_clip(addr, size_flags >> 8, layer->out_addr, layer->out_bytes,
+			      &offset, &clipped))
+			return;
+	} else if (!dmo_clip(addr, size_flags >> 8, layer->in_addr, layer->in_bytes,
+			     &offset, &clipped)) {
+		return;
+	}
+	dmo_layers_event(flags, offset, clipped, dmo_instructions + time_offset);
+}
+
+static VG_REGPARM(2) UWord on_marker(UWord word, ULong value)
+{
+	return dmo_layers_marker(word, value);
+}
+
+/* ---- instrumentation ---- */
+
+struct sb_state {
+	IRSB *out;
+	Addr next_instr;      /* guest address after the current instruction */
+	UInt pending_instrs;  /* instructions not yet added to dmo_instructions */
+	Bool active;          /* translated for an open layer */
+	Addr in_addr, out_addr;
+	ULong in_bytes, out_bytes;
+};
+
+static IRExpr *tmp_of(IRSB *sb, IRType ty, IRExpr *e)
+{
+	IRTemp t = newIRTemp(sb->tyenv, ty);
+	addStmtToIRSB(sb, IRStmt_WrTmp(t, e));
+	return IRExpr_RdTmp(t);
+}
+
+static void flush_instructions(struct sb_state *st)
+{
+	IRExpr *counter = mkIRExpr_HWord((HWord)&dmo_instructions);
+	IRExpr *old, *sum;
+	if (st->pending_instrs == 0)
+		return;
+	old = tmp_of(st->out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, counter));
+	sum = tmp_of(st->out, Ity_I64,
+		     IRExpr_Binop(Iop_Add64, old, IRExpr_Const(IRConst_U64(st->pending_instrs))));
+	addStmtToIRSB(st->out, IRStmt_Store(Iend_LE, counter, sum));
+	st->pending_instrs = 0;
+}
+
+/* One guarded helper call per buffer: the guard is true when
+ * [addr, addr+size) shares a byte with [base, base+len), tested as one
+ * unsigned compare: addr - (base - size + 1) < len + size - 1. */
+static void watch_buffer(struct sb_state *st, IRExpr *addr, UInt size, UInt flags,
+			 Addr base, ULong len, IRExpr *guard)
+{
+	IRExpr *rel, *hit;
+	IRDirty *call;
+	if (len == 0)
+		return;
+	rel = tmp_of(st->out, Ity_I64,
+		     IRExpr_Binop(Iop_Sub64, addr,
+				  IRExpr_Const(IRConst_U64(base - size + 1))));
+	hit = tmp_of(st->out, Ity_I1,
+		     IRExpr_Binop(Iop_CmpLT64U, rel,
+				  IRExpr_Const(IRConst_U64(len + size - 1))));
+	if (guard != NULL)
+		hit = tmp_of(st->out, Ity_I1, IRExpr_Binop(Iop_And1, hit, guard));
+	/* The instruction being executed has not been counted yet. */
+	call = unsafeIRDirty_0_N(3, "dmo_on_access", VG_(fnptr_to_fnentry)(on_access),
+				 mkIRExprVec_3(addr, mkIRExpr_HWord(((HWord)size << 8) | flags),
+					       mkIRExpr_HWord((HWord)((Long)st->pending_instrs - 1))));
+	call->guard = hit;
+	addStmtToIRSB(st->out, IRStmt_Dirty(call));
+}
+
+static void watch(struct sb_state *st, IRExpr *addr, UInt size, Bool write,
+		  IRExpr *guard)
+{
+	UInt kind = write ? DMO_EV_WRITE : 0;
+	if (!st->active || size == 0)
+		return;
+	if (addr->tag != Iex_RdTmp && addr->tag != Iex_Const)
+		addr = tmp_of(st->out, Ity_I64, addr);
+	watch_buffer(st, addr, size, kind, st->in_addr, st->in_bytes, guard);
+	watch_buffer(st, addr, size, kind | DMO_EV_OUT, st->out_addr, st->out_bytes, guard);
+}
+
+/* A store to a marker word: call on_marker after it, and if the layer
+ * state changed leave this translation at the next instruction. */
+static void watch_marker(struct sb_state *st, IRStmt *store)
+{
+	Addr marker = dmo_layers_marker_addr();
+	IRExpr *addr = store->Ist.Store.addr, *data = store->Ist.Store.data;
+	ULong where;
+	IRTemp changed;
+	IRDirty *call;
+	IRExpr *leave;
+	if (marker == 0 || addr->tag != Iex_Const ||
+	    typeOfIRExpr(st->out->tyenv, data) != Ity_I64)
+		return;
+	where = addr->Iex.Const.con->Ico.U64;
+	if (where != marker && where != marker + 8)
+		return;
+	flush_instructions(st);
+	changed = newIRTemp(st->out->tyenv, Ity_I64);
+	call = unsafeIRDirty_1_N(changed, 2, "dmo_on_marker", VG_(fnptr_to_fnentry)(on_marker),
+				 mkIRExprVec_2(mkIRExpr_HWord(where == marker ? 0 : 1), data));
+	addStmtToIRSB(st->out, IRStmt_Dirty(call));
+	leave = tmp_of(st->out, Ity_I1,
+		       IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(changed),
+				    IRExpr_Const(IRConst_U64(0))));
+	addStmtToIRSB(st->out, IRStmt_Exit(leave, Ijk_Boring,
+					   IRConst_U64(st->next_instr),
+					   st->out->offsIP));
+}
+
+static UInt load_g_size(IRLoadGOp cvt)
+{
+	IRType wide, narrow;
+	typeOfIRLoadGOp(cvt, &wide, &narrow);
+	return sizeofIRType(narrow);
+}
+
+static void watch_cas(struct sb_state *st, IRCAS *cas)
+{
+	UInt size = sizeofIRType(typeOfIRExpr(st->out->tyenv, cas->dataLo));
+	if (cas->dataHi != NULL)
+		size *= 2;
+	/* A CAS reads, then writes; counting the write even when the compare
+	 * fails can only make O_s smaller, never unsafe. */
+	watch(st, cas->addr, size, False, NULL);
+	watch(st, cas->addr, size, True, NULL);
+}
+
+static void watch_dirty(struct sb_state *st, IRDirty *d)
+{
+	if (d->mFx == Ifx_None)
+		return;
+	if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
+		watch(st, d->mAddr, d->mSize, False, d->guard);
+	if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
+		watch(st, d->mAddr, d->mSize, True, d->guard);
+}
+
+static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
+			    const VexGuestLayout *layout, const VexGuestExtents *vge,
+			    const VexArchInfo *archinfo_host, IRType gWordTy,
+			    IRType hWordTy)
+{
+	struct sb_state st = { 0 };
+	IRTypeEnv *env = in->tyenv;
+	Int i;
+	(void)closure; (void)layout; (void)vge; (void)archinfo_host;
+
+	if (gWordTy != hWordTy)
+		VG_(tool_panic)("host/guest word size mismatch");
+
+	st.out = deepCopyIRSBExceptStmts(in);
+	if (dmo_active != NULL) {
+		st.active = True;
+		st.in_addr = dmo_active->in_addr;
+		st.in_bytes = dmo_active->in_bytes;
+		st.out_addr = dmo_active->out_addr;
+		st.out_bytes = dmo_active->out_bytes;
+	}
+	for (i = 0; i < in->stmts_used; i++) {
+		IRStmt *s = in->stmts[i];
+		switch (s->tag) {
+		case Ist_IMark:
+			st.next_instr = s->Ist.IMark.addr + s->Ist.IMark.len;
+			if (st.active)
+				st.pending_instrs++;
+			break;
+		case Ist_WrTmp:
+			if (s->Ist.WrTmp.data->tag == Iex_Load)
+				watch(&st, s->Ist.WrTmp.data->Iex.Load.addr,
+				      sizeofIRType(s->Ist.WrTmp.data->Iex.Load.ty), False, NULL);
+			break;
+		case Ist_Store:
+			watch(&st, s->Ist.Store.addr,
+			      sizeofIRType(typeOfIRExpr(env, s->Ist.Store.data)), True, NULL);
+			break;
+		case Ist_LoadG:
+			watch(&st, s->Ist.LoadG.details->addr,
+			      load_g_size(s->Ist.LoadG.details->cvt), False,
+			      s->Ist.LoadG.details->guard);
+			break;
+		case Ist_StoreG:
+			watch(&st, s->Ist.StoreG.details->addr,
+			      sizeofIRType(typeOfIRExpr(env, s->Ist.StoreG.details->data)),
+			      True, s->Ist.StoreG.details->guard);
+			break;
+		case Ist_CAS:
+			watch_cas(&st, s->Ist.CAS.details);
+			break;
+		case Ist_LLSC:
+			/* A store-conditional is counted as a write even if it
+			 * fails: conservative, as for CAS. */
+			if (s->Ist.LLSC.storedata == NULL)
+				watch(&st, s->Ist.LLSC.addr,
+				      sizeofIRType(typeOfIRTemp(env, s->Ist.LLSC.result)), False, NULL);
+			else
+				watch(&st, s->Ist.LLSC.addr,
+				      sizeofIRType(typeOfIRExpr(env, s->Ist.LLSC.storedata)), True, NULL);
+			break;
+		case Ist_Dirty:
+			watch_dirty(&st, s->Ist.Dirty.details);
+			break;
+		case Ist_Exit:
+			if (st.active)
+				flush_instructions(&st);
+			break;
+		default:
+			break;
+		}
+		addStmtToIRSB(st.out, s);
+		if (s->tag == Ist_Store)
+			watch_marker(&st, s);
+	}
+	if (st.active)
+		flush_instructions(&st);
+	return st.out;
+}
+
+static void dmo_fini(Int exitcode)
+{
+	(void)exitcode;
+	dmo_layers_fini();
+}
+
+static void dmo_pre_clo_init(void)
+{
+	VG_(details_name)("dmo");
+	VG_(details_version)("0.1.0");
+	VG_(details_description)("the diagonal memory optimisation profiler");
+	VG_(details_copyright_author)("Copyright (C) the dmo authors.");
+	VG_(details_bug_reports_to)("the dmo issue tracker");
+	VG_(details_avg_translation_sizeB)(275);
+
+	VG_(basic_tool_funcs)(dmo_post_clo_init, dmo_instrument, dmo_fini);
+	VG_(needs_command_line_options)(dmo_process_cmd_line_option, dmo_print_usage,
+					dmo_print_debug_usage);
+	VG_(needs_syscall_wrapper)(dmo_pre_syscall, dmo_post_syscall);
+}
+
+VG_DETERMINE_INTERFACE_VERSION(dmo_pre_clo_init)

@@ -1,0 +1,66 @@
+/* opspec.h - the op-spec language: `OP:key=value,...` parsed into a resolved
+ * layer description with TensorFlow output shapes.
+ *
+ * One grammar serves the harness, the analysis and the model layer tables
+ * (SPEC.md, "Op specs").  Depends on libc only. */
+#ifndef DMO_OPSPEC_H
+#define DMO_OPSPEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum dmo_op {
+	DMO_OP_RELU,
+	DMO_OP_RELU6,
+	DMO_OP_ADD,
+	DMO_OP_MUL,
+	DMO_OP_CONV2D,
+	DMO_OP_DWCONV2D,
+	DMO_OP_MAXPOOL,
+	DMO_OP_AVGPOOL,
+	DMO_OP_FC,
+	DMO_OP_COUNT
+};
+
+enum dmo_dtype { DMO_F32, DMO_I8, DMO_I16, DMO_I32, DMO_DTYPE_COUNT };
+
+enum dmo_pad { DMO_PAD_SAME, DMO_PAD_VALID, DMO_PAD_EXPLICIT };
+
+/* A parsed and resolved op.  Shapes are NHWC; an fc input NxK is stored as
+ * batch=N, in_h=in_w=1, in_c=K, and its output as batch=N, out_h=out_w=1,
+ * out_c=units.  Element-wise ops have out shape == in shape and k=1x1. */
+struct dmo_opspec {
+	enum dmo_op op;
+	enum dmo_dtype dtype;
+	int batch, in_h, in_w, in_c;
+	int k_h, k_w;
+	int stride_h, stride_w;
+	int dil_h, dil_w;
+	enum dmo_pad pad;
+	/* Resolved padding actually applied before the first row/column
+	 * (TensorFlow SAME puts the odd row/column at the bottom/right). */
+	int pad_top, pad_left, pad_bottom, pad_right;
+	int mult;       /* dwconv2d depth multiplier, default 1 */
+	int out_h, out_w, out_c;
+};
+
+/* Parse TEXT.  On success fill *SPEC and return 0.  On failure return -1 and
+ * write one human-readable message naming the bad key or value into ERR. */
+int dmo_opspec_parse(const char *text, struct dmo_opspec *spec, char *err,
+		     size_t err_len);
+
+/* Canonical text of a spec (all keys explicit); returns snprintf's value. */
+int dmo_opspec_format(const struct dmo_opspec *spec, char *buf, size_t len);
+
+const char *dmo_op_name(enum dmo_op op);
+const char *dmo_dtype_name(enum dmo_dtype dtype);
+size_t dmo_dtype_size(enum dmo_dtype dtype);
+
+/* Element counts and byte sizes of the profiled input and output buffers.
+ * For add/mul the profiled input is the first operand. */
+uint64_t dmo_opspec_in_elems(const struct dmo_opspec *spec);
+uint64_t dmo_opspec_out_elems(const struct dmo_opspec *spec);
+uint64_t dmo_opspec_in_bytes(const struct dmo_opspec *spec);
+uint64_t dmo_opspec_out_bytes(const struct dmo_opspec *spec);
+
+#endif

@@ -1,0 +1,1 @@
+# target-harness/harness/local.mk

@@ -1,0 +1,42 @@
+/* dmo/harness.h - mark the layers of any program for the dmo profiler.
+ *
+ * Call dmo_layer_begin() right before a kernel runs and dmo_layer_end()
+ * right after.  Under `dmo profile` (valgrind --tool=dmo) the tool records
+ * every load and store the kernel makes to the two buffers in between.
+ * Without the tool both calls only check their arguments and return 0.
+ *
+ * Link with libdmo-harness (pkg-config dmo-harness).  Layers must not nest;
+ * call from one thread at a time (the kernel itself may use many). */
+#ifndef DMO_HARNESS_H
+#define DMO_HARNESS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Error codes (negated on return). */
+enum {
+	DMO_EINVAL = 1,    /* NULL or zero-sized buffer, name too long, bad spec */
+	DMO_ENESTED = 2,   /* begin while a layer is open */
+	DMO_ENOTOPEN = 3,  /* end without an open layer */
+	DMO_EREJECTED = 4, /* the tool refused the layer (see its message) */
+	DMO_EIO = 5,       /* the FIFO to the tool failed */
+};
+
+/* Start a layer.  NAME (<= 255 bytes) labels it; OP_SPEC (may be NULL)
+ * is an op spec such as "relu:in=1x8x8x16" that lets the analysis check
+ * the result against its formulas.  Returns 0 or a negative DMO_E* code. */
+int dmo_layer_begin(const char *name, const char *op_spec,
+		    const void *input, size_t input_bytes,
+		    const void *output, size_t output_bytes);
+
+/* End the open layer.  Returns 0 or a negative DMO_E* code. */
+int dmo_layer_end(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

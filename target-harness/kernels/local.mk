@@ -1,0 +1,1 @@
+# target-harness/kernels/local.mk (filled in by its own commit)

@@ -1,0 +1,1 @@
+# target-harness/runner/local.mk
