@@ -1,0 +1,466 @@
+/* tape.c - the tape core: inline buffer, slab list, spill file, iteration.
+ * Freestanding: every outside service goes through struct dmo_tape_ops, so
+ * the Valgrind tool and the analysis library share this one copy. */
+#include "tape.h"
+
+struct slab {
+	struct slab *prev, *next; /* resident list; NEXT links the free list */
+	size_t used;              /* elements in DATA */
+	_Alignas(16) unsigned char data[];
+};
+
+struct dmo_tape {
+	struct dmo_tape_config cfg;
+	const struct dmo_tape_ops *ops;
+	void *ctx;
+	size_t slab_bytes, node_bytes;
+	uint64_t n;               /* elements, the inline ones included */
+	/* Resident slabs, oldest first.  Slabs are numbered from 0 in push
+	 * order; 0..nspill-1 live only in the spill file, nspill.. are here.
+	 * The tail is always resident, so push, pop and back never read the
+	 * file except when a pop empties the last resident slab. */
+	struct slab *head, *tail;
+	size_t nres;
+	uint64_t nspill;
+	struct slab *free;        /* emptied by pops, waiting for reuse */
+	struct slab *slot;        /* copy of one spilled slab, for reads */
+	int64_t slot_k;           /* which slab SLOT holds, or -1 */
+	intptr_t file;
+	int file_open;
+	char err[160];
+	_Alignas(16) unsigned char sbo[];
+};
+
+/* Elements are small and the compiler cannot know their size, so a word loop
+ * beats a call; __builtin_memcpy of a constant 8 compiles to one move. */
+static void copy(void *dst, const void *src, size_t n)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8)
+		__builtin_memcpy(d + i, s + i, 8);
+	for (; i < n; i++)
+		d[i] = s[i];
+}
+
+static char *append(char *p, char *end, const char *s)
+{
+	while (*s && p < end)
+		*p++ = *s++;
+	return p;
+}
+
+/* Compose "tape: WHAT: REASON" in t->err, tell the report op, return CODE.
+ * ERRNUM > 0 names the system error behind it. */
+static int fail(struct dmo_tape *t, int code, const char *what, int errnum)
+{
+	char *p = t->err, *end = t->err + sizeof t->err - 1;
+
+	p = append(p, end, "tape: ");
+	p = append(p, end, what);
+	if (errnum > 0) {
+		p = append(p, end, ": ");
+		if (t->ops->strerror) {
+			p = append(p, end, t->ops->strerror(t->ctx, errnum));
+		} else {
+			char num[24], *q = num + sizeof num - 1;
+
+			*q = 0;
+			do
+				*--q = (char)('0' + errnum % 10);
+			while (errnum /= 10);
+			p = append(p, end, "errno ");
+			p = append(p, end, q);
+		}
+	}
+	*p = 0;
+	if (t->ops->report)
+		t->ops->report(t->ctx, t->err);
+	return code;
+}
+
+/* A short transfer has no errno; a full disk is the usual reason. */
+static int io_errno(long r)
+{
+	return r < 0 ? (int)-r : 28 /* ENOSPC */;
+}
+
+struct dmo_tape *dmo_tape_create(const struct dmo_tape_config *cfg,
+				 const struct dmo_tape_ops *ops, void *ctx)
+{
+	struct dmo_tape *t;
+	size_t es = cfg->elem_size, sbo_bytes;
+
+	if (!es || !cfg->slab_elems || !ops->alloc || !ops->free ||
+	    cfg->slab_elems > (SIZE_MAX / 2 - sizeof(struct slab)) / es ||
+	    cfg->sbo_elems > (SIZE_MAX / 2 - sizeof *t) / es)
+		return NULL;
+	if (cfg->max_resident &&
+	    (!cfg->spill_dir || !ops->spill_open || !ops->spill_write ||
+	     !ops->spill_read || !ops->spill_close))
+		return NULL;
+	if (!ops->read_start != !ops->read_wait)
+		return NULL;
+	sbo_bytes = cfg->sbo_elems * es;
+	t = ops->alloc(ctx, sizeof *t + sbo_bytes);
+	if (!t)
+		return NULL;
+	*t = (struct dmo_tape){
+		.cfg = *cfg, .ops = ops, .ctx = ctx,
+		.slab_bytes = cfg->slab_elems * es,
+		.node_bytes = sizeof(struct slab) + cfg->slab_elems * es,
+		.slot_k = -1,
+	};
+	return t;
+}
+
+static void free_slab(struct dmo_tape *t, struct slab *s)
+{
+	t->ops->free(t->ctx, s, t->node_bytes);
+}
+
+void dmo_tape_destroy(struct dmo_tape *t)
+{
+	struct slab *s, *next;
+
+	for (s = t->head; s; s = next) {
+		next = s->next;
+		free_slab(t, s);
+	}
+	for (s = t->free; s; s = next) {
+		next = s->next;
+		free_slab(t, s);
+	}
+	if (t->slot)
+		free_slab(t, t->slot);
+	if (t->file_open)
+		t->ops->spill_close(t->ctx, t->file);
+	t->ops->free(t->ctx, t, sizeof *t + t->cfg.sbo_elems * t->cfg.elem_size);
+}
+
+/* A slab from the free list, else a new one. */
+static struct slab *get_slab(struct dmo_tape *t)
+{
+	struct slab *s = t->free;
+
+	if (s) {
+		t->free = s->next;
+		return s;
+	}
+	s = t->ops->alloc(t->ctx, t->node_bytes);
+	if (!s)
+		fail(t, DMO_TAPE_ENOMEM, "out of memory for a slab", 0);
+	return s;
+}
+
+static uint64_t slab_off(const struct dmo_tape *t, uint64_t k)
+{
+	return k * (uint64_t)t->slab_bytes;
+}
+
+/* Write the oldest resident slab to the file and detach it for reuse. */
+static int spill_head(struct dmo_tape *t, struct slab **out)
+{
+	struct slab *s = t->head;
+	long r;
+
+	if (!t->file_open) {
+		int e = t->ops->spill_open(t->ctx, t->cfg.spill_dir, &t->file);
+
+		if (e)
+			return fail(t, DMO_TAPE_EOPEN, "cannot create a spill file",
+				    -e);
+		t->file_open = 1;
+	}
+	r = t->ops->spill_write(t->ctx, t->file, s->data, t->slab_bytes,
+				slab_off(t, t->nspill));
+	if (r != (long)t->slab_bytes)
+		return fail(t, DMO_TAPE_EWRITE, "cannot write the spill file",
+			    io_errno(r));
+	if (t->slot_k == (int64_t)t->nspill)
+		t->slot_k = -1; /* its bytes on disk just changed */
+	t->head = s->next;
+	if (t->head)
+		t->head->prev = NULL;
+	else
+		t->tail = NULL;
+	t->nres--;
+	t->nspill++;
+	*out = s;
+	return 0;
+}
+
+static int add_slab(struct dmo_tape *t)
+{
+	struct slab *s = NULL;
+
+	if (t->cfg.max_resident && t->nres == t->cfg.max_resident) {
+		int rc = spill_head(t, &s);
+
+		if (rc)
+			return rc;
+	} else if (!(s = get_slab(t))) {
+		return DMO_TAPE_ENOMEM;
+	}
+	s->used = 0;
+	s->next = NULL;
+	s->prev = t->tail;
+	if (t->tail)
+		t->tail->next = s;
+	else
+		t->head = s;
+	t->tail = s;
+	t->nres++;
+	return 0;
+}
+
+int dmo_tape_push(struct dmo_tape *t, const void *elem)
+{
+	size_t es = t->cfg.elem_size;
+	unsigned char *dst;
+
+	if (t->n < t->cfg.sbo_elems) {
+		dst = t->sbo + t->n * es;
+	} else {
+		if (!t->tail || t->tail->used == t->cfg.slab_elems) {
+			int rc = add_slab(t);
+
+			if (rc)
+				return rc;
+		}
+		dst = t->tail->data + t->tail->used++ * es;
+	}
+	copy(dst, elem, es);
+	t->n++;
+	return 0;
+}
+
+/* Make sure t->slot holds spilled slab K. */
+static int load_slot(struct dmo_tape *t, uint64_t k)
+{
+	long r;
+
+	if (t->slot_k == (int64_t)k)
+		return 0;
+	if (!t->slot && !(t->slot = get_slab(t)))
+		return DMO_TAPE_ENOMEM;
+	t->slot_k = -1;
+	r = t->ops->spill_read(t->ctx, t->file, t->slot->data, t->slab_bytes,
+			       slab_off(t, k));
+	if (r != (long)t->slab_bytes)
+		return fail(t, DMO_TAPE_EREAD, "cannot read the spill file",
+			    io_errno(r));
+	t->slot_k = (int64_t)k;
+	return 0;
+}
+
+int dmo_tape_pop(struct dmo_tape *t, void *out)
+{
+	size_t es = t->cfg.elem_size;
+	struct slab *s = t->tail;
+	const unsigned char *src;
+
+	if (!t->n)
+		return fail(t, DMO_TAPE_EEMPTY, "pop from an empty tape", 0);
+	if (t->n <= t->cfg.sbo_elems) {
+		src = t->sbo + (t->n - 1) * es;
+	} else {
+		if (s->used == 1 && t->nres == 1 && t->nspill) {
+			/* Keep the tail resident: bring the newest spilled
+			 * slab back before this one empties. */
+			int rc = load_slot(t, t->nspill - 1);
+
+			if (rc)
+				return rc;
+			t->slot->used = t->cfg.slab_elems;
+			t->slot->prev = NULL;
+			t->slot->next = s;
+			s->prev = t->slot;
+			t->head = t->slot;
+			t->slot = NULL;
+			t->slot_k = -1;
+			t->nres++;
+			t->nspill--;
+		}
+		src = s->data + (s->used - 1) * es;
+	}
+	if (out)
+		copy(out, src, es);
+	t->n--;
+	if (t->n >= t->cfg.sbo_elems && --s->used == 0) {
+		t->tail = s->prev;
+		if (t->tail)
+			t->tail->next = NULL;
+		else
+			t->head = NULL;
+		t->nres--;
+		s->next = t->free;
+		t->free = s;
+	}
+	return 0;
+}
+
+const void *dmo_tape_back(const struct dmo_tape *t)
+{
+	if (!t->n)
+		return NULL;
+	if (t->n <= t->cfg.sbo_elems)
+		return t->sbo + (t->n - 1) * t->cfg.elem_size;
+	return t->tail->data + (t->tail->used - 1) * t->cfg.elem_size;
+}
+
+uint64_t dmo_tape_size(const struct dmo_tape *t)
+{
+	return t->n;
+}
+
+/* Random access walks the resident list from its nearer end: at most
+ * max_resident / 2 steps, and the list is short when spilling. */
+const void *dmo_tape_at(struct dmo_tape *t, uint64_t i)
+{
+	size_t es = t->cfg.elem_size;
+	uint64_t j, k, p;
+	size_t off;
+	struct slab *s;
+
+	if (i >= t->n) {
+		fail(t, DMO_TAPE_EINVAL, "index out of range", 0);
+		return NULL;
+	}
+	if (i < t->cfg.sbo_elems)
+		return t->sbo + i * es;
+	j = i - t->cfg.sbo_elems;
+	k = j / t->cfg.slab_elems;
+	off = (size_t)(j % t->cfg.slab_elems);
+	if (k < t->nspill)
+		return load_slot(t, k) ? NULL : t->slot->data + off * es;
+	p = k - t->nspill;
+	if (p < t->nres / 2) {
+		for (s = t->head; p--; s = s->next)
+			;
+	} else {
+		for (s = t->tail, p = t->nres - 1 - p; p--; s = s->prev)
+			;
+	}
+	return s->data + off * es;
+}
+
+size_t dmo_tape_elem_size(const struct dmo_tape *t)
+{
+	return t->cfg.elem_size;
+}
+
+const char *dmo_tape_error(const struct dmo_tape *t)
+{
+	return t->err;
+}
+
+void *dmo_tape_ctx(const struct dmo_tape *t)
+{
+	return t->ctx;
+}
+
+uint64_t dmo_tape_spilled(const struct dmo_tape *t)
+{
+	return t->nspill;
+}
+
+int dmo_tape_iter_begin(struct dmo_tape_iter *it, struct dmo_tape *t,
+			int reverse, int prefetch)
+{
+	*it = (struct dmo_tape_iter){
+		.t = t, .reverse = reverse, .pf_k = -1,
+		.next = reverse ? (int64_t)(t->nspill + t->nres) - 1 : -1,
+		.node = reverse ? t->tail : t->head,
+	};
+	/* Two buffers, slot and PF, swap roles at each spilled slab. */
+	if (prefetch && t->nspill && t->ops->read_start) {
+		if (!t->slot && !(t->slot = get_slab(t)))
+			return DMO_TAPE_ENOMEM;
+		if (!(it->pf = get_slab(t)))
+			return DMO_TAPE_ENOMEM;
+	}
+	return 0;
+}
+
+/* Start reading the chunk after this one if it is spilled. */
+static void prefetch_next(struct dmo_tape_iter *it)
+{
+	struct dmo_tape *t = it->t;
+	int64_t k = it->next;
+
+	if (!it->pf || it->pf_k >= 0 || k < 0 || k >= (int64_t)t->nspill ||
+	    k == t->slot_k)
+		return;
+	/* On failure the synchronous read reports the error when it gets
+	 * there, so nothing is lost by not prefetching. */
+	if (t->ops->read_start(t->ctx, t->file,
+			       ((struct slab *)it->pf)->data, t->slab_bytes,
+			       slab_off(t, (uint64_t)k)) == 0)
+		it->pf_k = k;
+}
+
+static int fetch(struct dmo_tape_iter *it, uint64_t k)
+{
+	struct dmo_tape *t = it->t;
+	struct slab *s;
+	long r;
+
+	if (it->pf_k != (int64_t)k)
+		return load_slot(t, k);
+	r = t->ops->read_wait(t->ctx);
+	it->pf_k = -1;
+	if (r != (long)t->slab_bytes)
+		return fail(t, DMO_TAPE_EREAD, "cannot read the spill file",
+			    io_errno(r));
+	s = t->slot;
+	t->slot = it->pf;
+	it->pf = s;
+	t->slot_k = (int64_t)k;
+	return 0;
+}
+
+long dmo_tape_iter_next(struct dmo_tape_iter *it, const void **base)
+{
+	struct dmo_tape *t = it->t;
+	int64_t k = it->next;
+	struct slab *s;
+	long len;
+
+	if (k < -1 || k >= (int64_t)(t->nspill + t->nres))
+		return 0;
+	it->next += it->reverse ? -1 : 1;
+	if (k == -1) {
+		*base = t->sbo;
+		len = (long)(t->n < t->cfg.sbo_elems ? t->n : t->cfg.sbo_elems);
+	} else if (k >= (int64_t)t->nspill) {
+		s = it->node;
+		it->node = it->reverse ? s->prev : s->next;
+		*base = s->data;
+		len = (long)s->used;
+	} else {
+		int rc = fetch(it, (uint64_t)k);
+
+		if (rc)
+			return rc;
+		*base = t->slot->data;
+		len = (long)t->cfg.slab_elems;
+	}
+	prefetch_next(it);
+	return len;
+}
+
+void dmo_tape_iter_end(struct dmo_tape_iter *it)
+{
+	struct dmo_tape *t = it->t;
+
+	if (it->pf_k >= 0)
+		t->ops->read_wait(t->ctx);
+	/* Freed, not kept, so the extra slab lasts only as long as the walk. */
+	if (it->pf)
+		free_slab(t, it->pf);
+	it->pf = NULL;
+	it->pf_k = -1;
+}

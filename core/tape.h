@@ -1,0 +1,114 @@
+/* tape.h - the tape: an append/pop event store that keeps a few slabs in RAM
+ * and spills older ones to a file, so a layer of 10^9 events never exhausts
+ * memory.
+ *
+ * Freestanding (no libc): the Valgrind tool and the analysis library compile
+ * this same code and hand it their world through struct dmo_tape_ops.  The
+ * design and the spill file format are in docs/tape.md. */
+#ifndef DMO_TAPE_H
+#define DMO_TAPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Return codes: 0 or one of these.  dmo_tape_error() has the details. */
+enum {
+	DMO_TAPE_OK = 0,
+	DMO_TAPE_EINVAL = -1, /* bad configuration or index */
+	DMO_TAPE_ENOMEM = -2, /* alloc op returned NULL */
+	DMO_TAPE_EOPEN = -3,  /* the spill file could not be created */
+	DMO_TAPE_EWRITE = -4, /* writing a slab to the spill file failed */
+	DMO_TAPE_EREAD = -5,  /* reading a slab back failed */
+	DMO_TAPE_EEMPTY = -6, /* pop or back on an empty tape */
+};
+
+/* Everything the core needs from its world.  Each op gets the CTX given to
+ * dmo_tape_create().  Byte-count ops return the count or -errno; a short
+ * write or read is treated as an error.  Ops marked optional may be NULL. */
+struct dmo_tape_ops {
+	void *(*alloc)(void *ctx, size_t bytes);
+	void (*free)(void *ctx, void *p, size_t bytes);
+	/* Create a fresh spill file in DIR, open for reading and writing; store
+	 * its handle in *FILE.  Returns 0 or -errno. */
+	int (*spill_open)(void *ctx, const char *dir, intptr_t *file);
+	long (*spill_write)(void *ctx, intptr_t file, const void *buf, size_t n,
+			    uint64_t off);
+	long (*spill_read)(void *ctx, intptr_t file, void *buf, size_t n,
+			   uint64_t off);
+	/* Close the spill file and remove it: a spill file never outlives its
+	 * tape. */
+	void (*spill_close)(void *ctx, intptr_t file);
+	/* Optional: text for -errno values (else "errno N"). */
+	const char *(*strerror)(void *ctx, int err);
+	/* Optional: told every error message as it happens, so the tool can log
+	 * it where its user looks. */
+	void (*report)(void *ctx, const char *msg);
+	/* Optional, both or neither: start reading like spill_read in the
+	 * background (0 or -errno), and wait for that read's result.  At most
+	 * one read is outstanding.  Without them prefetch reads synchronously. */
+	int (*read_start)(void *ctx, intptr_t file, void *buf, size_t n,
+			  uint64_t off);
+	long (*read_wait)(void *ctx);
+};
+
+struct dmo_tape_config {
+	size_t elem_size;    /* bytes per element, > 0 */
+	size_t sbo_elems;    /* elements kept inline in the tape object */
+	size_t slab_elems;   /* elements per slab, > 0 */
+	size_t max_resident; /* slabs kept in RAM; older ones spill. 0: never */
+	const char *spill_dir; /* needed when max_resident > 0; not copied */
+};
+
+struct dmo_tape;
+
+/* NULL when CFG is invalid or the alloc op fails. */
+struct dmo_tape *dmo_tape_create(const struct dmo_tape_config *cfg,
+				 const struct dmo_tape_ops *ops, void *ctx);
+/* Frees every slab and removes the spill file. */
+void dmo_tape_destroy(struct dmo_tape *t);
+
+/* On error the tape is unchanged: every element pushed so far stays
+ * readable. */
+int dmo_tape_push(struct dmo_tape *t, const void *elem);
+/* Copies the last element to OUT (if not NULL) and removes it. */
+int dmo_tape_pop(struct dmo_tape *t, void *out);
+/* The last element, or NULL when empty; never touches the spill file. */
+const void *dmo_tape_back(const struct dmo_tape *t);
+uint64_t dmo_tape_size(const struct dmo_tape *t);
+size_t dmo_tape_elem_size(const struct dmo_tape *t);
+
+/* Element I, or NULL (see dmo_tape_error()).  A spilled element is read
+ * into the tape's one random-access slot, so the pointer is valid until the
+ * next call that changes the tape or reads through the slot. */
+const void *dmo_tape_at(struct dmo_tape *t, uint64_t i);
+
+/* The last error's message ("" if none). */
+const char *dmo_tape_error(const struct dmo_tape *t);
+void *dmo_tape_ctx(const struct dmo_tape *t);
+/* Slabs currently written to the spill file. */
+uint64_t dmo_tape_spilled(const struct dmo_tape *t);
+
+/* Iteration by contiguous chunks (the inline buffer, then each slab), so the
+ * caller's inner loop is a plain pointer walk.  The tape must not change
+ * while an iterator is open. */
+struct dmo_tape_iter {
+	struct dmo_tape *t;
+	int reverse;
+	int64_t next;      /* chunk to yield next: -1 the inline buffer, k slab k */
+	void *node;        /* resident slab of chunk NEXT, when it is resident */
+	void *pf;          /* prefetch buffer (a slab) */
+	int64_t pf_k;      /* slab being read into PF, or -1 */
+};
+
+/* REVERSE walks from the last element to the first.  PREFETCH reads the
+ * following spilled slab while the caller consumes the current one; it needs
+ * one more slab of RAM for the duration of the iteration. */
+int dmo_tape_iter_begin(struct dmo_tape_iter *it, struct dmo_tape *t,
+			int reverse, int prefetch);
+/* The next chunk: *BASE is its first element in memory order and the return
+ * value its length; 0 at the end, or a negative code.  A reverse walk gets
+ * the chunks last first and should walk each from its end. */
+long dmo_tape_iter_next(struct dmo_tape_iter *it, const void **base);
+void dmo_tape_iter_end(struct dmo_tape_iter *it);
+
+#endif

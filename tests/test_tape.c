@@ -1,0 +1,424 @@
+/* test_tape.c - the tape: round trips across the inline-buffer, slab and
+ * spill boundaries, random access, slab reuse, iteration both ways with and
+ * without prefetch, many pushing threads, and the two spill failures (dir
+ * not writable, disk full). */
+#define _GNU_SOURCE
+#include <check.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "event.h"
+#include "tape_libc.h"
+
+static char spill_dir[64];
+
+static void make_dir(void)
+{
+	strcpy(spill_dir, "/tmp/test_tape.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(spill_dir));
+}
+
+static void remove_dir(void)
+{
+	rmdir(spill_dir);
+}
+
+static struct dmo_event ev(uint64_t i)
+{
+	return (struct dmo_event){
+		.time = i * 3 + 1, .offset = (uint32_t)(i * 7),
+		.size = (uint16_t)i, .flags = (uint8_t)(i & 3),
+		.tid = (uint8_t)(i >> 8),
+	};
+}
+
+static int ev_eq(const void *p, uint64_t i)
+{
+	struct dmo_event e = ev(i);
+
+	return memcmp(p, &e, sizeof e) == 0;
+}
+
+/* Counting wrappers around the libc ops: live slab-sized blocks, a byte
+ * budget for the spill file (a simulated full disk). */
+static size_t live_bytes, peak_bytes, allocs;
+static long write_budget = -1;
+
+static void *count_alloc(void *ctx, size_t n)
+{
+	allocs++;
+	live_bytes += n;
+	if (live_bytes > peak_bytes)
+		peak_bytes = live_bytes;
+	return dmo_tape_libc_ops.alloc(ctx, n);
+}
+
+static void count_free(void *ctx, void *p, size_t n)
+{
+	live_bytes -= n;
+	dmo_tape_libc_ops.free(ctx, p, n);
+}
+
+static long budget_write(void *ctx, intptr_t f, const void *buf, size_t n,
+			 uint64_t off)
+{
+	if (write_budget >= 0) {
+		if ((long)n > write_budget)
+			return -ENOSPC;
+		write_budget -= (long)n;
+	}
+	return dmo_tape_libc_ops.spill_write(ctx, f, buf, n, off);
+}
+
+static struct dmo_tape_ops test_ops;
+
+static struct dmo_tape *open_tape(size_t sbo, size_t slab, size_t resident,
+				  int async)
+{
+	struct dmo_tape_config cfg = {
+		.elem_size = sizeof(struct dmo_event), .sbo_elems = sbo,
+		.slab_elems = slab, .max_resident = resident,
+		.spill_dir = spill_dir,
+	};
+	struct dmo_tape *t;
+
+	test_ops = dmo_tape_libc_ops;
+	test_ops.alloc = count_alloc;
+	test_ops.free = count_free;
+	test_ops.spill_write = budget_write;
+	if (!async)
+		test_ops.read_start = NULL, test_ops.read_wait = NULL;
+	live_bytes = peak_bytes = allocs = 0;
+	write_budget = -1;
+	t = dmo_tape_create(&cfg, &test_ops, dmo_tape_libc_ctx_new());
+	ck_assert_ptr_nonnull(t);
+	return t;
+}
+
+static void close_tape(struct dmo_tape *t)
+{
+	struct dmo_tape_libc *c = dmo_tape_ctx(t);
+
+	dmo_tape_destroy(t);
+	dmo_tape_libc_ctx_free(c);
+	ck_assert_uint_eq(live_bytes, 0);
+}
+
+static void push_range(struct dmo_tape *t, uint64_t from, uint64_t to)
+{
+	for (uint64_t i = from; i < to; i++) {
+		struct dmo_event e = ev(i);
+
+		ck_assert_int_eq(dmo_tape_push(t, &e), 0);
+	}
+}
+
+/* Every element 0..N-1 through every read path. */
+static void check_contents(struct dmo_tape *t, uint64_t n)
+{
+	struct dmo_tape_iter it;
+	const void *base;
+	long len;
+
+	ck_assert_uint_eq(dmo_tape_size(t), n);
+	for (uint64_t i = 0; i < n; i++)
+		ck_assert_msg(ev_eq(dmo_tape_at(t, i), i), "at(%lu)",
+			      (unsigned long)i);
+	ck_assert_ptr_null(dmo_tape_at(t, n));
+	if (n)
+		ck_assert(ev_eq(dmo_tape_back(t), n - 1));
+	for (int reverse = 0; reverse < 2; reverse++) {
+		for (int pf = 0; pf < 2; pf++) {
+			uint64_t seen = 0;
+
+			ck_assert_int_eq(dmo_tape_iter_begin(&it, t, reverse, pf), 0);
+			while ((len = dmo_tape_iter_next(&it, &base)) > 0) {
+				for (long j = 0; j < len; j++) {
+					long at = reverse ? len - 1 - j : j;
+					uint64_t want = reverse ? n - 1 - seen : seen;
+
+					ck_assert_msg(ev_eq((const char *)base + at * 16, want),
+						      "iter rev=%d pf=%d elem %lu",
+						      reverse, pf, (unsigned long)want);
+					seen++;
+				}
+			}
+			ck_assert_int_eq(len, 0);
+			dmo_tape_iter_end(&it);
+			ck_assert_uint_eq(seen, n);
+		}
+	}
+}
+
+/* Pop a tape of N elements down to KEEP. */
+static void pop_to(struct dmo_tape *t, uint64_t n, uint64_t keep)
+{
+	struct dmo_event e;
+
+	while (n-- > keep) {
+		ck_assert_int_eq(dmo_tape_pop(t, &e), 0);
+		ck_assert_msg(ev_eq(&e, n), "pop %lu", (unsigned long)n);
+	}
+	ck_assert_uint_eq(dmo_tape_size(t), keep);
+}
+
+static void pop_all(struct dmo_tape *t, uint64_t n)
+{
+	struct dmo_event e;
+
+	pop_to(t, n, 0);
+	ck_assert_int_eq(dmo_tape_pop(t, &e), DMO_TAPE_EEMPTY);
+	ck_assert_ptr_null(dmo_tape_back(t));
+}
+
+START_TEST(round_trip_every_boundary)
+{
+	/* Sizes straddle the inline buffer (5), a slab (7) and the resident
+	 * limit (3 slabs): 0, 5, 6, 12, 13, 26, 27 and well past. */
+	static const uint64_t sizes[] = { 0, 1, 5, 6, 12, 13, 26, 27, 28, 300 };
+
+	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+		for (size_t resident = 0; resident < 4; resident += 3) {
+			struct dmo_tape *t = open_tape(5, 7, resident, _i);
+
+			push_range(t, 0, sizes[s]);
+			check_contents(t, sizes[s]);
+			pop_all(t, sizes[s]);
+			push_range(t, 0, sizes[s]);
+			check_contents(t, sizes[s]);
+			close_tape(t);
+		}
+	}
+}
+END_TEST
+
+START_TEST(odd_element_size)
+{
+	struct dmo_tape_config cfg = {
+		.elem_size = 3, .sbo_elems = 2, .slab_elems = 5,
+		.max_resident = 2, .spill_dir = spill_dir,
+	};
+	struct dmo_tape *t = dmo_tape_libc_new(&cfg);
+	unsigned char b[3];
+
+	for (unsigned i = 0; i < 100; i++) {
+		b[0] = (unsigned char)i, b[1] = (unsigned char)~i, b[2] = 7;
+		ck_assert_int_eq(dmo_tape_push(t, b), 0);
+	}
+	ck_assert_uint_gt(dmo_tape_spilled(t), 0);
+	for (unsigned i = 0; i < 100; i++) {
+		const unsigned char *p = dmo_tape_at(t, i);
+
+		ck_assert_uint_eq(p[0], (unsigned char)i);
+		ck_assert_uint_eq(p[1], (unsigned char)~i);
+	}
+	for (unsigned i = 100; i--;) {
+		ck_assert_int_eq(dmo_tape_pop(t, b), 0);
+		ck_assert_uint_eq(b[0], (unsigned char)i);
+	}
+	dmo_tape_libc_delete(t);
+}
+END_TEST
+
+START_TEST(random_access_spilled)
+{
+	struct dmo_tape *t = open_tape(4, 16, 2, 0);
+	uint64_t n = 5000, x = 12345;
+
+	push_range(t, 0, n);
+	ck_assert_uint_eq(dmo_tape_spilled(t), (n - 4) / 16 - 1);
+	for (int k = 0; k < 20000; k++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		uint64_t i = (x >> 33) % n;
+
+		ck_assert(ev_eq(dmo_tape_at(t, i), i));
+	}
+	close_tape(t);
+}
+END_TEST
+
+START_TEST(pop_then_push_reuses_slabs)
+{
+	struct dmo_tape *t = open_tape(4, 10, 0, 0);
+	size_t before;
+
+	push_range(t, 0, 504);
+	before = allocs;
+	pop_all(t, 504);
+	push_range(t, 0, 504);
+	ck_assert_uint_eq(allocs, before);
+	check_contents(t, 504);
+	close_tape(t);
+
+	/* With spill: popping into the spilled part reloads slabs, pushing
+	 * again rewrites them in place, memory stays bounded. */
+	t = open_tape(4, 10, 3, 1);
+	push_range(t, 0, 1000);
+	pop_all(t, 1000);
+	push_range(t, 0, 700);
+	pop_to(t, 700, 350);
+	push_range(t, 350, 1004);
+	check_contents(t, 1004);
+	/* Bound: 3 resident + slot + prefetch buffer, plus the tape object. */
+	ck_assert_uint_le(peak_bytes, 5 * (10 * 16 + 64) + 4096);
+	close_tape(t);
+}
+END_TEST
+
+#define THREADS 8
+#define PER_THREAD 20000
+
+static struct dmo_tape_mt *mt;
+
+static void *pusher(void *arg)
+{
+	uint64_t id = (uintptr_t)arg;
+
+	for (uint64_t s = 0; s < PER_THREAD; s++) {
+		struct dmo_event e = { .time = id << 32 | s, .tid = (uint8_t)id };
+		struct dmo_event back;
+
+		ck_assert_int_eq(dmo_tape_mt_push(mt, &e), 0);
+		ck_assert_int_eq(dmo_tape_mt_back(mt, &back), 0);
+	}
+	return NULL;
+}
+
+START_TEST(threads_push_concurrently)
+{
+	struct dmo_tape_config cfg = {
+		.elem_size = sizeof(struct dmo_event), .sbo_elems = 16,
+		.slab_elems = 1024, .max_resident = 4, .spill_dir = spill_dir,
+	};
+	pthread_t th[THREADS];
+	uint64_t next[THREADS] = { 0 };
+	struct dmo_tape *t;
+	struct dmo_event e;
+
+	mt = dmo_tape_mt_new(&cfg);
+	ck_assert_ptr_nonnull(mt);
+	for (uintptr_t i = 0; i < THREADS; i++)
+		ck_assert_int_eq(pthread_create(&th[i], NULL, pusher, (void *)i), 0);
+	for (int i = 0; i < THREADS; i++)
+		pthread_join(th[i], NULL);
+	ck_assert_uint_eq(dmo_tape_mt_size(mt), THREADS * PER_THREAD);
+	/* Each thread's elements appear complete and in its own order. */
+	t = dmo_tape_mt_tape(mt);
+	for (uint64_t i = 0; i < THREADS * PER_THREAD; i++) {
+		const struct dmo_event *p = dmo_tape_at(t, i);
+		uint64_t id = p->time >> 32;
+
+		ck_assert_uint_lt(id, THREADS);
+		ck_assert_uint_eq(p->tid, id);
+		ck_assert_uint_eq(p->time & 0xffffffffu, next[id]++);
+	}
+	for (int i = 0; i < THREADS; i++)
+		ck_assert_uint_eq(next[i], PER_THREAD);
+	for (uint64_t i = 0; i < THREADS * PER_THREAD; i++)
+		ck_assert_int_eq(dmo_tape_mt_pop(mt, &e), 0);
+	ck_assert_int_eq(dmo_tape_mt_back(mt, &e), DMO_TAPE_EEMPTY);
+	dmo_tape_mt_delete(mt);
+}
+END_TEST
+
+/* Push until the tape refuses; the refusal must be clean: the right code,
+ * a message naming the cause, everything before it still readable, and
+ * the tape still usable. */
+static void push_until_error(struct dmo_tape *t, int code, const char *why)
+{
+	uint64_t n = 0;
+	int rc;
+
+	for (;;) {
+		struct dmo_event e = ev(n);
+
+		rc = dmo_tape_push(t, &e);
+		if (rc)
+			break;
+		n++;
+		ck_assert_uint_lt(n, 1u << 26);
+	}
+	ck_assert_int_eq(rc, code);
+	ck_assert_msg(strstr(dmo_tape_error(t), why), "error '%s' lacks '%s'",
+		      dmo_tape_error(t), why);
+	check_contents(t, n);
+	pop_all(t, n);
+}
+
+START_TEST(unwritable_spill_dir)
+{
+	struct dmo_tape *t;
+
+	strcpy(spill_dir, "/nonexistent/dmo-tape");
+	t = open_tape(4, 8, 2, 1);
+	push_until_error(t, DMO_TAPE_EOPEN, strerror(ENOENT));
+	close_tape(t);
+
+	/* Permission bits do not stop root, so only test them otherwise. */
+	if (geteuid() != 0) {
+		make_dir();
+		chmod(spill_dir, 0500);
+		t = open_tape(4, 8, 2, 1);
+		push_until_error(t, DMO_TAPE_EOPEN, strerror(EACCES));
+		close_tape(t);
+	}
+}
+END_TEST
+
+START_TEST(full_disk_simulated)
+{
+	struct dmo_tape *t = open_tape(4, 8, 2, 1);
+
+	write_budget = 10 * 8 * 16;
+	push_until_error(t, DMO_TAPE_EWRITE, strerror(ENOSPC));
+	close_tape(t);
+}
+END_TEST
+
+/* A real full disk: a 1 MiB tmpfs, when we may mount one. */
+START_TEST(full_disk_tmpfs)
+{
+	struct dmo_tape *t;
+
+	if (mount("tmpfs", spill_dir, "tmpfs", 0, "size=1m") != 0) {
+		fprintf(stderr, "test_tape: cannot mount a tmpfs (%s); only the "
+			"simulated full disk was tested\n", strerror(errno));
+		return;
+	}
+	t = open_tape(4, 1000, 4, 1);
+	push_until_error(t, DMO_TAPE_EWRITE, strerror(ENOSPC));
+	close_tape(t);
+	ck_assert_int_eq(umount(spill_dir), 0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("tape");
+	TCase *tc = tcase_create("tape");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_checked_fixture(tc, make_dir, remove_dir);
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, round_trip_every_boundary, 0, 2);
+	tcase_add_test(tc, odd_element_size);
+	tcase_add_test(tc, random_access_spilled);
+	tcase_add_test(tc, pop_then_push_reuses_slabs);
+	tcase_add_test(tc, threads_push_concurrently);
+	tcase_add_test(tc, unwritable_spill_dir);
+	tcase_add_test(tc, full_disk_simulated);
+	tcase_add_test(tc, full_disk_tmpfs);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
