@@ -1,0 +1,309 @@
+/* model_table.c - model layer-table reader on top of libcsv; see
+ * model_table.h.  Tables are hand-written, so every mistake is reported with
+ * its row rather than discovered later as a wrong arena plan. */
+#include "model_table.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define COLUMNS 4
+
+static const char *const header[COLUMNS] = { "layer", "name", "spec", "inputs" };
+
+struct reader {
+	const char *source;
+	struct dmo_model *model;
+	size_t cap;
+	char *fields[COLUMNS];
+	size_t n_fields;
+	int row;
+	int failed;
+	char *err;
+	size_t err_len;
+};
+
+static void reader_fail(struct reader *r, const char *fmt, ...)
+{
+	va_list ap;
+	char msg[384];
+
+	if (r->failed)
+		return;
+	r->failed = 1;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (r->err && r->err_len)
+		snprintf(r->err, r->err_len, "%s: row %d: %s", r->source, r->row, msg);
+}
+
+static void free_fields(struct reader *r)
+{
+	for (size_t i = 0; i < r->n_fields && i < COLUMNS; i++)
+		free(r->fields[i]);
+	r->n_fields = 0;
+}
+
+static void on_field(void *text, size_t len, void *data)
+{
+	struct reader *r = data;
+
+	if (r->failed)
+		return;
+	if (r->n_fields == 0)
+		r->row++;
+	if (r->n_fields >= COLUMNS) {
+		r->n_fields++;
+		return;
+	}
+	if (memchr(text, '\0', len)) {
+		reader_fail(r, "NUL byte in column '%s'", header[r->n_fields]);
+		return;
+	}
+	char *copy = malloc(len + 1);
+	if (!copy) {
+		reader_fail(r, "out of memory");
+		return;
+	}
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	r->fields[r->n_fields++] = copy;
+}
+
+static int find_layer(const struct dmo_model *m, const char *name, size_t len)
+{
+	for (size_t i = 0; i < m->n_layers; i++)
+		if (strlen(m->layers[i].name) == len &&
+		    memcmp(m->layers[i].name, name, len) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int valid_name(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!(*s == '_' || *s == '-' || *s == '.' ||
+		      (*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
+		      (*s >= 'A' && *s <= 'Z')))
+			return 0;
+	return 1;
+}
+
+/* Resolve the inputs column of the layer being added (index N). */
+static int resolve_inputs(struct reader *r, struct dmo_model_layer *l,
+			  const char *text, size_t n)
+{
+	size_t count = 1;
+
+	for (const char *c = text; *c; c++)
+		count += *c == ';';
+	l->inputs = malloc(count * sizeof *l->inputs);
+	if (!l->inputs) {
+		reader_fail(r, "out of memory");
+		return -1;
+	}
+	if (!*text) {
+		l->inputs[0] = n == 0 ? DMO_MODEL_INPUT : (int)n - 1;
+		l->n_inputs = 1;
+		return 0;
+	}
+	for (const char *p = text;; p++) {
+		const char *end = strchr(p, ';');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		int idx = find_layer(r->model, p, len);
+		if (idx < 0) {
+			reader_fail(r, "input '%.*s' is not an earlier layer",
+				    (int)(len > 64 ? 64 : len), p);
+			return -1;
+		}
+		l->inputs[l->n_inputs++] = idx;
+		if (!end)
+			return 0;
+		p = end;
+	}
+}
+
+static void add_layer(struct reader *r)
+{
+	struct dmo_model *m = r->model;
+	char msg[256];
+
+	if (m->n_layers == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 16;
+		struct dmo_model_layer *grown = realloc(m->layers, cap * sizeof *grown);
+		if (!grown) {
+			reader_fail(r, "out of memory");
+			return;
+		}
+		m->layers = grown;
+		r->cap = cap;
+	}
+	char *end;
+	errno = 0;
+	long index = strtol(r->fields[0], &end, 10);
+	if (!*r->fields[0] || *end || errno || index != (long)m->n_layers) {
+		reader_fail(r, "column 'layer' is '%.32s', expected %zu (layers are numbered from 0 in order)",
+			    r->fields[0], m->n_layers);
+		return;
+	}
+	if (!valid_name(r->fields[1])) {
+		reader_fail(r, "column 'name' '%.64s' must be non-empty [A-Za-z0-9_.-]", r->fields[1]);
+		return;
+	}
+	if (find_layer(m, r->fields[1], strlen(r->fields[1])) >= 0) {
+		reader_fail(r, "duplicate layer name '%.64s'", r->fields[1]);
+		return;
+	}
+	struct dmo_model_layer *l = &m->layers[m->n_layers];
+	*l = (struct dmo_model_layer){ .row = r->row };
+	if (dmo_opspec_parse(r->fields[2], &l->op, msg, sizeof msg)) {
+		reader_fail(r, "column 'spec': %s", msg);
+		return;
+	}
+	if (resolve_inputs(r, l, r->fields[3], m->n_layers)) {
+		free(l->inputs);
+		return;
+	}
+	l->name = r->fields[1];
+	l->spec = r->fields[2];
+	r->fields[1] = r->fields[2] = NULL;
+	m->n_layers++;
+}
+
+static void on_row(int terminator, void *data)
+{
+	struct reader *r = data;
+
+	(void)terminator;
+	if (r->failed)
+		return;
+	if (r->n_fields != COLUMNS) {
+		reader_fail(r, "%zu columns, expected %d (layer,name,spec,inputs)",
+			    r->n_fields, COLUMNS);
+	} else if (r->row == 1) {
+		for (int i = 0; i < COLUMNS; i++)
+			if (strcmp(r->fields[i], header[i]) != 0) {
+				reader_fail(r, "header must be 'layer,name,spec,inputs' (column %d is '%.32s')",
+					    i + 1, r->fields[i]);
+				break;
+			}
+	} else {
+		add_layer(r);
+	}
+	free_fields(r);
+}
+
+int dmo_model_parse(const char *data, size_t len, const char *source,
+		    struct dmo_model *model, char *err, size_t err_len)
+{
+	struct csv_parser parser;
+	struct reader r = { .source = source, .model = model, .err = err,
+			    .err_len = err_len };
+
+	*model = (struct dmo_model){ 0 };
+	if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI) != 0) {
+		snprintf(err, err_len, "%s: cannot initialise libcsv", source);
+		return -1;
+	}
+	if (csv_parse(&parser, data, len, on_field, on_row, &r) != len ||
+	    csv_fini(&parser, on_field, on_row, &r) != 0) {
+		r.row++;
+		reader_fail(&r, "malformed CSV: %s", csv_strerror(csv_error(&parser)));
+	}
+	csv_free(&parser);
+	free_fields(&r);
+	if (!r.failed && model->n_layers == 0) {
+		r.row = r.row ? r.row : 1;
+		reader_fail(&r, "no layers");
+	}
+	if (r.failed) {
+		dmo_model_free(model);
+		return -1;
+	}
+	return 0;
+}
+
+int dmo_model_load(const char *path, struct dmo_model *model, char *err,
+		   size_t err_len)
+{
+	FILE *f = fopen(path, "rb");
+	char *data = NULL;
+	size_t len = 0, cap = 0;
+
+	*model = (struct dmo_model){ 0 };
+	if (!f) {
+		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		if (len == cap) {
+			cap = cap ? 2 * cap : 65536;
+			char *grown = realloc(data, cap);
+			if (!grown) {
+				free(data);
+				fclose(f);
+				snprintf(err, err_len, "%s: out of memory", path);
+				return -1;
+			}
+			data = grown;
+		}
+		size_t got = fread(data + len, 1, cap - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	int bad = ferror(f);
+	fclose(f);
+	int rc = bad ? (snprintf(err, err_len, "%s: read error", path), -1)
+		     : dmo_model_parse(data, len, path, model, err, err_len);
+	free(data);
+	return rc;
+}
+
+int dmo_model_check_shapes(const struct dmo_model *m, char *err, size_t err_len)
+{
+	for (size_t i = 0; i < m->n_layers; i++) {
+		const struct dmo_model_layer *l = &m->layers[i];
+		int binary = l->op.op == DMO_OP_ADD || l->op.op == DMO_OP_MUL;
+		if (l->n_inputs != (binary ? 2u : 1u)) {
+			snprintf(err, err_len, "row %d (%s): %s takes %d input(s), table gives %zu",
+				 l->row, l->name, dmo_op_name(l->op.op), binary ? 2 : 1,
+				 l->n_inputs);
+			return -1;
+		}
+		for (size_t k = 0; k < l->n_inputs; k++) {
+			if (l->inputs[k] == DMO_MODEL_INPUT)
+				continue;
+			const struct dmo_model_layer *src = &m->layers[l->inputs[k]];
+			if (dmo_opspec_out_elems(&src->op) != dmo_opspec_in_elems(&l->op) ||
+			    src->op.dtype != l->op.dtype) {
+				snprintf(err, err_len,
+					 "row %d (%s): input has %llu %s elements but '%s' produces %llu %s",
+					 l->row, l->name,
+					 (unsigned long long)dmo_opspec_in_elems(&l->op),
+					 dmo_dtype_name(l->op.dtype), src->name,
+					 (unsigned long long)dmo_opspec_out_elems(&src->op),
+					 dmo_dtype_name(src->op.dtype));
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+void dmo_model_free(struct dmo_model *m)
+{
+	for (size_t i = 0; i < m->n_layers; i++) {
+		free(m->layers[i].name);
+		free(m->layers[i].spec);
+		free(m->layers[i].inputs);
+	}
+	free(m->layers);
+	*m = (struct dmo_model){ 0 };
+}
