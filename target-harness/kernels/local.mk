@@ -1,1 +1,16 @@
-# target-harness/kernels/local.mk (filled in by its own commit)
+# target-harness/kernels/local.mk - libdmokernels, the reference kernels dmo
+# profiles as a black box: a shared library of its own (no dmo headers),
+# optimised like a real deployment and exporting only its dk_* API.
+lib_LTLIBRARIES += target-harness/kernels/libdmokernels.la
+include_HEADERS = target-harness/kernels/dmokernels.h
+target_harness_kernels_libdmokernels_la_SOURCES = \
+	target-harness/kernels/kernels.c target-harness/kernels/kernels_body.h
+target_harness_kernels_libdmokernels_la_CFLAGS = $(AM_CFLAGS) -O2
+target_harness_kernels_libdmokernels_la_LDFLAGS = -export-symbols-regex '^dk_' -version-info 0:0:0
+target_harness_kernels_libdmokernels_la_LIBADD = -lm
+
+check_PROGRAMS += tests/test_kernels
+TESTS += tests/test_kernels
+tests_test_kernels_SOURCES = tests/test_kernels.c
+tests_test_kernels_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(AX_PTHREAD_LIBS)
+tests_test_kernels_LDADD = target-harness/kernels/libdmokernels.la $(CHECK_LIBS) $(AX_PTHREAD_LIBS) -lm

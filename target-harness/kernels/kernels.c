@@ -1,0 +1,290 @@
+/* kernels.c - libdmokernels: shared helpers (work split, parameter checks,
+ * TFLite fixed-point arithmetic) and the per-type instantiations of the loop
+ * nests in kernels_body.h. */
+#include "dmokernels.h"
+
+#include <float.h>
+#include <math.h>
+
+/* The output elements one thread owns; see struct dk_thread. */
+struct share {
+	size_t lo, hi;
+	size_t count, index;
+	int interleave;
+};
+
+static int share_init(struct share *s, const struct dk_thread *t, size_t total)
+{
+	if (!t) {
+		*s = (struct share){ 0, total, 1, 0, 0 };
+		return 0;
+	}
+	if (t->count < 1 || t->index < 0 || t->index >= t->count)
+		return -1;
+	s->count = (size_t)t->count;
+	s->index = (size_t)t->index;
+	s->interleave = t->interleave != 0;
+	s->lo = s->interleave ? 0 : total * s->index / s->count;
+	s->hi = s->interleave ? total : total * (s->index + 1) / s->count;
+	return 0;
+}
+
+static inline int owns(const struct share *s, size_t e)
+{
+	return e >= s->lo && e < s->hi && (!s->interleave || e % s->count == s->index);
+}
+
+enum kind { KIND_CONV, KIND_DWCONV, KIND_POOL, KIND_FC, KIND_ELEMENTWISE };
+
+static int check_params(const struct dk_params *p, enum kind kind)
+{
+	if (!p || p->batch < 1 || p->in_h < 1 || p->in_w < 1 || p->in_c < 1)
+		return -1;
+	if (kind == KIND_ELEMENTWISE)
+		return 0;
+	if (p->out_c < 1)
+		return -1;
+	if (kind == KIND_FC)
+		return 0;
+	if (p->out_h < 1 || p->out_w < 1 || p->k_h < 1 || p->k_w < 1 ||
+	    p->stride_h < 1 || p->stride_w < 1 || p->pad_top < 0 || p->pad_left < 0)
+		return -1;
+	if (kind == KIND_POOL)
+		return p->out_c == p->in_c ? 0 : -1;
+	if (p->dil_h < 1 || p->dil_w < 1)
+		return -1;
+	if (kind == KIND_DWCONV)
+		return p->mult >= 1 && (long long)p->in_c * p->mult == p->out_c ? 0 : -1;
+	return 0;
+}
+
+static size_t in_elems(const struct dk_params *p)
+{
+	return (size_t)p->batch * p->in_h * p->in_w * p->in_c;
+}
+
+static size_t out_elems(const struct dk_params *p)
+{
+	return (size_t)p->batch * p->out_h * p->out_w * p->out_c;
+}
+
+/* TFLite fixed point (gemmlowp): SaturatingRoundingDoublingHighMul,
+ * RoundingDivideByPOT and MultiplyByQuantizedMultiplier. */
+static int32_t high_mul(int32_t a, int32_t b)
+{
+	if (a == INT32_MIN && b == INT32_MIN)
+		return INT32_MAX;
+	int64_t ab = (int64_t)a * b;
+	int64_t nudge = ab >= 0 ? (1 << 30) : (1 - (1 << 30));
+	return (int32_t)((ab + nudge) / ((int64_t)1 << 31));
+}
+
+static int32_t divide_by_pot(int32_t x, int exponent)
+{
+	int32_t mask = (int32_t)(((int64_t)1 << exponent) - 1);
+	int32_t remainder = x & mask;
+	int32_t threshold = (mask >> 1) + (x < 0);
+	return (x >> exponent) + (remainder > threshold);
+}
+
+static int32_t saturate32(int64_t x)
+{
+	return x > INT32_MAX ? INT32_MAX : x < INT32_MIN ? INT32_MIN : (int32_t)x;
+}
+
+static int32_t requant32(int32_t x, int32_t mult, int shift)
+{
+	int32_t shifted = saturate32((int64_t)x * ((int64_t)1 << (shift > 0 ? shift : 0)));
+	return divide_by_pot(high_mul(shifted, mult), shift > 0 ? 0 : -shift);
+}
+
+/* TFLite's 64-bit variant used by the 16x8 kernels: the multiplier is
+ * reduced to 16 bits so that the product fits in int64. */
+static int32_t requant64(int64_t x, int32_t mult, int shift)
+{
+	int64_t reduced = mult < 0x7fff0000 ? (mult + (1 << 15)) >> 16 : 0x7fff;
+	int total_shift = 15 - shift;
+	return saturate32((x * reduced + ((int64_t)1 << (total_shift - 1))) >> total_shift);
+}
+
+static int32_t clamp_act(const struct dk_quant *q, int32_t v, int32_t lo, int32_t hi)
+{
+	if (q->act_min > lo)
+		lo = q->act_min;
+	if (q->act_max < hi)
+		hi = q->act_max;
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Average of COUNT values rounded half away from zero (TFLite). */
+static int64_t rounded_average(int64_t sum, int count)
+{
+	return sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
+}
+
+void dk_quantize_multiplier(double real, int32_t *mult, int *shift)
+{
+	if (real <= 0) {
+		*mult = 0;
+		*shift = 0;
+		return;
+	}
+	double frac = frexp(real, shift);
+	int64_t q = llround(frac * (double)(1ll << 31));
+	if (q == (1ll << 31)) {
+		q /= 2;
+		++*shift;
+	}
+	if (*shift < -31) {
+		*shift = 0;
+		q = 0;
+	}
+	*mult = (int32_t)q;
+}
+
+/* ---- float32 ---- */
+
+static inline float relu_f32(const struct dk_quant *q, float x)
+{
+	(void)q;
+	return x > 0 ? x : 0;
+}
+
+static inline float relu6_f32(const struct dk_quant *q, float x)
+{
+	(void)q;
+	return x > 0 ? (x < 6 ? x : 6) : 0;
+}
+
+static inline float add_f32(const struct dk_quant *q, float a, float b)
+{
+	(void)q;
+	return a + b;
+}
+
+static inline float mul_f32(const struct dk_quant *q, float a, float b)
+{
+	(void)q;
+	return a * b;
+}
+
+#define T float
+#define W float
+#define B float
+#define ACC float
+#define SUFFIX f32
+#define T_LOWEST (-FLT_MAX)
+#define MAC(q, x, f) ((void)(q), (x) * (f))
+#define FINISH(q, acc) ((void)(q), (acc))
+#define POOL_AVG(q, sum, count) ((void)(q), (sum) / (float)(count))
+#define POOL_MAX(q, max) ((void)(q), (max))
+#define EW_RELU relu_f32
+#define EW_RELU6 relu6_f32
+#define EW_ADD add_f32
+#define EW_MUL mul_f32
+#include "kernels_body.h"
+#undef T
+#undef W
+#undef B
+#undef ACC
+#undef SUFFIX
+#undef T_LOWEST
+#undef MAC
+#undef FINISH
+#undef POOL_AVG
+#undef POOL_MAX
+#undef EW_RELU
+#undef EW_RELU6
+#undef EW_ADD
+#undef EW_MUL
+
+/* ---- integers: element functions shared by i8 and i16, parameterised by
+ * the output type's range ---- */
+
+static inline int32_t relu_int(const struct dk_quant *q, int32_t x,
+			       int32_t lo, int32_t hi)
+{
+	int32_t v = q->out_zero + requant32(x - q->in_zero, q->out_mult, q->out_shift);
+	return clamp_act(q, v, q->out_zero > lo ? q->out_zero : lo, hi);
+}
+
+static inline int32_t add_int(const struct dk_quant *q, int32_t a, int32_t b,
+			      int32_t lo, int32_t hi)
+{
+	int64_t scale = (int64_t)1 << q->left_shift;
+	int32_t sa = requant32(saturate32((a - q->in_zero) * scale), q->in_mult, q->in_shift);
+	int32_t sb = requant32(saturate32((b - q->in2_zero) * scale), q->in2_mult, q->in2_shift);
+	int32_t v = q->out_zero + requant32(saturate32((int64_t)sa + sb), q->out_mult, q->out_shift);
+	return clamp_act(q, v, lo, hi);
+}
+
+static inline int32_t mul_int(const struct dk_quant *q, int32_t a, int32_t b,
+			      int32_t lo, int32_t hi)
+{
+	int64_t product = (int64_t)(a - q->in_zero) * (b - q->in2_zero);
+	int32_t v = q->out_zero + requant32(saturate32(product), q->out_mult, q->out_shift);
+	return clamp_act(q, v, lo, hi);
+}
+
+/* Binds an integer element function to one output type. */
+#define DK_INT_ELEMENT_FNS(T, SUFFIX, LO, HI)                                     \
+	static inline T relu_##SUFFIX(const struct dk_quant *q, T x)              \
+	{                                                                         \
+		return (T)relu_int(q, x, LO, HI);                                 \
+	}                                                                         \
+	static inline T add_##SUFFIX(const struct dk_quant *q, T a, T b)          \
+	{                                                                         \
+		return (T)add_int(q, a, b, LO, HI);                               \
+	}                                                                         \
+	static inline T mul_##SUFFIX(const struct dk_quant *q, T a, T b)          \
+	{                                                                         \
+		return (T)mul_int(q, a, b, LO, HI);                               \
+	}
+
+DK_INT_ELEMENT_FNS(int8_t, i8, INT8_MIN, INT8_MAX)
+DK_INT_ELEMENT_FNS(int16_t, i16, INT16_MIN, INT16_MAX)
+
+#define POOL_AVG(q, sum, count) ((T)clamp_act(q, (int32_t)rounded_average(sum, count), T_LOWEST, T_HIGHEST))
+#define POOL_MAX(q, max) ((T)clamp_act(q, max, T_LOWEST, T_HIGHEST))
+#define MAC(q, x, f) ((ACC)((x) - (q)->in_zero) * ((f) - (q)->filter_zero))
+/* Integer relu6 is relu: its upper bound 6.0 arrives as act_max. */
+#define EW_RELU6 EW_RELU
+
+/* ---- int8: int32 accumulation ---- */
+#define T int8_t
+#define W int8_t
+#define B int32_t
+#define ACC int32_t
+#define SUFFIX i8
+#define T_LOWEST INT8_MIN
+#define T_HIGHEST INT8_MAX
+#define FINISH(q, acc) ((T)clamp_act(q, (q)->out_zero + requant32(acc, (q)->out_mult, (q)->out_shift), T_LOWEST, T_HIGHEST))
+#define EW_RELU relu_i8
+#define EW_ADD add_i8
+#define EW_MUL mul_i8
+#include "kernels_body.h"
+#undef T
+#undef W
+#undef B
+#undef ACC
+#undef SUFFIX
+#undef T_LOWEST
+#undef T_HIGHEST
+#undef FINISH
+#undef EW_RELU
+#undef EW_ADD
+#undef EW_MUL
+
+/* ---- int16 (16x8): int64 accumulation ---- */
+#define T int16_t
+#define W int8_t
+#define B int64_t
+#define ACC int64_t
+#define SUFFIX i16
+#define T_LOWEST INT16_MIN
+#define T_HIGHEST INT16_MAX
+#define FINISH(q, acc) ((T)clamp_act(q, (q)->out_zero + requant64(acc, (q)->out_mult, (q)->out_shift), T_LOWEST, T_HIGHEST))
+#define EW_RELU relu_i16
+#define EW_ADD add_i16
+#define EW_MUL mul_i16
+#include "kernels_body.h"
