@@ -1,0 +1,80 @@
+/* algorithmic.h - the exact safe overlap O_s of a reference kernel, from an
+ * offset-only replica of its loop nest (SPEC.md, "Reference kernels").  No
+ * tensor value is computed: only the offsets the kernel would touch.
+ *
+ * Every reference op reduces to one loop-nest geometry (struct dmo_geom),
+ * which the analytic method (analytic.h) reasons about too.  The derivation of
+ * the O(1)-per-step rule is in docs/formulas.md. */
+#ifndef DMO_ALGORITHMIC_H
+#define DMO_ALGORITHMIC_H
+
+#include <stdint.h>
+
+#include "opspec.h"
+#include "os_reducer.h"
+
+/* How an output element's reduction picks its input channels. */
+enum dmo_geom_kind {
+	DMO_GEOM_CONV,  /* every in_c channel of each tap (conv2d, fc) */
+	DMO_GEOM_DEPTH, /* channel oc / mult of each tap (dwconv2d, pools,
+			 * element-wise ops as one pixel of in_c elements) */
+};
+
+/* A reference loop nest, NHWC, in elements:
+ *   for b, out_y, out_x, then (CONV) out_c or (DEPTH) in_c, mult:
+ *       read the in-image taps (filter_y, filter_x[, in_c]), write one element.
+ * Output elements are written in flat order.  For fc, H=W=1 and in_c is the
+ * whole input row; an element-wise op is one 1x1 pixel of all its elements. */
+struct dmo_geom {
+	enum dmo_geom_kind kind;
+	int batch, in_h, in_w, in_c;
+	int out_h, out_w, out_c;
+	int k_h, k_w, stride_h, stride_w, dil_h, dil_w;
+	int pad_top, pad_left;
+	int mult;           /* DEPTH: output channels per input channel */
+	uint64_t elem_size; /* bytes per element, input and output alike */
+};
+
+/* Fill *G from a parsed spec.  Returns 0, or -1 (errno EINVAL) when the spec
+ * is inconsistent (unknown op or dtype, non-positive sizes). */
+int dmo_geom_from_spec(const struct dmo_opspec *spec, struct dmo_geom *g);
+
+/* Buffer sizes of the profiled input and the output, in bytes. */
+uint64_t dmo_geom_in_bytes(const struct dmo_geom *g);
+uint64_t dmo_geom_out_bytes(const struct dmo_geom *g);
+
+struct dmo_algo_result {
+	uint64_t os;        /* exact O_s in bytes */
+	uint64_t in_bytes, out_bytes;
+	uint64_t steps;     /* output elements written (= W(O) events) */
+	uint64_t reads;     /* R(I) events */
+	/* The tightest forbidding pair: OB + minR - maxW before clamping, and
+	 * the step (1-based, the number of writes before that read) at which
+	 * it occurs.  have_pair == 0 when no read follows a write. */
+	int have_pair;
+	int64_t raw_bound;
+	uint64_t critical_step;
+};
+
+/* Exact O_s of the spec's reference kernel, O(1) memory, one pass.  Returns
+ * 0, or -1 (errno EINVAL) for an inconsistent spec. */
+int dmo_algorithmic(const struct dmo_opspec *spec, struct dmo_algo_result *res);
+int dmo_algorithmic_geom(const struct dmo_geom *g, struct dmo_algo_result *res);
+
+/* Brute force: feed every R(I) and W(O) event of the loop nest, in program
+ * order, into R (already initialised by the caller with the buffer sizes).
+ * Slow; it exists so tests can check dmo_algorithmic against the normative
+ * reducer. */
+int dmo_algorithmic_replay(const struct dmo_geom *g, struct dmo_reducer *r);
+
+/* Per-step curves for plots.  Step i (1..steps) ends with the i-th W(O):
+ * MIN_READ is the smallest input byte offset read after it (in_bytes when no
+ * read follows), MAX_WRITE the largest output byte end (exclusive) written up
+ * to it, so O_s = clamp(OB + min_i (MIN_READ - MAX_WRITE)).  Needs 8
+ * bytes per step.  Returns 0, -1 (errno ENOMEM), or the first non-zero value
+ * FN returned (FN is then not called again). */
+typedef int (*dmo_curve_fn)(void *ctx, uint64_t step, uint64_t min_read,
+			    uint64_t max_write);
+int dmo_algorithmic_curves(const struct dmo_geom *g, dmo_curve_fn fn, void *ctx);
+
+#endif

@@ -1,0 +1,79 @@
+/* analytic.c - the closed-form lower bound of analytic.h.  Every step is
+ * derived in docs/formulas.md ("Analytic bound"); the names follow it.
+ * Exact integer arithmetic (128-bit, rationals kept over a common
+ * denominator) so that rounding can never make the bound unsafe. */
+#include <errno.h>
+
+#include "analytic.h"
+
+typedef __int128 i128;
+
+static i128 max128(i128 a, i128 b)
+{
+	return a > b ? a : b;
+}
+
+/* max over integer o in [0, n-1] of  a*o - b*max(0, o*s - p)  (a, b >= 0).
+ * Concave and piecewise linear with its kink at o = p/s, so the maximum over
+ * the integers is at an end or next to the kink. */
+static i128 axis_lag(i128 a, i128 b, int n, int s, int p)
+{
+	int cand[4] = { 0, n - 1, p / s, p / s + 1 };
+	i128 best = 0; /* o = 0 gives 0 */
+	for (int i = 0; i < 4; i++) {
+		i128 o = cand[i] < n - 1 ? cand[i] : n - 1;
+		i128 in = o * s - p;
+		best = max128(best, a * o - b * (in > 0 ? in : 0));
+	}
+	return best;
+}
+
+int dmo_analytic_geom(const struct dmo_geom *g, struct dmo_analytic_result *res)
+{
+	const i128 Pi = (i128)g->in_h * g->in_w, Po = (i128)g->out_h * g->out_w;
+	const i128 Cin = g->in_c, Cout = g->out_c;
+	const i128 D = Po * Cout;       /* common denominator: rho = Pi*Cin/D */
+	const i128 rho_num = Pi * Cin;
+	const i128 N = (i128)g->batch * Po * Cout; /* steps */
+
+	/* Delta * Po: how far, in input pixels, a pixel's first read can trail
+	 * rho' = Pi/Po times its output pixel index. */
+	i128 delta = axis_lag(Pi * g->out_w, Po * g->in_w, g->out_h, g->stride_h, g->pad_top) +
+		     axis_lag(Pi, Po, g->out_w, g->stride_w, g->pad_left);
+
+	/* V * D: the lag the channel loop adds inside one pixel. */
+	i128 v;
+	if (g->kind == DMO_GEOM_CONV)
+		v = Pi * Cin * (Cout - 1);
+	else if (Pi >= Po)
+		v = Cin * (Pi - Po) * Cout + max128(0, D - rho_num);
+	else
+		v = Pi * Cin * (g->mult - 1);
+	i128 lag = Cin * Cout * delta + v; /* L * D */
+
+	/* Penalty in output elements, rounded down (the exact O_s is a whole
+	 * number of elements), never more than the N-1 elements ahead of any
+	 * read offset >= 0. */
+	i128 pen = rho_num >= D ? lag / rho_num
+				: (lag + (D - rho_num) * (N - 1)) / D;
+	if (pen > N - 1)
+		pen = N - 1;
+
+	res->in_bytes = dmo_geom_in_bytes(g);
+	res->out_bytes = dmo_geom_out_bytes(g);
+	res->penalty = (uint64_t)pen * g->elem_size;
+	res->rho = (double)rho_num / (double)D;
+	res->lag = (double)lag / (double)D;
+	uint64_t limit = res->in_bytes < res->out_bytes ? res->in_bytes : res->out_bytes;
+	uint64_t bound = res->penalty >= res->out_bytes ? 0 : res->out_bytes - res->penalty;
+	res->os = bound < limit ? bound : limit;
+	return 0;
+}
+
+int dmo_analytic(const struct dmo_opspec *spec, struct dmo_analytic_result *res)
+{
+	struct dmo_geom g;
+	if (dmo_geom_from_spec(spec, &g))
+		return -1;
+	return dmo_analytic_geom(&g, res);
+}

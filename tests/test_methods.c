@@ -1,0 +1,391 @@
+/* test_methods.c - checks the algorithmic and analytic O_s methods.
+ *
+ * The oracle is independent of analysis/lib: literal reference loop nests
+ * (SPEC.md, "Reference kernels") that feed every event into the normative
+ * dmo_reducer.  Against it: algorithmic == oracle, the golden numbers, the
+ * curves, and a randomized sweep where analytic <= algorithmic always. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algorithmic.h"
+#include "analytic.h"
+#include "event.h"
+#include "opspec.h"
+#include "os_reducer.h"
+
+#define GOLDEN "dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same,dtype=f32"
+
+static void parse(const char *text, struct dmo_opspec *s)
+{
+	char err[256];
+	ck_assert_msg(dmo_opspec_parse(text, s, err, sizeof err) == 0, "%s: %s", text, err);
+}
+
+/* The oracle: the reference loop nests written out, offsets only. */
+struct oracle {
+	struct dmo_reducer r;
+	uint64_t es;
+};
+
+static void rd(struct oracle *o, uint64_t elem)
+{
+	dmo_reducer_add(&o->r, 0, elem * o->es, o->es);
+}
+
+static void wr(struct oracle *o, uint64_t elem)
+{
+	dmo_reducer_add(&o->r, DMO_EV_WRITE | DMO_EV_OUT, elem * o->es, o->es);
+}
+
+static uint64_t in_at(const struct dmo_opspec *s, int b, int iy, int ix, int c)
+{
+	return (((uint64_t)b * s->in_h + iy) * s->in_w + ix) * s->in_c + c;
+}
+
+static uint64_t oracle_os(const struct dmo_opspec *s)
+{
+	struct oracle o = { .es = dmo_dtype_size(s->dtype) };
+	uint64_t e = 0, n = dmo_opspec_in_elems(s);
+	int pool = s->op == DMO_OP_MAXPOOL || s->op == DMO_OP_AVGPOOL;
+
+	dmo_reducer_init(&o.r, dmo_opspec_in_bytes(s), dmo_opspec_out_bytes(s));
+	switch (s->op) {
+	case DMO_OP_CONV2D:
+		for (int b = 0; b < s->batch; b++)
+		for (int oy = 0; oy < s->out_h; oy++)
+		for (int ox = 0; ox < s->out_w; ox++)
+		for (int oc = 0; oc < s->out_c; oc++) {
+			for (int fy = 0; fy < s->k_h; fy++) {
+				int iy = oy * s->stride_h - s->pad_top + fy * s->dil_h;
+				if (iy < 0 || iy >= s->in_h)
+					continue;
+				for (int fx = 0; fx < s->k_w; fx++) {
+					int ix = ox * s->stride_w - s->pad_left + fx * s->dil_w;
+					if (ix < 0 || ix >= s->in_w)
+						continue;
+					for (int ic = 0; ic < s->in_c; ic++)
+						rd(&o, in_at(s, b, iy, ix, ic));
+				}
+			}
+			wr(&o, e++);
+		}
+		break;
+	case DMO_OP_DWCONV2D:
+	case DMO_OP_MAXPOOL:
+	case DMO_OP_AVGPOOL: {
+		int mult = pool ? 1 : s->mult;
+		int dh = pool ? 1 : s->dil_h, dw = pool ? 1 : s->dil_w;
+		for (int b = 0; b < s->batch; b++)
+		for (int oy = 0; oy < s->out_h; oy++)
+		for (int ox = 0; ox < s->out_w; ox++)
+		for (int ic = 0; ic < s->in_c; ic++)
+		for (int m = 0; m < mult; m++) {
+			for (int fy = 0; fy < s->k_h; fy++) {
+				int iy = oy * s->stride_h - s->pad_top + fy * dh;
+				if (iy < 0 || iy >= s->in_h)
+					continue;
+				for (int fx = 0; fx < s->k_w; fx++) {
+					int ix = ox * s->stride_w - s->pad_left + fx * dw;
+					if (ix < 0 || ix >= s->in_w)
+						continue;
+					rd(&o, in_at(s, b, iy, ix, ic));
+				}
+			}
+			wr(&o, e++);
+		}
+		break;
+	}
+	case DMO_OP_FC: {
+		uint64_t k = n / s->batch;
+		for (int b = 0; b < s->batch; b++)
+		for (int oc = 0; oc < s->out_c; oc++) {
+			for (uint64_t d = 0; d < k; d++)
+				rd(&o, b * k + d);
+			wr(&o, e++);
+		}
+		break;
+	}
+	default: /* element-wise, flat */
+		for (uint64_t i = 0; i < n; i++) {
+			rd(&o, i);
+			wr(&o, i);
+		}
+		break;
+	}
+	return dmo_reducer_os(&o.r);
+}
+
+static void check_against_oracle(const char *text)
+{
+	struct dmo_opspec s;
+	struct dmo_algo_result a;
+	struct dmo_analytic_result an;
+	struct dmo_geom g;
+	struct dmo_reducer r;
+
+	parse(text, &s);
+	ck_assert_int_eq(dmo_algorithmic(&s, &a), 0);
+	ck_assert_int_eq(dmo_analytic(&s, &an), 0);
+	uint64_t want = oracle_os(&s);
+	ck_assert_msg(a.os == want, "%s: algorithmic %lu, oracle %lu", text,
+		      (unsigned long)a.os, (unsigned long)want);
+	ck_assert_msg(an.os <= a.os, "%s: analytic %lu > exact %lu", text,
+		      (unsigned long)an.os, (unsigned long)a.os);
+	ck_assert_uint_eq(a.steps, dmo_opspec_out_elems(&s));
+
+	/* The library's own replay mode agrees, event counts included. */
+	ck_assert_int_eq(dmo_geom_from_spec(&s, &g), 0);
+	dmo_reducer_init(&r, a.in_bytes, a.out_bytes);
+	dmo_algorithmic_replay(&g, &r);
+	ck_assert_uint_eq(dmo_reducer_os(&r), a.os);
+	ck_assert_uint_eq(r.counts[0], a.reads);
+	ck_assert_uint_eq(r.counts[3], a.steps);
+}
+
+static const char *const small[] = {
+	"relu:in=4x4x3", "relu6:in=2x3x3x2,dtype=i8", "add:in=5x5x2,dtype=i16",
+	"mul:in=1x1x7,dtype=i32",
+	"conv2d:in=8x8x3,k=3,out_c=5,pad=same,stride=2",
+	"conv2d:in=7x9x2,k=3x2,out_c=3,pad=valid,stride=1",
+	"conv2d:in=2x6x6x4,k=5,out_c=2,pad=same,dil=2",
+	"conv2d:in=6x6x1,k=1,out_c=8",
+	"conv2d:in=6x6x8,k=1,out_c=1",
+	"conv2d:in=9x9x2,k=3,out_c=2,pad=2x1,stride=3",
+	"dwconv2d:in=12x12x4,k=3x3,stride=1,pad=same",
+	"dwconv2d:in=11x11x3,k=3,stride=2,pad=same,mult=3",
+	"dwconv2d:in=10x8x2,k=5x3,stride=1,pad=same,dil=2x1,mult=2,dtype=i8",
+	"dwconv2d:in=8x8x2,k=3,stride=2,pad=2x2,dil=2",
+	"maxpool:in=9x9x2,k=3,stride=2,pad=same", "avgpool:in=2x7x7x3,k=2,stride=2,pad=valid",
+	"avgpool:in=6x6x2,k=3,stride=1,pad=1x2",
+	"fc:in=2x10,units=20", "fc:in=10,units=3,dtype=i8", "fc:in=3x4,units=4",
+};
+
+START_TEST(test_small_configs)
+{
+	for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
+		check_against_oracle(small[i]);
+}
+END_TEST
+
+START_TEST(test_golden)
+{
+	struct dmo_opspec s;
+	struct dmo_algo_result a;
+	struct dmo_analytic_result an;
+
+	parse(GOLDEN, &s);
+	ck_assert_int_eq(dmo_algorithmic(&s, &a), 0);
+	ck_assert_int_eq(dmo_analytic(&s, &an), 0);
+	ck_assert_uint_eq(a.out_bytes, 1204224);
+	ck_assert_uint_eq(a.os, 1204224);
+	ck_assert_uint_eq(an.os, 1193376);
+	ck_assert_uint_eq(a.os - an.os, 10848);
+	ck_assert_uint_eq(oracle_os(&s), 1204224);
+}
+END_TEST
+
+START_TEST(test_elementwise_in_place)
+{
+	struct dmo_opspec s;
+	struct dmo_algo_result a;
+	struct dmo_analytic_result an;
+
+	parse("relu:in=16x16x8", &s);
+	dmo_algorithmic(&s, &a);
+	dmo_analytic(&s, &an);
+	ck_assert_uint_eq(a.os, a.out_bytes);
+	ck_assert_uint_eq(an.os, a.out_bytes);
+}
+END_TEST
+
+/* The curves reproduce the exact value and have the documented shape. */
+struct curve_check {
+	uint64_t steps, last_w, in_bytes, out_bytes;
+	int64_t min_d;
+	int monotone;
+};
+
+static int on_step(void *ctx, uint64_t step, uint64_t min_read, uint64_t max_write)
+{
+	struct curve_check *c = ctx;
+	int64_t d = (int64_t)min_read - (int64_t)max_write;
+	if (step != c->steps + 1 || max_write < c->last_w)
+		c->monotone = 0;
+	if (c->steps == 0 || d < c->min_d)
+		c->min_d = d;
+	c->steps = step;
+	c->last_w = max_write;
+	return 0;
+}
+
+static int stop_at_3(void *ctx, uint64_t step, uint64_t min_read, uint64_t max_write)
+{
+	(void)min_read, (void)max_write;
+	*(uint64_t *)ctx = step;
+	return step == 3 ? 42 : 0;
+}
+
+START_TEST(test_curves)
+{
+	for (size_t i = 0; i < sizeof small / sizeof small[0]; i++) {
+		struct dmo_opspec s;
+		struct dmo_geom g;
+		struct dmo_algo_result a;
+		struct curve_check c = { .monotone = 1 };
+
+		parse(small[i], &s);
+		dmo_geom_from_spec(&s, &g);
+		dmo_algorithmic_geom(&g, &a);
+		ck_assert_int_eq(dmo_algorithmic_curves(&g, on_step, &c), 0);
+		ck_assert(c.monotone);
+		ck_assert_uint_eq(c.steps, a.steps);
+		ck_assert_uint_eq(c.last_w, a.out_bytes);
+		int64_t raw = (int64_t)a.out_bytes + c.min_d;
+		uint64_t limit = a.in_bytes < a.out_bytes ? a.in_bytes : a.out_bytes;
+		uint64_t os = raw < 0 ? 0 : (uint64_t)raw > limit ? limit : (uint64_t)raw;
+		ck_assert_msg(os == a.os, "%s: curves give %lu, exact %lu", small[i],
+			      (unsigned long)os, (unsigned long)a.os);
+	}
+
+	struct dmo_opspec s;
+	struct dmo_geom g;
+	uint64_t last = 0;
+	parse("relu:in=1x2x5", &s);
+	dmo_geom_from_spec(&s, &g);
+	ck_assert_int_eq(dmo_algorithmic_curves(&g, stop_at_3, &last), 42);
+	ck_assert_uint_eq(last, 3);
+}
+END_TEST
+
+START_TEST(test_bad_spec)
+{
+	struct dmo_opspec s;
+	struct dmo_geom g;
+	struct dmo_algo_result a;
+	struct dmo_analytic_result an;
+
+	parse("relu:in=1x1x4", &s);
+	s.in_c = 0;
+	ck_assert_int_eq(dmo_geom_from_spec(&s, &g), -1);
+	ck_assert_int_eq(dmo_algorithmic(&s, &a), -1);
+	ck_assert_int_eq(dmo_analytic(&s, &an), -1);
+	parse("relu:in=1x1x4", &s);
+	s.op = DMO_OP_COUNT;
+	ck_assert_int_eq(dmo_algorithmic(&s, &a), -1);
+}
+END_TEST
+
+/* Randomized sweep (fixed seed, so a failure reproduces). */
+static unsigned rnd(unsigned *state, unsigned lo, unsigned hi)
+{
+	*state = *state * 1103515245u + 12345u;
+	return lo + (*state >> 8) % (hi - lo + 1);
+}
+
+static void random_spec(unsigned *st, char *buf, size_t len)
+{
+	static const char *const ops[] = { "conv2d", "dwconv2d", "maxpool", "avgpool",
+					   "fc", "relu", "relu6", "add", "mul" };
+	static const char *const dtypes[] = { "f32", "i8", "i16", "i32" };
+	const char *op = ops[rnd(st, 0, 8)];
+	const char *dt = dtypes[rnd(st, 0, 3)];
+	unsigned n = rnd(st, 1, 2), h = rnd(st, 1, 12), w = rnd(st, 1, 12), c = rnd(st, 1, 6);
+	char pad[16];
+	unsigned kh = rnd(st, 1, 7), kw = rnd(st, 1, 7);
+
+	switch (rnd(st, 0, 2)) {
+	case 0: snprintf(pad, sizeof pad, "same"); break;
+	case 1: snprintf(pad, sizeof pad, "valid"); break;
+	default: snprintf(pad, sizeof pad, "%ux%u", rnd(st, 0, kh - 1), rnd(st, 0, kw - 1)); break;
+	}
+	unsigned sh = rnd(st, 1, 3), sw = rnd(st, 1, 3), dh = rnd(st, 1, 2), dw = rnd(st, 1, 2);
+	if (!strcmp(op, "conv2d"))
+		snprintf(buf, len, "conv2d:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,dil=%ux%u,pad=%s,out_c=%u,dtype=%s",
+			 n, h, w, c, kh, kw, sh, sw, dh, dw, pad, rnd(st, 1, 8), dt);
+	else if (!strcmp(op, "dwconv2d"))
+		snprintf(buf, len, "dwconv2d:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,dil=%ux%u,pad=%s,mult=%u,dtype=%s",
+			 n, h, w, c, kh, kw, sh, sw, dh, dw, pad, rnd(st, 1, 4), dt);
+	else if (!strcmp(op, "maxpool") || !strcmp(op, "avgpool"))
+		snprintf(buf, len, "%s:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,pad=%s,dtype=%s",
+			 op, n, h, w, c, kh, kw, sh, sw, pad, dt);
+	else if (!strcmp(op, "fc"))
+		snprintf(buf, len, "fc:in=%ux%u,units=%u,dtype=%s", n, rnd(st, 1, 64),
+			 rnd(st, 1, 64), dt);
+	else
+		snprintf(buf, len, "%s:in=%ux%ux%ux%u,dtype=%s", op, n, h, w, c, dt);
+}
+
+START_TEST(test_sweep)
+{
+	enum { WANT = 2400 };
+	unsigned st = 20201004u;
+	unsigned accepted = 0, rejected = 0, replayed = 0, per_op[DMO_OP_COUNT] = { 0 };
+	double sum[DMO_OP_COUNT] = { 0 }, max[DMO_OP_COUNT] = { 0 }, all_sum = 0, all_max = 0;
+	char text[256], err[256];
+
+	while (accepted < WANT) {
+		struct dmo_opspec s;
+		struct dmo_algo_result a;
+		struct dmo_analytic_result an;
+
+		random_spec(&st, text, sizeof text);
+		if (dmo_opspec_parse(text, &s, err, sizeof err)) {
+			rejected++;
+			continue;
+		}
+		accepted++;
+		ck_assert_int_eq(dmo_algorithmic(&s, &a), 0);
+		ck_assert_int_eq(dmo_analytic(&s, &an), 0);
+		ck_assert_msg(an.os <= a.os, "%s: analytic %lu > exact %lu", text,
+			      (unsigned long)an.os, (unsigned long)a.os);
+		if (accepted % 4 == 0) {
+			uint64_t want = oracle_os(&s);
+			ck_assert_msg(a.os == want, "%s: algorithmic %lu, oracle %lu", text,
+				      (unsigned long)a.os, (unsigned long)want);
+			replayed++;
+		}
+		double pen = (double)(a.os - an.os) / (double)a.out_bytes;
+		per_op[s.op]++;
+		sum[s.op] += pen;
+		all_sum += pen;
+		if (pen > max[s.op])
+			max[s.op] = pen;
+		if (pen > all_max)
+			all_max = pen;
+	}
+	printf("sweep: %u configs (%u rejected by the parser), %u replayed through the reducer\n",
+	       accepted, rejected, replayed);
+	printf("analytic penalty (exact - analytic) / OB: mean %.3f %%, max %.3f %%\n",
+	       100 * all_sum / accepted, 100 * all_max);
+	for (int op = 0; op < DMO_OP_COUNT; op++)
+		if (per_op[op])
+			printf("  %-9s %5u configs  mean %7.3f %%  max %7.3f %%\n",
+			       dmo_op_name(op), per_op[op], 100 * sum[op] / per_op[op],
+			       100 * max[op]);
+	for (int op = 0; op < DMO_OP_COUNT; op++)
+		ck_assert_msg(per_op[op] >= 100, "too few %s configs", dmo_op_name(op));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("methods");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_small_configs);
+	tcase_add_test(tc, test_golden);
+	tcase_add_test(tc, test_elementwise_in_place);
+	tcase_add_test(tc, test_curves);
+	tcase_add_test(tc, test_bad_spec);
+	tcase_add_test(tc, test_sweep);
+	suite_add_tcase(s, tc);
+
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
