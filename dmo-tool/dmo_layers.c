@@ -13,6 +13,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_options.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
 
@@ -86,7 +87,7 @@ static void write_row(const struct layer *l, UInt status, const HChar *reason)
 	copy_text(row.spec, sizeof row.spec, l->spec, VG_(strlen)(l->spec));
 	copy_text(row.reason, sizeof row.reason, reason, VG_(strlen)(reason));
 
-	if (status != DMO_STATUS_ERROR)
+	if (status != DMO_STATUS_ERROR && VG_(clo_verbosity) > 0)
 		VG_(umsg)("dmo: layer %u '%s': %s, O_s = %llu of %llu output bytes\n",
 			  l->seq, l->name, status == DMO_STATUS_OK ? "ok" : "incomplete",
 			  (ULong)row.os_bytes, (ULong)row.out_bytes);

@@ -1,0 +1,99 @@
+/* cmd_export.c - `dmo export --csv DIR`: each layer-NNNN.events of a run
+ * directory becomes layer-NNNN.csv beside it. */
+#include <dirent.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "trace.h"
+
+static const char usage[] =
+	"usage: dmo export --csv DIR\n"
+	"\n"
+	"Write DIR/layer-NNNN.csv (index,time,tid,kind,buffer,offset,size) for\n"
+	"every event file DIR/layer-NNNN.events of a `dmo profile --trace=full` run.\n";
+
+static int export_one(const char *dir, const char *leaf)
+{
+	char in_path[PATH_MAX], out_path[PATH_MAX], err[1024];
+	struct dmo_trace trace;
+	FILE *out;
+	int rc;
+
+	snprintf(in_path, sizeof in_path, "%s/%s", dir, leaf);
+	snprintf(out_path, sizeof out_path, "%s/%.*s.csv", dir, (int)(strlen(leaf) - 7), leaf);
+	if (dmo_trace_open(in_path, &trace, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo export: %s\n", err);
+		return -1;
+	}
+	out = fopen(out_path, "w");
+	if (out == NULL) {
+		perror(out_path);
+		dmo_trace_close(&trace);
+		return -1;
+	}
+	rc = dmo_trace_export_csv(&trace, out, err, sizeof err);
+	if (fclose(out) != 0)
+		rc = -1;
+	if (rc != 0)
+		fprintf(stderr, "dmo export: %s: %s\n", in_path, err[0] ? err : "write failed");
+	else
+		printf("%s (%llu events%s)\n", out_path, (unsigned long long)trace.count,
+		       trace.incomplete ? ", incomplete run" : "");
+	dmo_trace_close(&trace);
+	return rc;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "csv", no_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, csv = 0, failed = 0, found = 0;
+	struct dirent **names;
+	int n;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "ch", options, NULL)) != -1) {
+		if (c == 'c') {
+			csv = 1;
+		} else if (c == 'h') {
+			fputs(usage, stdout);
+			return 0;
+		} else {
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	if (!csv || optind != argc - 1) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	n = scandir(argv[optind], &names, NULL, alphasort);
+	if (n < 0) {
+		perror(argv[optind]);
+		return 2;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *leaf = names[i]->d_name;
+		size_t len = strlen(leaf);
+		if (strncmp(leaf, "layer-", 6) == 0 && len > 13 &&
+		    strcmp(leaf + len - 7, ".events") == 0) {
+			found++;
+			failed |= export_one(argv[optind], leaf) != 0;
+		}
+		free(names[i]);
+	}
+	free(names);
+	if (!found) {
+		fprintf(stderr, "dmo export: %s holds no layer-NNNN.events files "
+			"(profile with --trace=full)\n", argv[optind]);
+		return 2;
+	}
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,202 @@
+/* profile.c - run a program under valgrind --tool=dmo (profile.h).
+ *
+ * The FIFO lives in a fresh 0700 directory so no other user can write
+ * records into it.  The tool opens it before the program starts and the
+ * program finds it through $DMO_FIFO, so neither side waits on the other. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "profile.h"
+#include "summary.h"
+#include "wire.h"
+
+#ifndef DMO_VALGRIND
+#define DMO_VALGRIND "valgrind"
+#endif
+
+static int is_tool_dir(const char *dir)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/dmo-amd64-linux", dir);
+	return access(path, X_OK) == 0;
+}
+
+int dmo_tool_dir(char *dir, size_t len)
+{
+	/* Build tree: analysis/dmo, or libtool's analysis/.libs/dmo. */
+	static const char *const relative[] = { "../libexec/dmo", "../dmo-tool", "../../dmo-tool" };
+	const char *env = getenv("DMO_TOOL_DIR");
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (env != NULL && *env != '\0') {
+		snprintf(dir, len, "%s", env);
+		return is_tool_dir(dir) ? 0 : -1;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n < 0)
+		return -1;
+	exe[n] = '\0';
+	*strrchr(exe, '/') = '\0';
+	for (size_t i = 0; i < sizeof relative / sizeof relative[0]; i++) {
+		char candidate[PATH_MAX + 32];
+		snprintf(candidate, sizeof candidate, "%s/%s", exe, relative[i]);
+		if (realpath(candidate, dir) != NULL && strlen(dir) < len && is_tool_dir(dir))
+			return 0;
+	}
+	return -1;
+}
+
+static int make_dirs(const char *path)
+{
+	char buf[PATH_MAX];
+	snprintf(buf, sizeof buf, "%s", path);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* Leftovers of an earlier run would mix with this one's. */
+static void clear_run_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *entry;
+	if (d == NULL)
+		return;
+	while ((entry = readdir(d)) != NULL) {
+		size_t len = strlen(entry->d_name);
+		if (strcmp(entry->d_name, DMO_SUMMARY_FILE) == 0 ||
+		    strcmp(entry->d_name, DMO_LAYERS_CSV) == 0 ||
+		    (strncmp(entry->d_name, "layer-", 6) == 0 &&
+		     ((len > 7 && strcmp(entry->d_name + len - 7, ".events") == 0) ||
+		      (len > 4 && strcmp(entry->d_name + len - 4, ".csv") == 0)))) {
+			char path[PATH_MAX];
+			snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
+			unlink(path);
+		}
+	}
+	closedir(d);
+}
+
+static int check_out_dir(const char *dir, char *err, size_t err_len)
+{
+	char probe[PATH_MAX];
+	int fd;
+	if (make_dirs(dir) != 0) {
+		snprintf(err, err_len, "cannot create output directory %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	snprintf(probe, sizeof probe, "%s/.dmo-write-test", dir);
+	fd = open(probe, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+	if (fd < 0) {
+		snprintf(err, err_len, "cannot write to output directory %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	unlink(probe);
+	return 0;
+}
+
+static void run_valgrind(const struct dmo_profile_options *opts, const char *tool_dir,
+			 const char *fifo, const char *out_dir)
+{
+	const char *valgrind = getenv("DMO_VALGRIND");
+	char fifo_opt[PATH_MAX + 16], out_opt[PATH_MAX + 16];
+	size_t argc = 0;
+	char **argv;
+
+	while (opts->argv[argc] != NULL)
+		argc++;
+	argv = calloc(argc + 8, sizeof *argv);
+	if (argv == NULL)
+		_exit(127);
+	snprintf(fifo_opt, sizeof fifo_opt, "--dmo-fifo=%s", fifo);
+	snprintf(out_opt, sizeof out_opt, "--dmo-out=%s", out_dir);
+	argv[0] = (char *)(valgrind ? valgrind : DMO_VALGRIND);
+	argv[1] = "-q";
+	argv[2] = "--tool=dmo";
+	argv[3] = fifo_opt;
+	argv[4] = out_opt;
+	argv[5] = opts->full_trace ? "--dmo-trace=full" : "--dmo-trace=summary";
+	memcpy(argv + 6, opts->argv, argc * sizeof *argv);
+	setenv("VALGRIND_LIB", tool_dir, 1);
+	setenv(DMO_FIFO_ENV, fifo, 1);
+	if (opts->quiet_program) {
+		int null_fd = open("/dev/null", O_WRONLY);
+		if (null_fd >= 0)
+			dup2(null_fd, STDOUT_FILENO);
+	}
+	execvp(argv[0], argv);
+	fprintf(stderr, "dmo: cannot run %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
+		    struct dmo_layer_table *table, char *err, size_t err_len)
+{
+	char tool_dir[PATH_MAX], out_dir[PATH_MAX], private_dir[] = "/tmp/dmo-XXXXXX";
+	char fifo[sizeof private_dir + 8], csv[PATH_MAX + 16];
+	int status, rc = -1;
+	pid_t child;
+
+	table->rows = NULL;
+	table->count = 0;
+	if (dmo_tool_dir(tool_dir, sizeof tool_dir) != 0) {
+		snprintf(err, err_len, "cannot find the dmo Valgrind tool (dmo-amd64-linux); "
+			 "set DMO_TOOL_DIR to the folder that holds it");
+		return -1;
+	}
+	if (check_out_dir(opts->out_dir, err, err_len) != 0)
+		return -1;
+	if (realpath(opts->out_dir, out_dir) == NULL) {
+		snprintf(err, err_len, "%s: %s", opts->out_dir, strerror(errno));
+		return -1;
+	}
+	clear_run_dir(out_dir);
+	if (mkdtemp(private_dir) == NULL) {
+		snprintf(err, err_len, "cannot create a private directory for the FIFO: %s",
+			 strerror(errno));
+		return -1;
+	}
+	snprintf(fifo, sizeof fifo, "%s/fifo", private_dir);
+	if (mkfifo(fifo, 0600) != 0) {
+		snprintf(err, err_len, "cannot create FIFO %s: %s", fifo, strerror(errno));
+		goto out;
+	}
+	fflush(NULL);
+	child = fork();
+	if (child < 0) {
+		snprintf(err, err_len, "fork: %s", strerror(errno));
+		goto out;
+	}
+	if (child == 0)
+		run_valgrind(opts, tool_dir, fifo, out_dir);
+	while (waitpid(child, &status, 0) < 0)
+		if (errno != EINTR) {
+			snprintf(err, err_len, "waitpid: %s", strerror(errno));
+			goto out;
+		}
+	*program_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (dmo_summary_read(out_dir, table, err, err_len) != 0)
+		goto out;
+	snprintf(csv, sizeof csv, "%s/%s", out_dir, DMO_LAYERS_CSV);
+	rc = dmo_layers_csv_write(csv, table, err, err_len);
+out:
+	unlink(fifo);
+	rmdir(private_dir);
+	return rc;
+}

@@ -1,0 +1,42 @@
+/* rundir.h - a run directory: the tool's tool-layers.bin, the layers.csv
+ * dmo writes from it (SPEC.md column order), and reading layers.csv back. */
+#ifndef DMO_RUNDIR_H
+#define DMO_RUNDIR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define DMO_LAYERS_CSV "layers.csv"
+
+struct dmo_layer_row {
+	unsigned layer;
+	char name[256];
+	char op[1024];      /* the op spec, empty when the target gave none */
+	uint64_t in_bytes, out_bytes;
+	uint64_t counts[4]; /* in_reads, in_writes, out_reads, out_writes */
+	uint64_t steps, instructions, os_bytes;
+	char status[80];    /* ok, incomplete or error:<reason> */
+};
+
+struct dmo_layer_table {
+	struct dmo_layer_row *rows;
+	size_t count;
+};
+
+void dmo_layer_table_free(struct dmo_layer_table *table);
+
+/* Read DIR/tool-layers.bin.  A missing file is an empty table (the program
+ * described no layers); a malformed one is an error. */
+int dmo_summary_read(const char *dir, struct dmo_layer_table *table, char *err,
+		     size_t err_len);
+
+int dmo_layers_csv_write(const char *path, const struct dmo_layer_table *table,
+			 char *err, size_t err_len);
+int dmo_layers_csv_read(const char *path, struct dmo_layer_table *table, char *err,
+			size_t err_len);
+
+/* The per-layer table `dmo profile` prints. */
+void dmo_layers_print(FILE *out, const struct dmo_layer_table *table);
+
+#endif

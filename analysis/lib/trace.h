@@ -1,0 +1,34 @@
+/* trace.h - reading a per-layer event file (docs/trace-format.md) with
+ * full validation, and exporting it as CSV. */
+#ifndef DMO_TRACE_H
+#define DMO_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "event.h"
+#include "trace_format.h"
+
+struct dmo_trace {
+	FILE *file;
+	struct dmo_trace_header header;
+	uint64_t count;     /* events in the file */
+	uint64_t next;      /* index of the next event read_events returns */
+	int incomplete;     /* the tool never finished the file */
+	char path[4096];
+};
+
+int dmo_trace_open(const char *path, struct dmo_trace *trace, char *err, size_t err_len);
+
+/* Read up to MAX events in order; *GOT is 0 at the end.  Each event is
+ * checked against the header's buffer sizes. */
+int dmo_trace_read(struct dmo_trace *trace, struct dmo_event *events, size_t max,
+		   size_t *got, char *err, size_t err_len);
+
+void dmo_trace_close(struct dmo_trace *trace);
+
+/* Write the whole trace as CSV: index,time,tid,kind,buffer,offset,size. */
+int dmo_trace_export_csv(struct dmo_trace *trace, FILE *out, char *err, size_t err_len);
+
+#endif
