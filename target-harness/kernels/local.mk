@@ -2,7 +2,8 @@
 # profiles as a black box: a shared library of its own (no dmo headers),
 # optimised like a real deployment and exporting only its dk_* API.
 lib_LTLIBRARIES += target-harness/kernels/libdmokernels.la
-include_HEADERS = target-harness/kernels/dmokernels.h
+dmokernelsincludedir = $(includedir)
+dmokernelsinclude_HEADERS = target-harness/kernels/dmokernels.h
 target_harness_kernels_libdmokernels_la_SOURCES = \
 	target-harness/kernels/kernels.c target-harness/kernels/kernels_body.h
 target_harness_kernels_libdmokernels_la_CFLAGS = $(AM_CFLAGS) -O2
