@@ -1,1 +1,14 @@
-# analysis/local.mk - the analysis library and the `dmo` command.
+# analysis/local.mk - the analysis library (run directories, traces,
+# profiling) and the `dmo` command, one cmd_<name>.c per subcommand.
+noinst_LTLIBRARIES += analysis/lib/libdmo-analysis.la
+analysis_lib_libdmo_analysis_la_SOURCES = \
+	analysis/lib/rundir.h analysis/lib/rundir.c \
+	analysis/lib/trace.h analysis/lib/trace.c \
+	analysis/lib/profile.h analysis/lib/profile.c
+analysis_lib_libdmo_analysis_la_CPPFLAGS = $(AM_CPPFLAGS) -DDMO_VALGRIND='"$(VALGRIND)"'
+analysis_lib_libdmo_analysis_la_LIBADD = core/libdmo-core.la $(CSV_LIBS)
+
+bin_PROGRAMS += analysis/dmo
+analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \
+	analysis/cmd/cmd_profile.c analysis/cmd/cmd_export.c analysis/cmd/cmd_demo.c
+analysis_dmo_LDADD = analysis/lib/libdmo-analysis.la

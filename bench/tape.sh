@@ -32,7 +32,7 @@ while [ "$(awk -v n="$n" -v m="$max" 'BEGIN { print (n <= m + 0) }')" = 1 ]; do
 		iflag=count_bytes 2>&1 |
 		awk '/copied/ { for (i = 1; i <= NF; i++) if ($i == "s,") print $(i - 1) }')
 	rm -f "$f"
-	rate=$(awk -v b="$bytes" -v s="$secs" 'BEGIN { printf "%.1f", s > 0 ? b / s / 1e6 : 0 }')
+	rate=$(awk -v b="$bytes" -v s="$secs" 'BEGIN { printf "%.1f", (s > 0 ? b / s / 1e6 : 0) }')
 	rates="$rates${rates:+,}$n=$rate"
 	n=$((n * 10))
 done
