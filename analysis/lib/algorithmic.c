@@ -7,6 +7,7 @@
  * walker and visitors are always inlined so each mode compiles to its own
  * tight loop. */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 
 #include "algorithmic.h"
@@ -44,15 +45,18 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 	case DMO_OP_RELU6:
 	case DMO_OP_ADD:
 	case DMO_OP_MUL:
-		/* Flat order: one pixel whose channels are all the elements. */
+		/* Flat order is that of a 1x1, stride-1 depthwise walk. */
 		g->kind = DMO_GEOM_DEPTH;
-		g->in_c = g->out_c = s->in_h * s->in_w * s->in_c;
+		g->in_h = g->out_h = s->in_h, g->in_w = g->out_w = s->in_w;
+		g->in_c = g->out_c = s->in_c;
 		break;
-	case DMO_OP_FC:
+	case DMO_OP_FC: {
+		uint64_t k = (uint64_t)s->in_h * s->in_w * s->in_c;
 		g->kind = DMO_GEOM_CONV;
-		g->in_c = s->in_h * s->in_w * s->in_c;
+		g->in_c = k > INT_MAX ? 0 : (int)k; /* rejected below */
 		g->out_c = s->out_c;
 		break;
+	}
 	case DMO_OP_CONV2D:
 	case DMO_OP_DWCONV2D:
 	case DMO_OP_MAXPOOL:

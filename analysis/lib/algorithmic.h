@@ -17,14 +17,14 @@
 enum dmo_geom_kind {
 	DMO_GEOM_CONV,  /* every in_c channel of each tap (conv2d, fc) */
 	DMO_GEOM_DEPTH, /* channel oc / mult of each tap (dwconv2d, pools,
-			 * element-wise ops as one pixel of in_c elements) */
+			 * element-wise ops) */
 };
 
 /* A reference loop nest, NHWC, in elements:
  *   for b, out_y, out_x, then (CONV) out_c or (DEPTH) in_c, mult:
  *       read the in-image taps (filter_y, filter_x[, in_c]), write one element.
  * Output elements are written in flat order.  For fc, H=W=1 and in_c is the
- * whole input row; an element-wise op is one 1x1 pixel of all its elements. */
+ * whole input row; an element-wise op is a 1x1, stride-1 depthwise walk. */
 struct dmo_geom {
 	enum dmo_geom_kind kind;
 	int batch, in_h, in_w, in_c;
