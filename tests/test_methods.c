@@ -291,7 +291,7 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 	static const char *const dtypes[] = { "f32", "i8", "i16", "i32" };
 	const char *op = ops[rnd(st, 0, 8)];
 	const char *dt = dtypes[rnd(st, 0, 3)];
-	unsigned n = rnd(st, 1, 2), h = rnd(st, 1, 12), w = rnd(st, 1, 12), c = rnd(st, 1, 6);
+	unsigned n = rnd(st, 1, 2), h = rnd(st, 1, 16), w = rnd(st, 1, 16), c = rnd(st, 1, 8);
 	char pad[16];
 	unsigned kh = rnd(st, 1, 7), kw = rnd(st, 1, 7);
 
@@ -340,7 +340,7 @@ START_TEST(test_sweep)
 		ck_assert_int_eq(dmo_analytic(&s, &an), 0);
 		ck_assert_msg(an.os <= a.os, "%s: analytic %lu > exact %lu", text,
 			      (unsigned long)an.os, (unsigned long)a.os);
-		if (accepted % 4 == 0) {
+		if (accepted % 2 == 0) {
 			uint64_t want = oracle_os(&s);
 			ck_assert_msg(a.os == want, "%s: algorithmic %lu, oracle %lu", text,
 				      (unsigned long)a.os, (unsigned long)want);
