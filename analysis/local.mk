@@ -6,9 +6,13 @@ analysis_lib_libdmo_analysis_la_SOURCES = \
 	analysis/lib/trace.h analysis/lib/trace.c \
 	analysis/lib/profile.h analysis/lib/profile.c
 analysis_lib_libdmo_analysis_la_CPPFLAGS = $(AM_CPPFLAGS) -DDMO_VALGRIND='"$(VALGRIND)"'
-analysis_lib_libdmo_analysis_la_LIBADD = core/libdmo-core.la $(CSV_LIBS)
+analysis_lib_libdmo_analysis_la_LIBADD = $(CSV_LIBS)
+# Convenience libraries, users first: what links the analysis links these.
+ANALYSIS_LIBS = analysis/lib/libdmo-analysis.la analysis/lib/libdmo-methods.la \
+	opspec/libdmo-opspec.la core/libdmo-core.la
 
 bin_PROGRAMS += analysis/dmo
 analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \
-	analysis/cmd/cmd_profile.c analysis/cmd/cmd_export.c analysis/cmd/cmd_demo.c
-analysis_dmo_LDADD = analysis/lib/libdmo-analysis.la
+	analysis/cmd/cmd_profile.c analysis/cmd/cmd_export.c analysis/cmd/cmd_demo.c \
+	analysis/cmd/cmd_formula.c
+analysis_dmo_LDADD = $(ANALYSIS_LIBS)

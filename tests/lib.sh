@@ -1,0 +1,38 @@
+# lib.sh - shared helpers for the shell tests: where things are, and
+# assertions that print what differed.  Sourced, not run.
+: "${top_builddir:?run through make check}"
+DMO="$top_builddir/analysis/dmo"
+TARGETS="$top_builddir/tests/targets"
+WORK=$(mktemp -d /tmp/dmo-test.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+failures=0
+
+fail() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+
+expect_eq() { # what expected actual
+	if [ "$2" = "$3" ]; then echo "ok: $1 = $3"; else fail "$1: expected $2, got $3"; fi
+}
+
+# field RUN_DIR LAYER_NAME COLUMN: one value of layers.csv, via layers_tsv.
+# Columns: 1 layer 2 name 3 status 4 os_bytes 5 out_bytes 6 in_reads
+# 7 in_writes 8 out_reads 9 out_writes 10 steps 11 instructions
+field() {
+	"$top_builddir/tests/layers_tsv" "$1/layers.csv" | awk -F'\t' -v n="$2" -v c="$3" '$2 == n { print $c }'
+}
+
+# profile DIR [--trace=full] -- PROGRAM...: runs dmo profile, keeps output.
+profile() {
+	dir=$1; shift
+	"$DMO" profile --out "$dir" "$@" >"$dir.out" 2>"$dir.err"
+}
+
+finish() {
+	if [ "$failures" -ne 0 ]; then
+		echo "$failures check(s) failed"
+		exit 1
+	fi
+	exit 0
+}

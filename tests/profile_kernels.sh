@@ -1,0 +1,50 @@
+# profile_kernels.sh - exact O_s of the test targets under the real tool.
+# Expected values: hand derivations (written beside each check) and the
+# brute-force oracle tests/bruteforce_os, which replays the recorded events
+# in a simulated overlapped arena for every placement.
+. "$top_srcdir/tests/lib.sh"
+
+oracle() { # RUN_DIR LAYER_NUMBER
+	"$top_builddir/tests/bruteforce_os" "$(printf '%s/layer-%04d.events' "$1" "$2")"
+}
+
+# ReLU forwards: every read starts where all earlier writes end: O_s = OB.
+# Backwards: the first write ends at OB before element 0 is read: O_s = 0.
+profile "$WORK/relu" --trace=full -- "$TARGETS/relu"
+expect_eq "relu exit status" 0 $?
+expect_eq "relu_forward O_s" 4096 "$(field "$WORK/relu" relu_forward 4)"
+expect_eq "relu_forward status" ok "$(field "$WORK/relu" relu_forward 3)"
+expect_eq "relu_forward in_reads (one per element)" 1024 "$(field "$WORK/relu" relu_forward 6)"
+expect_eq "relu_forward out_writes (one per element)" 1024 "$(field "$WORK/relu" relu_forward 9)"
+expect_eq "relu_forward oracle" 4096 "$(oracle "$WORK/relu" 1)"
+expect_eq "relu_backward O_s" 0 "$(field "$WORK/relu" relu_backward 4)"
+expect_eq "relu_backward oracle" 0 "$(oracle "$WORK/relu" 2)"
+
+profile "$WORK/k" --trace=full -- "$TARGETS/kernels" dwconv accumulate relu_avx threads
+expect_eq "kernels exit status" 0 $?
+for name in dwconv accumulate relu_avx threads; do
+	n=$(field "$WORK/k" "$name" 1)
+	expect_eq "$name status" ok "$(field "$WORK/k" "$name" 3)"
+	expect_eq "$name O_s = brute force" "$(oracle "$WORK/k" "$n")" "$(field "$WORK/k" "$name" 4)"
+done
+# dwconv 9x9x4 -> 5x5x4, SAME pads one row on top: output rows 0..4 see
+# input rows {0,1} {1,2,3} {3,4,5} {5,6,7} {7,8}: 13 in-image taps; the same
+# 13 across, so 13*13 taps per channel, times 4 channels = 676 reads.
+expect_eq "dwconv in_reads" 676 "$(field "$WORK/k" dwconv 6)"
+expect_eq "dwconv out_writes" 100 "$(field "$WORK/k" dwconv 9)"
+# accumulate zeroes its whole output before reading the input: O_s = 0.
+expect_eq "accumulate O_s" 0 "$(field "$WORK/k" accumulate 4)"
+# relu_avx: 32-byte loads and stores, still in order: O_s = OB = 4012.
+expect_eq "relu_avx O_s" 4012 "$(field "$WORK/k" relu_avx 4)"
+avx_reads=$(field "$WORK/k" relu_avx 6)
+[ "$avx_reads" -lt 1003 ] && echo "ok: relu_avx vectorised ($avx_reads input reads < 1003)" \
+	|| fail "relu_avx was not vectorised ($avx_reads input reads)"
+# threads: the trace must hold events of two threads other than main.
+tids=$("$DMO" export --csv "$WORK/k" >/dev/null && awk -F, 'NR > 1 { print $3 }' \
+	"$(printf '%s/layer-%04d.csv' "$WORK/k" "$(field "$WORK/k" threads 1)")" | sort -u | wc -l)
+expect_eq "threads: distinct thread ids in the trace" 2 "$tids"
+
+# Summary mode gives the same O_s as full mode.
+profile "$WORK/ks" -- "$TARGETS/kernels" dwconv
+expect_eq "summary-mode dwconv O_s" "$(field "$WORK/k" dwconv 4)" "$(field "$WORK/ks" dwconv 4)"
+finish

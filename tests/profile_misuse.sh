@@ -1,0 +1,53 @@
+# profile_misuse.sh - every protocol misuse gets one clear message, an
+# error row in layers.csv, a negative return to the program, and leaves
+# the program and the good layers around it untouched.
+. "$top_srcdir/tests/lib.sh"
+
+check_case() { # CASE REASON_STATUS
+	profile "$WORK/$1" -- "$TARGETS/misuse" "$1"
+	expect_eq "$1: program exit status" 0 $?
+	expect_eq "$1: layer before" ok "$(field "$WORK/$1" before 3)"
+	expect_eq "$1: layer after" ok "$(field "$WORK/$1" after 3)"
+	grep -q "returned -" "$WORK/$1.out" && echo "ok: $1: harness call returned an error" \
+		|| fail "$1: harness call did not return an error"
+	"$top_builddir/tests/layers_tsv" "$WORK/$1/layers.csv" | cut -f3 | grep -qx "$2" \
+		&& echo "ok: $1: status $2 recorded" || fail "$1: no $2 row in layers.csv"
+	grep -q "dmo: protocol error: .*\[$2\]" "$WORK/$1.err" \
+		&& echo "ok: $1: message on valgrind's output" || fail "$1: no message for $2"
+}
+
+check_case end-without-begin error:end-without-begin
+check_case nested error:nested-begin
+check_case zero-size error:zero-size-buffer
+check_case overlap error:overlapping-buffers
+check_case unmapped error:unmapped-buffer
+# The outer layer of the nested case completes normally.
+expect_eq "nested: outer layer" ok "$(field "$WORK/nested" outer 3)"
+
+# Ending the program inside a layer keeps what was recorded, marked
+# incomplete, and dmo profile exits with the program's status.
+profile "$WORK/exit" -- "$TARGETS/misuse" exit-mid-layer
+expect_eq "exit-mid-layer: exit status passed through" 7 $?
+expect_eq "exit-mid-layer: layer before" ok "$(field "$WORK/exit" before 3)"
+expect_eq "exit-mid-layer: open layer" incomplete "$(field "$WORK/exit" dying 3)"
+expect_eq "exit-mid-layer: its write was counted" 1 "$(field "$WORK/exit" dying 9)"
+
+profile "$WORK/crash" -- "$TARGETS/misuse" crash-mid-layer
+expect_eq "crash-mid-layer: status 128+SIGSEGV" 139 $?
+expect_eq "crash-mid-layer: layer before" ok "$(field "$WORK/crash" before 3)"
+expect_eq "crash-mid-layer: open layer" incomplete "$(field "$WORK/crash" crashing 3)"
+
+# An output directory that cannot be written: a clear error, status 2.
+"$DMO" profile --out /proc/dmo-cannot-exist -- "$TARGETS/relu" >"$WORK/ro.out" 2>&1
+expect_eq "unwritable --out: exit status" 2 $?
+grep -q "cannot create output directory /proc/dmo-cannot-exist" "$WORK/ro.out" \
+	&& echo "ok: unwritable --out: message" || fail "unwritable --out: no message"
+
+# Bad command lines.
+"$DMO" profile --trace=everything -- "$TARGETS/relu" >/dev/null 2>&1
+expect_eq "bad --trace: exit status" 2 $?
+"$DMO" profile >/dev/null 2>&1
+expect_eq "no program: exit status" 2 $?
+"$DMO" no-such-command >/dev/null 2>&1
+expect_eq "unknown command: exit status" 2 $?
+finish
