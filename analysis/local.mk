@@ -14,5 +14,6 @@ ANALYSIS_LIBS = analysis/lib/libdmo-analysis.la analysis/lib/libdmo-methods.la \
 bin_PROGRAMS += analysis/dmo
 analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \
 	analysis/cmd/cmd_profile.c analysis/cmd/cmd_export.c analysis/cmd/cmd_demo.c \
-	analysis/cmd/cmd_formula.c
-analysis_dmo_LDADD = $(ANALYSIS_LIBS)
+	analysis/cmd/cmd_formula.c analysis/cmd/cmd_run.c
+analysis_dmo_LDADD = target-harness/runner/libdmo-runner.la opspec/libdmo-model.la \
+	$(ANALYSIS_LIBS)

@@ -1,0 +1,158 @@
+/* cmd_run.c - `dmo run`: profile the reference kernels of op specs, or of a
+ * whole model layer table, by running dmo-harness under the dmo tool. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "locate.h"
+#include "model_table.h"
+#include "profile.h"
+#include "runner.h"
+
+static const char usage[] =
+	"usage: dmo run [OPTIONS] SPEC...\n"
+	"       dmo run [OPTIONS] --model NAME|FILE\n"
+	"\n"
+	"Profile libdmokernels' reference kernel of each op SPEC (e.g.\n"
+	"dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same), or every layer of a\n"
+	"model table, on deterministic data under valgrind --tool=dmo, and print\n"
+	"the per-layer table (exact safe overlap O_s in os_bytes).  NAME is a\n"
+	"table shipped with dmo (e.g. mobilenet_v2_1.0_224); FILE any table.\n"
+	"\n"
+	"  -o, --out DIR      run directory (default: dmo-run)\n"
+	"  -t, --trace MODE   summary (counts and exact O_s) or full (every event)\n"
+	"  -j, --threads N    split each kernel's output over N threads (default 1)\n"
+	"  -i, --interleave   threads take every N-th output element instead of\n"
+	"                     one contiguous block each\n"
+	"  -m, --model M      run a model layer table instead of SPECs\n"
+	"  -h, --help         this text\n"
+	"\n"
+	"Environment: DMO_HARNESS (the harness program), DMO_MODELS_DIR (tables).\n";
+
+/* Check the specs or the table here, so a typo fails before valgrind starts. */
+static int check_inputs(char **specs, int count, const char *model_path)
+{
+	char err[1024];
+	struct dmo_opspec spec;
+	struct dmo_model model = { 0 };
+	int rc = 0;
+
+	for (int i = 0; i < count; i++)
+		if (dmo_opspec_parse(specs[i], &spec, err, sizeof err) != 0) {
+			fprintf(stderr, "dmo run: '%s': %s\n", specs[i], err);
+			return -1;
+		}
+	if (model_path != NULL &&
+	    (dmo_model_load(model_path, &model, err, sizeof err) != 0 ||
+	     dmo_model_check_shapes(&model, err, sizeof err) != 0)) {
+		fprintf(stderr, "dmo run: %s\n", err);
+		rc = -1;
+	}
+	dmo_model_free(&model);
+	return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "trace", required_argument, NULL, 't' },
+		{ "threads", required_argument, NULL, 'j' },
+		{ "interleave", no_argument, NULL, 'i' },
+		{ "model", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct dmo_profile_options opts = { .out_dir = "dmo-run" };
+	struct dmo_layer_table table;
+	char harness[PATH_MAX], model_path[PATH_MAX], err[1024];
+	const char *threads_text = "1", *model = NULL;
+	char **hargv;
+	int c, n = 0, threads, interleave = 0, status;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:t:j:im:h", options, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			opts.out_dir = optarg;
+			break;
+		case 't':
+			if (strcmp(optarg, "full") == 0)
+				opts.full_trace = 1;
+			else if (strcmp(optarg, "summary") != 0) {
+				fprintf(stderr, "dmo run: --trace must be summary or full, not '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'j':
+			if (dmo_op_parse_threads(optarg, &threads) != 0) {
+				fprintf(stderr, "dmo run: --threads must be 1..%d, not '%s'\n",
+					DMO_OP_MAX_THREADS, optarg);
+				return 2;
+			}
+			threads_text = optarg;
+			break;
+		case 'i':
+			interleave = 1;
+			break;
+		case 'm':
+			model = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	if ((model == NULL) == (optind >= argc)) {
+		fprintf(stderr, "dmo run: give op specs or --model, %s\n%s",
+			model == NULL ? "none given" : "not both", usage);
+		return 2;
+	}
+	if (model != NULL && dmo_locate_model(model, model_path, sizeof model_path, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo run: %s\n", err);
+		return 2;
+	}
+	if (check_inputs(argv + optind, argc - optind, model ? model_path : NULL) != 0)
+		return 2;
+	if (dmo_locate_harness(harness, sizeof harness, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo run: %s\n", err);
+		return 2;
+	}
+
+	/* dmo-harness --threads N [--interleave] (--model FILE | -- SPEC...) */
+	hargv = calloc((size_t)(argc - optind) + 8, sizeof *hargv);
+	if (hargv == NULL) {
+		fprintf(stderr, "dmo run: out of memory\n");
+		return 2;
+	}
+	hargv[n++] = harness;
+	hargv[n++] = "--threads";
+	hargv[n++] = (char *)threads_text;
+	if (interleave)
+		hargv[n++] = "--interleave";
+	if (model != NULL) {
+		hargv[n++] = "--model";
+		hargv[n++] = model_path;
+	} else {
+		hargv[n++] = "--";
+		for (int i = optind; i < argc; i++)
+			hargv[n++] = argv[i];
+	}
+	opts.argv = hargv;
+	if (dmo_profile_run(&opts, &status, &table, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo run: %s\n", err);
+		free(hargv);
+		return 2;
+	}
+	free(hargv);
+	dmo_layers_print(stdout, &table);
+	printf("run directory: %s (%s)\n", opts.out_dir, DMO_LAYERS_CSV);
+	dmo_layer_table_free(&table);
+	return status;
+}

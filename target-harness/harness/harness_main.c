@@ -1,0 +1,224 @@
+/* harness_main.c - dmo-harness: runs reference kernels for op specs, or a
+ * whole model layer table, on deterministic data, marking every kernel as a
+ * layer for the dmo tool.  `dmo run` profiles this program. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dmo/harness.h>
+
+#include "model_table.h"
+#include "runner.h"
+
+/* Seed of every input buffer; the weights are seeded by the spec itself. */
+#define INPUT_SEED 1
+
+static const char usage[] =
+	"usage: dmo-harness [--threads N] [--interleave] SPEC...\n"
+	"       dmo-harness [--threads N] [--interleave] --model FILE\n"
+	"\n"
+	"Run the reference kernel of each op SPEC (e.g.\n"
+	"dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same) once on deterministic\n"
+	"data, between dmo_layer_begin and dmo_layer_end; layer K is named\n"
+	"opK_<op>.  With --model, run the layers of a model table in order, each\n"
+	"reading its producers' outputs, named as in the table.  Only the input\n"
+	"and output buffers are profiled, not weights.  Meant to run under\n"
+	"`dmo run` (or `dmo profile`); alone it just runs the kernels.\n"
+	"\n"
+	"  -j, --threads N    split each kernel's output over N threads (default 1)\n"
+	"  -i, --interleave   threads take every N-th output element instead of\n"
+	"                     one contiguous block each\n"
+	"  -m, --model FILE   a model layer table (target-harness/models/*.csv)\n"
+	"  -h, --help         this text\n";
+
+struct harness_options {
+	int threads;
+	int interleave;
+	const char *model;
+};
+
+/* Run one layer: weights are made before begin, so only the kernel is
+ * profiled.  Returns 0, or -1 after printing why. */
+static int run_layer(const char *name, const struct dmo_opspec *spec, const void *in,
+		     const void *in2, void *out, const struct harness_options *opts)
+{
+	char err[256], text[512];
+	struct dmo_op_run *run = dmo_op_prepare(spec, err, sizeof err);
+	int rc;
+
+	if (run == NULL) {
+		fprintf(stderr, "dmo-harness: %s: %s\n", name, err);
+		return -1;
+	}
+	dmo_opspec_format(spec, text, sizeof text);
+	rc = dmo_layer_begin(name, text, in, dmo_opspec_in_bytes(spec), out,
+			     dmo_opspec_out_bytes(spec));
+	if (rc != 0) {
+		fprintf(stderr, "dmo-harness: %s: dmo_layer_begin failed (error %d)\n", name, -rc);
+		dmo_op_free(run);
+		return -1;
+	}
+	rc = dmo_op_execute2(run, in, in2, out, opts->threads, opts->interleave);
+	if (dmo_layer_end() != 0) {
+		fprintf(stderr, "dmo-harness: %s: dmo_layer_end failed\n", name);
+		rc = -1;
+	} else if (rc != 0) {
+		fprintf(stderr, "dmo-harness: %s: the kernel refused its arguments\n", name);
+	}
+	dmo_op_free(run);
+	return rc;
+}
+
+static void *alloc_buffer(const char *name, size_t bytes)
+{
+	void *p = malloc(bytes);
+
+	if (p == NULL)
+		fprintf(stderr, "dmo-harness: %s: cannot allocate %zu bytes\n", name, bytes);
+	return p;
+}
+
+static int run_specs(char **texts, int count, const struct harness_options *opts)
+{
+	struct dmo_opspec *specs = calloc((size_t)count, sizeof *specs);
+	char err[256];
+	int rc = 0;
+
+	if (specs == NULL) {
+		fprintf(stderr, "dmo-harness: out of memory\n");
+		return 1;
+	}
+	/* Reject a bad spec before anything runs. */
+	for (int i = 0; i < count; i++)
+		if (dmo_opspec_parse(texts[i], &specs[i], err, sizeof err) != 0) {
+			fprintf(stderr, "dmo-harness: '%s': %s\n", texts[i], err);
+			free(specs);
+			return 2;
+		}
+	for (int i = 0; i < count && rc == 0; i++) {
+		char name[64];
+		void *in, *out;
+
+		snprintf(name, sizeof name, "op%d_%s", i + 1, dmo_op_name(specs[i].op));
+		in = alloc_buffer(name, dmo_opspec_in_bytes(&specs[i]));
+		out = alloc_buffer(name, dmo_opspec_out_bytes(&specs[i]));
+		if (in == NULL || out == NULL)
+			rc = 1;
+		else {
+			dmo_op_fill_input(&specs[i], in, INPUT_SEED);
+			rc = run_layer(name, &specs[i], in, NULL, out, opts) ? 1 : 0;
+		}
+		free(in);
+		free(out);
+	}
+	free(specs);
+	return rc;
+}
+
+/* Every layer output stays allocated until the end, which keeps any
+ * producer available to later consumers (residual adds) at the cost of
+ * the whole model's activations, a few tens of MB for the tables here. */
+static int run_model(const struct dmo_model *model, const struct harness_options *opts)
+{
+	void **outputs = calloc(model->n_layers, sizeof *outputs);
+	const struct dmo_opspec *input_spec = NULL; /* largest model-input reader */
+	void *model_input = NULL;
+	int rc = 0;
+
+	if (outputs == NULL) {
+		fprintf(stderr, "dmo-harness: out of memory\n");
+		return 1;
+	}
+	for (size_t l = 0; l < model->n_layers; l++)
+		for (size_t k = 0; k < model->layers[l].n_inputs; k++)
+			if (model->layers[l].inputs[k] == DMO_MODEL_INPUT &&
+			    (input_spec == NULL || dmo_opspec_in_bytes(&model->layers[l].op) >
+							   dmo_opspec_in_bytes(input_spec)))
+				input_spec = &model->layers[l].op;
+	if (input_spec != NULL) {
+		model_input = alloc_buffer("model input", dmo_opspec_in_bytes(input_spec));
+		if (model_input == NULL)
+			rc = 1;
+		else
+			dmo_op_fill_input(input_spec, model_input, INPUT_SEED);
+	}
+	for (size_t l = 0; l < model->n_layers && rc == 0; l++) {
+		const struct dmo_model_layer *layer = &model->layers[l];
+		const void *operands[2] = { NULL, NULL };
+
+		for (size_t k = 0; k < layer->n_inputs && k < 2; k++)
+			operands[k] = layer->inputs[k] == DMO_MODEL_INPUT ? model_input
+									  : outputs[layer->inputs[k]];
+		outputs[l] = alloc_buffer(layer->name, dmo_opspec_out_bytes(&layer->op));
+		if (outputs[l] == NULL)
+			rc = 1;
+		else
+			rc = run_layer(layer->name, &layer->op, operands[0], operands[1], outputs[l],
+				       opts) ? 1 : 0;
+	}
+	for (size_t l = 0; l < model->n_layers; l++)
+		free(outputs[l]);
+	free(outputs);
+	free(model_input);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "threads", required_argument, NULL, 'j' },
+		{ "interleave", no_argument, NULL, 'i' },
+		{ "model", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct harness_options opts = { .threads = 1 };
+	struct dmo_model model = { 0 };
+	char err[1024];
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "j:im:h", options, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			if (dmo_op_parse_threads(optarg, &opts.threads) != 0) {
+				fprintf(stderr, "dmo-harness: --threads must be 1..%d, not '%s'\n",
+					DMO_OP_MAX_THREADS, optarg);
+				return 2;
+			}
+			break;
+		case 'i':
+			opts.interleave = 1;
+			break;
+		case 'm':
+			opts.model = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	if (opts.model == NULL) {
+		if (optind >= argc) {
+			fprintf(stderr, "dmo-harness: no op spec given\n%s", usage);
+			return 2;
+		}
+		return run_specs(argv + optind, argc - optind, &opts);
+	}
+	if (optind < argc) {
+		fprintf(stderr, "dmo-harness: give either --model or op specs, not both\n");
+		return 2;
+	}
+	if (dmo_model_load(opts.model, &model, err, sizeof err) != 0 ||
+	    dmo_model_check_shapes(&model, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo-harness: %s\n", err);
+		dmo_model_free(&model);
+		return 2;
+	}
+	rc = run_model(&model, &opts);
+	dmo_model_free(&model);
+	return rc;
+}

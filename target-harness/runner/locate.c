@@ -1,0 +1,93 @@
+/* locate.c - build-tree or installed paths of dmo-harness and the model
+ * tables (locate.h).  The build adds DMO_BUILDDIR, DMO_SRC_MODELS_DIR,
+ * DMO_BINDIR and DMO_MODELS_DIR. */
+#include "locate.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* True when the running executable lies inside the build tree (libtool
+ * puts the real binary of a build-tree program in a .libs folder there). */
+static int in_build_tree(void)
+{
+	char exe[PATH_MAX], root[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	size_t root_len;
+
+	if (n < 0 || realpath(DMO_BUILDDIR, root) == NULL)
+		return 0;
+	exe[n] = '\0';
+	root_len = strlen(root);
+	return strncmp(exe, root, root_len) == 0 && exe[root_len] == '/';
+}
+
+int dmo_locate_harness(char *path, size_t len, char *err, size_t err_len)
+{
+	const char *env = getenv("DMO_HARNESS");
+
+	if (env != NULL && *env != '\0')
+		snprintf(path, len, "%s", env);
+	else if (in_build_tree())
+		snprintf(path, len, "%s/target-harness/harness/dmo-harness", DMO_BUILDDIR);
+	else
+		snprintf(path, len, "%s/dmo-harness", DMO_BINDIR);
+	if (access(path, X_OK) != 0) {
+		snprintf(err, err_len, "cannot run the harness program %s; build it or set DMO_HARNESS",
+			 path);
+		return -1;
+	}
+	return 0;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* "a, b, c" of the tables in DIR, for the error message. */
+static void list_tables(const char *dir, char *out, size_t len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *entry;
+	size_t used = 0;
+
+	*out = '\0';
+	if (d == NULL)
+		return;
+	while ((entry = readdir(d)) != NULL && used < len) {
+		if (!ends_with(entry->d_name, ".csv"))
+			continue;
+		used += (size_t)snprintf(out + used, len - used, "%s%.*s", used ? ", " : "",
+					 (int)strlen(entry->d_name) - 4, entry->d_name);
+	}
+	closedir(d);
+}
+
+int dmo_locate_model(const char *model, char *path, size_t len, char *err,
+		     size_t err_len)
+{
+	const char *dir = getenv("DMO_MODELS_DIR");
+	char known[1024];
+
+	if (strchr(model, '/') != NULL || ends_with(model, ".csv")) {
+		snprintf(path, len, "%s", model);
+		if (access(path, R_OK) == 0)
+			return 0;
+		snprintf(err, err_len, "cannot read model table %s", path);
+		return -1;
+	}
+	if (dir == NULL || *dir == '\0')
+		dir = in_build_tree() ? DMO_SRC_MODELS_DIR : DMO_MODELS_DIR;
+	snprintf(path, len, "%s/%s.csv", dir, model);
+	if (access(path, R_OK) == 0)
+		return 0;
+	list_tables(dir, known, sizeof known);
+	snprintf(err, err_len, "no model named '%s' in %s (known: %s)", model, dir,
+		 *known ? known : "none");
+	return -1;
+}

@@ -1,0 +1,335 @@
+/* runner.c - op spec -> dk_* kernel call, with deterministic weights and
+ * quantisation parameters and a pthread split of the output (runner.h). */
+#include "runner.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dmokernels.h"
+
+struct dmo_op_run {
+	struct dmo_opspec spec;
+	struct dk_params params;
+	void *filter; /* conv2d, dwconv2d, fc */
+	void *bias;   /* same ops: float, int32 (i8) or int64 (i16) */
+	void *in2;    /* add, mul: the prepared second operand */
+};
+
+/* splitmix64: tiny, and the same sequence on every platform. */
+static uint64_t next_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Uniform integer in [lo, hi]. */
+static int64_t random_in(uint64_t *state, int64_t lo, int64_t hi)
+{
+	return lo + (int64_t)(next_random(state) % (uint64_t)(hi - lo + 1));
+}
+
+/* Uniform in [-1, 1) with 24 random bits, so every value is exact in f32. */
+static float random_unit(uint64_t *state)
+{
+	return (float)(next_random(state) >> 40) / (float)(1 << 23) - 1.0f;
+}
+
+/* The data of an op depends on its canonical text only (FNV-1a), so the
+ * same layer gets the same weights in every run and every program. */
+static uint64_t spec_seed(const struct dmo_opspec *spec)
+{
+	char text[512];
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	dmo_opspec_format(spec, text, sizeof text);
+	for (const char *c = text; *c; c++)
+		h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+	return h;
+}
+
+/* Fill N values whose size is ELEM_SIZE bytes: floats for 4-byte f32,
+ * otherwise full-range signed integers of that width. */
+static void fill_values(void *buf, uint64_t n, size_t elem_size, int is_float,
+			uint64_t *state)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		switch (elem_size) {
+		case 1:
+			((int8_t *)buf)[i] = (int8_t)random_in(state, INT8_MIN, INT8_MAX);
+			break;
+		case 2:
+			((int16_t *)buf)[i] = (int16_t)random_in(state, INT16_MIN, INT16_MAX);
+			break;
+		default:
+			if (is_float)
+				((float *)buf)[i] = random_unit(state);
+			else
+				((int32_t *)buf)[i] = (int32_t)next_random(state);
+		}
+	}
+}
+
+void dmo_op_fill_input(const struct dmo_opspec *spec, void *in, uint64_t seed)
+{
+	uint64_t state = seed;
+
+	fill_values(in, dmo_opspec_in_elems(spec), dmo_dtype_size(spec->dtype),
+		    spec->dtype == DMO_F32, &state);
+}
+
+/* Quantisation in the style of TFLite's reference tests: random zero points
+ * for i8 (i16 is symmetric), and requantisation factors that keep typical
+ * results inside the output range, so outputs are not all clamped. */
+static void make_quant(struct dmo_op_run *r, uint64_t *state)
+{
+	const struct dmo_opspec *s = &r->spec;
+	struct dk_quant *q = &r->params.q;
+	int i8 = s->dtype == DMO_I8;
+	double taps = 1, factor;
+
+	if (s->dtype == DMO_F32)
+		return;
+	if (i8) {
+		q->in_zero = (int32_t)random_in(state, -8, 7);
+		q->in2_zero = (int32_t)random_in(state, -8, 7);
+		q->out_zero = (int32_t)random_in(state, -8, 7);
+	}
+	q->act_min = i8 ? INT8_MIN : INT16_MIN;
+	q->act_max = i8 ? INT8_MAX : INT16_MAX;
+	switch (s->op) {
+	case DMO_OP_CONV2D:
+		taps = (double)s->k_h * s->k_w * s->in_c;
+		break;
+	case DMO_OP_DWCONV2D:
+		taps = (double)s->k_h * s->k_w;
+		break;
+	case DMO_OP_FC:
+		taps = (double)s->in_h * s->in_w * s->in_c;
+		break;
+	default:
+		break;
+	}
+	switch (s->op) {
+	case DMO_OP_RELU6:
+		/* The quantised 6.0 of an output scale of 6/100 (i8), 6/24000. */
+		q->act_max = i8 ? q->out_zero + 100 : 24000;
+		/* fall through */
+	case DMO_OP_RELU:
+		factor = 0.9;
+		break;
+	case DMO_OP_MUL:
+		factor = i8 ? 1.0 / 90 : 1.0 / 20000;
+		break;
+	case DMO_OP_ADD:
+		q->left_shift = i8 ? 20 : 15;
+		dk_quantize_multiplier(0.5, &q->in_mult, &q->in_shift);
+		dk_quantize_multiplier(0.5, &q->in2_mult, &q->in2_shift);
+		factor = 1.0 / (1 << q->left_shift);
+		break;
+	default: /* accumulators grow like sqrt(taps) */
+		factor = 1.0 / ((i8 ? 400.0 : 200.0) * sqrt(taps));
+	}
+	dk_quantize_multiplier(factor, &q->out_mult, &q->out_shift);
+}
+
+/* Allocate N elements of SIZE bytes, or fail without overflow. */
+static void *alloc_elems(uint64_t n, size_t size)
+{
+	uint64_t bytes;
+
+	if (__builtin_mul_overflow(n, (uint64_t)size, &bytes) || bytes > SIZE_MAX)
+		return NULL;
+	return malloc(bytes ? bytes : 1);
+}
+
+static int make_weights(struct dmo_op_run *r, uint64_t *state)
+{
+	const struct dmo_opspec *s = &r->spec;
+	int is_float = s->dtype == DMO_F32;
+	/* Integer kernels take int8 filters and int32 (i8) or int64 (i16) bias. */
+	size_t filter_size = is_float ? sizeof(float) : 1;
+	size_t bias_size = is_float ? sizeof(float) : s->dtype == DMO_I8 ? 4 : 8;
+	uint64_t n_filter = (uint64_t)s->k_h * s->k_w;
+
+	if (s->op == DMO_OP_CONV2D)
+		n_filter *= (uint64_t)s->out_c * s->in_c;
+	else if (s->op == DMO_OP_DWCONV2D)
+		n_filter *= (uint64_t)s->out_c;
+	else
+		n_filter = (uint64_t)s->out_c * s->in_h * s->in_w * s->in_c;
+	r->filter = alloc_elems(n_filter, filter_size);
+	r->bias = alloc_elems((uint64_t)s->out_c, bias_size);
+	if (r->filter == NULL || r->bias == NULL)
+		return -1;
+	fill_values(r->filter, n_filter, filter_size, is_float, state);
+	if (filter_size == 1) /* symmetric int8 filters never use -128 */
+		for (uint64_t i = 0; i < n_filter; i++)
+			if (((int8_t *)r->filter)[i] == INT8_MIN)
+				((int8_t *)r->filter)[i] = INT8_MIN + 1;
+	for (int c = 0; c < s->out_c; c++) {
+		if (is_float)
+			((float *)r->bias)[c] = random_unit(state);
+		else if (bias_size == 4)
+			((int32_t *)r->bias)[c] = (int32_t)random_in(state, -4096, 4095);
+		else
+			((int64_t *)r->bias)[c] = random_in(state, -65536, 65535);
+	}
+	return 0;
+}
+
+struct dmo_op_run *dmo_op_prepare(const struct dmo_opspec *spec, char *err,
+				  size_t err_len)
+{
+	struct dmo_op_run *r;
+	uint64_t state = spec_seed(spec);
+	int ok = 1;
+
+	if (spec->dtype != DMO_F32 && spec->dtype != DMO_I8 && spec->dtype != DMO_I16) {
+		snprintf(err, err_len, "dtype %s has no reference kernel (there are f32, i8 and i16)",
+			 dmo_dtype_name(spec->dtype));
+		return NULL;
+	}
+	r = calloc(1, sizeof *r);
+	if (r == NULL) {
+		snprintf(err, err_len, "out of memory");
+		return NULL;
+	}
+	r->spec = *spec;
+	r->params = (struct dk_params){
+		.batch = spec->batch, .in_h = spec->in_h, .in_w = spec->in_w, .in_c = spec->in_c,
+		.out_h = spec->out_h, .out_w = spec->out_w, .out_c = spec->out_c,
+		.k_h = spec->k_h, .k_w = spec->k_w,
+		.stride_h = spec->stride_h, .stride_w = spec->stride_w,
+		.dil_h = spec->dil_h, .dil_w = spec->dil_w,
+		.pad_top = spec->pad_top, .pad_left = spec->pad_left, .mult = spec->mult,
+	};
+	make_quant(r, &state);
+	switch (spec->op) {
+	case DMO_OP_CONV2D:
+	case DMO_OP_DWCONV2D:
+	case DMO_OP_FC:
+		ok = make_weights(r, &state) == 0;
+		break;
+	case DMO_OP_ADD:
+	case DMO_OP_MUL:
+		r->in2 = alloc_elems(dmo_opspec_in_elems(spec), dmo_dtype_size(spec->dtype));
+		if (r->in2 != NULL)
+			dmo_op_fill_input(spec, r->in2, next_random(&state));
+		ok = r->in2 != NULL;
+		break;
+	default:
+		break;
+	}
+	if (!ok) {
+		snprintf(err, err_len, "out of memory for the weights of %s", dmo_op_name(spec->op));
+		dmo_op_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void dmo_op_free(struct dmo_op_run *run)
+{
+	if (run == NULL)
+		return;
+	free(run->filter);
+	free(run->bias);
+	free(run->in2);
+	free(run);
+}
+
+/* One call of the dk_* function of the op and dtype; void pointers convert
+ * to each kernel's element types. */
+static int call_kernel(const struct dmo_op_run *r, const void *in, const void *in2,
+		       void *out, const struct dk_thread *t)
+{
+	const struct dk_params *p = &r->params;
+	const void *f = r->filter, *b = r->bias;
+	enum dmo_dtype dt = r->spec.dtype;
+
+#define BY_DTYPE(name, ...)                                                  \
+	(dt == DMO_F32 ? dk_##name##_f32(p, __VA_ARGS__)                     \
+	 : dt == DMO_I8 ? dk_##name##_i8(p, __VA_ARGS__)                     \
+			: dk_##name##_i16(p, __VA_ARGS__))
+	switch (r->spec.op) {
+	case DMO_OP_RELU:     return BY_DTYPE(relu, in, out, t);
+	case DMO_OP_RELU6:    return BY_DTYPE(relu6, in, out, t);
+	case DMO_OP_ADD:      return BY_DTYPE(add, in, in2, out, t);
+	case DMO_OP_MUL:      return BY_DTYPE(mul, in, in2, out, t);
+	case DMO_OP_CONV2D:   return BY_DTYPE(conv2d, in, f, b, out, t);
+	case DMO_OP_DWCONV2D: return BY_DTYPE(dwconv2d, in, f, b, out, t);
+	case DMO_OP_MAXPOOL:  return BY_DTYPE(maxpool, in, out, t);
+	case DMO_OP_AVGPOOL:  return BY_DTYPE(avgpool, in, out, t);
+	case DMO_OP_FC:       return BY_DTYPE(fc, in, f, b, out, t);
+	default:              return -1;
+	}
+#undef BY_DTYPE
+}
+
+/* The work of one thread. */
+struct share {
+	const struct dmo_op_run *run;
+	const void *in, *in2;
+	void *out;
+	struct dk_thread thread;
+	int rc;
+};
+
+static void *run_share(void *arg)
+{
+	struct share *s = arg;
+
+	s->rc = call_kernel(s->run, s->in, s->in2, s->out, &s->thread);
+	return NULL;
+}
+
+int dmo_op_execute2(struct dmo_op_run *run, const void *in, const void *in2,
+		    void *out, int threads, int interleave)
+{
+	struct share shares[DMO_OP_MAX_THREADS];
+	pthread_t ids[DMO_OP_MAX_THREADS];
+	int started, rc = 0;
+
+	if (run == NULL || threads < 1 || threads > DMO_OP_MAX_THREADS)
+		return -1;
+	if (in2 == NULL)
+		in2 = run->in2;
+	for (int i = 0; i < threads; i++)
+		shares[i] = (struct share){ run, in, in2, out, { i, threads, interleave != 0 }, 0 };
+	for (started = 1; started < threads; started++)
+		if (pthread_create(&ids[started], NULL, run_share, &shares[started]) != 0) {
+			rc = -1;
+			break;
+		}
+	run_share(&shares[0]);
+	for (int i = 1; i < started; i++)
+		pthread_join(ids[i], NULL);
+	for (int i = 0; i < started; i++)
+		rc |= shares[i].rc;
+	return rc ? -1 : 0;
+}
+
+int dmo_op_execute(struct dmo_op_run *run, const void *in, void *out, int threads,
+		   int interleave)
+{
+	return dmo_op_execute2(run, in, NULL, out, threads, interleave);
+}
+
+int dmo_op_parse_threads(const char *text, int *threads)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(text, &end, 10);
+	if (errno != 0 || end == text || *end != '\0' || n < 1 || n > DMO_OP_MAX_THREADS)
+		return -1;
+	*threads = (int)n;
+	return 0;
+}

@@ -1,0 +1,36 @@
+# run_golden.sh - `dmo run` end to end: the golden layer of SPEC.md (MobileNet
+# v2's second depthwise convolution) profiled under the real tool gives the
+# paper's exact O_s, also when the kernel runs on two threads.
+. "$top_srcdir/tests/lib.sh"
+
+GOLDEN=dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same
+
+"$DMO" run --out "$WORK/g" "$GOLDEN" >"$WORK/g.out" 2>"$WORK/g.err"
+expect_eq "dmo run exit status" 0 $?
+expect_eq "golden layer status" ok "$(field "$WORK/g" op1_dwconv2d 3)"
+expect_eq "golden layer OB" 1204224 "$(field "$WORK/g" op1_dwconv2d 5)"
+expect_eq "golden layer O_s" 1204224 "$(field "$WORK/g" op1_dwconv2d 4)"
+# 56*56*96 outputs, each written once after its taps.
+expect_eq "golden layer out_writes" 301056 "$(field "$WORK/g" op1_dwconv2d 9)"
+
+# Two threads: the layer completes and its events come from two threads.
+# A smaller layer of the same shape keeps the full trace small.
+SMALL=dwconv2d:in=28x28x8,k=3x3,stride=2,pad=same
+"$DMO" run --out "$WORK/t" --threads 2 "$GOLDEN" >"$WORK/t.out" 2>"$WORK/t.err"
+expect_eq "--threads 2 exit status" 0 $?
+expect_eq "--threads 2 status" ok "$(field "$WORK/t" op1_dwconv2d 3)"
+"$DMO" run --out "$WORK/f" --trace=full --threads 2 "$SMALL" >"$WORK/f.out" 2>"$WORK/f.err"
+expect_eq "--threads 2 --trace=full exit status" 0 $?
+"$DMO" export --csv "$WORK/f" >/dev/null 2>&1
+tids=$(awk -F, 'NR > 1 { print $3 }' "$WORK/f/layer-0001.csv" | sort -u | wc -l)
+if [ "$tids" -ge 2 ]; then echo "ok: $tids thread ids"; else fail "expected 2+ thread ids, got $tids"; fi
+
+# Bad input fails fast with a clear message and status 2.
+"$DMO" run --out "$WORK/bad" dwconv2d:in=4x4x1,k=9 >/dev/null 2>"$WORK/bad.err"
+expect_eq "bad spec exit status" 2 $?
+grep -q "'k'" "$WORK/bad.err" || fail "bad spec message does not name 'k': $(cat "$WORK/bad.err")"
+"$DMO" run --model no_such_model >/dev/null 2>"$WORK/nomodel.err"
+expect_eq "unknown model exit status" 2 $?
+grep -q mobilenet_v2_1.0_224 "$WORK/nomodel.err" || fail "unknown model message lists no tables"
+
+finish
