@@ -7,6 +7,7 @@
 static const struct dmo_command commands[] = {
 	{ "profile", cmd_profile, "run a program under the dmo Valgrind tool" },
 	{ "export", cmd_export, "turn a run directory's event files into CSV" },
+	{ "analyze", cmd_analyze, "cross-check exact, algorithmic and analytic O_s of a run" },
 	{ "demo", cmd_demo, "profile a reference kernel and show what dmo finds" },
 	{ "run", cmd_run, "profile reference kernels for op specs or a whole model" },
 	{ "formula", cmd_formula, "analytic and algorithmic O_s of op specs, without running them" },

@@ -1,0 +1,185 @@
+/* analyze.c - per-layer cross-check of the three O_s methods (analyze.h).
+ *
+ * The exact value is the tool's.  The event file, when kept, is reduced
+ * again here through the same rule and must agree.  For a layer with an
+ * op spec, the algorithmic value must equal the exact one when the kernel
+ * ran in the reference loop order, and the analytic one must not exceed it. */
+#include <csv.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "algorithmic.h"
+#include "analytic.h"
+#include "analyze.h"
+#include "opspec.h"
+
+static int write_curve_point(void *ctx, const struct dmo_curve_point *p)
+{
+	FILE *out = ctx;
+	return fprintf(out, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", p->step,
+		       p->time, p->min_read, p->max_write) < 0 ? -1 : 0;
+}
+
+static int analyze_trace(const char *dir, struct dmo_layer_analysis *a, char *err,
+			 size_t err_len)
+{
+	char events[4096], curves[4096];
+	struct stat info;
+	FILE *out;
+	int rc;
+
+	snprintf(events, sizeof events, "%s/layer-%04u.events", dir, a->row->layer);
+	if (stat(events, &info) != 0)
+		return 0;
+	snprintf(curves, sizeof curves, "%s/layer-%04u-curves.csv", dir, a->row->layer);
+	out = fopen(curves, "w");
+	if (out == NULL) {
+		snprintf(err, err_len, "%s: %s", curves, strerror(errno));
+		return -1;
+	}
+	fputs("step,time,min_read,max_write\n", out);
+	rc = dmo_trace_curves(events, dir, write_curve_point, out, &a->trace, err, err_len);
+	if (fclose(out) != 0 && rc == 0) {
+		snprintf(err, err_len, "%s: %s", curves, strerror(errno));
+		rc = -1;
+	}
+	if (rc != 0)
+		return -1;
+	a->have_trace = 1;
+	a->trace_os = dmo_reducer_os(&a->trace.exact);
+	a->trace_mismatch = !a->trace.incomplete && a->trace_os != a->row->os_bytes;
+	return 0;
+}
+
+int dmo_analyze_layer(const char *dir, const struct dmo_layer_row *row,
+		      struct dmo_layer_analysis *a, char *err, size_t err_len)
+{
+	struct dmo_opspec spec;
+	struct dmo_algo_result algo;
+	struct dmo_analytic_result bound;
+	char spec_err[256];
+
+	memset(a, 0, sizeof *a);
+	a->row = row;
+	if (strcmp(row->status, "ok") != 0) {
+		snprintf(a->note, sizeof a->note, "not analysed: status %s", row->status);
+		return 0;
+	}
+	if (analyze_trace(dir, a, err, err_len) != 0)
+		return -1;
+	if (row->op[0] == '\0')
+		return 0;
+	if (dmo_opspec_parse(row->op, &spec, spec_err, sizeof spec_err) != 0) {
+		snprintf(a->note, sizeof a->note, "op spec ignored: %s", spec_err);
+		return 0;
+	}
+	if (dmo_opspec_in_bytes(&spec) != row->in_bytes ||
+	    dmo_opspec_out_bytes(&spec) != row->out_bytes) {
+		snprintf(a->note, sizeof a->note,
+			 "op spec ignored: its buffers (%" PRIu64 "/%" PRIu64 " bytes) differ from the layer's",
+			 dmo_opspec_in_bytes(&spec), dmo_opspec_out_bytes(&spec));
+		return 0;
+	}
+	if (dmo_algorithmic(&spec, &algo) != 0 || dmo_analytic(&spec, &bound) != 0) {
+		snprintf(a->note, sizeof a->note, "op spec has no reference geometry");
+		return 0;
+	}
+	a->have_spec = 1;
+	a->algorithmic_os = algo.os;
+	a->analytic_os = bound.os;
+	a->algorithmic_mismatch = algo.os != row->os_bytes;
+	a->analytic_unsafe = bound.os > row->os_bytes;
+	if (a->algorithmic_mismatch)
+		snprintf(a->note, sizeof a->note,
+			 "exact differs from algorithmic: the kernel did not run in the reference loop order");
+	return 0;
+}
+
+static const char *verdict(const struct dmo_layer_analysis *a)
+{
+	if (a->trace_mismatch)
+		return "TRACE-MISMATCH";
+	if (a->analytic_unsafe)
+		return "UNSAFE";
+	if (a->algorithmic_mismatch)
+		return "MISMATCH";
+	if (strcmp(a->row->status, "ok") != 0)
+		return "skipped";
+	return a->have_spec || a->have_trace ? "ok" : "exact-only";
+}
+
+static double percent(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void put_text(FILE *out, const char *text)
+{
+	csv_fwrite(out, text, strlen(text));
+	fputc(',', out);
+}
+
+int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers,
+			size_t count, FILE *out, char *err, size_t err_len)
+{
+	char path[4096];
+	uint64_t total_out = 0, total_exact = 0, total_algo = 0, total_analytic = 0;
+	uint64_t total_penalty = 0;
+	int failed = 0;
+	FILE *csv;
+
+	snprintf(path, sizeof path, "%s/analysis.csv", dir);
+	csv = fopen(path, "w");
+	if (csv == NULL) {
+		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	fputs("layer,name,op,out_bytes,exact_os,trace_os,algorithmic_os,analytic_os,"
+	      "penalty_bytes,penalty_pct,verdict\n", csv);
+	fprintf(out, "%5s  %-20s %12s %12s %12s %12s %12s %8s  %s\n", "layer", "name",
+		"out_bytes", "exact", "trace", "algorithmic", "analytic", "penalty", "verdict");
+	for (size_t i = 0; i < count; i++) {
+		const struct dmo_layer_analysis *a = &layers[i];
+		const struct dmo_layer_row *r = a->row;
+		char trace[24] = "-", algo[24] = "-", analytic[24] = "-", penalty[24] = "-";
+		uint64_t penalty_bytes = 0;
+
+		if (a->have_trace)
+			snprintf(trace, sizeof trace, "%" PRIu64, a->trace_os);
+		if (a->have_spec) {
+			penalty_bytes = a->analytic_os <= r->os_bytes ? r->os_bytes - a->analytic_os : 0;
+			snprintf(algo, sizeof algo, "%" PRIu64, a->algorithmic_os);
+			snprintf(analytic, sizeof analytic, "%" PRIu64, a->analytic_os);
+			snprintf(penalty, sizeof penalty, "%.3f%%", percent(penalty_bytes, r->out_bytes));
+			total_out += r->out_bytes;
+			total_exact += r->os_bytes;
+			total_algo += a->algorithmic_os;
+			total_analytic += a->analytic_os;
+			total_penalty += penalty_bytes;
+		}
+		failed += a->trace_mismatch + a->analytic_unsafe + a->algorithmic_mismatch;
+		fprintf(out, "%5u  %-20.20s %12" PRIu64 " %12" PRIu64 " %12s %12s %12s %8s  %s%s%s\n",
+			r->layer, r->name, r->out_bytes, r->os_bytes, trace, algo, analytic, penalty,
+			verdict(a), a->note[0] ? "  " : "", a->note);
+		fprintf(csv, "%u,", r->layer);
+		put_text(csv, r->name);
+		put_text(csv, r->op);
+		fprintf(csv, "%" PRIu64 ",%" PRIu64 ",%s,%s,%s,%" PRIu64 ",%s,%s\n", r->out_bytes,
+			r->os_bytes, a->have_trace ? trace : "", a->have_spec ? algo : "",
+			a->have_spec ? analytic : "", penalty_bytes,
+			a->have_spec ? penalty : "", verdict(a));
+	}
+	if (total_out > 0)
+		fprintf(out, "%5s  %-20s %12" PRIu64 " %12" PRIu64 " %12s %12" PRIu64 " %12" PRIu64
+			" %7.3f%%  (layers with an op spec; penalty %.3f%% of the exact saving)\n",
+			"total", "", total_out, total_exact, "", total_algo, total_analytic,
+			percent(total_penalty, total_out), percent(total_penalty, total_exact));
+	if (fclose(csv) != 0) {
+		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(out, "analysis: %s; curves: %s/layer-NNNN-curves.csv\n", path, dir);
+	return failed;
+}
