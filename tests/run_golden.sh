@@ -14,15 +14,13 @@ expect_eq "golden layer O_s" 1204224 "$(field "$WORK/g" op1_dwconv2d 4)"
 expect_eq "golden layer out_writes" 301056 "$(field "$WORK/g" op1_dwconv2d 9)"
 
 # Two threads: the layer completes and its events come from two threads.
-# A smaller layer of the same shape keeps the full trace small.
-SMALL=dwconv2d:in=28x28x8,k=3x3,stride=2,pad=same
-"$DMO" run --out "$WORK/t" --threads 2 "$GOLDEN" >"$WORK/t.out" 2>"$WORK/t.err"
+# (Its O_s depends on how valgrind happened to interleave the threads, so
+# it is not checked.)
+"$DMO" run --out "$WORK/t" --trace=full --threads 2 "$GOLDEN" >"$WORK/t.out" 2>"$WORK/t.err"
 expect_eq "--threads 2 exit status" 0 $?
 expect_eq "--threads 2 status" ok "$(field "$WORK/t" op1_dwconv2d 3)"
-"$DMO" run --out "$WORK/f" --trace=full --threads 2 "$SMALL" >"$WORK/f.out" 2>"$WORK/f.err"
-expect_eq "--threads 2 --trace=full exit status" 0 $?
-"$DMO" export --csv "$WORK/f" >/dev/null 2>&1
-tids=$(awk -F, 'NR > 1 { print $3 }' "$WORK/f/layer-0001.csv" | sort -u | wc -l)
+"$DMO" export --csv "$WORK/t" >/dev/null 2>&1
+tids=$(awk -F, 'NR > 1 { print $3 }' "$WORK/t/layer-0001.csv" | sort -u | wc -l)
 if [ "$tids" -ge 2 ]; then echo "ok: $tids thread ids"; else fail "expected 2+ thread ids, got $tids"; fi
 
 # Bad input fails fast with a clear message and status 2.
