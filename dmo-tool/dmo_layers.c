@@ -20,7 +20,7 @@
 #include "dmo_layers.h"
 #include "event.h"
 #include "summary.h"
-#include "trace_format.h"
+#include "dmo_trace.h"
 #include "wire_parse.h"
 
 /* Core functions the installed headers do not declare. */
@@ -29,8 +29,6 @@ extern void VG_(discard_translations)(Addr start, ULong range, const HChar *who)
 
 struct dmo_active_layer *dmo_active = NULL;
 ULong dmo_instructions = 0;
-
-#define TRACE_BUFFER_EVENTS 4096
 
 struct layer {
 	UInt seq;
@@ -47,12 +45,11 @@ static struct {
 	SizeT stream_len;
 	Bool have_pending;
 	struct layer pending, active;
-	Int trace_fd;
-	Bool trace_failed;
-	ULong trace_events;
-	UInt trace_buffered;
-	struct dmo_event trace_buffer[TRACE_BUFFER_EVENTS];
-} st = { .fifo_fd = -1, .summary_fd = -1, .trace_fd = -1 };
+	ULong max_mem;
+	ULong trace_events;  /* of the layer being written out */
+	ULong summary_end;   /* bytes of tool-layers.bin so far */
+	ULong active_row_at; /* where the open layer's row is */
+} st = { .fifo_fd = -1, .summary_fd = -1 };
 
 static void copy_text(HChar *dst, SizeT cap, const HChar *src, SizeT len)
 {
@@ -62,42 +59,56 @@ static void copy_text(HChar *dst, SizeT cap, const HChar *src, SizeT len)
 	dst[len] = '\0';
 }
 
-/* Append one result row to tool-layers.bin, at once, so nothing recorded
- * is lost if the program dies later. */
-static void write_row(const struct layer *l, UInt status, const HChar *reason)
+/* A result row of tool-layers.bin.  MEASURED: the row is a layer that
+ * ran, whose counts, instructions and O_s mean something. */
+static void fill_row(struct dmo_layer_summary *row, const struct layer *l, Bool measured,
+		     UInt status, const HChar *reason)
 {
-	struct dmo_layer_summary row;
 	const struct dmo_reducer *r = &l->ranges.reducer;
 	Int i;
 
-	VG_(memset)(&row, 0, sizeof row);
-	row.magic = DMO_SUMMARY_MAGIC;
-	row.version = DMO_SUMMARY_VERSION;
-	row.layer = l->seq;
-	row.status = status;
-	row.in_bytes = l->ranges.in_bytes;
-	row.out_bytes = l->ranges.out_bytes;
+	VG_(memset)(row, 0, sizeof *row);
+	row->magic = DMO_SUMMARY_MAGIC;
+	row->version = DMO_SUMMARY_VERSION;
+	row->layer = l->seq;
+	row->status = status;
+	row->in_bytes = l->ranges.in_bytes;
+	row->out_bytes = l->ranges.out_bytes;
 	for (i = 0; i < 4; i++)
-		row.counts[i] = r->counts[i];
-	row.steps = r->counts[3];
-	row.instructions = status == DMO_STATUS_ERROR ? 0 : dmo_instructions;
-	row.os_bytes = status == DMO_STATUS_ERROR ? 0 : dmo_reducer_os(r);
-	row.trace_events = st.trace_events;
-	copy_text(row.name, sizeof row.name, l->name, VG_(strlen)(l->name));
-	copy_text(row.spec, sizeof row.spec, l->spec, VG_(strlen)(l->spec));
-	copy_text(row.reason, sizeof row.reason, reason, VG_(strlen)(reason));
+		row->counts[i] = r->counts[i];
+	row->steps = r->counts[3];
+	row->instructions = measured ? dmo_instructions : 0;
+	row->os_bytes = measured ? dmo_reducer_os(r) : 0;
+	row->trace_events = measured ? st.trace_events : 0;
+	copy_text(row->name, sizeof row->name, l->name, VG_(strlen)(l->name));
+	copy_text(row->spec, sizeof row->spec, l->spec, VG_(strlen)(l->spec));
+	copy_text(row->reason, sizeof row->reason, reason, VG_(strlen)(reason));
+}
 
-	if (status != DMO_STATUS_ERROR && VG_(clo_verbosity) > 0)
-		VG_(umsg)("dmo: layer %u '%s': %s, O_s = %llu of %llu output bytes\n",
-			  l->seq, l->name, status == DMO_STATUS_OK ? "ok" : "incomplete",
-			  (ULong)row.os_bytes, (ULong)row.out_bytes);
-	if (st.summary_fd >= 0 &&
-	    VG_(write)(st.summary_fd, &row, sizeof row) != (Int)sizeof row) {
+/* Write ROW at byte OFFSET of tool-layers.bin, at once, so nothing
+ * recorded is lost if the program dies later. */
+static void put_row(const struct dmo_layer_summary *row, ULong offset)
+{
+	if (st.summary_fd < 0)
+		return;
+	if (VG_(lseek)(st.summary_fd, (Off64T)offset, VKI_SEEK_SET) != (Off64T)offset ||
+	    VG_(write)(st.summary_fd, row, sizeof *row) != (Int)sizeof *row) {
 		VG_(umsg)("dmo: cannot write %s/%s; later layers are not recorded\n",
 			  st.out_dir, DMO_SUMMARY_FILE);
 		VG_(close)(st.summary_fd);
 		st.summary_fd = -1;
 	}
+}
+
+/* Append a row; returns where it went. */
+static ULong append_row(const struct layer *l, Bool measured, UInt status, const HChar *reason)
+{
+	struct dmo_layer_summary row;
+	ULong at = st.summary_end;
+	fill_row(&row, l, measured, status, reason);
+	put_row(&row, at);
+	st.summary_end += sizeof row;
+	return at;
 }
 
 /* Report a protocol misuse: one message, one error row. */
@@ -108,7 +119,7 @@ static void misuse(UInt seq, const HChar *name, const HChar *reason, const HChar
 	l.seq = seq;
 	copy_text(l.name, sizeof l.name, name, VG_(strlen)(name));
 	VG_(umsg)("dmo: protocol error: %s [error:%s]\n", message, reason);
-	write_row(&l, DMO_STATUS_ERROR, reason);
+	append_row(&l, False, DMO_STATUS_ERROR, reason);
 }
 
 static void set_marker_status(Long status)
@@ -132,81 +143,11 @@ static Int open_out_file(const HChar *leaf)
 	return VG_(safe_fd)(sr_Res(res));
 }
 
-/* ---- the optional full trace ---- */
-
-static void trace_write(const void *bytes, Int len)
-{
-	if (st.trace_fd < 0 || st.trace_failed)
-		return;
-	if (VG_(write)(st.trace_fd, bytes, len) != len) {
-		VG_(umsg)("dmo: writing layer %u's event file failed (disk full?); "
-			  "its trace stops here, its counts and O_s stay exact\n",
-			  st.active.seq);
-		st.trace_failed = True;
-	}
-}
-
-static void trace_flush(void)
-{
-	trace_write(st.trace_buffer, (Int)(st.trace_buffered * sizeof(struct dmo_event)));
-	if (!st.trace_failed)
-		st.trace_events += st.trace_buffered;
-	st.trace_buffered = 0;
-}
-
-static void trace_header(ULong count)
-{
-	struct dmo_trace_header h;
-	VG_(memset)(&h, 0, sizeof h);
-	VG_(memcpy)(h.magic, DMO_TRACE_MAGIC, 8);
-	h.version = DMO_TRACE_VERSION;
-	h.header_bytes = sizeof h;
-	h.event_bytes = sizeof(struct dmo_event);
-	h.layer = st.active.seq;
-	h.in_bytes = st.active.ranges.in_bytes;
-	h.out_bytes = st.active.ranges.out_bytes;
-	h.event_count = count;
-	trace_write(&h, sizeof h);
-}
-
-static void trace_open(void)
-{
-	HChar leaf[64];
-	st.trace_events = 0;
-	st.trace_buffered = 0;
-	st.trace_failed = False;
-	if (!st.full_trace || st.out_dir == NULL)
-		return;
-	VG_(snprintf)(leaf, sizeof leaf, "layer-%04u.events", st.active.seq);
-	st.trace_fd = open_out_file(leaf);
-	trace_header(~0ULL); /* "still being written" until the layer ends */
-}
-
-static void trace_close(void)
-{
-	if (st.trace_fd < 0)
-		return;
-	trace_flush();
-	if (!st.trace_failed && VG_(lseek)(st.trace_fd, 0, VKI_SEEK_SET) == 0)
-		trace_header(st.trace_events);
-	VG_(close)(st.trace_fd);
-	st.trace_fd = -1;
-}
-
 void dmo_layers_event(UInt flags, ULong offset, ULong size, ULong time)
 {
 	dmo_reducer_add(&dmo_active->reducer, flags, offset, size);
-	if (st.trace_fd >= 0) {
-		struct dmo_event *e = &st.trace_buffer[st.trace_buffered];
-		ThreadId tid = VG_(get_running_tid)();
-		e->time = time;
-		e->offset = (UInt)offset;
-		e->size = size > 0xffff ? 0xffff : (UShort)size;
-		e->flags = (UChar)flags;
-		e->tid = tid > 255 ? 255 : (UChar)tid;
-		if (++st.trace_buffered == TRACE_BUFFER_EVENTS)
-			trace_flush();
-	}
+	if (dmo_trace_active())
+		dmo_trace_event(flags, offset, size, time);
 }
 
 /* ---- begin and end ---- */
@@ -268,8 +209,17 @@ static Bool layer_begin(UInt seq)
 	dmo_reducer_init(&st.active.ranges.reducer, st.active.ranges.in_bytes,
 			 st.active.ranges.out_bytes);
 	dmo_instructions = 0;
-	trace_open();
+	if (st.full_trace && st.out_dir != NULL) {
+		HChar path[4096];
+		VG_(snprintf)(path, sizeof path, "%s/layer-%04u.events", st.out_dir, seq);
+		dmo_trace_open(path, seq, st.active.ranges.in_bytes, st.active.ranges.out_bytes,
+			       st.max_mem);
+	}
 	dmo_active = &st.active.ranges;
+	/* Claim the layer's row now: it reads "incomplete" until the layer
+	 * ends, and rewriting it in place needs no new disk space. */
+	st.trace_events = 0;
+	st.active_row_at = append_row(&st.active, True, DMO_STATUS_INCOMPLETE, "");
 	set_marker_status(0);
 	retranslate_all();
 	return True;
@@ -277,8 +227,19 @@ static Bool layer_begin(UInt seq)
 
 static void layer_close(UInt status, const HChar *reason)
 {
-	trace_close();
-	write_row(&st.active, status, reason);
+	struct dmo_layer_summary row;
+	st.trace_events = dmo_trace_close();
+	if (status == DMO_STATUS_OK && dmo_trace_failed()) {
+		status = DMO_STATUS_ERROR;
+		reason = "trace-write-failed";
+	}
+	fill_row(&row, &st.active, True, status, reason);
+	put_row(&row, st.active_row_at);
+	if (VG_(clo_verbosity) > 0)
+		VG_(umsg)("dmo: layer %u '%s': %s, O_s = %llu of %llu output bytes\n",
+			  row.layer, row.name, status == DMO_STATUS_OK ? "ok" :
+			  status == DMO_STATUS_INCOMPLETE ? "incomplete" : reason,
+			  (ULong)row.os_bytes, (ULong)row.out_bytes);
 	dmo_active = NULL;
 }
 
@@ -408,8 +369,10 @@ void dmo_layers_drain(void)
 	}
 }
 
-void dmo_layers_init(const HChar *fifo_path, const HChar *out_dir, Bool full_trace)
+void dmo_layers_init(const HChar *fifo_path, const HChar *out_dir, Bool full_trace,
+		     ULong max_mem)
 {
+	st.max_mem = max_mem;
 	st.out_dir = out_dir;
 	st.full_trace = full_trace;
 	if (full_trace && out_dir == NULL)

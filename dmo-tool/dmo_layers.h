@@ -20,7 +20,9 @@ extern struct dmo_active_layer *dmo_active;
  * adds to it directly. */
 extern ULong dmo_instructions;
 
-void dmo_layers_init(const HChar *fifo_path, const HChar *out_dir, Bool full_trace);
+/* MAX_MEM bounds the RAM a full trace may hold (dmo_trace.h). */
+void dmo_layers_init(const HChar *fifo_path, const HChar *out_dir, Bool full_trace,
+		     ULong max_mem);
 void dmo_layers_fini(void);
 
 /* Read whatever the target has written to the FIFO.  Called after each of

@@ -24,10 +24,33 @@
 static const HChar *clo_fifo = NULL;
 static const HChar *clo_out = NULL;
 static Bool clo_full_trace = False;
+static ULong clo_max_mem = 64ULL << 20;
+
+/* "64M", "2G", "1048576": bytes with an optional K/M/G suffix. */
+static Bool parse_size(const HChar *text, ULong *bytes)
+{
+	HChar *end;
+	ULong value = VG_(strtoull10)(text, &end);
+	UInt shift = 0;
+	if (end == text)
+		return False;
+	if (*end == 'K' || *end == 'k')
+		shift = 10;
+	else if (*end == 'M' || *end == 'm')
+		shift = 20;
+	else if (*end == 'G' || *end == 'g')
+		shift = 30;
+	if (shift != 0)
+		end++;
+	if (*end != '\0' || value > (~0ULL >> shift))
+		return False;
+	*bytes = value << shift;
+	return True;
+}
 
 static Bool dmo_process_cmd_line_option(const HChar *arg)
 {
-	const HChar *trace = NULL;
+	const HChar *trace = NULL, *max_mem = NULL;
 	if VG_STR_CLO(arg, "--dmo-fifo", clo_fifo) {}
 	else if VG_STR_CLO(arg, "--dmo-out", clo_out) {}
 	else if VG_STR_CLO(arg, "--dmo-trace", trace) {
@@ -37,6 +60,9 @@ static Bool dmo_process_cmd_line_option(const HChar *arg)
 			clo_full_trace = False;
 		else
 			VG_(fmsg_bad_option)(arg, "expected summary or full\n");
+	} else if VG_STR_CLO(arg, "--dmo-max-mem", max_mem) {
+		if (!parse_size(max_mem, &clo_max_mem) || clo_max_mem < (2ULL << 20))
+			VG_(fmsg_bad_option)(arg, "expected a size of at least 2M, e.g. 64M or 2G\n");
 	} else
 		return False;
 	return True;
@@ -51,7 +77,9 @@ static void dmo_print_usage(void)
 "                              files; it must exist [none: report only]\n"
 "    --dmo-trace=summary|full  summary: per-layer counts and exact O_s;\n"
 "                              full: also every event, in layer-NNNN.events\n"
-"                              [summary]\n");
+"                              [summary]\n"
+"    --dmo-max-mem=SIZE        RAM a full trace may hold (K, M, G suffixes);\n"
+"                              beyond it, events go straight to disk [64M]\n");
 }
 
 static void dmo_print_debug_usage(void)
@@ -61,7 +89,7 @@ static void dmo_print_debug_usage(void)
 
 static void dmo_post_clo_init(void)
 {
-	dmo_layers_init(clo_fifo, clo_out, clo_full_trace);
+	dmo_layers_init(clo_fifo, clo_out, clo_full_trace, clo_max_mem);
 }
 
 static void dmo_post_syscall(ThreadId tid, UInt syscallno, UWord *args,

@@ -33,6 +33,7 @@ tests_bruteforce_os_LDADD = $(ANALYSIS_LIBS)
 tests_layers_tsv_SOURCES = tests/layers_tsv.c
 tests_layers_tsv_LDADD = $(ANALYSIS_LIBS)
 
-TESTS += tests/profile_kernels.sh tests/profile_misuse.sh tests/protocol_raw.sh
+TESTS += tests/profile_kernels.sh tests/profile_misuse.sh tests/protocol_raw.sh \
+	tests/trace_spill.sh
 EXTRA_DIST += tests/lib.sh tests/profile_kernels.sh tests/profile_misuse.sh \
-	tests/protocol_raw.sh
+	tests/protocol_raw.sh tests/trace_spill.sh

@@ -17,6 +17,8 @@ static const char usage[] =
 	"\n"
 	"  -o, --out DIR      run directory (default: dmo-run)\n"
 	"  -t, --trace MODE   summary (counts and exact O_s) or full (every event)\n"
+	"  -m, --max-mem SIZE RAM a full trace may hold before it goes to disk\n"
+	"                     (K, M, G suffixes; default 64M)\n"
 	"  -h, --help         this text\n";
 
 int cmd_profile(int argc, char **argv)
@@ -24,6 +26,7 @@ int cmd_profile(int argc, char **argv)
 	static const struct option options[] = {
 		{ "out", required_argument, NULL, 'o' },
 		{ "trace", required_argument, NULL, 't' },
+		{ "max-mem", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -33,7 +36,7 @@ int cmd_profile(int argc, char **argv)
 	int c, status;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:t:h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:t:m:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			opts.out_dir = optarg;
@@ -45,6 +48,9 @@ int cmd_profile(int argc, char **argv)
 				fprintf(stderr, "dmo profile: --trace must be summary or full, not '%s'\n", optarg);
 				return 2;
 			}
+			break;
+		case 'm':
+			opts.max_mem = optarg;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -60,7 +66,11 @@ int cmd_profile(int argc, char **argv)
 	}
 	opts.argv = argv + optind;
 	if (dmo_profile_run(&opts, &status, &table, err, sizeof err) != 0) {
+		/* What the tool recorded is shown even when layers.csv failed. */
+		if (table.count > 0)
+			dmo_layers_print(stdout, &table);
 		fprintf(stderr, "dmo profile: %s\n", err);
+		dmo_layer_table_free(&table);
 		return 2;
 	}
 	dmo_layers_print(stdout, &table);

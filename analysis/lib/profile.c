@@ -115,7 +115,7 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 			 const char *fifo, const char *out_dir)
 {
 	const char *valgrind = getenv("DMO_VALGRIND");
-	char fifo_opt[PATH_MAX + 16], out_opt[PATH_MAX + 16];
+	char fifo_opt[PATH_MAX + 16], out_opt[PATH_MAX + 16], mem_opt[64];
 	size_t argc = 0;
 	char **argv;
 
@@ -132,7 +132,12 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 	argv[3] = fifo_opt;
 	argv[4] = out_opt;
 	argv[5] = opts->full_trace ? "--dmo-trace=full" : "--dmo-trace=summary";
-	memcpy(argv + 6, opts->argv, argc * sizeof *argv);
+	argv[6] = "--dmo-max-mem=64M";
+	if (opts->max_mem != NULL) {
+		snprintf(mem_opt, sizeof mem_opt, "--dmo-max-mem=%s", opts->max_mem);
+		argv[6] = mem_opt;
+	}
+	memcpy(argv + 7, opts->argv, argc * sizeof *argv);
 	setenv("VALGRIND_LIB", tool_dir, 1);
 	setenv(DMO_FIFO_ENV, fifo, 1);
 	if (opts->quiet_program) {

@@ -1,0 +1,206 @@
+/* dmo_trace.c - the full event trace inside the tool, on the tape of
+ * core/tape.c reached through Valgrind's allocator and file calls.
+ *
+ * The tape's spill file is the layer's event file itself: slab k of the
+ * tape lands at its final place, after the header and the tape's inline
+ * buffer, so a spilled slab is written once and never read back.  When the
+ * layer ends, the inline buffer and the slabs still in RAM are written to
+ * their places and the header gets the event count.  Memory stays at the
+ * inline buffer plus max_resident slabs whatever the trace length. */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_vki.h"
+
+#include "dmo_trace.h"
+#include "event.h"
+#include "tape.h"
+#include "trace_format.h"
+
+extern Int VG_(safe_fd)(Int oldfd);
+
+enum { SBO_EVENTS = 256, SLAB_EVENTS = 1 << 16 }; /* 1 MiB slabs */
+
+static struct {
+	Int fd;
+	struct dmo_tape *tape;
+	struct dmo_trace_header header;
+	Bool failed;
+} tr = { .fd = -1 };
+
+static ULong file_offset(ULong tape_offset)
+{
+	return sizeof(struct dmo_trace_header) + SBO_EVENTS * sizeof(struct dmo_event) +
+	       tape_offset;
+}
+
+static Bool write_at(ULong offset, const void *buf, SizeT len)
+{
+	return VG_(lseek)(tr.fd, (Off64T)offset, VKI_SEEK_SET) == (Off64T)offset &&
+	       VG_(write)(tr.fd, buf, (Int)len) == (Int)len;
+}
+
+/* ---- the tape's world inside Valgrind ---- */
+
+static void *op_alloc(void *ctx, size_t bytes)
+{
+	(void)ctx;
+	return VG_(malloc)("dmo.trace.tape", bytes);
+}
+
+static void op_free(void *ctx, void *p, size_t bytes)
+{
+	(void)ctx; (void)bytes;
+	VG_(free)(p);
+}
+
+static int op_spill_open(void *ctx, const char *dir, intptr_t *file)
+{
+	(void)ctx; (void)dir;
+	*file = tr.fd;
+	return 0;
+}
+
+static long op_spill_write(void *ctx, intptr_t file, const void *buf, size_t n, uint64_t off)
+{
+	(void)ctx; (void)file;
+	return write_at(file_offset(off), buf, n) ? (long)n : -VKI_EIO;
+}
+
+static long op_spill_read(void *ctx, intptr_t file, void *buf, size_t n, uint64_t off)
+{
+	ULong at = file_offset(off);
+	(void)ctx;
+	if (VG_(lseek)((Int)file, (Off64T)at, VKI_SEEK_SET) != (Off64T)at)
+		return -VKI_EIO;
+	return VG_(read)((Int)file, buf, (Int)n);
+}
+
+/* The event file outlives the tape: dmo_trace_close() closes it. */
+static void op_spill_close(void *ctx, intptr_t file)
+{
+	(void)ctx; (void)file;
+}
+
+static const struct dmo_tape_ops valgrind_ops = {
+	.alloc = op_alloc,
+	.free = op_free,
+	.spill_open = op_spill_open,
+	.spill_write = op_spill_write,
+	.spill_read = op_spill_read,
+	.spill_close = op_spill_close,
+};
+
+/* ---- the trace ---- */
+
+void dmo_trace_open(const HChar *path, UInt seq, ULong in_bytes, ULong out_bytes,
+		    ULong max_mem)
+{
+	const ULong slab_bytes = SLAB_EVENTS * sizeof(struct dmo_event);
+	struct dmo_tape_config cfg = {
+		.elem_size = sizeof(struct dmo_event),
+		.sbo_elems = SBO_EVENTS,
+		.slab_elems = SLAB_EVENTS,
+		.max_resident = max_mem / slab_bytes > 1 ? max_mem / slab_bytes : 1,
+		.spill_dir = path,
+	};
+	SysRes res = VG_(open)(path, VKI_O_CREAT | VKI_O_RDWR | VKI_O_TRUNC, 0644);
+
+	tr.failed = False;
+	if (sr_isError(res)) {
+		VG_(umsg)("dmo: cannot create %s (errno %lu); layer %u has no trace\n", path,
+			  sr_Err(res), seq);
+		tr.failed = True;
+		return;
+	}
+	tr.fd = VG_(safe_fd)(sr_Res(res));
+	VG_(memset)(&tr.header, 0, sizeof tr.header);
+	VG_(memcpy)(tr.header.magic, DMO_TRACE_MAGIC, 8);
+	tr.header.version = DMO_TRACE_VERSION;
+	tr.header.header_bytes = sizeof tr.header;
+	tr.header.event_bytes = sizeof(struct dmo_event);
+	tr.header.layer = seq;
+	tr.header.in_bytes = in_bytes;
+	tr.header.out_bytes = out_bytes;
+	tr.header.event_count = ~0ULL; /* "still being written" until the end */
+	tr.tape = dmo_tape_create(&cfg, &valgrind_ops, NULL);
+	if (tr.tape == NULL || !write_at(0, &tr.header, sizeof tr.header)) {
+		VG_(umsg)("dmo: cannot start %s; layer %u has no trace\n", path, seq);
+		dmo_trace_close();
+		tr.failed = True;
+	}
+}
+
+Bool dmo_trace_active(void)
+{
+	return tr.tape != NULL;
+}
+
+Bool dmo_trace_failed(void)
+{
+	return tr.failed;
+}
+
+void dmo_trace_event(UInt flags, ULong offset, ULong size, ULong time)
+{
+	struct dmo_event e;
+	ThreadId tid = VG_(get_running_tid)();
+	if (tr.failed)
+		return;
+	e.time = time;
+	e.offset = (UInt)offset;
+	e.size = size > 0xffff ? 0xffff : (UShort)size;
+	e.flags = (UChar)flags;
+	e.tid = tid > 255 ? 255 : (UChar)tid;
+	if (dmo_tape_push(tr.tape, &e) != 0) {
+		VG_(umsg)("dmo: layer %u's event file: %s (disk full?); its trace stops at "
+			  "event %llu, its counts and O_s stay exact\n", tr.header.layer,
+			  dmo_tape_error(tr.tape), (ULong)dmo_tape_size(tr.tape));
+		tr.failed = True;
+	}
+}
+
+/* Write what is still in RAM: the inline buffer, then each resident slab,
+ * to the places the spilled slabs already hold in order. */
+static Bool flush_resident(void)
+{
+	ULong total = dmo_tape_size(tr.tape), index;
+	ULong first = SBO_EVENTS + dmo_tape_spilled(tr.tape) * SLAB_EVENTS;
+	ULong sbo = total < SBO_EVENTS ? total : SBO_EVENTS;
+	const SizeT event = sizeof(struct dmo_event);
+
+	if (sbo > 0 && !write_at(sizeof tr.header, dmo_tape_at(tr.tape, 0), sbo * event))
+		return False;
+	for (index = first; index < total; index += SLAB_EVENTS) {
+		ULong count = total - index < SLAB_EVENTS ? total - index : SLAB_EVENTS;
+		if (!write_at(sizeof tr.header + index * event, dmo_tape_at(tr.tape, index),
+			      count * event))
+			return False;
+	}
+	return True;
+}
+
+ULong dmo_trace_close(void)
+{
+	ULong events = 0;
+	if (tr.tape != NULL) {
+		events = dmo_tape_size(tr.tape);
+		if (flush_resident()) {
+			tr.header.event_count = events;
+			write_at(0, &tr.header, sizeof tr.header);
+		} else {
+			VG_(umsg)("dmo: layer %u's event file could not be completed\n",
+				  tr.header.layer);
+			tr.failed = True;
+		}
+		dmo_tape_destroy(tr.tape);
+		tr.tape = NULL;
+	}
+	if (tr.fd >= 0)
+		VG_(close)(tr.fd);
+	tr.fd = -1;
+	return events;
+}
