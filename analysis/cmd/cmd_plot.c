@@ -1,0 +1,172 @@
+/* cmd_plot.c - `dmo plot DIR`: a figure of one layer of a run directory
+ * (access pattern, minR/maxW bounds, or threads), rendered by analysis/lib
+ * plot.c through gnuplot. */
+#include <ctype.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "plot.h"
+#include "rundir.h"
+
+static const char usage[] =
+	"usage: dmo plot DIR [--layer N|NAME] [--kind pattern|bounds|threads]\n"
+	"                    [--format png|svg] [--out FILE]\n"
+	"\n"
+	"Draw one layer of a `dmo profile --trace=full` run directory:\n"
+	"  pattern  time against byte offset, one colour per access kind; the input\n"
+	"           is drawn overlapping the output by the exact safe overlap O_s\n"
+	"  bounds   the minR(i)/maxW(i) step curves, the step that sets O_s and,\n"
+	"           for a layer with an op spec, the analytic linear bound\n"
+	"  threads  the access pattern with one colour per thread\n"
+	"\n"
+	"  --layer N|NAME  layer number or name in DIR/layers.csv (default: the\n"
+	"                  first layer with an event file)\n"
+	"  --kind KIND     the figure (default pattern)\n"
+	"  --format FMT    png (1200x800) or svg (default png)\n"
+	"  --out FILE      where to write it (default DIR/layer-NNNN-KIND.FMT)\n"
+	"\n"
+	"Traces longer than 10000 events are drawn as min/max envelopes per time\n"
+	"bin; the figure's subtitle says so.  Templates: $DMO_PLOTS_DIR overrides.\n";
+
+static int bad_usage(const char *msg, const char *arg)
+{
+	if (msg != NULL)
+		fprintf(stderr, "dmo plot: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
+	fputs(usage, stderr);
+	return 2;
+}
+
+static void event_file(const char *dir, const struct dmo_layer_row *row, char *path, size_t len)
+{
+	snprintf(path, len, "%s/layer-%04u.events", dir, row->layer);
+}
+
+static int all_digits(const char *s)
+{
+	if (*s == '\0')
+		return 0;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+/* The row LAYER names (number or name), or with LAYER NULL the first row
+ * whose event file exists; NULL when there is none. */
+static const struct dmo_layer_row *pick_layer(const char *dir, const struct dmo_layer_table *t,
+					      const char *layer)
+{
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < t->count; i++) {
+		const struct dmo_layer_row *row = &t->rows[i];
+		if (layer == NULL) {
+			event_file(dir, row, path, sizeof path);
+			if (access(path, R_OK) == 0)
+				return row;
+		} else if (all_digits(layer) ? row->layer == strtoul(layer, NULL, 10)
+					     : strcmp(row->name, layer) == 0) {
+			return row;
+		}
+	}
+	return NULL;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "layer", required_argument, NULL, 'l' },
+		{ "kind", required_argument, NULL, 'k' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct dmo_plot_request req = { .kind = DMO_PLOT_PATTERN, .format = DMO_PLOT_PNG };
+	struct dmo_plot_result res;
+	struct dmo_layer_table table = { 0 };
+	const struct dmo_layer_row *row;
+	const char *layer = NULL, *dir;
+	char csv[PATH_MAX], events[PATH_MAX], out[PATH_MAX], err[1024];
+	struct stat st;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "l:k:f:o:h", options, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			layer = optarg;
+			break;
+		case 'k':
+			if (dmo_plot_kind_parse(optarg, &req.kind) != 0)
+				return bad_usage("--kind must be pattern, bounds or threads", optarg);
+			break;
+		case 'f':
+			if (strcmp(optarg, "png") == 0)
+				req.format = DMO_PLOT_PNG;
+			else if (strcmp(optarg, "svg") == 0)
+				req.format = DMO_PLOT_SVG;
+			else
+				return bad_usage("--format must be png or svg", optarg);
+			break;
+		case 'o':
+			req.out_file = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			return bad_usage(NULL, NULL);
+		}
+	}
+	if (optind != argc - 1)
+		return bad_usage(optind < argc ? "one run directory expected" : "no run directory",
+				 NULL);
+	dir = argv[optind];
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "dmo plot: %s is not a run directory\n", dir);
+		return 2;
+	}
+	snprintf(csv, sizeof csv, "%s/" DMO_LAYERS_CSV, dir);
+	if (dmo_layers_csv_read(csv, &table, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo plot: %s\n", err);
+		return 2;
+	}
+	row = pick_layer(dir, &table, layer);
+	if (row == NULL) {
+		if (layer != NULL)
+			fprintf(stderr, "dmo plot: %s has no layer '%s'\n", csv, layer);
+		else
+			fprintf(stderr, "dmo plot: %s holds no layer-NNNN.events file "
+				"(profile with --trace=full)\n", dir);
+		dmo_layer_table_free(&table);
+		return 2;
+	}
+	event_file(dir, row, events, sizeof events);
+	if (access(events, R_OK) != 0) {
+		fprintf(stderr, "dmo plot: layer %u has no event file %s "
+			"(profile with --trace=full)\n", row->layer, events);
+		dmo_layer_table_free(&table);
+		return 2;
+	}
+	if (req.out_file == NULL) {
+		snprintf(out, sizeof out, "%s/layer-%04u-%s.%s", dir, row->layer,
+			 dmo_plot_kind_name(req.kind), req.format == DMO_PLOT_SVG ? "svg" : "png");
+		req.out_file = out;
+	}
+	req.event_file = events;
+	req.row = row;
+	rc = dmo_plot_render(&req, &res, err, sizeof err);
+	if (rc != 0)
+		fprintf(stderr, "dmo plot: %s\n", err);
+	else
+		printf("%s\n", req.out_file);
+	dmo_layer_table_free(&table);
+	return rc != 0 ? 1 : 0;
+}

@@ -1,0 +1,54 @@
+/* plot.h - figures of one profiled layer (`dmo plot`): its access pattern,
+ * its minR/maxW bounds and its threads, rendered by gnuplot from the
+ * templates in plots/ (pattern.gp, bounds.gp, threads.gp).
+ *
+ * The library prepares small CSV data files from the layer's event file in
+ * a temporary folder and runs gnuplot on them.  Large traces are decimated
+ * to per-time-bin envelopes, so a 10^7-event layer renders in seconds to a
+ * small file; the events that set O_s are always drawn exactly. */
+#ifndef DMO_PLOT_H
+#define DMO_PLOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rundir.h"
+
+enum dmo_plot_kind { DMO_PLOT_PATTERN, DMO_PLOT_BOUNDS, DMO_PLOT_THREADS };
+enum dmo_plot_format { DMO_PLOT_PNG, DMO_PLOT_SVG };
+
+/* Traces up to this many events are drawn event by event; longer ones as
+ * DMO_PLOT_BINS envelopes (min and max offset per time bin and series). */
+#define DMO_PLOT_RAW_MAX 10000u
+#define DMO_PLOT_BINS 2000u
+
+struct dmo_plot_request {
+	const char *event_file;          /* the layer's layer-NNNN.events */
+	const struct dmo_layer_row *row; /* its layers.csv row (name, op spec) */
+	enum dmo_plot_kind kind;
+	enum dmo_plot_format format;
+	const char *out_file;
+};
+
+struct dmo_plot_result {
+	uint64_t events;   /* events in the trace */
+	uint64_t os;       /* exact O_s recomputed from the trace, bytes */
+	uint64_t points;   /* data rows handed to gnuplot */
+	int decimated;     /* the figure shows envelopes, not every event/step */
+};
+
+/* "pattern", "bounds", "threads" <-> kind; parse returns -1 for others. */
+const char *dmo_plot_kind_name(enum dmo_plot_kind kind);
+int dmo_plot_kind_parse(const char *name, enum dmo_plot_kind *kind);
+
+/* The folder holding the templates: $DMO_PLOTS_DIR if set, else the
+ * source tree's plots/ when it exists (a build-tree dmo), else the
+ * installed $(pkgdatadir)/plots. */
+const char *dmo_plot_templates_dir(void);
+
+/* Render one figure with configure's gnuplot (or `gnuplot` from PATH when
+ * configure found none).  Returns 0, or -1 with a message in ERR. */
+int dmo_plot_render(const struct dmo_plot_request *req, struct dmo_plot_result *res,
+		    char *err, size_t err_len);
+
+#endif

@@ -1,0 +1,22 @@
+# analysis/lib/plot.mk - `dmo plot`: the figure library (libdmo-plot), the
+# gnuplot templates it renders, and its end-to-end test.
+# The dmo program links analysis/lib/libdmo-plot.la before $(ANALYSIS_LIBS).
+plotsdir = $(pkgdatadir)/plots
+dist_plots_DATA = plots/common.gp plots/memory.gp plots/pattern.gp \
+	plots/bounds.gp plots/threads.gp
+
+noinst_LTLIBRARIES += analysis/lib/libdmo-plot.la
+analysis_lib_libdmo_plot_la_SOURCES = analysis/lib/plot.h analysis/lib/plot.c
+# A build-tree dmo finds the templates in the source tree, an installed one
+# in $(plotsdir) (plot.h, dmo_plot_templates_dir).
+analysis_lib_libdmo_plot_la_CPPFLAGS = $(AM_CPPFLAGS) -DDMO_GNUPLOT='"$(GNUPLOT)"' \
+	-DDMO_SRC_PLOTS_DIR='"$(abs_top_srcdir)/plots"' \
+	-DDMO_PLOTS_INSTALL_DIR='"$(plotsdir)"'
+analysis_lib_libdmo_plot_la_LIBADD = $(CSV_LIBS)
+
+# Reads a PNG (zlib only) and reports its size and the share of inked pixels.
+check_PROGRAMS += tests/png_ink
+tests_png_ink_SOURCES = tests/png_ink.c
+tests_png_ink_LDADD = -lz
+TESTS += tests/plot_render.sh
+EXTRA_DIST += tests/plot_render.sh

@@ -1,0 +1,31 @@
+# bounds.gp - the paper's step curves of a layer: minR(i), the smallest input
+# offset accessed after the i-th output write, and maxW(i), the largest output
+# end written up to it.  O_s = OB + min_i (minR(i) - maxW(i)): maxW moved up by
+# O_s - OB touches minR at the step that sets O_s (marked).  With an op spec,
+# the analytic linear bound on minR (docs/formulas.md, section 3) is drawn too.
+# Expects: plotsdir, datadir (curves.csv: step,min_read,max_write), ob, os,
+# have_critical, crit_step, crit_minr, crit_maxw, have_analytic (then es, rho,
+# lag, analytic_os), and what common.gp expects.
+load plotsdir.'/common.gp'
+set xlabel 'step i (output writes so far)'
+set ylabel 'byte offset (input for minR, output for maxW)'
+set yrange [0:*]
+f = datadir.'/curves.csv'
+mx(a, b) = a > b ? a : b
+analytic = ''
+if (have_analytic) {
+	atitle = sprintf('analytic linear bound on minR: es*(rho*i - L), rho = %.4g, L = %.4g elements: O_s >= %d', rho, lag, analytic_os)
+	analytic = ", mx(0, es * (rho * x - lag)) with lines dt 4 lw 2 lc rgb '#17becf' title atitle"
+}
+critical = ''
+if (have_critical) {
+	set arrow 5 from crit_step, crit_maxw to crit_step, crit_minr heads lw 2 lc rgb 'black' front
+	set label 5 sprintf('step %d: OB + minR - maxW = %d', crit_step, ob + crit_minr - crit_maxw) \
+		at crit_step, (crit_minr + crit_maxw) / 2.0 offset 1,0 front
+	critical = ", keyentry with vectors heads lw 2 lc rgb 'black' title 'the step that sets O_s'"
+}
+set samples 1000
+plot f using 1:2 skip 1 with steps lw 2 lc rgb '#1f5fd0' title 'minR(i): smallest input offset accessed after step i', \
+	'' using 1:3 skip 1 with steps lw 2 lc rgb '#d62728' title 'maxW(i): largest output end written up to step i', \
+	'' using 1:($3 - ob + os) skip 1 with steps lw 1 dt 2 lc rgb '#d62728' title 'maxW(i) - OB + O_s' \
+	@analytic @critical

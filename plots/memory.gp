@@ -1,0 +1,24 @@
+# memory.gp - the layout both access figures (pattern, threads) share: output
+# offsets drawn as they are, input offsets moved up by OB - O_s, so each input
+# byte sits on the output byte it shares at the exact safe overlap and the
+# diagonal shows how close the kernel comes to clobbering unread input.  The
+# shared region [OB - O_s, OB] is shaded.  Defines the macros band and pair
+# (legend entry of the region; the two accesses that set O_s).
+# Expects: ob, ib, os, datadir, have_pair and pairtitle (the pair's legend).
+set xlabel 'time (guest instructions since the layer began)'
+set ylabel 'byte offset (output: offset; input: offset + OB - O_s)'
+set yrange [0:*]
+set object 1 rect from graph 0, first (ob - os) to graph 1, first ob behind \
+	fc rgb '#ffd966' fs solid 0.45 noborder
+set arrow 1 from graph 0, first ob to graph 1, first ob nohead dt 2 lc rgb '#444444'
+set arrow 2 from graph 0, first (ob - os) to graph 1, first (ob - os) nohead dt 3 lc rgb '#444444'
+set label 1 'OB: output end' at graph 0.005, first ob offset 0,0.7 tc rgb '#444444' front
+set label 2 'OB - O_s: input start' at graph 0.005, first (ob - os) offset 0,-0.8 \
+	tc rgb '#444444' front
+bandtitle = sprintf('safe overlap [OB - O_s, OB]: O_s = %d bytes', os)
+band = ", keyentry with boxes fc rgb '#ffd966' fs solid 0.45 title bandtitle"
+pair = have_pair ? ", datadir.'/pair.csv' using 1:2 skip 1 with points pt 6 ps 2.5 lw 2 lc rgb 'black' title pairtitle" : ""
+# Envelopes (decimated) as filled bands between a bin's lowest and highest
+# byte (a 2-pixel border keeps thin bands visible), single events as dots;
+# the including template defines colour(s).
+style = decimated ? "using 1:2:3 with filledcurves fs solid 0.55 border lw 2 lc rgb colour(s) fc rgb colour(s)" : "using 1:2 with points pt 7 ps 0.45 lc rgb colour(s)"

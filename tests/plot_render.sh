@@ -1,0 +1,55 @@
+#!/bin/sh
+# plot_render.sh - dmo plot end to end: profile the ReLU target (forwards and
+# backwards) with --trace=full, render every figure kind as PNG and SVG, check
+# the PNG size from its IHDR bytes, that data were drawn (tests/png_ink), that
+# the SVG is a 1200x800 drawing with paths, and that misuse exits 2.
+. "$top_srcdir/tests/lib.sh"
+INK="$top_builddir/tests/png_ink"
+
+# png_size FILE: "WIDTH HEIGHT" from IHDR (bytes 16-23, big-endian).
+png_size() {
+	od -A n -t u1 -j 16 -N 8 "$1" | awk '{ print $1*16777216 + $2*65536 + $3*256 + $4, $5*16777216 + $6*65536 + $7*256 + $8 }'
+}
+
+run="$WORK/relu"
+profile "$run" --trace=full -- "$TARGETS/relu" || fail "profile relu: $(cat "$run.err")"
+
+for layer in relu_forward 2; do
+	for kind in pattern bounds threads; do
+		png=$("$DMO" plot "$run" --layer "$layer" --kind "$kind" 2>"$WORK/err") ||
+			fail "plot $layer $kind png: $(cat "$WORK/err")"
+		[ -f "$png" ] || { fail "plot $layer $kind printed no PNG path ($png)"; continue; }
+		expect_eq "$layer $kind PNG size" "1200 800" "$(png_size "$png")"
+		set -- $("$INK" "$png")
+		if [ "${3:-0}" -ge 3 ]; then echo "ok: $layer $kind ink $3/1000"
+		else fail "$layer $kind: no data drawn (ink ${3:-?}/1000)"; fi
+
+		svg="$WORK/$layer-$kind.svg"
+		out=$("$DMO" plot "$run" --layer "$layer" --kind "$kind" --format svg --out "$svg" \
+			2>"$WORK/err") || fail "plot $layer $kind svg: $(cat "$WORK/err")"
+		expect_eq "$layer $kind SVG path printed" "$svg" "$out"
+		grep -q '<svg' "$svg" && grep -q 'width="1200"' "$svg" && grep -q 'height="800"' "$svg" &&
+			grep -q '</svg>' "$svg" || fail "$svg is not a 1200x800 SVG document"
+		expect_eq "$layer $kind SVG has paths" yes "$(grep -q '<path' "$svg" && echo yes)"
+	done
+done
+expect_eq "default PNG name" "$run/layer-0001-pattern.png" "$("$DMO" plot "$run")"
+
+# Misuse: exit 2 with a message.
+bad() { # what expected-message-part args...
+	what=$1 msg=$2; shift 2
+	"$DMO" plot "$@" >/dev/null 2>"$WORK/err"
+	rc=$?
+	expect_eq "$what exits" 2 "$rc"
+	grep -q -- "$msg" "$WORK/err" || fail "$what: message lacks '$msg': $(head -1 "$WORK/err")"
+}
+bad "unknown option" "usage" "$run" --bogus
+bad "bad kind" "--kind" "$run" --kind pie
+bad "bad format" "--format" "$run" --format jpg
+bad "no directory" "no run directory"
+bad "missing directory" "not a run directory" "$WORK/nowhere"
+bad "unknown layer" "no layer" "$run" --layer nosuch
+summary="$WORK/summary"
+profile "$summary" -- "$TARGETS/relu" || fail "profile relu (summary)"
+bad "no event file" "profile with --trace=full" "$summary"
+finish
