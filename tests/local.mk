@@ -37,3 +37,5 @@ TESTS += tests/profile_kernels.sh tests/profile_misuse.sh tests/protocol_raw.sh 
 	tests/trace_spill.sh
 EXTRA_DIST += tests/lib.sh tests/profile_kernels.sh tests/profile_misuse.sh \
 	tests/protocol_raw.sh tests/trace_spill.sh
+TESTS += tests/verify_ops.sh
+EXTRA_DIST += tests/verify_ops.sh

@@ -1,0 +1,202 @@
+/* cmd_verify.c - `dmo verify SPEC [--overlap BYTES]`: run the reference
+ * kernel with its input really placed at an overlap inside one arena and
+ * compare the output bit for bit with a separate-buffer run (verify.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "opspec.h"
+#include "runner.h"
+#include "verify.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static const char usage[] =
+	"usage: dmo verify [OPTIONS] SPEC\n"
+	"\n"
+	"Run the reference kernel of the op SPEC (e.g.\n"
+	"dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same) on deterministic data\n"
+	"with its input placed X bytes before the end of its output in one arena\n"
+	"(input byte r shares memory with output byte r + OB - X), and compare\n"
+	"the output bit for bit with a run on separate buffers.  Then try larger\n"
+	"overlaps X + e, X + 2e, ... (e = element size) up to min(IB, OB), one\n"
+	"kernel run each, and report the smallest one that changes the output.\n"
+	"\n"
+	"  -x, --overlap BYTES  overlap X to test (default: the exact O_s of\n"
+	"                       the reference loop order, as `dmo formula`);\n"
+	"                       any byte count up to min(IB, OB), though one that\n"
+	"                       is not a multiple of e misaligns the input\n"
+	"  -j, --threads N      split the kernel's output over N threads\n"
+	"                       (default 1); O_s holds for the one-thread loop\n"
+	"                       order only, and a threaded overlapped run may\n"
+	"                       differ from run to run\n"
+	"  -i, --interleave     threads take every N-th output element\n"
+	"  -s, --scan-limit N   at most N kernel runs for the larger-overlap scan\n"
+	"                       (default " STR(DMO_VERIFY_SCAN_LIMIT) "; 0: no scan)\n"
+	"  -h, --help           this text\n"
+	"\n"
+	"The check is value based.  At X = O_s the output must match: that is\n"
+	"the check.  An unchanged output at some X' > O_s is no proof that X' is\n"
+	"safe: a clobbered input may happen to hold the value it had, so the\n"
+	"smallest changing overlap is an upper bound of the real limit, and O_s,\n"
+	"derived from the access order, is the proof.\n"
+	"\n"
+	"Exit status: 0 the output matches at the tested overlap, 1 it differs,\n"
+	"2 bad input (spec, overlap, number) or the check could not run.\n";
+
+/* A whole decimal number into *VALUE: 0, or -1 when TEXT is not one. */
+static int parse_u64(const char *text, uint64_t *value)
+{
+	char *end;
+	unsigned long long v;
+
+	if (text[0] < '0' || text[0] > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (errno != 0 || *end != '\0')
+		return -1;
+	*value = v;
+	return 0;
+}
+
+static void print_diff(const char *what, const struct dmo_verify_diff *d)
+{
+	printf("%-20s output byte %llu, element %llu (n=%d y=%d x=%d c=%d)\n", what,
+	       (unsigned long long)d->byte, (unsigned long long)d->elem, d->n, d->y, d->x,
+	       d->c);
+}
+
+static void print_scan(const struct dmo_verify_result *r)
+{
+	const char *label = "smallest changing:";
+
+	switch (r->scan) {
+	case DMO_SCAN_SKIPPED:
+		printf("%-20s not scanned (%s)\n", label,
+		       r->safe ? "--scan-limit 0" : "the tested overlap already does");
+		break;
+	case DMO_SCAN_AT_MAX:
+		printf("%-20s none: the tested overlap is min(IB, OB)\n", label);
+		break;
+	case DMO_SCAN_NONE:
+		printf("%-20s none: no larger overlap changes the output (%llu runs)\n", label,
+		       (unsigned long long)r->scan_runs);
+		break;
+	case DMO_SCAN_LIMIT:
+		printf("%-20s no change found up to X'=%llu (scan limit, %llu runs)\n", label,
+		       (unsigned long long)r->scan_overlap, (unsigned long long)r->scan_runs);
+		break;
+	case DMO_SCAN_FOUND:
+		printf("%-20s %llu bytes (+%llu over the tested overlap, after %llu runs)\n",
+		       label, (unsigned long long)r->scan_overlap,
+		       (unsigned long long)(r->scan_overlap - r->overlap),
+		       (unsigned long long)r->scan_runs);
+		print_diff("  first difference:", &r->scan_diff);
+		break;
+	}
+}
+
+static void print_result(const char *text, const struct dmo_verify_result *r)
+{
+	printf("%-20s %s\n", "spec:", text);
+	printf("%-20s %llu bytes\n", "input IB:", (unsigned long long)r->in_bytes);
+	printf("%-20s %llu bytes\n", "output OB:", (unsigned long long)r->out_bytes);
+	printf("%-20s %llu bytes\n", "exact O_s:", (unsigned long long)r->exact_os);
+	printf("%-20s %llu bytes (", "overlap tested:", (unsigned long long)r->overlap);
+	if (r->overlap == r->exact_os)
+		printf("= O_s");
+	else if (r->overlap > r->exact_os)
+		printf("O_s + %llu", (unsigned long long)(r->overlap - r->exact_os));
+	else
+		printf("O_s - %llu", (unsigned long long)(r->exact_os - r->overlap));
+	printf("), arena %llu bytes\n", (unsigned long long)r->arena_bytes);
+	if (r->misaligned)
+		printf("%-20s %llu is not a multiple of the %llu-byte element: the input "
+		       "is misaligned\n", "note:", (unsigned long long)r->overlap,
+		       (unsigned long long)r->elem_size);
+	if (r->safe) {
+		printf("%-20s safe: output identical bit for bit\n", "result:");
+	} else {
+		printf("%-20s UNSAFE: output differs\n", "result:");
+		print_diff("  first difference:", &r->diff);
+	}
+	print_scan(r);
+}
+
+int cmd_verify(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "overlap", required_argument, NULL, 'x' },
+		{ "threads", required_argument, NULL, 'j' },
+		{ "interleave", no_argument, NULL, 'i' },
+		{ "scan-limit", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct dmo_verify_opts opts = { .threads = 1, .scan_limit = DMO_VERIFY_SCAN_LIMIT };
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "x:j:is:h", options, NULL)) != -1) {
+		switch (c) {
+		case 'x':
+			if (parse_u64(optarg, &opts.overlap) != 0) {
+				fprintf(stderr, "dmo verify: --overlap '%s' is not a byte count\n",
+					optarg);
+				return 2;
+			}
+			opts.have_overlap = 1;
+			break;
+		case 'j':
+			if (dmo_op_parse_threads(optarg, &opts.threads) != 0) {
+				fprintf(stderr, "dmo verify: --threads '%s' is not 1..%d\n", optarg,
+					DMO_OP_MAX_THREADS);
+				return 2;
+			}
+			break;
+		case 'i':
+			opts.interleave = 1;
+			break;
+		case 's':
+			if (parse_u64(optarg, &opts.scan_limit) != 0) {
+				fprintf(stderr, "dmo verify: --scan-limit '%s' is not a number\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	if (argc - optind != 1) {
+		fputs(usage, stderr);
+		return 2;
+	}
+
+	const char *text = argv[optind];
+	struct dmo_opspec spec;
+	struct dmo_verify_result res;
+	char err[512];
+
+	if (dmo_opspec_parse(text, &spec, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo verify: invalid spec '%s': %s\n", text, err);
+		return 2;
+	}
+	if (dmo_verify(&spec, &opts, &res, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo verify: '%s': %s\n", text, err);
+		return 2;
+	}
+	print_result(text, &res);
+	if (fflush(stdout) != 0)
+		return 2;
+	return res.safe ? 0 : 1;
+}

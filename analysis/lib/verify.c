@@ -1,0 +1,159 @@
+/* verify.c - run a reference kernel with its buffers really overlapped in one
+ * arena and compare its output with a separate-buffer run (verify.h). */
+#include "verify.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algorithmic.h"
+#include "runner.h"
+
+/* The input seed is fixed, so two runs of `dmo verify` test the same bytes. */
+#define VERIFY_SEED 0x646d6f7665726966ull /* "dmoverif" */
+
+struct verifier {
+	const struct dmo_opspec *spec;
+	const struct dmo_verify_opts *opts;
+	struct dmo_op_run *run;
+	uint64_t in_bytes, out_bytes;
+	unsigned char *input;     /* pristine input, also the reference's */
+	unsigned char *reference; /* output of the separate-buffer run */
+	unsigned char *arena;
+};
+
+static void locate_diff(const struct dmo_opspec *s, uint64_t byte, uint64_t elem_size,
+			struct dmo_verify_diff *d)
+{
+	uint64_t e = byte / elem_size;
+
+	d->byte = byte;
+	d->elem = e;
+	d->c = (int)(e % (uint64_t)s->out_c);
+	e /= (uint64_t)s->out_c;
+	d->x = (int)(e % (uint64_t)s->out_w);
+	e /= (uint64_t)s->out_w;
+	d->y = (int)(e % (uint64_t)s->out_h);
+	d->n = (int)(e / (uint64_t)s->out_h);
+}
+
+/* Run the kernel with the input at overlap X in the arena.  Returns 1 when
+ * the output matches the reference, 0 when it differs (first difference in
+ * *DIFF), -1 when the kernel refused to run. */
+static int run_at(struct verifier *v, uint64_t x, struct dmo_verify_diff *diff)
+{
+	uint64_t in_at = v->out_bytes - x;
+	size_t elem_size = dmo_dtype_size(v->spec->dtype);
+
+	/* The output part below the input starts zeroed, like the reference's
+	 * output buffer, so a kernel that reads its output sees the same. */
+	memset(v->arena, 0, in_at);
+	memcpy(v->arena + in_at, v->input, v->in_bytes);
+	if (dmo_op_execute(v->run, v->arena + in_at, v->arena, v->opts->threads,
+			   v->opts->interleave) != 0)
+		return -1;
+	if (memcmp(v->arena, v->reference, v->out_bytes) == 0)
+		return 1;
+	uint64_t b = 0;
+	while (v->arena[b] == v->reference[b])
+		b++;
+	locate_diff(v->spec, b, elem_size, diff);
+	return 0;
+}
+
+/* Smallest X' = X + k*e (k >= 1, X' <= min(IB, OB)) whose run changes the
+ * output, at most opts->scan_limit runs. */
+static int scan_larger(struct verifier *v, struct dmo_verify_result *res)
+{
+	uint64_t e = res->elem_size, x = res->overlap;
+
+	if (x >= res->max_overlap) {
+		res->scan = DMO_SCAN_AT_MAX;
+		return 0;
+	}
+	res->scan = DMO_SCAN_NONE;
+	while (res->max_overlap - x >= e) {
+		if (res->scan_runs == v->opts->scan_limit) {
+			res->scan = DMO_SCAN_LIMIT;
+			break;
+		}
+		x += e;
+		res->scan_runs++;
+		res->scan_overlap = x;
+		int same = run_at(v, x, &res->scan_diff);
+		if (same < 0)
+			return -1;
+		if (!same) {
+			res->scan = DMO_SCAN_FOUND;
+			break;
+		}
+	}
+	return 0;
+}
+
+int dmo_verify(const struct dmo_opspec *spec, const struct dmo_verify_opts *opts,
+	       struct dmo_verify_result *res, char *err, size_t err_len)
+{
+	struct dmo_algo_result algo;
+	struct verifier v = { .spec = spec, .opts = opts };
+	int rc = -1;
+
+	memset(res, 0, sizeof *res);
+	if (dmo_algorithmic(spec, &algo) != 0) {
+		snprintf(err, err_len, "inconsistent shape");
+		return -1;
+	}
+	v.in_bytes = res->in_bytes = dmo_opspec_in_bytes(spec);
+	v.out_bytes = res->out_bytes = dmo_opspec_out_bytes(spec);
+	res->elem_size = dmo_dtype_size(spec->dtype);
+	res->max_overlap = res->in_bytes < res->out_bytes ? res->in_bytes : res->out_bytes;
+	res->exact_os = algo.os;
+	res->overlap = opts->have_overlap ? opts->overlap : algo.os;
+	if (res->overlap > res->max_overlap) {
+		snprintf(err, err_len, "overlap %llu bytes is more than min(IB, OB) = %llu bytes",
+			 (unsigned long long)res->overlap, (unsigned long long)res->max_overlap);
+		return -1;
+	}
+	res->misaligned = res->overlap % res->elem_size != 0;
+	res->arena_bytes = res->out_bytes - res->overlap + res->in_bytes;
+	if (res->arena_bytes < res->out_bytes)
+		res->arena_bytes = res->out_bytes;
+	if (res->arena_bytes > SIZE_MAX) {
+		snprintf(err, err_len, "the arena of %llu bytes does not fit in memory",
+			 (unsigned long long)res->arena_bytes);
+		return -1;
+	}
+
+	v.run = dmo_op_prepare(spec, err, err_len);
+	if (v.run == NULL)
+		return -1;
+	v.input = malloc(v.in_bytes ? v.in_bytes : 1);
+	v.reference = calloc(v.out_bytes ? v.out_bytes : 1, 1);
+	/* Large X' of the scan need less room, so this one arena serves them. */
+	v.arena = malloc(res->arena_bytes ? res->arena_bytes : 1);
+	if (v.input == NULL || v.reference == NULL || v.arena == NULL) {
+		snprintf(err, err_len, "out of memory for the buffers (arena %llu bytes)",
+			 (unsigned long long)res->arena_bytes);
+		goto out;
+	}
+	dmo_op_fill_input(spec, v.input, VERIFY_SEED);
+	if (dmo_op_execute(v.run, v.input, v.reference, opts->threads, opts->interleave) != 0)
+		goto refused;
+	int same = run_at(&v, res->overlap, &res->diff);
+	if (same < 0)
+		goto refused;
+	res->safe = same;
+	res->scan = DMO_SCAN_SKIPPED;
+	if (res->safe && opts->scan_limit > 0 && scan_larger(&v, res) != 0)
+		goto refused;
+	rc = 0;
+	goto out;
+refused:
+	snprintf(err, err_len, "the %s kernel refused its arguments", dmo_op_name(spec->op));
+out:
+	free(v.arena);
+	free(v.reference);
+	free(v.input);
+	dmo_op_free(v.run);
+	return rc;
+}
