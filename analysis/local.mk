@@ -19,6 +19,7 @@ bin_PROGRAMS += analysis/dmo
 analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \
 	analysis/cmd/cmd_profile.c analysis/cmd/cmd_export.c analysis/cmd/cmd_demo.c \
 	analysis/cmd/cmd_formula.c analysis/cmd/cmd_run.c analysis/cmd/cmd_analyze.c \
+	analysis/cmd/cmd_plot.c \
 	analysis/cmd/cmd_verify.c
 analysis_dmo_LDADD = target-harness/runner/libdmo-runner.la opspec/libdmo-model.la \
-	$(ANALYSIS_LIBS)
+	analysis/lib/libdmo-plot.la $(ANALYSIS_LIBS)
