@@ -88,7 +88,7 @@ static int run(const char *name)
 	} else if (strcmp(name, "relu_avx") == 0) {
 		/* 1000 floats: 125 full 8-lane vectors. */
 		float *in = buffer(1003), *out = buffer(1003);
-		rc |= dmo_layer_begin("relu_avx", "relu:in=1003", in, 1003 * 4, out, 1003 * 4);
+		rc |= dmo_layer_begin("relu_avx", "relu:in=1x1x1003", in, 1003 * 4, out, 1003 * 4);
 		relu_avx(in, out, 1003);
 		rc |= dmo_layer_end();
 	} else if (strcmp(name, "threads") == 0) {
@@ -96,7 +96,7 @@ static int run(const char *name)
 		float *in = buffer(N), *out = buffer(N);
 		struct half halves[2] = { { in, out, N / 2 }, { in + N / 2, out + N / 2, N / 2 } };
 		pthread_t tids[2];
-		rc |= dmo_layer_begin("threads", "relu:in=2000", in, N * 4, out, N * 4);
+		rc |= dmo_layer_begin("threads", "relu:in=1x1x2000", in, N * 4, out, N * 4);
 		for (int t = 0; t < 2; t++)
 			pthread_create(&tids[t], NULL, relu_half, &halves[t]);
 		for (int t = 0; t < 2; t++)

@@ -29,7 +29,7 @@ int main(void)
 		return 1;
 	for (int i = 0; i < N; i++)
 		in[i] = (float)(i % 7) - 3.0f;
-	if (dmo_layer_begin("relu_forward", "relu:in=1024", in, N * sizeof *in, out,
+	if (dmo_layer_begin("relu_forward", "relu:in=1x1x1024", in, N * sizeof *in, out,
 			    N * sizeof *out) != 0)
 		return 1;
 	relu_forward(in, out, N);
