@@ -15,7 +15,7 @@ static float in[N], out[N], both[2 * N];
 
 static void good_layer(const char *name)
 {
-	if (dmo_layer_begin(name, "relu:in=256", in, sizeof in, out, sizeof out) != 0 ||
+	if (dmo_layer_begin(name, "relu:in=1x1x256", in, sizeof in, out, sizeof out) != 0 ||
 	    (out[0] = in[0], dmo_layer_end() != 0)) {
 		fprintf(stderr, "misuse: good layer %s was refused\n", name);
 		exit(3);
