@@ -71,6 +71,11 @@ static void print_diff(const char *what, const struct dmo_verify_diff *d)
 	       d->c);
 }
 
+static const char *runs(uint64_t n)
+{
+	return n == 1 ? "run" : "runs";
+}
+
 static void print_scan(const struct dmo_verify_result *r)
 {
 	const char *label = "smallest changing:";
@@ -84,18 +89,19 @@ static void print_scan(const struct dmo_verify_result *r)
 		printf("%-20s none: the tested overlap is min(IB, OB)\n", label);
 		break;
 	case DMO_SCAN_NONE:
-		printf("%-20s none: no larger overlap changes the output (%llu runs)\n", label,
-		       (unsigned long long)r->scan_runs);
+		printf("%-20s none: no larger overlap changes the output (%llu %s)\n", label,
+		       (unsigned long long)r->scan_runs, runs(r->scan_runs));
 		break;
 	case DMO_SCAN_LIMIT:
-		printf("%-20s no change found up to X'=%llu (scan limit, %llu runs)\n", label,
-		       (unsigned long long)r->scan_overlap, (unsigned long long)r->scan_runs);
+		printf("%-20s no change found up to X'=%llu (scan limit, %llu %s)\n", label,
+		       (unsigned long long)r->scan_overlap, (unsigned long long)r->scan_runs,
+		       runs(r->scan_runs));
 		break;
 	case DMO_SCAN_FOUND:
-		printf("%-20s %llu bytes (+%llu over the tested overlap, after %llu runs)\n",
+		printf("%-20s %llu bytes (+%llu over the tested overlap, %llu %s)\n",
 		       label, (unsigned long long)r->scan_overlap,
 		       (unsigned long long)(r->scan_overlap - r->overlap),
-		       (unsigned long long)r->scan_runs);
+		       (unsigned long long)r->scan_runs, runs(r->scan_runs));
 		print_diff("  first difference:", &r->scan_diff);
 		break;
 	}
