@@ -19,6 +19,9 @@ bandtitle = sprintf('safe overlap [OB - O_s, OB]: O_s = %d bytes', os)
 band = ", keyentry with boxes fc rgb '#ffd966' fs solid 0.45 title bandtitle"
 pair = have_pair ? ", datadir.'/pair.csv' using 1:2 skip 1 with points pt 6 ps 2.5 lw 2 lc rgb 'black' title pairtitle" : ""
 # Envelopes (decimated) as filled bands between a bin's lowest and highest
-# byte (a 2-pixel border keeps thin bands visible), single events as dots;
-# the including template defines colour(s).
-style = decimated ? "using 1:2:3 with filledcurves fs solid 0.55 border lw 2 lc rgb colour(s) fc rgb colour(s)" : "using 1:2 with points pt 7 ps 0.45 lc rgb colour(s)"
+# byte, at least minband tall (a few pixels) so that a band as thin as one
+# output row per bin stays visible; single events as dots.  The including
+# template defines colour(s).
+ytop = ib + ob - os > ob ? ib + ob - os : ob
+minband = ytop / 200.0
+style = decimated ? "using 1:2:($3 < $2 + minband ? $2 + minband : $3) with filledcurves fs solid 0.8 noborder lc rgb colour(s)" : "using 1:2 with points pt 7 ps 0.45 lc rgb colour(s)"
