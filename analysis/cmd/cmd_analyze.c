@@ -30,7 +30,7 @@ int cmd_analyze(int argc, char **argv)
 	const char *dir;
 	int c, failed;
 
-	optind = 1;
+	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage, stdout);

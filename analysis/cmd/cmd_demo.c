@@ -1,7 +1,8 @@
 /* cmd_demo.c - `dmo demo`: the README's showcase.  It profiles three
  * reference kernels under the real tool (the golden MobileNet v2 layer, a
- * ReLU and a fully connected layer), then cross-checks the three methods
- * on them.  It is the same work as `dmo run` followed by `dmo analyze`. */
+ * ReLU and a fully connected layer), cross-checks the three methods on
+ * them, and draws the golden layer.  It is the same work as `dmo run`,
+ * `dmo analyze` and `dmo plot` one after the other. */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,8 +14,9 @@ static const char usage[] =
 	"\n"
 	"Profile the second depthwise convolution of MobileNet v2 (the golden layer\n"
 	"of SPEC.md), a ReLU and a fully connected layer under valgrind --tool=dmo,\n"
-	"print the per-layer table, then compare the exact, algorithmic and analytic\n"
-	"O_s.  The run directory is DIR (default: dmo-demo).\n";
+	"print the per-layer table, compare the exact, algorithmic and analytic O_s,\n"
+	"and draw the golden layer's access pattern and minR/maxW bounds.  The run\n"
+	"directory is DIR (default: dmo-demo).\n";
 
 static const char *const demo_specs[] = {
 	"dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same",
@@ -30,10 +32,10 @@ int cmd_demo(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	char *dir = "dmo-demo";
-	char *run_argv[8], *analyze_argv[3];
+	char *run_argv[8], *analyze_argv[3], *plot_argv[5];
 	int c, n = 0, rc;
 
-	optind = 1;
+	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
 		if (c == 'o') {
 			dir = optarg;
@@ -64,5 +66,18 @@ int cmd_demo(int argc, char **argv)
 	analyze_argv[0] = "analyze";
 	analyze_argv[1] = dir;
 	analyze_argv[2] = NULL;
-	return cmd_analyze(2, analyze_argv);
+	rc = cmd_analyze(2, analyze_argv);
+	if (rc != 0)
+		return rc;
+	printf("\n== figures of the golden layer (layer 1)\n");
+	for (size_t i = 0; i < 2 && rc == 0; i++) {
+		/* Fresh each time: getopt_long permutes the vector it parses. */
+		plot_argv[0] = "plot";
+		plot_argv[1] = i == 0 ? "--kind=pattern" : "--kind=bounds";
+		plot_argv[2] = "--layer=1";
+		plot_argv[3] = dir;
+		plot_argv[4] = NULL;
+		rc = cmd_plot(4, plot_argv);
+	}
+	return rc;
 }

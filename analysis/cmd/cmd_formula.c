@@ -73,7 +73,7 @@ int cmd_formula(int argc, char **argv)
 	};
 	int c, csv = 0;
 
-	optind = 1;
+	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = getopt_long(argc, argv, "ch", options, NULL)) != -1) {
 		if (c == 'c') {
 			csv = 1;

@@ -35,7 +35,7 @@ int cmd_profile(int argc, char **argv)
 	char err[1024];
 	int c, status;
 
-	optind = 1;
+	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = getopt_long(argc, argv, "+o:t:m:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'o':

@@ -73,7 +73,7 @@ int cmd_run(int argc, char **argv)
 	char **hargv;
 	int c, n = 0, threads, interleave = 0, status;
 
-	optind = 1;
+	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = getopt_long(argc, argv, "o:t:j:im:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'o':

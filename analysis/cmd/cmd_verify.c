@@ -147,7 +147,7 @@ int cmd_verify(int argc, char **argv)
 	struct dmo_verify_opts opts = { .threads = 1, .scan_limit = DMO_VERIFY_SCAN_LIMIT };
 	int c;
 
-	optind = 1;
+	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = getopt_long(argc, argv, "x:j:is:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'x':
