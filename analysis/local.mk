@@ -7,6 +7,7 @@ analysis_lib_libdmo_analysis_la_SOURCES = \
 	analysis/lib/profile.h analysis/lib/profile.c \
 	analysis/lib/curves.h analysis/lib/curves.c \
 	analysis/lib/analyze.h analysis/lib/analyze.c \
+	analysis/lib/plan.h analysis/lib/plan.c \
 	analysis/lib/verify.h analysis/lib/verify.c
 analysis_lib_libdmo_analysis_la_CPPFLAGS = $(AM_CPPFLAGS) -DDMO_VALGRIND='"$(VALGRIND)"'
 analysis_lib_libdmo_analysis_la_LIBADD = $(CSV_LIBS)
@@ -19,6 +20,7 @@ bin_PROGRAMS += analysis/dmo
 analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \
 	analysis/cmd/cmd_profile.c analysis/cmd/cmd_export.c analysis/cmd/cmd_demo.c \
 	analysis/cmd/cmd_formula.c analysis/cmd/cmd_run.c analysis/cmd/cmd_analyze.c \
+	analysis/cmd/cmd_plan.c \
 	analysis/cmd/cmd_plot.c \
 	analysis/cmd/cmd_verify.c
 analysis_dmo_LDADD = target-harness/runner/libdmo-runner.la opspec/libdmo-model.la \

@@ -1,0 +1,511 @@
+/* plan.c - tensor-arena planning with and without diagonal overlaps, the
+ * plan's invariant check, and the proof by execution (docs/plan.md). */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algorithmic.h"
+#include "analytic.h"
+#include "plan.h"
+#include "rundir.h"
+#include "runner.h"
+
+/* Seed of the model input in --verify (any fixed value would do). */
+#define VERIFY_SEED 1
+
+static int fail(char *err, size_t err_len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, err_len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+static int tensor_of(int producer)
+{
+	return producer == DMO_MODEL_INPUT ? 0 : producer + 1;
+}
+
+static int measured_os(const struct dmo_model *model, const char *dir, uint64_t *os,
+		       char *err, size_t err_len)
+{
+	struct dmo_layer_table table;
+	char path[PATH_MAX], msg[512];
+	int rc = 0;
+
+	if (dir == NULL)
+		return fail(err, err_len, "measured O_s needs a run directory");
+	snprintf(path, sizeof path, "%s/%s", dir, DMO_LAYERS_CSV);
+	if (dmo_layers_csv_read(path, &table, msg, sizeof msg) != 0)
+		return fail(err, err_len, "%s", msg);
+	for (size_t l = 0; l < model->n_layers && rc == 0; l++) {
+		const struct dmo_model_layer *layer = &model->layers[l];
+		const struct dmo_layer_row *row = NULL;
+
+		for (size_t r = 0; r < table.count && row == NULL; r++)
+			if (strcmp(table.rows[r].name, layer->name) == 0)
+				row = &table.rows[r];
+		if (row == NULL)
+			rc = fail(err, err_len, "%s: no layer '%s'", path, layer->name);
+		else if (strcmp(row->status, "ok") != 0)
+			rc = fail(err, err_len, "%s: layer '%s' has status %s", path,
+				  layer->name, row->status);
+		else if (row->in_bytes != dmo_opspec_in_bytes(&layer->op) ||
+			 row->out_bytes != dmo_opspec_out_bytes(&layer->op))
+			rc = fail(err, err_len,
+				  "%s: layer '%s' profiled %llu/%llu input/output bytes, the table says %llu/%llu",
+				  path, layer->name, (unsigned long long)row->in_bytes,
+				  (unsigned long long)row->out_bytes,
+				  (unsigned long long)dmo_opspec_in_bytes(&layer->op),
+				  (unsigned long long)dmo_opspec_out_bytes(&layer->op));
+		else
+			os[l] = row->os_bytes;
+	}
+	dmo_layer_table_free(&table);
+	return rc;
+}
+
+int dmo_plan_os(const struct dmo_model *model, enum dmo_os_source source,
+		const char *dir, uint64_t *os, char *err, size_t err_len)
+{
+	if (source == DMO_OS_MEASURED)
+		return measured_os(model, dir, os, err, err_len);
+	for (size_t l = 0; l < model->n_layers; l++) {
+		const struct dmo_model_layer *layer = &model->layers[l];
+		struct dmo_algo_result algo;
+		struct dmo_analytic_result ana;
+		int rc;
+
+		if (source == DMO_OS_ALGORITHMIC) {
+			rc = dmo_algorithmic(&layer->op, &algo);
+			os[l] = algo.os;
+		} else {
+			rc = dmo_analytic(&layer->op, &ana);
+			os[l] = ana.os;
+		}
+		if (rc != 0)
+			return fail(err, err_len, "layer '%s': no O_s for '%s'", layer->name,
+				    layer->spec);
+	}
+	return 0;
+}
+
+/* Bytes tensors A and B may share in the permitted direction: O_s of the
+ * layer when A is the diagonal input and B the output of that layer. */
+static uint64_t diagonal_os(const struct dmo_plan *p, int a, int b)
+{
+	const struct dmo_plan_layer *l;
+
+	if (b == 0)
+		return 0;
+	l = &p->layers[b - 1];
+	return l->diagonal && l->in == a ? l->os : 0;
+}
+
+static int live_together(const struct dmo_plan_tensor *a, const struct dmo_plan_tensor *b)
+{
+	return a->first <= b->last && b->first <= a->last;
+}
+
+/* Offsets of T excluded by one placed neighbour U, as the half-open range
+ * [lo, hi).  Without sharing, T conflicts with U when T.off < U.off + U.bytes
+ * and T.off + T.bytes > U.off; a permitted diagonal share of S bytes moves
+ * the input's edge: input.off may reach output.off + output.bytes - S. */
+struct span {
+	int64_t lo, hi;
+};
+
+static int span_cmp(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+static uint64_t lowest_offset(const struct dmo_plan *p, int t, const uint64_t *off,
+			      const char *placed, int with_overlaps, struct span *spans)
+{
+	const struct dmo_plan_tensor *tt = &p->tensors[t];
+	size_t n = 0;
+	int64_t at = 0;
+
+	for (size_t u = 0; u < p->n_tensors; u++) {
+		const struct dmo_plan_tensor *tu = &p->tensors[u];
+		int64_t as_in = 0, as_out = 0; /* share when T is input / output */
+
+		if (!placed[u] || !live_together(tt, tu))
+			continue;
+		if (with_overlaps) {
+			as_in = (int64_t)diagonal_os(p, t, (int)u);
+			as_out = (int64_t)diagonal_os(p, (int)u, t);
+		}
+		spans[n].lo = (int64_t)off[u] - (int64_t)tt->bytes + 1 + as_out;
+		spans[n].hi = (int64_t)(off[u] + tu->bytes) - as_in;
+		n++;
+	}
+	qsort(spans, n, sizeof *spans, span_cmp);
+	for (size_t i = 0; i < n && at >= spans[i].lo; i++)
+		if (at < spans[i].hi)
+			at = spans[i].hi;
+	return (uint64_t)at;
+}
+
+/* Place the tensors in ORDER, each at the lowest offset its already placed
+ * live neighbours leave free; return the peak. */
+static int place(struct dmo_plan *p, const int *order, int with_overlaps, uint64_t *peak)
+{
+	char *placed = calloc(p->n_tensors, 1);
+	uint64_t *off = calloc(p->n_tensors, sizeof *off);
+	struct span *spans = calloc(p->n_tensors, sizeof *spans);
+	int rc = placed && off && spans ? 0 : -1;
+
+	*peak = 0;
+	for (size_t i = 0; i < p->n_tensors && rc == 0; i++) {
+		int t = order[i];
+		struct dmo_plan_tensor *tt = &p->tensors[t];
+
+		off[t] = lowest_offset(p, t, off, placed, with_overlaps, spans);
+		placed[t] = 1;
+		if (with_overlaps)
+			tt->offset_dmo = off[t];
+		else
+			tt->offset_plain = off[t];
+		if (off[t] + tt->bytes > *peak)
+			*peak = off[t] + tt->bytes;
+	}
+	free(placed);
+	free(off);
+	free(spans);
+	return rc;
+}
+
+/* TFLite Micro's GreedyMemoryPlanner order: size descending, ties by index. */
+struct size_key {
+	uint64_t bytes;
+	int t;
+};
+
+static int by_size_desc(const void *a, const void *b)
+{
+	const struct size_key *x = a, *y = b;
+
+	if (x->bytes != y->bytes)
+		return x->bytes < y->bytes ? 1 : -1;
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+static int size_order(const struct dmo_plan *p, int *order)
+{
+	struct size_key *keys = calloc(p->n_tensors, sizeof *keys);
+
+	if (keys == NULL)
+		return -1;
+	for (size_t i = 0; i < p->n_tensors; i++)
+		keys[i] = (struct size_key){ p->tensors[i].bytes, (int)i };
+	qsort(keys, p->n_tensors, sizeof *keys, by_size_desc);
+	for (size_t i = 0; i < p->n_tensors; i++)
+		order[i] = keys[i].t;
+	free(keys);
+	return 0;
+}
+
+/* The three plans: without overlaps by size; with overlaps in reverse
+ * execution order (the paper's: each layer's output is placed before its
+ * input, which can then slide onto it) and by size, keeping the lower. */
+static int plan_all(struct dmo_plan *p, int *order, uint64_t *by_size_off)
+{
+	if (size_order(p, order) != 0 || place(p, order, 0, &p->peak_plain) != 0 ||
+	    place(p, order, 1, &p->peak_by_size) != 0)
+		return -1;
+	for (size_t t = 0; t < p->n_tensors; t++)
+		by_size_off[t] = p->tensors[t].offset_dmo;
+	for (size_t i = 0; i < p->n_tensors; i++)
+		order[i] = (int)(p->n_tensors - 1 - i);
+	if (place(p, order, 1, &p->peak_reverse) != 0)
+		return -1;
+	p->peak_dmo = p->peak_reverse;
+	if (p->peak_by_size < p->peak_reverse) {
+		p->peak_dmo = p->peak_by_size;
+		for (size_t t = 0; t < p->n_tensors; t++)
+			p->tensors[t].offset_dmo = by_size_off[t];
+	}
+	return 0;
+}
+
+static int build_graph(const struct dmo_model *model, const uint64_t *os,
+		       struct dmo_plan *p, char *err, size_t err_len)
+{
+	p->tensors[0].bytes = dmo_opspec_in_bytes(&model->layers[0].op);
+	p->tensors[0].first = 0;
+	for (size_t l = 0; l < model->n_layers; l++) {
+		p->tensors[l + 1].bytes = dmo_opspec_out_bytes(&model->layers[l].op);
+		p->tensors[l + 1].first = (int)l;
+	}
+	for (size_t t = 0; t < p->n_tensors; t++)
+		p->tensors[t].last = -1;
+	for (size_t l = 0; l < model->n_layers; l++)
+		for (size_t k = 0; k < model->layers[l].n_inputs; k++)
+			p->tensors[tensor_of(model->layers[l].inputs[k])].last = (int)l;
+	for (size_t t = 0; t < p->n_tensors; t++)
+		if (p->tensors[t].last < 0) {
+			p->tensors[t].output = 1;
+			p->tensors[t].last = (int)model->n_layers - 1;
+		}
+	for (size_t l = 0; l < model->n_layers; l++) {
+		const struct dmo_model_layer *layer = &model->layers[l];
+		struct dmo_plan_layer *pl = &p->layers[l];
+		uint64_t cap = min_u64(dmo_opspec_in_bytes(&layer->op),
+				       dmo_opspec_out_bytes(&layer->op));
+
+		if (os[l] > cap)
+			return fail(err, err_len, "layer '%s': O_s %llu exceeds min(IB, OB) = %llu",
+				    layer->name, (unsigned long long)os[l],
+				    (unsigned long long)cap);
+		pl->in = tensor_of(layer->inputs[0]);
+		pl->in2 = layer->n_inputs > 1 ? tensor_of(layer->inputs[1]) : -1;
+		pl->out = (int)l + 1;
+		pl->os = os[l];
+		/* Another operand read from the same tensor would see the
+		 * clobbered bytes: O_s only covers the first operand. */
+		pl->diagonal = p->tensors[pl->in].last == (int)l && pl->in2 != pl->in;
+	}
+	return 0;
+}
+
+static void bound_and_overlaps(struct dmo_plan *p)
+{
+	p->bound_dmo = 0;
+	p->bound_layer = 0;
+	for (size_t l = 0; l < p->n_layers; l++) {
+		struct dmo_plan_layer *pl = &p->layers[l];
+		const struct dmo_plan_tensor *in = &p->tensors[pl->in], *out = &p->tensors[pl->out];
+		uint64_t need;
+
+		pl->live_bytes = 0;
+		for (size_t t = 0; t < p->n_tensors; t++)
+			if (p->tensors[t].first <= (int)l && (int)l <= p->tensors[t].last)
+				pl->live_bytes += p->tensors[t].bytes;
+		need = pl->live_bytes - (pl->diagonal ? pl->os : 0);
+		if (need > p->bound_dmo) {
+			p->bound_dmo = need;
+			p->bound_layer = (int)l;
+		}
+		pl->overlap = 0;
+		if (in->offset_dmo < out->offset_dmo + out->bytes &&
+		    out->offset_dmo < in->offset_dmo + in->bytes)
+			pl->overlap = out->offset_dmo + out->bytes - in->offset_dmo;
+	}
+}
+
+int dmo_plan_build(const struct dmo_model *model, const uint64_t *os,
+		   struct dmo_plan *plan, char *err, size_t err_len)
+{
+	struct dmo_plan p = { .n_layers = model->n_layers, .n_tensors = model->n_layers + 1 };
+	char msg[512];
+	uint64_t *scratch;
+	int *order;
+	int rc;
+
+	memset(plan, 0, sizeof *plan);
+	if (model->n_layers == 0)
+		return fail(err, err_len, "the model has no layers");
+	if (dmo_model_check_shapes(model, msg, sizeof msg) != 0)
+		return fail(err, err_len, "%s", msg);
+	p.layers = calloc(p.n_layers, sizeof *p.layers);
+	p.tensors = calloc(p.n_tensors, sizeof *p.tensors);
+	order = calloc(p.n_tensors, sizeof *order);
+	scratch = calloc(p.n_tensors, sizeof *scratch);
+	if (p.layers == NULL || p.tensors == NULL || order == NULL || scratch == NULL) {
+		rc = fail(err, err_len, "out of memory");
+		goto out;
+	}
+	rc = build_graph(model, os, &p, err, err_len);
+	if (rc != 0)
+		goto out;
+
+	if (plan_all(&p, order, scratch) != 0) {
+		rc = fail(err, err_len, "out of memory");
+		goto out;
+	}
+	bound_and_overlaps(&p);
+	/* The planner's own assertion: a broken plan never leaves here. */
+	if (dmo_plan_check(&p, 0, msg, sizeof msg) != 0 ||
+	    dmo_plan_check(&p, 1, msg, sizeof msg) != 0)
+		rc = fail(err, err_len, "internal error, invalid plan: %s", msg);
+out:
+	free(order);
+	free(scratch);
+	if (rc == 0)
+		*plan = p;
+	else
+		dmo_plan_free(&p);
+	return rc;
+}
+
+int dmo_plan_check(const struct dmo_plan *p, int with_overlaps, char *err, size_t err_len)
+{
+	uint64_t peak = with_overlaps ? p->peak_dmo : p->peak_plain;
+
+	for (size_t a = 0; a < p->n_tensors; a++) {
+		const struct dmo_plan_tensor *ta = &p->tensors[a];
+		uint64_t oa = with_overlaps ? ta->offset_dmo : ta->offset_plain;
+
+		if (oa + ta->bytes > peak)
+			return fail(err, err_len, "tensor %zu ends at %llu, past the peak %llu", a,
+				    (unsigned long long)(oa + ta->bytes),
+				    (unsigned long long)peak);
+		for (size_t b = a + 1; b < p->n_tensors; b++) {
+			const struct dmo_plan_tensor *tb = &p->tensors[b];
+			uint64_t ob = with_overlaps ? tb->offset_dmo : tb->offset_plain;
+			/* A tensor is only ever produced after its reader's input,
+			 * so in a permitted pair the input is A and the output B. */
+			uint64_t share = with_overlaps ? diagonal_os(p, (int)a, (int)b) : 0;
+
+			if (!live_together(ta, tb) || oa >= ob + tb->bytes || ob >= oa + ta->bytes)
+				continue;
+			/* They intersect: allowed only as input A starting at
+			 * most SHARE bytes before the end of output B. */
+			if (share == 0 || oa + share < ob + tb->bytes)
+				return fail(err, err_len,
+					    "tensors %zu [%llu, +%llu) and %zu [%llu, +%llu) are live together and overlap%s",
+					    a, (unsigned long long)oa, (unsigned long long)ta->bytes,
+					    b, (unsigned long long)ob, (unsigned long long)tb->bytes,
+					    share ? " beyond O_s" : "");
+		}
+	}
+	return 0;
+}
+
+/* Run every layer with tensor T at BASES[T]; the model input is filled
+ * first.  Returns 0, or -1 with ERR. */
+static int run_model(const struct dmo_model *model, const struct dmo_plan *p,
+		     struct dmo_op_run **runs, unsigned char **bases, char *err, size_t err_len)
+{
+	dmo_op_fill_input(&model->layers[0].op, bases[0], VERIFY_SEED);
+	for (size_t l = 0; l < p->n_layers; l++) {
+		const struct dmo_plan_layer *pl = &p->layers[l];
+
+		if (dmo_op_execute2(runs[l], bases[pl->in], pl->in2 >= 0 ? bases[pl->in2] : NULL,
+				    bases[pl->out], 1, 0) != 0)
+			return fail(err, err_len, "layer '%s': the kernel refused its arguments",
+				    model->layers[l].name);
+	}
+	return 0;
+}
+
+int dmo_plan_verify(const struct dmo_model *model, const struct dmo_plan *p, char *err,
+		    size_t err_len)
+{
+	struct dmo_op_run **runs = calloc(p->n_layers, sizeof *runs);
+	unsigned char **separate = calloc(p->n_tensors, sizeof *separate);
+	unsigned char **planned = calloc(p->n_tensors, sizeof *planned);
+	unsigned char *arena = malloc(p->peak_dmo);
+	char msg[512];
+	int rc = 0;
+
+	if (runs == NULL || separate == NULL || planned == NULL || arena == NULL)
+		rc = fail(err, err_len, "out of memory");
+	for (size_t l = 0; l < p->n_layers && rc == 0; l++) {
+		runs[l] = dmo_op_prepare(&model->layers[l].op, msg, sizeof msg);
+		if (runs[l] == NULL)
+			rc = fail(err, err_len, "layer '%s': %s", model->layers[l].name, msg);
+	}
+	for (size_t t = 0; t < p->n_tensors && rc == 0; t++) {
+		/* Zeroed separate buffers and a differently filled arena: a
+		 * kernel reading bytes nobody wrote shows up as a difference. */
+		separate[t] = calloc(1, p->tensors[t].bytes);
+		planned[t] = arena + p->tensors[t].offset_dmo;
+		if (separate[t] == NULL)
+			rc = fail(err, err_len, "out of memory");
+	}
+	if (rc == 0) {
+		memset(arena, 0xa5, p->peak_dmo);
+		rc = run_model(model, p, runs, separate, err, err_len);
+	}
+	if (rc == 0)
+		rc = run_model(model, p, runs, planned, err, err_len);
+	for (size_t t = 0; t < p->n_tensors && rc == 0; t++) {
+		if (!p->tensors[t].output)
+			continue;
+		for (uint64_t i = 0; i < p->tensors[t].bytes && rc == 0; i++)
+			if (separate[t][i] != planned[t][i]) {
+				snprintf(err, err_len,
+					 "output of layer '%s' differs at byte %llu of %llu",
+					 model->layers[t - 1].name, (unsigned long long)i,
+					 (unsigned long long)p->tensors[t].bytes);
+				rc = 1;
+			}
+	}
+	for (size_t l = 0; runs != NULL && l < p->n_layers; l++)
+		dmo_op_free(runs[l]);
+	for (size_t t = 0; separate != NULL && t < p->n_tensors; t++)
+		free(separate[t]);
+	free(runs);
+	free(separate);
+	free(planned);
+	free(arena);
+	return rc;
+}
+
+void dmo_plan_print(FILE *out, const struct dmo_model *model, const struct dmo_plan *p,
+		    int csv)
+{
+	static const char *const text = "%5s  %-18s %-9s %10s %8s %10s %10s %10s %10s %10s\n";
+
+	if (csv)
+		fputs("layer,name,op,in_tensor,out_bytes,live_from,live_to,offset_plain,"
+		      "offset_dmo,in_offset_dmo,os_bytes,diagonal,overlap_bytes,live_bytes\n", out);
+	else
+		fprintf(out, text, "layer", "name", "op", "out_bytes", "live", "plain_off",
+			"dmo_off", "in_dmo_off", "os_bytes", "overlap");
+	for (size_t l = 0; l <= p->n_layers; l++) {
+		/* Row 0 is the model input; row L+1 layer L and its output. */
+		const struct dmo_plan_layer *pl = l ? &p->layers[l - 1] : NULL;
+		const struct dmo_plan_tensor *t = &p->tensors[l];
+		char layer[24] = "-", live[32], bytes[24], plain[24], dmo[24], in_off[24] = "",
+		     os[24] = "", overlap[24] = "";
+
+		snprintf(live, sizeof live, "%d-%d%s", t->first, t->last, t->output ? "*" : "");
+		snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)t->bytes);
+		snprintf(plain, sizeof plain, "%llu", (unsigned long long)t->offset_plain);
+		snprintf(dmo, sizeof dmo, "%llu", (unsigned long long)t->offset_dmo);
+		if (pl != NULL) {
+			snprintf(layer, sizeof layer, "%zu", l - 1);
+			snprintf(in_off, sizeof in_off, "%llu",
+				 (unsigned long long)p->tensors[pl->in].offset_dmo);
+			snprintf(os, sizeof os, "%llu", (unsigned long long)pl->os);
+			if (pl->diagonal)
+				snprintf(overlap, sizeof overlap, "%llu",
+					 (unsigned long long)pl->overlap);
+			else
+				snprintf(overlap, sizeof overlap, "in live");
+		}
+		if (csv)
+			fprintf(out, "%s,%s,%s,%d,%s,%d,%d,%s,%s,%s,%s,%d,%llu,%llu\n", layer,
+				pl ? model->layers[l - 1].name : "input",
+				pl ? dmo_op_name(model->layers[l - 1].op.op) : "",
+				pl ? pl->in : -1, bytes, t->first, t->last, plain, dmo, in_off,
+				os, pl ? pl->diagonal : 0, pl ? (unsigned long long)pl->overlap : 0ULL,
+				pl ? (unsigned long long)pl->live_bytes : 0ULL);
+		else
+			fprintf(out, text, layer, pl ? model->layers[l - 1].name : "(model input)",
+				pl ? dmo_op_name(model->layers[l - 1].op.op) : "", bytes, live,
+				plain, dmo, in_off, os, overlap);
+	}
+}
+
+void dmo_plan_free(struct dmo_plan *plan)
+{
+	free(plan->layers);
+	free(plan->tensors);
+	memset(plan, 0, sizeof *plan);
+}

@@ -1,0 +1,94 @@
+/* plan.h - tensor-arena planning of a model layer table with and without
+ * diagonal overlaps (`dmo plan`).  The algorithm and a worked example are in
+ * docs/plan.md.
+ *
+ * Tensors: tensor 0 is the model input (the first layer's input), tensor
+ * L+1 the output of layer L.  A tensor is live from its producing layer
+ * (layer 0 for the model input) to its last consumer; a tensor nobody reads
+ * is a model output and lives to the last layer.  Two tensors whose live
+ * ranges intersect must not share a byte, with one exception, the diagonal
+ * overlap: when layer L's first operand (the profiled input of SPEC.md) dies
+ * at L and is not also its other operand, it may start X <= O_s(L) bytes
+ * before the end of L's output (input_start = output_start + OB - X). */
+#ifndef DMO_PLAN_H
+#define DMO_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model_table.h"
+
+/* Where each layer's O_s comes from. */
+enum dmo_os_source {
+	DMO_OS_ALGORITHMIC, /* exact, for the reference loop order */
+	DMO_OS_ANALYTIC,    /* the closed-form safe lower bound */
+	DMO_OS_MEASURED,    /* os_bytes of a profiled run directory */
+};
+
+struct dmo_plan_tensor {
+	uint64_t bytes;
+	int first, last;         /* live range, layer indices, inclusive */
+	int output;              /* no layer reads it: a model output */
+	uint64_t offset_plain;   /* greedy by size, no overlaps */
+	uint64_t offset_dmo;     /* diagonal overlaps, the better order */
+};
+
+struct dmo_plan_layer {
+	int in, in2, out;        /* tensor indices; in2 = -1 unless add/mul */
+	uint64_t os;             /* O_s of the layer, bytes */
+	int diagonal;            /* input IN dies here: it may overlap OUT */
+	uint64_t overlap;        /* bytes IN and OUT share in the dmo plan */
+	uint64_t live_bytes;     /* sum of the tensors live at this layer */
+};
+
+struct dmo_plan {
+	size_t n_layers, n_tensors;
+	struct dmo_plan_layer *layers;
+	struct dmo_plan_tensor *tensors;
+	uint64_t peak_plain;     /* arena bytes without overlaps */
+	uint64_t peak_dmo;       /* arena bytes with diagonal overlaps: the
+				  * lower of the two orders below */
+	uint64_t peak_reverse;   /* overlaps, reverse execution order (paper) */
+	uint64_t peak_by_size;   /* overlaps, size-descending order */
+	uint64_t bound_dmo;      /* max over layers of live_bytes - os (diagonal) */
+	int bound_layer;         /* the layer where bound_dmo is reached */
+};
+
+/* O_s of every layer of MODEL into OS[n_layers].  DIR is the run directory
+ * for DMO_OS_MEASURED (ignored otherwise); its layers are matched by name,
+ * and a missing layer, a layer whose status is not ok or whose buffer sizes
+ * differ from the table's is an error.  Returns 0, or -1 with ERR. */
+int dmo_plan_os(const struct dmo_model *model, enum dmo_os_source source,
+		const char *dir, uint64_t *os, char *err, size_t err_len);
+
+/* Plan MODEL with the per-layer O_s in OS.  Both plans are checked with
+ * dmo_plan_check before returning.  Returns 0, or -1 with ERR (a table
+ * with no layers, an O_s above min(IB, OB), memory, or a broken plan). */
+int dmo_plan_build(const struct dmo_model *model, const uint64_t *os,
+		   struct dmo_plan *plan, char *err, size_t err_len);
+
+/* The invariant of a plan: no two tensors with intersecting live ranges
+ * share a byte, except a diagonal layer's input and output sharing at most
+ * O_s bytes in the permitted direction; every tensor ends within the peak.
+ * WITH_OVERLAPS picks offset_dmo (else offset_plain, where no sharing at all
+ * is allowed).  Returns 0, or -1 naming the offending pair in ERR. */
+int dmo_plan_check(const struct dmo_plan *plan, int with_overlaps, char *err,
+		   size_t err_len);
+
+/* Run MODEL through the reference kernels twice, on deterministic data:
+ * every tensor in its own buffer, then every tensor at its offset_dmo inside
+ * one arena of peak_dmo bytes, and compare every model output bit for bit.
+ * Returns 0 when equal, 1 when they differ (ERR names the first tensor and
+ * byte), -1 with ERR when a kernel could not run. */
+int dmo_plan_verify(const struct dmo_model *model, const struct dmo_plan *plan,
+		    char *err, size_t err_len);
+
+/* The per-layer table: live ranges, both offsets, O_s and the overlap used,
+ * as aligned text or (CSV) one row per layer with a header. */
+void dmo_plan_print(FILE *out, const struct dmo_model *model,
+		    const struct dmo_plan *plan, int csv);
+
+void dmo_plan_free(struct dmo_plan *plan);
+
+#endif
