@@ -10,4 +10,4 @@ tests_test_plan_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_plan_LDADD = analysis/lib/libdmo-analysis.la analysis/lib/libdmo-tape.la \
 	target-harness/runner/libdmo-runner.la opspec/libdmo-model.la \
 	$(METHODS_LIBS) $(CHECK_LIBS)
-EXTRA_DIST += tests/plan_models.sh
+EXTRA_DIST += tests/plan_models.sh bench/plan_report.sh docs/plan.md
