@@ -4,12 +4,16 @@ noinst_LTLIBRARIES += analysis/lib/libdmo-analysis.la
 analysis_lib_libdmo_analysis_la_SOURCES = \
 	analysis/lib/rundir.h analysis/lib/rundir.c \
 	analysis/lib/trace.h analysis/lib/trace.c \
+	analysis/lib/locate.h analysis/lib/locate.c \
 	analysis/lib/profile.h analysis/lib/profile.c \
 	analysis/lib/curves.h analysis/lib/curves.c \
 	analysis/lib/analyze.h analysis/lib/analyze.c \
 	analysis/lib/plan.h analysis/lib/plan.c \
 	analysis/lib/verify.h analysis/lib/verify.c
-analysis_lib_libdmo_analysis_la_CPPFLAGS = $(AM_CPPFLAGS) -DDMO_VALGRIND='"$(VALGRIND)"'
+analysis_lib_libdmo_analysis_la_CPPFLAGS = $(AM_CPPFLAGS) -DDMO_VALGRIND='"$(VALGRIND)"' \
+	-DDMO_BUILDDIR='"$(abs_top_builddir)"' -DDMO_SRCDIR='"$(abs_top_srcdir)"' \
+	-DDMO_PKGLIBEXECDIR='"$(pkglibexecdir)"' -DDMO_BINDIR='"$(bindir)"' \
+	-DDMO_MODELS_DIR='"$(modelsdir)"' -DDMO_PLOTS_DIR='"$(plotsdir)"'
 analysis_lib_libdmo_analysis_la_LIBADD = $(CSV_LIBS)
 # Convenience libraries, users first: what links the analysis links these.
 ANALYSIS_LIBS = analysis/lib/libdmo-analysis.la analysis/lib/libdmo-tape.la \
@@ -20,8 +24,8 @@ bin_PROGRAMS += analysis/dmo
 analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \
 	analysis/cmd/cmd_profile.c analysis/cmd/cmd_export.c analysis/cmd/cmd_demo.c \
 	analysis/cmd/cmd_formula.c analysis/cmd/cmd_run.c analysis/cmd/cmd_analyze.c \
-	analysis/cmd/cmd_plan.c \
 	analysis/cmd/cmd_plot.c \
+	analysis/cmd/cmd_plan.c \
 	analysis/cmd/cmd_verify.c
 analysis_dmo_LDADD = target-harness/runner/libdmo-runner.la opspec/libdmo-model.la \
 	analysis/lib/libdmo-plot.la $(ANALYSIS_LIBS)

@@ -11,8 +11,8 @@ static const struct dmo_command commands[] = {
 	{ "demo", cmd_demo, "profile a reference kernel and show what dmo finds" },
 	{ "run", cmd_run, "profile reference kernels for op specs or a whole model" },
 	{ "formula", cmd_formula, "analytic and algorithmic O_s of op specs, without running them" },
-	{ "plan", cmd_plan, "arena plan of a model with and without diagonal overlaps" },
 	{ "plot", cmd_plot, "figures of a layer: access pattern, minR/maxW bounds, threads" },
+	{ "plan", cmd_plan, "arena plan of a model with and without diagonal overlaps" },
 	{ "verify", cmd_verify, "run a kernel with its buffers really overlapped and compare bit for bit" },
 };
 

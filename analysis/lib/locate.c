@@ -1,6 +1,7 @@
-/* locate.c - build-tree or installed paths of dmo-harness and the model
- * tables (locate.h).  The build adds DMO_BUILDDIR, DMO_SRC_MODELS_DIR,
- * DMO_BINDIR and DMO_MODELS_DIR. */
+/* locate.c - build-tree or installed paths of dmo's pieces (locate.h).
+ * The build defines DMO_BUILDDIR and DMO_SRCDIR (the trees), and
+ * DMO_PKGLIBEXECDIR, DMO_BINDIR, DMO_MODELS_DIR and DMO_PLOTS_DIR (the
+ * install locations). */
 #include "locate.h"
 
 #include <dirent.h>
@@ -25,16 +26,37 @@ static int in_build_tree(void)
 	return strncmp(exe, root, root_len) == 0 && exe[root_len] == '/';
 }
 
+/* ENV when set, else the build-tree or installed path. */
+static const char *pick(const char *env, const char *in_tree, const char *installed)
+{
+	const char *value = getenv(env);
+	if (value != NULL && *value != '\0')
+		return value;
+	return in_build_tree() ? in_tree : installed;
+}
+
+int dmo_locate_tool(char *dir, size_t len, char *err, size_t err_len)
+{
+	char tool[PATH_MAX];
+	snprintf(dir, len, "%s", pick("DMO_TOOL_DIR", DMO_BUILDDIR "/dmo-tool", DMO_PKGLIBEXECDIR));
+	snprintf(tool, sizeof tool, "%s/dmo-amd64-linux", dir);
+	if (access(tool, X_OK) != 0) {
+		snprintf(err, err_len, "cannot find the dmo Valgrind tool %s; build it or set "
+			 "DMO_TOOL_DIR to the folder that holds it", tool);
+		return -1;
+	}
+	return 0;
+}
+
+const char *dmo_locate_plots(void)
+{
+	return pick("DMO_PLOTS_DIR", DMO_SRCDIR "/plots", DMO_PLOTS_DIR);
+}
+
 int dmo_locate_harness(char *path, size_t len, char *err, size_t err_len)
 {
-	const char *env = getenv("DMO_HARNESS");
-
-	if (env != NULL && *env != '\0')
-		snprintf(path, len, "%s", env);
-	else if (in_build_tree())
-		snprintf(path, len, "%s/target-harness/harness/dmo-harness", DMO_BUILDDIR);
-	else
-		snprintf(path, len, "%s/dmo-harness", DMO_BINDIR);
+	snprintf(path, len, "%s", pick("DMO_HARNESS", DMO_BUILDDIR "/target-harness/harness/dmo-harness",
+				       DMO_BINDIR "/dmo-harness"));
 	if (access(path, X_OK) != 0) {
 		snprintf(err, err_len, "cannot run the harness program %s; build it or set DMO_HARNESS",
 			 path);
@@ -71,7 +93,7 @@ static void list_tables(const char *dir, char *out, size_t len)
 int dmo_locate_model(const char *model, char *path, size_t len, char *err,
 		     size_t err_len)
 {
-	const char *dir = getenv("DMO_MODELS_DIR");
+	const char *dir = pick("DMO_MODELS_DIR", DMO_SRCDIR "/target-harness/models", DMO_MODELS_DIR);
 	char known[1024];
 
 	if (strchr(model, '/') != NULL || ends_with(model, ".csv")) {
@@ -81,8 +103,6 @@ int dmo_locate_model(const char *model, char *path, size_t len, char *err,
 		snprintf(err, err_len, "cannot read model table %s", path);
 		return -1;
 	}
-	if (dir == NULL || *dir == '\0')
-		dir = in_build_tree() ? DMO_SRC_MODELS_DIR : DMO_MODELS_DIR;
 	snprintf(path, len, "%s/%s.csv", dir, model);
 	if (access(path, R_OK) == 0)
 		return 0;

@@ -1,14 +1,23 @@
-/* locate.h - where the harness program and the model layer tables are, for
- * the `dmo` subcommands that run or read them (run, plan).
+/* locate.h - where dmo's own pieces are: the Valgrind tool, the harness
+ * program, the model layer tables and the gnuplot templates.
  *
- * A program running from dmo's build tree uses the freshly built
- * dmo-harness and the source tree's tables; an installed one uses
- * $(bindir)/dmo-harness and $(pkgdatadir)/models.  Both paths are compiled
- * in, so the answer never depends on the current directory. */
+ * A program running from dmo's build tree uses what the build tree holds;
+ * an installed one uses the installed copies ($(pkglibexecdir),
+ * $(bindir), $(pkgdatadir)).  Both sets of paths are compiled in, so the
+ * answer never depends on the current directory, and each has an
+ * environment override. */
 #ifndef DMO_LOCATE_H
 #define DMO_LOCATE_H
 
 #include <stddef.h>
+
+/* The folder holding the tool dmo-amd64-linux, for VALGRIND_LIB:
+ * $DMO_TOOL_DIR if set.  Returns 0, or -1 with a message in ERR. */
+int dmo_locate_tool(char *dir, size_t len, char *err, size_t err_len);
+
+/* The folder of the gnuplot templates (pattern.gp, ...): $DMO_PLOTS_DIR if
+ * set.  Never fails; a missing template is reported by whoever opens it. */
+const char *dmo_locate_plots(void);
 
 /* The dmo-harness executable: $DMO_HARNESS if set, else as above.
  * Returns 0, or -1 with a message in ERR when it is not executable. */

@@ -4,6 +4,7 @@
  * reducer and notes which two events set it; a second pass writes the
  * series (event by event, or min/max envelopes per time bin) as CSV into a
  * temporary folder; gnuplot then renders a template from plots/. */
+#include "locate.h"
 #include "plot.h"
 
 #include <csv.h>
@@ -308,17 +309,6 @@ static void gp_uint(struct gp_args *a, const char *name, uint64_t value)
 	gp_add(a, "%s=%" PRIu64 ";", name, value);
 }
 
-const char *dmo_plot_templates_dir(void)
-{
-	const char *env = getenv("DMO_PLOTS_DIR");
-
-	if (env != NULL && *env != '\0')
-		return env;
-	if (access(DMO_SRC_PLOTS_DIR "/pattern.gp", R_OK) == 0)
-		return DMO_SRC_PLOTS_DIR;
-	return DMO_PLOTS_INSTALL_DIR;
-}
-
 /* Run gnuplot on TEMPLATE with the assignments; its stderr goes to
  * DIR/gnuplot.err and the first line of it into ERR on failure. */
 static int run_gnuplot(const char *dir, const char *tmpl, const struct gp_args *a, char *err,
@@ -329,7 +319,7 @@ static int run_gnuplot(const char *dir, const char *tmpl, const struct gp_args *
 	pid_t pid;
 	int status, fd;
 
-	snprintf(script, sizeof script, "%s/%s", dmo_plot_templates_dir(), tmpl);
+	snprintf(script, sizeof script, "%s/%s", dmo_locate_plots(), tmpl);
 	snprintf(log, sizeof log, "%s/gnuplot.err", dir);
 	if (access(script, R_OK) != 0) {
 		snprintf(err, err_len, "gnuplot template %s not found (set DMO_PLOTS_DIR)", script);
@@ -386,7 +376,7 @@ static void gp_common(struct gp_args *a, const struct dmo_plot_request *req, con
 	gp_string(a, "term", req->format == DMO_PLOT_SVG ? "svg" : "pngcairo");
 	gp_string(a, "outfile", req->out_file);
 	gp_string(a, "datadir", dir);
-	gp_string(a, "plotsdir", dmo_plot_templates_dir());
+	gp_string(a, "plotsdir", dmo_locate_plots());
 	snprintf(title, sizeof title, "%s of layer %u '%s'%s%s%s", what, row->layer, row->name,
 		 row->op[0] ? " (" : "", row->op, row->op[0] ? ")" : "");
 	snprintf(subtitle, sizeof subtitle,

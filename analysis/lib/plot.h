@@ -41,11 +41,6 @@ struct dmo_plot_result {
 const char *dmo_plot_kind_name(enum dmo_plot_kind kind);
 int dmo_plot_kind_parse(const char *name, enum dmo_plot_kind *kind);
 
-/* The folder holding the templates: $DMO_PLOTS_DIR if set, else the
- * source tree's plots/ when it exists (a build-tree dmo), else the
- * installed $(pkgdatadir)/plots. */
-const char *dmo_plot_templates_dir(void);
-
 /* Render one figure with configure's gnuplot (or `gnuplot` from PATH when
  * configure found none).  Returns 0, or -1 with a message in ERR. */
 int dmo_plot_render(const struct dmo_plot_request *req, struct dmo_plot_result *res,

@@ -7,11 +7,8 @@ dist_plots_DATA = plots/common.gp plots/memory.gp plots/pattern.gp \
 
 noinst_LTLIBRARIES += analysis/lib/libdmo-plot.la
 analysis_lib_libdmo_plot_la_SOURCES = analysis/lib/plot.h analysis/lib/plot.c
-# A build-tree dmo finds the templates in the source tree, an installed one
-# in $(plotsdir) (plot.h, dmo_plot_templates_dir).
-analysis_lib_libdmo_plot_la_CPPFLAGS = $(AM_CPPFLAGS) -DDMO_GNUPLOT='"$(GNUPLOT)"' \
-	-DDMO_SRC_PLOTS_DIR='"$(abs_top_srcdir)/plots"' \
-	-DDMO_PLOTS_INSTALL_DIR='"$(plotsdir)"'
+# Where the templates are: analysis/lib/locate.c.
+analysis_lib_libdmo_plot_la_CPPFLAGS = $(AM_CPPFLAGS) -DDMO_GNUPLOT='"$(GNUPLOT)"'
 analysis_lib_libdmo_plot_la_LIBADD = $(CSV_LIBS)
 
 # Reads a PNG (zlib only) and reports its size and the share of inked pixels.

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "locate.h"
 #include "profile.h"
 #include "summary.h"
 #include "wire.h"
@@ -21,39 +22,6 @@
 #ifndef DMO_VALGRIND
 #define DMO_VALGRIND "valgrind"
 #endif
-
-static int is_tool_dir(const char *dir)
-{
-	char path[PATH_MAX];
-	snprintf(path, sizeof path, "%s/dmo-amd64-linux", dir);
-	return access(path, X_OK) == 0;
-}
-
-int dmo_tool_dir(char *dir, size_t len)
-{
-	/* Build tree: analysis/dmo, or libtool's analysis/.libs/dmo. */
-	static const char *const relative[] = { "../libexec/dmo", "../dmo-tool", "../../dmo-tool" };
-	const char *env = getenv("DMO_TOOL_DIR");
-	char exe[PATH_MAX];
-	ssize_t n;
-
-	if (env != NULL && *env != '\0') {
-		snprintf(dir, len, "%s", env);
-		return is_tool_dir(dir) ? 0 : -1;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n < 0)
-		return -1;
-	exe[n] = '\0';
-	*strrchr(exe, '/') = '\0';
-	for (size_t i = 0; i < sizeof relative / sizeof relative[0]; i++) {
-		char candidate[PATH_MAX + 32];
-		snprintf(candidate, sizeof candidate, "%s/%s", exe, relative[i]);
-		if (realpath(candidate, dir) != NULL && strlen(dir) < len && is_tool_dir(dir))
-			return 0;
-	}
-	return -1;
-}
 
 static int make_dirs(const char *path)
 {
@@ -160,11 +128,8 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 
 	table->rows = NULL;
 	table->count = 0;
-	if (dmo_tool_dir(tool_dir, sizeof tool_dir) != 0) {
-		snprintf(err, err_len, "cannot find the dmo Valgrind tool (dmo-amd64-linux); "
-			 "set DMO_TOOL_DIR to the folder that holds it");
+	if (dmo_locate_tool(tool_dir, sizeof tool_dir, err, err_len) != 0)
 		return -1;
-	}
 	if (check_out_dir(opts->out_dir, err, err_len) != 0)
 		return -1;
 	if (realpath(opts->out_dir, out_dir) == NULL) {

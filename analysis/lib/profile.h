@@ -15,10 +15,6 @@ struct dmo_profile_options {
 	const char *max_mem;  /* --dmo-max-mem for full traces; NULL: the tool's default */
 };
 
-/* Folder holding dmo-amd64-linux: $DMO_TOOL_DIR, else next to the running
- * dmo (installed: ../libexec/dmo; build tree: ../dmo-tool). */
-int dmo_tool_dir(char *dir, size_t len);
-
 /* Run the program under the tool, then turn tool-layers.bin into
  * layers.csv.  Returns 0 when dmo itself worked, with the program's exit
  * status (128+signal when it was killed) in *PROGRAM_STATUS and the layers

@@ -1,15 +1,10 @@
 # target-harness/runner/local.mk - libdmo-runner: op spec -> reference
 # kernel call on deterministic data (runner), shared by the harness program
 # and the `dmo` subcommands that execute kernels (run, verify, plan
-# --verify), and where the harness and model tables live (locate).
+# --verify).
 noinst_LTLIBRARIES += target-harness/runner/libdmo-runner.la
 target_harness_runner_libdmo_runner_la_SOURCES = \
-	target-harness/runner/runner.h target-harness/runner/runner.c \
-	target-harness/runner/locate.h target-harness/runner/locate.c
-target_harness_runner_libdmo_runner_la_CPPFLAGS = $(AM_CPPFLAGS) \
-	-DDMO_BUILDDIR='"$(abs_top_builddir)"' \
-	-DDMO_SRC_MODELS_DIR='"$(abs_top_srcdir)/target-harness/models"' \
-	-DDMO_BINDIR='"$(bindir)"' -DDMO_MODELS_DIR='"$(modelsdir)"'
+	target-harness/runner/runner.h target-harness/runner/runner.c
 target_harness_runner_libdmo_runner_la_CFLAGS = $(AM_CFLAGS) -pthread
 target_harness_runner_libdmo_runner_la_LIBADD = target-harness/kernels/libdmokernels.la \
 	opspec/libdmo-opspec.la $(AX_PTHREAD_LIBS) -lm
