@@ -1,6 +1,5 @@
 /* plan.c - tensor-arena planning with and without diagonal overlaps, the
  * plan's invariant check, and the proof by execution (docs/plan.md). */
-#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
