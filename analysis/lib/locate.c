@@ -11,28 +11,68 @@
 #include <string.h>
 #include <unistd.h>
 
-/* True when the running executable lies inside the build tree (libtool
- * puts the real binary of a build-tree program in a .libs folder there). */
-static int in_build_tree(void)
+/* The running executable's folder (for libtool's build-tree binaries, the
+ * .libs folder inside the build tree). */
+static int exe_dir(char *dir, size_t len)
 {
-	char exe[PATH_MAX], root[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	size_t root_len;
-
-	if (n < 0 || realpath(DMO_BUILDDIR, root) == NULL)
-		return 0;
-	exe[n] = '\0';
-	root_len = strlen(root);
-	return strncmp(exe, root, root_len) == 0 && exe[root_len] == '/';
+	ssize_t n = readlink("/proc/self/exe", dir, len - 1);
+	if (n <= 0)
+		return -1;
+	dir[n] = '\0';
+	*strrchr(dir, '/') = '\0';
+	return 0;
 }
 
-/* ENV when set, else the build-tree or installed path. */
+static int in_build_tree(const char *exe)
+{
+	char root[PATH_MAX];
+	size_t root_len;
+
+	if (realpath(DMO_BUILDDIR, root) == NULL)
+		return 0;
+	root_len = strlen(root);
+	return strncmp(exe, root, root_len) == 0 && (exe[root_len] == '/' || !exe[root_len]);
+}
+
+/* INSTALLED as seen from the installed dmo wherever its tree was moved
+ * (a DESTDIR staging, a copied prefix): the path from DMO_BINDIR to
+ * INSTALLED, appended to the running dmo's folder. */
+static void relocated(const char *exe, const char *installed, char *out, size_t len)
+{
+	const char *bin = DMO_BINDIR;
+	size_t i = 0, common = 0, used;
+
+	/* The longest common folder of DMO_BINDIR and INSTALLED. */
+	for (; bin[i] && bin[i] == installed[i]; i++)
+		if (bin[i] == '/')
+			common = i;
+	if (bin[i] == '\0' && (installed[i] == '/' || installed[i] == '\0'))
+		common = i;
+	used = (size_t)snprintf(out, len, "%s", exe);
+	for (const char *c = bin + common; *c && used < len; c++)
+		if (*c == '/')
+			used += (size_t)snprintf(out + used, len - used, "/..");
+	if (used < len)
+		snprintf(out + used, len - used, "%s", installed + common);
+}
+
+/* ENV when set; else the build-tree path for a build-tree dmo; else the
+ * installed path next to the running dmo if it is there, else as
+ * configured.  The result lives until the next call. */
 static const char *pick(const char *env, const char *in_tree, const char *installed)
 {
+	static char path[PATH_MAX];
+	char exe[PATH_MAX];
 	const char *value = getenv(env);
+
 	if (value != NULL && *value != '\0')
 		return value;
-	return in_build_tree() ? in_tree : installed;
+	if (exe_dir(exe, sizeof exe) != 0)
+		return installed;
+	if (in_build_tree(exe))
+		return in_tree;
+	relocated(exe, installed, path, sizeof path);
+	return access(path, F_OK) == 0 ? path : installed;
 }
 
 int dmo_locate_tool(char *dir, size_t len, char *err, size_t err_len)

@@ -63,9 +63,14 @@ struct half {
 	int n;
 };
 
+/* Both threads are alive before either works, so they hold distinct
+ * Valgrind thread ids (a finished thread's id is given to the next). */
+static pthread_barrier_t both_started;
+
 static void *relu_half(void *arg)
 {
 	struct half *h = arg;
+	pthread_barrier_wait(&both_started);
 	for (int i = 0; i < h->n; i++)
 		h->out[i] = h->in[i] > 0 ? h->in[i] : 0;
 	return NULL;
@@ -96,12 +101,14 @@ static int run(const char *name)
 		float *in = buffer(N), *out = buffer(N);
 		struct half halves[2] = { { in, out, N / 2 }, { in + N / 2, out + N / 2, N / 2 } };
 		pthread_t tids[2];
+		pthread_barrier_init(&both_started, NULL, 2);
 		rc |= dmo_layer_begin("threads", "relu:in=1x1x2000", in, N * 4, out, N * 4);
 		for (int t = 0; t < 2; t++)
 			pthread_create(&tids[t], NULL, relu_half, &halves[t]);
 		for (int t = 0; t < 2; t++)
 			pthread_join(tids[t], NULL);
 		rc |= dmo_layer_end();
+		pthread_barrier_destroy(&both_started);
 	} else {
 		fprintf(stderr, "kernels: unknown kernel %s\n", name);
 		return 2;
