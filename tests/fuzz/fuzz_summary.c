@@ -1,0 +1,27 @@
+/* fuzz_summary.c - libFuzzer target for the tool-layers.bin reader: the
+ * file may be truncated by a killed run or damaged, so any bytes must be
+ * read or rejected with a message; an accepted file holds whole records
+ * only, and its table must survive the layers.csv round trip dmo profile
+ * puts it through. */
+#include <assert.h>
+#include <stdint.h>
+
+#include "layers_check.h"
+#include "summary.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct dmo_layer_table table;
+	char err[1024] = "";
+
+	fuzz_file(DMO_SUMMARY_FILE, data, size);
+	if (dmo_summary_read(fuzz_dir(), &table, err, sizeof err) == 0) {
+		assert(size % sizeof(struct dmo_layer_summary) == 0);
+		assert(table.count == size / sizeof(struct dmo_layer_summary));
+		check_layer_table(&table);
+		dmo_layer_table_free(&table);
+	} else {
+		assert(err[0] != '\0' && table.rows == NULL && table.count == 0);
+	}
+	return 0;
+}
