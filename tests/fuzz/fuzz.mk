@@ -2,7 +2,7 @@
 # compiler and replay.c as main(), so `make check` replays every checked-in
 # seed and past crash (tests/fuzz_seeds.sh) without clang or libFuzzer.
 # The fuzzers themselves are built by tests/fuzz/build.sh (see README.md).
-FUZZ_HEADERS = tests/fuzz/fuzz_file.h tests/fuzz/layers_check.h
+FUZZ_HEADERS = tests/fuzz/input_file.h tests/fuzz/layers_check.h
 check_PROGRAMS += tests/fuzz/replay_opspec tests/fuzz/replay_wire \
 	tests/fuzz/replay_layers_csv tests/fuzz/replay_summary tests/fuzz/replay_trace \
 	tests/fuzz/replay_model

@@ -5,7 +5,7 @@
 #include <assert.h>
 #include <stdint.h>
 
-#include "fuzz_file.h"
+#include "input_file.h"
 #include "trace.h"
 
 /* Read the whole trace a few events at a time; 0 when every event is good. */

@@ -8,7 +8,7 @@
 #include <assert.h>
 #include <string.h>
 
-#include "fuzz_file.h"
+#include "input_file.h"
 #include "rundir.h"
 
 static void check_row(const struct dmo_layer_row *r)
