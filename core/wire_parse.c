@@ -45,10 +45,11 @@ int dmo_wire_parse(const uint8_t *buf, size_t len, struct dmo_wire_record *rec,
 	length = get32(buf + 8);
 	if (length < header || length > DMO_WIRE_MAX_RECORD)
 		return bad(why, "record length out of range", skip, 0);
-	if (get16(buf + 4) != DMO_WIRE_VERSION)
-		return bad(why, "unsupported protocol version", skip, length);
+	/* Whole before anything else: a skip must never pass the bytes we have. */
 	if (len < length)
 		return DMO_WIRE_INCOMPLETE;
+	if (get16(buf + 4) != DMO_WIRE_VERSION)
+		return bad(why, "unsupported protocol version", skip, length);
 
 	rec->type = get16(buf + 6);
 	switch (rec->type) {

@@ -29,7 +29,8 @@ enum dmo_wire_status {
  * (> 0) and fills *REC, or DMO_WIRE_INCOMPLETE, or DMO_WIRE_BAD with *WHY set.
  * A record whose header is valid but whose body is not reports DMO_WIRE_BAD
  * and, in *SKIP, the length to skip to stay in step with the stream (0 when
- * the header itself is garbage and the stream cannot be resynchronised). */
+ * the header itself is garbage and the stream cannot be resynchronised);
+ * a nonzero skip never exceeds LEN. */
 int dmo_wire_parse(const uint8_t *buf, size_t len, struct dmo_wire_record *rec,
 		   const char **why, size_t *skip);
 
