@@ -2,7 +2,7 @@
 # compiler and replay.c as main(), so `make check` replays every checked-in
 # seed and past crash (tests/fuzz_seeds.sh) without clang or libFuzzer.
 # The fuzzers themselves are built by tests/fuzz/build.sh (see README.md).
-FUZZ_HEADERS = tests/fuzz/input_file.h tests/fuzz/layers_check.h
+FUZZ_HARNESS_H = tests/fuzz/input_file.h tests/fuzz/layers_check.h
 check_PROGRAMS += tests/fuzz/replay_opspec tests/fuzz/replay_wire \
 	tests/fuzz/replay_layers_csv tests/fuzz/replay_summary tests/fuzz/replay_trace \
 	tests/fuzz/replay_model
@@ -11,13 +11,13 @@ tests_fuzz_replay_opspec_LDADD = opspec/libdmo-opspec.la
 tests_fuzz_replay_wire_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_wire.c
 tests_fuzz_replay_wire_LDADD = core/libdmo-core.la
 tests_fuzz_replay_layers_csv_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_layers_csv.c \
-	$(FUZZ_HEADERS)
+	$(FUZZ_HARNESS_H)
 tests_fuzz_replay_layers_csv_LDADD = $(ANALYSIS_LIBS)
 tests_fuzz_replay_summary_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_summary.c \
-	$(FUZZ_HEADERS)
+	$(FUZZ_HARNESS_H)
 tests_fuzz_replay_summary_LDADD = $(ANALYSIS_LIBS)
 tests_fuzz_replay_trace_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_trace.c \
-	$(FUZZ_HEADERS)
+	$(FUZZ_HARNESS_H)
 tests_fuzz_replay_trace_LDADD = $(ANALYSIS_LIBS)
 tests_fuzz_replay_model_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_model.c
 tests_fuzz_replay_model_LDADD = opspec/libdmo-model.la
