@@ -1,1 +1,32 @@
-# bench/local.mk
+# bench/local.mk - the benchmarks of the foundation issue (bench/README.md).
+# Nothing here is built by `make`; `make bench` builds and runs them all.
+
+BENCH_LIBS = target-harness/lib/libdmo-harness.la
+
+# -no-install: the binaries run from the build tree without a libtool
+# wrapper script, which valgrind would otherwise instrument instead.
+EXTRA_PROGRAMS += bench/tool_speed bench/harness_cost
+bench_tool_speed_SOURCES = bench/tool_speed.c
+bench_tool_speed_LDFLAGS = -no-install
+bench_tool_speed_LDADD = $(BENCH_LIBS)
+bench_harness_cost_SOURCES = bench/harness_cost.c
+bench_harness_cost_LDFLAGS = -no-install
+bench_harness_cost_LDADD = $(BENCH_LIBS)
+CLEANFILES += bench/tool_speed$(EXEEXT) bench/harness_cost$(EXEEXT)
+dist_noinst_SCRIPTS += bench/tool_speed.sh
+EXTRA_DIST += bench/README.md
+
+# bench/tape.sh's own default goes to 10^8 elements; 10^7 keeps the whole
+# `make bench` near ten minutes.  Override: make bench BENCH_TAPE_MAX=1e8
+BENCH_TAPE_MAX = 1e7
+
+.PHONY: bench
+bench: bench/harness_cost$(EXEEXT) bench/bench_algorithmic$(EXEEXT) \
+		bench/tool_speed$(EXEEXT) bench/bench_tape$(EXEEXT) \
+		dmo-tool/dmo-amd64-linux$(EXEEXT) dmo-tool/$(VG_PRELOAD)
+	bench/harness_cost
+	bench/bench_algorithmic
+	top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)' \
+		$(SHELL) $(srcdir)/bench/tool_speed.sh
+	BENCH_TAPE='$(abs_top_builddir)/bench/bench_tape' \
+		$(SHELL) $(srcdir)/bench/tape.sh --max $(BENCH_TAPE_MAX)
