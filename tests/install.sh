@@ -1,0 +1,48 @@
+# install.sh - `make install` into a staging folder gives a working dmo:
+# the files land where README and SPEC.md say, a program built with
+# pkg-config dmo-harness links, and the staged dmo profiles it with its
+# own tool, never touching the system's valgrind folders.
+. "$top_srcdir/tests/lib.sh"
+STAGE="$WORK/stage"
+make -C "$top_builddir" install DESTDIR="$STAGE" >"$WORK/install.log" 2>&1
+expect_eq "make install" 0 $?
+P="$STAGE$(sed -n 's/^prefix = //p' "$top_builddir/Makefile")"
+
+for f in bin/dmo bin/dmo-harness include/dmo/harness.h include/dmokernels.h \
+	lib/libdmo-harness.so lib/libdmo-harness.a lib/pkgconfig/dmo-harness.pc \
+	libexec/dmo/dmo-amd64-linux libexec/dmo/vgpreload_core-amd64-linux.so \
+	share/dmo/models/mobilenet_v2_1.0_224.csv share/dmo/plots/pattern.gp; do
+	[ -e "$P/$f" ] && echo "ok: installed $f" || fail "not installed: $f"
+done
+
+# A user program, compiled against the staged library through pkg-config.
+cat >"$WORK/user.c" <<'C'
+#include <dmo/harness.h>
+static float in[512], out[512];
+int main(void)
+{
+	if (dmo_layer_begin("user_copy", NULL, in, sizeof in, out, sizeof out) != 0)
+		return 1;
+	for (int i = 0; i < 512; i++)
+		out[i] = in[i];
+	return dmo_layer_end() != 0;
+}
+C
+flags=$(PKG_CONFIG_PATH="$P/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$STAGE" \
+	pkg-config --cflags --libs dmo-harness)
+expect_eq "pkg-config dmo-harness" 0 $?
+cc -O1 -o "$WORK/user" "$WORK/user.c" $flags
+expect_eq "user program builds with pkg-config flags ($flags)" 0 $?
+
+system_valgrind() { ls -l /usr/lib/x86_64-linux-gnu/valgrind /usr/libexec/valgrind 2>/dev/null | md5sum; }
+before=$(system_valgrind)
+LD_LIBRARY_PATH="$P/lib" "$P/bin/dmo" profile --out "$WORK/user-run" -- "$WORK/user" \
+	>"$WORK/user.out" 2>&1
+expect_eq "staged dmo profile" 0 $?
+# An in-order copy: O_s = OB = 2048 bytes.
+expect_eq "staged dmo: user_copy O_s" 2048 "$(field "$WORK/user-run" user_copy 4)"
+LD_LIBRARY_PATH="$P/lib" "$P/bin/dmo" run --out "$WORK/run" relu:in=4x4x8 >"$WORK/run.out" 2>&1
+expect_eq "staged dmo run (staged harness)" 0 $?
+expect_eq "staged dmo run: relu O_s" 512 "$(field "$WORK/run" op1_relu 4)"
+expect_eq "system valgrind folders untouched" "$before" "$(system_valgrind)"
+finish
