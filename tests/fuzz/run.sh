@@ -40,7 +40,7 @@ for t in $targets; do
 	if "$out/bin/fuzz_$t" -max_total_time="$seconds" -print_final_stats=1 \
 		-artifact_prefix="$out/artifacts/$t/" $dict "$out/corpus/$t" \
 		>"$out/fuzz_$t.log" 2>&1; then
-		grep -E '^#[0-9]+ +DONE' "$out/fuzz_$t.log" || true
+		grep -E '^#[0-9]+[[:space:]]+DONE' "$out/fuzz_$t.log" || true
 	else
 		echo "fuzz_$t FAILED: see $out/fuzz_$t.log and $out/artifacts/$t/"
 		status=1
