@@ -22,8 +22,7 @@ static const char usage[] =
 	"the per-layer table (exact safe overlap O_s in os_bytes).  NAME is a\n"
 	"table shipped with dmo (e.g. mobilenet_v2_1.0_224); FILE any table.\n"
 	"\n"
-	"  -o, --out DIR      run directory (default: dmo-run)\n"
-	"  -t, --trace MODE   summary (counts and exact O_s) or full (every event)\n"
+	DMO_PROFILE_OPTIONS_HELP
 	"  -j, --threads N    split each kernel's output over N threads (default 1)\n"
 	"  -i, --interleave   threads take every N-th output element instead of\n"
 	"                     one contiguous block each\n"
@@ -58,8 +57,7 @@ static int check_inputs(char **specs, int count, const char *model_path)
 int cmd_run(int argc, char **argv)
 {
 	static const struct option options[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "trace", required_argument, NULL, 't' },
+		DMO_PROFILE_LONG_OPTIONS,
 		{ "threads", required_argument, NULL, 'j' },
 		{ "interleave", no_argument, NULL, 'i' },
 		{ "model", required_argument, NULL, 'm' },
@@ -67,26 +65,21 @@ int cmd_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct dmo_profile_options opts = { .out_dir = "dmo-run" };
-	struct dmo_layer_table table;
 	char harness[PATH_MAX], model_path[PATH_MAX], err[1024];
 	const char *threads_text = "1", *model = NULL;
 	char **hargv;
-	int c, n = 0, threads, interleave = 0, status;
+	int c, n = 0, threads, interleave = 0, status, taken;
 
 	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = getopt_long(argc, argv, "o:t:j:im:h", options, NULL)) != -1) {
+		taken = dmo_profile_option(&opts, c, optarg, err, sizeof err);
+		if (taken < 0) {
+			fprintf(stderr, "dmo run: %s\n", err);
+			return 2;
+		}
+		if (taken)
+			continue;
 		switch (c) {
-		case 'o':
-			opts.out_dir = optarg;
-			break;
-		case 't':
-			if (strcmp(optarg, "full") == 0)
-				opts.full_trace = 1;
-			else if (strcmp(optarg, "summary") != 0) {
-				fprintf(stderr, "dmo run: --trace must be summary or full, not '%s'\n", optarg);
-				return 2;
-			}
-			break;
 		case 'j':
 			if (dmo_op_parse_threads(optarg, &threads) != 0) {
 				fprintf(stderr, "dmo run: --threads must be 1..%d, not '%s'\n",
@@ -145,14 +138,7 @@ int cmd_run(int argc, char **argv)
 			hargv[n++] = argv[i];
 	}
 	opts.argv = hargv;
-	if (dmo_profile_run(&opts, &status, &table, err, sizeof err) != 0) {
-		fprintf(stderr, "dmo run: %s\n", err);
-		free(hargv);
-		return 2;
-	}
+	status = dmo_profile_command(&opts, "dmo run");
 	free(hargv);
-	dmo_layers_print(stdout, &table);
-	printf("run directory: %s (%s)\n", opts.out_dir, DMO_LAYERS_CSV);
-	dmo_layer_table_free(&table);
 	return status;
 }

@@ -21,7 +21,7 @@ struct dmo_layer_analysis {
 	int trace_mismatch;         /* event file disagrees with the tool */
 	int algorithmic_mismatch;   /* the kernel did not run in the reference order */
 	int analytic_unsafe;        /* analytic > exact */
-	char note[160];
+	char note[320];
 };
 
 /* Analyse one row; with a trace, also write DIR/layer-NNNN-curves.csv. */

@@ -52,7 +52,7 @@ static void clear_run_dir(const char *dir)
 		    (strncmp(entry->d_name, "layer-", 6) == 0 &&
 		     ((len > 7 && strcmp(entry->d_name + len - 7, ".events") == 0) ||
 		      (len > 4 && strcmp(entry->d_name + len - 4, ".csv") == 0)))) {
-			char path[PATH_MAX];
+			char path[PATH_MAX + 256];
 			snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
 			unlink(path);
 		}
@@ -169,4 +169,46 @@ out:
 	unlink(fifo);
 	rmdir(private_dir);
 	return rc;
+}
+
+int dmo_profile_option(struct dmo_profile_options *opts, int option, const char *value,
+		       char *err, size_t err_len)
+{
+	switch (option) {
+	case 'o':
+		opts->out_dir = value;
+		return 1;
+	case 't':
+		if (strcmp(value, "full") != 0 && strcmp(value, "summary") != 0) {
+			snprintf(err, err_len, "--trace must be summary or full, not '%s'", value);
+			return -1;
+		}
+		opts->full_trace = strcmp(value, "full") == 0;
+		return 1;
+	case DMO_OPT_MAX_MEM:
+		opts->max_mem = value;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int dmo_profile_command(const struct dmo_profile_options *opts, const char *who)
+{
+	struct dmo_layer_table table;
+	char err[1024];
+	int status;
+
+	if (dmo_profile_run(opts, &status, &table, err, sizeof err) != 0) {
+		/* What the tool recorded is shown even when layers.csv failed. */
+		if (table.count > 0)
+			dmo_layers_print(stdout, &table);
+		fprintf(stderr, "%s: %s\n", who, err);
+		dmo_layer_table_free(&table);
+		return 2;
+	}
+	dmo_layers_print(stdout, &table);
+	printf("run directory: %s (%s)\n", opts->out_dir, DMO_LAYERS_CSV);
+	dmo_layer_table_free(&table);
+	return status;
 }

@@ -23,4 +23,28 @@ struct dmo_profile_options {
 int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 		    struct dmo_layer_table *table, char *err, size_t err_len);
 
+/* The options `dmo profile` and `dmo run` share, as getopt_long codes:
+ * 'o' --out DIR, 't' --trace=summary|full, DMO_OPT_MAX_MEM --max-mem SIZE. */
+enum { DMO_OPT_MAX_MEM = 0x100 };
+#define DMO_PROFILE_LONG_OPTIONS                                          \
+	{ "out", required_argument, NULL, 'o' },                          \
+	{ "trace", required_argument, NULL, 't' },                        \
+	{ "max-mem", required_argument, NULL, DMO_OPT_MAX_MEM }
+#define DMO_PROFILE_OPTIONS_HELP                                                      \
+	"  -o, --out DIR      run directory (default: dmo-run)\n"                        \
+	"  -t, --trace MODE   summary (counts and exact O_s) or full (every event)\n"    \
+	"      --max-mem SIZE RAM a full trace may hold before it goes to disk\n"      \
+	"                     (K, M, G suffixes; default 64M)\n"
+
+/* Take OPTION (with VALUE) into *OPTS.  Returns 1 when it is one of the
+ * shared options, 0 when it is not, -1 with a message in ERR when its
+ * value is bad. */
+int dmo_profile_option(struct dmo_profile_options *opts, int option, const char *value,
+		       char *err, size_t err_len);
+
+/* Run, then print the per-layer table and the run directory; messages go
+ * to stderr after "WHO: ".  Returns the command's exit status: the
+ * program's, or 2 when dmo itself failed. */
+int dmo_profile_command(const struct dmo_profile_options *opts, const char *who);
+
 #endif
