@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 
+#include "event.h"
+
 struct dmo_reducer {
 	uint64_t in_bytes, out_bytes;
 	uint64_t counts[4];     /* indexed by dmo_event_kind() */
@@ -21,10 +23,45 @@ struct dmo_reducer {
 void dmo_reducer_init(struct dmo_reducer *r, uint64_t in_bytes,
 		      uint64_t out_bytes);
 
+/* A forbidding pair is E1 before E2 on different buffers: W(O)->R(I),
+ * W(O)->W(I) or W(I)->R(O).  Each forbids every X > OB + i - o_end, where i
+ * is the start of the input-side range and o_end the end of the output-side
+ * one (docs/formulas.md).  For a later input access the tightest earlier
+ * W(O) is the one with the largest end; for a later R(O) the tightest
+ * earlier W(I) is the one with the smallest start.  So two running
+ * extremes suffice. */
+static inline void dmo_reducer_forbid(struct dmo_reducer *r, uint64_t in_start,
+				      uint64_t out_end)
+{
+	int64_t bound = (int64_t)r->out_bytes + (int64_t)in_start - (int64_t)out_end;
+	if (!r->have_bound || bound < r->min_bound) {
+		r->min_bound = bound;
+		r->have_bound = 1;
+	}
+}
+
 /* Fold one access, already clipped to its buffer: OFFSET and SIZE are in
  * bytes from the start of the buffer named by FLAGS (see event.h). */
-void dmo_reducer_add(struct dmo_reducer *r, unsigned flags, uint64_t offset,
-		     uint64_t size);
+static inline void dmo_reducer_add(struct dmo_reducer *r, unsigned flags, uint64_t offset,
+				   uint64_t size)
+{
+	if (flags & DMO_EV_OUT) {
+		if (flags & DMO_EV_WRITE) {
+			if (r->counts[3] == 0 || offset + size > r->max_out_write_end)
+				r->max_out_write_end = offset + size;
+		} else if (r->counts[1] > 0) {
+			dmo_reducer_forbid(r, r->min_in_write_start, offset + size);
+		}
+	} else {
+		/* Both R(I) and W(I) conflict with an earlier W(O). */
+		if (r->counts[3] > 0)
+			dmo_reducer_forbid(r, offset, r->max_out_write_end);
+		if ((flags & DMO_EV_WRITE) &&
+		    (r->counts[1] == 0 || offset < r->min_in_write_start))
+			r->min_in_write_start = offset;
+	}
+	r->counts[dmo_event_kind((uint8_t)flags)]++;
+}
 
 /* O_s in bytes: the tightest forbidding pair so far, clamped to
  * [0, min(in_bytes, out_bytes)]. */
@@ -32,7 +69,17 @@ uint64_t dmo_reducer_os(const struct dmo_reducer *r);
 
 /* Clip the access [addr, addr+size) to the buffer [base, base+len).  Returns
  * 0 when they share no byte, else 1 with *offset and *clipped set. */
-int dmo_clip(uint64_t addr, uint64_t size, uint64_t base, uint64_t len,
-	     uint64_t *offset, uint64_t *clipped);
+static inline int dmo_clip(uint64_t addr, uint64_t size, uint64_t base, uint64_t len,
+			   uint64_t *offset, uint64_t *clipped)
+{
+	uint64_t lo = addr > base ? addr : base;
+	uint64_t end = addr + size, buf_end = base + len;
+	uint64_t hi = end < buf_end ? end : buf_end;
+	if (size == 0 || lo >= hi)
+		return 0;
+	*offset = lo - base;
+	*clipped = hi - lo;
+	return 1;
+}
 
 #endif

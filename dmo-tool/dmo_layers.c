@@ -143,13 +143,6 @@ static Int open_out_file(const HChar *leaf)
 	return VG_(safe_fd)(sr_Res(res));
 }
 
-void dmo_layers_event(UInt flags, ULong offset, ULong size, ULong time)
-{
-	dmo_reducer_add(&dmo_active->reducer, flags, offset, size);
-	if (dmo_trace_active())
-		dmo_trace_event(flags, offset, size, time);
-}
-
 /* ---- begin and end ---- */
 
 static void retranslate_all(void)

@@ -38,8 +38,4 @@ Addr dmo_layers_marker_addr(void);
  * translation, which was made for the other state. */
 Bool dmo_layers_marker(UWord word, ULong value);
 
-/* One access that touched the active layer's buffer: FLAGS as in event.h,
- * OFFSET/SIZE already clipped to it, TIME in guest instructions. */
-void dmo_layers_event(UInt flags, ULong offset, ULong size, ULong time);
-
 #endif

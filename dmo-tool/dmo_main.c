@@ -20,6 +20,7 @@
 
 #include "event.h"
 #include "dmo_layers.h"
+#include "dmo_trace.h"
 
 static const HChar *clo_fifo = NULL;
 static const HChar *clo_out = NULL;
@@ -108,23 +109,47 @@ static void dmo_pre_syscall(ThreadId tid, UInt syscallno, UWord *args, UInt nArg
 
 /* ---- run-time helpers called from instrumented code ---- */
 
-/* SIZE_FLAGS packs the access size (bits 8 and up) and event.h flags. */
-static VG_REGPARM(3) void on_access(Addr addr, UWord size_flags, UWord time_offset)
+/* The hot path, run for every access that passes the inline range check:
+ * clip to the buffer, fold into the reducer, and keep the event when the
+ * full trace is on.  One specialised helper per buffer and kind, so
+ * nothing is decided at run time that the instrumenter already knew. */
+static inline void record(UInt flags, Addr base, ULong len, Addr addr, UWord size,
+			  UWord time_offset)
 {
-	struct dmo_active_layer *layer = dmo_active;
-	UInt flags = size_flags & 0xff;
 	uint64_t offset, clipped;
-	if (layer == NULL)
+	if (!dmo_clip(addr, size, base, len, &offset, &clipped))
 		return;
-	if (flags & DMO_EV_OUT) {
-		if (!dmo_clip(addr, size_flags >> 8, layer->out_addr, layer->out_bytes,
-			      &offset, &clipped))
-			return;
-	} else if (!dmo_clip(addr, size_flags >> 8, layer->in_addr, layer->in_bytes,
-			     &offset, &clipped)) {
-		return;
-	}
-	dmo_layers_event(flags, offset, clipped, dmo_instructions + time_offset);
+	dmo_reducer_add(&dmo_active->reducer, flags, offset, clipped);
+	if (dmo_trace_on)
+		dmo_trace_event(flags, offset, clipped, dmo_instructions + time_offset);
+}
+
+static VG_REGPARM(3) void on_in_read(Addr addr, UWord size, UWord time_offset)
+{
+	const struct dmo_active_layer *l = dmo_active;
+	if (l != NULL)
+		record(0, l->in_addr, l->in_bytes, addr, size, time_offset);
+}
+
+static VG_REGPARM(3) void on_in_write(Addr addr, UWord size, UWord time_offset)
+{
+	const struct dmo_active_layer *l = dmo_active;
+	if (l != NULL)
+		record(DMO_EV_WRITE, l->in_addr, l->in_bytes, addr, size, time_offset);
+}
+
+static VG_REGPARM(3) void on_out_read(Addr addr, UWord size, UWord time_offset)
+{
+	const struct dmo_active_layer *l = dmo_active;
+	if (l != NULL)
+		record(DMO_EV_OUT, l->out_addr, l->out_bytes, addr, size, time_offset);
+}
+
+static VG_REGPARM(3) void on_out_write(Addr addr, UWord size, UWord time_offset)
+{
+	const struct dmo_active_layer *l = dmo_active;
+	if (l != NULL)
+		record(DMO_EV_OUT | DMO_EV_WRITE, l->out_addr, l->out_bytes, addr, size, time_offset);
 }
 
 static VG_REGPARM(2) UWord on_marker(UWord word, ULong value)
@@ -181,9 +206,19 @@ static void watch_buffer(struct sb_state *st, IRExpr *addr, UInt size, UInt flag
 				  IRExpr_Const(IRConst_U64(len + size - 1))));
 	if (guard != NULL)
 		hit = tmp_of(st->out, Ity_I1, IRExpr_Binop(Iop_And1, hit, guard));
+	static const struct {
+		const HChar *name;
+		void *fn;
+	} helpers[4] = {
+		{ "dmo_on_in_read", on_in_read },
+		{ "dmo_on_in_write", on_in_write },
+		{ "dmo_on_out_read", on_out_read },
+		{ "dmo_on_out_write", on_out_write },
+	};
+	UInt kind = dmo_event_kind((UChar)flags);
 	/* The instruction being executed has not been counted yet. */
-	call = unsafeIRDirty_0_N(3, "dmo_on_access", VG_(fnptr_to_fnentry)(on_access),
-				 mkIRExprVec_3(addr, mkIRExpr_HWord(((HWord)size << 8) | flags),
+	call = unsafeIRDirty_0_N(3, helpers[kind].name, VG_(fnptr_to_fnentry)(helpers[kind].fn),
+				 mkIRExprVec_3(addr, mkIRExpr_HWord(size),
 					       mkIRExpr_HWord((HWord)((Long)st->pending_instrs - 1))));
 	call->guard = hit;
 	addStmtToIRSB(st->out, IRStmt_Dirty(call));

@@ -31,6 +31,8 @@ static struct {
 	Bool failed;
 } tr = { .fd = -1 };
 
+Bool dmo_trace_on = False;
+
 static ULong file_offset(ULong tape_offset)
 {
 	return sizeof(struct dmo_trace_header) + SBO_EVENTS * sizeof(struct dmo_event) +
@@ -131,12 +133,9 @@ void dmo_trace_open(const HChar *path, UInt seq, ULong in_bytes, ULong out_bytes
 		VG_(umsg)("dmo: cannot start %s; layer %u has no trace\n", path, seq);
 		dmo_trace_close();
 		tr.failed = True;
+		return;
 	}
-}
-
-Bool dmo_trace_active(void)
-{
-	return tr.tape != NULL;
+	dmo_trace_on = True;
 }
 
 Bool dmo_trace_failed(void)
@@ -148,8 +147,6 @@ void dmo_trace_event(UInt flags, ULong offset, ULong size, ULong time)
 {
 	struct dmo_event e;
 	ThreadId tid = VG_(get_running_tid)();
-	if (tr.failed)
-		return;
 	e.time = time;
 	e.offset = (UInt)offset;
 	e.size = size > 0xffff ? 0xffff : (UShort)size;
@@ -160,6 +157,7 @@ void dmo_trace_event(UInt flags, ULong offset, ULong size, ULong time)
 			  "event %llu, its counts and O_s stay exact\n", tr.header.layer,
 			  dmo_tape_error(tr.tape), (ULong)dmo_tape_size(tr.tape));
 		tr.failed = True;
+		dmo_trace_on = False;
 	}
 }
 
@@ -186,6 +184,7 @@ static Bool flush_resident(void)
 ULong dmo_trace_close(void)
 {
 	ULong events = 0;
+	dmo_trace_on = False;
 	if (tr.tape != NULL) {
 		events = dmo_tape_size(tr.tape);
 		if (flush_resident()) {

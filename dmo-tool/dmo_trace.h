@@ -10,7 +10,9 @@
  * simply has no trace. */
 void dmo_trace_open(const HChar *path, UInt seq, ULong in_bytes, ULong out_bytes,
 		    ULong max_mem);
-Bool dmo_trace_active(void);
+/* True while events are being kept: the helpers test it for every
+ * event, so it is a variable, not a call. */
+extern Bool dmo_trace_on;
 void dmo_trace_event(UInt flags, ULong offset, ULong size, ULong time);
 /* Finish the file; returns the events it holds. */
 ULong dmo_trace_close(void);
