@@ -34,8 +34,8 @@ tests_layers_tsv_SOURCES = tests/layers_tsv.c
 tests_layers_tsv_LDADD = $(ANALYSIS_LIBS)
 
 TESTS += tests/profile_kernels.sh tests/profile_misuse.sh tests/protocol_raw.sh \
-	tests/trace_spill.sh tests/install.sh
+	tests/trace_spill.sh tests/install.sh tests/sweep_tool.sh
 EXTRA_DIST += tests/lib.sh tests/profile_kernels.sh tests/profile_misuse.sh \
-	tests/protocol_raw.sh tests/trace_spill.sh tests/install.sh
+	tests/protocol_raw.sh tests/trace_spill.sh tests/install.sh tests/sweep_tool.sh
 TESTS += tests/verify_ops.sh
 EXTRA_DIST += tests/verify_ops.sh
