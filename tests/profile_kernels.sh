@@ -47,4 +47,6 @@ expect_eq "threads: distinct thread ids in the trace" 2 "$tids"
 # Summary mode gives the same O_s as full mode.
 profile "$WORK/ks" -- "$TARGETS/kernels" dwconv
 expect_eq "summary-mode dwconv O_s" "$(field "$WORK/k" dwconv 4)" "$(field "$WORK/ks" dwconv 4)"
+# Summary mode counts input reads inline, without the helper: same count.
+expect_eq "summary-mode dwconv in_reads" 676 "$(field "$WORK/ks" dwconv 6)"
 finish
