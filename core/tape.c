@@ -10,11 +10,11 @@ struct slab {
 };
 
 struct dmo_tape {
+	struct dmo_tape_end end;  /* first: the inline push and pop use it */
 	struct dmo_tape_config cfg;
 	const struct dmo_tape_ops *ops;
 	void *ctx;
 	size_t slab_bytes, node_bytes;
-	uint64_t n;               /* elements, the inline ones included */
 	/* Resident slabs, oldest first.  Slabs are numbered from 0 in push
 	 * order; 0..nspill-1 live only in the spill file, nspill.. are here.
 	 * The tail is always resident, so push, pop and back never read the
@@ -30,20 +30,6 @@ struct dmo_tape {
 	char err[160];
 	_Alignas(16) unsigned char sbo[];
 };
-
-/* Elements are small and the compiler cannot know their size, so a word loop
- * beats a call; __builtin_memcpy of a constant 8 compiles to one move. */
-static void copy(void *dst, const void *src, size_t n)
-{
-	unsigned char *d = dst;
-	const unsigned char *s = src;
-	size_t i = 0;
-
-	for (; i + 8 <= n; i += 8)
-		__builtin_memcpy(d + i, s + i, 8);
-	for (; i < n; i++)
-		d[i] = s[i];
-}
 
 static char *append(char *p, char *end, const char *s)
 {
@@ -87,6 +73,31 @@ static int io_errno(long r)
 	return r < 0 ? (int)-r : 28 /* ENOSPC */;
 }
 
+/* The inline push and pop (tape.h) move only end.top and end.n: bring the
+ * tail slab's count up to date before anything here reads it. */
+static void sync_tail(struct dmo_tape *t)
+{
+	if (t->tail)
+		t->tail->used = (size_t)(t->end.top - t->end.floor) / t->cfg.elem_size;
+}
+
+/* Point the hot end at the tail chunk: the tail slab if there is one (it
+ * is never empty), else the inline buffer. */
+static void refresh_end(struct dmo_tape *t)
+{
+	size_t es = t->cfg.elem_size;
+
+	if (t->tail) {
+		t->end.floor = t->tail->data;
+		t->end.top = t->end.floor + t->tail->used * es;
+		t->end.ceiling = t->end.floor + t->cfg.slab_elems * es;
+	} else {
+		t->end.floor = t->sbo;
+		t->end.top = t->sbo + t->end.n * es;
+		t->end.ceiling = t->sbo + t->cfg.sbo_elems * es;
+	}
+}
+
 struct dmo_tape *dmo_tape_create(const struct dmo_tape_config *cfg,
 				 const struct dmo_tape_ops *ops, void *ctx)
 {
@@ -113,6 +124,8 @@ struct dmo_tape *dmo_tape_create(const struct dmo_tape_config *cfg,
 		.node_bytes = sizeof(struct slab) + cfg->slab_elems * es,
 		.slot_k = -1,
 	};
+	t->end.elem_size = es;
+	refresh_end(t);
 	return t;
 }
 
@@ -216,13 +229,13 @@ static int add_slab(struct dmo_tape *t)
 	return 0;
 }
 
-int dmo_tape_push(struct dmo_tape *t, const void *elem)
+static int push(struct dmo_tape *t, const void *elem)
 {
 	size_t es = t->cfg.elem_size;
 	unsigned char *dst;
 
-	if (t->n < t->cfg.sbo_elems) {
-		dst = t->sbo + t->n * es;
+	if (t->end.n < t->cfg.sbo_elems) {
+		dst = t->sbo + t->end.n * es;
 	} else {
 		if (!t->tail || t->tail->used == t->cfg.slab_elems) {
 			int rc = add_slab(t);
@@ -232,9 +245,19 @@ int dmo_tape_push(struct dmo_tape *t, const void *elem)
 		}
 		dst = t->tail->data + t->tail->used++ * es;
 	}
-	copy(dst, elem, es);
-	t->n++;
+	dmo_tape_copy(dst, elem, es);
+	t->end.n++;
 	return 0;
+}
+
+int dmo_tape_push_slow(struct dmo_tape *t, const void *elem)
+{
+	int rc;
+
+	sync_tail(t);
+	rc = push(t, elem);
+	refresh_end(t);
+	return rc;
 }
 
 /* Make sure t->slot holds spilled slab K. */
@@ -256,16 +279,16 @@ static int load_slot(struct dmo_tape *t, uint64_t k)
 	return 0;
 }
 
-int dmo_tape_pop(struct dmo_tape *t, void *out)
+static int pop(struct dmo_tape *t, void *out)
 {
 	size_t es = t->cfg.elem_size;
 	struct slab *s = t->tail;
 	const unsigned char *src;
 
-	if (!t->n)
+	if (!t->end.n)
 		return fail(t, DMO_TAPE_EEMPTY, "pop from an empty tape", 0);
-	if (t->n <= t->cfg.sbo_elems) {
-		src = t->sbo + (t->n - 1) * es;
+	if (t->end.n <= t->cfg.sbo_elems) {
+		src = t->sbo + (t->end.n - 1) * es;
 	} else {
 		if (s->used == 1 && t->nres == 1 && t->nspill) {
 			/* Keep the tail resident: bring the newest spilled
@@ -287,9 +310,9 @@ int dmo_tape_pop(struct dmo_tape *t, void *out)
 		src = s->data + (s->used - 1) * es;
 	}
 	if (out)
-		copy(out, src, es);
-	t->n--;
-	if (t->n >= t->cfg.sbo_elems && --s->used == 0) {
+		dmo_tape_copy(out, src, es);
+	t->end.n--;
+	if (t->end.n >= t->cfg.sbo_elems && --s->used == 0) {
 		t->tail = s->prev;
 		if (t->tail)
 			t->tail->next = NULL;
@@ -302,18 +325,24 @@ int dmo_tape_pop(struct dmo_tape *t, void *out)
 	return 0;
 }
 
+int dmo_tape_pop_slow(struct dmo_tape *t, void *out)
+{
+	int rc;
+
+	sync_tail(t);
+	rc = pop(t, out);
+	refresh_end(t);
+	return rc;
+}
+
 const void *dmo_tape_back(const struct dmo_tape *t)
 {
-	if (!t->n)
-		return NULL;
-	if (t->n <= t->cfg.sbo_elems)
-		return t->sbo + (t->n - 1) * t->cfg.elem_size;
-	return t->tail->data + (t->tail->used - 1) * t->cfg.elem_size;
+	return t->end.n ? t->end.top - t->cfg.elem_size : NULL;
 }
 
 uint64_t dmo_tape_size(const struct dmo_tape *t)
 {
-	return t->n;
+	return t->end.n;
 }
 
 /* Random access walks the resident list from its nearer end: at most
@@ -325,7 +354,7 @@ const void *dmo_tape_at(struct dmo_tape *t, uint64_t i)
 	size_t off;
 	struct slab *s;
 
-	if (i >= t->n) {
+	if (i >= t->end.n) {
 		fail(t, DMO_TAPE_EINVAL, "index out of range", 0);
 		return NULL;
 	}
@@ -370,6 +399,7 @@ uint64_t dmo_tape_spilled(const struct dmo_tape *t)
 int dmo_tape_iter_begin(struct dmo_tape_iter *it, struct dmo_tape *t,
 			int reverse, int prefetch)
 {
+	sync_tail(t);
 	*it = (struct dmo_tape_iter){
 		.t = t, .reverse = reverse, .pf_k = -1,
 		.next = reverse ? (int64_t)(t->nspill + t->nres) - 1 : -1,
@@ -434,7 +464,7 @@ long dmo_tape_iter_next(struct dmo_tape_iter *it, const void **base)
 	it->next += it->reverse ? -1 : 1;
 	if (k == -1) {
 		*base = t->sbo;
-		len = (long)(t->n < t->cfg.sbo_elems ? t->n : t->cfg.sbo_elems);
+		len = (long)(t->end.n < t->cfg.sbo_elems ? t->end.n : t->cfg.sbo_elems);
 	} else if (k >= (int64_t)t->nspill) {
 		s = it->node;
 		it->node = it->reverse ? s->prev : s->next;

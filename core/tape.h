@@ -61,17 +61,66 @@ struct dmo_tape_config {
 
 struct dmo_tape;
 
+/* The tape's hot end.  A struct dmo_tape begins with one, so the common
+ * push and pop are inline: the tail chunk (the inline buffer, or the tail
+ * slab) holds its elements in [floor, top) and has room up to ceiling.
+ * Anything else (a full or nearly empty chunk) takes the slow path. */
+struct dmo_tape_end {
+	unsigned char *floor, *top, *ceiling;
+	size_t elem_size;
+	uint64_t n; /* elements in the whole tape */
+};
+
+/* Elements are small and of a size the compiler cannot know, so a word
+ * loop beats a call; __builtin_memcpy of a constant 8 is one move. */
+static inline void dmo_tape_copy(void *dst, const void *src, size_t n)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8)
+		__builtin_memcpy(d + i, s + i, 8);
+	for (; i < n; i++)
+		d[i] = s[i];
+}
+
 /* NULL when CFG is invalid or the alloc op fails. */
 struct dmo_tape *dmo_tape_create(const struct dmo_tape_config *cfg,
 				 const struct dmo_tape_ops *ops, void *ctx);
 /* Frees every slab and removes the spill file. */
 void dmo_tape_destroy(struct dmo_tape *t);
 
+int dmo_tape_push_slow(struct dmo_tape *t, const void *elem);
+int dmo_tape_pop_slow(struct dmo_tape *t, void *out);
+
 /* On error the tape is unchanged: every element pushed so far stays
  * readable. */
-int dmo_tape_push(struct dmo_tape *t, const void *elem);
-/* Copies the last element to OUT (if not NULL) and removes it. */
-int dmo_tape_pop(struct dmo_tape *t, void *out);
+static inline int dmo_tape_push(struct dmo_tape *t, const void *elem)
+{
+	struct dmo_tape_end *e = (struct dmo_tape_end *)t;
+	if (e->top == e->ceiling)
+		return dmo_tape_push_slow(t, elem);
+	dmo_tape_copy(e->top, elem, e->elem_size);
+	e->top += e->elem_size;
+	e->n++;
+	return 0;
+}
+
+/* Copies the last element to OUT (if not NULL) and removes it.  The slow
+ * path takes the chunk's last element, since emptying a chunk moves the
+ * tail. */
+static inline int dmo_tape_pop(struct dmo_tape *t, void *out)
+{
+	struct dmo_tape_end *e = (struct dmo_tape_end *)t;
+	if ((size_t)(e->top - e->floor) <= e->elem_size)
+		return dmo_tape_pop_slow(t, out);
+	e->top -= e->elem_size;
+	if (out)
+		dmo_tape_copy(out, e->top, e->elem_size);
+	e->n--;
+	return 0;
+}
 /* The last element, or NULL when empty; never touches the spill file. */
 const void *dmo_tape_back(const struct dmo_tape *t);
 uint64_t dmo_tape_size(const struct dmo_tape *t);
