@@ -28,6 +28,7 @@ extern Int VG_(safe_fd)(Int oldfd);
 extern void VG_(discard_translations)(Addr start, ULong range, const HChar *who);
 
 struct dmo_active_layer *dmo_active = NULL;
+const struct dmo_active_layer *dmo_watched = NULL;
 ULong dmo_instructions = 0;
 
 struct layer {
@@ -49,6 +50,7 @@ static struct {
 	ULong trace_events;  /* of the layer being written out */
 	ULong summary_end;   /* bytes of tool-layers.bin so far */
 	ULong active_row_at; /* where the open layer's row is */
+	ULong idle_accesses; /* helper calls since the last layer ended */
 } st = { .fifo_fd = -1, .summary_fd = -1 };
 
 static void copy_text(HChar *dst, SizeT cap, const HChar *src, SizeT len)
@@ -150,6 +152,26 @@ static void retranslate_all(void)
 	VG_(discard_translations)(0, ~0ULL, "dmo layer change");
 }
 
+/* Helper calls with no layer open before the code stops watching the last
+ * layer's buffers: enough to ride out a harness touching them between
+ * layers, few enough that later code outside layers soon runs plain. */
+#define IDLE_ACCESSES_BEFORE_UNWATCH 100000
+
+void dmo_layers_idle_access(void)
+{
+	if (++st.idle_accesses < IDLE_ACCESSES_BEFORE_UNWATCH)
+		return;
+	st.idle_accesses = 0;
+	dmo_watched = NULL;
+	retranslate_all();
+}
+
+static Bool same_buffers(const struct dmo_active_layer *a, const struct dmo_active_layer *b)
+{
+	return a->in_addr == b->in_addr && a->in_bytes == b->in_bytes &&
+	       a->out_addr == b->out_addr && a->out_bytes == b->out_bytes;
+}
+
 static const HChar *check_buffers(const struct dmo_active_layer *r)
 {
 	if (r->in_bytes == 0 || r->out_bytes == 0)
@@ -168,6 +190,7 @@ static const HChar *check_buffers(const struct dmo_active_layer *r)
 
 static Bool layer_begin(UInt seq)
 {
+	Bool rewatch;
 	const HChar *bad;
 	HChar message[512];
 	if (dmo_active != NULL) {
@@ -198,6 +221,9 @@ static Bool layer_begin(UInt seq)
 		set_marker_status(-1);
 		return False;
 	}
+	/* Code translated for the last layer's buffers stays valid when this
+	 * layer has the same ones (a kernel run again, an inference loop). */
+	rewatch = dmo_watched == NULL || !same_buffers(dmo_watched, &st.pending.ranges);
 	st.active = st.pending;
 	dmo_reducer_init(&st.active.ranges.reducer, st.active.ranges.in_bytes,
 			 st.active.ranges.out_bytes);
@@ -209,13 +235,16 @@ static Bool layer_begin(UInt seq)
 			       st.max_mem);
 	}
 	dmo_active = &st.active.ranges;
+	dmo_watched = dmo_active;
+	st.idle_accesses = 0;
 	/* Claim the layer's row now: it reads "incomplete" until the layer
 	 * ends, and rewriting it in place needs no new disk space. */
 	st.trace_events = 0;
 	st.active_row_at = append_row(&st.active, True, DMO_STATUS_INCOMPLETE, "");
 	set_marker_status(0);
-	retranslate_all();
-	return True;
+	if (rewatch)
+		retranslate_all();
+	return rewatch;
 }
 
 static void layer_close(UInt status, const HChar *reason)
@@ -256,8 +285,10 @@ static Bool layer_end(UInt seq)
 		layer_close(DMO_STATUS_OK, "");
 		set_marker_status(0);
 	}
-	retranslate_all();
-	return True;
+	/* The code stays watching this layer's buffers: its helpers do
+	 * nothing while no layer is open, and the next layer over the same
+	 * buffers needs no new translations. */
+	return False;
 }
 
 Bool dmo_layers_marker(UWord word, ULong value)

@@ -16,6 +16,12 @@ struct dmo_active_layer {
 };
 extern struct dmo_active_layer *dmo_active;
 
+/* The buffers the current translations check accesses against: the open
+ * layer's, or the last one's after it ended (the helpers then see no open
+ * layer and return); NULL before the first layer, when code is translated
+ * with no checks at all. */
+extern const struct dmo_active_layer *dmo_watched;
+
 /* Guest instructions since the active layer's begin; the instrumented code
  * adds to it directly. */
 extern ULong dmo_instructions;
@@ -30,12 +36,17 @@ void dmo_layers_fini(void);
  * the guest never blocks on a full pipe. */
 void dmo_layers_drain(void);
 
+/* A helper ran while no layer is open (see dmo_watched).  After enough of
+ * them the translations are thrown away and made again without checks;
+ * the current one may finish: its checks find no open layer. */
+void dmo_layers_idle_access(void);
+
 /* Address of the target's marker region; 0 until its HELLO arrives. */
 Addr dmo_layers_marker_addr(void);
 
 /* A store of VALUE hit marker word WORD (0 = begin, 1 = end).  Returns
- * True when a layer opened or closed, so the caller leaves the current
- * translation, which was made for the other state. */
+ * True when the translations were thrown away, so the caller leaves the
+ * current one, made for other buffers. */
 Bool dmo_layers_marker(UWord word, ULong value);
 
 #endif

@@ -1,14 +1,16 @@
 /* dmo_main.c - the dmo Valgrind tool: registration, options, and the
  * instrumenter.
  *
- * Outside layers a translation only watches for stores to the target's
- * marker region, which it recognises by their constant address at
- * translation time, so code outside layers runs as under --tool=none.  When
- * a layer opens or closes, every translation is thrown away and code is
- * translated afresh for the new state.  Inside a layer each load and store
- * gets an inline range check against each buffer (the ranges are constants
- * for the layer) guarding a helper call, plus an inline instruction counter
- * flushed before each side exit. */
+ * Until the first layer a translation only watches for stores to the
+ * target's marker region, which it recognises by their constant address at
+ * translation time, so such code runs as under --tool=none.  When a layer
+ * opens over buffers other than the ones the code was translated for,
+ * every translation is thrown away and code is translated afresh.  Each
+ * load and store then gets an inline range check against the buffers (the
+ * ranges are constants in the code) guarding a helper call, plus an inline
+ * instruction counter flushed before each side exit.  When the layer ends
+ * the code stays as it is: its helpers find no open layer and return, and
+ * the next layer over the same buffers costs no new translations. */
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_libcassert.h"
@@ -109,6 +111,16 @@ static void dmo_pre_syscall(ThreadId tid, UInt syscallno, UWord *args, UInt nArg
 
 /* ---- run-time helpers called from instrumented code ---- */
 
+/* The open layer, or NULL: code translated for the last layer's buffers
+ * keeps calling the helpers when it touches them between layers, and past
+ * a few such calls dmo_layers_idle_access stops watching them. */
+static inline const struct dmo_active_layer *open_layer(void)
+{
+	if (dmo_active == NULL)
+		dmo_layers_idle_access();
+	return dmo_active;
+}
+
 /* The hot path, run for every access that passes the inline range check:
  * clip to the buffer, fold into the reducer, and keep the event when the
  * full trace is on.  One specialised helper per buffer and kind, so
@@ -126,30 +138,51 @@ static inline void record(UInt flags, Addr base, ULong len, Addr addr, UWord siz
 
 static VG_REGPARM(3) void on_in_read(Addr addr, UWord size, UWord time_offset)
 {
-	const struct dmo_active_layer *l = dmo_active;
+	const struct dmo_active_layer *l = open_layer();
 	if (l != NULL)
 		record(0, l->in_addr, l->in_bytes, addr, size, time_offset);
 }
 
 static VG_REGPARM(3) void on_in_write(Addr addr, UWord size, UWord time_offset)
 {
-	const struct dmo_active_layer *l = dmo_active;
+	const struct dmo_active_layer *l = open_layer();
 	if (l != NULL)
 		record(DMO_EV_WRITE, l->in_addr, l->in_bytes, addr, size, time_offset);
 }
 
 static VG_REGPARM(3) void on_out_read(Addr addr, UWord size, UWord time_offset)
 {
-	const struct dmo_active_layer *l = dmo_active;
+	const struct dmo_active_layer *l = open_layer();
 	if (l != NULL)
 		record(DMO_EV_OUT, l->out_addr, l->out_bytes, addr, size, time_offset);
 }
 
 static VG_REGPARM(3) void on_out_write(Addr addr, UWord size, UWord time_offset)
 {
-	const struct dmo_active_layer *l = dmo_active;
+	const struct dmo_active_layer *l = open_layer();
 	if (l != NULL)
 		record(DMO_EV_OUT | DMO_EV_WRITE, l->out_addr, l->out_bytes, addr, size, time_offset);
+}
+
+/* For buffers that lie close together one range check covers both, and
+ * the helper finds which one the access touched (an access at their
+ * junction may touch both; its input part is taken first). */
+static VG_REGPARM(3) void on_read(Addr addr, UWord size, UWord time_offset)
+{
+	const struct dmo_active_layer *l = open_layer();
+	if (l == NULL)
+		return;
+	record(0, l->in_addr, l->in_bytes, addr, size, time_offset);
+	record(DMO_EV_OUT, l->out_addr, l->out_bytes, addr, size, time_offset);
+}
+
+static VG_REGPARM(3) void on_write(Addr addr, UWord size, UWord time_offset)
+{
+	const struct dmo_active_layer *l = open_layer();
+	if (l == NULL)
+		return;
+	record(DMO_EV_WRITE, l->in_addr, l->in_bytes, addr, size, time_offset);
+	record(DMO_EV_OUT | DMO_EV_WRITE, l->out_addr, l->out_bytes, addr, size, time_offset);
 }
 
 static VG_REGPARM(2) UWord on_marker(UWord word, ULong value)
@@ -163,9 +196,13 @@ struct sb_state {
 	IRSB *out;
 	Addr next_instr;      /* guest address after the current instruction */
 	UInt pending_instrs;  /* instructions not yet added to dmo_instructions */
-	Bool active;          /* translated for an open layer */
+	Bool active;          /* translated to watch dmo_watched's buffers */
 	Addr in_addr, out_addr;
 	ULong in_bytes, out_bytes;
+	/* Both buffers as one range, when the gap between them is small, so
+	 * that an access far from both costs one check, not two; 0 = apart. */
+	Addr both_base;
+	ULong both_len;
 };
 
 static IRExpr *tmp_of(IRSB *sb, IRType ty, IRExpr *e)
@@ -188,11 +225,30 @@ static void flush_instructions(struct sb_state *st)
 	st->pending_instrs = 0;
 }
 
-/* One guarded helper call per buffer: the guard is true when
- * [addr, addr+size) shares a byte with [base, base+len), tested as one
- * unsigned compare: addr - (base - size + 1) < len + size - 1. */
-static void watch_buffer(struct sb_state *st, IRExpr *addr, UInt size, UInt flags,
-			 Addr base, ULong len, IRExpr *guard)
+struct helper {
+	const HChar *name;
+	void *fn;
+};
+
+/* One buffer's helper, indexed by dmo_event_kind(). */
+static const struct helper buffer_helpers[4] = {
+	{ "dmo_on_in_read", on_in_read },
+	{ "dmo_on_in_write", on_in_write },
+	{ "dmo_on_out_read", on_out_read },
+	{ "dmo_on_out_write", on_out_write },
+};
+
+/* Either buffer's helper, indexed by "is a write". */
+static const struct helper either_helpers[2] = {
+	{ "dmo_on_read", on_read },
+	{ "dmo_on_write", on_write },
+};
+
+/* A helper call guarded by an inline check that [addr, addr+size) shares
+ * a byte with [base, base+len), tested as one unsigned compare:
+ * addr - (base - size + 1) < len + size - 1. */
+static void call_if_touching(struct sb_state *st, IRExpr *addr, UInt size, Addr base,
+			     ULong len, IRExpr *guard, const struct helper *helper)
 {
 	IRExpr *rel, *hit;
 	IRDirty *call;
@@ -206,18 +262,8 @@ static void watch_buffer(struct sb_state *st, IRExpr *addr, UInt size, UInt flag
 				  IRExpr_Const(IRConst_U64(len + size - 1))));
 	if (guard != NULL)
 		hit = tmp_of(st->out, Ity_I1, IRExpr_Binop(Iop_And1, hit, guard));
-	static const struct {
-		const HChar *name;
-		void *fn;
-	} helpers[4] = {
-		{ "dmo_on_in_read", on_in_read },
-		{ "dmo_on_in_write", on_in_write },
-		{ "dmo_on_out_read", on_out_read },
-		{ "dmo_on_out_write", on_out_write },
-	};
-	UInt kind = dmo_event_kind((UChar)flags);
 	/* The instruction being executed has not been counted yet. */
-	call = unsafeIRDirty_0_N(3, helpers[kind].name, VG_(fnptr_to_fnentry)(helpers[kind].fn),
+	call = unsafeIRDirty_0_N(3, helper->name, VG_(fnptr_to_fnentry)(helper->fn),
 				 mkIRExprVec_3(addr, mkIRExpr_HWord(size),
 					       mkIRExpr_HWord((HWord)((Long)st->pending_instrs - 1))));
 	call->guard = hit;
@@ -232,8 +278,15 @@ static void watch(struct sb_state *st, IRExpr *addr, UInt size, Bool write,
 		return;
 	if (addr->tag != Iex_RdTmp && addr->tag != Iex_Const)
 		addr = tmp_of(st->out, Ity_I64, addr);
-	watch_buffer(st, addr, size, kind, st->in_addr, st->in_bytes, guard);
-	watch_buffer(st, addr, size, kind | DMO_EV_OUT, st->out_addr, st->out_bytes, guard);
+	if (st->both_len != 0) {
+		call_if_touching(st, addr, size, st->both_base, st->both_len, guard,
+				 &either_helpers[write]);
+		return;
+	}
+	call_if_touching(st, addr, size, st->in_addr, st->in_bytes, guard,
+			 &buffer_helpers[dmo_event_kind((UChar)kind)]);
+	call_if_touching(st, addr, size, st->out_addr, st->out_bytes, guard,
+			 &buffer_helpers[dmo_event_kind((UChar)(kind | DMO_EV_OUT))]);
 }
 
 /* A store to a marker word: call on_marker after it, and if the layer
@@ -293,6 +346,22 @@ static void watch_dirty(struct sb_state *st, IRDirty *d)
 		watch(st, d->mAddr, d->mSize, True, d->guard);
 }
 
+/* Separate mallocs of large buffers usually sit a page apart; weights or
+ * the stack between them would cost a useless helper call per access, so
+ * a wider gap keeps two checks. */
+#define MAX_GAP_COVERED (64 * 1024)
+
+static void cover_both(struct sb_state *st)
+{
+	Addr lo = st->in_addr < st->out_addr ? st->in_addr : st->out_addr;
+	Addr in_end = st->in_addr + st->in_bytes, out_end = st->out_addr + st->out_bytes;
+	Addr hi = in_end > out_end ? in_end : out_end;
+	if (hi - lo <= st->in_bytes + st->out_bytes + MAX_GAP_COVERED) {
+		st->both_base = lo;
+		st->both_len = hi - lo;
+	}
+}
+
 static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 			    const VexGuestLayout *layout, const VexGuestExtents *vge,
 			    const VexArchInfo *archinfo_host, IRType gWordTy,
@@ -307,12 +376,13 @@ static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 		VG_(tool_panic)("host/guest word size mismatch");
 
 	st.out = deepCopyIRSBExceptStmts(in);
-	if (dmo_active != NULL) {
+	if (dmo_watched != NULL) {
 		st.active = True;
-		st.in_addr = dmo_active->in_addr;
-		st.in_bytes = dmo_active->in_bytes;
-		st.out_addr = dmo_active->out_addr;
-		st.out_bytes = dmo_active->out_bytes;
+		st.in_addr = dmo_watched->in_addr;
+		st.in_bytes = dmo_watched->in_bytes;
+		st.out_addr = dmo_watched->out_addr;
+		st.out_bytes = dmo_watched->out_bytes;
+		cover_both(&st);
 	}
 	for (i = 0; i < in->stmts_used; i++) {
 		IRStmt *s = in->stmts[i];
