@@ -1,11 +1,13 @@
 /* tool_speed.c - target program of bench/tool_speed.sh: PASSES runs of one
  * MobileNet-size depthwise convolution (112x112x96 f32, 3x3, stride 1, SAME).
  *
- *   tool_speed PASSES [layer|outside]
+ *   tool_speed PASSES [layer|outside|after]
  *
  * layer (default) wraps every pass in dmo_layer_begin/dmo_layer_end, so
  * under --tool=dmo each pass is profiled; outside runs the identical work
- * with no layer open, which is what dmo costs on the rest of a program.
+ * with no layer open, which is what dmo costs on the rest of a program;
+ * after does the same once one (empty) layer over the same buffers has
+ * come and gone, so the code was translated to watch them.
  * PASSES may be 0: that run is the startup cost the script subtracts.
  *
  * The loop is plain C that gcc -O2 vectorises over channels, like a tuned
@@ -70,14 +72,20 @@ int main(int argc, char **argv)
 	char *end = "";
 	long passes = argc > 1 ? strtol(argv[1], &end, 10) : -1;
 	int layer = argc < 3 || strcmp(argv[2], "layer") == 0;
+	int after = argc == 3 && strcmp(argv[2], "after") == 0;
 
 	if (argc < 2 || argc > 3 || *end != '\0' || passes < 0 ||
-	    (!layer && strcmp(argv[2], "outside") != 0)) {
-		fprintf(stderr, "usage: tool_speed PASSES [layer|outside]\n");
+	    (!layer && !after && strcmp(argv[2], "outside") != 0)) {
+		fprintf(stderr, "usage: tool_speed PASSES [layer|outside|after]\n");
 		return 2;
 	}
 	float *in = buffer(n, 0), *filter = buffer(K * K * C, 1), *bias = buffer(C, 1);
 	float *out = buffer(n, 0);
+	if (after && (dmo_layer_begin("empty", NULL, in, n * sizeof *in, out, n * sizeof *out) != 0 ||
+		      dmo_layer_end() != 0)) {
+		fprintf(stderr, "tool_speed: the empty layer failed\n");
+		return 1;
+	}
 	for (long i = 0; i < passes; i++) {
 		if (layer && dmo_layer_begin("dwconv", "dwconv2d:in=112x112x96,k=3x3,stride=1,pad=same",
 					     in, n * sizeof *in, out, n * sizeof *out) != 0) {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/tool_speed.sh - wall time of one 112x112x96 3x3 depthwise layer
 # (bench/tool_speed) natively and under valgrind --tool=none, dmo (layers
-# on, and the same work outside any layer), cachegrind without cache
+# on, and the same work outside any layer, before and after one layer has
+# run over the same buffers), cachegrind without cache
 # simulation and lackey --trace-mem=yes, against the issue's three bars.
 # Prints a table and writes it to bench/results/tool_speed.txt.
 #
@@ -87,6 +88,7 @@ row native "$native_passes" "" layer
 row none "$passes" "$valgrind -q --tool=none" layer
 row dmo-layers "$passes" "$dmo" layer "$layers"
 row dmo-outside "$passes" "$dmo" outside "$layers"
+row dmo-after "$passes" "$dmo" after "$layers"
 row cachegrind "$passes" "$valgrind -q --tool=cachegrind --cache-sim=no \
 --cachegrind-out-file=/dev/null" layer
 row lackey 1 "$valgrind -q --tool=lackey --trace-mem=yes --log-file='$lackey_log'" layer \
@@ -119,10 +121,12 @@ END {
 	r2 = ratio(pp["lackey"], pp["dmo-layers"])
 	r3 = ratio(pp["dmo-outside"], pp["none"])
 	r3w = ratio(tot["dmo-outside"], tot["none"])
+	r4 = ratio(pp["dmo-after"], pp["none"])
 	printf "bars (per pass of work):\n"
 	bar("dmo (layers on) / cachegrind", r1, "<=", 1)
 	bar("lackey trace / dmo (layers on)", r2, ">=", 1000)
 	bar("dmo outside layers / none", r3, "<=", 1.2)
+	bar("  the same after a layer / none", r4, "<=", 1.2)
 	printf "  (whole runs at P = %d, startup included: dmo outside / none = %.2f)\n",
 	       passes, r3w
 }' "$tmp/rows" | tee "$results/tool_speed.txt"
