@@ -125,15 +125,19 @@ static inline const struct dmo_active_layer *open_layer(void)
  * clip to the buffer, fold into the reducer, and keep the event when the
  * full trace is on.  One specialised helper per buffer and kind, so
  * nothing is decided at run time that the instrumenter already knew. */
-static inline void record(UInt flags, Addr base, ULong len, Addr addr, UWord size,
+static inline Bool record(UInt flags, Addr base, ULong len, Addr addr, UWord size,
 			  UWord time_offset)
 {
-	uint64_t offset, clipped;
-	if (!dmo_clip(addr, size, base, len, &offset, &clipped))
-		return;
+	uint64_t offset = addr - base, clipped = size;
+	/* Returns whether the access lies wholly inside this buffer: it then
+	 * cannot touch the other one.  Most do, so test that first. */
+	Bool inside = size <= len && offset <= len - size;
+	if (!inside && !dmo_clip(addr, size, base, len, &offset, &clipped))
+		return False;
 	dmo_reducer_add(&dmo_active->reducer, flags, offset, clipped);
 	if (dmo_trace_on)
 		dmo_trace_event(flags, offset, clipped, dmo_instructions + time_offset);
+	return inside;
 }
 
 static VG_REGPARM(3) void on_in_read(Addr addr, UWord size, UWord time_offset)
@@ -165,15 +169,17 @@ static VG_REGPARM(3) void on_out_write(Addr addr, UWord size, UWord time_offset)
 }
 
 /* For buffers that lie close together one range check covers both, and
- * the helper finds which one the access touched (an access at their
- * junction may touch both; its input part is taken first). */
+ * the helper finds which one the access touched: the likelier one first,
+ * and the other only if the access is not wholly inside it.  A write at
+ * their junction counts its output part first, the order that can only
+ * forbid more placements. */
 static VG_REGPARM(3) void on_read(Addr addr, UWord size, UWord time_offset)
 {
 	const struct dmo_active_layer *l = open_layer();
 	if (l == NULL)
 		return;
-	record(0, l->in_addr, l->in_bytes, addr, size, time_offset);
-	record(DMO_EV_OUT, l->out_addr, l->out_bytes, addr, size, time_offset);
+	if (!record(0, l->in_addr, l->in_bytes, addr, size, time_offset))
+		record(DMO_EV_OUT, l->out_addr, l->out_bytes, addr, size, time_offset);
 }
 
 static VG_REGPARM(3) void on_write(Addr addr, UWord size, UWord time_offset)
@@ -181,8 +187,8 @@ static VG_REGPARM(3) void on_write(Addr addr, UWord size, UWord time_offset)
 	const struct dmo_active_layer *l = open_layer();
 	if (l == NULL)
 		return;
-	record(DMO_EV_WRITE, l->in_addr, l->in_bytes, addr, size, time_offset);
-	record(DMO_EV_OUT | DMO_EV_WRITE, l->out_addr, l->out_bytes, addr, size, time_offset);
+	if (!record(DMO_EV_OUT | DMO_EV_WRITE, l->out_addr, l->out_bytes, addr, size, time_offset))
+		record(DMO_EV_WRITE, l->in_addr, l->in_bytes, addr, size, time_offset);
 }
 
 static VG_REGPARM(2) UWord on_marker(UWord word, ULong value)
