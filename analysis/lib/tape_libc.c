@@ -21,6 +21,7 @@ struct dmo_tape_libc {
 	int started, stop;
 	int posted, done; /* request waiting for the reader; result ready */
 	int fd;
+	unsigned big_allocs; /* huge-page-sized slabs handed out */
 	void *buf;
 	size_t n;
 	uint64_t off;
@@ -29,15 +30,17 @@ struct dmo_tape_libc {
 
 /* Slabs of a huge page or more get their own mapping, aligned so the kernel
  * can back it with huge pages: first touch of fresh memory is what a push
- * mostly pays for, and one 2 MiB fault is far cheaper than 512 small ones. */
+ * mostly pays for, and one 2 MiB fault is far cheaper than 512 small ones.
+ * Not the first such slab, though: a short trace uses a sliver of it, and
+ * getting a huge page can cost the kernel milliseconds of compaction. */
 #define HUGE_PAGE ((size_t)2 << 20)
 
 static void *libc_alloc(void *ctx, size_t bytes)
 {
+	struct dmo_tape_libc *c = ctx;
 	size_t len = (bytes + 4095) & ~(size_t)4095;
 	char *p, *q;
 
-	(void)ctx;
 	if (bytes < HUGE_PAGE)
 		return malloc(bytes);
 	p = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
@@ -48,7 +51,8 @@ static void *libc_alloc(void *ctx, size_t bytes)
 	if (q > p)
 		munmap(p, (size_t)(q - p));
 	munmap(q + len, (size_t)(p + HUGE_PAGE - q));
-	madvise(q, len, MADV_HUGEPAGE);
+	if (c->big_allocs++ > 0)
+		madvise(q, len, MADV_HUGEPAGE);
 	return q;
 }
 
