@@ -279,6 +279,43 @@ static int load_slot(struct dmo_tape *t, uint64_t k)
 	return 0;
 }
 
+/* Keep the tail resident: before the last resident slab S empties, bring
+ * the newest spilled slab back in front of it. */
+static int unspill_before(struct dmo_tape *t, struct slab *s)
+{
+	int rc;
+
+	if (t->nres != 1 || !t->nspill)
+		return 0;
+	rc = load_slot(t, t->nspill - 1);
+	if (rc)
+		return rc;
+	t->slot->used = t->cfg.slab_elems;
+	t->slot->prev = NULL;
+	t->slot->next = s;
+	s->prev = t->slot;
+	t->head = t->slot;
+	t->slot = NULL;
+	t->slot_k = -1;
+	t->nres++;
+	t->nspill--;
+	return 0;
+}
+
+/* The emptied tail slab S goes to the free list; its bytes stay readable
+ * until a push takes it again. */
+static void release_tail(struct dmo_tape *t, struct slab *s)
+{
+	t->tail = s->prev;
+	if (t->tail)
+		t->tail->next = NULL;
+	else
+		t->head = NULL;
+	t->nres--;
+	s->next = t->free;
+	t->free = s;
+}
+
 static int pop(struct dmo_tape *t, void *out)
 {
 	size_t es = t->cfg.elem_size;
@@ -290,39 +327,45 @@ static int pop(struct dmo_tape *t, void *out)
 	if (t->end.n <= t->cfg.sbo_elems) {
 		src = t->sbo + (t->end.n - 1) * es;
 	} else {
-		if (s->used == 1 && t->nres == 1 && t->nspill) {
-			/* Keep the tail resident: bring the newest spilled
-			 * slab back before this one empties. */
-			int rc = load_slot(t, t->nspill - 1);
+		if (s->used == 1) {
+			int rc = unspill_before(t, s);
 
 			if (rc)
 				return rc;
-			t->slot->used = t->cfg.slab_elems;
-			t->slot->prev = NULL;
-			t->slot->next = s;
-			s->prev = t->slot;
-			t->head = t->slot;
-			t->slot = NULL;
-			t->slot_k = -1;
-			t->nres++;
-			t->nspill--;
 		}
 		src = s->data + (s->used - 1) * es;
 	}
 	if (out)
 		dmo_tape_copy(out, src, es);
 	t->end.n--;
-	if (t->end.n >= t->cfg.sbo_elems && --s->used == 0) {
-		t->tail = s->prev;
-		if (t->tail)
-			t->tail->next = NULL;
-		else
-			t->head = NULL;
-		t->nres--;
-		s->next = t->free;
-		t->free = s;
-	}
+	if (t->end.n >= t->cfg.sbo_elems && --s->used == 0)
+		release_tail(t, s);
 	return 0;
+}
+
+long dmo_tape_pop_chunk(struct dmo_tape *t, const void **base)
+{
+	struct slab *s;
+	long count;
+	int rc;
+
+	sync_tail(t);
+	s = t->tail;
+	if (!s) {
+		*base = t->sbo;
+		count = (long)t->end.n;
+		t->end.n = 0;
+	} else {
+		if ((rc = unspill_before(t, s)))
+			return rc;
+		*base = s->data;
+		count = (long)s->used;
+		t->end.n -= s->used;
+		s->used = 0;
+		release_tail(t, s);
+	}
+	refresh_end(t);
+	return count;
 }
 
 int dmo_tape_pop_slow(struct dmo_tape *t, void *out)

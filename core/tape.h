@@ -121,6 +121,12 @@ static inline int dmo_tape_pop(struct dmo_tape *t, void *out)
 	e->n--;
 	return 0;
 }
+/* Pop the whole tail chunk at once: *BASE is its first element in memory
+ * order, the return value its length (0 when the tape is empty, or a
+ * negative code).  The elements stay readable until the next push.  For
+ * walks that consume the tape from the end, at array speed. */
+long dmo_tape_pop_chunk(struct dmo_tape *t, const void **base);
+
 /* The last element, or NULL when empty; never touches the spill file. */
 const void *dmo_tape_back(const struct dmo_tape *t);
 uint64_t dmo_tape_size(const struct dmo_tape *t);

@@ -273,6 +273,33 @@ START_TEST(pop_then_push_reuses_slabs)
 }
 END_TEST
 
+/* Popping whole chunks yields every element exactly once, last first,
+ * through the inline buffer, resident slabs and spilled ones; single pops
+ * and pushes in between keep working. */
+START_TEST(pop_chunks_in_reverse)
+{
+	struct dmo_tape *t = open_tape(4, 10, 3, 1);
+	const void *base;
+	long len;
+	uint64_t next = 1000;
+
+	push_range(t, 0, 1000);
+	ck_assert_int_eq(dmo_tape_pop(t, NULL), 0); /* a partial tail chunk */
+	next--;
+	while ((len = dmo_tape_pop_chunk(t, &base)) > 0) {
+		const struct dmo_event *chunk = base;
+		for (long i = len - 1; i >= 0; i--)
+			ck_assert_msg(ev_eq(&chunk[i], --next), "element %lu", (unsigned long)next);
+		ck_assert_uint_eq(dmo_tape_size(t), next);
+	}
+	ck_assert_int_eq(len, 0);
+	ck_assert_uint_eq(next, 0);
+	push_range(t, 0, 57);
+	check_contents(t, 57);
+	close_tape(t);
+}
+END_TEST
+
 #define THREADS 8
 #define PER_THREAD 20000
 
@@ -413,6 +440,7 @@ int main(void)
 	tcase_add_test(tc, odd_element_size);
 	tcase_add_test(tc, random_access_spilled);
 	tcase_add_test(tc, pop_then_push_reuses_slabs);
+	tcase_add_test(tc, pop_chunks_in_reverse);
 	tcase_add_test(tc, threads_push_concurrently);
 	tcase_add_test(tc, unwritable_spill_dir);
 	tcase_add_test(tc, full_disk_simulated);
