@@ -43,6 +43,11 @@ static void *libc_alloc(void *ctx, size_t bytes)
 
 	if (bytes < HUGE_PAGE)
 		return malloc(bytes);
+	if (c->big_allocs++ == 0) {
+		/* The first: a plain mapping, one system call. */
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		return p == MAP_FAILED ? NULL : p;
+	}
 	p = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
@@ -51,8 +56,7 @@ static void *libc_alloc(void *ctx, size_t bytes)
 	if (q > p)
 		munmap(p, (size_t)(q - p));
 	munmap(q + len, (size_t)(p + HUGE_PAGE - q));
-	if (c->big_allocs++ > 0)
-		madvise(q, len, MADV_HUGEPAGE);
+	madvise(q, len, MADV_HUGEPAGE);
 	return q;
 }
 
