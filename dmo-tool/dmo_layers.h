@@ -7,8 +7,8 @@
 #include "pub_tool_basics.h"
 #include "os_reducer.h"
 
-/* The layer between its begin and end markers, or NULL.  The instrumenter
- * bakes its buffer ranges into the code it translates while it is open. */
+/* The layer between its begin and end markers (dmo_active), or NULL; its
+ * buffers are what the instrumenter bakes into the code (dmo_watched). */
 struct dmo_active_layer {
 	Addr in_addr, out_addr;
 	ULong in_bytes, out_bytes;
