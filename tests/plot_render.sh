@@ -35,6 +35,18 @@ for layer in relu_forward 2; do
 done
 expect_eq "default PNG name" "$run/layer-0001-pattern.png" "$("$DMO" plot "$run")"
 
+# A model's arena, both plans side by side (dmo plot --plan).
+plan_png="$WORK/kws-plan.png"
+expect_eq "plot --plan path printed" "$plan_png" \
+	"$("$DMO" plot --plan ds_cnn_kws --out "$plan_png" 2>"$WORK/err")"
+expect_eq "plan PNG size" "1200 800" "$(png_size "$plan_png")"
+set -- $("$INK" "$plan_png")
+if [ "${3:-0}" -ge 50 ]; then echo "ok: plan ink $3/1000"
+else fail "plan: too little drawn (ink ${3:-?}/1000)"; fi
+"$DMO" plot --plan ds_cnn_kws --os analytic --format svg --out "$WORK/kws.svg" >/dev/null &&
+	grep -q '<path' "$WORK/kws.svg" && echo "ok: plan SVG with analytic O_s" ||
+	fail "plan SVG with analytic O_s"
+
 # Misuse: exit 2 with a message.
 bad() { # what expected-message-part args...
 	what=$1 msg=$2; shift 2
@@ -49,6 +61,9 @@ bad "bad format" "--format" "$run" --format jpg
 bad "no directory" "no run directory"
 bad "missing directory" "not a run directory" "$WORK/nowhere"
 bad "unknown layer" "no layer" "$run" --layer nosuch
+bad "--plan with a directory" "--plan takes a model" --plan ds_cnn_kws "$run"
+bad "--plan of an unknown model" "no model named" --plan nosuchmodel
+bad "--os without --plan" "--os goes with --plan" "$run" --os analytic
 summary="$WORK/summary"
 profile "$summary" -- "$TARGETS/relu" || fail "profile relu (summary)"
 bad "no event file" "profile with --trace=full" "$summary"

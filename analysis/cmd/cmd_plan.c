@@ -1,13 +1,11 @@
 /* cmd_plan.c - `dmo plan`: the tensor arena a model layer table needs with
  * and without diagonal overlaps, and optionally the proof by execution. */
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
-#include "locate.h"
 #include "model_table.h"
 #include "plan.h"
 
@@ -31,20 +29,6 @@ static const char usage[] =
 	"  -h, --help     this text\n"
 	"\n"
 	"Environment: DMO_MODELS_DIR (tables).\n";
-
-static int parse_source(const char *text, enum dmo_os_source *source, const char **dir)
-{
-	if (strcmp(text, "algorithmic") == 0)
-		*source = DMO_OS_ALGORITHMIC;
-	else if (strcmp(text, "analytic") == 0)
-		*source = DMO_OS_ANALYTIC;
-	else if (strncmp(text, "measured:", 9) == 0 && text[9] != '\0') {
-		*source = DMO_OS_MEASURED;
-		*dir = text + 9;
-	} else
-		return -1;
-	return 0;
-}
 
 static void print_summary(const char *model_name, const struct dmo_model *model,
 			  const char *os_name, const struct dmo_plan *plan)
@@ -74,23 +58,16 @@ int cmd_plan(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	enum dmo_os_source source = DMO_OS_ALGORITHMIC;
-	const char *os_name = "algorithmic", *dir = NULL;
+	const char *os_name = "algorithmic";
 	struct dmo_model model = { 0 };
 	struct dmo_plan plan;
-	char path[PATH_MAX], err[1024];
-	uint64_t *os = NULL;
-	int c, csv = 0, verify = 0, rc = 2;
+	char err[1024];
+	int c, csv = 0, verify = 0, rc;
 
 	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (c) {
 		case 'o':
-			if (parse_source(optarg, &source, &dir) != 0) {
-				fprintf(stderr, "dmo plan: --os must be algorithmic, analytic or measured:DIR, not '%s'\n",
-					optarg);
-				return 2;
-			}
 			os_name = optarg;
 			break;
 		case 'c':
@@ -111,18 +88,9 @@ int cmd_plan(int argc, char **argv)
 		fprintf(stderr, "dmo plan: give exactly one MODEL\n%s", usage);
 		return 2;
 	}
-	if (dmo_locate_model(argv[optind], path, sizeof path, err, sizeof err) != 0 ||
-	    dmo_model_load(path, &model, err, sizeof err) != 0) {
+	if (dmo_plan_model(argv[optind], os_name, &model, &plan, err, sizeof err) != 0) {
 		fprintf(stderr, "dmo plan: %s\n", err);
 		return 2;
-	}
-	os = calloc(model.n_layers ? model.n_layers : 1, sizeof *os);
-	if (os == NULL)
-		snprintf(err, sizeof err, "out of memory");
-	if (os == NULL || dmo_plan_os(&model, source, dir, os, err, sizeof err) != 0 ||
-	    dmo_plan_build(&model, os, &plan, err, sizeof err) != 0) {
-		fprintf(stderr, "dmo plan: %s\n", err);
-		goto out;
 	}
 	if (!csv)
 		print_summary(argv[optind], &model, os_name, &plan);
@@ -139,8 +107,6 @@ int cmd_plan(int argc, char **argv)
 		rc = rc < 0 ? 2 : rc;
 	}
 	dmo_plan_free(&plan);
-out:
-	free(os);
 	dmo_model_free(&model);
 	return rc;
 }

@@ -1,5 +1,6 @@
 /* cmd_plot.c - `dmo plot DIR`: a figure of one layer of a run directory
- * (access pattern, minR/maxW bounds, or threads), rendered by analysis/lib
+ * (access pattern, minR/maxW bounds, or threads); `dmo plot --plan MODEL`:
+ * a model's arena with and without overlaps.  Rendered by analysis/lib
  * plot.c through gnuplot. */
 #include <ctype.h>
 #include <getopt.h>
@@ -11,12 +12,15 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "model_table.h"
+#include "plan.h"
 #include "plot.h"
 #include "rundir.h"
 
 static const char usage[] =
 	"usage: dmo plot DIR [--layer N|NAME] [--kind pattern|bounds|threads]\n"
 	"                    [--format png|svg] [--out FILE]\n"
+	"       dmo plot --plan MODEL [--os SOURCE] [--format png|svg] [--out FILE]\n"
 	"\n"
 	"Draw one layer of a `dmo profile --trace=full` run directory:\n"
 	"  pattern  time against byte offset, one colour per access kind; the input\n"
@@ -32,7 +36,42 @@ static const char usage[] =
 	"  --out FILE      where to write it (default DIR/layer-NNNN-KIND.FMT)\n"
 	"\n"
 	"Traces longer than 10000 events are drawn as min/max envelopes per time\n"
-	"bin; the figure's subtitle says so.  Templates: $DMO_PLOTS_DIR overrides.\n";
+	"bin; the figure's subtitle says so.\n"
+	"\n"
+	"With --plan, draw the tensor arena of a model layer table over its layers,\n"
+	"without and with diagonal overlaps side by side, as `dmo plan MODEL\n"
+	"--os SOURCE` plans it (default: MODEL.png in the current directory).\n"
+	"Templates: $DMO_PLOTS_DIR overrides.\n";
+
+/* `dmo plot --plan MODEL`. */
+static int plot_plan(const char *model_name, const char *source, enum dmo_plot_format format,
+		     const char *out_file)
+{
+	struct dmo_model model;
+	struct dmo_plan plan;
+	char out[PATH_MAX], err[1024];
+	const char *base = strrchr(model_name, '/');
+	int rc;
+
+	if (dmo_plan_model(model_name, source, &model, &plan, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo plot: %s\n", err);
+		return 2;
+	}
+	if (out_file == NULL) {
+		base = base ? base + 1 : model_name;
+		snprintf(out, sizeof out, "%.*s-plan.%s", (int)strcspn(base, "."), base,
+			 format == DMO_PLOT_SVG ? "svg" : "png");
+		out_file = out;
+	}
+	rc = dmo_plot_plan(&plan, model_name, format, out_file, err, sizeof err);
+	if (rc != 0)
+		fprintf(stderr, "dmo plot: %s\n", err);
+	else
+		printf("%s\n", out_file);
+	dmo_plan_free(&plan);
+	dmo_model_free(&model);
+	return rc != 0 ? 2 : 0;
+}
 
 static int bad_usage(const char *msg, const char *arg)
 {
@@ -85,6 +124,8 @@ int cmd_plot(int argc, char **argv)
 		{ "kind", required_argument, NULL, 'k' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "plan", required_argument, NULL, 'p' },
+		{ "os", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -92,7 +133,7 @@ int cmd_plot(int argc, char **argv)
 	struct dmo_plot_result res;
 	struct dmo_layer_table table = { 0 };
 	const struct dmo_layer_row *row;
-	const char *layer = NULL, *dir;
+	const char *layer = NULL, *dir, *model = NULL, *source = NULL;
 	char csv[PATH_MAX], events[PATH_MAX], out[PATH_MAX], err[1024];
 	struct stat st;
 	int c, rc;
@@ -118,6 +159,12 @@ int cmd_plot(int argc, char **argv)
 		case 'o':
 			req.out_file = optarg;
 			break;
+		case 'p':
+			model = optarg;
+			break;
+		case 's':
+			source = optarg;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -125,6 +172,13 @@ int cmd_plot(int argc, char **argv)
 			return bad_usage(NULL, NULL);
 		}
 	}
+	if (model != NULL) {
+		if (optind != argc || layer != NULL || req.kind != DMO_PLOT_PATTERN)
+			return bad_usage("--plan takes a model, not a run directory or layer", NULL);
+		return plot_plan(model, source ? source : "algorithmic", req.format, req.out_file);
+	}
+	if (source != NULL)
+		return bad_usage("--os goes with --plan", NULL);
 	if (optind != argc - 1)
 		return bad_usage(optind < argc ? "one run directory expected" : "no run directory",
 				 NULL);

@@ -7,6 +7,7 @@
 
 #include "algorithmic.h"
 #include "analytic.h"
+#include "locate.h"
 #include "plan.h"
 #include "rundir.h"
 #include "runner.h"
@@ -507,4 +508,46 @@ void dmo_plan_free(struct dmo_plan *plan)
 	free(plan->layers);
 	free(plan->tensors);
 	memset(plan, 0, sizeof *plan);
+}
+
+int dmo_os_source_parse(const char *text, enum dmo_os_source *source, const char **dir)
+{
+	if (strcmp(text, "algorithmic") == 0)
+		*source = DMO_OS_ALGORITHMIC;
+	else if (strcmp(text, "analytic") == 0)
+		*source = DMO_OS_ANALYTIC;
+	else if (strncmp(text, "measured:", 9) == 0 && text[9] != '\0') {
+		*source = DMO_OS_MEASURED;
+		*dir = text + 9;
+	} else
+		return -1;
+	return 0;
+}
+
+int dmo_plan_model(const char *name, const char *source, struct dmo_model *model,
+		   struct dmo_plan *plan, char *err, size_t err_len)
+{
+	enum dmo_os_source from;
+	const char *dir = NULL;
+	char path[PATH_MAX];
+	uint64_t *os;
+	int rc;
+
+	if (dmo_os_source_parse(source, &from, &dir) != 0) {
+		snprintf(err, err_len, "--os must be algorithmic, analytic or measured:DIR, not '%s'",
+			 source);
+		return -1;
+	}
+	if (dmo_locate_model(name, path, sizeof path, err, err_len) != 0 ||
+	    dmo_model_load(path, model, err, err_len) != 0)
+		return -1;
+	os = calloc(model->n_layers ? model->n_layers : 1, sizeof *os);
+	if (os == NULL)
+		snprintf(err, err_len, "out of memory");
+	rc = os == NULL || dmo_plan_os(model, from, dir, os, err, err_len) != 0 ||
+			     dmo_plan_build(model, os, plan, err, err_len) != 0 ? -1 : 0;
+	free(os);
+	if (rc != 0)
+		dmo_model_free(model);
+	return rc;
 }

@@ -5,6 +5,7 @@
  * series (event by event, or min/max envelopes per time bin) as CSV into a
  * temporary folder; gnuplot then renders a template from plots/. */
 #include "locate.h"
+#include "plan.h"
 #include "plot.h"
 
 #include <csv.h>
@@ -629,12 +630,26 @@ static void remove_dir(const char *dir)
 	rmdir(dir);
 }
 
+/* A fresh folder for one figure's data files, under $TMPDIR.  DIR is kept
+ * short, so every data file's path fits PATH_MAX. */
+static int make_data_dir(char *dir, size_t len, char *err, size_t err_len)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if ((size_t)snprintf(dir, len, "%s/dmo-plot.XXXXXX", tmp && *tmp ? tmp : "/tmp") >= len ||
+	    mkdtemp(dir) == NULL) {
+		snprintf(err, err_len, "cannot create a temporary folder %s: %s", dir,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int dmo_plot_render(const struct dmo_plot_request *req, struct dmo_plot_result *res,
 		    char *err, size_t err_len)
 {
 	struct scan s;
-	const char *tmp = getenv("TMPDIR");
-	char dir[1024]; /* short, so every data file's path fits PATH_MAX */
+	char dir[1024];
 	int rc;
 
 	memset(res, 0, sizeof *res);
@@ -648,17 +663,68 @@ int dmo_plot_render(const struct dmo_plot_request *req, struct dmo_plot_result *
 	}
 	res->events = s.events;
 	res->os = dmo_reducer_os(&s.red);
-	if ((size_t)snprintf(dir, sizeof dir, "%s/dmo-plot.XXXXXX", tmp && *tmp ? tmp : "/tmp") >=
-		    sizeof dir ||
-	    mkdtemp(dir) == NULL) {
-		snprintf(err, err_len, "cannot create a temporary folder %s: %s", dir,
-			 strerror(errno));
+	if (make_data_dir(dir, sizeof dir, err, err_len) != 0)
 		return -1;
-	}
 	if (req->kind == DMO_PLOT_BOUNDS)
 		rc = plot_bounds(req, dir, &s, res, err, err_len);
 	else
 		rc = plot_memory(req, dir, &s, res, err, err_len);
+	remove_dir(dir);
+	return rc;
+}
+
+/* ---- the arena plan of a model ------------------------------------------ */
+
+int dmo_plot_plan(const struct dmo_plan *plan, const char *model_name,
+		  enum dmo_plot_format format, const char *out_file, char *err, size_t err_len)
+{
+	struct gp_args a = { .used = 0 };
+	char dir[1024], path[PATH_MAX], caption[256];
+	FILE *f;
+	int rc = -1;
+
+	if (make_data_dir(dir, sizeof dir, err, err_len) != 0)
+		return -1;
+	snprintf(path, sizeof path, "%s/plan.csv", dir);
+	f = fopen(path, "w");
+	if (f == NULL) {
+		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	fputs("first,last,plain_lo,plain_hi,dmo_lo,dmo_hi,colour\n", f);
+	for (size_t i = 0; i < plan->n_tensors; i++) {
+		const struct dmo_plan_tensor *t = &plan->tensors[i];
+		fprintf(f, "%d,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%zu\n", t->first,
+			t->last, t->offset_plain, t->offset_plain + t->bytes, t->offset_dmo,
+			t->offset_dmo + t->bytes, i % 8 + 1);
+	}
+	if (ferror(f) | fclose(f)) {
+		snprintf(err, err_len, "%s: write failed", path);
+		goto out;
+	}
+	gp_string(&a, "term", format == DMO_PLOT_SVG ? "svg" : "pngcairo");
+	gp_string(&a, "outfile", out_file);
+	gp_string(&a, "datadir", dir);
+	gp_string(&a, "plotsdir", dmo_locate_plots());
+	snprintf(caption, sizeof caption, "arena of %s over its %zu layers", model_name,
+		 plan->n_layers);
+	gp_string(&a, "title", caption);
+	snprintf(caption, sizeof caption,
+		 "boxes: tensors (live layers across, bytes up); dashed: peak; lower bound %" PRIu64
+		 " B", plan->bound_dmo);
+	gp_string(&a, "subtitle", caption);
+	gp_uint(&a, "layers", plan->n_layers);
+	gp_uint(&a, "peakplain", plan->peak_plain);
+	gp_uint(&a, "peakdmo", plan->peak_dmo);
+	snprintf(caption, sizeof caption, "without overlaps: peak %" PRIu64 " B", plan->peak_plain);
+	gp_string(&a, "plaincaption", caption);
+	snprintf(caption, sizeof caption, "with diagonal overlaps: peak %" PRIu64 " B (-%.1f %%)",
+		 plan->peak_dmo,
+		 plan->peak_plain ? 100.0 * (double)(plan->peak_plain - plan->peak_dmo) /
+					    (double)plan->peak_plain : 0.0);
+	gp_string(&a, "dmocaption", caption);
+	rc = run_gnuplot(dir, "plan.gp", &a, err, err_len);
+out:
 	remove_dir(dir);
 	return rc;
 }

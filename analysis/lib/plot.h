@@ -1,6 +1,6 @@
 /* plot.h - figures of one profiled layer (`dmo plot`): its access pattern,
- * its minR/maxW bounds and its threads, rendered by gnuplot from the
- * templates in plots/ (pattern.gp, bounds.gp, threads.gp).
+ * its minR/maxW bounds and its threads; and of a model's arena plan
+ * (`dmo plot --plan`).  Rendered by gnuplot from the templates in plots/.
  *
  * The library prepares small CSV data files from the layer's event file in
  * a temporary folder and runs gnuplot on them.  Large traces are decimated
@@ -45,5 +45,12 @@ int dmo_plot_kind_parse(const char *name, enum dmo_plot_kind *kind);
  * configure found none).  Returns 0, or -1 with a message in ERR. */
 int dmo_plot_render(const struct dmo_plot_request *req, struct dmo_plot_result *res,
 		    char *err, size_t err_len);
+
+struct dmo_plan;
+
+/* The arena of a planned model over its layers, without and with diagonal
+ * overlaps, side by side (plots/plan.gp).  Returns 0, or -1 with ERR. */
+int dmo_plot_plan(const struct dmo_plan *plan, const char *model_name,
+		  enum dmo_plot_format format, const char *out_file, char *err, size_t err_len);
 
 #endif
