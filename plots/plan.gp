@@ -7,20 +7,21 @@
 # common.gp expects.
 load plotsdir.'/common.gp'
 unset title
-set key off
+set key inside top right vertical box opaque
 set multiplot layout 1,2 title title."\n".subtitle
 set xlabel 'layer (execution order)'
 set ylabel 'arena offset (bytes)'
 set xrange [-0.5:layers - 0.5]
-set yrange [0:peakplain * 1.04]
+set yrange [0:peakplain * 1.18] # headroom for the key
 set style fill transparent solid 0.55 border lc rgb '#333333'
 # x: the live range widened to whole layers; y: the tensor's bytes.
 plainbox = '(($1 + $2) / 2):(($3 + $4) / 2):($1 - 0.45):($2 + 0.45):3:4:7'
 dmobox = '(($1 + $2) / 2):(($5 + $6) / 2):($1 - 0.45):($2 + 0.45):5:6:7'
+tensors = 'a tensor: live layers across, bytes up'
 set title plaincaption
-set arrow 1 from graph 0, first peakplain to graph 1, first peakplain nohead dt 2 lc rgb '#d62728' front
-plot datadir.'/plan.csv' using @plainbox skip 1 with boxxyerror lc variable
+plot datadir.'/plan.csv' using @plainbox skip 1 with boxxyerror lc variable title tensors, \
+	peakplain with lines dt 2 lw 2 lc rgb '#d62728' title 'peak'
 set title dmocaption
-set arrow 1 from graph 0, first peakdmo to graph 1, first peakdmo nohead dt 2 lc rgb '#d62728' front
-plot datadir.'/plan.csv' using @dmobox skip 1 with boxxyerror lc variable
+plot datadir.'/plan.csv' using @dmobox skip 1 with boxxyerror lc variable title tensors, \
+	peakdmo with lines dt 2 lw 2 lc rgb '#d62728' title 'peak'
 unset multiplot

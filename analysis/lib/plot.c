@@ -710,8 +710,7 @@ int dmo_plot_plan(const struct dmo_plan *plan, const char *model_name,
 		 plan->n_layers);
 	gp_string(&a, "title", caption);
 	snprintf(caption, sizeof caption,
-		 "boxes: tensors (live layers across, bytes up); dashed: peak; lower bound %" PRIu64
-		 " B", plan->bound_dmo);
+		 "lower bound with overlaps: %" PRIu64 " B", plan->bound_dmo);
 	gp_string(&a, "subtitle", caption);
 	gp_uint(&a, "layers", plan->n_layers);
 	gp_uint(&a, "peakplain", plan->peak_plain);
