@@ -12,10 +12,15 @@ void dmo_reducer_init(struct dmo_reducer *r, uint64_t in_bytes,
 	r->out_bytes = out_bytes;
 }
 
+uint64_t dmo_os_clamp(int have_bound, int64_t bound, uint64_t in_bytes, uint64_t out_bytes)
+{
+	uint64_t limit = in_bytes < out_bytes ? in_bytes : out_bytes;
+	if (!have_bound || bound >= (int64_t)limit)
+		return limit;
+	return bound < 0 ? 0 : (uint64_t)bound;
+}
+
 uint64_t dmo_reducer_os(const struct dmo_reducer *r)
 {
-	uint64_t limit = r->in_bytes < r->out_bytes ? r->in_bytes : r->out_bytes;
-	if (!r->have_bound || r->min_bound >= (int64_t)limit)
-		return limit;
-	return r->min_bound < 0 ? 0 : (uint64_t)r->min_bound;
+	return dmo_os_clamp(r->have_bound, r->min_bound, r->in_bytes, r->out_bytes);
 }

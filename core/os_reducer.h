@@ -63,6 +63,10 @@ static inline void dmo_reducer_add(struct dmo_reducer *r, unsigned flags, uint64
 	r->counts[dmo_event_kind((uint8_t)flags)]++;
 }
 
+/* SPEC.md's clamp: a tightest bound BOUND (when HAVE_BOUND) limited to
+ * [0, min(IN_BYTES, OUT_BYTES)]; with no bound, the whole min. */
+uint64_t dmo_os_clamp(int have_bound, int64_t bound, uint64_t in_bytes, uint64_t out_bytes);
+
 /* O_s in bytes: the tightest forbidding pair so far, clamped to
  * [0, min(in_bytes, out_bytes)]. */
 uint64_t dmo_reducer_os(const struct dmo_reducer *r);

@@ -199,13 +199,7 @@ int dmo_algorithmic_geom(const struct dmo_geom *g, struct dmo_algo_result *res)
 	res->have_pair = e.have;
 	res->raw_bound = e.have ? (int64_t)res->out_bytes + e.min_d * (int64_t)g->elem_size : 0;
 	res->critical_step = e.have ? e.crit : 0;
-
-	/* Same clamp as dmo_reducer_os(). */
-	uint64_t limit = res->in_bytes < res->out_bytes ? res->in_bytes : res->out_bytes;
-	if (!e.have || res->raw_bound >= (int64_t)limit)
-		res->os = limit;
-	else
-		res->os = res->raw_bound < 0 ? 0 : (uint64_t)res->raw_bound;
+	res->os = dmo_os_clamp(e.have, res->raw_bound, res->in_bytes, res->out_bytes);
 	return 0;
 }
 

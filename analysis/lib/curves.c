@@ -119,11 +119,8 @@ static int emit_curves(struct dmo_tape *events, struct dmo_tape *min_reads,
 	}
 	dmo_tape_iter_end(&it);
 	s->steps = p.step;
-	/* The reducer's clamp applied to the curves' tightest bound. */
-	struct dmo_reducer form = s->exact;
-	form.have_bound = have_best;
-	form.min_bound = (int64_t)s->exact.out_bytes + best;
-	s->curve_os = dmo_reducer_os(&form);
+	s->curve_os = dmo_os_clamp(have_best, (int64_t)s->exact.out_bytes + best,
+				   s->exact.in_bytes, s->exact.out_bytes);
 	return rc;
 }
 
