@@ -1,15 +1,25 @@
 /* bench_tape.c - push, reverse-iteration and pop throughput and peak RSS of
  * the tape against a doubling-realloc array and a preallocated array, for
- * 10^3 .. 10^max 16-byte events.  Run through bench/tape.sh, which adds a dd
- * write of the same bytes to the same disk for the spill columns.
+ * 10^3 .. 10^max 16-byte events, and the spilling tape's write rate against
+ * dd writing the same bytes to the same folder.
  *
  *   bench_tape [--max N] [--dir DIR] [--resident R] [--slab ELEMS]
- *              [--mem-limit MB] [--dd N=MBPS,...]
+ *              [--mem-limit MB] [--rounds K]
  *
- * Each measurement runs in a child process, so its peak RSS is its own. */
+ * Each measurement runs in a child process, so its peak RSS is its own
+ * (reported over the child's RSS when it starts, which is the parent's).
+ * Inside it the whole life of a structure (create, push, walk, pop,
+ * destroy) repeats until about 10^7 elements have gone through, and each
+ * figure is the median over the repetitions after the first: a single
+ * pass over 10^3 elements lasts microseconds and would measure the VM's
+ * page faults, not the structure.  The first repetition's push is given
+ * too, as "cold": what a fresh process pays, fresh memory included.
+ * All structures, and dd, run once per round, alternating; the table keeps
+ * each one's best round (docs/tape.md, "Benchmark"). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,17 +35,28 @@ enum impl { PREALLOC, DOUBLING, TAPE, TAPE_SPILL, NIMPL };
 static const char *impl_name[NIMPL] = { "prealloc", "doubling", "tape",
 					"tape+spill" };
 
-struct result {
-	/* seconds; rev_pf, pop_chunk < 0: not measured */
-	double push, rev, rev_pf, pop, pop_chunk;
-	int ok, spilled;
+enum metric { PUSH, PUSH_CHUNK, REV, REV_PF, POP, POP_CHUNK, NMETRIC };
+
+/* Seconds per repetition; a metric an implementation lacks stays < 0. */
+struct times {
+	double s[NMETRIC];
 };
+
+struct result {
+	long base_kb;              /* the child's peak RSS before any work */
+	double cold_push;          /* the first repetition's push */
+	double s[NMETRIC];         /* medians over the later ones */
+	int ok, spilled, reps;
+};
+
+#define MAX_REPS 1000
 
 static struct {
 	uint64_t max, mem_limit;
-	const char *dir, *dd;
+	const char *dir;
 	size_t resident, slab;
-} opt = { 100000000ull, 0, NULL, "", 8, 131072 };
+	int rounds;
+} opt = { 10000000ull, 0, NULL, 8, 131072, 3 };
 
 static double now(void)
 {
@@ -45,9 +66,13 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* The consumer of a reverse walk: the suffix minimum of read offsets that
- * the analysis computes, so the walk is not optimised away. */
+/* Where every measured loop leaves a result, so none is optimised away.
+ * Loops sum into a local first, as a real consumer would: a global updated
+ * in a loop that may call out (the tape's slow path) stays in memory. */
 static uint64_t sink;
+
+/* The consumer of a reverse walk: the suffix minimum of read offsets that
+ * the analysis computes. */
 
 static void consume(const struct dmo_event *e, uint64_t n)
 {
@@ -59,44 +84,51 @@ static void consume(const struct dmo_event *e, uint64_t n)
 	sink += lo;
 }
 
-static struct dmo_event event(uint64_t i)
+/* Event I, written in place field by field: every loop makes its events
+ * with this one code, so the compiler's choices in building a struct do
+ * not differ between the structures compared. */
+static inline void make_event(struct dmo_event *e, uint64_t i)
 {
-	return (struct dmo_event){ .time = i, .offset = (uint32_t)(i * 2654435761u),
-				   .size = 4, .flags = (uint8_t)(i & 3) };
+	e->time = i;
+	e->offset = (uint32_t)(i * 2654435761u);
+	e->size = 4;
+	e->flags = (uint8_t)(i & 3);
+	e->tid = 0;
 }
 
-static void run_array(uint64_t n, int doubling, struct result *r)
+static int run_array(uint64_t n, int doubling, struct times *r)
 {
-	uint64_t cap = doubling ? 16 : n, len = 0;
+	uint64_t cap = doubling ? 16 : n, len = 0, sum = 0;
 	struct dmo_event *a = malloc(cap * sizeof *a), e;
 	double t0;
 
 	if (!a)
-		return;
+		return -1;
 	t0 = now();
 	for (uint64_t i = 0; i < n; i++) {
 		if (len == cap) {
 			struct dmo_event *b = realloc(a, 2 * cap * sizeof *a);
 
 			if (!b)
-				return;
+				return -1;
 			a = b;
 			cap *= 2;
 		}
-		a[len++] = event(i);
+		make_event(&a[len++], i);
 	}
-	r->push = now() - t0;
+	r->s[PUSH] = now() - t0;
 	t0 = now();
 	consume(a, len);
-	r->rev = now() - t0;
+	r->s[REV] = now() - t0;
 	t0 = now();
 	while (len) {
 		e = a[--len];
-		sink += e.time;
+		sum += e.time;
 	}
-	r->pop = now() - t0;
+	r->s[POP] = now() - t0;
+	sink += sum;
 	free(a);
-	r->ok = 1;
+	return 0;
 }
 
 /* The spill file's descriptor, caught by wrapping the open op, so the
@@ -138,7 +170,7 @@ static double walk(struct dmo_tape *t, int prefetch)
 	return len < 0 ? -1 : now() - t0;
 }
 
-static void run_tape(uint64_t n, int spill, struct result *r)
+static struct dmo_tape *new_tape(int spill)
 {
 	static struct dmo_tape_ops ops;
 	struct dmo_tape_config cfg = {
@@ -146,48 +178,129 @@ static void run_tape(uint64_t n, int spill, struct result *r)
 		.slab_elems = opt.slab, .max_resident = spill ? opt.resident : 0,
 		.spill_dir = opt.dir,
 	};
-	struct dmo_tape *t;
-	struct dmo_event e;
-	const void *base;
-	double t0;
 
 	ops = dmo_tape_libc_ops;
 	ops.spill_open = catch_open;
-	t = dmo_tape_create(&cfg, &ops, dmo_tape_libc_ctx_new());
+	return dmo_tape_create(&cfg, &ops, dmo_tape_libc_ctx_new());
+}
+
+static int tape_failed(struct dmo_tape *t)
+{
+	fprintf(stderr, "bench_tape: %s\n", dmo_tape_error(t));
+	dmo_tape_libc_delete(t);
+	return -1;
+}
+
+/* Two lives of a tape: element by element (push, walks, pop), then by
+ * chunks (reserve/commit, pop_chunk), the tape's bulk counterparts of the
+ * array's loops. */
+static int run_tape(uint64_t n, int spill, struct times *r)
+{
+	struct dmo_tape *t = new_tape(spill);
+	struct dmo_event e;
+	const void *base;
+	uint64_t sum = 0;
+	double t0;
+	int spilled;
+
 	if (!t)
-		return;
+		return -1;
 	t0 = now();
 	for (uint64_t i = 0; i < n; i++) {
-		e = event(i);
-		if (dmo_tape_push(t, &e)) {
-			fprintf(stderr, "bench_tape: %s\n", dmo_tape_error(t));
-			return;
-		}
+		make_event(&e, i);
+		if (dmo_tape_push(t, &e))
+			return tape_failed(t);
 	}
-	r->push = now() - t0;
-	r->spilled = dmo_tape_spilled(t) > 0;
-	r->rev = walk(t, 0);
-	r->rev_pf = spill ? walk(t, 1) : -1;
+	r->s[PUSH] = now() - t0;
+	spilled = dmo_tape_spilled(t) > 0;
+	r->s[REV] = walk(t, 0);
+	if (spill)
+		r->s[REV_PF] = walk(t, 1);
 	t0 = now();
 	while (!dmo_tape_pop(t, &e))
-		sink += e.time;
-	r->pop = now() - t0;
-	/* Again, popping whole chunks, the tape's way of consuming from the
-	 * end (as the array's pop loop is the array's). */
-	for (uint64_t i = 0; i < n; i++) {
-		e = event(i);
-		if (dmo_tape_push(t, &e))
-			return;
+		sum += e.time;
+	r->s[POP] = now() - t0;
+	dmo_tape_libc_delete(t);
+	if (r->s[REV] < 0 || (spill && r->s[REV_PF] < 0) || !(t = new_tape(spill)))
+		return -1;
+
+	t0 = now();
+	for (uint64_t i = 0; i < n;) {
+		size_t room;
+		struct dmo_event *dst = dmo_tape_reserve(t, &room);
+
+		if (!dst)
+			return tape_failed(t);
+		if (room > n - i)
+			room = (size_t)(n - i);
+		for (size_t j = 0; j < room; j++)
+			make_event(&dst[j], i + j);
+		if (dmo_tape_commit(t, room))
+			return tape_failed(t);
+		i += room;
 	}
+	r->s[PUSH_CHUNK] = now() - t0;
 	t0 = now();
 	for (long len; (len = dmo_tape_pop_chunk(t, &base)) > 0;) {
 		const struct dmo_event *chunk = base;
 		for (long i = len - 1; i >= 0; i--)
-			sink += chunk[i].time;
+			sum += chunk[i].time;
 	}
-	r->pop_chunk = now() - t0;
+	r->s[POP_CHUNK] = now() - t0;
+	sink += sum;
 	dmo_tape_libc_delete(t);
-	r->ok = r->rev >= 0;
+	return spilled;
+}
+
+/* Repetitions for N elements: about 10^7 elements in all. */
+static int reps_for(uint64_t n)
+{
+	uint64_t k = 10000000 / n;
+
+	return k < 1 ? 1 : k > MAX_REPS ? MAX_REPS : (int)k;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* In the child: every repetition, then the summary of them. */
+static void run_reps(enum impl im, uint64_t n, struct result *res)
+{
+	static struct times rep[MAX_REPS];
+	int reps = reps_for(n), first = reps > 1 ? 1 : 0;
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	res->base_kb = ru.ru_maxrss;
+	res->reps = reps;
+	for (int k = 0; k < reps; k++) {
+		int rc;
+
+		for (int m = 0; m < NMETRIC; m++)
+			rep[k].s[m] = -1;
+		if (im == PREALLOC || im == DOUBLING)
+			rc = run_array(n, im == DOUBLING, &rep[k]);
+		else
+			rc = run_tape(n, im == TAPE_SPILL, &rep[k]);
+		if (rc < 0)
+			return;
+		res->spilled |= rc > 0;
+	}
+	res->cold_push = rep[0].s[PUSH];
+	for (int m = 0; m < NMETRIC; m++) {
+		double v[MAX_REPS];
+		int count = 0;
+
+		for (int k = first; k < reps; k++)
+			v[count++] = rep[k].s[m];
+		qsort(v, (size_t)count, sizeof *v, cmp_double);
+		res->s[m] = v[count / 2];
+	}
+	res->ok = 1;
 }
 
 /* Run one measurement in a child; its peak RSS comes back through wait4. */
@@ -201,13 +314,10 @@ static int measure(enum impl im, uint64_t n, struct result *r, long *rss_kb)
 		return -1;
 	pid = fork();
 	if (pid == 0) {
-		struct result res = { .rev_pf = -1, .pop_chunk = -1 };
+		struct result res = { 0 };
 
 		close(fd[0]);
-		if (im == PREALLOC || im == DOUBLING)
-			run_array(n, im == DOUBLING, &res);
-		else
-			run_tape(n, im == TAPE_SPILL, &res);
+		run_reps(im, n, &res);
 		if (write(fd[1], &res, sizeof res) != sizeof res)
 			_exit(1);
 		_exit(0);
@@ -221,21 +331,27 @@ static int measure(enum impl im, uint64_t n, struct result *r, long *rss_kb)
 	return r->ok ? 0 : -1;
 }
 
-/* MB/s of dd for N elements, from --dd "N=MBPS,...", or 0. */
-static double dd_rate(uint64_t n)
+static double best(const struct result *r, enum metric a, enum metric b)
 {
-	const char *p = opt.dd;
+	return r->s[b] >= 0 && r->s[b] < r->s[a] ? r->s[b] : r->s[a];
+}
 
-	while (*p) {
-		char *end;
-		unsigned long long k = strtoull(p, &end, 10);
-		double v = *end == '=' ? strtod(end + 1, &end) : 0;
+/* The tape's throughput over the doubling array's, for the bar: push and
+ * pop judged by the better of the tape's two ways (one element at a time,
+ * or by chunks) against the array's one. */
+static void print_ratios(const struct result *got)
+{
+	const struct result *a = &got[DOUBLING], *t = &got[TAPE];
 
-		if (k == n)
-			return v;
-		p = strchr(end, ',') ? strchr(end, ',') + 1 : "";
-	}
-	return 0;
+	if (!a->ok || !t->ok)
+		return;
+	printf("%11s tape/doubling: cold push %.2fx | push %.2fx, reserve "
+	       "%.2fx, best %.2fx | rev %.2fx | pop %.2fx, popchunk %.2fx, "
+	       "best %.2fx\n", "", a->cold_push / t->cold_push,
+	       a->s[PUSH] / t->s[PUSH], a->s[PUSH] / t->s[PUSH_CHUNK],
+	       a->s[PUSH] / best(t, PUSH, PUSH_CHUNK), a->s[REV] / t->s[REV],
+	       a->s[POP] / t->s[POP], a->s[POP] / t->s[POP_CHUNK],
+	       a->s[POP] / best(t, POP, POP_CHUNK));
 }
 
 static uint64_t mem_available_mb(void)
@@ -252,90 +368,173 @@ static uint64_t mem_available_mb(void)
 	return kb / 1024;
 }
 
+/* Seconds dd takes to write BYTES from /dev/zero to a file in the spill
+ * dir (the file is removed after), or -1. */
+static double dd_seconds(uint64_t bytes)
+{
+	char of[4200], count[32];
+	double t0 = now();
+	int status;
+	pid_t pid;
+
+	snprintf(of, sizeof of, "of=%s/dmo-dd.%d", opt.dir, (int)getpid());
+	snprintf(count, sizeof count, "count=%llu", (unsigned long long)bytes);
+	pid = fork();
+	if (pid == 0) {
+		execlp("dd", "dd", "if=/dev/zero", of, "bs=1M", count,
+		       "iflag=count_bytes", "status=none", (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	t0 = now() - t0;
+	unlink(of + 3);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? t0 : -1;
+}
+
+/* Rounds: every structure once per round, alternating, so slow spells of
+ * a shared machine fall on all of them; each figure is the best round. */
+static int rounds_for(uint64_t n)
+{
+	return n >= 1000000000ull ? 1 : n >= 100000000ull && opt.rounds > 2 ? 2 : opt.rounds;
+}
+
+static void keep_best(struct result *best_r, long *best_rss,
+		      const struct result *r, long rss)
+{
+	if (!best_r->ok) {
+		*best_r = *r;
+	} else {
+		if (r->cold_push < best_r->cold_push)
+			best_r->cold_push = r->cold_push;
+		for (int m = 0; m < NMETRIC; m++)
+			if (r->s[m] >= 0 && r->s[m] < best_r->s[m])
+				best_r->s[m] = r->s[m];
+	}
+	if (rss > *best_rss)
+		*best_rss = rss;
+}
+
+static void print_row(uint64_t n, enum impl im, const struct result *r,
+		      long rss, double dd)
+{
+	double mb = n * 16.0 / 1e6;
+
+	printf("%11llu %-10s ", (unsigned long long)n, impl_name[im]);
+	if (!r->ok) {
+		printf("failed\n");
+		return;
+	}
+	printf("%4d %8.1f", r->reps, n / r->cold_push / 1e6);
+	for (int m = 0; m < NMETRIC; m++)
+		if (r->s[m] >= 0)
+			printf(" %8.1f", n / r->s[m] / 1e6);
+		else
+			printf(" %8s", "-");
+	printf(" %8.1f", (rss - r->base_kb) / 1024.0);
+	if (r->spilled) {
+		printf(" %9.1f", mb / r->s[PUSH]);
+		if (dd > 0)
+			printf(" %8.1f %5.0f%%", mb / dd, 100 * dd / r->s[PUSH]);
+	}
+	printf("\n");
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: bench_tape [--max N] [--dir DIR] [--resident R] "
-		"[--slab ELEMS] [--mem-limit MB] [--dd N=MBPS,...]\n");
+		"[--slab ELEMS] [--mem-limit MB] [--rounds K]\n");
 	exit(2);
+}
+
+/* A count such as 1e7 or 10000000, > 0. */
+static uint64_t count_arg(const char *v)
+{
+	char *end;
+	double x = strtod(v, &end);
+
+	if (*end || !(x >= 1) || x > 1e15)
+		usage();
+	return (uint64_t)x;
 }
 
 int main(int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+	static const struct option longopts[] = {
+		{ "max", required_argument, NULL, 'm' },
+		{ "dir", required_argument, NULL, 'd' },
+		{ "resident", required_argument, NULL, 'r' },
+		{ "slab", required_argument, NULL, 's' },
+		{ "mem-limit", required_argument, NULL, 'l' },
+		{ "rounds", required_argument, NULL, 'k' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
 
-		if (!v)
-			usage();
-		if (!strcmp(argv[i], "--max"))
-			opt.max = (uint64_t)strtod(v, NULL);
-		else if (!strcmp(argv[i], "--dir"))
-			opt.dir = v;
-		else if (!strcmp(argv[i], "--resident"))
-			opt.resident = strtoul(v, NULL, 10);
-		else if (!strcmp(argv[i], "--slab"))
-			opt.slab = strtoul(v, NULL, 10);
-		else if (!strcmp(argv[i], "--mem-limit"))
-			opt.mem_limit = strtoull(v, NULL, 10);
-		else if (!strcmp(argv[i], "--dd"))
-			opt.dd = v;
-		else
-			usage();
-		i++;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'm': opt.max = count_arg(optarg); break;
+		case 'd': opt.dir = optarg; break;
+		case 'r': opt.resident = (size_t)count_arg(optarg); break;
+		case 's': opt.slab = (size_t)count_arg(optarg); break;
+		case 'l': opt.mem_limit = count_arg(optarg); break;
+		case 'k': opt.rounds = (int)count_arg(optarg); break;
+		default: usage();
+		}
 	}
+	if (optind != argc)
+		usage();
 	if (!opt.dir)
 		opt.dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	if (!opt.mem_limit)
 		opt.mem_limit = mem_available_mb() / 2;
-	if (!opt.resident || !opt.slab)
-		usage();
-
 	double slab_mb = opt.slab * 16.0 / 1048576;
 	printf("16-byte events; slab %zu elems (%.1f MiB); spill keeps %zu slabs "
 	       "in RAM, in %s\n", opt.slab, slab_mb, opt.resident, opt.dir);
-	printf("RSS bound with spill: (N+1) slabs + SBO + const = %.0f MiB + "
-	       "const (N+2 during a prefetching walk)\n",
-	       (opt.resident + 1) * slab_mb);
+	printf("RSS bound with spill: (N+1) slabs + SBO + const = %.1f MiB + "
+	       "const; +peakMiB is the peak\nover the child's RSS at its start\n",
+	       (opt.resident + 1) * slab_mb + 256 * 16.0 / 1048576);
 	printf("in-RAM structures skipped above %llu MiB of data\n",
 	       (unsigned long long)opt.mem_limit);
-	printf("throughput in M elem/s; rev = reverse walk (spill: file dropped "
-	       "from page cache first), +pf = with prefetch\n\n");
-	printf("%11s %-10s %8s %8s %8s %8s %8s %9s %9s %8s %6s\n", "n", "impl",
-	       "push", "rev", "rev+pf", "pop", "popchunk", "peakMiB", "spillMB/s",
-	       "ddMB/s", "%dd");
+	printf("throughput in M elem/s: the best of %d rounds (2 at 10^8, 1 at "
+	       "10^9) of the median of\nthe repetitions after the first; cold = "
+	       "the first repetition's push; rev = reverse\nwalk (spill: file "
+	       "dropped from page cache first), +pf = with prefetch; reserve,\n"
+	       "popchunk = the tape filled and emptied a chunk at a time "
+	       "(dmo_tape_reserve/commit,\ndmo_tape_pop_chunk); %%dd = spill "
+	       "rate over dd's rate writing as many bytes\n\n", opt.rounds);
+	printf("%11s %-10s %4s %8s %8s %8s %8s %8s %8s %8s %8s %9s %8s %6s\n",
+	       "n", "impl", "reps", "cold", "push", "reserve", "rev", "rev+pf",
+	       "pop", "popchunk", "+peakMiB", "spillMB/s", "ddMB/s", "%dd");
 	for (uint64_t n = 1000; n <= opt.max; n *= 10) {
-		for (int im = 0; im < NIMPL; im++) {
-			struct result r;
-			long rss = 0;
-			double mb = n * 16.0 / 1e6;
+		struct result got[NIMPL] = { 0 };
+		long rss[NIMPL] = { 0 };
+		int run[NIMPL];
+		double dd = -1;
 
-			if (im != TAPE_SPILL && mb * 1e6 / 1048576 > opt.mem_limit)
-				continue;
-			printf("%11llu %-10s ", (unsigned long long)n, impl_name[im]);
-			fflush(stdout);
-			if (measure(im, n, &r, &rss)) {
-				printf("failed\n");
-				continue;
-			}
-			printf("%8.1f %8.1f ", n / r.push / 1e6, n / r.rev / 1e6);
-			if (r.rev_pf >= 0)
-				printf("%8.1f ", n / r.rev_pf / 1e6);
-			else
-				printf("%8s ", "-");
-			printf("%8.1f ", n / r.pop / 1e6);
-			if (r.pop_chunk >= 0)
-				printf("%8.1f ", n / r.pop_chunk / 1e6);
-			else
-				printf("%8s ", "-");
-			printf("%9.1f", rss / 1024.0);
-			if (r.spilled) {
-				double dd = dd_rate(n);
+		for (int im = 0; im < NIMPL; im++)
+			run[im] = im == TAPE_SPILL ||
+				  n * 16.0 / 1048576 <= opt.mem_limit;
+		for (int round = 0; round < rounds_for(n); round++) {
+			for (int im = 0; im < NIMPL; im++) {
+				struct result r = { 0 };
+				long r_rss = 0;
 
-				printf(" %9.1f", mb / r.push);
-				if (dd > 0)
-					printf(" %8.1f %5.0f%%", dd, 100 * mb / r.push / dd);
+				if (run[im] && !measure(im, n, &r, &r_rss))
+					keep_best(&got[im], &rss[im], &r, r_rss);
 			}
-			printf("\n");
+			if (got[TAPE_SPILL].spilled) {
+				double t = dd_seconds(n * 16);
+
+				if (t > 0 && (dd < 0 || t < dd))
+					dd = t;
+			}
 		}
+		for (int im = 0; im < NIMPL; im++)
+			if (run[im])
+				print_row(n, im, &got[im], rss[im], dd);
+		print_ratios(got);
+		fflush(stdout);
 	}
 	return sink == 42 ? 1 : 0;
 }

@@ -12,6 +12,7 @@ struct slab {
 struct dmo_tape {
 	struct dmo_tape_end end;  /* first: the inline push and pop use it */
 	struct dmo_tape_config cfg;
+	uint64_t n;               /* elements; the inline paths leave it stale */
 	const struct dmo_tape_ops *ops;
 	void *ctx;
 	size_t slab_bytes, node_bytes;
@@ -73,12 +74,18 @@ static int io_errno(long r)
 	return r < 0 ? (int)-r : 28 /* ENOSPC */;
 }
 
-/* The inline push and pop (tape.h) move only end.top and end.n: bring the
- * tail slab's count up to date before anything here reads it. */
+static size_t tail_count(const struct dmo_tape *t)
+{
+	return (size_t)(t->end.top - t->end.floor) / t->cfg.elem_size;
+}
+
+/* The inline push and pop (tape.h) move only end.top: bring the counts up
+ * to date before anything here reads them. */
 static void sync_tail(struct dmo_tape *t)
 {
+	t->n = t->end.before + tail_count(t);
 	if (t->tail)
-		t->tail->used = (size_t)(t->end.top - t->end.floor) / t->cfg.elem_size;
+		t->tail->used = tail_count(t);
 }
 
 /* Point the hot end at the tail chunk: the tail slab if there is one (it
@@ -91,10 +98,12 @@ static void refresh_end(struct dmo_tape *t)
 		t->end.floor = t->tail->data;
 		t->end.top = t->end.floor + t->tail->used * es;
 		t->end.ceiling = t->end.floor + t->cfg.slab_elems * es;
+		t->end.before = t->n - t->tail->used;
 	} else {
 		t->end.floor = t->sbo;
-		t->end.top = t->sbo + t->end.n * es;
+		t->end.top = t->sbo + t->n * es;
 		t->end.ceiling = t->sbo + t->cfg.sbo_elems * es;
+		t->end.before = 0;
 	}
 }
 
@@ -205,6 +214,20 @@ static int spill_head(struct dmo_tape *t, struct slab **out)
 	return 0;
 }
 
+/* S becomes the new, empty tail slab. */
+static void link_tail(struct dmo_tape *t, struct slab *s)
+{
+	s->used = 0;
+	s->next = NULL;
+	s->prev = t->tail;
+	if (t->tail)
+		t->tail->next = s;
+	else
+		t->head = s;
+	t->tail = s;
+	t->nres++;
+}
+
 static int add_slab(struct dmo_tape *t)
 {
 	struct slab *s = NULL;
@@ -217,25 +240,18 @@ static int add_slab(struct dmo_tape *t)
 	} else if (!(s = get_slab(t))) {
 		return DMO_TAPE_ENOMEM;
 	}
-	s->used = 0;
-	s->next = NULL;
-	s->prev = t->tail;
-	if (t->tail)
-		t->tail->next = s;
-	else
-		t->head = s;
-	t->tail = s;
-	t->nres++;
+	link_tail(t, s);
 	return 0;
 }
 
-static int push(struct dmo_tape *t, const void *elem)
+/* Make room for one more element at the end; *DST is its place. */
+static int push(struct dmo_tape *t, void **dst_out)
 {
 	size_t es = t->cfg.elem_size;
 	unsigned char *dst;
 
-	if (t->end.n < t->cfg.sbo_elems) {
-		dst = t->sbo + t->end.n * es;
+	if (t->n < t->cfg.sbo_elems) {
+		dst = t->sbo + t->n * es;
 	} else {
 		if (!t->tail || t->tail->used == t->cfg.slab_elems) {
 			int rc = add_slab(t);
@@ -245,17 +261,42 @@ static int push(struct dmo_tape *t, const void *elem)
 		}
 		dst = t->tail->data + t->tail->used++ * es;
 	}
-	dmo_tape_copy(dst, elem, es);
-	t->end.n++;
+	*dst_out = dst;
+	t->n++;
 	return 0;
 }
 
-int dmo_tape_push_slow(struct dmo_tape *t, const void *elem)
+/* A caller's element size that is not the tape's would misplace every
+ * element after it. */
+static int check_size(struct dmo_tape *t, size_t size)
+{
+	char what[96], *p = what, *end = what + sizeof what - 1;
+	char num[2][24];
+	size_t v[2] = { size, t->cfg.elem_size };
+
+	for (int k = 0; k < 2; k++) {
+		char *q = num[k] + sizeof num[k] - 1;
+
+		*q = 0;
+		do
+			*--q = (char)('0' + v[k] % 10);
+		while (v[k] /= 10);
+		p = append(p, end, k ? " bytes on a tape of " : "an element of ");
+		p = append(p, end, q);
+	}
+	p = append(p, end, "-byte elements");
+	*p = 0;
+	return size == t->cfg.elem_size ? 0 : fail(t, DMO_TAPE_EINVAL, what, 0);
+}
+
+int dmo_tape_push_slow(struct dmo_tape *t, void **dst, size_t size)
 {
 	int rc;
 
+	if ((rc = check_size(t, size)))
+		return rc;
 	sync_tail(t);
-	rc = push(t, elem);
+	rc = push(t, dst);
 	refresh_end(t);
 	return rc;
 }
@@ -316,16 +357,65 @@ static void release_tail(struct dmo_tape *t, struct slab *s)
 	t->free = s;
 }
 
-static int pop(struct dmo_tape *t, void *out)
+/* A reserve that needs a new chunk links an empty slab as the tail
+ * without spilling: the caller may commit nothing, and then the slab goes
+ * back to the free list with no I/O.  The spill that keeps RAM at
+ * max_resident slabs waits for the commit. */
+void *dmo_tape_reserve(struct dmo_tape *t, size_t *room)
+{
+	size_t es = t->cfg.elem_size;
+
+	if (t->end.top == t->end.ceiling) {
+		struct slab *s;
+
+		sync_tail(t);
+		if (!(s = get_slab(t)))
+			return NULL;
+		link_tail(t, s);
+		refresh_end(t);
+	}
+	*room = (size_t)(t->end.ceiling - t->end.top) / es;
+	return t->end.top;
+}
+
+int dmo_tape_commit(struct dmo_tape *t, size_t count)
+{
+	size_t es = t->cfg.elem_size;
+	struct slab *s;
+	int rc = 0;
+
+	if (count > (size_t)(t->end.ceiling - t->end.top) / es)
+		return fail(t, DMO_TAPE_EINVAL, "commit beyond the reserved room", 0);
+	t->end.top += count * es;
+	if (t->cfg.max_resident && t->nres > t->cfg.max_resident && count) {
+		sync_tail(t);
+		if (!(rc = spill_head(t, &s))) {
+			s->next = t->free;
+			t->free = s;
+			return 0;
+		}
+		t->end.top -= count * es; /* the elements never arrived */
+	}
+	if (t->tail && t->end.top == t->end.floor) {
+		sync_tail(t);
+		release_tail(t, t->tail);
+		refresh_end(t);
+	}
+	return rc;
+}
+
+/* Remove the last element; *SRC is where it stays readable until the next
+ * push (an emptied slab waits on the free list). */
+static int pop(struct dmo_tape *t, const void **src_out)
 {
 	size_t es = t->cfg.elem_size;
 	struct slab *s = t->tail;
 	const unsigned char *src;
 
-	if (!t->end.n)
+	if (!t->n)
 		return fail(t, DMO_TAPE_EEMPTY, "pop from an empty tape", 0);
-	if (t->end.n <= t->cfg.sbo_elems) {
-		src = t->sbo + (t->end.n - 1) * es;
+	if (t->n <= t->cfg.sbo_elems) {
+		src = t->sbo + (t->n - 1) * es;
 	} else {
 		if (s->used == 1) {
 			int rc = unspill_before(t, s);
@@ -335,10 +425,9 @@ static int pop(struct dmo_tape *t, void *out)
 		}
 		src = s->data + (s->used - 1) * es;
 	}
-	if (out)
-		dmo_tape_copy(out, src, es);
-	t->end.n--;
-	if (t->end.n >= t->cfg.sbo_elems && --s->used == 0)
+	*src_out = src;
+	t->n--;
+	if (t->n >= t->cfg.sbo_elems && --s->used == 0)
 		release_tail(t, s);
 	return 0;
 }
@@ -353,14 +442,14 @@ long dmo_tape_pop_chunk(struct dmo_tape *t, const void **base)
 	s = t->tail;
 	if (!s) {
 		*base = t->sbo;
-		count = (long)t->end.n;
-		t->end.n = 0;
+		count = (long)t->n;
+		t->n = 0;
 	} else {
 		if ((rc = unspill_before(t, s)))
 			return rc;
 		*base = s->data;
 		count = (long)s->used;
-		t->end.n -= s->used;
+		t->n -= s->used;
 		s->used = 0;
 		release_tail(t, s);
 	}
@@ -368,24 +457,26 @@ long dmo_tape_pop_chunk(struct dmo_tape *t, const void **base)
 	return count;
 }
 
-int dmo_tape_pop_slow(struct dmo_tape *t, void *out)
+int dmo_tape_pop_slow(struct dmo_tape *t, const void **src, size_t size)
 {
 	int rc;
 
+	if ((rc = check_size(t, size)))
+		return rc;
 	sync_tail(t);
-	rc = pop(t, out);
+	rc = pop(t, src);
 	refresh_end(t);
 	return rc;
 }
 
 const void *dmo_tape_back(const struct dmo_tape *t)
 {
-	return t->end.n ? t->end.top - t->cfg.elem_size : NULL;
+	return t->end.top > t->end.floor ? t->end.top - t->cfg.elem_size : NULL;
 }
 
 uint64_t dmo_tape_size(const struct dmo_tape *t)
 {
-	return t->end.n;
+	return t->end.before + tail_count(t);
 }
 
 /* Random access walks the resident list from its nearer end: at most
@@ -397,7 +488,8 @@ const void *dmo_tape_at(struct dmo_tape *t, uint64_t i)
 	size_t off;
 	struct slab *s;
 
-	if (i >= t->end.n) {
+	sync_tail(t);
+	if (i >= t->n) {
 		fail(t, DMO_TAPE_EINVAL, "index out of range", 0);
 		return NULL;
 	}
@@ -507,7 +599,7 @@ long dmo_tape_iter_next(struct dmo_tape_iter *it, const void **base)
 	it->next += it->reverse ? -1 : 1;
 	if (k == -1) {
 		*base = t->sbo;
-		len = (long)(t->end.n < t->cfg.sbo_elems ? t->end.n : t->cfg.sbo_elems);
+		len = (long)(t->n < t->cfg.sbo_elems ? t->n : t->cfg.sbo_elems);
 	} else if (k >= (int64_t)t->nspill) {
 		s = it->node;
 		it->node = it->reverse ? s->prev : s->next;

@@ -64,15 +64,18 @@ struct dmo_tape;
 /* The tape's hot end.  A struct dmo_tape begins with one, so the common
  * push and pop are inline: the tail chunk (the inline buffer, or the tail
  * slab) holds its elements in [floor, top) and has room up to ceiling.
- * Anything else (a full or nearly empty chunk) takes the slow path. */
+ * Anything else (a full or nearly empty chunk, a wrong element size) takes
+ * the slow path.  The element count is not kept here but derived (BEFORE
+ * plus the tail chunk's), so the inline paths store one pointer and
+ * nothing else. */
 struct dmo_tape_end {
 	unsigned char *floor, *top, *ceiling;
 	size_t elem_size;
-	uint64_t n; /* elements in the whole tape */
+	uint64_t before; /* elements in the chunks before the tail chunk */
 };
 
-/* Elements are small and of a size the compiler cannot know, so a word
- * loop beats a call; __builtin_memcpy of a constant 8 is one move. */
+/* Elements are small; with SIZE a constant (as dmo_tape_push and
+ * dmo_tape_pop make it) this is one or two moves. */
 static inline void dmo_tape_copy(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = dst;
@@ -91,36 +94,80 @@ struct dmo_tape *dmo_tape_create(const struct dmo_tape_config *cfg,
 /* Frees every slab and removes the spill file. */
 void dmo_tape_destroy(struct dmo_tape *t);
 
-int dmo_tape_push_slow(struct dmo_tape *t, const void *elem);
-int dmo_tape_pop_slow(struct dmo_tape *t, void *out);
+/* The slow paths only find the place: a new element's (*DST), or the
+ * popped one's (*SRC, readable until the next push).  The inline callers
+ * copy, so the caller's element never has its address taken by a call and
+ * can live in registers. */
+int dmo_tape_push_slow(struct dmo_tape *t, void **dst, size_t size);
+int dmo_tape_pop_slow(struct dmo_tape *t, const void **src, size_t size);
 
-/* On error the tape is unchanged: every element pushed so far stays
- * readable. */
-static inline int dmo_tape_push(struct dmo_tape *t, const void *elem)
+/* Append the SIZE bytes at ELEM; SIZE must be the tape's element size
+ * (else DMO_TAPE_EINVAL).  On error the tape is unchanged: every element
+ * pushed so far stays readable.  The new top is stored before the copy,
+ * which may alias anything, so the compiler need not reload it. */
+static inline int dmo_tape_push_sized(struct dmo_tape *t, const void *elem,
+				      size_t size)
 {
 	struct dmo_tape_end *e = (struct dmo_tape_end *)t;
-	if (e->top == e->ceiling)
-		return dmo_tape_push_slow(t, elem);
-	dmo_tape_copy(e->top, elem, e->elem_size);
-	e->top += e->elem_size;
-	e->n++;
+	unsigned char *dst = e->top;
+
+	if (size != e->elem_size || dst == e->ceiling) {
+		void *place; /* apart from DST, which then needs no stack slot */
+		int rc = dmo_tape_push_slow(t, &place, size);
+
+		if (rc)
+			return rc;
+		dst = place;
+	} else {
+		e->top = dst + size;
+	}
+	dmo_tape_copy(dst, elem, size);
 	return 0;
 }
 
-/* Copies the last element to OUT (if not NULL) and removes it.  The slow
- * path takes the chunk's last element, since emptying a chunk moves the
+/* Copy the last element to OUT (if not NULL) and remove it.  A chunk's
+ * last element takes the slow path, since emptying a chunk moves the
  * tail. */
-static inline int dmo_tape_pop(struct dmo_tape *t, void *out)
+static inline int dmo_tape_pop_sized(struct dmo_tape *t, void *out,
+				     size_t size)
 {
 	struct dmo_tape_end *e = (struct dmo_tape_end *)t;
-	if ((size_t)(e->top - e->floor) <= e->elem_size)
-		return dmo_tape_pop_slow(t, out);
-	e->top -= e->elem_size;
+	unsigned char *src = e->top;
+
+	if (size != e->elem_size || (size_t)(src - e->floor) <= size) {
+		const void *place;
+		int rc = dmo_tape_pop_slow(t, &place, size);
+
+		if (rc)
+			return rc;
+		src = (unsigned char *)place;
+	} else {
+		src -= size;
+		e->top = src;
+	}
 	if (out)
-		dmo_tape_copy(out, e->top, e->elem_size);
-	e->n--;
+		dmo_tape_copy(out, src, size);
 	return 0;
 }
+
+/* The usual calls, for a typed ELEM: its size is a constant, so the copy
+ * is a move.  A void pointer needs the _sized forms. */
+#define dmo_tape_push(t, elem) dmo_tape_push_sized((t), (elem), sizeof *(elem))
+#define dmo_tape_pop(t, out) dmo_tape_pop_sized((t), (out), sizeof *(out))
+
+/* Push in bulk, without a copy: room at the end for *ROOM >= 1 elements,
+ * one after another, or NULL on error (the tape unchanged).  Write up to
+ * *ROOM elements there, then dmo_tape_commit() how many were written (0
+ * is fine): only then are they on the tape.  Call nothing else on the
+ * tape in between.  The producer's loop becomes a plain array fill, with
+ * the tape's position in a register; a file reader can read straight
+ * into the tape. */
+void *dmo_tape_reserve(struct dmo_tape *t, size_t *room);
+/* 0, or DMO_TAPE_EINVAL (COUNT over the room), or the error of spilling
+ * the oldest slab to make room in RAM; on error the COUNT elements are
+ * not on the tape and everything before them is. */
+int dmo_tape_commit(struct dmo_tape *t, size_t count);
+
 /* Pop the whole tail chunk at once: *BASE is its first element in memory
  * order, the return value its length (0 when the tape is empty, or a
  * negative code).  The elements stay readable until the next push.  For

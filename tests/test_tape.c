@@ -205,15 +205,19 @@ START_TEST(odd_element_size)
 		.max_resident = 2, .spill_dir = spill_dir,
 	};
 	struct dmo_tape *t = dmo_tape_libc_new(&cfg);
-	/* One 3-byte element; the array is wider only because gcc cannot see
-	 * that the inline copy's 8-byte steps never run for 3 bytes. */
-	unsigned char b[8] = { 0 };
+	unsigned char b[3];
+	struct dmo_event wrong = { 0 };
 
 	for (unsigned i = 0; i < 100; i++) {
 		b[0] = (unsigned char)i, b[1] = (unsigned char)~i, b[2] = 7;
-		ck_assert_int_eq(dmo_tape_push(t, b), 0);
+		ck_assert_int_eq(dmo_tape_push_sized(t, b, 3), 0);
 	}
 	ck_assert_uint_gt(dmo_tape_spilled(t), 0);
+	/* An element of another size is refused and changes nothing. */
+	ck_assert_int_eq(dmo_tape_push(t, &wrong), DMO_TAPE_EINVAL);
+	ck_assert_str_eq(dmo_tape_error(t), "tape: an element of 16 bytes on a tape of 3-byte elements");
+	ck_assert_int_eq(dmo_tape_pop(t, &wrong), DMO_TAPE_EINVAL);
+	ck_assert_uint_eq(dmo_tape_size(t), 100);
 	for (unsigned i = 0; i < 100; i++) {
 		const unsigned char *p = dmo_tape_at(t, i);
 
@@ -221,7 +225,7 @@ START_TEST(odd_element_size)
 		ck_assert_uint_eq(p[1], (unsigned char)~i);
 	}
 	for (unsigned i = 100; i--;) {
-		ck_assert_int_eq(dmo_tape_pop(t, b), 0);
+		ck_assert_int_eq(dmo_tape_pop_sized(t, b, 3), 0);
 		ck_assert_uint_eq(b[0], (unsigned char)i);
 	}
 	dmo_tape_libc_delete(t);
@@ -284,7 +288,7 @@ START_TEST(pop_chunks_in_reverse)
 	uint64_t next = 1000;
 
 	push_range(t, 0, 1000);
-	ck_assert_int_eq(dmo_tape_pop(t, NULL), 0); /* a partial tail chunk */
+	ck_assert_int_eq(dmo_tape_pop_sized(t, NULL, sizeof(struct dmo_event)), 0); /* a partial tail chunk */
 	next--;
 	while ((len = dmo_tape_pop_chunk(t, &base)) > 0) {
 		const struct dmo_event *chunk = base;

@@ -31,18 +31,75 @@ struct dmo_tape_libc {
 /* Slabs of a huge page or more get their own mapping, aligned so the kernel
  * can back it with huge pages: first touch of fresh memory is what a push
  * mostly pays for, and one 2 MiB fault is far cheaper than 512 small ones.
- * Not the first such slab, though: a short trace uses a sliver of it, and
- * getting a huge page can cost the kernel milliseconds of compaction. */
+ * Not a tape's first such slab, though: a short trace uses a sliver of it,
+ * and getting a huge page can cost the kernel milliseconds of compaction. */
 #define HUGE_PAGE ((size_t)2 << 20)
+
+/* Big slabs a destroyed tape gave back, kept for the next tape in this
+ * process (dmo analyze makes one per layer): malloc keeps freed memory the
+ * same way, but these slabs bypass malloc to get their alignment.  Bounded
+ * like glibc's largest dynamic mmap threshold. */
+#define CACHE_MAX_BYTES ((size_t)32 << 20)
+
+struct cached_slab {
+	struct cached_slab *next;
+	size_t len;
+};
+
+static struct {
+	pthread_mutex_t mu;
+	struct cached_slab *head;
+	size_t bytes;
+} cache = { .mu = PTHREAD_MUTEX_INITIALIZER };
+
+static void *cache_take(size_t len)
+{
+	struct cached_slab **link, *c = NULL;
+
+	pthread_mutex_lock(&cache.mu);
+	for (link = &cache.head; *link; link = &(*link)->next)
+		if ((*link)->len == len) {
+			c = *link;
+			*link = c->next;
+			cache.bytes -= len;
+			break;
+		}
+	pthread_mutex_unlock(&cache.mu);
+	return c;
+}
+
+static int cache_give(void *p, size_t len)
+{
+	struct cached_slab *c = p;
+	int kept = 0;
+
+	pthread_mutex_lock(&cache.mu);
+	if (cache.bytes + len <= CACHE_MAX_BYTES) {
+		c->len = len;
+		c->next = cache.head;
+		cache.head = c;
+		cache.bytes += len;
+		kept = 1;
+	}
+	pthread_mutex_unlock(&cache.mu);
+	return kept;
+}
+
+static size_t page_round(size_t bytes)
+{
+	return (bytes + 4095) & ~(size_t)4095;
+}
 
 static void *libc_alloc(void *ctx, size_t bytes)
 {
 	struct dmo_tape_libc *c = ctx;
-	size_t len = (bytes + 4095) & ~(size_t)4095;
+	size_t len = page_round(bytes);
 	char *p, *q;
 
 	if (bytes < HUGE_PAGE)
 		return malloc(bytes);
+	if ((p = cache_take(len)))
+		return p;
 	if (c->big_allocs++ == 0) {
 		/* The first: a plain mapping, one system call. */
 		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -65,8 +122,8 @@ static void libc_free(void *ctx, void *p, size_t bytes)
 	(void)ctx;
 	if (bytes < HUGE_PAGE)
 		free(p);
-	else
-		munmap(p, (bytes + 4095) & ~(size_t)4095);
+	else if (!cache_give(p, page_round(bytes)))
+		munmap(p, page_round(bytes));
 }
 
 /* The file is unlinked at once, so a crashed process leaves nothing in the
@@ -287,7 +344,7 @@ int dmo_tape_mt_push(struct dmo_tape_mt *m, const void *elem)
 	int rc;
 
 	pthread_mutex_lock(&m->mu);
-	rc = dmo_tape_push(m->t, elem);
+	rc = dmo_tape_push_sized(m->t, elem, dmo_tape_elem_size(m->t));
 	pthread_mutex_unlock(&m->mu);
 	return rc;
 }
@@ -297,7 +354,7 @@ int dmo_tape_mt_pop(struct dmo_tape_mt *m, void *out)
 	int rc;
 
 	pthread_mutex_lock(&m->mu);
-	rc = dmo_tape_pop(m->t, out);
+	rc = dmo_tape_pop_sized(m->t, out, dmo_tape_elem_size(m->t));
 	pthread_mutex_unlock(&m->mu);
 	return rc;
 }
