@@ -331,6 +331,7 @@ static int measure(enum impl im, uint64_t n, struct result *r, long *rss_kb)
 	return r->ok ? 0 : -1;
 }
 
+
 static double best(const struct result *r, enum metric a, enum metric b)
 {
 	return r->s[b] >= 0 && r->s[b] < r->s[a] ? r->s[b] : r->s[a];
@@ -367,6 +368,7 @@ static uint64_t mem_available_mb(void)
 		fclose(f);
 	return kb / 1024;
 }
+
 
 /* Seconds dd takes to write BYTES from /dev/zero to a file in the spill
  * dir (the file is removed after), or -1. */
@@ -433,9 +435,11 @@ static void print_row(uint64_t n, enum impl im, const struct result *r,
 			printf(" %8s", "-");
 	printf(" %8.1f", (rss - r->base_kb) / 1024.0);
 	if (r->spilled) {
-		printf(" %9.1f", mb / r->s[PUSH]);
+		double fastest = best(r, PUSH, PUSH_CHUNK);
+
+		printf(" %8.0f %8.0f", mb / r->s[PUSH], mb / r->s[PUSH_CHUNK]);
 		if (dd > 0)
-			printf(" %8.1f %5.0f%%", mb / dd, 100 * dd / r->s[PUSH]);
+			printf(" %8.0f %5.0f%%", mb / dd, 100 * dd / fastest);
 	}
 	printf("\n");
 }
@@ -501,11 +505,14 @@ int main(int argc, char **argv)
 	       "the first repetition's push; rev = reverse\nwalk (spill: file "
 	       "dropped from page cache first), +pf = with prefetch; reserve,\n"
 	       "popchunk = the tape filled and emptied a chunk at a time "
-	       "(dmo_tape_reserve/commit,\ndmo_tape_pop_chunk); %%dd = spill "
-	       "rate over dd's rate writing as many bytes\n\n", opt.rounds);
-	printf("%11s %-10s %4s %8s %8s %8s %8s %8s %8s %8s %8s %9s %8s %6s\n",
+	       "(dmo_tape_reserve/commit,\ndmo_tape_pop_chunk); when the tape spills,\n"
+	       "MB/s of push and of reserve/commit, of dd writing as many bytes "
+	       "to the same folder,\nand %%dd = the faster of the tape's two "
+	       "over dd's\n\n", opt.rounds);
+	printf("%11s %-10s %4s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %6s\n",
 	       "n", "impl", "reps", "cold", "push", "reserve", "rev", "rev+pf",
-	       "pop", "popchunk", "+peakMiB", "spillMB/s", "ddMB/s", "%dd");
+	       "pop", "popchunk", "+peakMiB", "pushMB/s", "rsvMB/s", "ddMB/s",
+	       "%dd");
 	for (uint64_t n = 1000; n <= opt.max; n *= 10) {
 		struct result got[NIMPL] = { 0 };
 		long rss[NIMPL] = { 0 };

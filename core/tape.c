@@ -28,6 +28,7 @@ struct dmo_tape {
 	int64_t slot_k;           /* which slab SLOT holds, or -1 */
 	intptr_t file;
 	int file_open;
+	int writing;              /* the head slab's write is in flight */
 	char err[160];
 	_Alignas(16) unsigned char sbo[];
 };
@@ -121,7 +122,7 @@ struct dmo_tape *dmo_tape_create(const struct dmo_tape_config *cfg,
 	    (!cfg->spill_dir || !ops->spill_open || !ops->spill_write ||
 	     !ops->spill_read || !ops->spill_close))
 		return NULL;
-	if (!ops->read_start != !ops->read_wait)
+	if (!ops->io_start != !ops->io_wait)
 		return NULL;
 	sbo_bytes = cfg->sbo_elems * es;
 	t = ops->alloc(ctx, sizeof *t + sbo_bytes);
@@ -141,25 +142,6 @@ struct dmo_tape *dmo_tape_create(const struct dmo_tape_config *cfg,
 static void free_slab(struct dmo_tape *t, struct slab *s)
 {
 	t->ops->free(t->ctx, s, t->node_bytes);
-}
-
-void dmo_tape_destroy(struct dmo_tape *t)
-{
-	struct slab *s, *next;
-
-	for (s = t->head; s; s = next) {
-		next = s->next;
-		free_slab(t, s);
-	}
-	for (s = t->free; s; s = next) {
-		next = s->next;
-		free_slab(t, s);
-	}
-	if (t->slot)
-		free_slab(t, t->slot);
-	if (t->file_open)
-		t->ops->spill_close(t->ctx, t->file);
-	t->ops->free(t->ctx, t, sizeof *t + t->cfg.sbo_elems * t->cfg.elem_size);
 }
 
 /* A slab from the free list, else a new one. */
@@ -182,25 +164,23 @@ static uint64_t slab_off(const struct dmo_tape *t, uint64_t k)
 	return k * (uint64_t)t->slab_bytes;
 }
 
-/* Write the oldest resident slab to the file and detach it for reuse. */
-static int spill_head(struct dmo_tape *t, struct slab **out)
+static int open_file(struct dmo_tape *t)
+{
+	int e;
+
+	if (t->file_open)
+		return 0;
+	if ((e = t->ops->spill_open(t->ctx, t->cfg.spill_dir, &t->file)))
+		return fail(t, DMO_TAPE_EOPEN, "cannot create a spill file", -e);
+	t->file_open = 1;
+	return 0;
+}
+
+/* The head slab is now slab NSPILL of the file: take it off the list. */
+static struct slab *detach_head(struct dmo_tape *t)
 {
 	struct slab *s = t->head;
-	long r;
 
-	if (!t->file_open) {
-		int e = t->ops->spill_open(t->ctx, t->cfg.spill_dir, &t->file);
-
-		if (e)
-			return fail(t, DMO_TAPE_EOPEN, "cannot create a spill file",
-				    -e);
-		t->file_open = 1;
-	}
-	r = t->ops->spill_write(t->ctx, t->file, s->data, t->slab_bytes,
-				slab_off(t, t->nspill));
-	if (r != (long)t->slab_bytes)
-		return fail(t, DMO_TAPE_EWRITE, "cannot write the spill file",
-			    io_errno(r));
 	if (t->slot_k == (int64_t)t->nspill)
 		t->slot_k = -1; /* its bytes on disk just changed */
 	t->head = s->next;
@@ -210,8 +190,82 @@ static int spill_head(struct dmo_tape *t, struct slab **out)
 		t->tail = NULL;
 	t->nres--;
 	t->nspill++;
-	*out = s;
+	return s;
+}
+
+/* Write the oldest resident slab to the file (or finish the write begun in
+ * the background) and detach it for reuse.  On error it stays resident. */
+static int spill_head(struct dmo_tape *t, struct slab **out)
+{
+	long r;
+	int rc;
+
+	if (t->writing) {
+		t->writing = 0;
+		r = t->ops->io_wait(t->ctx);
+	} else {
+		if ((rc = open_file(t)))
+			return rc;
+		r = t->ops->spill_write(t->ctx, t->file, t->head->data,
+					t->slab_bytes, slab_off(t, t->nspill));
+	}
+	if (r != (long)t->slab_bytes)
+		return fail(t, DMO_TAPE_EWRITE, "cannot write the spill file",
+			    io_errno(r));
+	*out = detach_head(t);
 	return 0;
+}
+
+/* Write-behind: once RAM is full, the next slab to spill is the head, so
+ * start writing it now and let the tail fill meanwhile; the push that
+ * needs its memory only waits for the end of the write.  Never the first
+ * spill (it opens the file and reports any error there) and never when
+ * the head is the tail, which pushes still change. */
+static void write_behind(struct dmo_tape *t)
+{
+	if (!t->ops->io_start || !t->file_open || t->writing ||
+	    t->nres != t->cfg.max_resident || t->head == t->tail)
+		return;
+	if (t->ops->io_start(t->ctx, t->file, t->head->data, t->slab_bytes,
+			     slab_off(t, t->nspill), 1) == 0)
+		t->writing = 1;
+}
+
+/* Anything but a push first lets a background write end, so only pushes
+ * ever run beside one.  A failed write leaves the head resident: the next
+ * spill writes it again and reports the error if it persists. */
+static void settle(struct dmo_tape *t)
+{
+	struct slab *s;
+
+	if (!t->writing)
+		return;
+	t->writing = 0;
+	if (t->ops->io_wait(t->ctx) == (long)t->slab_bytes) {
+		s = detach_head(t);
+		s->next = t->free;
+		t->free = s;
+	}
+}
+
+void dmo_tape_destroy(struct dmo_tape *t)
+{
+	struct slab *s, *next;
+
+	settle(t);
+	for (s = t->head; s; s = next) {
+		next = s->next;
+		free_slab(t, s);
+	}
+	for (s = t->free; s; s = next) {
+		next = s->next;
+		free_slab(t, s);
+	}
+	if (t->slot)
+		free_slab(t, t->slot);
+	if (t->file_open)
+		t->ops->spill_close(t->ctx, t->file);
+	t->ops->free(t->ctx, t, sizeof *t + t->cfg.sbo_elems * t->cfg.elem_size);
 }
 
 /* S becomes the new, empty tail slab. */
@@ -241,6 +295,7 @@ static int add_slab(struct dmo_tape *t)
 		return DMO_TAPE_ENOMEM;
 	}
 	link_tail(t, s);
+	write_behind(t);
 	return 0;
 }
 
@@ -392,6 +447,7 @@ int dmo_tape_commit(struct dmo_tape *t, size_t count)
 		if (!(rc = spill_head(t, &s))) {
 			s->next = t->free;
 			t->free = s;
+			write_behind(t);
 			return 0;
 		}
 		t->end.top -= count * es; /* the elements never arrived */
@@ -438,6 +494,7 @@ long dmo_tape_pop_chunk(struct dmo_tape *t, const void **base)
 	long count;
 	int rc;
 
+	settle(t);
 	sync_tail(t);
 	s = t->tail;
 	if (!s) {
@@ -463,6 +520,7 @@ int dmo_tape_pop_slow(struct dmo_tape *t, const void **src, size_t size)
 
 	if ((rc = check_size(t, size)))
 		return rc;
+	settle(t);
 	sync_tail(t);
 	rc = pop(t, src);
 	refresh_end(t);
@@ -488,6 +546,7 @@ const void *dmo_tape_at(struct dmo_tape *t, uint64_t i)
 	size_t off;
 	struct slab *s;
 
+	settle(t);
 	sync_tail(t);
 	if (i >= t->n) {
 		fail(t, DMO_TAPE_EINVAL, "index out of range", 0);
@@ -534,57 +593,76 @@ uint64_t dmo_tape_spilled(const struct dmo_tape *t)
 int dmo_tape_iter_begin(struct dmo_tape_iter *it, struct dmo_tape *t,
 			int reverse, int prefetch)
 {
+	settle(t);
 	sync_tail(t);
 	*it = (struct dmo_tape_iter){
-		.t = t, .reverse = reverse, .pf_k = -1,
+		.t = t, .reverse = reverse, .pf_piece = -1,
 		.next = reverse ? (int64_t)(t->nspill + t->nres) - 1 : -1,
 		.node = reverse ? t->tail : t->head,
+		.halves = prefetch && t->nspill && t->ops->io_start &&
+			  t->cfg.slab_elems % 2 == 0,
 	};
-	/* Two buffers, slot and PF, swap roles at each spilled slab. */
-	if (prefetch && t->nspill && t->ops->read_start) {
+	if (it->halves) {
 		if (!t->slot && !(t->slot = get_slab(t)))
 			return DMO_TAPE_ENOMEM;
-		if (!(it->pf = get_slab(t)))
-			return DMO_TAPE_ENOMEM;
+		t->slot_k = -1; /* it will hold halves of different slabs */
 	}
 	return 0;
 }
 
-/* Start reading the chunk after this one if it is spilled. */
+/* Piece NEXT/next_half in walk order, as 2k + memory half. */
+static int64_t next_piece(const struct dmo_tape_iter *it)
+{
+	int lower_first = !it->reverse;
+
+	return 2 * it->next + (it->next_half ? lower_first : !lower_first);
+}
+
+static uint64_t piece_off(const struct dmo_tape *t, int64_t piece)
+{
+	return slab_off(t, (uint64_t)(piece / 2)) + (uint64_t)(piece % 2) * (t->slab_bytes / 2);
+}
+
+/* Start reading the next piece if it is spilled.  On failure the
+ * synchronous read reports the error when it gets there, so nothing is
+ * lost by not prefetching. */
 static void prefetch_next(struct dmo_tape_iter *it)
 {
 	struct dmo_tape *t = it->t;
-	int64_t k = it->next;
+	size_t half = t->slab_bytes / 2;
+	int64_t piece = next_piece(it);
 
-	if (!it->pf || it->pf_k >= 0 || k < 0 || k >= (int64_t)t->nspill ||
-	    k == t->slot_k)
+	if (!it->halves || it->pf_piece >= 0 || it->next < 0 ||
+	    it->next >= (int64_t)t->nspill)
 		return;
-	/* On failure the synchronous read reports the error when it gets
-	 * there, so nothing is lost by not prefetching. */
-	if (t->ops->read_start(t->ctx, t->file,
-			       ((struct slab *)it->pf)->data, t->slab_bytes,
-			       slab_off(t, (uint64_t)k)) == 0)
-		it->pf_k = k;
+	if (t->ops->io_start(t->ctx, t->file, t->slot->data + it->flip * half,
+			     half, piece_off(t, piece), 0) == 0)
+		it->pf_piece = piece;
 }
 
-static int fetch(struct dmo_tape_iter *it, uint64_t k)
+/* The next piece of a prefetching walk, into slot half FLIP. */
+static long next_half_piece(struct dmo_tape_iter *it, const void **base)
 {
 	struct dmo_tape *t = it->t;
-	struct slab *s;
+	size_t half = t->slab_bytes / 2;
+	int64_t piece = next_piece(it);
+	unsigned char *buf = t->slot->data + it->flip * half;
 	long r;
 
-	if (it->pf_k != (int64_t)k)
-		return load_slot(t, k);
-	r = t->ops->read_wait(t->ctx);
-	it->pf_k = -1;
-	if (r != (long)t->slab_bytes)
+	if (it->pf_piece == piece) {
+		r = t->ops->io_wait(t->ctx);
+		it->pf_piece = -1;
+	} else {
+		r = t->ops->spill_read(t->ctx, t->file, buf, half,
+				       piece_off(t, piece));
+	}
+	if (r != (long)half)
 		return fail(t, DMO_TAPE_EREAD, "cannot read the spill file",
 			    io_errno(r));
-	s = t->slot;
-	t->slot = it->pf;
-	it->pf = s;
-	t->slot_k = (int64_t)k;
-	return 0;
+	*base = buf;
+	it->flip ^= 1;
+	it->next_half ^= 1;
+	return (long)(t->cfg.slab_elems / 2);
 }
 
 long dmo_tape_iter_next(struct dmo_tape_iter *it, const void **base)
@@ -596,7 +674,6 @@ long dmo_tape_iter_next(struct dmo_tape_iter *it, const void **base)
 
 	if (k < -1 || k >= (int64_t)(t->nspill + t->nres))
 		return 0;
-	it->next += it->reverse ? -1 : 1;
 	if (k == -1) {
 		*base = t->sbo;
 		len = (long)(t->n < t->cfg.sbo_elems ? t->n : t->cfg.sbo_elems);
@@ -605,14 +682,19 @@ long dmo_tape_iter_next(struct dmo_tape_iter *it, const void **base)
 		it->node = it->reverse ? s->prev : s->next;
 		*base = s->data;
 		len = (long)s->used;
+	} else if (it->halves) {
+		if ((len = next_half_piece(it, base)) < 0)
+			return len;
 	} else {
-		int rc = fetch(it, (uint64_t)k);
+		int rc = load_slot(t, (uint64_t)k);
 
 		if (rc)
 			return rc;
 		*base = t->slot->data;
 		len = (long)t->cfg.slab_elems;
 	}
+	if (!it->next_half)
+		it->next += it->reverse ? -1 : 1;
 	prefetch_next(it);
 	return len;
 }
@@ -621,11 +703,7 @@ void dmo_tape_iter_end(struct dmo_tape_iter *it)
 {
 	struct dmo_tape *t = it->t;
 
-	if (it->pf_k >= 0)
-		t->ops->read_wait(t->ctx);
-	/* Freed, not kept, so the extra slab lasts only as long as the walk. */
-	if (it->pf)
-		free_slab(t, it->pf);
-	it->pf = NULL;
-	it->pf_k = -1;
+	if (it->pf_piece >= 0)
+		t->ops->io_wait(t->ctx);
+	it->pf_piece = -1;
 }

@@ -43,12 +43,15 @@ struct dmo_tape_ops {
 	/* Optional: told every error message as it happens, so the tool can log
 	 * it where its user looks. */
 	void (*report)(void *ctx, const char *msg);
-	/* Optional, both or neither: start reading like spill_read in the
-	 * background (0 or -errno), and wait for that read's result.  At most
-	 * one read is outstanding.  Without them prefetch reads synchronously. */
-	int (*read_start)(void *ctx, intptr_t file, void *buf, size_t n,
-			  uint64_t off);
-	long (*read_wait)(void *ctx);
+	/* Optional, both or neither: start a spill_read (WRITE 0) or a
+	 * spill_write (WRITE 1) in the background (0 or -errno), and wait for
+	 * its result.  At most one is outstanding.  With them the tape writes
+	 * a slab while the next one fills and reads the next slab of a walk
+	 * while the caller consumes this one; without them it does both
+	 * synchronously. */
+	int (*io_start)(void *ctx, intptr_t file, void *buf, size_t n,
+			uint64_t off, int write);
+	long (*io_wait)(void *ctx);
 };
 
 struct dmo_tape_config {
@@ -196,20 +199,27 @@ uint64_t dmo_tape_spilled(const struct dmo_tape *t);
 struct dmo_tape_iter {
 	struct dmo_tape *t;
 	int reverse;
+	/* Prefetching: each spilled slab comes as two halves, read in the
+	 * background into the halves of the tape's one slot, one while the
+	 * caller walks the other, so a walk needs no RAM beyond the slot. */
+	int halves;
 	int64_t next;      /* chunk to yield next: -1 the inline buffer, k slab k */
+	int next_half;     /* with HALVES: 1 when NEXT's first half (in walk
+			    * order) has been yielded */
+	int flip;          /* the slot half the next spilled piece goes to */
 	void *node;        /* resident slab of chunk NEXT, when it is resident */
-	void *pf;          /* prefetch buffer (a slab) */
-	int64_t pf_k;      /* slab being read into PF, or -1 */
+	int64_t pf_piece;  /* 2k + memory half being read, or -1 */
 };
 
 /* REVERSE walks from the last element to the first.  PREFETCH reads the
- * following spilled slab while the caller consumes the current one; it needs
- * one more slab of RAM for the duration of the iteration. */
+ * following spilled piece while the caller consumes the current one (with
+ * the io ops and an even slab_elems; else the walk reads synchronously). */
 int dmo_tape_iter_begin(struct dmo_tape_iter *it, struct dmo_tape *t,
 			int reverse, int prefetch);
 /* The next chunk: *BASE is its first element in memory order and the return
  * value its length; 0 at the end, or a negative code.  A reverse walk gets
- * the chunks last first and should walk each from its end. */
+ * the chunks last first and should walk each from its end.  A chunk stays
+ * readable until the next call. */
 long dmo_tape_iter_next(struct dmo_tape_iter *it, const void **base);
 void dmo_tape_iter_end(struct dmo_tape_iter *it);
 

@@ -47,7 +47,7 @@ static int ev_eq(const void *p, uint64_t i)
 
 /* Counting wrappers around the libc ops: live slab-sized blocks, a byte
  * budget for the spill file (a simulated full disk). */
-static size_t live_bytes, peak_bytes, allocs;
+static size_t live_bytes, peak_bytes, allocs, tape_bytes;
 static long write_budget = -1;
 
 static void *count_alloc(void *ctx, size_t n)
@@ -76,6 +76,32 @@ static long budget_write(void *ctx, intptr_t f, const void *buf, size_t n,
 	return dmo_tape_libc_ops.spill_write(ctx, f, buf, n, off);
 }
 
+/* The same budget for writes done in the background (write-behind): a
+ * refused one "completes" at once with ENOSPC. */
+static int refused_pending;
+
+static int budget_io_start(void *ctx, intptr_t f, void *buf, size_t n,
+			   uint64_t off, int write)
+{
+	if (write && write_budget >= 0) {
+		if ((long)n > write_budget) {
+			refused_pending = 1;
+			return 0;
+		}
+		write_budget -= (long)n;
+	}
+	return dmo_tape_libc_ops.io_start(ctx, f, buf, n, off, write);
+}
+
+static long budget_io_wait(void *ctx)
+{
+	if (refused_pending) {
+		refused_pending = 0;
+		return -ENOSPC;
+	}
+	return dmo_tape_libc_ops.io_wait(ctx);
+}
+
 static struct dmo_tape_ops test_ops;
 
 static struct dmo_tape *open_tape(size_t sbo, size_t slab, size_t resident,
@@ -92,13 +118,22 @@ static struct dmo_tape *open_tape(size_t sbo, size_t slab, size_t resident,
 	test_ops.alloc = count_alloc;
 	test_ops.free = count_free;
 	test_ops.spill_write = budget_write;
-	if (!async)
-		test_ops.read_start = NULL, test_ops.read_wait = NULL;
+	test_ops.io_start = async ? budget_io_start : NULL;
+	test_ops.io_wait = async ? budget_io_wait : NULL;
 	live_bytes = peak_bytes = allocs = 0;
 	write_budget = -1;
 	t = dmo_tape_create(&cfg, &test_ops, dmo_tape_libc_ctx_new());
 	ck_assert_ptr_nonnull(t);
+	tape_bytes = live_bytes;
 	return t;
+}
+
+/* RAM stays within max_resident + 1 slabs besides the tape object: the
+ * bound of docs/tape.md, whatever ran (spills, walks with prefetch, pops
+ * that reload, reserves).  A slab costs its elements and a 32-byte header. */
+static void check_ram_bound(size_t slab, size_t resident)
+{
+	ck_assert_uint_le(peak_bytes - tape_bytes, (resident + 1) * (slab * 16 + 32));
 }
 
 static void close_tape(struct dmo_tape *t)
@@ -185,13 +220,18 @@ START_TEST(round_trip_every_boundary)
 
 	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
 		for (size_t resident = 0; resident < 4; resident += 3) {
-			struct dmo_tape *t = open_tape(5, 7, resident, _i);
+			/* An odd slab walks synchronously even with prefetch; an
+			 * even one (8) prefetches by halves. */
+			size_t slab = 7 + (size_t)(_i >> 1);
+			struct dmo_tape *t = open_tape(5, slab, resident, _i & 1);
 
 			push_range(t, 0, sizes[s]);
 			check_contents(t, sizes[s]);
 			pop_all(t, sizes[s]);
 			push_range(t, 0, sizes[s]);
 			check_contents(t, sizes[s]);
+			if (resident)
+				check_ram_bound(slab, resident);
 			close_tape(t);
 		}
 	}
@@ -271,8 +311,7 @@ START_TEST(pop_then_push_reuses_slabs)
 	pop_to(t, 700, 350);
 	push_range(t, 350, 1004);
 	check_contents(t, 1004);
-	/* Bound: 3 resident + slot + prefetch buffer, plus the tape object. */
-	ck_assert_uint_le(peak_bytes, 5 * (10 * 16 + 64) + 4096);
+	check_ram_bound(10, 3);
 	close_tape(t);
 }
 END_TEST
@@ -300,6 +339,43 @@ START_TEST(pop_chunks_in_reverse)
 	ck_assert_uint_eq(next, 0);
 	push_range(t, 0, 57);
 	check_contents(t, 57);
+	close_tape(t);
+}
+END_TEST
+
+/* Reserve/commit across every boundary, mixed with single pushes: partial
+ * commits, a commit of nothing on a fresh chunk, a commit over the room;
+ * with spill, RAM holds at most one slab more than max_resident. */
+START_TEST(reserve_and_commit)
+{
+	struct dmo_tape *t = open_tape(5, 8, _i < 2 ? 0 : 3, _i & 1);
+	uint64_t n = 0;
+	size_t room;
+
+	for (int round = 0; n < 400; round++) {
+		struct dmo_event *dst = dmo_tape_reserve(t, &room);
+		size_t k = (size_t)round % 4 == 3 ? 0 : 1 + (size_t)round % room;
+
+		ck_assert_ptr_nonnull(dst);
+		ck_assert_uint_ge(room, 1);
+		if (k > room)
+			k = room;
+		for (size_t j = 0; j < room; j++) /* garbage past K is not kept */
+			dst[j] = ev(j < k ? n + j : 999999);
+		if (round % 5 == 0)
+			ck_assert_int_eq(dmo_tape_commit(t, room + 1), DMO_TAPE_EINVAL);
+		ck_assert_int_eq(dmo_tape_commit(t, k), 0);
+		n += k;
+		ck_assert_uint_eq(dmo_tape_size(t), n);
+		if (round % 7 == 0) {
+			push_range(t, n, n + 3);
+			n += 3;
+		}
+	}
+	check_contents(t, n);
+	pop_all(t, n);
+	if (_i >= 2)
+		check_ram_bound(8, 3);
 	close_tape(t);
 }
 END_TEST
@@ -440,11 +516,12 @@ int main(void)
 
 	tcase_add_checked_fixture(tc, make_dir, remove_dir);
 	tcase_set_timeout(tc, 60);
-	tcase_add_loop_test(tc, round_trip_every_boundary, 0, 2);
+	tcase_add_loop_test(tc, round_trip_every_boundary, 0, 4);
 	tcase_add_test(tc, odd_element_size);
 	tcase_add_test(tc, random_access_spilled);
 	tcase_add_test(tc, pop_then_push_reuses_slabs);
 	tcase_add_test(tc, pop_chunks_in_reverse);
+	tcase_add_loop_test(tc, reserve_and_commit, 0, 4);
 	tcase_add_test(tc, threads_push_concurrently);
 	tcase_add_test(tc, unwritable_spill_dir);
 	tcase_add_test(tc, full_disk_simulated);

@@ -1,4 +1,4 @@
-# analysis/lib/tape.mk - libc side of the tape (ops table, prefetch thread,
+# analysis/lib/tape.mk - libc side of the tape (ops table, I/O thread,
 # thread-safe variant), its test, and its benchmark.
 noinst_LTLIBRARIES += analysis/lib/libdmo-tape.la
 analysis_lib_libdmo_tape_la_SOURCES = analysis/lib/tape_libc.h \
@@ -13,8 +13,7 @@ tests_test_tape_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -pthread
 tests_test_tape_LDADD = analysis/lib/libdmo-tape.la $(CHECK_LIBS) \
 	$(AX_PTHREAD_LIBS)
 
-# Built by `make bench`, which runs bench/tape.sh (the table, with dd).
+# Built and run by `make bench` (the table, with dd).
 EXTRA_PROGRAMS += bench/bench_tape
 bench_bench_tape_SOURCES = bench/bench_tape.c
 bench_bench_tape_LDADD = analysis/lib/libdmo-tape.la $(AX_PTHREAD_LIBS)
-dist_noinst_SCRIPTS += bench/tape.sh

@@ -1,5 +1,5 @@
-/* tape_libc.c - the tape's libc world: ops table, prefetch reader thread,
- * and the thread-safe variant.  The Valgrind tool has its own ops table and
+/* tape_libc.c - the tape's libc world: ops table, a background I/O thread
+ * (write-behind and prefetch), and the thread-safe variant.  The Valgrind tool has its own ops table and
  * no threads; everything here is what only a libc process can offer. */
 #define _GNU_SOURCE
 #include "tape_libc.h"
@@ -13,14 +13,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* One outstanding background read, as the core's read_start promises. */
+/* One outstanding background transfer, as the core's io_start promises. */
 struct dmo_tape_libc {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	pthread_t reader;
+	pthread_t io_thread;
 	int started, stop;
-	int posted, done; /* request waiting for the reader; result ready */
-	int fd;
+	int posted, done; /* request waiting for the thread; result ready */
+	int fd, write;
 	unsigned big_allocs; /* huge-page-sized slabs handed out */
 	void *buf;
 	size_t n;
@@ -192,7 +192,7 @@ static const char *libc_strerror(void *ctx, int err)
 	return strerror(err);
 }
 
-static void *reader_main(void *arg)
+static void *io_main(void *arg)
 {
 	struct dmo_tape_libc *c = arg;
 
@@ -204,7 +204,7 @@ static void *reader_main(void *arg)
 			break;
 		c->posted = 0;
 		pthread_mutex_unlock(&c->mu);
-		long r = transfer(c->fd, c->buf, c->n, c->off, 0);
+		long r = transfer(c->fd, c->buf, c->n, c->off, c->write);
 		pthread_mutex_lock(&c->mu);
 		c->result = r;
 		c->done = 1;
@@ -214,15 +214,15 @@ static void *reader_main(void *arg)
 	return NULL;
 }
 
-static int libc_read_start(void *ctx, intptr_t file, void *buf, size_t n,
-			   uint64_t off)
+static int libc_io_start(void *ctx, intptr_t file, void *buf, size_t n,
+			 uint64_t off, int write)
 {
 	struct dmo_tape_libc *c = ctx;
 	int e;
 
 	pthread_mutex_lock(&c->mu);
 	if (!c->started) {
-		e = pthread_create(&c->reader, NULL, reader_main, c);
+		e = pthread_create(&c->io_thread, NULL, io_main, c);
 		if (e) {
 			pthread_mutex_unlock(&c->mu);
 			return -e;
@@ -230,6 +230,7 @@ static int libc_read_start(void *ctx, intptr_t file, void *buf, size_t n,
 		c->started = 1;
 	}
 	c->fd = (int)file;
+	c->write = write;
 	c->buf = buf;
 	c->n = n;
 	c->off = off;
@@ -240,7 +241,7 @@ static int libc_read_start(void *ctx, intptr_t file, void *buf, size_t n,
 	return 0;
 }
 
-static long libc_read_wait(void *ctx)
+static long libc_io_wait(void *ctx)
 {
 	struct dmo_tape_libc *c = ctx;
 	long r;
@@ -262,8 +263,8 @@ const struct dmo_tape_ops dmo_tape_libc_ops = {
 	.spill_read = libc_read,
 	.spill_close = libc_close,
 	.strerror = libc_strerror,
-	.read_start = libc_read_start,
-	.read_wait = libc_read_wait,
+	.io_start = libc_io_start,
+	.io_wait = libc_io_wait,
 };
 
 struct dmo_tape_libc *dmo_tape_libc_ctx_new(void)
@@ -284,7 +285,7 @@ void dmo_tape_libc_ctx_free(struct dmo_tape_libc *c)
 		c->stop = 1;
 		pthread_cond_broadcast(&c->cv);
 		pthread_mutex_unlock(&c->mu);
-		pthread_join(c->reader, NULL);
+		pthread_join(c->io_thread, NULL);
 	}
 	pthread_cond_destroy(&c->cv);
 	pthread_mutex_destroy(&c->mu);

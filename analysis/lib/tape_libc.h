@@ -1,5 +1,5 @@
 /* tape_libc.h - the tape in the analysis library: the libc ops table with
- * its background prefetch reader, and a mutex-guarded variant for programs
+ * its background I/O thread, and a mutex-guarded variant for programs
  * that push from many threads.  The core API is in core/tape.h. */
 #ifndef DMO_TAPE_LIBC_H
 #define DMO_TAPE_LIBC_H
@@ -7,14 +7,14 @@
 #include "tape.h"
 
 /* malloc/free, mkstemp+unlink in the spill dir, pread/pwrite, strerror, and
- * a reader thread for read_start/read_wait.  CTX must come from
+ * a thread for io_start/io_wait.  CTX must come from
  * dmo_tape_libc_ctx_new(); exported so tests and benchmarks can wrap single
  * ops (to fake a full disk, say). */
 extern const struct dmo_tape_ops dmo_tape_libc_ops;
 
 struct dmo_tape_libc;
 struct dmo_tape_libc *dmo_tape_libc_ctx_new(void);
-/* Stops the reader thread; the tape using CTX must be destroyed first. */
+/* Stops the I/O thread; the tape using CTX must be destroyed first. */
 void dmo_tape_libc_ctx_free(struct dmo_tape_libc *ctx);
 
 /* A tape with the libc ops and a context of its own. */
