@@ -32,19 +32,28 @@ static int tape_failed(struct dmo_tape *t, const char *what, char *err, size_t e
 	return -1;
 }
 
+/* The event file is read straight into the tape's free room, a chunk at
+ * a time, and folded into the reducer there. */
 static int load(struct dmo_trace *trace, struct dmo_tape *events,
 		struct dmo_curve_summary *s, char *err, size_t err_len)
 {
-	struct dmo_event chunk[4096];
-	size_t got;
-	while (dmo_trace_read(trace, chunk, 4096, &got, err, err_len) == 0 && got > 0)
-		for (size_t i = 0; i < got; i++) {
-			const struct dmo_event *e = &chunk[i];
-			if (dmo_tape_push(events, e) != 0)
-				return tape_failed(events, "storing events", err, err_len);
-			dmo_reducer_add(&s->exact, e->flags, e->offset, e->size);
-			s->events++;
+	size_t room, got;
+
+	do {
+		struct dmo_event *dst = dmo_tape_reserve(events, &room);
+
+		if (!dst)
+			return tape_failed(events, "storing events", err, err_len);
+		if (dmo_trace_read(trace, dst, room, &got, err, err_len) != 0) {
+			dmo_tape_commit(events, 0);
+			return -1;
 		}
+		for (size_t i = 0; i < got; i++)
+			dmo_reducer_add(&s->exact, dst[i].flags, dst[i].offset, dst[i].size);
+		if (dmo_tape_commit(events, got) != 0)
+			return tape_failed(events, "storing events", err, err_len);
+		s->events += got;
+	} while (got > 0);
 	return s->events == trace->count ? 0 : -1;
 }
 
