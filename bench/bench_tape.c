@@ -217,8 +217,8 @@ static int run_tape(uint64_t n, int spill, struct times *r)
 	if (spill)
 		r->s[REV_PF] = walk(t, 1);
 	t0 = now();
-	while (!dmo_tape_pop(t, &e))
-		sum += e.time;
+	for (const struct dmo_event *p; (p = dmo_tape_pop(t));)
+		sum += p->time;
 	r->s[POP] = now() - t0;
 	dmo_tape_libc_delete(t);
 	if (r->s[REV] < 0 || (spill && r->s[REV_PF] < 0) || !(t = new_tape(spill)))

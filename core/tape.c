@@ -29,6 +29,7 @@ struct dmo_tape {
 	intptr_t file;
 	int file_open;
 	int writing;              /* the head slab's write is in flight */
+	int code;                 /* of the last error */
 	char err[160];
 	_Alignas(16) unsigned char sbo[];
 };
@@ -64,6 +65,7 @@ static int fail(struct dmo_tape *t, int code, const char *what, int errnum)
 		}
 	}
 	*p = 0;
+	t->code = code;
 	if (t->ops->report)
 		t->ops->report(t->ctx, t->err);
 	return code;
@@ -514,17 +516,16 @@ long dmo_tape_pop_chunk(struct dmo_tape *t, const void **base)
 	return count;
 }
 
-int dmo_tape_pop_slow(struct dmo_tape *t, const void **src, size_t size)
+const void *dmo_tape_pop_slow(struct dmo_tape *t)
 {
+	const void *src = NULL;
 	int rc;
 
-	if ((rc = check_size(t, size)))
-		return rc;
 	settle(t);
 	sync_tail(t);
-	rc = pop(t, src);
+	rc = pop(t, &src);
 	refresh_end(t);
-	return rc;
+	return rc ? NULL : src;
 }
 
 const void *dmo_tape_back(const struct dmo_tape *t)
@@ -578,6 +579,11 @@ size_t dmo_tape_elem_size(const struct dmo_tape *t)
 const char *dmo_tape_error(const struct dmo_tape *t)
 {
 	return t->err;
+}
+
+int dmo_tape_error_code(const struct dmo_tape *t)
+{
+	return t->code;
 }
 
 void *dmo_tape_ctx(const struct dmo_tape *t)

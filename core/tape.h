@@ -97,12 +97,11 @@ struct dmo_tape *dmo_tape_create(const struct dmo_tape_config *cfg,
 /* Frees every slab and removes the spill file. */
 void dmo_tape_destroy(struct dmo_tape *t);
 
-/* The slow paths only find the place: a new element's (*DST), or the
- * popped one's (*SRC, readable until the next push).  The inline callers
- * copy, so the caller's element never has its address taken by a call and
- * can live in registers. */
+/* The slow push only finds the new element's place (*DST); the inline
+ * caller copies, so the caller's element never has its address taken by
+ * a call and can live in registers. */
 int dmo_tape_push_slow(struct dmo_tape *t, void **dst, size_t size);
-int dmo_tape_pop_slow(struct dmo_tape *t, const void **src, size_t size);
+const void *dmo_tape_pop_slow(struct dmo_tape *t);
 
 /* Append the SIZE bytes at ELEM; SIZE must be the tape's element size
  * (else DMO_TAPE_EINVAL).  On error the tape is unchanged: every element
@@ -128,35 +127,28 @@ static inline int dmo_tape_push_sized(struct dmo_tape *t, const void *elem,
 	return 0;
 }
 
-/* Copy the last element to OUT (if not NULL) and remove it.  A chunk's
- * last element takes the slow path, since emptying a chunk moves the
- * tail. */
-static inline int dmo_tape_pop_sized(struct dmo_tape *t, void *out,
-				     size_t size)
+/* Remove the last element and return its address: it stays readable
+ * until the next push (as chunks from dmo_tape_pop_chunk do).  NULL when
+ * the tape is empty, or on an error (dmo_tape_error_code(): a spilled slab
+ * that could not be read back; the tape is unchanged).  Handing back an
+ * address rather than copying keeps the loop's stores out of the hot end,
+ * so a pop loop runs at array speed.  A chunk's last element takes the
+ * slow path, since emptying a chunk moves the tail. */
+static inline const void *dmo_tape_pop(struct dmo_tape *t)
 {
 	struct dmo_tape_end *e = (struct dmo_tape_end *)t;
-	unsigned char *src = e->top;
+	unsigned char *top = e->top;
 
-	if (size != e->elem_size || (size_t)(src - e->floor) <= size) {
-		const void *place;
-		int rc = dmo_tape_pop_slow(t, &place, size);
-
-		if (rc)
-			return rc;
-		src = (unsigned char *)place;
-	} else {
-		src -= size;
-		e->top = src;
-	}
-	if (out)
-		dmo_tape_copy(out, src, size);
-	return 0;
+	if ((size_t)(top - e->floor) <= e->elem_size)
+		return dmo_tape_pop_slow(t);
+	top -= e->elem_size;
+	e->top = top;
+	return top;
 }
 
-/* The usual calls, for a typed ELEM: its size is a constant, so the copy
- * is a move.  A void pointer needs the _sized forms. */
+/* The usual push, for a typed ELEM: its size is a constant, so the copy is
+ * a move.  A void pointer needs dmo_tape_push_sized. */
 #define dmo_tape_push(t, elem) dmo_tape_push_sized((t), (elem), sizeof *(elem))
-#define dmo_tape_pop(t, out) dmo_tape_pop_sized((t), (out), sizeof *(out))
 
 /* Push in bulk, without a copy: room at the end for *ROOM >= 1 elements,
  * one after another, or NULL on error (the tape unchanged).  Write up to
@@ -187,8 +179,9 @@ size_t dmo_tape_elem_size(const struct dmo_tape *t);
  * next call that changes the tape or reads through the slot. */
 const void *dmo_tape_at(struct dmo_tape *t, uint64_t i);
 
-/* The last error's message ("" if none). */
+/* The last error's message ("" if none) and code (0 if none). */
 const char *dmo_tape_error(const struct dmo_tape *t);
+int dmo_tape_error_code(const struct dmo_tape *t);
 void *dmo_tape_ctx(const struct dmo_tape *t);
 /* Slabs currently written to the spill file. */
 uint64_t dmo_tape_spilled(const struct dmo_tape *t);

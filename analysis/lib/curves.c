@@ -107,10 +107,12 @@ static int emit_curves(struct dmo_tape *events, struct dmo_tape *min_reads,
 			uint64_t end = (uint64_t)e->offset + e->size;
 			if ((e->flags & (DMO_EV_OUT | DMO_EV_WRITE)) != (DMO_EV_OUT | DMO_EV_WRITE))
 				continue;
-			if (dmo_tape_pop(min_reads, &p.min_read) != 0) {
+			const uint64_t *min_read = dmo_tape_pop(min_reads);
+			if (!min_read) {
 				rc = tape_failed(min_reads, "reading minR", err, err_len);
 				break;
 			}
+			p.min_read = *min_read;
 			p.step++;
 			p.time = e->time;
 			if (end > p.max_write)

@@ -352,10 +352,14 @@ int dmo_tape_mt_push(struct dmo_tape_mt *m, const void *elem)
 
 int dmo_tape_mt_pop(struct dmo_tape_mt *m, void *out)
 {
-	int rc;
+	const void *p;
+	int rc = 0;
 
 	pthread_mutex_lock(&m->mu);
-	rc = dmo_tape_pop_sized(m->t, out, dmo_tape_elem_size(m->t));
+	if ((p = dmo_tape_pop(m->t)))
+		memcpy(out, p, dmo_tape_elem_size(m->t));
+	else
+		rc = dmo_tape_error_code(m->t);
 	pthread_mutex_unlock(&m->mu);
 	return rc;
 }

@@ -28,9 +28,10 @@ struct dmo_tape_mt;
 struct dmo_tape_mt *dmo_tape_mt_new(const struct dmo_tape_config *cfg);
 void dmo_tape_mt_delete(struct dmo_tape_mt *m);
 int dmo_tape_mt_push(struct dmo_tape_mt *m, const void *elem);
+/* Pop and back copy the last element to OUT, where the plain tape hands
+ * back its address: a pointer could dangle once the lock is released.
+ * 0, or DMO_TAPE_EEMPTY, or the tape's error code. */
 int dmo_tape_mt_pop(struct dmo_tape_mt *m, void *out);
-/* Copies the last element to OUT: a pointer could dangle once the lock is
- * released. */
 int dmo_tape_mt_back(struct dmo_tape_mt *m, void *out);
 uint64_t dmo_tape_mt_size(struct dmo_tape_mt *m);
 struct dmo_tape *dmo_tape_mt_tape(struct dmo_tape_mt *m);
