@@ -398,7 +398,7 @@ static double dd_seconds(uint64_t bytes)
  * a shared machine fall on all of them; each figure is the best round. */
 static int rounds_for(uint64_t n)
 {
-	return n >= 1000000000ull ? 1 : n >= 100000000ull && opt.rounds > 2 ? 2 : opt.rounds;
+	return n >= 1000000000ull ? 1 : opt.rounds;
 }
 
 static void keep_best(struct result *best_r, long *best_rss,
@@ -500,8 +500,8 @@ int main(int argc, char **argv)
 	       (opt.resident + 1) * slab_mb + 256 * 16.0 / 1048576);
 	printf("in-RAM structures skipped above %llu MiB of data\n",
 	       (unsigned long long)opt.mem_limit);
-	printf("throughput in M elem/s: the best of %d rounds (2 at 10^8, 1 at "
-	       "10^9) of the median of\nthe repetitions after the first; cold = "
+	printf("throughput in M elem/s: the best of %d rounds (1 at 10^9) of "
+	       "the median of\nthe repetitions after the first; cold = "
 	       "the first repetition's push; rev = reverse\nwalk (spill: file "
 	       "dropped from page cache first), +pf = with prefetch; reserve,\n"
 	       "popchunk = the tape filled and emptied a chunk at a time "
