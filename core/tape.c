@@ -229,7 +229,7 @@ static void write_behind(struct dmo_tape *t)
 	    t->nres != t->cfg.max_resident || t->head == t->tail)
 		return;
 	if (t->ops->io_start(t->ctx, t->file, t->head->data, t->slab_bytes,
-			     slab_off(t, t->nspill), 1) == 0)
+			     slab_off(t, t->nspill), DMO_TAPE_IO_WRITE) == 0)
 		t->writing = 1;
 }
 
@@ -602,73 +602,35 @@ int dmo_tape_iter_begin(struct dmo_tape_iter *it, struct dmo_tape *t,
 	settle(t);
 	sync_tail(t);
 	*it = (struct dmo_tape_iter){
-		.t = t, .reverse = reverse, .pf_piece = -1,
+		.t = t, .reverse = reverse,
+		.prefetch = prefetch && t->nspill && t->ops->io_start,
 		.next = reverse ? (int64_t)(t->nspill + t->nres) - 1 : -1,
 		.node = reverse ? t->tail : t->head,
-		.halves = prefetch && t->nspill && t->ops->io_start &&
-			  t->cfg.slab_elems % 2 == 0,
 	};
-	if (it->halves) {
-		if (!t->slot && !(t->slot = get_slab(t)))
-			return DMO_TAPE_ENOMEM;
-		t->slot_k = -1; /* it will hold halves of different slabs */
-	}
 	return 0;
 }
 
-/* Piece NEXT/next_half in walk order, as 2k + memory half. */
-static int64_t next_piece(const struct dmo_tape_iter *it)
-{
-	int lower_first = !it->reverse;
-
-	return 2 * it->next + (it->next_half ? lower_first : !lower_first);
-}
-
-static uint64_t piece_off(const struct dmo_tape *t, int64_t piece)
-{
-	return slab_off(t, (uint64_t)(piece / 2)) + (uint64_t)(piece % 2) * (t->slab_bytes / 2);
-}
-
-/* Start reading the next piece if it is spilled.  On failure the
- * synchronous read reports the error when it gets there, so nothing is
- * lost by not prefetching. */
+/* Ask for read-ahead of the next two spilled slabs in walk order (one
+ * request for the range; slabs already cached cost the kernel nothing).
+ * A failure only loses the prefetch: the walk's own read reports errors. */
 static void prefetch_next(struct dmo_tape_iter *it)
 {
 	struct dmo_tape *t = it->t;
-	size_t half = t->slab_bytes / 2;
-	int64_t piece = next_piece(it);
+	int64_t first = it->next, last = it->next + (it->reverse ? -1 : 1);
+	int64_t lo = first < last ? first : last, hi = first < last ? last : first;
 
-	if (!it->halves || it->pf_piece >= 0 || it->next < 0 ||
-	    it->next >= (int64_t)t->nspill)
+	if (!it->prefetch || first < 0 || first >= (int64_t)t->nspill)
 		return;
-	if (t->ops->io_start(t->ctx, t->file, t->slot->data + it->flip * half,
-			     half, piece_off(t, piece), 0) == 0)
-		it->pf_piece = piece;
-}
-
-/* The next piece of a prefetching walk, into slot half FLIP. */
-static long next_half_piece(struct dmo_tape_iter *it, const void **base)
-{
-	struct dmo_tape *t = it->t;
-	size_t half = t->slab_bytes / 2;
-	int64_t piece = next_piece(it);
-	unsigned char *buf = t->slot->data + it->flip * half;
-	long r;
-
-	if (it->pf_piece == piece) {
-		r = t->ops->io_wait(t->ctx);
-		it->pf_piece = -1;
-	} else {
-		r = t->ops->spill_read(t->ctx, t->file, buf, half,
-				       piece_off(t, piece));
-	}
-	if (r != (long)half)
-		return fail(t, DMO_TAPE_EREAD, "cannot read the spill file",
-			    io_errno(r));
-	*base = buf;
-	it->flip ^= 1;
-	it->next_half ^= 1;
-	return (long)(t->cfg.slab_elems / 2);
+	if (lo < 0)
+		lo = 0;
+	if (hi >= (int64_t)t->nspill)
+		hi = (int64_t)t->nspill - 1;
+	if (it->readahead_busy)
+		t->ops->io_wait(t->ctx);
+	it->readahead_busy = t->ops->io_start(t->ctx, t->file, NULL,
+					      (size_t)(hi - lo + 1) * t->slab_bytes,
+					      slab_off(t, (uint64_t)lo),
+					      DMO_TAPE_IO_READAHEAD) == 0;
 }
 
 long dmo_tape_iter_next(struct dmo_tape_iter *it, const void **base)
@@ -688,9 +650,6 @@ long dmo_tape_iter_next(struct dmo_tape_iter *it, const void **base)
 		it->node = it->reverse ? s->prev : s->next;
 		*base = s->data;
 		len = (long)s->used;
-	} else if (it->halves) {
-		if ((len = next_half_piece(it, base)) < 0)
-			return len;
 	} else {
 		int rc = load_slot(t, (uint64_t)k);
 
@@ -699,8 +658,7 @@ long dmo_tape_iter_next(struct dmo_tape_iter *it, const void **base)
 		*base = t->slot->data;
 		len = (long)t->cfg.slab_elems;
 	}
-	if (!it->next_half)
-		it->next += it->reverse ? -1 : 1;
+	it->next += it->reverse ? -1 : 1;
 	prefetch_next(it);
 	return len;
 }
@@ -709,7 +667,7 @@ void dmo_tape_iter_end(struct dmo_tape_iter *it)
 {
 	struct dmo_tape *t = it->t;
 
-	if (it->pf_piece >= 0)
+	if (it->readahead_busy)
 		t->ops->io_wait(t->ctx);
-	it->pf_piece = -1;
+	it->readahead_busy = 0;
 }

@@ -43,16 +43,19 @@ struct dmo_tape_ops {
 	/* Optional: told every error message as it happens, so the tool can log
 	 * it where its user looks. */
 	void (*report)(void *ctx, const char *msg);
-	/* Optional, both or neither: start a spill_read (WRITE 0) or a
-	 * spill_write (WRITE 1) in the background (0 or -errno), and wait for
-	 * its result.  At most one is outstanding.  With them the tape writes
-	 * a slab while the next one fills and reads the next slab of a walk
-	 * while the caller consumes this one; without them it does both
-	 * synchronously. */
+	/* Optional, both or neither: start in the background either a
+	 * spill_write of BUF (WHAT = DMO_TAPE_IO_WRITE) or a read of the N
+	 * bytes at OFF into the system's file cache (DMO_TAPE_IO_READAHEAD,
+	 * BUF unused), 0 or -errno; and wait for its result (N, or -errno).
+	 * At most one is outstanding.  With them the tape writes a slab
+	 * while the next one fills, and a walk has the next slabs read while
+	 * the caller consumes this one; without them both are synchronous. */
 	int (*io_start)(void *ctx, intptr_t file, void *buf, size_t n,
-			uint64_t off, int write);
+			uint64_t off, int what);
 	long (*io_wait)(void *ctx);
 };
+
+enum { DMO_TAPE_IO_WRITE = 1, DMO_TAPE_IO_READAHEAD = 2 };
 
 struct dmo_tape_config {
 	size_t elem_size;    /* bytes per element, > 0 */
@@ -192,21 +195,17 @@ uint64_t dmo_tape_spilled(const struct dmo_tape *t);
 struct dmo_tape_iter {
 	struct dmo_tape *t;
 	int reverse;
-	/* Prefetching: each spilled slab comes as two halves, read in the
-	 * background into the halves of the tape's one slot, one while the
-	 * caller walks the other, so a walk needs no RAM beyond the slot. */
-	int halves;
+	int prefetch;      /* ask for read-ahead of the spilled slabs to come */
+	int readahead_busy;
 	int64_t next;      /* chunk to yield next: -1 the inline buffer, k slab k */
-	int next_half;     /* with HALVES: 1 when NEXT's first half (in walk
-			    * order) has been yielded */
-	int flip;          /* the slot half the next spilled piece goes to */
 	void *node;        /* resident slab of chunk NEXT, when it is resident */
-	int64_t pf_piece;  /* 2k + memory half being read, or -1 */
 };
 
-/* REVERSE walks from the last element to the first.  PREFETCH reads the
- * following spilled piece while the caller consumes the current one (with
- * the io ops and an even slab_elems; else the walk reads synchronously). */
+/* REVERSE walks from the last element to the first.  PREFETCH (with the io
+ * ops) has the next two spilled slabs in walk order read into the file
+ * cache while the caller consumes the current one, so the walk's own read
+ * of each slab into the slot finds it there; it costs no RAM of the tape's
+ * own.  A walk reads one slab at a time into the slot. */
 int dmo_tape_iter_begin(struct dmo_tape_iter *it, struct dmo_tape *t,
 			int reverse, int prefetch);
 /* The next chunk: *BASE is its first element in memory order and the return

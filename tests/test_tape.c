@@ -81,16 +81,16 @@ static long budget_write(void *ctx, intptr_t f, const void *buf, size_t n,
 static int refused_pending;
 
 static int budget_io_start(void *ctx, intptr_t f, void *buf, size_t n,
-			   uint64_t off, int write)
+			   uint64_t off, int what)
 {
-	if (write && write_budget >= 0) {
+	if (what == DMO_TAPE_IO_WRITE && write_budget >= 0) {
 		if ((long)n > write_budget) {
 			refused_pending = 1;
 			return 0;
 		}
 		write_budget -= (long)n;
 	}
-	return dmo_tape_libc_ops.io_start(ctx, f, buf, n, off, write);
+	return dmo_tape_libc_ops.io_start(ctx, f, buf, n, off, what);
 }
 
 static long budget_io_wait(void *ctx)
@@ -219,9 +219,7 @@ START_TEST(round_trip_every_boundary)
 
 	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
 		for (size_t resident = 0; resident < 4; resident += 3) {
-			/* An odd slab walks synchronously even with prefetch; an
-			 * even one (8) prefetches by halves. */
-			size_t slab = 7 + (size_t)(_i >> 1);
+			size_t slab = 7 + (size_t)(_i >> 1); /* odd and even */
 			struct dmo_tape *t = open_tape(5, slab, resident, _i & 1);
 
 			push_range(t, 0, sizes[s]);

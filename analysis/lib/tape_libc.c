@@ -20,7 +20,7 @@ struct dmo_tape_libc {
 	pthread_t io_thread;
 	int started, stop;
 	int posted, done; /* request waiting for the thread; result ready */
-	int fd, write;
+	int fd, what;
 	unsigned big_allocs; /* huge-page-sized slabs handed out */
 	void *buf;
 	size_t n;
@@ -192,6 +192,18 @@ static const char *libc_strerror(void *ctx, int err)
 	return strerror(err);
 }
 
+/* Read-ahead can block while the kernel allocates cache pages and queues
+ * the reads, which is why it runs here and not in the walking thread. */
+static long run_request(struct dmo_tape_libc *c)
+{
+	int e;
+
+	if (c->what == DMO_TAPE_IO_WRITE)
+		return transfer(c->fd, c->buf, c->n, c->off, 1);
+	e = posix_fadvise(c->fd, (off_t)c->off, (off_t)c->n, POSIX_FADV_WILLNEED);
+	return e ? -e : (long)c->n;
+}
+
 static void *io_main(void *arg)
 {
 	struct dmo_tape_libc *c = arg;
@@ -204,7 +216,7 @@ static void *io_main(void *arg)
 			break;
 		c->posted = 0;
 		pthread_mutex_unlock(&c->mu);
-		long r = transfer(c->fd, c->buf, c->n, c->off, c->write);
+		long r = run_request(c);
 		pthread_mutex_lock(&c->mu);
 		c->result = r;
 		c->done = 1;
@@ -215,7 +227,7 @@ static void *io_main(void *arg)
 }
 
 static int libc_io_start(void *ctx, intptr_t file, void *buf, size_t n,
-			 uint64_t off, int write)
+			 uint64_t off, int what)
 {
 	struct dmo_tape_libc *c = ctx;
 	int e;
@@ -230,7 +242,7 @@ static int libc_io_start(void *ctx, intptr_t file, void *buf, size_t n,
 		c->started = 1;
 	}
 	c->fd = (int)file;
-	c->write = write;
+	c->what = what;
 	c->buf = buf;
 	c->n = n;
 	c->off = off;
