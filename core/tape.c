@@ -86,9 +86,11 @@ static size_t tail_count(const struct dmo_tape *t)
  * to date before anything here reads them. */
 static void sync_tail(struct dmo_tape *t)
 {
-	t->n = t->end.before + tail_count(t);
+	size_t count = tail_count(t);
+
+	t->n = t->end.before + count;
 	if (t->tail)
-		t->tail->used = tail_count(t);
+		t->tail->used = count;
 }
 
 /* Point the hot end at the tail chunk: the tail slab if there is one (it
