@@ -4,7 +4,7 @@
  * dd writing the same bytes to the same folder.
  *
  *   bench_tape [--max N] [--dir DIR] [--resident R] [--slab ELEMS]
- *              [--mem-limit MB] [--rounds K]
+ *              [--sbo ELEMS] [--mem-limit MB] [--rounds K]
  *
  * Each measurement runs in a child process, so its peak RSS is its own
  * (reported over the child's RSS when it starts, which is the parent's).
@@ -54,9 +54,9 @@ struct result {
 static struct {
 	uint64_t max, mem_limit;
 	const char *dir;
-	size_t resident, slab;
+	size_t resident, slab, sbo;
 	int rounds;
-} opt = { 10000000ull, 0, NULL, 8, 131072, 3 };
+} opt = { 10000000ull, 0, NULL, 8, 131072, 256, 3 };
 
 static double now(void)
 {
@@ -174,7 +174,7 @@ static struct dmo_tape *new_tape(int spill)
 {
 	static struct dmo_tape_ops ops;
 	struct dmo_tape_config cfg = {
-		.elem_size = sizeof(struct dmo_event), .sbo_elems = 256,
+		.elem_size = sizeof(struct dmo_event), .sbo_elems = opt.sbo,
 		.slab_elems = opt.slab, .max_resident = spill ? opt.resident : 0,
 		.spill_dir = opt.dir,
 	};
@@ -447,7 +447,7 @@ static void print_row(uint64_t n, enum impl im, const struct result *r,
 static void usage(void)
 {
 	fprintf(stderr, "usage: bench_tape [--max N] [--dir DIR] [--resident R] "
-		"[--slab ELEMS] [--mem-limit MB] [--rounds K]\n");
+		"[--slab ELEMS] [--sbo ELEMS] [--mem-limit MB] [--rounds K]\n");
 	exit(2);
 }
 
@@ -469,6 +469,7 @@ int main(int argc, char **argv)
 		{ "dir", required_argument, NULL, 'd' },
 		{ "resident", required_argument, NULL, 'r' },
 		{ "slab", required_argument, NULL, 's' },
+		{ "sbo", required_argument, NULL, 'b' },
 		{ "mem-limit", required_argument, NULL, 'l' },
 		{ "rounds", required_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
@@ -481,6 +482,7 @@ int main(int argc, char **argv)
 		case 'd': opt.dir = optarg; break;
 		case 'r': opt.resident = (size_t)count_arg(optarg); break;
 		case 's': opt.slab = (size_t)count_arg(optarg); break;
+		case 'b': opt.sbo = (size_t)count_arg(optarg); break;
 		case 'l': opt.mem_limit = count_arg(optarg); break;
 		case 'k': opt.rounds = (int)count_arg(optarg); break;
 		default: usage();
@@ -493,11 +495,12 @@ int main(int argc, char **argv)
 	if (!opt.mem_limit)
 		opt.mem_limit = mem_available_mb() / 2;
 	double slab_mb = opt.slab * 16.0 / 1048576;
-	printf("16-byte events; slab %zu elems (%.1f MiB); spill keeps %zu slabs "
-	       "in RAM, in %s\n", opt.slab, slab_mb, opt.resident, opt.dir);
+	printf("16-byte events; SBO %zu elems; slab %zu elems (%.1f MiB); spill "
+	       "keeps %zu slabs in RAM, in %s\n", opt.sbo, opt.slab, slab_mb,
+	       opt.resident, opt.dir);
 	printf("RSS bound with spill: (N+1) slabs + SBO + const = %.1f MiB + "
 	       "const; +peakMiB is the peak\nover the child's RSS at its start\n",
-	       (opt.resident + 1) * slab_mb + 256 * 16.0 / 1048576);
+	       (opt.resident + 1) * slab_mb + opt.sbo * 16.0 / 1048576);
 	printf("in-RAM structures skipped above %llu MiB of data\n",
 	       (unsigned long long)opt.mem_limit);
 	printf("throughput in M elem/s: the best of %d rounds (1 at 10^9) of "
