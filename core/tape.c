@@ -148,13 +148,20 @@ static void free_slab(struct dmo_tape *t, struct slab *s)
 	t->ops->free(t->ctx, s, t->node_bytes);
 }
 
-/* A slab from the free list, else a new one. */
+/* A slab from the free list, else the slot's (its copy is only a cache,
+ * and taking it keeps RAM within max_resident + 1 slabs when a reserve
+ * opens a slab after a walk), else a new one. */
 static struct slab *get_slab(struct dmo_tape *t)
 {
 	struct slab *s = t->free;
 
 	if (s) {
 		t->free = s->next;
+		return s;
+	}
+	if ((s = t->slot)) {
+		t->slot = NULL;
+		t->slot_k = -1;
 		return s;
 	}
 	s = t->ops->alloc(t->ctx, t->node_bytes);

@@ -375,6 +375,19 @@ START_TEST(reserve_and_commit)
 		}
 	}
 	check_contents(t, n);
+	/* After walks (the slot is allocated), more reserves open slabs: the
+	 * bound still holds. */
+	for (int round = 0; round < 40; round++) {
+		struct dmo_event *dst = dmo_tape_reserve(t, &room);
+
+		ck_assert_ptr_nonnull(dst);
+		dst[0] = ev(n);
+		ck_assert_int_eq(dmo_tape_commit(t, 1), 0);
+		n++;
+		if (round % 9 == 0)
+			check_contents(t, n);
+	}
+	check_contents(t, n);
 	pop_all(t, n);
 	if (resident)
 		check_ram_bound(8, resident);
