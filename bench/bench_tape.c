@@ -293,10 +293,10 @@ static void run_reps(enum impl im, uint64_t n, struct result *res)
 	res->cold_push = rep[0].s[PUSH];
 	for (int m = 0; m < NMETRIC; m++) {
 		double v[MAX_REPS];
-		int count = 0;
+		int count = reps - first; /* >= 1 */
 
-		for (int k = first; k < reps; k++)
-			v[count++] = rep[k].s[m];
+		for (int k = 0; k < count; k++)
+			v[k] = rep[first + k].s[m];
 		qsort(v, (size_t)count, sizeof *v, cmp_double);
 		res->s[m] = v[count / 2];
 	}
