@@ -109,7 +109,8 @@ const void *dmo_tape_pop_slow(struct dmo_tape *t);
 /* Append the SIZE bytes at ELEM; SIZE must be the tape's element size
  * (else DMO_TAPE_EINVAL).  On error the tape is unchanged: every element
  * pushed so far stays readable.  The new top is stored before the copy,
- * which may alias anything, so the compiler need not reload it. */
+ * which may alias anything, so the copy needs no reload; the next push
+ * still reloads the top (docs/tape.md: reserve/commit does not). */
 static inline int dmo_tape_push_sized(struct dmo_tape *t, const void *elem,
 				      size_t size)
 {
@@ -134,9 +135,10 @@ static inline int dmo_tape_push_sized(struct dmo_tape *t, const void *elem,
  * until the next push (as chunks from dmo_tape_pop_chunk do).  NULL when
  * the tape is empty, or on an error (dmo_tape_error_code(): a spilled slab
  * that could not be read back; the tape is unchanged).  Handing back an
- * address rather than copying keeps the loop's stores out of the hot end,
- * so a pop loop runs at array speed.  A chunk's last element takes the
- * slow path, since emptying a chunk moves the tail. */
+ * address rather than copying keeps the caller's stores away from the hot
+ * end; a loop of pops still costs more than an array's (docs/tape.md),
+ * dmo_tape_pop_chunk does not.  A chunk's last element takes the slow
+ * path, since emptying a chunk moves the tail. */
 static inline const void *dmo_tape_pop(struct dmo_tape *t)
 {
 	struct dmo_tape_end *e = (struct dmo_tape_end *)t;
