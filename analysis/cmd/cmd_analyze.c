@@ -31,18 +31,10 @@ int cmd_analyze(int argc, char **argv)
 	int c, failed;
 
 	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(usage, stdout);
-			return 0;
-		}
-		fputs(usage, stderr);
-		return 2;
-	}
-	if (optind != argc - 1) {
-		fputs(usage, stderr);
-		return 2;
-	}
+	if ((c = getopt_long(argc, argv, "h", options, NULL)) != -1)
+		return cmd_usage(usage, c == 'h'); /* it takes no option but --help */
+	if (optind != argc - 1)
+		return cmd_usage(usage, 0);
 	dir = argv[optind];
 	snprintf(path, sizeof path, "%s/%s", dir, DMO_LAYERS_CSV);
 	if (dmo_layers_csv_read(path, &table, err, sizeof err) != 0) {

@@ -39,18 +39,12 @@ int cmd_demo(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
 		if (c == 'o') {
 			dir = optarg;
-		} else if (c == 'h') {
-			fputs(usage, stdout);
-			return 0;
 		} else {
-			fputs(usage, stderr);
-			return 2;
+			return cmd_usage(usage, c == 'h');
 		}
 	}
-	if (optind != argc) {
-		fputs(usage, stderr);
-		return 2;
-	}
+	if (optind != argc)
+		return cmd_usage(usage, 0);
 	printf("== dmo demo: profiling reference kernels under valgrind --tool=dmo\n");
 	run_argv[n++] = "run";
 	run_argv[n++] = "--out";

@@ -62,18 +62,12 @@ int cmd_export(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "ch", options, NULL)) != -1) {
 		if (c == 'c') {
 			csv = 1;
-		} else if (c == 'h') {
-			fputs(usage, stdout);
-			return 0;
 		} else {
-			fputs(usage, stderr);
-			return 2;
+			return cmd_usage(usage, c == 'h');
 		}
 	}
-	if (!csv || optind != argc - 1) {
-		fputs(usage, stderr);
-		return 2;
-	}
+	if (!csv || optind != argc - 1)
+		return cmd_usage(usage, 0);
 	n = scandir(argv[optind], &names, NULL, alphasort);
 	if (n < 0) {
 		perror(argv[optind]);

@@ -77,19 +77,13 @@ int cmd_formula(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "ch", options, NULL)) != -1) {
 		if (c == 'c') {
 			csv = 1;
-		} else if (c == 'h') {
-			fputs(usage, stdout);
-			return 0;
 		} else {
-			fputs(usage, stderr);
-			return 2;
+			return cmd_usage(usage, c == 'h');
 		}
 	}
 	int n = argc - optind;
-	if (n < 1) {
-		fputs(usage, stderr);
-		return 2;
-	}
+	if (n < 1)
+		return cmd_usage(usage, 0);
 	struct row *rows = calloc((size_t)n, sizeof *rows);
 	if (!rows) {
 		perror("dmo formula");

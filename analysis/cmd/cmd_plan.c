@@ -76,12 +76,8 @@ int cmd_plan(int argc, char **argv)
 		case 'v':
 			verify = 1;
 			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
 		default:
-			fputs(usage, stderr);
-			return 2;
+			return cmd_usage(usage, c == 'h');
 		}
 	}
 	if (optind != argc - 1) {

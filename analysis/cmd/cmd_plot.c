@@ -77,8 +77,7 @@ static int bad_usage(const char *msg, const char *arg)
 {
 	if (msg != NULL)
 		fprintf(stderr, "dmo plot: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
-	fputs(usage, stderr);
-	return 2;
+	return cmd_usage(usage, 0);
 }
 
 static void event_file(const char *dir, const struct dmo_layer_row *row, char *path, size_t len)
@@ -166,8 +165,7 @@ int cmd_plot(int argc, char **argv)
 			source = optarg;
 			break;
 		case 'h':
-			fputs(usage, stdout);
-			return 0;
+			return cmd_usage(usage, 1);
 		default:
 			return bad_usage(NULL, NULL);
 		}

@@ -37,12 +37,7 @@ int cmd_profile(int argc, char **argv)
 		}
 		if (taken)
 			continue;
-		if (c == 'h') {
-			fputs(usage, stdout);
-			return 0;
-		}
-		fputs(usage, stderr);
-		return 2;
+		return cmd_usage(usage, c == 'h');
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "dmo profile: no program given\n%s", usage);

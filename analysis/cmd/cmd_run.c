@@ -94,12 +94,8 @@ int cmd_run(int argc, char **argv)
 		case 'm':
 			model = optarg;
 			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
 		default:
-			fputs(usage, stderr);
-			return 2;
+			return cmd_usage(usage, c == 'h');
 		}
 	}
 	if ((model == NULL) == (optind >= argc)) {

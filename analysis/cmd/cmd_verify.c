@@ -175,18 +175,12 @@ int cmd_verify(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
 		default:
-			fputs(usage, stderr);
-			return 2;
+			return cmd_usage(usage, c == 'h');
 		}
 	}
-	if (argc - optind != 1) {
-		fputs(usage, stderr);
-		return 2;
-	}
+	if (argc - optind != 1)
+		return cmd_usage(usage, 0);
 
 	const char *text = argv[optind];
 	struct dmo_opspec spec;

@@ -16,6 +16,12 @@ static const struct dmo_command commands[] = {
 	{ "verify", cmd_verify, "run a kernel with its buffers really overlapped and compare bit for bit" },
 };
 
+int cmd_usage(const char *usage, int asked)
+{
+	fputs(usage, asked ? stdout : stderr);
+	return asked ? 0 : 2;
+}
+
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: dmo <command> [options]   (dmo <command> --help)\n\ncommands:\n");
