@@ -5,6 +5,7 @@
 #include <errno.h>
 
 #include "analytic.h"
+#include "os_reducer.h"
 
 typedef __int128 i128;
 
@@ -64,9 +65,8 @@ int dmo_analytic_geom(const struct dmo_geom *g, struct dmo_analytic_result *res)
 	res->penalty = (uint64_t)pen * g->elem_size;
 	res->rho = (double)rho_num / (double)D;
 	res->lag = (double)lag / (double)D;
-	uint64_t limit = res->in_bytes < res->out_bytes ? res->in_bytes : res->out_bytes;
-	uint64_t bound = res->penalty >= res->out_bytes ? 0 : res->out_bytes - res->penalty;
-	res->os = bound < limit ? bound : limit;
+	res->os = dmo_os_clamp(1, (int64_t)res->out_bytes - (int64_t)res->penalty,
+			       res->in_bytes, res->out_bytes);
 	return 0;
 }
 
