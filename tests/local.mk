@@ -38,4 +38,4 @@ TESTS += tests/profile_kernels.sh tests/profile_misuse.sh tests/protocol_raw.sh 
 EXTRA_DIST += tests/lib.sh tests/profile_kernels.sh tests/profile_misuse.sh \
 	tests/protocol_raw.sh tests/trace_spill.sh tests/install.sh tests/sweep_tool.sh
 TESTS += tests/verify_ops.sh
-EXTRA_DIST += tests/verify_ops.sh
+EXTRA_DIST += tests/verify_ops.sh tests/check_main.h

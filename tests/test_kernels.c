@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "dmokernels.h"
 
 enum op { CONV, DWCONV, FC, MAXPOOL, AVGPOOL, RELU, RELU6, ADD, MUL, OP_COUNT };
@@ -459,9 +460,5 @@ int main(void)
 	tcase_add_test(tc, quantize_multiplier);
 	suite_add_tcase(suite, tc);
 
-	SRunner *runner = srunner_create(suite);
-	srunner_run_all(runner, CK_NORMAL);
-	int failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return dmo_run_suite(suite);
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "algorithmic.h"
 #include "analytic.h"
 #include "event.h"
@@ -383,9 +384,5 @@ int main(void)
 	tcase_add_test(tc, test_sweep);
 	suite_add_tcase(s, tc);
 
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return dmo_run_suite(s);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "model_table.h"
 
 static const char *const models[] = {
@@ -170,9 +171,5 @@ int main(void)
 	tcase_add_test(tc, missing_file);
 	suite_add_tcase(suite, tc);
 
-	SRunner *runner = srunner_create(suite);
-	srunner_run_all(runner, CK_NORMAL);
-	int failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return dmo_run_suite(suite);
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "opspec.h"
 
 static struct dmo_opspec parse_ok(const char *text)
@@ -190,9 +191,5 @@ int main(void)
 	tcase_add_test(tc, error_buffer_bounds);
 	suite_add_tcase(suite, tc);
 
-	SRunner *runner = srunner_create(suite);
-	srunner_run_all(runner, CK_NORMAL);
-	int failed = srunner_ntests_failed(runner);
-	srunner_free(runner);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return dmo_run_suite(suite);
 }

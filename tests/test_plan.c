@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_main.h"
 #include "algorithmic.h"
 #include "model_table.h"
 #include "plan.h"
@@ -270,8 +271,6 @@ int main(void)
 {
 	Suite *s = suite_create("plan");
 	TCase *tc = tcase_create("plan");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, relu_chain);
@@ -281,9 +280,5 @@ int main(void)
 	tcase_add_test(tc, measured);
 	tcase_add_test(tc, shipped_models);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return dmo_run_suite(s);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "runner.h"
 
 /* One small spec per op; the dtype is appended by the test. */
@@ -153,8 +154,6 @@ int main(void)
 {
 	Suite *s = suite_create("runner");
 	TCase *tc = tcase_create("runner");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, deterministic_and_thread_independent, 0, N_SPECS * 3);
 	tcase_add_loop_test(tc, fill_depends_on_seed_only, 0, N_SPECS * 3);
@@ -163,9 +162,5 @@ int main(void)
 	tcase_add_test(tc, second_operand_override);
 	tcase_add_test(tc, rejects_what_has_no_kernel);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return dmo_run_suite(s);
 }

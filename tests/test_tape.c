@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_main.h"
 #include "event.h"
 #include "tape_libc.h"
 
@@ -526,8 +527,6 @@ int main(void)
 {
 	Suite *s = suite_create("tape");
 	TCase *tc = tcase_create("tape");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, make_dir, remove_dir);
 	tcase_set_timeout(tc, 60);
@@ -542,9 +541,5 @@ int main(void)
 	tcase_add_test(tc, full_disk_simulated);
 	tcase_add_test(tc, full_disk_tmpfs);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return dmo_run_suite(s);
 }
