@@ -148,6 +148,13 @@ static void free_slab(struct dmo_tape *t, struct slab *s)
 	t->ops->free(t->ctx, s, t->node_bytes);
 }
 
+/* S on the free list, for the next get_slab(). */
+static void put_slab(struct dmo_tape *t, struct slab *s)
+{
+	s->next = t->free;
+	t->free = s;
+}
+
 /* A slab from the free list, else the slot's (its copy is only a cache,
  * and taking it keeps RAM within max_resident + 1 slabs when a reserve
  * opens a slab after a walk), else a new one. */
@@ -247,16 +254,11 @@ static void write_behind(struct dmo_tape *t)
  * spill writes it again and reports the error if it persists. */
 static void settle(struct dmo_tape *t)
 {
-	struct slab *s;
-
 	if (!t->writing)
 		return;
 	t->writing = 0;
-	if (t->ops->io_wait(t->ctx) == (long)t->slab_bytes) {
-		s = detach_head(t);
-		s->next = t->free;
-		t->free = s;
-	}
+	if (t->ops->io_wait(t->ctx) == (long)t->slab_bytes)
+		put_slab(t, detach_head(t));
 }
 
 void dmo_tape_destroy(struct dmo_tape *t)
@@ -419,8 +421,7 @@ static void release_tail(struct dmo_tape *t, struct slab *s)
 	else
 		t->head = NULL;
 	t->nres--;
-	s->next = t->free;
-	t->free = s;
+	put_slab(t, s);
 }
 
 /* A reserve that needs a new chunk links an empty slab as the tail
@@ -456,8 +457,7 @@ int dmo_tape_commit(struct dmo_tape *t, size_t count)
 	if (t->cfg.max_resident && t->nres > t->cfg.max_resident && count) {
 		sync_tail(t);
 		if (!(rc = spill_head(t, &s))) {
-			s->next = t->free;
-			t->free = s;
+			put_slab(t, s);
 			write_behind(t);
 			return 0;
 		}
