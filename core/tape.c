@@ -41,6 +41,18 @@ static char *append(char *p, char *end, const char *s)
 	return p;
 }
 
+/* No libc here, so no printf: V in decimal. */
+static char *append_number(char *p, char *end, size_t v)
+{
+	char num[24], *q = num + sizeof num - 1;
+
+	*q = 0;
+	do
+		*--q = (char)('0' + v % 10);
+	while (v /= 10);
+	return append(p, end, q);
+}
+
 /* Compose "tape: WHAT: REASON" in t->err, tell the report op, return CODE.
  * ERRNUM > 0 names the system error behind it. */
 static int fail(struct dmo_tape *t, int code, const char *what, int errnum)
@@ -54,14 +66,8 @@ static int fail(struct dmo_tape *t, int code, const char *what, int errnum)
 		if (t->ops->strerror) {
 			p = append(p, end, t->ops->strerror(t->ctx, errnum));
 		} else {
-			char num[24], *q = num + sizeof num - 1;
-
-			*q = 0;
-			do
-				*--q = (char)('0' + errnum % 10);
-			while (errnum /= 10);
 			p = append(p, end, "errno ");
-			p = append(p, end, q);
+			p = append_number(p, end, (size_t)errnum);
 		}
 	}
 	*p = 0;
@@ -339,22 +345,16 @@ static int push(struct dmo_tape *t, void **dst_out)
 static int check_size(struct dmo_tape *t, size_t size)
 {
 	char what[96], *p = what, *end = what + sizeof what - 1;
-	char num[2][24];
-	size_t v[2] = { size, t->cfg.elem_size };
 
-	for (int k = 0; k < 2; k++) {
-		char *q = num[k] + sizeof num[k] - 1;
-
-		*q = 0;
-		do
-			*--q = (char)('0' + v[k] % 10);
-		while (v[k] /= 10);
-		p = append(p, end, k ? " bytes on a tape of " : "an element of ");
-		p = append(p, end, q);
-	}
+	if (size == t->cfg.elem_size)
+		return 0;
+	p = append(p, end, "an element of ");
+	p = append_number(p, end, size);
+	p = append(p, end, " bytes on a tape of ");
+	p = append_number(p, end, t->cfg.elem_size);
 	p = append(p, end, "-byte elements");
 	*p = 0;
-	return size == t->cfg.elem_size ? 0 : fail(t, DMO_TAPE_EINVAL, what, 0);
+	return fail(t, DMO_TAPE_EINVAL, what, 0);
 }
 
 int dmo_tape_push_slow(struct dmo_tape *t, void **dst, size_t size)
