@@ -1,6 +1,7 @@
-/* tape_libc.c - the tape's libc world: ops table, a background I/O thread
- * (write-behind and prefetch), and the thread-safe variant.  The Valgrind tool has its own ops table and
- * no threads; everything here is what only a libc process can offer. */
+/* tape_libc.c - the tape's libc world: ops table, slab cache, a background
+ * I/O thread (write-behind and read-ahead), and the thread-safe variant.
+ * The Valgrind tool has its own ops table and no threads; everything here
+ * is what only a libc process can offer. */
 #define _GNU_SOURCE
 #include "tape_libc.h"
 
