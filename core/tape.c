@@ -357,16 +357,17 @@ static int check_size(struct dmo_tape *t, size_t size)
 	return fail(t, DMO_TAPE_EINVAL, what, 0);
 }
 
-int dmo_tape_push_slow(struct dmo_tape *t, void **dst, size_t size)
+void *dmo_tape_push_slow(struct dmo_tape *t, size_t size)
 {
-	int rc;
+	void *dst = NULL;
 
-	if ((rc = check_size(t, size)))
-		return rc;
+	if (check_size(t, size))
+		return NULL;
 	sync_tail(t);
-	rc = push(t, dst);
+	if (push(t, &dst))
+		dst = NULL;
 	refresh_end(t);
-	return rc;
+	return dst;
 }
 
 /* Make sure t->slot holds spilled slab K. */

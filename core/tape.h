@@ -100,36 +100,63 @@ struct dmo_tape *dmo_tape_create(const struct dmo_tape_config *cfg,
 /* Frees every slab and removes the spill file. */
 void dmo_tape_destroy(struct dmo_tape *t);
 
-/* The slow push only finds the new element's place (*DST); the inline
- * caller copies, so the caller's element never has its address taken by
- * a call and can live in registers. */
-int dmo_tape_push_slow(struct dmo_tape *t, void **dst, size_t size);
+/* The slow push only finds the new element's place, or returns NULL (the
+ * tape unchanged; dmo_tape_error_code() says why).  The inline caller
+ * copies, so the caller's element never has its address taken by a call
+ * and can live in registers. */
+void *dmo_tape_push_slow(struct dmo_tape *t, size_t size);
+/* The last error's code (0 if none); dmo_tape_error() has its message. */
+int dmo_tape_error_code(const struct dmo_tape *t);
 const void *dmo_tape_pop_slow(struct dmo_tape *t);
 
-/* Append the SIZE bytes at ELEM; SIZE must be the tape's element size
- * (else DMO_TAPE_EINVAL).  On error the tape is unchanged: every element
- * pushed so far stays readable.  The new top is stored before the copy,
- * which may alias anything, so the copy needs no reload; the next push
- * still reloads the top (docs/tape.md: reserve/commit does not). */
-static inline int dmo_tape_push_sized(struct dmo_tape *t, const void *elem,
-				      size_t size)
+/* The place of one more element of SIZE bytes at the end, or NULL: SIZE
+ * is not the tape's element size (DMO_TAPE_EINVAL), or a new slab could
+ * not be had.  The element is on the tape once this returns, so the
+ * caller fills it before any other call on the tape. */
+static inline void *dmo_tape_push_place(struct dmo_tape *t, size_t size)
 {
 	struct dmo_tape_end *e = (struct dmo_tape_end *)t;
 	unsigned char *dst = e->top;
 
-	if (size != e->elem_size || dst == e->ceiling) {
-		void *place; /* apart from DST, which then needs no stack slot */
-		int rc = dmo_tape_push_slow(t, &place, size);
+	if (size != e->elem_size || dst == e->ceiling)
+		return dmo_tape_push_slow(t, size);
+	e->top = dst + size;
+	return dst;
+}
 
-		if (rc)
-			return rc;
-		dst = place;
-	} else {
-		e->top = dst + size;
-	}
+/* Append the SIZE bytes at ELEM, for callers that hold only a void
+ * pointer; 0 or a code, and on error the tape is unchanged: every element
+ * pushed so far stays readable.  The bytes are copied as bytes, which may
+ * alias anything, the tape's own end included, so a loop of these reloads
+ * the end at every element; dmo_tape_push does not. */
+static inline int dmo_tape_push_sized(struct dmo_tape *t, const void *elem,
+				      size_t size)
+{
+	void *dst = dmo_tape_push_place(t, size);
+
+	if (!dst)
+		return dmo_tape_error_code(t);
 	dmo_tape_copy(dst, elem, size);
 	return 0;
 }
+
+/* The usual push, of the object ELEM points to: 0 or a code, as
+ * dmo_tape_push_sized.  The element is stored as its own type, and C
+ * does not let a store of, say, a uint64_t alias the tape's end pointers,
+ * so a loop of pushes keeps the end in registers rather than reloading it
+ * after every element (a byte copy may alias anything; so may a
+ * character-typed member of a struct, which costs part of the gain).
+ * The slabs and the inline buffer are allocated storage with no declared
+ * type, 16-byte aligned, so an element of any type up to that alignment
+ * may be stored there.  The comma in the typeof drops a const. */
+#define dmo_tape_push(t, elem)                                              \
+	__extension__({                                                     \
+		struct dmo_tape *dmo_tape_ = (t);                           \
+		__typeof__((void)0, *(elem)) *dmo_place_ =                  \
+			dmo_tape_push_place(dmo_tape_, sizeof *(elem));     \
+		dmo_place_ ? (*dmo_place_ = *(elem), 0)                     \
+			   : dmo_tape_error_code(dmo_tape_);                \
+	})
 
 /* Remove the last element and return its address: it stays readable
  * until the next push (as chunks from dmo_tape_pop_chunk do).  NULL when
@@ -150,10 +177,6 @@ static inline const void *dmo_tape_pop(struct dmo_tape *t)
 	e->top = top;
 	return top;
 }
-
-/* The usual push, for a typed ELEM: its size is a constant, so the copy is
- * a move.  A void pointer needs dmo_tape_push_sized. */
-#define dmo_tape_push(t, elem) dmo_tape_push_sized((t), (elem), sizeof *(elem))
 
 /* Push in bulk, without a copy: room at the end for *ROOM >= 1 elements,
  * one after another, or NULL on error (the tape unchanged).  Write up to
@@ -184,9 +207,8 @@ size_t dmo_tape_elem_size(const struct dmo_tape *t);
  * next call that changes the tape or reads through the slot. */
 const void *dmo_tape_at(struct dmo_tape *t, uint64_t i);
 
-/* The last error's message ("" if none) and code (0 if none). */
+/* The last error's message ("" if none). */
 const char *dmo_tape_error(const struct dmo_tape *t);
-int dmo_tape_error_code(const struct dmo_tape *t);
 void *dmo_tape_ctx(const struct dmo_tape *t);
 /* Slabs currently written to the spill file. */
 uint64_t dmo_tape_spilled(const struct dmo_tape *t);
