@@ -23,9 +23,11 @@ BENCH_TAPE_MAX = 1e8
 .PHONY: bench
 bench: bench/harness_cost$(EXEEXT) bench/bench_algorithmic$(EXEEXT) \
 		bench/tool_speed$(EXEEXT) bench/bench_tape$(EXEEXT) \
+		bench/unmap_walk$(EXEEXT) \
 		dmo-tool/dmo-amd64-linux$(EXEEXT) dmo-tool/$(VG_PRELOAD)
 	bench/harness_cost
 	bench/bench_algorithmic
 	top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)' \
 		$(SHELL) $(srcdir)/bench/tool_speed.sh
 	bench/bench_tape --max $(BENCH_TAPE_MAX)
+	bench/unmap_walk

@@ -17,3 +17,6 @@ tests_test_tape_LDADD = analysis/lib/libdmo-tape.la $(CHECK_LIBS) \
 EXTRA_PROGRAMS += bench/bench_tape
 bench_bench_tape_SOURCES = bench/bench_tape.c
 bench_bench_tape_LDADD = analysis/lib/libdmo-tape.la $(AX_PTHREAD_LIBS)
+# ... and beside it, the VM effect behind the doubling array's slow walks.
+EXTRA_PROGRAMS += bench/unmap_walk
+bench_unmap_walk_SOURCES = bench/unmap_walk.c
