@@ -247,8 +247,8 @@ static int spill_head(struct dmo_tape *t, struct slab **out)
  * the head is the tail, which pushes still change. */
 static void write_behind(struct dmo_tape *t)
 {
-	if (!t->ops->io_start || !t->file_open || t->writing ||
-	    t->nres != t->cfg.max_resident || t->head == t->tail)
+	if (!t->cfg.write_behind || !t->ops->io_start || !t->file_open ||
+	    t->writing || t->nres != t->cfg.max_resident || t->head == t->tail)
 		return;
 	if (t->ops->io_start(t->ctx, t->file, t->head->data, t->slab_bytes,
 			     slab_off(t, t->nspill), DMO_TAPE_IO_WRITE) == 0)

@@ -47,9 +47,10 @@ struct dmo_tape_ops {
 	 * spill_write of BUF (WHAT = DMO_TAPE_IO_WRITE) or a read of the N
 	 * bytes at OFF into the system's file cache (DMO_TAPE_IO_READAHEAD,
 	 * BUF unused), 0 or -errno; and wait for its result (N, or -errno).
-	 * At most one is outstanding.  With them the tape writes a slab
-	 * while the next one fills, and a walk has the next slabs read while
-	 * the caller consumes this one; without them both are synchronous. */
+	 * At most one is outstanding.  With them a walk has the next slabs
+	 * read while the caller consumes this one, and with write_behind the
+	 * tape writes a slab while the next one fills; without them both are
+	 * synchronous. */
 	int (*io_start)(void *ctx, intptr_t file, void *buf, size_t n,
 			uint64_t off, int what);
 	long (*io_wait)(void *ctx);
@@ -63,6 +64,11 @@ struct dmo_tape_config {
 	size_t slab_elems;   /* elements per slab, > 0 */
 	size_t max_resident; /* slabs kept in RAM; older ones spill. 0: never */
 	const char *spill_dir; /* needed when max_resident > 0; not copied */
+	/* With the io ops: write the oldest slab in the background while the
+	 * tail fills, instead of in the push that needs its memory.  Off in
+	 * dmo's own tapes: on the 2-vCPU VM of docs/tape.md a write from the
+	 * other thread ran at half the rate of the pushing thread's own. */
+	int write_behind;
 };
 
 struct dmo_tape;

@@ -111,7 +111,7 @@ static struct dmo_tape *open_tape(size_t sbo, size_t slab, size_t resident,
 	struct dmo_tape_config cfg = {
 		.elem_size = sizeof(struct dmo_event), .sbo_elems = sbo,
 		.slab_elems = slab, .max_resident = resident,
-		.spill_dir = spill_dir,
+		.spill_dir = spill_dir, .write_behind = async,
 	};
 	struct dmo_tape *t;
 
