@@ -105,13 +105,17 @@ static long budget_io_wait(void *ctx)
 
 static struct dmo_tape_ops test_ops;
 
+/* How a test tape does its I/O: all in the calling thread; with the I/O
+ * thread for read-ahead (dmo's own tapes); and with write-behind too. */
+enum io_mode { IO_NONE, IO_THREAD, IO_WRITE_BEHIND, IO_MODES };
+
 static struct dmo_tape *open_tape(size_t sbo, size_t slab, size_t resident,
-				  int async)
+				  enum io_mode io)
 {
 	struct dmo_tape_config cfg = {
 		.elem_size = sizeof(struct dmo_event), .sbo_elems = sbo,
 		.slab_elems = slab, .max_resident = resident,
-		.spill_dir = spill_dir, .write_behind = async,
+		.spill_dir = spill_dir, .write_behind = io == IO_WRITE_BEHIND,
 	};
 	struct dmo_tape *t;
 
@@ -119,8 +123,8 @@ static struct dmo_tape *open_tape(size_t sbo, size_t slab, size_t resident,
 	test_ops.alloc = count_alloc;
 	test_ops.free = count_free;
 	test_ops.spill_write = budget_write;
-	test_ops.io_start = async ? budget_io_start : NULL;
-	test_ops.io_wait = async ? budget_io_wait : NULL;
+	test_ops.io_start = io != IO_NONE ? budget_io_start : NULL;
+	test_ops.io_wait = io != IO_NONE ? budget_io_wait : NULL;
 	live_bytes = peak_bytes = allocs = 0;
 	write_budget = -1;
 	t = dmo_tape_create(&cfg, &test_ops, dmo_tape_libc_ctx_new());
@@ -222,8 +226,9 @@ START_TEST(round_trip_every_boundary)
 		/* No spill; one slab in RAM (the head is the tail, so no
 		 * write-behind); three. */
 		for (size_t resident = 0; resident < 4; resident += 1 + resident) {
-			size_t slab = 7 + (size_t)(_i >> 1); /* odd and even */
-			struct dmo_tape *t = open_tape(5, slab, resident, _i & 1);
+			size_t slab = 7 + (size_t)(_i / IO_MODES); /* odd, even */
+			struct dmo_tape *t = open_tape(5, slab, resident,
+						       _i % IO_MODES);
 
 			push_range(t, 0, sizes[s]);
 			check_contents(t, sizes[s]);
@@ -275,7 +280,7 @@ END_TEST
 
 START_TEST(random_access_spilled)
 {
-	struct dmo_tape *t = open_tape(4, 16, 2, 0);
+	struct dmo_tape *t = open_tape(4, 16, 2, IO_NONE);
 	uint64_t n = 5000, x = 12345;
 
 	push_range(t, 0, n);
@@ -292,7 +297,7 @@ END_TEST
 
 START_TEST(pop_then_push_reuses_slabs)
 {
-	struct dmo_tape *t = open_tape(4, 10, 0, 0);
+	struct dmo_tape *t = open_tape(4, 10, 0, IO_NONE);
 	size_t before;
 
 	push_range(t, 0, 504);
@@ -305,7 +310,7 @@ START_TEST(pop_then_push_reuses_slabs)
 
 	/* With spill: popping into the spilled part reloads slabs, pushing
 	 * again rewrites them in place, memory stays bounded. */
-	t = open_tape(4, 10, 3, 1);
+	t = open_tape(4, 10, 3, IO_WRITE_BEHIND);
 	push_range(t, 0, 1000);
 	pop_all(t, 1000);
 	push_range(t, 0, 700);
@@ -322,7 +327,7 @@ END_TEST
  * and pushes in between keep working. */
 START_TEST(pop_chunks_in_reverse)
 {
-	struct dmo_tape *t = open_tape(4, 10, 3, 1);
+	struct dmo_tape *t = open_tape(4, 10, 3, IO_WRITE_BEHIND);
 	const void *base;
 	long len;
 	uint64_t next = 1000;
@@ -350,8 +355,8 @@ END_TEST
 START_TEST(reserve_and_commit)
 {
 	static const size_t residents[] = { 0, 3, 1 };
-	size_t resident = residents[_i / 2];
-	struct dmo_tape *t = open_tape(5, 8, resident, _i & 1);
+	size_t resident = residents[_i / IO_MODES];
+	struct dmo_tape *t = open_tape(5, 8, resident, _i % IO_MODES);
 	uint64_t n = 0;
 	size_t room;
 
@@ -476,12 +481,14 @@ static void push_until_error(struct dmo_tape *t, int code, const char *why)
 	pop_all(t, n);
 }
 
+/* These three run in every I/O mode (_i): the write that fails is the
+ * pushing thread's own, or the I/O thread's. */
 START_TEST(unwritable_spill_dir)
 {
 	struct dmo_tape *t;
 
 	strcpy(spill_dir, "/nonexistent/dmo-tape");
-	t = open_tape(4, 8, 2, 1);
+	t = open_tape(4, 8, 2, _i);
 	push_until_error(t, DMO_TAPE_EOPEN, strerror(ENOENT));
 	close_tape(t);
 
@@ -489,7 +496,7 @@ START_TEST(unwritable_spill_dir)
 	if (geteuid() != 0) {
 		make_dir();
 		chmod(spill_dir, 0500);
-		t = open_tape(4, 8, 2, 1);
+		t = open_tape(4, 8, 2, _i);
 		push_until_error(t, DMO_TAPE_EOPEN, strerror(EACCES));
 		close_tape(t);
 	}
@@ -498,7 +505,7 @@ END_TEST
 
 START_TEST(full_disk_simulated)
 {
-	struct dmo_tape *t = open_tape(4, 8, 2, 1);
+	struct dmo_tape *t = open_tape(4, 8, 2, _i);
 
 	write_budget = 10 * 8 * 16;
 	push_until_error(t, DMO_TAPE_EWRITE, strerror(ENOSPC));
@@ -516,7 +523,7 @@ START_TEST(full_disk_tmpfs)
 			"simulated full disk was tested\n", strerror(errno));
 		return;
 	}
-	t = open_tape(4, 1000, 4, 1);
+	t = open_tape(4, 1000, 4, _i);
 	push_until_error(t, DMO_TAPE_EWRITE, strerror(ENOSPC));
 	close_tape(t);
 	ck_assert_int_eq(umount(spill_dir), 0);
@@ -530,16 +537,16 @@ int main(void)
 
 	tcase_add_checked_fixture(tc, make_dir, remove_dir);
 	tcase_set_timeout(tc, 60);
-	tcase_add_loop_test(tc, round_trip_every_boundary, 0, 4);
+	tcase_add_loop_test(tc, round_trip_every_boundary, 0, 2 * IO_MODES);
 	tcase_add_test(tc, odd_element_size);
 	tcase_add_test(tc, random_access_spilled);
 	tcase_add_test(tc, pop_then_push_reuses_slabs);
 	tcase_add_test(tc, pop_chunks_in_reverse);
-	tcase_add_loop_test(tc, reserve_and_commit, 0, 6);
+	tcase_add_loop_test(tc, reserve_and_commit, 0, 3 * IO_MODES);
 	tcase_add_test(tc, threads_push_concurrently);
-	tcase_add_test(tc, unwritable_spill_dir);
-	tcase_add_test(tc, full_disk_simulated);
-	tcase_add_test(tc, full_disk_tmpfs);
+	tcase_add_loop_test(tc, unwritable_spill_dir, 0, IO_MODES);
+	tcase_add_loop_test(tc, full_disk_simulated, 0, IO_MODES);
+	tcase_add_loop_test(tc, full_disk_tmpfs, 0, IO_MODES);
 	suite_add_tcase(s, tc);
 	return dmo_run_suite(s);
 }
