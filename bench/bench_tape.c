@@ -236,29 +236,24 @@ static double fill_chunks(struct dmo_tape *t, uint64_t n)
 	return now() - t0;
 }
 
-/* Set by spill_vs_dd: the tape's lives only fill it, both ways (chunks
- * first if CHUNKS_FIRST), so that no walk's fdatasync of a 1.6 GB spill
- * file comes just before a fill and slows the page cache down for it. */
-static int fills_only, chunks_first;
+/* Set by spill_vs_dd to PUSH or PUSH_CHUNK: a life is then one fill of
+ * the tape that way and nothing else, so that neither a walk's fdatasync
+ * of a 1.6 GB spill file nor another fill comes before it in the child. */
+static int fill_only = -1;
 
-static int run_fills(uint64_t n, int spill, struct times *r)
+static int run_fill(uint64_t n, int spill, struct times *r)
 {
-	int spilled = 0;
+	struct dmo_tape *t = new_tape(spill);
+	int spilled;
 
-	for (int i = 0; i < 2; i++) {
-		int chunks = i ^ chunks_first;
-		struct dmo_tape *t = new_tape(spill);
-		double secs;
-
-		if (!t)
-			return -1;
-		secs = chunks ? fill_chunks(t, n) : fill_elements(t, n);
-		if (secs < 0)
-			return tape_failed(t);
-		r->s[chunks ? PUSH_CHUNK : PUSH] = secs;
-		spilled |= dmo_tape_spilled(t) > 0;
-		dmo_tape_libc_delete(t);
-	}
+	if (!t)
+		return -1;
+	r->s[fill_only] = fill_only == PUSH_CHUNK ? fill_chunks(t, n)
+						  : fill_elements(t, n);
+	if (r->s[fill_only] < 0)
+		return tape_failed(t);
+	spilled = dmo_tape_spilled(t) > 0;
+	dmo_tape_libc_delete(t);
 	return spilled;
 }
 
@@ -273,8 +268,8 @@ static int run_tape(uint64_t n, int spill, struct times *r)
 	double t0;
 	int spilled;
 
-	if (fills_only)
-		return run_fills(n, spill, r);
+	if (fill_only >= 0)
+		return run_fill(n, spill, r);
 	if (!(t = new_tape(spill)))
 		return -1;
 	if ((r->s[PUSH] = fill_elements(t, n)) < 0)
@@ -501,11 +496,10 @@ static void print_row(uint64_t n, enum impl im, const struct result *r,
 /* The spill bar, judged apart from the table: this VM's page cache writes
  * at rates that vary 10x from one run to the next, and the first writer
  * after a large file's removal is often the slow one (bench/README.md).
- * So the spilling tape, writing in the pushing thread and with
- * write-behind (each one child that fills a tape by pushes and another by
- * reserve/commit, nothing else), and dd alternate K times at one size,
- * the order of the tape's ways rotating; the best and the median of each
- * are given. */
+ * So K rounds at one size alternate four children, each filling one
+ * spilling tape (by push or by reserve/commit, writing in the pushing
+ * thread or with write-behind; the order rotates from round to round),
+ * and dd; the best and the median of each are given. */
 enum { SYNC_PUSH, SYNC_RESERVE, WB_PUSH, WB_RESERVE, DD, NSPILLWAY };
 
 static void spill_vs_dd(uint64_t n)
@@ -518,31 +512,24 @@ static void spill_vs_dd(uint64_t n)
 	double mb = n * 16.0 / 1e6;
 	int k = 0, saved = opt.write_behind;
 
-	fills_only = 1;
-
 	for (int round = 0; round < opt.dd_rounds && k < MAX_REPS; round++) {
-		struct result r[2] = { { 0 }, { 0 } };
-		long rss;
 		int ok = 1;
 
-		chunks_first = (round >> 1) & 1;
-		for (int i = 0; i < 2; i++) {
-			int wb = i ^ (round & 1); /* who goes first alternates */
+		for (int i = 0; i < DD; i++) {
+			int w = (i + round) % DD;
+			struct result r = { 0 };
+			long rss;
 
-			opt.write_behind = wb;
-			ok &= !measure(TAPE_SPILL, n, &r[wb], &rss) &&
-			      r[wb].spilled;
+			opt.write_behind = w >= WB_PUSH;
+			fill_only = w % 2 ? PUSH_CHUNK : PUSH;
+			ok &= !measure(TAPE_SPILL, n, &r, &rss) && r.spilled;
+			s[w][k] = r.s[fill_only];
 		}
-		if (!ok || (s[DD][k] = dd_seconds(n * 16)) < 0)
-			continue;
-		for (int wb = 0; wb < 2; wb++) {
-			s[SYNC_PUSH + 2 * wb][k] = r[wb].s[PUSH];
-			s[SYNC_RESERVE + 2 * wb][k] = r[wb].s[PUSH_CHUNK];
-		}
-		k++;
+		if (ok && (s[DD][k] = dd_seconds(n * 16)) > 0)
+			k++;
 	}
 	opt.write_behind = saved;
-	fills_only = 0;
+	fill_only = -1;
 	printf("\nspill against dd, %llu events (%.0f MB), %d alternating "
 	       "rounds:\n%24s %8s %8s %8s %8s\n", (unsigned long long)n, mb, k,
 	       "MB/s", "best", "median", "%dd best", "median");
