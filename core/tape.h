@@ -66,8 +66,8 @@ struct dmo_tape_config {
 	const char *spill_dir; /* needed when max_resident > 0; not copied */
 	/* With the io ops: write the oldest slab in the background while the
 	 * tail fills, instead of in the push that needs its memory.  Off in
-	 * dmo's own tapes: on the 2-vCPU VM of docs/tape.md a write from the
-	 * other thread ran at half the rate of the pushing thread's own. */
+	 * dmo's own tapes: on the 2-vCPU VM of docs/tape.md ("Spill") it was
+	 * faster at best but erratic under element-wise pushes. */
 	int write_behind;
 };
 
