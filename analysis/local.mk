@@ -18,7 +18,7 @@ analysis_lib_libdmo_analysis_la_LIBADD = $(CSV_LIBS)
 # Convenience libraries, users first: what links the analysis links these.
 ANALYSIS_LIBS = analysis/lib/libdmo-analysis.la analysis/lib/libdmo-tape.la \
 	analysis/lib/libdmo-methods.la \
-	opspec/libdmo-opspec.la core/libdmo-core.la
+	opspec/libdmo-opspec.la common/libdmo-core.la
 
 bin_PROGRAMS += analysis/dmo
 analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \

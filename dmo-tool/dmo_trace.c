@@ -1,5 +1,5 @@
 /* dmo_trace.c - the full event trace inside the tool, on the tape of
- * core/tape.c reached through Valgrind's allocator and file calls.
+ * common/tape.c reached through Valgrind's allocator and file calls.
  *
  * The tape's spill file is the layer's event file itself: slab k of the
  * tape lands at its final place, after the header and the tape's inline

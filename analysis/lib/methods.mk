@@ -1,14 +1,14 @@
 # analysis/lib/methods.mk - algorithmic and analytic O_s (libdmo-methods), the
 # `dmo formula` front end's library, their Check test and benchmark.
 # Users link: analysis/lib/libdmo-methods.la opspec/libdmo-opspec.la
-# core/libdmo-core.la (kept apart so no object is linked twice).
+# common/libdmo-core.la (kept apart so no object is linked twice).
 noinst_LTLIBRARIES += analysis/lib/libdmo-methods.la
 analysis_lib_libdmo_methods_la_SOURCES = \
 	analysis/lib/algorithmic.h analysis/lib/algorithmic.c \
 	analysis/lib/analytic.h analysis/lib/analytic.c
 
 METHODS_LIBS = analysis/lib/libdmo-methods.la opspec/libdmo-opspec.la \
-	core/libdmo-core.la
+	common/libdmo-core.la
 
 check_PROGRAMS += tests/test_methods
 TESTS += tests/test_methods

@@ -1,6 +1,6 @@
 /* tape_libc.h - the tape in the analysis library: the libc ops table with
  * its background I/O thread, and a mutex-guarded variant for programs
- * that push from many threads.  The core API is in core/tape.h. */
+ * that push from many threads.  The core API is in common/tape.h. */
 #ifndef DMO_TAPE_LIBC_H
 #define DMO_TAPE_LIBC_H
 

@@ -20,12 +20,12 @@ target() {
 	done
 	echo "  CC   $out/fuzz_$name"
 	# shellcheck disable=SC2086 # srcs is a word list
-	$CC $FUZZ_CFLAGS -I"$top/core" -I"$top/opspec" -I"$top/analysis/lib" \
+	$CC $FUZZ_CFLAGS -I"$top/common" -I"$top/opspec" -I"$top/analysis/lib" \
 		"$top/tests/fuzz/fuzz_$name.c" $srcs -o "$out/fuzz_$name"
 }
 
 target opspec opspec/opspec.c
-target wire core/wire_parse.c
+target wire common/wire_parse.c
 target layers_csv analysis/lib/rundir.c -lcsv
 target summary analysis/lib/rundir.c -lcsv
 target trace analysis/lib/trace.c

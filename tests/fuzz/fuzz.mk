@@ -9,7 +9,7 @@ check_PROGRAMS += tests/fuzz/replay_opspec tests/fuzz/replay_wire \
 tests_fuzz_replay_opspec_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_opspec.c
 tests_fuzz_replay_opspec_LDADD = opspec/libdmo-opspec.la
 tests_fuzz_replay_wire_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_wire.c
-tests_fuzz_replay_wire_LDADD = core/libdmo-core.la
+tests_fuzz_replay_wire_LDADD = common/libdmo-core.la
 tests_fuzz_replay_layers_csv_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_layers_csv.c \
 	$(FUZZ_HARNESS_H)
 tests_fuzz_replay_layers_csv_LDADD = $(ANALYSIS_LIBS)
