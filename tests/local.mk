@@ -6,13 +6,13 @@ check_PROGRAMS += tests/targets/relu tests/targets/kernels tests/targets/misuse 
 # Targets are built like user code: -O2, nothing from dmo but the header.
 # -no-install: a real executable on the shared libdmo-harness, not a libtool
 # wrapper script (valgrind would profile the shell).
-TARGET_LDFLAGS = -no-install
+NO_WRAPPER_FLAGS = -no-install
 tests_targets_relu_SOURCES = tests/targets/relu.c
-tests_targets_relu_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_relu_LDFLAGS = $(NO_WRAPPER_FLAGS)
 tests_targets_relu_CFLAGS = -O2
 tests_targets_relu_LDADD = $(TARGET_LIBS)
 tests_targets_kernels_SOURCES = tests/targets/kernels.c
-tests_targets_kernels_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_kernels_LDFLAGS = $(NO_WRAPPER_FLAGS)
 tests_targets_kernels_CFLAGS = -O2 -pthread
 tests_targets_kernels_LDADD = tests/targets/kernels_avx.o $(TARGET_LIBS) -lpthread
 # Its own rule, so that no -O2 from CFLAGS comes after -O3.
@@ -21,12 +21,12 @@ tests/targets/kernels_avx.o: tests/targets/kernels_avx.c
 CLEANFILES += tests/targets/kernels_avx.o
 EXTRA_DIST += tests/targets/kernels_avx.c
 tests_targets_misuse_SOURCES = tests/targets/misuse.c
-tests_targets_misuse_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_misuse_LDFLAGS = $(NO_WRAPPER_FLAGS)
 tests_targets_misuse_CFLAGS = -O2
 tests_targets_misuse_LDADD = $(TARGET_LIBS)
 tests_targets_raw_protocol_SOURCES = tests/targets/raw_protocol.c
 tests_targets_raw_protocol_CPPFLAGS =
-tests_targets_raw_protocol_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_raw_protocol_LDFLAGS = $(NO_WRAPPER_FLAGS)
 tests_targets_raw_protocol_CFLAGS = -O2
 tests_bruteforce_os_SOURCES = tests/bruteforce_os.c
 tests_bruteforce_os_LDADD = $(ANALYSIS_LIBS)
