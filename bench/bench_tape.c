@@ -5,7 +5,7 @@
  *
  *   bench_tape [--max N] [--dir DIR] [--resident R] [--slab ELEMS]
  *              [--sbo ELEMS] [--mem-limit MB] [--rounds K] [--dd-rounds K]
- *              [--write-behind]
+ *              [--no-write-behind]
  *
  * Each measurement runs in a child process, so its peak RSS is its own
  * (reported over the child's RSS when it starts, which is the parent's).
@@ -64,7 +64,7 @@ static struct {
 	const char *dir;
 	size_t resident, slab, sbo;
 	int rounds, dd_rounds, write_behind;
-} opt = { 10000000ull, 0, NULL, 8, 131072, 4096, 3, 7, 0 };
+} opt = { 10000000ull, 0, NULL, 8, 131072, 4096, 3, 7, 1 };
 
 static double now(void)
 {
@@ -547,7 +547,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: bench_tape [--max N] [--dir DIR] [--resident R] "
 		"[--slab ELEMS] [--sbo ELEMS] [--mem-limit MB] [--rounds K]\n"
-		"                  [--dd-rounds K] [--write-behind]\n");
+		"                  [--dd-rounds K] [--no-write-behind]\n");
 	exit(2);
 }
 
@@ -573,7 +573,7 @@ int main(int argc, char **argv)
 		{ "mem-limit", required_argument, NULL, 'l' },
 		{ "rounds", required_argument, NULL, 'k' },
 		{ "dd-rounds", required_argument, NULL, 'D' },
-		{ "write-behind", no_argument, NULL, 'w' },
+		{ "no-write-behind", no_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -588,7 +588,7 @@ int main(int argc, char **argv)
 		case 'l': opt.mem_limit = count_arg(optarg); break;
 		case 'k': opt.rounds = (int)count_arg(optarg); break;
 		case 'D': opt.dd_rounds = (int)count_arg(optarg); break;
-		case 'w': opt.write_behind = 1; break;
+		case 'w': opt.write_behind = 0; break;
 		default: usage();
 		}
 	}

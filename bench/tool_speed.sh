@@ -47,8 +47,14 @@ fi
 # steadiest estimate of what the command itself costs.
 best_seconds() {
 	if command -v hyperfine >/dev/null 2>&1; then
+		# Its warnings (outliers, a slow first run) are what taking
+		# the fastest run answers, so they are shown only on failure.
 		hyperfine --runs "$runs" --style none --command-name run \
-			--export-csv "$tmp/run.csv" -- "$1" >/dev/null || return 1
+			--export-csv "$tmp/run.csv" -- "$1" >/dev/null \
+			2>"$tmp/hyperfine.err" || {
+			cat "$tmp/hyperfine.err" >&2
+			return 1
+		}
 		awk -F, 'NR == 2 { print $7 }' "$tmp/run.csv"
 	else
 		i=0

@@ -65,9 +65,8 @@ struct dmo_tape_config {
 	size_t max_resident; /* slabs kept in RAM; older ones spill. 0: never */
 	const char *spill_dir; /* needed when max_resident > 0; not copied */
 	/* With the io ops: write the oldest slab in the background while the
-	 * tail fills, instead of in the push that needs its memory.  Off in
-	 * dmo's own tapes: on the 2-vCPU VM of docs/tape.md ("Spill") it was
-	 * faster at best but erratic under element-wise pushes. */
+	 * tail fills, instead of in the push that needs its memory (on in
+	 * dmo analyze; docs/tape.md, "Spill", has the measurements). */
 	int write_behind;
 };
 

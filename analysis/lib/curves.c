@@ -22,6 +22,7 @@ static struct dmo_tape *new_tape(size_t elem_size, const char *spill_dir)
 		.slab_elems = SLAB_EVENTS,
 		.max_resident = RESIDENT_SLABS,
 		.spill_dir = spill_dir,
+		.write_behind = 1, /* docs/tape.md, "Spill" */
 	};
 	return dmo_tape_libc_new(&cfg);
 }
