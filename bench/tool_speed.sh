@@ -8,13 +8,15 @@
 #
 #   top_builddir=... bench/tool_speed.sh     (`make bench` sets it)
 #
-# Method: every row is timed twice, with P passes and with 0 passes (the
-# fastest of RUNS runs each, hyperfine if installed), and the per-pass time is
-# (t(P) - t(0)) / P, so valgrind's startup and the program's set-up cancel.
-# Lackey writes ~0.5 GB of trace per pass, so it runs P = 1 into a file in
-# a temporary folder, deleted afterwards.  Environment: PASSES (valgrind
-# rows, default 150, so the work outweighs the startup noise),
-# NATIVE_PASSES (500), RUNS (5; lackey runs once), TMPDIR.
+# Method: every row is timed twice, with P passes and with 0 passes, and
+# the per-pass time is (t(P) - t(0)) / P, so valgrind's startup and the
+# program's set-up cancel.  RUNS rounds each run every row once, in turn,
+# and each time is the fastest of its rounds: a slow spell of the shared
+# VM then falls on one round of every row, not on all runs of one row.
+# Lackey writes ~0.5 GB of trace per pass, so it runs once, P = 1, into a
+# file in a temporary folder, deleted afterwards.  Environment: PASSES
+# (valgrind rows, default 150, so the work outweighs the startup noise),
+# NATIVE_PASSES (500), RUNS (5), TMPDIR.
 set -e
 top_builddir=${top_builddir:-$(cd "$(dirname "$0")/.." && pwd)}
 prog=$top_builddir/bench/tool_speed
@@ -36,37 +38,25 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM
 mkfifo "$tmp/fifo"
 mkdir "$tmp/out"
-if command -v hyperfine >/dev/null 2>&1; then
-	timer="hyperfine, fastest of $runs"
-else
-	timer="date +%s.%N around each run, fastest of $runs"
-fi
+timer="date +%s.%N around each run, fastest of $runs alternating rounds"
 
-# best_seconds CMD: the fastest of RUNS runs of the shell command CMD.  On
-# a shared 2-core VM other work only ever adds time, so the minimum is the
-# steadiest estimate of what the command itself costs.
-best_seconds() {
-	if command -v hyperfine >/dev/null 2>&1; then
-		# Its warnings (outliers, a slow first run) are what taking
-		# the fastest run answers, so they are shown only on failure.
-		hyperfine --runs "$runs" --style none --command-name run \
-			--export-csv "$tmp/run.csv" -- "$1" >/dev/null \
-			2>"$tmp/hyperfine.err" || {
-			cat "$tmp/hyperfine.err" >&2
-			return 1
-		}
-		awk -F, 'NR == 2 { print $7 }' "$tmp/run.csv"
-	else
-		i=0
-		: >"$tmp/times"
-		while [ "$i" -lt "$runs" ]; do
-			t0=$(date +%s.%N)
-			sh -c "$1" >/dev/null || return 1
-			t1=$(date +%s.%N)
-			echo "$t1 - $t0" | awk '{ print $1 - $3 }' >>"$tmp/times"
-			i=$((i + 1))
-		done
-		sort -n "$tmp/times" | head -n 1
+# seconds CMD: the wall time of one run of the shell command CMD.  The
+# shell's own start costs the same with P passes and with 0, so it cancels.
+# The command's messages (cachegrind's cache notes) show only if it fails.
+seconds() {
+	t0=$(date +%s.%N)
+	sh -c "$1" >/dev/null 2>"$tmp/run.err" || {
+		cat "$tmp/run.err" >&2
+		return 1
+	}
+	t1=$(date +%s.%N)
+	echo "$t1 $t0" | awk '{ print $1 - $2 }'
+}
+
+# keep_min FILE T: FILE holds the smallest T it was given.
+keep_min() {
+	if [ ! -f "$1" ] || awk -v t="$2" '{ exit !(t < $1) }' "$1"; then
+		echo "$2" >"$1"
 	fi
 }
 
@@ -80,32 +70,48 @@ bytes() {
 	if [ -f "$1" ]; then wc -c <"$1"; else echo 0; fi
 }
 
-# row NAME PASSES PREFIX MODE [FILE]: time PREFIX tool_speed PASSES MODE and
-# the same with 0 passes; append "NAME PASSES t(P) t(0) B" to $tmp/rows,
-# where B is how much larger FILE (the tool's output) is after the P run.
-row() {
+# time_row NAME PASSES PREFIX MODE [FILE]: one run of PREFIX tool_speed
+# PASSES MODE and one with 0 passes, each kept in $tmp/NAME.p and .0 if it
+# is the fastest yet; $tmp/NAME.b gets how much larger FILE (the tool's
+# output) is after the P run than after the 0 run.
+time_row() {
 	echo "timing $1 ($2 passes and 0 passes) ..." >&2
-	tp=$(best_seconds "$3 '$prog' $2 $4") || exit 1
+	tp=$(seconds "$3 '$prog' $2 $4") || exit 1
 	bp=$(bytes "$5")
-	t0=$(best_seconds "$3 '$prog' 0 $4") || exit 1
-	echo "$1 $2 $tp $t0 $((bp - $(bytes "$5")))" >>"$tmp/rows"
+	t0=$(seconds "$3 '$prog' 0 $4") || exit 1
+	echo $((bp - $(bytes "$5"))) >"$tmp/$1.b"
+	keep_min "$tmp/$1.p" "$tp"
+	keep_min "$tmp/$1.0" "$t0"
 	rm -f "$lackey_log" "$layers"
 }
 
-: >"$tmp/rows"
-row native "$native_passes" "" layer
-row none "$passes" "$valgrind -q --tool=none" layer
-row dmo-layers "$passes" "$dmo" layer "$layers"
-row dmo-outside "$passes" "$dmo" outside "$layers"
-row dmo-after "$passes" "$dmo" after "$layers"
-row cachegrind "$passes" "$valgrind -q --tool=cachegrind --cache-sim=no \
---cachegrind-out-file=/dev/null" layer
+cachegrind="$valgrind -q --tool=cachegrind --cache-sim=no \
+--cachegrind-out-file=/dev/null"
+round=1
+while [ "$round" -le "$runs" ]; do
+	echo "round $round of $runs" >&2
+	time_row native "$native_passes" "" layer
+	time_row none "$passes" "$valgrind -q --tool=none" layer
+	time_row dmo-layers "$passes" "$dmo" layer "$layers"
+	time_row dmo-outside "$passes" "$dmo" outside "$layers"
+	time_row dmo-after "$passes" "$dmo" after "$layers"
+	time_row cachegrind "$passes" "$cachegrind" layer
+	round=$((round + 1))
+done
 # Lackey is timed once: a minute a run, and its bar has a wide margin.
-all_runs=$runs
-runs=1
-row lackey 1 "$valgrind -q --tool=lackey --trace-mem=yes --log-file='$lackey_log'" layer \
-	"$lackey_log"
-runs=$all_runs
+time_row lackey 1 "$valgrind -q --tool=lackey --trace-mem=yes \
+--log-file='$lackey_log'" layer "$lackey_log"
+
+: >"$tmp/rows"
+for name in native none dmo-layers dmo-outside dmo-after cachegrind lackey; do
+	case $name in
+	native) p=$native_passes ;;
+	lackey) p=1 ;;
+	*) p=$passes ;;
+	esac
+	echo "$name $p $(cat "$tmp/$name.p") $(cat "$tmp/$name.0") \
+$(cat "$tmp/$name.b")" >>"$tmp/rows"
+done
 
 mkdir -p "$results"
 awk -v timer="$timer" -v passes="$passes" '
