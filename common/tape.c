@@ -200,6 +200,20 @@ static int open_file(struct dmo_tape *t)
 	return 0;
 }
 
+/* Take resident slab S off the list, from either end. */
+static void unlink_slab(struct dmo_tape *t, struct slab *s)
+{
+	if (s->prev)
+		s->prev->next = s->next;
+	else
+		t->head = s->next;
+	if (s->next)
+		s->next->prev = s->prev;
+	else
+		t->tail = s->prev;
+	t->nres--;
+}
+
 /* The head slab is now slab NSPILL of the file: take it off the list. */
 static struct slab *detach_head(struct dmo_tape *t)
 {
@@ -207,12 +221,7 @@ static struct slab *detach_head(struct dmo_tape *t)
 
 	if (t->slot_k == (int64_t)t->nspill)
 		t->slot_k = -1; /* its bytes on disk just changed */
-	t->head = s->next;
-	if (t->head)
-		t->head->prev = NULL;
-	else
-		t->tail = NULL;
-	t->nres--;
+	unlink_slab(t, s);
 	t->nspill++;
 	return s;
 }
@@ -416,12 +425,7 @@ static int unspill_before(struct dmo_tape *t, struct slab *s)
  * until a push takes it again. */
 static void release_tail(struct dmo_tape *t, struct slab *s)
 {
-	t->tail = s->prev;
-	if (t->tail)
-		t->tail->next = NULL;
-	else
-		t->head = NULL;
-	t->nres--;
+	unlink_slab(t, s);
 	put_slab(t, s);
 }
 
