@@ -30,7 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "event.h"
+#include "bench_event.h"
 #include "tape_libc.h"
 
 enum impl { PREALLOC, DOUBLING, TAPE, TAPE_SPILL, NIMPL };
@@ -90,18 +90,6 @@ static void consume(const struct dmo_event *e, uint64_t n)
 		if (e[n].offset < lo)
 			lo = e[n].offset;
 	sink += lo;
-}
-
-/* Event I, written in place field by field: every loop makes its events
- * with this one code, so the compiler's choices in building a struct do
- * not differ between the structures compared. */
-static inline void make_event(struct dmo_event *e, uint64_t i)
-{
-	e->time = i;
-	e->offset = (uint32_t)(i * 2654435761u);
-	e->size = 4;
-	e->flags = (uint8_t)(i & 3);
-	e->tid = 0;
 }
 
 static int run_array(uint64_t n, int doubling, struct times *r)

@@ -31,7 +31,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#include "event.h"
+#include "bench_event.h"
 
 static double now(void)
 {
@@ -43,13 +43,8 @@ static double now(void)
 
 static void fill(struct dmo_event *a, uint64_t from, uint64_t to)
 {
-	for (uint64_t i = from; i < to; i++) {
-		a[i].time = i;
-		a[i].offset = (uint32_t)(i * 2654435761u);
-		a[i].size = 4;
-		a[i].flags = (uint8_t)(i & 3);
-		a[i].tid = 0;
-	}
+	for (uint64_t i = from; i < to; i++)
+		make_event(&a[i], i);
 }
 
 /* The reverse walk of bench_tape: a suffix minimum of offsets. */
