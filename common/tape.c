@@ -116,6 +116,7 @@ static void refresh_end(struct dmo_tape *t)
 		t->end.ceiling = t->sbo + t->cfg.sbo_elems * es;
 		t->end.before = 0;
 	}
+	t->end.pop_stop = t->end.floor + es;
 }
 
 struct dmo_tape *dmo_tape_create(const struct dmo_tape_config *cfg,
