@@ -116,7 +116,8 @@ static void refresh_end(struct dmo_tape *t)
 		t->end.ceiling = t->sbo + t->cfg.sbo_elems * es;
 		t->end.before = 0;
 	}
-	t->end.pop_stop = t->end.floor + es;
+	/* An inline buffer of no elements has no floor + es inside it. */
+	t->end.pop_stop = t->end.floor + (t->end.ceiling > t->end.floor ? es : 0);
 }
 
 struct dmo_tape *dmo_tape_create(const struct dmo_tape_config *cfg,
@@ -611,6 +612,13 @@ uint64_t dmo_tape_spilled(const struct dmo_tape *t)
 	return t->nspill;
 }
 
+/* The walk's first chunk in push order: the inline buffer (-1), unless
+ * the tape has none, when a zero-length chunk would read as the end. */
+static int64_t first_chunk(const struct dmo_tape *t)
+{
+	return t->cfg.sbo_elems ? -1 : 0;
+}
+
 int dmo_tape_iter_begin(struct dmo_tape_iter *it, struct dmo_tape *t,
 			int reverse, int prefetch)
 {
@@ -619,7 +627,8 @@ int dmo_tape_iter_begin(struct dmo_tape_iter *it, struct dmo_tape *t,
 	*it = (struct dmo_tape_iter){
 		.t = t, .reverse = reverse,
 		.prefetch = prefetch && t->nspill && t->ops->io_start,
-		.next = reverse ? (int64_t)(t->nspill + t->nres) - 1 : -1,
+		.next = reverse ? (int64_t)(t->nspill + t->nres) - 1
+				: first_chunk(t),
 		.node = reverse ? t->tail : t->head,
 	};
 	return 0;
@@ -655,7 +664,7 @@ long dmo_tape_iter_next(struct dmo_tape_iter *it, const void **base)
 	struct slab *s;
 	long len;
 
-	if (k < -1 || k >= (int64_t)(t->nspill + t->nres))
+	if (k < first_chunk(t) || k >= (int64_t)(t->nspill + t->nres))
 		return 0;
 	if (k == -1) {
 		*base = t->sbo;

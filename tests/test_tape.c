@@ -219,15 +219,17 @@ static void pop_all(struct dmo_tape *t, uint64_t n)
 START_TEST(round_trip_every_boundary)
 {
 	/* Sizes straddle the inline buffer (5), a slab (7) and the resident
-	 * limit (3 slabs): 0, 5, 6, 12, 13, 26, 27 and well past. */
+	 * limit (3 slabs): 0, 5, 6, 12, 13, 26, 27 and well past.  A tape
+	 * without an inline buffer starts in its first slab. */
 	static const uint64_t sizes[] = { 0, 1, 5, 6, 12, 13, 26, 27, 28, 300 };
 
 	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
 		/* No spill; one slab in RAM (the head is the tail, so no
 		 * write-behind); three. */
-		for (size_t resident = 0; resident < 4; resident += 1 + resident) {
+		for (size_t resident = 0; resident < 4; resident += 1 + resident)
+		for (size_t sbo = 0; sbo <= 5; sbo += 5) {
 			size_t slab = 7 + (size_t)(_i / IO_MODES); /* odd, even */
-			struct dmo_tape *t = open_tape(5, slab, resident,
+			struct dmo_tape *t = open_tape(sbo, slab, resident,
 						       _i % IO_MODES);
 
 			push_range(t, 0, sizes[s]);
