@@ -1,7 +1,8 @@
 /* test_tape.c - the tape: round trips across the inline-buffer, slab and
  * spill boundaries, random access, slab reuse, iteration both ways with and
- * without prefetch, many pushing threads, and the two spill failures (dir
- * not writable, disk full). */
+ * without prefetch, random mixes of every operation against an array,
+ * many pushing threads, and the two spill failures (dir not writable, disk
+ * full). */
 #define _GNU_SOURCE
 #include <check.h>
 #include <errno.h>
@@ -403,6 +404,126 @@ START_TEST(reserve_and_commit)
 }
 END_TEST
 
+/* A random mix of every operation, checked after each against a plain
+ * array of the element ids (the model), over small configurations where
+ * every chunk boundary, spill and reload comes often: no inline buffer or
+ * a short one, slabs of 1 to 5 elements, 0 to 3 resident. */
+static uint64_t rng_state;
+
+static uint64_t rng(void) /* xorshift64 */
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static void check_walks(struct dmo_tape *t, const uint64_t *model, uint64_t n)
+{
+	struct dmo_tape_iter it;
+	const void *base;
+	long len;
+
+	for (int reverse = 0; reverse < 2; reverse++) {
+		uint64_t seen = 0;
+
+		ck_assert_int_eq(dmo_tape_iter_begin(&it, t, reverse, 1), 0);
+		while ((len = dmo_tape_iter_next(&it, &base)) > 0)
+			for (long j = 0; j < len; j++) {
+				long at = reverse ? len - 1 - j : j;
+				uint64_t want = reverse ? n - 1 - seen : seen;
+
+				ck_assert(seen < n);
+				ck_assert_msg(ev_eq((const char *)base + at * 16, model[want]),
+					      "walk rev=%d elem %lu", reverse,
+					      (unsigned long)want);
+				seen++;
+			}
+		ck_assert_int_eq(len, 0);
+		dmo_tape_iter_end(&it);
+		ck_assert_uint_eq(seen, n);
+	}
+}
+
+START_TEST(random_ops_match_an_array)
+{
+	enum { OPS = 2000, MAX_N = 4096 };
+	static uint64_t model[MAX_N];
+	static const size_t sbos[] = { 0, 1, 3 }, slabs[] = { 1, 2, 5 };
+
+	rng_state = 0x9e3779b97f4a7c15ull + (uint64_t)_i;
+	for (size_t c = 0; c < 3 * 3 * 4; c++) {
+		size_t sbo = sbos[c % 3], slab = slabs[c / 3 % 3], resident = c / 9;
+		struct dmo_tape *t = open_tape(sbo, slab, resident, _i);
+		uint64_t n = 0, next_id = 0;
+
+		for (int op = 0; op < OPS; op++) {
+			uint64_t r = rng(), pick = r % 100;
+
+			if (pick < 35 && n < MAX_N) {
+				struct dmo_event e = ev(next_id);
+
+				ck_assert_int_eq(dmo_tape_push(t, &e), 0);
+				model[n++] = next_id++;
+			} else if (pick < 50) {
+				size_t room, k;
+				struct dmo_event *dst = dmo_tape_reserve(t, &room);
+
+				ck_assert_ptr_nonnull(dst);
+				k = (size_t)(r >> 8) % (room + 1);
+				if (n + k > MAX_N)
+					k = 0;
+				for (size_t j = 0; j < k; j++)
+					dst[j] = ev(next_id + j);
+				ck_assert_int_eq(dmo_tape_commit(t, k), 0);
+				for (size_t j = 0; j < k; j++)
+					model[n++] = next_id++;
+			} else if (pick < 80) {
+				const void *p = dmo_tape_pop(t);
+
+				if (!n) {
+					ck_assert_ptr_null(p);
+					ck_assert_int_eq(dmo_tape_error_code(t),
+							 DMO_TAPE_EEMPTY);
+				} else {
+					ck_assert_ptr_nonnull(p);
+					ck_assert(ev_eq(p, model[--n]));
+				}
+			} else if (pick < 88) {
+				const void *base;
+				long len = dmo_tape_pop_chunk(t, &base);
+
+				ck_assert_int_ge(len, n ? 1 : 0);
+				ck_assert_uint_le((uint64_t)len, n);
+				n -= (uint64_t)len;
+				for (long j = 0; j < len; j++)
+					ck_assert(ev_eq((const char *)base + j * 16,
+							model[n + (uint64_t)j]));
+			} else if (pick < 97) {
+				uint64_t i = n ? (r >> 8) % n : 0;
+				const void *p = dmo_tape_at(t, i);
+
+				if (n)
+					ck_assert(ev_eq(p, model[i]));
+				else
+					ck_assert_ptr_null(p);
+			} else {
+				check_walks(t, model, n);
+			}
+			ck_assert_uint_eq(dmo_tape_size(t), n);
+			if (n)
+				ck_assert(ev_eq(dmo_tape_back(t), model[n - 1]));
+			else
+				ck_assert_ptr_null(dmo_tape_back(t));
+		}
+		check_walks(t, model, n);
+		if (resident)
+			check_ram_bound(slab, resident);
+		close_tape(t);
+	}
+}
+END_TEST
+
 #define THREADS 8
 #define PER_THREAD 20000
 
@@ -545,6 +666,7 @@ int main(void)
 	tcase_add_test(tc, pop_then_push_reuses_slabs);
 	tcase_add_test(tc, pop_chunks_in_reverse);
 	tcase_add_loop_test(tc, reserve_and_commit, 0, 3 * IO_MODES);
+	tcase_add_loop_test(tc, random_ops_match_an_array, 0, IO_MODES);
 	tcase_add_test(tc, threads_push_concurrently);
 	tcase_add_loop_test(tc, unwritable_spill_dir, 0, IO_MODES);
 	tcase_add_loop_test(tc, full_disk_simulated, 0, IO_MODES);
