@@ -1,7 +1,7 @@
 /* test_tape.c - the tape: round trips across the inline-buffer, slab and
  * spill boundaries, random access, slab reuse, iteration both ways with and
  * without prefetch, random mixes of every operation against an array,
- * many pushing threads, and the two spill failures (dir not writable, disk
+ * many threads pushing (and popping) at once, and the two spill failures (dir not writable, disk
  * full). */
 #define _GNU_SOURCE
 #include <check.h>
@@ -653,6 +653,68 @@ START_TEST(full_disk_tmpfs)
 }
 END_TEST
 
+/* Pushers that also pop: every third step a thread pops one element,
+ * whoever pushed it.  In the end each element pushed was popped once or is
+ * still on the tape, intact, and none twice. */
+static struct dmo_event popped[THREADS][PER_THREAD / 3 + 1];
+static size_t npopped[THREADS];
+
+static void *push_popper(void *arg)
+{
+	uint64_t id = (uintptr_t)arg;
+
+	for (uint64_t s = 0; s < PER_THREAD; s++) {
+		struct dmo_event e = { .time = id << 32 | s, .tid = (uint8_t)id };
+
+		ck_assert_int_eq(dmo_tape_mt_push(mt, &e), 0);
+		if (s % 3 == 2)
+			ck_assert_int_eq(dmo_tape_mt_pop(mt, &popped[id][npopped[id]++]), 0);
+	}
+	return NULL;
+}
+
+static void account(uint8_t *seen, const struct dmo_event *e)
+{
+	uint64_t id = e->time >> 32, s = e->time & 0xffffffffu;
+
+	ck_assert_uint_lt(id, THREADS);
+	ck_assert_uint_lt(s, PER_THREAD);
+	ck_assert_uint_eq(e->tid, id);
+	ck_assert_msg(!seen[id * PER_THREAD + s]++, "element %lu/%lu twice",
+		      (unsigned long)id, (unsigned long)s);
+}
+
+START_TEST(threads_push_and_pop_concurrently)
+{
+	struct dmo_tape_config cfg = {
+		.elem_size = sizeof(struct dmo_event), .sbo_elems = 16,
+		.slab_elems = 64, .max_resident = 2, .spill_dir = spill_dir,
+	};
+	static uint8_t seen[THREADS * PER_THREAD];
+	pthread_t th[THREADS];
+	uint64_t n, total = 0;
+	struct dmo_tape *t;
+
+	mt = dmo_tape_mt_new(&cfg);
+	ck_assert_ptr_nonnull(mt);
+	for (uintptr_t i = 0; i < THREADS; i++)
+		ck_assert_int_eq(pthread_create(&th[i], NULL, push_popper, (void *)i), 0);
+	for (int i = 0; i < THREADS; i++)
+		pthread_join(th[i], NULL);
+	t = dmo_tape_mt_tape(mt);
+	n = dmo_tape_mt_size(mt);
+	for (int i = 0; i < THREADS; i++) {
+		for (size_t k = 0; k < npopped[i]; k++)
+			account(seen, &popped[i][k]);
+		total += npopped[i];
+	}
+	for (uint64_t i = 0; i < n; i++)
+		account(seen, dmo_tape_at(t, i));
+	ck_assert_uint_eq(total + n, THREADS * PER_THREAD);
+	dmo_tape_mt_delete(mt);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("tape");
@@ -668,6 +730,7 @@ int main(void)
 	tcase_add_loop_test(tc, reserve_and_commit, 0, 3 * IO_MODES);
 	tcase_add_loop_test(tc, random_ops_match_an_array, 0, IO_MODES);
 	tcase_add_test(tc, threads_push_concurrently);
+	tcase_add_test(tc, threads_push_and_pop_concurrently);
 	tcase_add_loop_test(tc, unwritable_spill_dir, 0, IO_MODES);
 	tcase_add_loop_test(tc, full_disk_simulated, 0, IO_MODES);
 	tcase_add_loop_test(tc, full_disk_tmpfs, 0, IO_MODES);
