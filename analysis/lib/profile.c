@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,7 +120,8 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 }
 
 int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
-		    struct dmo_layer_table *table, char *err, size_t err_len)
+		    int *program_signal, struct dmo_layer_table *table, char *err,
+		    size_t err_len)
 {
 	char tool_dir[PATH_MAX], out_dir[PATH_MAX], private_dir[] = "/tmp/dmo-XXXXXX";
 	char fifo[sizeof private_dir + 8], csv[PATH_MAX + 16];
@@ -160,7 +162,8 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 			snprintf(err, err_len, "waitpid: %s", strerror(errno));
 			goto out;
 		}
-	*program_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	*program_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	*program_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + *program_signal;
 	if (dmo_summary_read(out_dir, table, err, err_len) != 0)
 		goto out;
 	snprintf(csv, sizeof csv, "%s/%s", out_dir, DMO_LAYERS_CSV);
@@ -197,9 +200,9 @@ int dmo_profile_command(const struct dmo_profile_options *opts, const char *who)
 {
 	struct dmo_layer_table table;
 	char err[1024];
-	int status;
+	int status, signal_no;
 
-	if (dmo_profile_run(opts, &status, &table, err, sizeof err) != 0) {
+	if (dmo_profile_run(opts, &status, &signal_no, &table, err, sizeof err) != 0) {
 		/* What the tool recorded is shown even when layers.csv failed. */
 		if (table.count > 0)
 			dmo_layers_print(stdout, &table);
@@ -210,5 +213,13 @@ int dmo_profile_command(const struct dmo_profile_options *opts, const char *who)
 	dmo_layers_print(stdout, &table);
 	printf("run directory: %s (%s)\n", opts->out_dir, DMO_LAYERS_CSV);
 	dmo_layer_table_free(&table);
+	/* Said on stderr, since a layer left "incomplete" needs its cause.  A
+	 * SIGKILL nobody sent by hand is usually the kernel's OOM killer. */
+	if (signal_no)
+		fprintf(stderr, "%s: the program was killed by signal %d (%s)%s\n", who,
+			signal_no, strsignal(signal_no),
+			signal_no == SIGKILL ? "; if by the out-of-memory killer, a "
+					       "smaller --max-mem bounds a full trace's RAM"
+					     : "");
 	return status;
 }

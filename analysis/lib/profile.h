@@ -17,11 +17,13 @@ struct dmo_profile_options {
 
 /* Run the program under the tool, then turn tool-layers.bin into
  * layers.csv.  Returns 0 when dmo itself worked, with the program's exit
- * status (128+signal when it was killed) in *PROGRAM_STATUS and the layers
- * in *TABLE; -1 with a message in ERR otherwise (*TABLE then holds what
- * the tool recorded, if it got that far). */
+ * status (128+signal when it was killed) in *PROGRAM_STATUS, the signal
+ * that killed it (else 0) in *PROGRAM_SIGNAL and the layers in *TABLE; -1
+ * with a message in ERR otherwise (*TABLE then holds what the tool
+ * recorded, if it got that far). */
 int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
-		    struct dmo_layer_table *table, char *err, size_t err_len);
+		    int *program_signal, struct dmo_layer_table *table, char *err,
+		    size_t err_len);
 
 /* The options `dmo profile` and `dmo run` share, as getopt_long codes:
  * 'o' --out DIR, 't' --trace=summary|full, DMO_OPT_MAX_MEM --max-mem SIZE. */
