@@ -36,6 +36,12 @@ profile "$WORK/crash" -- "$TARGETS/misuse" crash-mid-layer
 expect_eq "crash-mid-layer: status 128+SIGSEGV" 139 $?
 expect_eq "crash-mid-layer: layer before" ok "$(field "$WORK/crash" before 3)"
 expect_eq "crash-mid-layer: open layer" incomplete "$(field "$WORK/crash" crashing 3)"
+# The table shows no O_s for the layer cut short (columns 7, 8: O_s bytes,
+# O_s %), and says what killed the program.
+expect_eq "crash-mid-layer: no O_s shown" "- -" \
+	"$(awk '$2 == "crashing" { print $7, $8 }' "$WORK/crash.out")"
+grep -q "killed by signal 11" "$WORK/crash.err" && echo "ok: crash-mid-layer: the signal is named" \
+	|| fail "crash-mid-layer: no message about the signal: $(cat "$WORK/crash.err")"
 
 # An output directory that cannot be written: a clear error, status 2.
 "$DMO" profile --out /proc/dmo-cannot-exist -- "$TARGETS/relu" >"$WORK/ro.out" 2>&1

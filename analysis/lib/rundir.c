@@ -288,11 +288,20 @@ void dmo_layers_print(FILE *out, const struct dmo_layer_table *table)
 		char op[16];
 		uint64_t events = r->counts[0] + r->counts[1] + r->counts[2] + r->counts[3];
 		size_t op_len = strcspn(r->op, ":");
+		char os_bytes[24] = "-", os_pct[16] = "-";
+
 		snprintf(op, sizeof op, "%.*s", (int)(op_len < 15 ? op_len : 15), r->op);
+		/* A layer cut short saw only part of its events: its O_s so far
+		 * is no answer, so none is shown (layers.csv keeps the value). */
+		if (strcmp(r->status, "incomplete") != 0) {
+			snprintf(os_bytes, sizeof os_bytes, "%" PRIu64, r->os_bytes);
+			snprintf(os_pct, sizeof os_pct, "%.2f%%",
+				 r->out_bytes ? 100.0 * (double)r->os_bytes / (double)r->out_bytes
+					      : 0.0);
+		}
 		fprintf(out, "%5u  %-20.20s %-10s %12" PRIu64 " %12" PRIu64 " %12" PRIu64
-			" %12" PRIu64 " %6.2f%%  %s\n",
+			" %12s %7s  %s\n",
 			r->layer, r->name, op[0] ? op : "-", r->in_bytes, r->out_bytes, events,
-			r->os_bytes, r->out_bytes ? 100.0 * (double)r->os_bytes / (double)r->out_bytes : 0.0,
-			r->status);
+			os_bytes, os_pct, r->status);
 	}
 }
