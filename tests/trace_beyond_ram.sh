@@ -5,7 +5,8 @@
 # event reaches the file, and dmo analyze, in the same cgroup, reads the
 # trace back and agrees with the tool and the algorithmic method.  The same
 # run with --max-mem 2G, which would keep the trace in RAM, is killed: the
-# limit is real, the layer is kept as incomplete, and dmo says why.
+# limit is real, the layer is kept as incomplete, with no O_s shown, and
+# dmo says why.
 # Needs root and a cgroup memory controller (v1 or v2); skipped without.
 . "$top_srcdir/tests/lib.sh"
 HARNESS="$top_builddir/target-harness/harness/dmo-harness"
@@ -68,4 +69,8 @@ expect_eq "with --max-mem 2G the program is killed" 137 $?
 expect_eq "the killed layer is kept" incomplete "$(field "$WORK/unbounded" op1_dwconv2d 3)"
 grep -q "killed by signal 9" "$WORK/unbounded.err" && echo "ok: dmo says the program was killed" ||
 	fail "no message about the kill: $(cat "$WORK/unbounded.err")"
+# Its O_s so far is no answer: dmo analyze shows none and skips the layer.
+"$DMO" analyze "$WORK/unbounded" >"$WORK/unbounded.analyze" 2>&1
+expect_eq "analyze of the killed layer: exact O_s, verdict" "- skipped" \
+	"$(awk '$2 == "op1_dwconv2d" { print $4, $9 }' "$WORK/unbounded.analyze")"
 finish

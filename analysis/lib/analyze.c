@@ -143,8 +143,12 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 	for (size_t i = 0; i < count; i++) {
 		const struct dmo_layer_analysis *a = &layers[i];
 		const struct dmo_layer_row *r = a->row;
-		char trace[24] = "-", algo[24] = "-", analytic[24] = "-", penalty[24] = "-";
+		char exact[24] = "-", trace[24] = "-", algo[24] = "-", analytic[24] = "-";
+		char penalty[24] = "-";
 		uint64_t penalty_bytes = 0;
+
+		if (dmo_layer_os_known(r))
+			snprintf(exact, sizeof exact, "%" PRIu64, r->os_bytes);
 
 		if (a->have_trace)
 			snprintf(trace, sizeof trace, "%" PRIu64, a->trace_os);
@@ -160,14 +164,15 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 			total_penalty += penalty_bytes;
 		}
 		failed += a->trace_mismatch + a->analytic_unsafe + a->algorithmic_mismatch;
-		fprintf(out, "%5u  %-20.20s %12" PRIu64 " %12" PRIu64 " %12s %12s %12s %8s  %s%s%s\n",
-			r->layer, r->name, r->out_bytes, r->os_bytes, trace, algo, analytic, penalty,
+		fprintf(out, "%5u  %-20.20s %12" PRIu64 " %12s %12s %12s %12s %8s  %s%s%s\n",
+			r->layer, r->name, r->out_bytes, exact, trace, algo, analytic, penalty,
 			verdict(a), a->note[0] ? "  " : "", a->note);
 		fprintf(csv, "%u,", r->layer);
 		put_text(csv, r->name);
 		put_text(csv, r->op);
-		fprintf(csv, "%" PRIu64 ",%" PRIu64 ",%s,%s,%s,%" PRIu64 ",%s,%s\n", r->out_bytes,
-			r->os_bytes, a->have_trace ? trace : "", a->have_spec ? algo : "",
+		fprintf(csv, "%" PRIu64 ",%s,%s,%s,%s,%" PRIu64 ",%s,%s\n", r->out_bytes,
+			dmo_layer_os_known(r) ? exact : "", a->have_trace ? trace : "",
+			a->have_spec ? algo : "",
 			a->have_spec ? analytic : "", penalty_bytes,
 			a->have_spec ? penalty : "", verdict(a));
 	}

@@ -279,6 +279,11 @@ int dmo_layers_csv_read(const char *path, struct dmo_layer_table *table, char *e
 	return 0;
 }
 
+int dmo_layer_os_known(const struct dmo_layer_row *row)
+{
+	return strcmp(row->status, "incomplete") != 0;
+}
+
 void dmo_layers_print(FILE *out, const struct dmo_layer_table *table)
 {
 	fprintf(out, "%5s  %-20s %-10s %12s %12s %12s %12s %7s  %s\n", "layer", "name", "op",
@@ -291,9 +296,7 @@ void dmo_layers_print(FILE *out, const struct dmo_layer_table *table)
 		char os_bytes[24] = "-", os_pct[16] = "-";
 
 		snprintf(op, sizeof op, "%.*s", (int)(op_len < 15 ? op_len : 15), r->op);
-		/* A layer cut short saw only part of its events: its O_s so far
-		 * is no answer, so none is shown (layers.csv keeps the value). */
-		if (strcmp(r->status, "incomplete") != 0) {
+		if (dmo_layer_os_known(r)) { /* layers.csv keeps it either way */
 			snprintf(os_bytes, sizeof os_bytes, "%" PRIu64, r->os_bytes);
 			snprintf(os_pct, sizeof os_pct, "%.2f%%",
 				 r->out_bytes ? 100.0 * (double)r->os_bytes / (double)r->out_bytes

@@ -36,6 +36,11 @@ int dmo_layers_csv_write(const char *path, const struct dmo_layer_table *table,
 int dmo_layers_csv_read(const char *path, struct dmo_layer_table *table, char *err,
 			size_t err_len);
 
+/* Whether ROW's os_bytes is the layer's O_s: not for a layer cut short
+ * ("incomplete"), whose value reduces only the events seen before the
+ * program died.  (A failed trace write keeps the exact O_s.) */
+int dmo_layer_os_known(const struct dmo_layer_row *row);
+
 /* The per-layer table `dmo profile` prints. */
 void dmo_layers_print(FILE *out, const struct dmo_layer_table *table);
 
