@@ -3,7 +3,9 @@
 # (bench/tool_speed) natively and under valgrind --tool=none, dmo (layers
 # on, and the same work outside any layer, before and after one layer has
 # run over the same buffers), cachegrind without cache
-# simulation and lackey --trace-mem=yes, against the issue's three bars.
+# simulation and lackey --trace-mem=yes, against the issue's three bars;
+# and dmo keeping the full trace (--dmo-trace=full, through the tape),
+# beside lackey, the other tool that writes every access.
 # Prints a table and writes it to bench/results/tool_speed.txt.
 #
 #   top_builddir=... bench/tool_speed.sh     (`make bench` sets it)
@@ -14,15 +16,17 @@
 # and each time is the fastest of its rounds: a slow spell of the shared
 # VM then falls on one round of every row, not on all runs of one row.
 # Lackey writes ~0.5 GB of trace per pass, so it runs once, P = 1, into a
-# file in a temporary folder, deleted afterwards.  Environment: PASSES
-# (valgrind rows, default 150, so the work outweighs the startup noise),
-# NATIVE_PASSES (500), RUNS (5), TMPDIR.
+# file in a temporary folder, deleted afterwards; dmo's full trace, ~50 MB
+# a pass, runs FULL_PASSES (default 5).  Environment: PASSES (valgrind rows,
+# default 150, so the work outweighs the startup noise), NATIVE_PASSES
+# (500), FULL_PASSES, RUNS (5), TMPDIR.
 set -e
 top_builddir=${top_builddir:-$(cd "$(dirname "$0")/.." && pwd)}
 prog=$top_builddir/bench/tool_speed
 tool_dir=$top_builddir/dmo-tool
 passes=${PASSES:-150}
 native_passes=${NATIVE_PASSES:-500}
+full_passes=${FULL_PASSES:-5}
 runs=${RUNS:-5}
 results=$top_builddir/bench/results
 valgrind=${DMO_VALGRIND:-valgrind}
@@ -61,28 +65,32 @@ keep_min() {
 }
 
 dmo="DMO_FIFO='$tmp/fifo' VALGRIND_LIB='$tool_dir' $valgrind -q --tool=dmo \
---dmo-fifo='$tmp/fifo' --dmo-out='$tmp/out' --dmo-trace=summary"
+--dmo-fifo='$tmp/fifo' --dmo-out='$tmp/out' --dmo-trace"
 lackey_log=$tmp/lackey.trace
 layers=$tmp/out/tool-layers.bin
 
-# bytes FILE: size of FILE, 0 if absent.
+# bytes PATH: size of the file PATH, or of all files in the folder PATH;
+# 0 if absent.
 bytes() {
-	if [ -f "$1" ]; then wc -c <"$1"; else echo 0; fi
+	if [ -d "$1" ]; then du -sb "$1" | cut -f1
+	elif [ -f "$1" ]; then wc -c <"$1"; else echo 0; fi
 }
 
-# time_row NAME PASSES PREFIX MODE [FILE]: one run of PREFIX tool_speed
+# time_row NAME PASSES PREFIX MODE [PATH]: one run of PREFIX tool_speed
 # PASSES MODE and one with 0 passes, each kept in $tmp/NAME.p and .0 if it
-# is the fastest yet; $tmp/NAME.b gets how much larger FILE (the tool's
-# output) is after the P run than after the 0 run.
+# is the fastest yet; $tmp/NAME.b gets how much larger PATH (the tool's
+# output) is after the P run than after the 0 run.  Event files are
+# removed after each run, so the next one's are its own.
 time_row() {
 	echo "timing $1 ($2 passes and 0 passes) ..." >&2
 	tp=$(seconds "$3 '$prog' $2 $4") || exit 1
 	bp=$(bytes "$5")
+	rm -f "$tmp"/out/layer-*.events
 	t0=$(seconds "$3 '$prog' 0 $4") || exit 1
 	echo $((bp - $(bytes "$5"))) >"$tmp/$1.b"
 	keep_min "$tmp/$1.p" "$tp"
 	keep_min "$tmp/$1.0" "$t0"
-	rm -f "$lackey_log" "$layers"
+	rm -f "$lackey_log" "$layers" "$tmp"/out/layer-*.events
 }
 
 cachegrind="$valgrind -q --tool=cachegrind --cache-sim=no \
@@ -92,9 +100,10 @@ while [ "$round" -le "$runs" ]; do
 	echo "round $round of $runs" >&2
 	time_row native "$native_passes" "" layer
 	time_row none "$passes" "$valgrind -q --tool=none" layer
-	time_row dmo-layers "$passes" "$dmo" layer "$layers"
-	time_row dmo-outside "$passes" "$dmo" outside "$layers"
-	time_row dmo-after "$passes" "$dmo" after "$layers"
+	time_row dmo-layers "$passes" "$dmo=summary" layer "$layers"
+	time_row dmo-outside "$passes" "$dmo=summary" outside "$layers"
+	time_row dmo-after "$passes" "$dmo=summary" after "$layers"
+	time_row dmo-full "$full_passes" "$dmo=full" layer "$tmp/out"
 	time_row cachegrind "$passes" "$cachegrind" layer
 	round=$((round + 1))
 done
@@ -103,9 +112,10 @@ time_row lackey 1 "$valgrind -q --tool=lackey --trace-mem=yes \
 --log-file='$lackey_log'" layer "$lackey_log"
 
 : >"$tmp/rows"
-for name in native none dmo-layers dmo-outside dmo-after cachegrind lackey; do
+for name in native none dmo-layers dmo-outside dmo-after dmo-full cachegrind lackey; do
 	case $name in
 	native) p=$native_passes ;;
+	dmo-full) p=$full_passes ;;
 	lackey) p=1 ;;
 	*) p=$passes ;;
 	esac
@@ -135,7 +145,12 @@ END {
 	printf "dmo-layers wrote %d bytes of layer summary per pass, dmo-outside %d\n",
 	       out["dmo-layers"], out["dmo-outside"]
 	printf "(0 = no layer opened); lackey wrote %.0f MB of trace per pass " \
-	       "(to a temporary file, deleted).\n\n", out["lackey"] / 1e6
+	       "(to a temporary file, deleted),\n", out["lackey"] / 1e6
+	printf "dmo-full %.0f MB of events (16 bytes each), with at most " \
+	       "--dmo-max-mem (64 MB) in RAM.\n", out["dmo-full"] / 1e6
+	printf "Full trace, per pass: lackey / dmo-full = %.1fx; dmo-full / " \
+	       "dmo-layers = %.2fx.\n\n", ratio(pp["lackey"], pp["dmo-full"]),
+	       ratio(pp["dmo-full"], pp["dmo-layers"])
 	r1 = ratio(pp["dmo-layers"], pp["cachegrind"])
 	r2 = ratio(pp["lackey"], pp["dmo-layers"])
 	r3 = ratio(pp["dmo-outside"], pp["none"])
