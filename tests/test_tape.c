@@ -529,6 +529,20 @@ END_TEST
 
 static struct dmo_tape_mt *mt;
 
+/* A thread-safe tape of CFG in MT, and THREADS threads running BODY(id)
+ * on it at once, joined. */
+static void run_threads(const struct dmo_tape_config *cfg, void *(*body)(void *))
+{
+	pthread_t th[THREADS];
+
+	mt = dmo_tape_mt_new(cfg);
+	ck_assert_ptr_nonnull(mt);
+	for (uintptr_t i = 0; i < THREADS; i++)
+		ck_assert_int_eq(pthread_create(&th[i], NULL, body, (void *)i), 0);
+	for (int i = 0; i < THREADS; i++)
+		pthread_join(th[i], NULL);
+}
+
 static void *pusher(void *arg)
 {
 	uint64_t id = (uintptr_t)arg;
@@ -549,17 +563,11 @@ START_TEST(threads_push_concurrently)
 		.elem_size = sizeof(struct dmo_event), .sbo_elems = 16,
 		.slab_elems = 1024, .max_resident = 4, .spill_dir = spill_dir,
 	};
-	pthread_t th[THREADS];
 	uint64_t next[THREADS] = { 0 };
 	struct dmo_tape *t;
 	struct dmo_event e;
 
-	mt = dmo_tape_mt_new(&cfg);
-	ck_assert_ptr_nonnull(mt);
-	for (uintptr_t i = 0; i < THREADS; i++)
-		ck_assert_int_eq(pthread_create(&th[i], NULL, pusher, (void *)i), 0);
-	for (int i = 0; i < THREADS; i++)
-		pthread_join(th[i], NULL);
+	run_threads(&cfg, pusher);
 	ck_assert_uint_eq(dmo_tape_mt_size(mt), THREADS * PER_THREAD);
 	/* Each thread's elements appear complete and in its own order. */
 	t = dmo_tape_mt_tape(mt);
@@ -691,16 +699,10 @@ START_TEST(threads_push_and_pop_concurrently)
 		.slab_elems = 64, .max_resident = 2, .spill_dir = spill_dir,
 	};
 	static uint8_t seen[THREADS * PER_THREAD];
-	pthread_t th[THREADS];
 	uint64_t n, total = 0;
 	struct dmo_tape *t;
 
-	mt = dmo_tape_mt_new(&cfg);
-	ck_assert_ptr_nonnull(mt);
-	for (uintptr_t i = 0; i < THREADS; i++)
-		ck_assert_int_eq(pthread_create(&th[i], NULL, push_popper, (void *)i), 0);
-	for (int i = 0; i < THREADS; i++)
-		pthread_join(th[i], NULL);
+	run_threads(&cfg, push_popper);
 	t = dmo_tape_mt_tape(mt);
 	n = dmo_tape_mt_size(mt);
 	for (int i = 0; i < THREADS; i++) {
