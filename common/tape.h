@@ -128,9 +128,9 @@ static inline void *dmo_tape_push_place(struct dmo_tape *t, size_t size)
 
 	if (size != e->elem_size || dst == e->ceiling)
 		return dmo_tape_push_slow(t, size);
-	e->top = dst + size;
 	if (!dst) /* never, and saying so spares the caller's test */
 		__builtin_unreachable();
+	e->top = dst + size;
 	return dst;
 }
 
