@@ -14,10 +14,10 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
-#include "pub_tool_xarray.h"
 
 #include "dmo_trace.h"
 #include "event.h"
+#include "slab_pool.h"
 #include "tape.h"
 #include "trace_format.h"
 
@@ -49,39 +49,26 @@ static Bool write_at(ULong offset, const void *buf, SizeT len)
 /* ---- the tape's world inside Valgrind ---- */
 
 /* Slabs a layer's tape frees at its end wait here for the next layer's
- * tape, up to that tape's own bound (max_resident + 1), so the memory
- * held between layers is no more than a layer may hold.  Given back to
- * Valgrind, a 1 MiB block is unmapped, and the next layer would take a
- * page fault on every page of it again: on this project's VM that was
- * about half of a full trace's time (docs/tape.md). */
-static struct {
-	XArray *blocks; /* void *, each of BYTES */
-	SizeT bytes, max;
-} spare;
+ * tape, up to the bytes of that tape's own bound (max_resident + 1
+ * slabs), so the memory held between layers is no more than a layer may
+ * hold.  Given
+ * back to Valgrind, a 1 MiB block is unmapped, and the next layer would
+ * take a page fault on every page of it again: on this project's VM that
+ * was about half of a full trace's time (docs/tape.md). */
+static struct dmo_slab_pool spare;
 
 static void *op_alloc(void *ctx, size_t bytes)
 {
-	Word count = VG_(sizeXA)(spare.blocks);
+	void *p = dmo_slab_pool_take(&spare, bytes);
 	(void)ctx;
-	if (count > 0 && bytes == spare.bytes) {
-		void *p = *(void **)VG_(indexXA)(spare.blocks, count - 1);
-		VG_(dropTailXA)(spare.blocks, 1);
-		return p;
-	}
-	return VG_(malloc)("dmo.trace.tape", bytes);
+	return p ? p : VG_(malloc)("dmo.trace.tape", bytes);
 }
 
 static void op_free(void *ctx, void *p, size_t bytes)
 {
-	Word count = VG_(sizeXA)(spare.blocks);
 	(void)ctx;
-	if (bytes >= SLAB_EVENTS * sizeof(struct dmo_event) && (SizeT)count < spare.max &&
-	    (count == 0 || bytes == spare.bytes)) {
-		spare.bytes = bytes;
-		VG_(addToXA)(spare.blocks, &p);
-		return;
-	}
-	VG_(free)(p);
+	if (bytes < SLAB_EVENTS * sizeof(struct dmo_event) || !dmo_slab_pool_give(&spare, p, bytes))
+		VG_(free)(p);
 }
 
 static int op_spill_open(void *ctx, const char *dir, intptr_t *file)
@@ -136,10 +123,7 @@ void dmo_trace_open(const HChar *path, UInt seq, ULong in_bytes, ULong out_bytes
 	};
 	SysRes res = VG_(open)(path, VKI_O_CREAT | VKI_O_RDWR | VKI_O_TRUNC, 0644);
 
-	if (spare.blocks == NULL)
-		spare.blocks = VG_(newXA)(VG_(malloc), "dmo.trace.spare", VG_(free),
-					  sizeof(void *));
-	spare.max = cfg.max_resident + 1;
+	spare.max_bytes = (cfg.max_resident + 1) * slab_bytes;
 	tr.failed = False;
 	if (sr_isError(res)) {
 		VG_(umsg)("dmo: cannot create %s (errno %lu); layer %u has no trace\n", path,

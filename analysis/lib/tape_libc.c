@@ -14,6 +14,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "slab_pool.h"
+
 /* One outstanding background transfer, as the core's io_start promises. */
 struct dmo_tape_libc {
 	pthread_mutex_t mu;
@@ -36,52 +38,31 @@ struct dmo_tape_libc {
  * and getting a huge page can cost the kernel milliseconds of compaction. */
 #define HUGE_PAGE ((size_t)2 << 20)
 
-/* Big slabs a destroyed tape gave back, kept for the next tape in this
- * process (dmo analyze makes one per layer): malloc keeps freed memory the
- * same way, but these slabs bypass malloc to get their alignment.  Bounded
- * like glibc's largest dynamic mmap threshold. */
-#define CACHE_MAX_BYTES ((size_t)32 << 20)
-
-struct cached_slab {
-	struct cached_slab *next;
-	size_t len;
-};
-
+/* Big slabs a destroyed tape gave back, for the next tape in this process
+ * (dmo analyze makes one per layer): malloc keeps freed memory the same
+ * way, but these slabs bypass malloc to get their alignment.  Bounded like
+ * glibc's largest dynamic mmap threshold. */
 static struct {
 	pthread_mutex_t mu;
-	struct cached_slab *head;
-	size_t bytes;
-} cache = { .mu = PTHREAD_MUTEX_INITIALIZER };
+	struct dmo_slab_pool pool;
+} cache = { .mu = PTHREAD_MUTEX_INITIALIZER, .pool.max_bytes = (size_t)32 << 20 };
 
 static void *cache_take(size_t len)
 {
-	struct cached_slab **link, *c = NULL;
+	void *p;
 
 	pthread_mutex_lock(&cache.mu);
-	for (link = &cache.head; *link; link = &(*link)->next)
-		if ((*link)->len == len) {
-			c = *link;
-			*link = c->next;
-			cache.bytes -= len;
-			break;
-		}
+	p = dmo_slab_pool_take(&cache.pool, len);
 	pthread_mutex_unlock(&cache.mu);
-	return c;
+	return p;
 }
 
 static int cache_give(void *p, size_t len)
 {
-	struct cached_slab *c = p;
-	int kept = 0;
+	int kept;
 
 	pthread_mutex_lock(&cache.mu);
-	if (cache.bytes + len <= CACHE_MAX_BYTES) {
-		c->len = len;
-		c->next = cache.head;
-		cache.head = c;
-		cache.bytes += len;
-		kept = 1;
-	}
+	kept = dmo_slab_pool_give(&cache.pool, p, len);
 	pthread_mutex_unlock(&cache.mu);
 	return kept;
 }
