@@ -2,9 +2,9 @@
  * = one output element) on the golden layer and MobileNet-size layers; the
  * method must sustain >= 50 M steps/s.  Usage: bench_algorithmic [SPEC...] */
 #include <stdio.h>
-#include <time.h>
 
 #include "algorithmic.h"
+#include "bench_clock.h"
 
 static const char *const layers[] = {
 	"dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same,dtype=f32", /* golden */
@@ -20,13 +20,6 @@ static const char *const layers[] = {
 	"add:in=56x56x24",
 };
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static int bench(const char *text)
 {
 	struct dmo_opspec s;
@@ -39,11 +32,11 @@ static int bench(const char *text)
 	}
 	/* Repeat until 0.3 s have passed so that small layers time well. */
 	uint64_t steps = 0;
-	double t0 = now(), t;
+	double t0 = bench_now(), t;
 	do {
 		dmo_algorithmic(&s, &r);
 		steps += r.steps;
-	} while ((t = now() - t0) < 0.3);
+	} while ((t = bench_now() - t0) < 0.3);
 	printf("%-62s %10llu steps  O_s %10llu  %8.1f M steps/s\n", text,
 	       (unsigned long long)r.steps, (unsigned long long)r.os, steps / t / 1e6);
 	return 0;

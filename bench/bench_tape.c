@@ -27,9 +27,9 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "bench_clock.h"
 #include "bench_event.h"
 #include "tape_libc.h"
 
@@ -69,31 +69,10 @@ static struct {
 	int rounds, dd_rounds, write_behind;
 } opt = { 10000000ull, 0, NULL, 8, 131072, 4096, 3, 7, 1 };
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Where every measured loop leaves a result, so none is optimised away.
  * Loops sum into a local first, as a real consumer would: a global updated
  * in a loop that may call out (the tape's slow path) stays in memory. */
 static uint64_t sink;
-
-/* The consumer of a reverse walk: the suffix minimum of read offsets that
- * the analysis computes. */
-
-static void consume(const struct dmo_event *e, uint64_t n)
-{
-	uint32_t lo = UINT32_MAX;
-
-	while (n--)
-		if (e[n].offset < lo)
-			lo = e[n].offset;
-	sink += lo;
-}
 
 static int run_array(uint64_t n, int doubling, struct times *r)
 {
@@ -103,7 +82,7 @@ static int run_array(uint64_t n, int doubling, struct times *r)
 
 	if (!a)
 		return -1;
-	t0 = now();
+	t0 = bench_now();
 	for (uint64_t i = 0; i < n; i++) {
 		if (len == cap) {
 			struct dmo_event *b = realloc(a, 2 * cap * sizeof *a);
@@ -115,16 +94,16 @@ static int run_array(uint64_t n, int doubling, struct times *r)
 		}
 		make_event(&a[len++], i);
 	}
-	r->s[PUSH] = now() - t0;
-	t0 = now();
-	consume(a, len);
-	r->s[REV] = now() - t0;
-	t0 = now();
+	r->s[PUSH] = bench_now() - t0;
+	t0 = bench_now();
+	sink += min_offset_backwards(a, len);
+	r->s[REV] = bench_now() - t0;
+	t0 = bench_now();
 	while (len) {
 		e = a[--len];
 		sum += e.time;
 	}
-	r->s[POP] = now() - t0;
+	r->s[POP] = bench_now() - t0;
 	r->s[LIFE] = r->s[PUSH] + r->s[REV] + r->s[POP];
 	sink += sum;
 	free(a);
@@ -161,13 +140,13 @@ static double walk(struct dmo_tape *t, int prefetch)
 	double t0;
 
 	drop_cache();
-	t0 = now();
+	t0 = bench_now();
 	if (dmo_tape_iter_begin(&it, t, 1, prefetch))
 		return -1;
 	while ((len = dmo_tape_iter_next(&it, &base)) > 0)
-		consume(base, (uint64_t)len);
+		sink += min_offset_backwards(base, (uint64_t)len);
 	dmo_tape_iter_end(&it);
-	return len < 0 ? -1 : now() - t0;
+	return len < 0 ? -1 : bench_now() - t0;
 }
 
 static struct dmo_tape *new_tape(int spill)
@@ -195,20 +174,20 @@ static int tape_failed(struct dmo_tape *t)
 static double fill_elements(struct dmo_tape *t, uint64_t n)
 {
 	struct dmo_event e;
-	double t0 = now();
+	double t0 = bench_now();
 
 	for (uint64_t i = 0; i < n; i++) {
 		make_event(&e, i);
 		if (dmo_tape_push(t, &e))
 			return -1;
 	}
-	return now() - t0;
+	return bench_now() - t0;
 }
 
 /* The same by reserve/commit, the events written in place. */
 static double fill_chunks(struct dmo_tape *t, uint64_t n)
 {
-	double t0 = now();
+	double t0 = bench_now();
 
 	for (uint64_t i = 0; i < n;) {
 		size_t room;
@@ -224,7 +203,7 @@ static double fill_chunks(struct dmo_tape *t, uint64_t n)
 			return -1;
 		i += room;
 	}
-	return now() - t0;
+	return bench_now() - t0;
 }
 
 /* Set by spill_vs_dd to PUSH or PUSH_CHUNK: a life is then one fill of
@@ -270,10 +249,10 @@ static int run_tape(uint64_t n, int spill, struct times *r)
 	r->s[REV] = walk(t, 0);
 	if (spill)
 		r->s[REV_PF] = walk(t, 1);
-	t0 = now();
+	t0 = bench_now();
 	for (const struct dmo_event *p; (p = dmo_tape_pop(t));)
 		sum += p->time;
-	r->s[POP] = now() - t0;
+	r->s[POP] = bench_now() - t0;
 	r->s[LIFE] = r->s[PUSH] + r->s[REV] + r->s[POP];
 	dmo_tape_libc_delete(t);
 	if (r->s[REV] < 0 || (spill && r->s[REV_PF] < 0) || !(t = new_tape(spill)))
@@ -283,13 +262,13 @@ static int run_tape(uint64_t n, int spill, struct times *r)
 		return tape_failed(t);
 	if ((bulk_walk = walk(t, 0)) < 0)
 		return tape_failed(t);
-	t0 = now();
+	t0 = bench_now();
 	for (long len; (len = dmo_tape_pop_chunk(t, &base)) > 0;) {
 		const struct dmo_event *chunk = base;
 		for (long i = len - 1; i >= 0; i--)
 			sum += chunk[i].time;
 	}
-	r->s[POP_CHUNK] = now() - t0;
+	r->s[POP_CHUNK] = bench_now() - t0;
 	r->s[BULK_LIFE] = r->s[PUSH_CHUNK] + bulk_walk + r->s[POP_CHUNK];
 	sink += sum;
 	dmo_tape_libc_delete(t);
@@ -421,7 +400,7 @@ static uint64_t mem_available_mb(void)
 static double dd_seconds(uint64_t bytes)
 {
 	char of[4200], count[32];
-	double t0 = now();
+	double t0 = bench_now();
 	int status;
 	pid_t pid;
 
@@ -435,7 +414,7 @@ static double dd_seconds(uint64_t bytes)
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
 		return -1;
-	t0 = now() - t0;
+	t0 = bench_now() - t0;
 	unlink(of + 3);
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? t0 : -1;
 }

@@ -4,17 +4,10 @@
  * links it.  The bar is < 100 ns for each call.  Usage: harness_cost [N] */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "bench_clock.h"
 #include "dmo/harness.h"
 #include "wire.h"
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 int main(int argc, char **argv)
 {
@@ -32,12 +25,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "harness_cost: unset DMO_FIFO (measures the no-tool path)\n");
 		return 2;
 	}
-	double t0 = now();
+	double t0 = bench_now();
 	for (long i = 0; i < n; i++) {
 		rc |= dmo_layer_begin("bench", NULL, in, sizeof in, out, sizeof out);
 		rc |= dmo_layer_end();
 	}
-	double t = now() - t0;
+	double t = bench_now() - t0;
 	if (rc != 0) {
 		fprintf(stderr, "harness_cost: a call failed (%d)\n", rc);
 		return 1;

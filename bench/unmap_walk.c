@@ -29,17 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 
+#include "bench_clock.h"
 #include "bench_event.h"
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void fill(struct dmo_event *a, uint64_t from, uint64_t to)
 {
@@ -47,16 +39,13 @@ static void fill(struct dmo_event *a, uint64_t from, uint64_t to)
 		make_event(&a[i], i);
 }
 
-/* The reverse walk of bench_tape: a suffix minimum of offsets. */
+/* The reverse walk of bench_tape, timed. */
 static uint32_t walk(const struct dmo_event *a, uint64_t n, double *rate)
 {
-	uint32_t lo = UINT32_MAX;
-	double t0 = now();
+	double t0 = bench_now();
+	uint32_t lo = min_offset_backwards(a, n);
 
-	for (uint64_t i = n; i--;)
-		if (a[i].offset < lo)
-			lo = a[i].offset;
-	*rate = n / (now() - t0) / 1e6;
+	*rate = n / (bench_now() - t0) / 1e6;
 	return lo;
 }
 

@@ -18,6 +18,6 @@ tests_test_methods_LDADD = $(METHODS_LIBS) $(CHECK_LIBS)
 
 # Not built by default: `make bench/bench_algorithmic`.
 EXTRA_PROGRAMS += bench/bench_algorithmic
-bench_bench_algorithmic_SOURCES = bench/bench_algorithmic.c
+bench_bench_algorithmic_SOURCES = bench/bench_algorithmic.c bench/bench_clock.h
 bench_bench_algorithmic_LDADD = $(METHODS_LIBS)
 CLEANFILES += bench/bench_algorithmic$(EXEEXT)

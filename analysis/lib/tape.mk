@@ -15,8 +15,9 @@ tests_test_tape_LDADD = analysis/lib/libdmo-tape.la $(CHECK_LIBS) \
 
 # Built and run by `make bench` (the table, with dd).
 EXTRA_PROGRAMS += bench/bench_tape
-bench_bench_tape_SOURCES = bench/bench_tape.c bench/bench_event.h
+bench_bench_tape_SOURCES = bench/bench_tape.c bench/bench_event.h bench/bench_clock.h
 bench_bench_tape_LDADD = analysis/lib/libdmo-tape.la $(AX_PTHREAD_LIBS)
 # ... and beside it, the VM effect behind the doubling array's slow walks.
 EXTRA_PROGRAMS += bench/unmap_walk
-bench_unmap_walk_SOURCES = bench/unmap_walk.c bench/bench_event.h
+bench_unmap_walk_SOURCES = bench/unmap_walk.c bench/bench_event.h \
+	bench/bench_clock.h
