@@ -23,6 +23,22 @@ field() {
 	"$top_builddir/tests/layers_tsv" "$1/layers.csv" | awk -F'\t' -v n="$2" -v c="$3" '$2 == n { print $c }'
 }
 
+# expect_full_trace DIR LAYER_NAME: the layer's event file holds every
+# event it counted (72-byte header + 16 bytes an event; the kernels only
+# read the input and write the output).  Leaves the count in $events.
+expect_full_trace() {
+	events=$(( $(field "$1" "$2" 6) + $(field "$1" "$2" 9) ))
+	expect_eq "event file holds every event" $((72 + 16 * events)) \
+		"$(stat -c %s "$(printf '%s/layer-%04d.events' "$1" "$(field "$1" "$2" 1)")")"
+}
+
+# expect_analyze_ok FILE: dmo analyze's output in FILE gives its layer the
+# verdict ok, so the trace's O_s, the tool's and the algorithmic agree.
+expect_analyze_ok() {
+	grep -q " ok$" "$1" && echo "ok: trace O_s = tool O_s = algorithmic" ||
+		fail "analyze verdict: $(cat "$1")"
+}
+
 # profile DIR [--trace=full] -- PROGRAM...: runs dmo profile, keeps output.
 profile() {
 	dir=$1; shift
