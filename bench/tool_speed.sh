@@ -79,8 +79,8 @@ bytes() {
 # time_row NAME PASSES PREFIX MODE [PATH]: one run of PREFIX tool_speed
 # PASSES MODE and one with 0 passes, each kept in $tmp/NAME.p and .0 if it
 # is the fastest yet; $tmp/NAME.b gets how much larger PATH (the tool's
-# output) is after the P run than after the 0 run.  Event files are
-# removed after each run, so the next one's are its own.
+# output) is after the P run than after the 0 run.  The P run's event
+# files are removed before the 0 run, which opens no layer and writes none.
 time_row() {
 	echo "timing $1 ($2 passes and 0 passes) ..." >&2
 	tp=$(seconds "$3 '$prog' $2 $4") || exit 1
@@ -90,7 +90,7 @@ time_row() {
 	echo $((bp - $(bytes "$5"))) >"$tmp/$1.b"
 	keep_min "$tmp/$1.p" "$tp"
 	keep_min "$tmp/$1.0" "$t0"
-	rm -f "$lackey_log" "$layers" "$tmp"/out/layer-*.events
+	rm -f "$lackey_log" "$layers"
 }
 
 cachegrind="$valgrind -q --tool=cachegrind --cache-sim=no \
