@@ -26,6 +26,7 @@ analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \
 	analysis/cmd/cmd_formula.c analysis/cmd/cmd_run.c analysis/cmd/cmd_analyze.c \
 	analysis/cmd/cmd_plot.c \
 	analysis/cmd/cmd_plan.c \
-	analysis/cmd/cmd_verify.c
+	analysis/cmd/cmd_verify.c \
+	analysis/cmd/backend_options.h analysis/cmd/backend_options.c
 analysis_dmo_LDADD = target-harness/runner/libdmo-runner.la opspec/libdmo-model.la \
 	analysis/lib/libdmo-plot.la $(ANALYSIS_LIBS)

@@ -27,6 +27,9 @@ struct dmo_verify_opts {
 	int threads;         /* 1..DMO_OP_MAX_THREADS, as dmo_op_execute */
 	int interleave;
 	uint64_t scan_limit; /* most kernel runs of the scan; 0 = no scan */
+	const char *backend; /* NULL: the reference runner (with threads); else a
+			      * backend of backend.h, one thread */
+	const char *isa;     /* its ISA cap, NULL for none */
 };
 
 /* Where an overlapped run's output first differs from the reference. */
@@ -56,6 +59,8 @@ struct dmo_verify_result {
 	enum dmo_verify_scan scan;
 	uint64_t scan_runs;      /* kernel runs the scan made */
 	uint64_t scan_overlap;   /* see enum dmo_verify_scan */
+	uint64_t step;           /* scan step: the element size, or the
+				  * backend's alignment when larger */
 	struct dmo_verify_diff scan_diff; /* when DMO_SCAN_FOUND */
 };
 

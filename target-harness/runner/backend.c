@@ -19,7 +19,14 @@ const char *const dmo_backend_isas[] = { "sse4", "avx", "avx2", NULL };
 struct dmo_backend_handle {
 	const struct dmo_backend *desc;
 	void *library; /* NULL for ref */
+	char isa[8];   /* the cap it was initialised with, "" for none */
 };
+
+/* Loaded backends, one per name for the life of the process: a library is
+ * initialised once (oneDNN takes its ISA cap before its first primitive
+ * only), and keeps state (thread pools, caches, atexit handlers) past its
+ * last call, so a plugin is never unloaded. */
+static struct dmo_backend_handle *loaded[sizeof dmo_backend_names / sizeof dmo_backend_names[0]];
 
 struct dmo_backend_run {
 	struct dmo_backend_handle *handle;
@@ -35,12 +42,13 @@ int dmo_backend_isa_valid(const char *isa)
 	return 0;
 }
 
-static int known_name(const char *name)
+/* NAME's index in dmo_backend_names, or -1. */
+static int name_index(const char *name)
 {
 	for (int i = 0; dmo_backend_names[i] != NULL; i++)
 		if (strcmp(name, dmo_backend_names[i]) == 0)
-			return 1;
-	return 0;
+			return i;
+	return -1;
 }
 
 /* Whether the running program lives in the build tree. */
@@ -102,14 +110,22 @@ struct dmo_backend_handle *dmo_backend_load(const char *name, const char *isa, c
 	struct dmo_backend_handle *h;
 	void *library = NULL;
 	const struct dmo_backend *desc;
+	int index = name_index(name);
 
-	if (!known_name(name)) {
+	if (index < 0) {
 		snprintf(err, err_len, "unknown backend '%s' (known: ref xnnpack onednn openblas armnn)",
 			 name);
 		return NULL;
 	}
 	if (isa != NULL && !dmo_backend_isa_valid(isa)) {
 		snprintf(err, err_len, "unknown ISA cap '%s' (known: sse4 avx avx2)", isa);
+		return NULL;
+	}
+	if (loaded[index] != NULL) {
+		if (strcmp(loaded[index]->isa, isa ? isa : "") == 0)
+			return loaded[index];
+		snprintf(err, err_len, "backend %s is already initialised with ISA cap '%s'", name,
+			 loaded[index]->isa);
 		return NULL;
 	}
 	desc = strcmp(name, "ref") == 0 ? dmo_backend_ref()
@@ -123,14 +139,9 @@ struct dmo_backend_handle *dmo_backend_load(const char *name, const char *isa, c
 	}
 	h->desc = desc;
 	h->library = library;
+	snprintf(h->isa, sizeof h->isa, "%s", isa ? isa : "");
+	loaded[index] = h;
 	return h;
-}
-
-/* Libraries keep state (thread pools, caches, atexit handlers) past their
- * last call, so a plugin stays mapped until the process ends. */
-void dmo_backend_unload(struct dmo_backend_handle *handle)
-{
-	free(handle);
 }
 
 const struct dmo_backend *dmo_backend_desc(const struct dmo_backend_handle *handle)
@@ -178,6 +189,15 @@ struct dmo_backend_run *dmo_backend_prepare(struct dmo_backend_handle *handle,
 		return NULL;
 	}
 	return r;
+}
+
+int dmo_backend_check(struct dmo_backend_handle *handle, const struct dmo_opspec *spec,
+		      char *err, size_t err_len)
+{
+	struct dmo_backend_run *run = dmo_backend_prepare(handle, spec, NULL, err, err_len);
+
+	dmo_backend_release(run);
+	return run != NULL ? 0 : -1;
 }
 
 int dmo_backend_execute(struct dmo_backend_run *run, const void *in, void *out)

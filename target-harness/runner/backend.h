@@ -25,11 +25,11 @@ struct dmo_backend_run;
  * Plugins are looked for in $DMO_BACKEND_DIR, else in the build tree when
  * the running program is in it, else in the installed folder.  NULL with
  * the reason in ERR (unknown name, plugin not built, ABI version, init).
- * A process initialises each library once: load every backend at most once
- * per process, with one ISA. */
+ * A library is initialised once per process: loading NAME again returns
+ * the same handle, or fails when ISA differs.  Handles live until the
+ * process ends. */
 struct dmo_backend_handle *dmo_backend_load(const char *name, const char *isa, char *err,
 					    size_t err_len);
-void dmo_backend_unload(struct dmo_backend_handle *handle);
 const struct dmo_backend *dmo_backend_desc(const struct dmo_backend_handle *handle);
 
 /* Whether ISA is one of dmo_backend_isas. */
@@ -40,6 +40,10 @@ int dmo_backend_isa_valid(const char *isa);
 struct dmo_backend_run *dmo_backend_prepare(struct dmo_backend_handle *handle,
 					    const struct dmo_opspec *spec, const void *in2,
 					    char *err, size_t err_len);
+/* 0 when the backend can run SPEC, else -1 with the reason in ERR. */
+int dmo_backend_check(struct dmo_backend_handle *handle, const struct dmo_opspec *spec,
+		      char *err, size_t err_len);
+
 int dmo_backend_execute(struct dmo_backend_run *run, const void *in, void *out);
 const char *dmo_backend_implementation(const struct dmo_backend_run *run);
 void dmo_backend_release(struct dmo_backend_run *run);
