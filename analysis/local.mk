@@ -9,7 +9,8 @@ analysis_lib_libdmo_analysis_la_SOURCES = \
 	analysis/lib/curves.h analysis/lib/curves.c \
 	analysis/lib/analyze.h analysis/lib/analyze.c \
 	analysis/lib/plan.h analysis/lib/plan.c \
-	analysis/lib/verify.h analysis/lib/verify.c
+	analysis/lib/verify.h analysis/lib/verify.c \
+	analysis/lib/backend_info.h analysis/lib/backend_info.c
 analysis_lib_libdmo_analysis_la_CPPFLAGS = $(AM_CPPFLAGS) -DDMO_VALGRIND='"$(VALGRIND)"' \
 	-DDMO_BUILDDIR='"$(abs_top_builddir)"' -DDMO_SRCDIR='"$(abs_top_srcdir)"' \
 	-DDMO_PKGLIBEXECDIR='"$(pkglibexecdir)"' -DDMO_BINDIR='"$(bindir)"' \

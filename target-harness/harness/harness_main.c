@@ -47,6 +47,7 @@ struct harness_options {
 	struct dmo_backend_handle *backend; /* NULL: the runner, with threads */
 	const char *isa;
 	FILE *info;
+	struct dmo_backend_handle *described; /* the backend --info names */
 };
 
 enum { OPT_ISA = 0x100, OPT_INFO };
@@ -83,20 +84,26 @@ static void info_field(FILE *out, const char *text, int last)
 	fputc(last ? '\n' : ',', out);
 }
 
-/* One row of the --info file (columns in backend_info_header). */
+/* One row of the --info file (columns in backend_info_header); RUN is NULL
+ * for the reference runner called directly. */
 static void write_info(const struct harness_options *opts, const char *name,
 		       const struct dmo_backend_run *run)
 {
-	const struct dmo_backend *b = dmo_backend_desc(opts->backend);
-	char cpu[128];
+	const struct dmo_backend *b = dmo_backend_desc(opts->described);
+	char cpu[128], impl[64];
 
+	if (opts->info == NULL)
+		return;
 	cpu_features(cpu, sizeof cpu);
+	if (run == NULL)
+		snprintf(impl, sizeof impl, "reference loop order, %d thread%s%s", opts->threads,
+			 opts->threads > 1 ? "s" : "", opts->interleave ? " interleaved" : "");
 	info_field(opts->info, name, 0);
 	info_field(opts->info, b->name, 0);
 	info_field(opts->info, b->version(), 0);
 	info_field(opts->info, opts->isa ? opts->isa : "", 0);
 	info_field(opts->info, b->isa(), 0);
-	info_field(opts->info, dmo_backend_implementation(run), 0);
+	info_field(opts->info, run ? dmo_backend_implementation(run) : impl, 0);
 	info_field(opts->info, cpu, 1);
 	fflush(opts->info);
 }
@@ -116,8 +123,7 @@ static int run_backend_layer(const char *name, const struct dmo_opspec *spec, co
 		fprintf(stderr, "dmo-harness: %s: %s\n", name, err);
 		return -1;
 	}
-	if (opts->info != NULL)
-		write_info(opts, name, run);
+	write_info(opts, name, run);
 	rc = dmo_layer_begin(name, text, in, dmo_opspec_in_bytes(spec), out,
 			     dmo_opspec_out_bytes(spec));
 	if (rc != 0) {
@@ -154,6 +160,7 @@ static int run_layer(const char *name, const struct dmo_opspec *spec, const void
 		fprintf(stderr, "dmo-harness: %s: %s\n", name, err);
 		return -1;
 	}
+	write_info(opts, name, NULL);
 	rc = dmo_layer_begin(name, text, in, dmo_opspec_in_bytes(spec), out,
 			     dmo_opspec_out_bytes(spec));
 	if (rc != 0) {
@@ -337,10 +344,10 @@ int main(int argc, char **argv)
 		}
 	}
 	if (info != NULL) {
-		if (opts.backend == NULL)
-			opts.backend = dmo_backend_load("ref", NULL, err, sizeof err);
+		opts.described = opts.backend ? opts.backend
+					      : dmo_backend_load("ref", NULL, err, sizeof err);
 		opts.info = fopen(info, "w");
-		if (opts.info == NULL || opts.backend == NULL) {
+		if (opts.info == NULL || opts.described == NULL) {
 			fprintf(stderr, "dmo-harness: %s: cannot write\n", info);
 			return 2;
 		}

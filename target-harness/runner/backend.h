@@ -12,6 +12,10 @@
 
 #include "opspec.h"
 
+/* The file of a run directory that names, per layer, the backend that ran
+ * it: columns name,backend,version,isa_cap,isa,implementation,cpu. */
+#define DMO_BACKEND_INFO_CSV "backend.csv"
+
 /* The backends dmo knows, in the order `dmo compare` lists them. */
 extern const char *const dmo_backend_names[];
 
