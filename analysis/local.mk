@@ -10,7 +10,8 @@ analysis_lib_libdmo_analysis_la_SOURCES = \
 	analysis/lib/analyze.h analysis/lib/analyze.c \
 	analysis/lib/plan.h analysis/lib/plan.c \
 	analysis/lib/verify.h analysis/lib/verify.c \
-	analysis/lib/backend_info.h analysis/lib/backend_info.c
+	analysis/lib/backend_info.h analysis/lib/backend_info.c \
+	analysis/lib/compare.h analysis/lib/compare.c
 analysis_lib_libdmo_analysis_la_CPPFLAGS = $(AM_CPPFLAGS) -DDMO_VALGRIND='"$(VALGRIND)"' \
 	-DDMO_BUILDDIR='"$(abs_top_builddir)"' -DDMO_SRCDIR='"$(abs_top_srcdir)"' \
 	-DDMO_PKGLIBEXECDIR='"$(pkglibexecdir)"' -DDMO_BINDIR='"$(bindir)"' \
@@ -28,6 +29,7 @@ analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \
 	analysis/cmd/cmd_plot.c \
 	analysis/cmd/cmd_plan.c \
 	analysis/cmd/cmd_verify.c \
-	analysis/cmd/backend_options.h analysis/cmd/backend_options.c
+	analysis/cmd/backend_options.h analysis/cmd/backend_options.c \
+	analysis/cmd/cmd_compare.c
 analysis_dmo_LDADD = target-harness/runner/libdmo-runner.la opspec/libdmo-model.la \
 	analysis/lib/libdmo-plot.la $(ANALYSIS_LIBS)

@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "backend.h" /* DMO_BACKEND_INFO_CSV */
+
 struct dmo_backend_info {
 	char name[256];   /* the layer's name */
 	char backend[32]; /* ref xnnpack onednn openblas armnn */

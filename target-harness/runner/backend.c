@@ -12,7 +12,7 @@
 
 #include "runner.h"
 
-const char *const dmo_backend_names[] = { "ref", "xnnpack", "onednn", "openblas", "armnn",
+const char *const dmo_backend_names[DMO_BACKEND_COUNT + 1] = { "ref", "xnnpack", "onednn", "openblas", "armnn",
 					  NULL };
 const char *const dmo_backend_isas[] = { "sse4", "avx", "avx2", NULL };
 
@@ -26,7 +26,7 @@ struct dmo_backend_handle {
  * initialised once (oneDNN takes its ISA cap before its first primitive
  * only), and keeps state (thread pools, caches, atexit handlers) past its
  * last call, so a plugin is never unloaded. */
-static struct dmo_backend_handle *loaded[sizeof dmo_backend_names / sizeof dmo_backend_names[0]];
+static struct dmo_backend_handle *loaded[DMO_BACKEND_COUNT];
 
 struct dmo_backend_run {
 	struct dmo_backend_handle *handle;

@@ -17,7 +17,8 @@
 #define DMO_BACKEND_INFO_CSV "backend.csv"
 
 /* The backends dmo knows, in the order `dmo compare` lists them. */
-extern const char *const dmo_backend_names[];
+#define DMO_BACKEND_COUNT 5
+extern const char *const dmo_backend_names[DMO_BACKEND_COUNT + 1];
 
 /* The ISA caps the --isa option accepts (NULL-terminated). */
 extern const char *const dmo_backend_isas[];
