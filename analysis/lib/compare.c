@@ -69,10 +69,10 @@ static int profile_backend(const struct dmo_compare_options *opts, const char *b
 		const struct dmo_backend_info *bi = (size_t)i < infos.count ? &infos.rows[i] : NULL;
 
 		if (layer == NULL || strcmp(layer->status, "ok") != 0) {
-			char why[300];
-			snprintf(why, sizeof why, "profiling under the tool failed (%s, exit %d; %s)",
+			snprintf(row->reason, sizeof row->reason,
+				 "profiling under the tool failed (%.80s, exit %d; see %.200s)",
 				 layer ? layer->status : "no layer", status, dir);
-			set_reason(row, DMO_COMPARE_FAILED, why);
+			row->status = DMO_COMPARE_FAILED;
 			continue;
 		}
 		row->os = layer->os_bytes;
