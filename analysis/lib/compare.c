@@ -70,7 +70,7 @@ static int profile_backend(const struct dmo_compare_options *opts, const char *b
 
 		if (layer == NULL || strcmp(layer->status, "ok") != 0) {
 			snprintf(row->reason, sizeof row->reason,
-				 "profiling under the tool failed (%.80s, exit %d; see %.200s)",
+				 "profiling under the tool failed (%.60s, exit %d; see %.160s)",
 				 layer ? layer->status : "no layer", status, dir);
 			row->status = DMO_COMPARE_FAILED;
 			continue;
