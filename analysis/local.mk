@@ -16,7 +16,7 @@ analysis_lib_libdmo_analysis_la_CPPFLAGS = $(AM_CPPFLAGS) -DDMO_VALGRIND='"$(VAL
 	-DDMO_BUILDDIR='"$(abs_top_builddir)"' -DDMO_SRCDIR='"$(abs_top_srcdir)"' \
 	-DDMO_PKGLIBEXECDIR='"$(pkglibexecdir)"' -DDMO_BINDIR='"$(bindir)"' \
 	-DDMO_MODELS_DIR='"$(modelsdir)"' -DDMO_PLOTS_DIR='"$(plotsdir)"'
-analysis_lib_libdmo_analysis_la_LIBADD = $(CSV_LIBS)
+analysis_lib_libdmo_analysis_la_LIBADD = $(CSV_LIBS) -lm
 # Convenience libraries, users first: what links the analysis links these.
 ANALYSIS_LIBS = analysis/lib/libdmo-analysis.la analysis/lib/libdmo-tape.la \
 	analysis/lib/libdmo-methods.la \

@@ -23,7 +23,8 @@ static const char usage[] =
 	"the output changes: tight), beside the reference loop order's\n"
 	"algorithmic and analytic O_s.  A backend that needs aligned buffers\n"
 	"(armnn: 16 bytes) is verified at the largest aligned overlap <= O_s and\n"
-	"one alignment step more.\n"
+	"one alignment step more.  \"vs ref\" is the largest relative difference\n"
+	"of the backend's output from the ref backend's on the same input.\n"
 	"\n"
 	"  -b, --backends LIST  comma-separated (default: every backend that is\n"
 	"                       available: ref xnnpack onednn openblas armnn)\n"
@@ -41,7 +42,7 @@ static const char usage[] =
 static const char *const csv_columns[] = {
 	"spec", "backend", "status", "version", "isa_tool", "isa_native", "implementation",
 	"in_bytes", "out_bytes", "os_bytes", "tested_bytes", "safe", "next_bytes",
-	"next_changed", "algorithmic_os", "analytic_os", "reason", NULL
+	"next_changed", "algorithmic_os", "analytic_os", "diff_vs_ref", "reason", NULL
 };
 
 static void csv_text(FILE *out, const char *text, int last)
@@ -82,6 +83,10 @@ static void write_csv(FILE *out, const struct dmo_compare_row *rows, size_t n)
 		else
 			fputs(",,", out);
 		fprintf(out, "%" PRIu64 ",%" PRIu64 ",", r->algorithmic, r->analytic);
+		if (ok && r->diff_vs_ref >= 0)
+			fprintf(out, "%.3g,", r->diff_vs_ref);
+		else
+			fputc(',', out);
 		csv_text(out, r->reason, 1);
 	}
 }
@@ -101,11 +106,11 @@ static void print_table(const struct dmo_compare_row *rows, size_t n)
 {
 	const char *last_spec = NULL;
 
-	printf("%-9s %-12s %10s %8s %10s %-6s %-16s %10s %10s  %s\n", "backend", "isa", "O_s",
-	       "O_s %", "verified", "safe", "next step", "ref algo", "analytic", "kernel vs ref");
+	printf("  %-9s %-10s %10s %8s %10s %-5s %-12s %10s %10s %8s  %s\n", "backend", "isa", "O_s",
+	       "O_s %", "verified", "safe", "next step", "ref algo", "analytic", "vs ref", "kernel order");
 	for (size_t i = 0; i < n; i++) {
 		const struct dmo_compare_row *r = &rows[i];
-		char next[40], note[64];
+		char next[40], note[64], diff[16] = "-";
 
 		if (last_spec == NULL || strcmp(last_spec, r->spec) != 0) {
 			printf("%s  (IB %" PRIu64 ", OB %" PRIu64 ")\n", r->spec, r->in_bytes,
@@ -122,11 +127,13 @@ static void print_table(const struct dmo_compare_row *rows, size_t n)
 			snprintf(next, sizeof next, "+%" PRIu64 " %s", r->step,
 				 r->next_changed ? "changes" : "same");
 		formula_note(r, note, sizeof note);
-		printf("  %-9s %-12.12s %10" PRIu64 " %7.2f%% %10" PRIu64 " %-6s %-16s %10" PRIu64
-		       " %10" PRIu64 "  %s\n",
+		if (r->diff_vs_ref >= 0)
+			snprintf(diff, sizeof diff, "%.1e", r->diff_vs_ref);
+		printf("  %-9s %-10.10s %10" PRIu64 " %7.2f%% %10" PRIu64 " %-5s %-12s %10" PRIu64
+		       " %10" PRIu64 " %8s  %s\n",
 		       r->backend, r->isa_tool, r->os,
 		       r->out_bytes ? 100.0 * (double)r->os / (double)r->out_bytes : 0.0, r->tested,
-		       r->safe ? "yes" : "NO", next, r->algorithmic, r->analytic, note);
+		       r->safe ? "yes" : "NO", next, r->algorithmic, r->analytic, diff, note);
 	}
 }
 

@@ -4,6 +4,7 @@
  * measured O_s natively in this process, with the same ISA cap. */
 #include "compare.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,11 @@
 #include "backend_info.h"
 #include "locate.h"
 #include "profile.h"
+#include "runner.h"
 #include "verify.h"
+
+/* Input seed of the comparison with the ref backend. */
+#define DIFF_SEED 0x646d6f636d70ull /* "dmocmp" */
 
 static void set_reason(struct dmo_compare_row *row, enum dmo_compare_status status,
 		       const char *reason)
@@ -89,6 +94,63 @@ out:
 	dmo_layer_table_free(&table);
 	free(argv);
 	return rc;
+}
+
+static void *alloc_aligned(uint64_t bytes)
+{
+	void *p = NULL;
+
+	return posix_memalign(&p, 64, bytes ? bytes : 1) == 0 ? p : NULL;
+}
+
+/* ROW's backend and ref on the same input, separate buffers. */
+static void diff_vs_ref(const struct dmo_compare_options *opts, const struct dmo_opspec *spec,
+			struct dmo_compare_row *row)
+{
+	char err[320];
+	struct dmo_backend_handle *ref = dmo_backend_load("ref", opts->isa, err, sizeof err);
+	struct dmo_backend_handle *own = dmo_backend_load(row->backend, opts->isa, err, sizeof err);
+	struct dmo_backend_run *a = NULL, *b = NULL;
+	unsigned char *in = alloc_aligned(row->in_bytes);
+	unsigned char *want = alloc_aligned(row->out_bytes), *got = alloc_aligned(row->out_bytes);
+	size_t elem = dmo_dtype_size(spec->dtype);
+
+	row->diff_vs_ref = -1;
+	if (ref == NULL || own == NULL || in == NULL || want == NULL || got == NULL)
+		goto out;
+	a = dmo_backend_prepare(ref, spec, NULL, err, sizeof err);
+	b = dmo_backend_prepare(own, spec, NULL, err, sizeof err);
+	if (a == NULL || b == NULL)
+		goto out;
+	dmo_op_fill_input(spec, in, DIFF_SEED);
+	memset(want, 0, row->out_bytes);
+	memset(got, 0, row->out_bytes);
+	if (dmo_backend_execute(a, in, want) != 0 || dmo_backend_execute(b, in, got) != 0)
+		goto out;
+	row->diff_vs_ref = 0;
+	for (uint64_t i = 0; i < row->out_bytes / elem; i++) {
+		double x, y, d;
+
+		if (spec->dtype == DMO_F32) {
+			x = ((const float *)want)[i];
+			y = ((const float *)got)[i];
+			d = fabs(x - y) / (fabs(x) > 1 ? fabs(x) : 1);
+		} else {
+			x = elem == 1 ? ((const int8_t *)want)[i] : elem == 2 ? ((const int16_t *)want)[i]
+									  : ((const int32_t *)want)[i];
+			y = elem == 1 ? ((const int8_t *)got)[i] : elem == 2 ? ((const int16_t *)got)[i]
+									 : ((const int32_t *)got)[i];
+			d = fabs(x - y);
+		}
+		if (d > row->diff_vs_ref || d != d) /* NaN counts as a difference */
+			row->diff_vs_ref = d != d ? INFINITY : d;
+	}
+out:
+	dmo_backend_release(a);
+	dmo_backend_release(b);
+	free(in);
+	free(want);
+	free(got);
 }
 
 /* Overlapped native runs at O_s (aligned down) and one step above. */
@@ -178,9 +240,12 @@ int dmo_compare(const struct dmo_compare_options *opts, struct dmo_compare_row *
 		if (profile_backend(opts, opts->backends[b], todo, n, err, err_len) != 0)
 			goto out;
 		for (int i = 0; i < n; i++)
-			if (todo[i]->status == DMO_COMPARE_OK)
-				verify_row(opts, &specs[(todo[i] - rows) / n_backends],
-					   dmo_backend_desc(h)->alignment, todo[i]);
+			if (todo[i]->status == DMO_COMPARE_OK) {
+				const struct dmo_opspec *spec = &specs[(todo[i] - rows) / n_backends];
+
+				verify_row(opts, spec, dmo_backend_desc(h)->alignment, todo[i]);
+				diff_vs_ref(opts, spec, todo[i]);
+			}
 	}
 	rc = 0;
 out:

@@ -31,7 +31,15 @@ struct dmo_compare_row {
 	int next_changed;        /* 1 changed at TESTED + STEP, 0 not, -1 not tried
 				  * (TESTED is min(IB, OB)) */
 	uint64_t algorithmic, analytic; /* the reference loop order's */
+	/* Largest |out - ref| / max(1, |ref|) against the ref backend on the
+	 * same input (f32; integer dtypes: largest absolute difference), so a
+	 * backend's op spec is checked to mean the same op; -1 not computed. */
+	double diff_vs_ref;
 };
+
+/* The tolerance dmo's tests allow diff_vs_ref for f32: libraries sum in
+ * other orders and fuse multiply-adds. */
+#define DMO_COMPARE_F32_TOLERANCE 1e-4
 
 struct dmo_compare_options {
 	char *const *specs;

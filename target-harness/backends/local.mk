@@ -29,3 +29,12 @@ target_harness_backends_dmo_backend_openblas_la_CPPFLAGS = $(BACKEND_CPPFLAGS)
 target_harness_backends_dmo_backend_openblas_la_LDFLAGS = $(BACKEND_LDFLAGS)
 target_harness_backends_dmo_backend_openblas_la_LIBADD = -ldl
 endif
+
+if HAVE_ARMNN
+pkglib_LTLIBRARIES += target-harness/backends/dmo-backend-armnn.la
+target_harness_backends_dmo_backend_armnn_la_SOURCES = target-harness/backends/armnn.cpp
+target_harness_backends_dmo_backend_armnn_la_CPPFLAGS = $(BACKEND_CPPFLAGS)
+target_harness_backends_dmo_backend_armnn_la_CXXFLAGS = -std=c++14 -Wall -Wextra
+target_harness_backends_dmo_backend_armnn_la_LDFLAGS = $(BACKEND_LDFLAGS)
+target_harness_backends_dmo_backend_armnn_la_LIBADD = -larmnn
+endif
