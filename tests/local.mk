@@ -2,7 +2,7 @@
 # the real tool, checked against hand derivations and a brute-force oracle.
 TARGET_LIBS = target-harness/lib/libdmo-harness.la
 check_PROGRAMS += tests/targets/relu tests/targets/kernels tests/targets/misuse \
-	tests/targets/raw_protocol tests/bruteforce_os tests/layers_tsv
+	tests/targets/raw_protocol tests/bruteforce_os tests/layers_tsv tests/csv_tsv
 # Targets are built like user code: -O2, nothing from dmo but the header.
 # -no-install: a real executable on the shared libdmo-harness, not a libtool
 # wrapper script (valgrind would profile the shell).
@@ -39,3 +39,13 @@ EXTRA_DIST += tests/lib.sh tests/profile_kernels.sh tests/profile_misuse.sh \
 	tests/protocol_raw.sh tests/trace_spill.sh tests/install.sh tests/sweep_tool.sh
 TESTS += tests/verify_ops.sh tests/trace_beyond_ram.sh
 EXTRA_DIST += tests/verify_ops.sh tests/check_main.h tests/trace_beyond_ram.sh
+
+tests_csv_tsv_SOURCES = tests/csv_tsv.c
+tests_csv_tsv_LDADD = $(CSV_LIBS)
+
+# Backends: each one end to end (skipped when configure did not find its
+# library), and the command-line misuse of --backend/--isa/compare.
+BACKEND_TESTS = tests/backend_ref.sh tests/backend_xnnpack.sh tests/backend_onednn.sh \
+	tests/backend_openblas.sh tests/backend_armnn.sh
+TESTS += $(BACKEND_TESTS)
+EXTRA_DIST += $(BACKEND_TESTS) tests/backend_check.sh
