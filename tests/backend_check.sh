@@ -9,7 +9,7 @@
 # directory exits 0.  Skipped (77) when the backend was not built.
 . "$top_srcdir/tests/lib.sh"
 
-if ! "$DMO" verify --backend "$BACKEND" --scan-limit 0 --overlap 0 fc:in=4,units=2 >/dev/null 2>"$WORK/load.err"; then
+if ! "$DMO" verify --backend "$BACKEND" --scan-limit 0 --overlap 0 fc:in=4,units=4 >/dev/null 2>"$WORK/load.err"; then
 	if grep -q "is not available" "$WORK/load.err"; then
 		echo "skip: $(cat "$WORK/load.err")"
 		exit 77
