@@ -89,11 +89,12 @@ static void info_field(FILE *out, const char *text, int last)
 static void write_info(const struct harness_options *opts, const char *name,
 		       const struct dmo_backend_run *run)
 {
-	const struct dmo_backend *b = dmo_backend_desc(opts->described);
+	const struct dmo_backend *b;
 	char cpu[128], impl[64];
 
 	if (opts->info == NULL)
 		return;
+	b = dmo_backend_desc(opts->described);
 	cpu_features(cpu, sizeof cpu);
 	if (run == NULL)
 		snprintf(impl, sizeof impl, "reference loop order, %d thread%s%s", opts->threads,
