@@ -30,6 +30,12 @@ if "$DMO" verify --backend armnn --overlap 0 fc:in=4,units=4 >/dev/null 2>&1; th
 	refuse "armnn misaligned overlap" "16-byte aligned" "$DMO" verify --backend armnn --overlap 4 relu:in=4x4x4
 fi
 
+# Plugins: a folder without one, and a plugin of a future ABI version.
+DMO_BACKEND_DIR="$WORK" refuse "no plugin" "is not available" \
+	"$DMO" verify --backend onednn relu:in=4
+DMO_BACKEND_DIR="$top_builddir/tests/targets/badbackend/.libs" refuse "ABI version 99" \
+	"does not export a version 1 descriptor" "$DMO" verify --backend xnnpack relu:in=4
+
 # Hand-made run directories: relu:in=4x4x4 has IB = OB = 256 and, in the
 # reference order (flat, each element read then written), O_s = 256; a
 # kernel measured at 128 is not in that order, and the reference formula
