@@ -52,6 +52,6 @@ EXTRA_DIST += $(BACKEND_TESTS) tests/backend_check.sh
 
 # A plugin that claims ABI version 99, under a known backend's file name in
 # a folder of its own (DMO_BACKEND_DIR in backend_misuse.sh).
-check_LTLIBRARIES = tests/targets/badbackend/dmo-backend-xnnpack.la
+check_LTLIBRARIES += tests/targets/badbackend/dmo-backend-xnnpack.la
 tests_targets_badbackend_dmo_backend_xnnpack_la_SOURCES = tests/targets/badbackend/future_abi.c
 tests_targets_badbackend_dmo_backend_xnnpack_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere

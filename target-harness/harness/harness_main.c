@@ -55,27 +55,25 @@ enum { OPT_ISA = 0x100, OPT_INFO };
 /* The x86 features this process sees: under Valgrind, its virtual CPU's. */
 static void cpu_features(char *text, size_t len)
 {
-	static const char *const names[] = { "sse4.1", "sse4.2", "avx", "avx2", "fma",
-					     "avx512f" };
+	__builtin_cpu_init();
+	const struct {
+		const char *name;
+		int has;
+	} features[] = {
+		{ "sse4.1", __builtin_cpu_supports("sse4.1") },
+		{ "sse4.2", __builtin_cpu_supports("sse4.2") },
+		{ "avx", __builtin_cpu_supports("avx") },
+		{ "avx2", __builtin_cpu_supports("avx2") },
+		{ "fma", __builtin_cpu_supports("fma") },
+		{ "avx512f", __builtin_cpu_supports("avx512f") },
+	};
 	size_t used = 0;
 
-	__builtin_cpu_init();
 	text[0] = '\0';
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-		int has = 0;
-
-		switch (i) {
-		case 0: has = __builtin_cpu_supports("sse4.1"); break;
-		case 1: has = __builtin_cpu_supports("sse4.2"); break;
-		case 2: has = __builtin_cpu_supports("avx"); break;
-		case 3: has = __builtin_cpu_supports("avx2"); break;
-		case 4: has = __builtin_cpu_supports("fma"); break;
-		default: has = __builtin_cpu_supports("avx512f"); break;
-		}
-		if (has && used < len)
+	for (size_t i = 0; i < sizeof features / sizeof features[0]; i++)
+		if (features[i].has && used < len)
 			used += (size_t)snprintf(text + used, len - used, "%s%s", used ? " " : "",
-						 names[i]);
-	}
+						 features[i].name);
 }
 
 static void info_field(FILE *out, const char *text, int last)
