@@ -34,6 +34,19 @@ armnn::TensorInfo nhwc(int n, int h, int w, int c)
 				 armnn::DataType::Float32);
 }
 
+/* The geometry both convolution descriptors share. */
+template <typename Descriptor> Descriptor conv_geometry(const dmo_backend_op *op, bool bias)
+{
+	Descriptor d;
+	d.m_PadLeft = op->pad_left; d.m_PadRight = op->pad_right;
+	d.m_PadTop = op->pad_top; d.m_PadBottom = op->pad_bottom;
+	d.m_StrideX = op->stride_w; d.m_StrideY = op->stride_h;
+	d.m_DilationX = op->dil_w; d.m_DilationY = op->dil_h;
+	d.m_BiasEnabled = bias;
+	d.m_DataLayout = armnn::DataLayout::NHWC;
+	return d;
+}
+
 /* The layer of OP between the input and output layers; weights are copied
  * by Arm NN when the network is built (dwconv2d: permuted to its
  * [mult][in_c][k_h][k_w]). */
@@ -64,24 +77,12 @@ armnn::IConnectableLayer *add_layer(armnn::INetwork &net, const dmo_backend_op *
 			filter = scratch.data();
 		}
 		armnn::ConstTensor weights(armnn::TensorInfo(shape, armnn::DataType::Float32), filter);
-		if (op_is(op, "conv2d")) {
-			armnn::Convolution2dDescriptor d;
-			d.m_PadLeft = op->pad_left; d.m_PadRight = op->pad_right;
-			d.m_PadTop = op->pad_top; d.m_PadBottom = op->pad_bottom;
-			d.m_StrideX = op->stride_w; d.m_StrideY = op->stride_h;
-			d.m_DilationX = op->dil_w; d.m_DilationY = op->dil_h;
-			d.m_BiasEnabled = bias.has_value();
-			d.m_DataLayout = armnn::DataLayout::NHWC;
-			return net.AddConvolution2dLayer(d, weights, bias, "conv2d");
-		}
-		armnn::DepthwiseConvolution2dDescriptor d;
-		d.m_PadLeft = op->pad_left; d.m_PadRight = op->pad_right;
-		d.m_PadTop = op->pad_top; d.m_PadBottom = op->pad_bottom;
-		d.m_StrideX = op->stride_w; d.m_StrideY = op->stride_h;
-		d.m_DilationX = op->dil_w; d.m_DilationY = op->dil_h;
-		d.m_BiasEnabled = bias.has_value();
-		d.m_DataLayout = armnn::DataLayout::NHWC;
-		return net.AddDepthwiseConvolution2dLayer(d, weights, bias, "dwconv2d");
+		if (op_is(op, "conv2d"))
+			return net.AddConvolution2dLayer(conv_geometry<armnn::Convolution2dDescriptor>(op, bias.has_value()),
+							 weights, bias, "conv2d");
+		return net.AddDepthwiseConvolution2dLayer(
+			conv_geometry<armnn::DepthwiseConvolution2dDescriptor>(op, bias.has_value()), weights, bias,
+			"dwconv2d");
 	}
 	if (op_is(op, "maxpool") || op_is(op, "avgpool")) {
 		armnn::Pooling2dDescriptor d;
