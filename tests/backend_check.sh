@@ -56,6 +56,30 @@ fi
 # cannot prove a larger overlap unsafe).
 echo "$rows" | awk -F'\t' '{ print $1, $3, "O_s=" $10, "tested=" $11, "next=" $13, "changed=" $14 }'
 
+# A small residual model on the backend, then planned from its run
+# directory (dmo plan --os measured:DIR reads any backend's).  A backend
+# that lacks one of its ops is refused before valgrind starts (exit 2).
+cat >"$WORK/tiny.csv" <<'TABLE'
+layer,name,spec,inputs
+0,conv1,"conv2d:in=12x12x3,k=3x3,stride=2,pad=same,out_c=8",
+1,dw1,"dwconv2d:in=6x6x8,k=3x3,pad=same",conv1
+2,pw1,"conv2d:in=6x6x8,k=1x1,out_c=8",dw1
+3,add1,"add:in=6x6x8",conv1;pw1
+4,pool,"avgpool:in=6x6x8,k=6x6",add1
+TABLE
+"$DMO" run -o "$WORK/model" --backend "$BACKEND" --model "$WORK/tiny.csv" >"$WORK/model.out" 2>&1
+status=$?
+if [ "$status" = 2 ] && grep -q "layer conv1: .*no conv2d" "$WORK/model.out"; then
+	echo "ok: $BACKEND has no conv2d, the model is refused up front"
+else
+	expect_eq "dmo run --backend $BACKEND --model" 0 "$status"
+	expect_eq "every layer profiled" 5 "$(grep -c " ok$" "$WORK/model.out")"
+	"$DMO" plan --os "measured:$WORK/model" "$WORK/tiny.csv" >"$WORK/plan.out" 2>&1
+	expect_eq "dmo plan from the $BACKEND run directory" 0 $?
+	"$DMO" analyze "$WORK/model" >"$WORK/model.analyze" 2>&1
+	expect_eq "dmo analyze of the $BACKEND model run exits 0" 0 $?
+fi
+
 "$DMO" analyze "$WORK/cmp/$BACKEND" >"$WORK/analyze.out" 2>&1
 expect_eq "dmo analyze of the $BACKEND run exits 0" 0 $?
 grep -E "MISMATCH|UNSAFE|OUT-OF-RANGE" "$WORK/analyze.out" && fail "a failed verdict"
