@@ -18,7 +18,6 @@ const char *const dmo_backend_isas[] = { "sse4", "avx", "avx2", NULL };
 
 struct dmo_backend_handle {
 	const struct dmo_backend *desc;
-	void *library; /* NULL for ref */
 	char isa[8];   /* the cap it was initialised with, "" for none */
 };
 
@@ -138,7 +137,6 @@ struct dmo_backend_handle *dmo_backend_load(const char *name, const char *isa, c
 		return NULL;
 	}
 	h->desc = desc;
-	h->library = library;
 	snprintf(h->isa, sizeof h->isa, "%s", isa ? isa : "");
 	loaded[index] = h;
 	return h;
