@@ -36,6 +36,13 @@ DMO_BACKEND_DIR="$WORK" refuse "no plugin" "is not available" \
 DMO_BACKEND_DIR="$top_builddir/tests/targets/badbackend/.libs" refuse "ABI version 99" \
 	"does not export a version 1 descriptor" "$DMO" verify --backend xnnpack relu:in=4
 
+# A plugin that copies its buffers is verified but never profiled.
+copying="$top_builddir/tests/targets/copybackend/.libs"
+DMO_BACKEND_DIR="$copying" refuse "profiling a copying backend" "copies its input or output" \
+	"$DMO" run -o "$WORK/copying" --backend onednn relu:in=4x4x4
+DMO_BACKEND_DIR="$copying" "$DMO" verify --backend onednn --overlap 0 relu:in=4x4x4 >"$WORK/out" 2>&1
+expect_eq "verifying a copying backend" 0 $?
+
 # Hand-made run directories: relu:in=4x4x4 has IB = OB = 256 and, in the
 # reference order (flat, each element read then written), O_s = 256; a
 # kernel measured at 128 is not in that order, and the reference formula

@@ -234,7 +234,7 @@ extern "C" const struct dmo_backend *dmo_backend_v1(void)
 {
 	static const struct dmo_backend backend = {
 		DMO_BACKEND_ABI_VERSION, "armnn", 16, armnn_init, armnn_version, armnn_isa,
-		armnn_prepare, armnn_implementation, armnn_run, armnn_release,
+		armnn_prepare, armnn_implementation, armnn_run, armnn_release, 0,
 	};
 	return &backend;
 }

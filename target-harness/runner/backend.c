@@ -192,7 +192,14 @@ struct dmo_backend_run *dmo_backend_prepare(struct dmo_backend_handle *handle,
 int dmo_backend_check(struct dmo_backend_handle *handle, const struct dmo_opspec *spec,
 		      char *err, size_t err_len)
 {
-	struct dmo_backend_run *run = dmo_backend_prepare(handle, spec, NULL, err, err_len);
+	struct dmo_backend_run *run;
+
+	if (handle->desc->flags & DMO_BACKEND_COPIES) {
+		snprintf(err, err_len, "backend %s copies its input or output: profiling would "
+			 "measure the copy, not the kernel", handle->desc->name);
+		return -1;
+	}
+	run = dmo_backend_prepare(handle, spec, NULL, err, err_len);
 
 	dmo_backend_release(run);
 	return run != NULL ? 0 : -1;

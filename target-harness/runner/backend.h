@@ -45,7 +45,8 @@ int dmo_backend_isa_valid(const char *isa);
 struct dmo_backend_run *dmo_backend_prepare(struct dmo_backend_handle *handle,
 					    const struct dmo_opspec *spec, const void *in2,
 					    char *err, size_t err_len);
-/* 0 when the backend can run SPEC, else -1 with the reason in ERR. */
+/* 0 when the backend can run SPEC under the tool, else -1 with the reason
+ * in ERR (it refuses the op, or it copies its buffers). */
 int dmo_backend_check(struct dmo_backend_handle *handle, const struct dmo_opspec *spec,
 		      char *err, size_t err_len);
 

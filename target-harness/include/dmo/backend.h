@@ -13,8 +13,9 @@
  *   run      inside the layer: compute OUT from IN (and the op's second
  *            operand) exactly once, reading and writing the caller's
  *            buffers themselves - no copy of IN or OUT in between, since
- *            that copy is what the tool would measure - on the calling
- *            thread alone;
+ *            that copy is what the tool would measure (a library that must
+ *            copy sets DMO_BACKEND_COPIES and is not profiled) - on the
+ *            calling thread alone;
  *   release  free what prepare made.
  *
  * IN and OUT may overlap (that is the point): a backend must not check for
@@ -74,7 +75,13 @@ struct dmo_backend {
 	/* 0, or -1 when the library failed. */
 	int (*run)(void *prepared, const void *in, void *out);
 	void (*release)(void *prepared);
+	/* DMO_BACKEND_COPIES: run copies IN or OUT through buffers of its own,
+	 * so the tool would measure the copies, not the kernel; dmo then runs
+	 * the backend in `dmo verify` only and refuses to profile it. */
+	unsigned flags;
 };
+
+#define DMO_BACKEND_COPIES 1u
 
 /* The one symbol a backend exports. */
 const struct dmo_backend *dmo_backend_v1(void);
