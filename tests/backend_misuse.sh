@@ -20,6 +20,7 @@ refuse "verify: unknown backend" "unknown backend" "$DMO" verify --backend nosuc
 refuse "compare: bad spec" "relu:in=0" "$DMO" compare --backends ref relu:in=0
 refuse "compare: bad ISA" "--isa 'sse9'" "$DMO" compare --isa sse9 relu:in=4
 refuse "compare: no spec" "usage" "$DMO" compare
+refuse "compare: unknown backend" "unknown backend 'cudnn'" "$DMO" compare --backends ref,cudnn relu:in=4
 # An op the backend cannot run is refused before valgrind starts: no run
 # directory appears.
 if "$DMO" verify --backend openblas --overlap 0 fc:in=4,units=4 >/dev/null 2>&1; then

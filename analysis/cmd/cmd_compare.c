@@ -220,8 +220,12 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "dmo compare: out of memory\n");
 		return 2;
 	}
-	while (backends[n_backends] != NULL)
-		n_backends++;
+	for (; backends[n_backends] != NULL; n_backends++)
+		if (!dmo_backend_known(backends[n_backends])) {
+			fprintf(stderr, "dmo compare: unknown backend '%s' (known: ref xnnpack onednn "
+				"openblas armnn)\n", backends[n_backends]);
+			goto out;
+		}
 	if (n_backends == 0) {
 		fprintf(stderr, "dmo compare: no backend to compare\n");
 		goto out;

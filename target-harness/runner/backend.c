@@ -50,6 +50,11 @@ static int name_index(const char *name)
 	return -1;
 }
 
+int dmo_backend_known(const char *name)
+{
+	return name_index(name) >= 0;
+}
+
 /* Whether the running program lives in the build tree. */
 static int running_in_build_tree(void)
 {

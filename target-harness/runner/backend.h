@@ -37,6 +37,9 @@ struct dmo_backend_handle *dmo_backend_load(const char *name, const char *isa, c
 					    size_t err_len);
 const struct dmo_backend *dmo_backend_desc(const struct dmo_backend_handle *handle);
 
+/* Whether NAME is one of dmo_backend_names. */
+int dmo_backend_known(const char *name);
+
 /* Whether ISA is one of dmo_backend_isas. */
 int dmo_backend_isa_valid(const char *isa);
 
