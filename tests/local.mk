@@ -53,9 +53,9 @@ EXTRA_DIST += $(BACKEND_TESTS) tests/backend_check.sh
 # Test plugins.  One claims ABI version 99, under a known backend's file name in
 # a folder of its own (DMO_BACKEND_DIR in backend_misuse.sh).
 check_LTLIBRARIES += tests/targets/badbackend/dmo-backend-xnnpack.la
-tests_targets_badbackend_dmo_backend_xnnpack_la_SOURCES = tests/targets/badbackend/future_abi.c
+tests_targets_badbackend_dmo_backend_xnnpack_la_SOURCES = tests/targets/future_abi.c
 tests_targets_badbackend_dmo_backend_xnnpack_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
 # A plugin that copies its buffers and says so (DMO_BACKEND_COPIES).
 check_LTLIBRARIES += tests/targets/copybackend/dmo-backend-onednn.la
-tests_targets_copybackend_dmo_backend_onednn_la_SOURCES = tests/targets/copybackend/copying_relu.c
+tests_targets_copybackend_dmo_backend_onednn_la_SOURCES = tests/targets/copying_relu.c
 tests_targets_copybackend_dmo_backend_onednn_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
