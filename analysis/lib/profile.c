@@ -212,6 +212,7 @@ int dmo_profile_command(const struct dmo_profile_options *opts, const char *who)
 	}
 	dmo_layers_print(stdout, &table);
 	printf("run directory: %s (%s)\n", opts->out_dir, DMO_LAYERS_CSV);
+	dmo_layers_warn_threads(stderr, who, &table);
 	dmo_layer_table_free(&table);
 	/* Said on stderr, since a layer left "incomplete" needs its cause.  A
 	 * SIGKILL nobody sent by hand is usually the kernel's OOM killer. */
