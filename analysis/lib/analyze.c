@@ -1,7 +1,9 @@
 /* analyze.c - per-layer cross-check of the three O_s methods (analyze.h).
  *
- * The exact value is the tool's.  The event file, when kept, is reduced
- * again here through the same rule and must agree.  For a layer with an
+ * The exact value is the tool's os_any_bytes, safe for every interleaving
+ * of the layer's threads (for one thread, its O_s).  The event file, when
+ * kept, is reduced again here through the same rules and must agree on
+ * both values.  For a layer with an
  * op spec, the algorithmic value must equal the exact one when the kernel
  * ran in the reference loop order, and the analytic one must not exceed it. */
 #include <csv.h>
@@ -48,8 +50,11 @@ static int analyze_trace(const char *dir, struct dmo_layer_analysis *a, char *er
 	if (rc != 0)
 		return -1;
 	a->have_trace = 1;
-	a->trace_os = dmo_reducer_os(&a->trace.exact);
-	a->trace_mismatch = !a->trace.incomplete && a->trace_os != a->row->os_bytes;
+	a->trace_os = a->trace.any_os;
+	/* A layers.csv from before threads were counted has no os_any. */
+	a->trace_mismatch = !a->trace.incomplete &&
+			    (dmo_reducer_os(&a->trace.exact) != a->row->os_bytes ||
+			     (a->row->threads > 0 && a->trace.any_os != a->row->os_any_bytes));
 	return 0;
 }
 
@@ -63,7 +68,7 @@ int dmo_analyze_layer(const char *dir, const struct dmo_layer_row *row,
 
 	memset(a, 0, sizeof *a);
 	a->row = row;
-	if (strcmp(row->status, "ok") != 0) {
+	if (!dmo_layer_ok(row)) {
 		snprintf(a->note, sizeof a->note, "not analysed: status %s", row->status);
 		return 0;
 	}
@@ -89,8 +94,15 @@ int dmo_analyze_layer(const char *dir, const struct dmo_layer_row *row,
 	a->have_spec = 1;
 	a->algorithmic_os = algo.os;
 	a->analytic_os = bound.os;
+	a->analytic_unsafe = bound.os > dmo_layer_safe_os(row);
+	if (row->threads > 1) {
+		/* Both methods model the one-thread loop order. */
+		snprintf(a->note, sizeof a->note,
+			 "%u threads: exact is os_any_bytes (any interleaving; %" PRIu64
+			 " as run); algorithmic models one thread", row->threads, row->os_bytes);
+		return 0;
+	}
 	a->algorithmic_mismatch = algo.os != row->os_bytes;
-	a->analytic_unsafe = bound.os > row->os_bytes;
 	if (a->algorithmic_mismatch)
 		snprintf(a->note, sizeof a->note,
 			 "exact differs from algorithmic: the kernel did not run in the reference loop order");
@@ -105,7 +117,7 @@ static const char *verdict(const struct dmo_layer_analysis *a)
 		return "UNSAFE";
 	if (a->algorithmic_mismatch)
 		return "MISMATCH";
-	if (strcmp(a->row->status, "ok") != 0)
+	if (!dmo_layer_ok(a->row))
 		return "skipped";
 	return a->have_spec || a->have_trace ? "ok" : "exact-only";
 }
@@ -148,17 +160,18 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 		uint64_t penalty_bytes = 0;
 
 		if (dmo_layer_os_known(r))
-			snprintf(exact, sizeof exact, "%" PRIu64, r->os_bytes);
+			snprintf(exact, sizeof exact, "%" PRIu64, dmo_layer_safe_os(r));
 
 		if (a->have_trace)
 			snprintf(trace, sizeof trace, "%" PRIu64, a->trace_os);
 		if (a->have_spec) {
-			penalty_bytes = a->analytic_os <= r->os_bytes ? r->os_bytes - a->analytic_os : 0;
+			uint64_t safe = dmo_layer_safe_os(r);
+			penalty_bytes = a->analytic_os <= safe ? safe - a->analytic_os : 0;
 			snprintf(algo, sizeof algo, "%" PRIu64, a->algorithmic_os);
 			snprintf(analytic, sizeof analytic, "%" PRIu64, a->analytic_os);
 			snprintf(penalty, sizeof penalty, "%.3f%%", percent(penalty_bytes, r->out_bytes));
 			total_out += r->out_bytes;
-			total_exact += r->os_bytes;
+			total_exact += safe;
 			total_algo += a->algorithmic_os;
 			total_analytic += a->analytic_os;
 			total_penalty += penalty_bytes;
