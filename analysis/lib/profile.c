@@ -17,6 +17,7 @@
 
 #include "locate.h"
 #include "profile.h"
+#include "profile_runs.h"
 #include "summary.h"
 #include "wire.h"
 
@@ -90,7 +91,7 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 
 	while (opts->argv[argc] != NULL)
 		argc++;
-	argv = calloc(argc + 8, sizeof *argv);
+	argv = calloc(argc + 8 + (size_t)opts->n_vg_opts, sizeof *argv);
 	if (argv == NULL)
 		_exit(127);
 	snprintf(fifo_opt, sizeof fifo_opt, "--dmo-fifo=%s", fifo);
@@ -106,7 +107,8 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 		snprintf(mem_opt, sizeof mem_opt, "--dmo-max-mem=%s", opts->max_mem);
 		argv[6] = mem_opt;
 	}
-	memcpy(argv + 7, opts->argv, argc * sizeof *argv);
+	memcpy(argv + 7, opts->vg_opts, (size_t)opts->n_vg_opts * sizeof *argv);
+	memcpy(argv + 7 + opts->n_vg_opts, opts->argv, argc * sizeof *argv);
 	setenv("VALGRIND_LIB", tool_dir, 1);
 	setenv(DMO_FIFO_ENV, fifo, 1);
 	if (opts->quiet_program) {
@@ -191,6 +193,10 @@ int dmo_profile_option(struct dmo_profile_options *opts, int option, const char 
 	case DMO_OPT_MAX_MEM:
 		opts->max_mem = value;
 		return 1;
+	case DMO_OPT_VG_OPT:
+		return dmo_profile_vg_opt(opts, value, err, err_len) == 0 ? 1 : -1;
+	case DMO_OPT_RUNS:
+		return dmo_profile_runs_option(opts, value, err, err_len) == 0 ? 1 : -1;
 	default:
 		return 0;
 	}
@@ -202,6 +208,8 @@ int dmo_profile_command(const struct dmo_profile_options *opts, const char *who)
 	char err[1024];
 	int status, signal_no;
 
+	if (opts->runs > 1)
+		return dmo_profile_runs_command(opts, who);
 	if (dmo_profile_run(opts, &status, &signal_no, &table, err, sizeof err) != 0) {
 		/* What the tool recorded is shown even when layers.csv failed. */
 		if (table.count > 0)
