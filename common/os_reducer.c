@@ -33,9 +33,11 @@ void dmo_any_init(struct dmo_any_reducer *a, uint64_t in_bytes, uint64_t out_byt
 	dmo_reducer_init(&a->ran, in_bytes, out_bytes);
 	a->threads = threads;
 	a->capacity = capacity;
+	a->only_tid = DMO_ANY_NO_TID;
 }
 
-struct dmo_thread_acc *dmo_any_thread(struct dmo_any_reducer *a, uint32_t tid)
+/* The slot of TID, made if new. */
+static struct dmo_thread_acc *thread_slot(struct dmo_any_reducer *a, uint32_t tid)
 {
 	uint32_t key = tid < DMO_TID_LUMPED ? tid : DMO_TID_LUMPED;
 	struct dmo_thread_acc *t = 0;
@@ -61,6 +63,19 @@ struct dmo_thread_acc *dmo_any_thread(struct dmo_any_reducer *a, uint32_t tid)
 	a->current = t;
 	a->current_tid = tid;
 	return t;
+}
+
+void dmo_any_add_other(struct dmo_any_reducer *a, uint32_t tid, unsigned flags,
+		       uint64_t offset, uint64_t size)
+{
+	struct dmo_thread_acc *t = a->current;
+	if (t == 0 || tid != a->current_tid)
+		t = thread_slot(a, tid);
+	/* Only a first, unlumped thread takes the inline path. */
+	a->only_tid = a->n_threads == 1 && !t->unordered ? tid : DMO_ANY_NO_TID;
+	if (a->n_threads > 1)
+		dmo_reducer_add(&a->ran, flags, offset, size);
+	dmo_any_fold(t, flags, offset, size);
 }
 
 const struct dmo_reducer *dmo_any_ran(const struct dmo_any_reducer *a)

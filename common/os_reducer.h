@@ -96,9 +96,14 @@ struct dmo_any_reducer {
 	struct dmo_reducer ran;
 	struct dmo_thread_acc *threads; /* caller's array of CAPACITY slots */
 	uint32_t n_threads, capacity;
+	/* The one thread seen so far, whose events take the inline path;
+	 * DMO_ANY_NO_TID before the first event and once a second appears. */
+	uint32_t only_tid;
 	uint32_t current_tid;           /* the tid CURRENT was found for */
 	struct dmo_thread_acc *current; /* NULL before the first event */
 };
+
+#define DMO_ANY_NO_TID UINT32_MAX
 
 /* THREADS holds CAPACITY >= 1 slots; with fewer slots than threads, the
  * last slot lumps the rest (safe, maybe smaller). 256 slots never lump
@@ -106,19 +111,10 @@ struct dmo_any_reducer {
 void dmo_any_init(struct dmo_any_reducer *a, uint64_t in_bytes, uint64_t out_bytes,
 		  struct dmo_thread_acc *threads, uint32_t capacity);
 
-/* The slot of TID, made if new; sets a->current.  Cold: once per thread
- * switch. */
-struct dmo_thread_acc *dmo_any_thread(struct dmo_any_reducer *a, uint32_t tid);
-
-/* Fold one access (as dmo_reducer_add) made by thread TID. */
-static inline void dmo_any_add(struct dmo_any_reducer *a, uint32_t tid, unsigned flags,
-			       uint64_t offset, uint64_t size)
+/* One event into a thread's own state: its reducer and extremes. */
+static inline void dmo_any_fold(struct dmo_thread_acc *t, unsigned flags, uint64_t offset,
+				uint64_t size)
 {
-	struct dmo_thread_acc *t = a->current;
-	if (t == 0 || tid != a->current_tid)
-		t = dmo_any_thread(a, tid);
-	if (a->n_threads > 1)
-		dmo_reducer_add(&a->ran, flags, offset, size);
 	if (!(flags & DMO_EV_OUT)) {
 		if (offset < t->min_in_start)
 			t->min_in_start = offset;
@@ -126,6 +122,22 @@ static inline void dmo_any_add(struct dmo_any_reducer *a, uint32_t tid, unsigned
 		t->max_out_read_end = offset + size;
 	}
 	dmo_reducer_add(&t->own, flags, offset, size);
+}
+
+/* dmo_any_add for the first event and for layers of several threads:
+ * finds the thread's slot and keeps `ran`.  Out of line. */
+void dmo_any_add_other(struct dmo_any_reducer *a, uint32_t tid, unsigned flags,
+		       uint64_t offset, uint64_t size);
+
+/* Fold one access (as dmo_reducer_add) made by thread TID.  While one
+ * thread runs the layer this costs one compare more than dmo_reducer_add. */
+static inline void dmo_any_add(struct dmo_any_reducer *a, uint32_t tid, unsigned flags,
+			       uint64_t offset, uint64_t size)
+{
+	if (tid == a->only_tid)
+		dmo_any_fold(a->threads, flags, offset, size);
+	else
+		dmo_any_add_other(a, tid, flags, offset, size);
 }
 
 /* The reducer of the interleaving that ran: its counts and O_s are the
