@@ -37,5 +37,6 @@ TESTS += tests/profile_kernels.sh tests/profile_misuse.sh tests/protocol_raw.sh 
 	tests/trace_spill.sh tests/install.sh tests/sweep_tool.sh
 EXTRA_DIST += tests/lib.sh tests/profile_kernels.sh tests/profile_misuse.sh \
 	tests/protocol_raw.sh tests/trace_spill.sh tests/install.sh tests/sweep_tool.sh
-TESTS += tests/verify_ops.sh tests/trace_beyond_ram.sh
-EXTRA_DIST += tests/verify_ops.sh tests/check_main.h tests/trace_beyond_ram.sh
+TESTS += tests/verify_ops.sh tests/trace_beyond_ram.sh tests/threads_native.sh
+EXTRA_DIST += tests/verify_ops.sh tests/check_main.h tests/trace_beyond_ram.sh \
+	tests/threads_native.sh
