@@ -7,6 +7,7 @@
  * size of a translated block, so the time slices, counted in blocks, end
  * at other instructions).  The minimum over runs is safe for the schedules
  * and work splits that were seen, no more. */
+#include <csv.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,9 +101,10 @@ static int write_runs_csv(const char *dir, const struct dmo_layer_table *tables,
 	for (int k = 0; k < runs; k++)
 		for (size_t i = 0; i < tables[k].count; i++) {
 			const struct dmo_layer_row *r = &tables[k].rows[i];
-			/* status is ok..., incomplete or error:[a-z-]: no quoting needed */
-			fprintf(out, "%d,%u,%u,%" PRIu64 ",%" PRIu64 ",%s\n", k + 1, r->layer,
-				r->threads, r->os_bytes, r->os_any_bytes, r->status);
+			fprintf(out, "%d,%u,%u,%" PRIu64 ",%" PRIu64 ",", k + 1, r->layer,
+				r->threads, r->os_bytes, r->os_any_bytes);
+			csv_fwrite(out, r->status, strlen(r->status));
+			fputc('\n', out);
 		}
 	if (fclose(out) != 0) {
 		snprintf(err, err_len, "cannot write %.900s", path);
