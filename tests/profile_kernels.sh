@@ -60,6 +60,11 @@ expect_eq "threads os_any_bytes" 0 "$(field "$WORK/k" threads 13)"
 expect_eq "handoff threads" 2 "$(field "$WORK/k" handoff 12)"
 expect_eq "handoff O_s as run" 96 "$(field "$WORK/k" handoff 4)"
 expect_eq "handoff os_any_bytes" 32 "$(field "$WORK/k" handoff 13)"
+# threads.csv: each thread read 32 input and wrote 32 output elements; the
+# main thread is valgrind's tid 1, the one it made tid 2.
+expect_eq "handoff per-thread counts (threads.csv)" "1,0,32,0,0,32 2,0,32,0,0,32" \
+	"$(awk -F, -v n="$(field "$WORK/k" handoff 1)" '$1 == n { print $2 "," $3 "," $4 "," $5 "," $6 "," $7 }' \
+		"$WORK/k/threads.csv" | sort | tr '\n' ' ' | sed 's/ $//')"
 "$DMO" analyze "$WORK/k" >"$WORK/k.analyze" 2>&1
 # Its columns: layer name out_bytes exact trace ... verdict.
 expect_eq "dmo analyze handoff: exact (os_any) and trace's recomputed os_any" "32 32 ok" \

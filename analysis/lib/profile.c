@@ -51,6 +51,7 @@ static void clear_run_dir(const char *dir)
 		size_t len = strlen(entry->d_name);
 		if (strcmp(entry->d_name, DMO_SUMMARY_FILE) == 0 ||
 		    strcmp(entry->d_name, DMO_LAYERS_CSV) == 0 ||
+		    strcmp(entry->d_name, DMO_THREADS_CSV) == 0 ||
 		    (strncmp(entry->d_name, "layer-", 6) == 0 &&
 		     ((len > 7 && strcmp(entry->d_name + len - 7, ".events") == 0) ||
 		      (len > 4 && strcmp(entry->d_name + len - 4, ".csv") == 0)))) {
@@ -170,6 +171,9 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 		goto out;
 	snprintf(csv, sizeof csv, "%s/%s", out_dir, DMO_LAYERS_CSV);
 	rc = dmo_layers_csv_write(csv, table, err, err_len);
+	snprintf(csv, sizeof csv, "%s/%s", out_dir, DMO_THREADS_CSV);
+	if (rc == 0)
+		rc = dmo_threads_csv_write(csv, table, err, err_len);
 out:
 	unlink(fifo);
 	rmdir(private_dir);

@@ -171,6 +171,33 @@ int dmo_layers_csv_write(const char *path, const struct dmo_layer_table *table,
 	return 0;
 }
 
+int dmo_threads_csv_write(const char *path, const struct dmo_layer_table *table, char *err,
+			  size_t err_len)
+{
+	FILE *out = fopen(path, "w");
+	if (out == NULL) {
+		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	fputs("layer,tid,lumped,in_reads,in_writes,out_reads,out_writes\n", out);
+	for (size_t i = 0; i < table->count; i++) {
+		const struct dmo_layer_row *r = &table->rows[i];
+		for (unsigned t = 0; t < r->listed_threads; t++) {
+			const struct dmo_thread_counts *c = &r->thread_counts[t];
+			put_number(out, r->layer);
+			put_number(out, c->tid);
+			put_number(out, c->lumped);
+			for (int k = 0; k < 4; k++)
+				fprintf(out, "%" PRIu64 "%c", c->counts[k], k == 3 ? '\n' : ',');
+		}
+	}
+	if (fclose(out) != 0) {
+		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- reading layers.csv back ---- */
 
 struct csv_reader {

@@ -43,6 +43,12 @@ int dmo_summary_read(const char *dir, struct dmo_layer_table *table, char *err,
 
 int dmo_layers_csv_write(const char *path, const struct dmo_layer_table *table,
 			 char *err, size_t err_len);
+/* DIR/threads.csv: per layer, the event counts of each thread listed in
+ * tool-layers.bin (the first DMO_SUMMARY_THREADS to touch I or O). */
+#define DMO_THREADS_CSV "threads.csv"
+int dmo_threads_csv_write(const char *path, const struct dmo_layer_table *table, char *err,
+			  size_t err_len);
+
 int dmo_layers_csv_read(const char *path, struct dmo_layer_table *table, char *err,
 			size_t err_len);
 
