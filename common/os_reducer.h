@@ -130,7 +130,8 @@ void dmo_any_add_other(struct dmo_any_reducer *a, uint32_t tid, unsigned flags,
 		       uint64_t offset, uint64_t size);
 
 /* Fold one access (as dmo_reducer_add) made by thread TID.  While one
- * thread runs the layer this costs one compare more than dmo_reducer_add. */
+ * thread runs the layer this costs dmo_reducer_add, the thread compare and,
+ * for an input access or R(O), one extreme. */
 static inline void dmo_any_add(struct dmo_any_reducer *a, uint32_t tid, unsigned flags,
 			       uint64_t offset, uint64_t size)
 {
