@@ -149,7 +149,7 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 		return -1;
 	}
 	fputs("layer,name,op,out_bytes,exact_os,trace_os,algorithmic_os,analytic_os,"
-	      "penalty_bytes,penalty_pct,verdict\n", csv);
+	      "penalty_bytes,penalty_pct,verdict,threads,os_bytes\n", csv);
 	fprintf(out, "%5s  %-20s %12s %12s %12s %12s %12s %8s  %s\n", "layer", "name",
 		"out_bytes", "exact", "trace", "algorithmic", "analytic", "penalty", "verdict");
 	for (size_t i = 0; i < count; i++) {
@@ -183,11 +183,12 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 		fprintf(csv, "%u,", r->layer);
 		put_text(csv, r->name);
 		put_text(csv, r->op);
-		fprintf(csv, "%" PRIu64 ",%s,%s,%s,%s,%" PRIu64 ",%s,%s\n", r->out_bytes,
+		/* exact_os is os_any_bytes; os_bytes (as run) comes last. */
+		fprintf(csv, "%" PRIu64 ",%s,%s,%s,%s,%" PRIu64 ",%s,%s,%u,%" PRIu64 "\n", r->out_bytes,
 			dmo_layer_os_known(r) ? exact : "", a->have_trace ? trace : "",
 			a->have_spec ? algo : "",
 			a->have_spec ? analytic : "", penalty_bytes,
-			a->have_spec ? penalty : "", verdict(a));
+			a->have_spec ? penalty : "", verdict(a), r->threads, r->os_bytes);
 	}
 	if (total_out > 0)
 		fprintf(out, "%5s  %-20s %12" PRIu64 " %12" PRIu64 " %12s %12" PRIu64 " %12" PRIu64
@@ -198,6 +199,13 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 		snprintf(err, err_len, "%s: %s", path, strerror(errno));
 		return -1;
 	}
+	size_t multi = 0;
+	for (size_t i = 0; i < count; i++)
+		multi += layers[i].row->threads > 1;
+	if (multi > 0)
+		fprintf(out, "%zu layer%s ran on several threads: their exact and trace values are "
+			"os_any_bytes, safe for every interleaving (docs/threads.md)\n", multi,
+			multi == 1 ? "" : "s");
 	fprintf(out, "analysis: %s; curves: %s/layer-NNNN-curves.csv\n", path, dir);
 	return failed;
 }
