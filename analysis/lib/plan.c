@@ -232,7 +232,8 @@ static double seconds_now(void)
 /* The plans: without overlaps by TFLM's rule; with overlaps by the same
  * rule and in reverse execution order (the paper's: each layer's output
  * is placed before its input, which can then slide onto it), keeping the
- * lower; then the search for a lower one, unless that is the bound. */
+ * lowest of the three; then the search for a lower one, unless that is
+ * the bound. */
 static int plan_all(struct dmo_plan *p, double time_limit, int *order, uint64_t *offsets)
 {
 	struct dmo_plan_search_result found;
@@ -252,6 +253,14 @@ static int plan_all(struct dmo_plan *p, double time_limit, int *order, uint64_t 
 		p->peak_dmo = p->peak_by_size;
 		for (size_t t = 0; t < p->n_tensors; t++)
 			p->tensors[t].offset_dmo = offsets[t];
+	}
+	/* Lowest offset first can do worse with overlaps than without (an
+	 * input slid onto its output pushes others up); the plain plan is a
+	 * valid overlap plan too. */
+	if (p->peak_plain < p->peak_dmo) {
+		p->peak_dmo = p->peak_plain;
+		for (size_t t = 0; t < p->n_tensors; t++)
+			p->tensors[t].offset_dmo = p->tensors[t].offset_plain;
 	}
 	p->status = DMO_PLAN_AT_BOUND;
 	if (p->peak_dmo > p->bound_dmo) {
