@@ -233,7 +233,7 @@ static double seconds_now(void)
  * rule and in reverse execution order (the paper's: each layer's output
  * is placed before its input, which can then slide onto it), keeping the
  * lowest of the three; then the search for a lower one, unless that is
- * the bound. */
+ * the bound.  Returns 0, or dmo_plan_search's error (-1 memory). */
 static int plan_all(struct dmo_plan *p, double time_limit, int *order, uint64_t *offsets)
 {
 	struct dmo_plan_search_result found;
@@ -264,8 +264,10 @@ static int plan_all(struct dmo_plan *p, double time_limit, int *order, uint64_t 
 	}
 	p->status = DMO_PLAN_AT_BOUND;
 	if (p->peak_dmo > p->bound_dmo) {
-		if (dmo_plan_search(p, p->peak_dmo, time_limit, offsets, &found) != 0)
-			return -1;
+		int rc = dmo_plan_search(p, p->peak_dmo, time_limit, offsets, &found);
+
+		if (rc != 0)
+			return rc;
 		if (found.improved) {
 			p->peak_dmo = found.peak;
 			for (size_t t = 0; t < p->n_tensors; t++)
@@ -394,8 +396,10 @@ int dmo_plan_build(const struct dmo_model *model, const uint64_t *os, double tim
 		goto out;
 
 	bound(&p);
-	if (plan_all(&p, time_limit, order, scratch) != 0) {
-		rc = fail(err, err_len, "out of memory");
+	rc = plan_all(&p, time_limit, order, scratch);
+	if (rc != 0) {
+		rc = fail(err, err_len, rc == -2 ? "internal error: the placement search chose a cycle"
+						 : "out of memory");
 		goto out;
 	}
 	overlaps(&p);

@@ -248,7 +248,8 @@ static int by_first(const void *a, const void *b)
 }
 
 /* The offsets of the plan chosen by the states of STEPS ending at state
- * LAST of the final step: each tensor at its longest "lies below" path. */
+ * LAST of the final step: each tensor at its longest "lies below" path.
+ * Returns 0, -1 when out of memory, -2 when the choices hold a cycle. */
 static int offsets_of(const struct dmo_plan *p, const struct step *steps, size_t n_steps,
 		      size_t last, uint64_t *offsets)
 {
@@ -278,8 +279,13 @@ static int offsets_of(const struct dmo_plan *p, const struct step *steps, size_t
 		state = st->parent[state];
 	}
 	memset(offsets, 0, p->n_tensors * sizeof *offsets);
-	/* Acyclic (the search refused every cycle): at most n passes. */
-	while (changed) {
+	/* Acyclic (the search refused every cycle): settled within n passes;
+	 * a change after that would be a cycle, an internal error. */
+	for (size_t pass = 0; changed; pass++) {
+		if (pass > p->n_tensors) {
+			free(edges);
+			return -2;
+		}
 		changed = 0;
 		for (size_t e = 0; e < n_edges; e++) {
 			int64_t at = (int64_t)offsets[edges[e].from] + edges[e].gap;
@@ -440,10 +446,9 @@ int dmo_plan_search(const struct dmo_plan *p, uint64_t incumbent, double time_li
 	for (size_t j = 1; j < n_states; j++)
 		if (values[j * row_len(k)] < values[best * row_len(k)])
 			best = j;
-	if (offsets_of(p, steps, n, best, offsets) != 0) {
-		rc = -1;
+	rc = offsets_of(p, steps, n, best, offsets);
+	if (rc != 0)
 		goto out;
-	}
 	result->improved = 1;
 	result->peak = 0;
 	for (size_t t = 0; t < n; t++)
