@@ -140,6 +140,35 @@ START_TEST(hand_chain)
 }
 END_TEST
 
+/* TFLite Micro's rule takes the first gap a buffer fits between the live
+ * buffers already placed.  fc chain, f32: T0 4 B [0,0], T1 32 B [0,1],
+ * T2 16 B [1,2], T3 8 B [2,3], T4 16 B [3,3].  Order: T1, then the two of
+ * 16 bytes by id descending (T4, T2), T3, T0.  T1@0; T4 meets nothing
+ * placed -> 0; T2 meets T1 [0,32) -> 32; T3 meets T4 [0,16) and T2
+ * [32,48), not T1: the gap [16,32) holds its 8 bytes -> 16; T0 meets T1
+ * -> 32.  Peak 48. */
+START_TEST(tflm_first_gap)
+{
+	struct dmo_model m;
+	struct dmo_plan p;
+	const uint64_t os[4] = { 0, 0, 0, 0 };
+	const uint64_t expected[5] = { 32, 0, 32, 16, 0 };
+
+	load("layer,name,spec,inputs\n"
+	     "0,a,\"fc:in=1,units=8\",\n"
+	     "1,b,\"fc:in=8,units=4\",\n"
+	     "2,c,\"fc:in=4,units=2\",\n"
+	     "3,d,\"fc:in=2,units=4\",\n", &m);
+	build(&m, os, &p);
+	for (int t = 0; t < 5; t++)
+		ck_assert_uint_eq(p.tensors[t].offset_plain, expected[t]);
+	ck_assert_uint_eq(p.peak_plain, 48);
+	check_invariant(&p);
+	dmo_plan_free(&p);
+	dmo_model_free(&m);
+}
+END_TEST
+
 /* A residual: a = relu(x), b = relu(a), s = add(a, b), all 64 bytes, O_s 64.
  * T1 (a) lives 0..2, so layer 1 may not overlap it (not diagonal); at layer
  * 2 it dies as the add's first operand (diagonal), T2 as the second (never).
@@ -466,6 +495,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, relu_chain);
 	tcase_add_test(tc, hand_chain);
+	tcase_add_test(tc, tflm_first_gap);
 	tcase_add_test(tc, residual);
 	tcase_add_test(tc, verify_catches_wrong_os);
 	tcase_add_test(tc, measured);
