@@ -16,7 +16,9 @@
 /* States kept per step; past it (or past the time limit) the search keeps
  * the most promising ones and stops being exact. */
 #define STATE_BUDGET 20000
-#define BEAM_AFTER_TIME_LIMIT 8
+#define BEAM_AFTER_TIME_LIMIT 256
+/* A beam also keeps the next step's extensions (states x 2^k) near this. */
+#define BEAM_EXTENSIONS 65536
 
 /* One step places one tensor above or below each tensor placed before it
  * that is live with it (the frontier).  A state is a partial plan: every
@@ -53,7 +55,17 @@ struct search {
 	double deadline;
 	size_t beam;             /* states kept per step; 0: all (exact) */
 	int exact;
+	int next_k;              /* frontier of the states being pruned */
 };
+
+/* States a beam keeps: S->beam, fewer when each has many choices next. */
+static size_t beam_width(const struct search *s)
+{
+	size_t by_choices = (size_t)BEAM_EXTENSIONS >> s->next_k;
+
+	by_choices = by_choices < 4 ? 4 : by_choices;
+	return s->beam < by_choices ? s->beam : by_choices;
+}
 
 static double now(void)
 {
@@ -208,7 +220,7 @@ static size_t prune(struct search *s, int64_t *values, uint32_t *parent, uint32_
 			s->exact = 0;
 			s->beam = BEAM_AFTER_TIME_LIMIT;
 		}
-		if (s->beam && kept >= s->beam)
+		if (s->beam && kept >= beam_width(s))
 			break;
 		for (size_t q = 0; q < kept && !dominated; q++)
 			dominated = dominates(&kept_values[q * len], v, len);
@@ -374,6 +386,7 @@ static int expand(struct search *s, struct step *st, int64_t **values, int next_
 		s->exact = 0;
 		s->beam = BEAM_AFTER_TIME_LIMIT;
 	}
+	s->next_k = m;
 	kept = prune(s, children, parent, below, n_children, child_len);
 	if (kept == (size_t)-1)
 		goto fail;
@@ -395,7 +408,7 @@ fail:
 int dmo_plan_search(const struct dmo_plan *p, uint64_t incumbent, double time_limit,
 		    uint64_t *offsets, struct dmo_plan_search_result *result)
 {
-	struct search s = { p, (int64_t)incumbent, now() + time_limit, 0, 1 };
+	struct search s = { p, (int64_t)incumbent, now() + time_limit, 0, 1, 0 };
 	size_t n = p->n_tensors, best = 0;
 	struct start *order = malloc(n * sizeof *order);
 	struct step *steps = calloc(n, sizeof *steps);
