@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench/plan_report.sh - the model-level table of `dmo plan` (docs/plan.md):
-# for each model, its tensors and ops, the arena by TFLite Micro's greedy
+# for each model, its tensors and ops (no-ovl: ops dmo has no model for,
+# planned without overlap, from dmo plan's "no overlap:" lines), the arena by TFLite Micro's greedy
 # rule without overlaps, with diagonal overlaps by the same greedy rule and
 # by dmo's placement search, the lower bound, whether the plan is optimal,
 # the saving against TFLite Micro's arena, and the time planning took.
@@ -40,10 +41,10 @@ fi
 
 echo "O_s: $os; search time limit: $limit s; saving: TFLite Micro greedy (no overlaps) to the overlap plan."
 echo
-printf '| %-26s | %7s | %4s | %12s | %12s | %12s | %12s | %-28s | %11s | %7s | %8s |\n' \
-	model tensors ops "TFLM greedy" "greedy+ovl" "dmo plan" "lower bound" status \
+printf '| %-26s | %7s | %4s | %6s | %12s | %12s | %12s | %12s | %-28s | %11s | %7s | %8s |\n' \
+	model tensors ops no-ovl "TFLM greedy" "greedy+ovl" "dmo plan" "lower bound" status \
 	"saving B" saving "time ms"
-printf '|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n' ---------------------------- --------- ------ \
+printf '|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n' ---------------------------- --------- ------ -------- \
 	-------------- -------------- -------------- -------------- ------------------------------ \
 	------------- --------- ----------
 for model in "$@"; do
@@ -65,9 +66,11 @@ for model in "$@"; do
 		/^lower bound:/           { bound = $3 }
 		/^status:/                { status = $0; sub(/^status: */, "", status) }
 		/^planning:/              { ms = 1000 * $2 }
+		/^no overlap:/            { unsupported++ }
 		/^saving:/                { saving = $2; bytes = $4; sub(/^\(/, "", bytes) }
 		END {
-			printf "| %-26s | %7d | %4d | %12d | %12d | %12d | %12d | %-28s | %11d | %6s%% | %8.1f |\n",
-			       model, tensors, ops, plain, greedy, dmo, bound, status, bytes, saving, ms
+			printf "| %-26s | %7d | %4d | %6d | %12d | %12d | %12d | %12d | %-28s | %11d | %6s%% | %8.1f |\n",
+			       model, tensors, ops, unsupported, plain, greedy, dmo, bound, status,
+			       bytes, saving, ms
 		}'
 done

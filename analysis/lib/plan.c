@@ -4,7 +4,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "algorithmic.h"
 #include "analytic.h"
@@ -221,14 +220,6 @@ static int size_order(const struct dmo_plan *p, int *order)
 	return 0;
 }
 
-static double seconds_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* The plans: without overlaps by TFLM's rule; with overlaps by the same
  * rule and in reverse execution order (the paper's: each layer's output
  * is placed before its input, which can then slide onto it), keeping the
@@ -237,7 +228,7 @@ static double seconds_now(void)
 static int plan_all(struct dmo_plan *p, double time_limit, int *order, uint64_t *offsets)
 {
 	struct dmo_plan_search_result found;
-	double start = seconds_now();
+	double start = dmo_plan_seconds();
 
 	if (size_order(p, order) != 0 || place(p, order, 0, &p->peak_plain) != 0 ||
 	    place(p, order, 1, &p->peak_by_size) != 0)
@@ -278,7 +269,7 @@ static int plan_all(struct dmo_plan *p, double time_limit, int *order, uint64_t 
 			    : found.exact		   ? DMO_PLAN_OPTIMAL
 							   : DMO_PLAN_BEST_FOUND;
 	}
-	p->plan_seconds = seconds_now() - start;
+	p->plan_seconds = dmo_plan_seconds() - start;
 	return 0;
 }
 

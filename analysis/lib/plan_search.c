@@ -67,7 +67,7 @@ static size_t beam_width(const struct search *s)
 	return s->beam < by_choices ? s->beam : by_choices;
 }
 
-static double now(void)
+double dmo_plan_seconds(void)
 {
 	struct timespec ts;
 
@@ -216,7 +216,7 @@ static size_t prune(struct search *s, int64_t *values, uint32_t *parent, uint32_
 		const int64_t *v = &values[rank[r].index * len];
 		int dominated = 0;
 
-		if (s->beam == 0 && r % 1024 == 1023 && now() > s->deadline) {
+		if (s->beam == 0 && r % 1024 == 1023 && dmo_plan_seconds() > s->deadline) {
 			s->exact = 0;
 			s->beam = BEAM_AFTER_TIME_LIMIT;
 		}
@@ -382,7 +382,7 @@ static int expand(struct search *s, struct step *st, int64_t **values, int next_
 			below[n_children] = choice;
 			n_children++;
 		}
-	if (s->beam == 0 && now() > s->deadline) {
+	if (s->beam == 0 && dmo_plan_seconds() > s->deadline) {
 		s->exact = 0;
 		s->beam = BEAM_AFTER_TIME_LIMIT;
 	}
@@ -408,7 +408,7 @@ fail:
 int dmo_plan_search(const struct dmo_plan *p, uint64_t incumbent, double time_limit,
 		    uint64_t *offsets, struct dmo_plan_search_result *result)
 {
-	struct search s = { p, (int64_t)incumbent, now() + time_limit, 0, 1, 0 };
+	struct search s = { p, (int64_t)incumbent, dmo_plan_seconds() + time_limit, 0, 1, 0 };
 	size_t n = p->n_tensors, best = 0;
 	struct start *order = malloc(n * sizeof *order);
 	struct step *steps = calloc(n, sizeof *steps);

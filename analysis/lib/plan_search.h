@@ -29,4 +29,7 @@ struct dmo_plan_search_result {
 int dmo_plan_search(const struct dmo_plan *plan, uint64_t incumbent, double time_limit,
 		    uint64_t *offsets, struct dmo_plan_search_result *result);
 
+/* Monotonic seconds, for the time limit and the planning time. */
+double dmo_plan_seconds(void);
+
 #endif
