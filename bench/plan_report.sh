@@ -41,17 +41,17 @@ fi
 
 echo "O_s: $os; search time limit: $limit s; saving: TFLite Micro greedy (no overlaps) to the overlap plan."
 echo
-printf '| %-26s | %7s | %4s | %6s | %12s | %12s | %12s | %12s | %-28s | %11s | %7s | %8s |\n' \
+printf '| %-34s | %7s | %4s | %6s | %12s | %12s | %12s | %12s | %-28s | %11s | %7s | %8s |\n' \
 	model tensors ops no-ovl "TFLM greedy" "greedy+ovl" "dmo plan" "lower bound" status \
 	"saving B" saving "time ms"
-printf '|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n' ---------------------------- --------- ------ -------- \
+printf '|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n' ------------------------------------ --------- ------ -------- \
 	-------------- -------------- -------------- -------------- ------------------------------ \
 	------------- --------- ----------
 for model in "$@"; do
 	name=$(basename "$model")
 	name=${name%.csv}
 	if ! out=$("$dmo" plan --os "$os" --time-limit "$limit" "$model" 2>&1); then
-		printf '| %-26s | error: %s\n' "$name" "$(printf '%s\n' "$out" | head -n 1)"
+		printf '| %-34s | error: %s\n' "$name" "$(printf '%s\n' "$out" | head -n 1)"
 		continue
 	fi
 	printf '%s\n' "$out" | awk -v model="$name" '
@@ -69,7 +69,7 @@ for model in "$@"; do
 		/^no overlap:/            { unsupported++ }
 		/^saving:/                { saving = $2; bytes = $4; sub(/^\(/, "", bytes) }
 		END {
-			printf "| %-26s | %7d | %4d | %6d | %12d | %12d | %12d | %12d | %-28s | %11d | %6s%% | %8.1f |\n",
+			printf "| %-34s | %7d | %4d | %6d | %12d | %12d | %12d | %12d | %-28s | %11d | %6s%% | %8.1f |\n",
 			       model, tensors, ops, unsupported, plain, greedy, dmo, bound, status,
 			       bytes, saving, ms
 		}'
