@@ -370,7 +370,15 @@ static int expand(struct search *s, struct step *st, int64_t **values, int next_
 	cap = 0;
 	children = NULL;
 	parent = below = NULL;
-	for (size_t i = 0; i < st->n_states; i++)
+	for (size_t i = 0; i < st->n_states; i++) {
+		/* Out of time: the states come most promising first (prune's
+		 * order), so the beam extends only the first ones. */
+		if (s->beam == 0 && i % 256 == 255 && dmo_plan_seconds() > s->deadline) {
+			s->exact = 0;
+			s->beam = BEAM_AFTER_TIME_LIMIT;
+		}
+		if (s->beam && i >= s->beam)
+			break;
 		for (uint32_t choice = 0; choice < (1u << k); choice++) {
 			if (extend(p, st->frontier, k, st->tensor, &(*values)[i * len], choice, child) != 0 ||
 			    PEAK(child) >= s->incumbent)
@@ -382,6 +390,7 @@ static int expand(struct search *s, struct step *st, int64_t **values, int next_
 			below[n_children] = choice;
 			n_children++;
 		}
+	}
 	if (s->beam == 0 && dmo_plan_seconds() > s->deadline) {
 		s->exact = 0;
 		s->beam = BEAM_AFTER_TIME_LIMIT;
