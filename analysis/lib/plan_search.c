@@ -55,13 +55,25 @@ struct search {
 	double deadline;
 	size_t beam;             /* states kept per step; 0: all (exact) */
 	int exact;
+	int timed_out;
 	int next_k;              /* frontier of the states being pruned */
 };
 
-/* States a beam keeps: S->beam, fewer when each has many choices next. */
-static size_t beam_width(const struct search *s)
+/* Past the deadline: from now on a narrow beam.  Checked often enough that
+ * a step's extensions or pruning overrun the time limit only briefly. */
+static void check_time(struct search *s)
 {
-	size_t by_choices = (size_t)BEAM_EXTENSIONS >> s->next_k;
+	if (!s->timed_out && dmo_plan_seconds() > s->deadline) {
+		s->timed_out = 1;
+		s->exact = 0;
+		s->beam = BEAM_AFTER_TIME_LIMIT;
+	}
+}
+
+/* States a beam keeps: S->beam, fewer when each has 2^K choices next. */
+static size_t beam_width(const struct search *s, int k)
+{
+	size_t by_choices = (size_t)BEAM_EXTENSIONS >> k;
 
 	by_choices = by_choices < 4 ? 4 : by_choices;
 	return s->beam < by_choices ? s->beam : by_choices;
@@ -216,11 +228,9 @@ static size_t prune(struct search *s, int64_t *values, uint32_t *parent, uint32_
 		const int64_t *v = &values[rank[r].index * len];
 		int dominated = 0;
 
-		if (s->beam == 0 && r % 1024 == 1023 && dmo_plan_seconds() > s->deadline) {
-			s->exact = 0;
-			s->beam = BEAM_AFTER_TIME_LIMIT;
-		}
-		if (s->beam && kept >= beam_width(s))
+		if (r % 1024 == 1023)
+			check_time(s);
+		if (s->beam && kept >= beam_width(s, s->next_k))
 			break;
 		for (size_t q = 0; q < kept && !dominated; q++)
 			dominated = dominates(&kept_values[q * len], v, len);
@@ -373,11 +383,9 @@ static int expand(struct search *s, struct step *st, int64_t **values, int next_
 	for (size_t i = 0; i < st->n_states; i++) {
 		/* Out of time: the states come most promising first (prune's
 		 * order), so the beam extends only the first ones. */
-		if (s->beam == 0 && i % 256 == 255 && dmo_plan_seconds() > s->deadline) {
-			s->exact = 0;
-			s->beam = BEAM_AFTER_TIME_LIMIT;
-		}
-		if (s->beam && i >= s->beam)
+		if (i % 256 == 255)
+			check_time(s);
+		if (s->beam && i >= beam_width(s, k))
 			break;
 		for (uint32_t choice = 0; choice < (1u << k); choice++) {
 			if (extend(p, st->frontier, k, st->tensor, &(*values)[i * len], choice, child) != 0 ||
@@ -391,10 +399,7 @@ static int expand(struct search *s, struct step *st, int64_t **values, int next_
 			n_children++;
 		}
 	}
-	if (s->beam == 0 && dmo_plan_seconds() > s->deadline) {
-		s->exact = 0;
-		s->beam = BEAM_AFTER_TIME_LIMIT;
-	}
+	check_time(s);
 	s->next_k = m;
 	kept = prune(s, children, parent, below, n_children, child_len);
 	if (kept == (size_t)-1)
@@ -417,7 +422,7 @@ fail:
 int dmo_plan_search(const struct dmo_plan *p, uint64_t incumbent, double time_limit,
 		    uint64_t *offsets, struct dmo_plan_search_result *result)
 {
-	struct search s = { p, (int64_t)incumbent, dmo_plan_seconds() + time_limit, 0, 1, 0 };
+	struct search s = { p, (int64_t)incumbent, dmo_plan_seconds() + time_limit, 0, 1, 0, 0 };
 	size_t n = p->n_tensors, best = 0;
 	struct start *order = malloc(n * sizeof *order);
 	struct step *steps = calloc(n, sizeof *steps);
