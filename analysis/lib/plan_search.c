@@ -19,6 +19,9 @@
 #define BEAM_AFTER_TIME_LIMIT 256
 /* A beam also keeps the next step's extensions (states x 2^k) near this. */
 #define BEAM_EXTENSIONS 65536
+/* Memory for one step's children; past it the step stops extending and the
+ * search is a beam from then on. */
+#define CHILDREN_BYTES (256u << 20)
 
 /* One step places one tensor above or below each tensor placed before it
  * that is live with it (the frontier).  A state is a partial plan: every
@@ -355,6 +358,13 @@ static int grow(int64_t **values, uint32_t **parent, uint32_t **below, size_t *c
 	return 0;
 }
 
+static uint32_t *shrink(uint32_t *array, size_t n)
+{
+	uint32_t *smaller = n ? realloc(array, n * sizeof *array) : NULL;
+
+	return smaller ? smaller : array;
+}
+
 /* Expand every state of CUR (frontier of step ST) by every choice for
  * ST's tensor, project the children onto the tensors still live when the
  * next tensor starts (NEXT_FIRST; INT_MAX after the last) and prune.
@@ -387,6 +397,10 @@ static int expand(struct search *s, struct step *st, int64_t **values, int next_
 			check_time(s);
 		if (s->beam && i >= beam_width(s, k))
 			break;
+		if ((n_children + (1u << k)) * child_len * sizeof *children > CHILDREN_BYTES) {
+			s->exact = 0; /* the remaining states are dropped unexamined */
+			break;
+		}
 		for (uint32_t choice = 0; choice < (1u << k); choice++) {
 			if (extend(p, st->frontier, k, st->tensor, &(*values)[i * len], choice, child) != 0 ||
 			    PEAK(child) >= s->incumbent)
@@ -408,8 +422,10 @@ static int expand(struct search *s, struct step *st, int64_t **values, int next_
 		s->beam = STATE_BUDGET;
 	free(*values);
 	*values = children;
-	st->parent = parent;
-	st->below = below;
+	/* Kept for the trace back: only the kept states' choices (a shrink
+	 * that fails leaves the larger block, which is as good). */
+	st->parent = shrink(parent, kept);
+	st->below = shrink(below, kept);
 	*next_k = m;
 	return (int)kept;
 fail:
