@@ -59,8 +59,12 @@ static void print_summary(const char *model_name, const struct dmo_model *model,
 		       100.0 * (double)gap / (double)plan->bound_dmo);
 	else
 		printf("status:                %s\n", dmo_plan_status_name(plan->status));
-	printf("planning:              %.6f s (search: %llu partial plans kept)\n",
-	       plan->plan_seconds, (unsigned long long)plan->search_states);
+	if (plan->searched)
+		printf("planning:              %.6f s (search: %llu partial plans kept)\n",
+		       plan->plan_seconds, (unsigned long long)plan->search_states);
+	else
+		printf("planning:              %.6f s (a greedy plan is at the bound: no search)\n",
+		       plan->plan_seconds);
 	printf("saving:                %.1f %% (%llu bytes)\n\n", saving,
 	       (unsigned long long)(plan->peak_plain - plan->peak_dmo));
 }

@@ -264,6 +264,7 @@ static int plan_all(struct dmo_plan *p, double time_limit, int *order, uint64_t 
 			for (size_t t = 0; t < p->n_tensors; t++)
 				p->tensors[t].offset_dmo = offsets[t];
 		}
+		p->searched = 1;
 		p->search_states = found.states;
 		p->status = p->peak_dmo == p->bound_dmo ? DMO_PLAN_AT_BOUND
 			    : found.exact		   ? DMO_PLAN_OPTIMAL

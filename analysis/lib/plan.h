@@ -67,6 +67,7 @@ struct dmo_plan {
 	int bound_layer;         /* the layer where bound_dmo is reached */
 	enum dmo_plan_status status;
 	double plan_seconds;     /* wall time of the greedy plans and the search */
+	int searched;            /* the search ran (no greedy plan was at the bound) */
 	uint64_t search_states;  /* partial plans the search kept, all steps */
 };
 
