@@ -266,9 +266,8 @@ static int plan_all(struct dmo_plan *p, double time_limit, int *order, uint64_t 
 		}
 		p->searched = 1;
 		p->search_states = found.states;
-		p->status = p->peak_dmo == p->bound_dmo ? DMO_PLAN_AT_BOUND
-			    : found.exact		   ? DMO_PLAN_OPTIMAL
-							   : DMO_PLAN_BEST_FOUND;
+		if (p->peak_dmo > p->bound_dmo)
+			p->status = found.exact ? DMO_PLAN_OPTIMAL : DMO_PLAN_BEST_FOUND;
 	}
 	p->plan_seconds = dmo_plan_seconds() - start;
 	return 0;
