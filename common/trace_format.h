@@ -8,6 +8,12 @@
 
 #define DMO_TRACE_MAGIC "DMOTRACE"
 #define DMO_TRACE_VERSION 1u
+/* A layer's event file in the run directory, for printf with the layer
+ * number; what a run directory's other per-layer files are called starts
+ * with DMO_LAYER_FILE_PREFIX and the same number. */
+#define DMO_TRACE_FILE_FORMAT "layer-%04u.events"
+#define DMO_LAYER_FILE_PREFIX "layer-"
+#define DMO_TRACE_FILE_SUFFIX ".events"
 
 struct dmo_trace_header {
 	char magic[8];           /* DMO_TRACE_MAGIC, no NUL */
