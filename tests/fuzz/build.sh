@@ -25,7 +25,8 @@ target() {
 }
 
 target opspec opspec/opspec.c
-target wire common/wire_parse.c
+target wire common/wire_parse.c common/protocol.c
+target protocol common/protocol.c common/wire_parse.c
 target layers_csv analysis/lib/rundir.c -lcsv
 target summary analysis/lib/rundir.c -lcsv
 target trace analysis/lib/trace.c
