@@ -5,7 +5,7 @@
  * state of the engine, not only the wire parser's rejections.
  *
  * Contract checked after every step: a store is always answered (0 or -1);
- * opens and closes alternate; every row is well formed (reason [a-z-],
+ * opens and closes alternate; every row is well formed (reason [a-z0-9-],
  * texts terminated); no two rows share a nonzero layer number; after
  * finish no layer is open. */
 #include <assert.h>
@@ -58,7 +58,7 @@ static void check_row(const struct dmo_layer_summary *row)
 	assert(memchr(row->name, 0, sizeof row->name) && memchr(row->spec, 0, sizeof row->spec));
 	assert(memchr(row->reason, 0, sizeof row->reason));
 	for (const char *r = row->reason; *r; r++)
-		assert((*r >= 'a' && *r <= 'z') || *r == '-');
+		assert((*r >= 'a' && *r <= 'z') || (*r >= '0' && *r <= '9') || *r == '-');
 	assert((row->status == DMO_STATUS_ERROR) == (row->reason[0] != '\0'));
 	if (row->layer == 0)
 		return;
