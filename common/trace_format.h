@@ -15,6 +15,13 @@
 #define DMO_LAYER_FILE_PREFIX "layer-"
 #define DMO_TRACE_FILE_SUFFIX ".events"
 
+/* RAM a full trace may hold before its events go straight to the file
+ * (--max-mem), in MiB, and as the option's text. */
+#define DMO_MAX_MEM_DEFAULT_MIB 64
+#define DMO_MAX_MEM_STR_(n) #n
+#define DMO_MAX_MEM_STR(n) DMO_MAX_MEM_STR_(n)
+#define DMO_MAX_MEM_DEFAULT_TEXT DMO_MAX_MEM_STR(DMO_MAX_MEM_DEFAULT_MIB) "M"
+
 struct dmo_trace_header {
 	char magic[8];           /* DMO_TRACE_MAGIC, no NUL */
 	uint32_t version;        /* DMO_TRACE_VERSION */

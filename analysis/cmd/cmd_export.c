@@ -9,6 +9,7 @@
 
 #include "cmd.h"
 #include "trace.h"
+#include "trace_format.h"
 
 static const char usage[] =
 	"usage: dmo export --csv DIR\n"
@@ -76,8 +77,9 @@ int cmd_export(int argc, char **argv)
 	for (int i = 0; i < n; i++) {
 		const char *leaf = names[i]->d_name;
 		size_t len = strlen(leaf);
-		if (strncmp(leaf, "layer-", 6) == 0 && len > 13 &&
-		    strcmp(leaf + len - 7, ".events") == 0) {
+		if (strncmp(leaf, DMO_LAYER_FILE_PREFIX, strlen(DMO_LAYER_FILE_PREFIX)) == 0 &&
+		    len > strlen(DMO_LAYER_FILE_PREFIX) + strlen(DMO_TRACE_FILE_SUFFIX) &&
+		    strcmp(leaf + len - strlen(DMO_TRACE_FILE_SUFFIX), DMO_TRACE_FILE_SUFFIX) == 0) {
 			found++;
 			failed |= export_one(argv[optind], leaf) != 0;
 		}

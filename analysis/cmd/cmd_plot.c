@@ -16,6 +16,7 @@
 #include "plan.h"
 #include "plot.h"
 #include "rundir.h"
+#include "trace_format.h"
 
 static const char usage[] =
 	"usage: dmo plot DIR [--layer N|NAME] [--kind pattern|bounds|threads]\n"
@@ -82,7 +83,7 @@ static int bad_usage(const char *msg, const char *arg)
 
 static void event_file(const char *dir, const struct dmo_layer_row *row, char *path, size_t len)
 {
-	snprintf(path, len, "%s/layer-%04u.events", dir, row->layer);
+	snprintf(path, len, "%s/" DMO_TRACE_FILE_FORMAT, dir, row->layer);
 }
 
 static int all_digits(const char *s)

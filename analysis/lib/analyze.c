@@ -14,6 +14,7 @@
 #include "analytic.h"
 #include "analyze.h"
 #include "opspec.h"
+#include "trace_format.h"
 
 static int write_curve_point(void *ctx, const struct dmo_curve_point *p)
 {
@@ -30,7 +31,7 @@ static int analyze_trace(const char *dir, struct dmo_layer_analysis *a, char *er
 	FILE *out;
 	int rc;
 
-	snprintf(events, sizeof events, "%s/layer-%04u.events", dir, a->row->layer);
+	snprintf(events, sizeof events, "%s/" DMO_TRACE_FILE_FORMAT, dir, a->row->layer);
 	if (stat(events, &info) != 0)
 		return 0;
 	snprintf(curves, sizeof curves, "%s/layer-%04u-curves.csv", dir, a->row->layer);

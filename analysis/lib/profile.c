@@ -101,7 +101,7 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 	argv[3] = fifo_opt;
 	argv[4] = out_opt;
 	argv[5] = opts->full_trace ? "--dmo-trace=full" : "--dmo-trace=summary";
-	argv[6] = "--dmo-max-mem=64M";
+	argv[6] = "--dmo-max-mem=" DMO_MAX_MEM_DEFAULT_TEXT;
 	if (opts->max_mem != NULL) {
 		snprintf(mem_opt, sizeof mem_opt, "--dmo-max-mem=%s", opts->max_mem);
 		argv[6] = mem_opt;

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "rundir.h"
+#include "trace_format.h"
 
 struct dmo_profile_options {
 	const char *out_dir;  /* created if missing */
@@ -36,7 +37,7 @@ enum { DMO_OPT_MAX_MEM = 0x100 };
 	"  -o, --out DIR      run directory (default: dmo-run)\n"                        \
 	"  -t, --trace MODE   summary (counts and exact O_s) or full (every event)\n"    \
 	"      --max-mem SIZE RAM a full trace may hold before it goes to disk\n"      \
-	"                     (K, M, G suffixes; default 64M)\n"
+	"                     (K, M, G suffixes; default " DMO_MAX_MEM_DEFAULT_TEXT ")\n"
 
 /* Take OPTION (with VALUE) into *OPTS.  Returns 1 when it is one of the
  * shared options, 0 when it is not, -1 with a message in ERR when its
