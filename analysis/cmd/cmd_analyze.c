@@ -15,8 +15,10 @@ static const char usage[] =
 	"(when profiled with --trace=full; curves go to DIR/layer-NNNN-curves.csv),\n"
 	"and for layers with an op spec, the algorithmic and analytic O_s.\n"
 	"Prints a table with totals and writes DIR/analysis.csv.\n"
-	"Exit status: 0 all verdicts hold, 1 a mismatch or an unsafe analytic\n"
-	"value, 2 bad input.\n";
+	"Exit status (every reader's rule): 0 all layers read and all verdicts\n"
+	"hold; 1 a verdict failed (a mismatch, an unsafe analytic value) or some\n"
+	"layers were bad and skipped, each named on stderr, the others analysed;\n"
+	"2 nothing could be analysed (bad usage, no readable layers.csv).\n";
 
 int cmd_analyze(int argc, char **argv)
 {
@@ -28,7 +30,8 @@ int cmd_analyze(int argc, char **argv)
 	struct dmo_layer_analysis *layers;
 	char path[4096], err[1024];
 	const char *dir;
-	int c, failed;
+	size_t kept = 0, skipped = 0;
+	int c, failed, read_rc;
 
 	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	if ((c = getopt_long(argc, argv, "h", options, NULL)) != -1)
@@ -37,27 +40,38 @@ int cmd_analyze(int argc, char **argv)
 		return cmd_usage(usage, 0);
 	dir = argv[optind];
 	snprintf(path, sizeof path, "%s/%s", dir, DMO_LAYERS_CSV);
-	if (dmo_layers_csv_read(path, &table, err, sizeof err) != 0) {
+	read_rc = dmo_layers_csv_read(path, &table, err, sizeof err);
+	if (read_rc < 0) {
 		fprintf(stderr, "dmo analyze: %s\n", err);
 		return 2;
+	}
+	if (read_rc > 0) {
+		fprintf(stderr, "dmo analyze: %s\n", err);
+		skipped++;
 	}
 	layers = calloc(table.count ? table.count : 1, sizeof *layers);
 	if (layers == NULL) {
 		fprintf(stderr, "dmo analyze: out of memory\n");
+		dmo_layer_table_free(&table);
 		return 2;
 	}
-	for (size_t i = 0; i < table.count; i++)
-		if (dmo_analyze_layer(dir, &table.rows[i], &layers[i], err, sizeof err) != 0) {
-			fprintf(stderr, "dmo analyze: layer %u: %s\n", table.rows[i].layer, err);
-			free(layers);
-			dmo_layer_table_free(&table);
-			return 2;
+	/* One bad layer (a damaged or foreign event file) is reported and
+	 * left out; the others are analysed. */
+	for (size_t i = 0; i < table.count; i++) {
+		if (dmo_analyze_layer(dir, &table.rows[i], &layers[kept], err, sizeof err) == 0) {
+			kept++;
+			continue;
 		}
-	failed = dmo_analysis_report(dir, layers, table.count, stdout, err, sizeof err);
+		fprintf(stderr, "dmo analyze: layer %u: %s; skipped\n", table.rows[i].layer, err);
+		skipped++;
+	}
+	failed = dmo_analysis_report(dir, layers, kept, stdout, err, sizeof err);
 	if (failed < 0)
 		fprintf(stderr, "dmo analyze: %s\n", err);
 	else if (failed > 0)
 		fprintf(stderr, "dmo analyze: %d verdict(s) failed\n", failed);
+	if (skipped > 0 && failed >= 0)
+		failed += (int)skipped;
 	free(layers);
 	dmo_layer_table_free(&table);
 	return failed < 0 ? 2 : failed > 0 ? 1 : 0;

@@ -16,6 +16,7 @@
 #include "plan.h"
 #include "plot.h"
 #include "rundir.h"
+#include "trace.h"
 #include "trace_format.h"
 
 static const char usage[] =
@@ -135,8 +136,9 @@ int cmd_plot(int argc, char **argv)
 	const struct dmo_layer_row *row;
 	const char *layer = NULL, *dir, *model = NULL, *source = NULL;
 	char csv[PATH_MAX], events[PATH_MAX], out[PATH_MAX], err[1024];
+	struct dmo_trace trace;
 	struct stat st;
-	int c, rc;
+	int c, rc, read_rc;
 
 	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = getopt_long(argc, argv, "l:k:f:o:h", options, NULL)) != -1) {
@@ -187,10 +189,11 @@ int cmd_plot(int argc, char **argv)
 		return 2;
 	}
 	snprintf(csv, sizeof csv, "%s/" DMO_LAYERS_CSV, dir);
-	if (dmo_layers_csv_read(csv, &table, err, sizeof err) != 0) {
+	read_rc = dmo_layers_csv_read(csv, &table, err, sizeof err);
+	if (read_rc != 0)
 		fprintf(stderr, "dmo plot: %s\n", err);
+	if (read_rc < 0)
 		return 2;
-	}
 	row = pick_layer(dir, &table, layer);
 	if (row == NULL) {
 		if (layer != NULL)
@@ -208,6 +211,16 @@ int cmd_plot(int argc, char **argv)
 		dmo_layer_table_free(&table);
 		return 2;
 	}
+	/* A FIFO, a damaged file or another layer's file is refused here,
+	 * before gnuplot is started. */
+	if (dmo_trace_open(events, &trace, err, sizeof err) != 0 ||
+	    dmo_trace_matches(&trace, row, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo plot: %s\n", err);
+		dmo_trace_close(&trace);
+		dmo_layer_table_free(&table);
+		return 2;
+	}
+	dmo_trace_close(&trace);
 	if (req.out_file == NULL) {
 		snprintf(out, sizeof out, "%s/layer-%04u-%s.%s", dir, row->layer,
 			 dmo_plot_kind_name(req.kind), req.format == DMO_PLOT_SVG ? "svg" : "png");

@@ -14,6 +14,7 @@
 #include "analytic.h"
 #include "analyze.h"
 #include "opspec.h"
+#include "trace.h"
 #include "trace_format.h"
 
 static int write_curve_point(void *ctx, const struct dmo_curve_point *p)
@@ -27,13 +28,22 @@ static int analyze_trace(const char *dir, struct dmo_layer_analysis *a, char *er
 			 size_t err_len)
 {
 	char events[4096], curves[4096];
+	struct dmo_trace check;
 	struct stat info;
 	FILE *out;
 	int rc;
 
 	snprintf(events, sizeof events, "%s/" DMO_TRACE_FILE_FORMAT, dir, a->row->layer);
-	if (stat(events, &info) != 0)
+	if (lstat(events, &info) != 0)
 		return 0;
+	/* Believed only if it is this layer's: a file copied from another
+	 * run or renamed would give another layer's curves. */
+	if (dmo_trace_open(events, &check, err, err_len) != 0)
+		return -1;
+	rc = dmo_trace_matches(&check, a->row, err, err_len);
+	dmo_trace_close(&check);
+	if (rc != 0)
+		return -1;
 	snprintf(curves, sizeof curves, "%s/layer-%04u-curves.csv", dir, a->row->layer);
 	out = fopen(curves, "w");
 	if (out == NULL) {
@@ -131,7 +141,7 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 	int failed = 0;
 	FILE *csv;
 
-	snprintf(path, sizeof path, "%s/analysis.csv", dir);
+	snprintf(path, sizeof path, "%s/" DMO_ANALYSIS_CSV, dir);
 	csv = fopen(path, "w");
 	if (csv == NULL) {
 		snprintf(err, err_len, "%s: %s", path, strerror(errno));

@@ -3,12 +3,17 @@
  * because a run directory may be truncated or edited by hand. */
 #include <csv.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "event.h"
 #include "rundir.h"
 #include "summary.h"
+#include "trace_format.h"
 
 static const char *const columns[] = {
 	"layer", "name", "op", "in_bytes", "out_bytes", "in_reads", "in_writes",
@@ -38,35 +43,59 @@ static int terminated(const char *text, size_t cap)
 	return memchr(text, '\0', cap) != NULL;
 }
 
+/* Open PATH for reading only if it is a regular file: a FIFO or a device
+ * named like a run directory's file would hang or mislead a reader. */
+FILE *dmo_rundir_open(const char *path, char *err, size_t err_len)
+{
+	struct stat info;
+	FILE *in;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0) {
+		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+		snprintf(err, err_len, "%s: not a regular file", path);
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
+	in = fdopen(fd, "rb");
+	if (in == NULL) {
+		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		close(fd);
+	}
+	return in;
+}
+
 int dmo_summary_read(const char *dir, struct dmo_layer_table *table, char *err,
 		     size_t err_len)
 {
 	char path[4096];
 	struct dmo_layer_summary rec;
 	FILE *in;
-	size_t n, index = 0;
+	size_t n, index = 0, skipped = 0;
 
 	table->rows = NULL;
 	table->count = 0;
 	snprintf(path, sizeof path, "%s/%s", dir, DMO_SUMMARY_FILE);
-	in = fopen(path, "rb");
-	if (in == NULL) {
-		if (errno == ENOENT)
-			return 0;
-		snprintf(err, err_len, "%s: %s", path, strerror(errno));
-		return -1;
-	}
+	in = dmo_rundir_open(path, err, err_len);
+	if (in == NULL)
+		return errno == ENOENT ? 0 : -1;
 	while ((n = fread(&rec, 1, sizeof rec, in)) == sizeof rec) {
 		struct dmo_layer_row row = { 0 };
 		index++;
+		/* Records have a fixed size: a damaged one is skipped and the
+		 * reader stays in step with the next. */
 		if (rec.magic != DMO_SUMMARY_MAGIC || rec.version != DMO_SUMMARY_VERSION ||
 		    rec.status > DMO_STATUS_ERROR || !terminated(rec.name, sizeof rec.name) ||
 		    !terminated(rec.spec, sizeof rec.spec) ||
 		    !terminated(rec.reason, sizeof rec.reason)) {
-			snprintf(err, err_len, "%s: record %zu is malformed", path, index);
-			fclose(in);
-			dmo_layer_table_free(table);
-			return -1;
+			if (skipped++ == 0)
+				snprintf(err, err_len, "%s: record %zu is malformed; skipped", path,
+					 index);
+			continue;
 		}
 		row.layer = rec.layer;
 		snprintf(row.name, sizeof row.name, "%s", rec.name);
@@ -91,11 +120,14 @@ int dmo_summary_read(const char *dir, struct dmo_layer_table *table, char *err,
 	}
 	fclose(in);
 	if (n != 0) {
-		snprintf(err, err_len, "%s: ends in a partial record (%zu bytes)", path, n);
-		dmo_layer_table_free(table);
-		return -1;
+		/* A run killed or out of disk while the tool wrote a record:
+		 * the whole records before it are the run's result. */
+		if (skipped == 0)
+			snprintf(err, err_len, "%s: ends in a partial record (%zu bytes), dropped",
+				 path, n);
+		return 1;
 	}
-	return 0;
+	return skipped ? 1 : 0;
 }
 
 static void put_field(FILE *out, const char *text, int last)
@@ -110,35 +142,73 @@ static void put_number(FILE *out, uint64_t value)
 	fprintf(out, "%" PRIu64 ",", value);
 }
 
+/* Written to a temporary file beside PATH and renamed over it, so a reader
+ * never sees half a file.  Each row is flushed on its own; when one cannot
+ * be written (a full disk), the file is cut back to the rows before it,
+ * which are kept, and the error names the layer. */
 int dmo_layers_csv_write(const char *path, const struct dmo_layer_table *table,
 			 char *err, size_t err_len)
 {
-	FILE *out = fopen(path, "w");
+	char tmp[4096 + 16];
+	long whole = 0;
+	size_t done = 0;
+	int failed;
+	FILE *out;
+
+	snprintf(tmp, sizeof tmp, "%s" DMO_TEMP_SUFFIX, path);
+	out = fopen(tmp, "w");
 	if (out == NULL) {
-		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		snprintf(err, err_len, "%s: %s", tmp, strerror(errno));
 		return -1;
 	}
 	for (int c = 0; c < N_COLUMNS; c++)
 		fprintf(out, "%s%c", columns[c], c == N_COLUMNS - 1 ? '\n' : ',');
-	for (size_t i = 0; i < table->count; i++) {
-		const struct dmo_layer_row *r = &table->rows[i];
+	failed = fflush(out) != 0;
+	for (; !failed && done < table->count; done++) {
+		const struct dmo_layer_row *r = &table->rows[done];
+		whole = ftell(out);
 		put_number(out, r->layer);
 		put_field(out, r->name, 0);
 		put_field(out, r->op, 0);
 		put_number(out, r->in_bytes);
 		put_number(out, r->out_bytes);
-		for (int k = 0; k < 4; k++)
+		for (int k = 0; k < DMO_COUNT_KINDS; k++)
 			put_number(out, r->counts[k]);
 		put_number(out, r->steps);
 		put_number(out, r->instructions);
 		put_number(out, r->os_bytes);
 		put_field(out, r->status, 1);
+		failed = fflush(out) != 0 || ferror(out);
 	}
-	if (fclose(out) != 0) {
+	if (!failed) {
+		failed = fsync(fileno(out)) != 0;
+		whole = -1;
+	}
+	if (failed) {
+		int saved = errno;
+		if (whole > 0 && ftruncate(fileno(out), whole) == 0) {
+			done--;
+			snprintf(err, err_len, "%s: %s at layer %u; it holds the %zu layer%s before it",
+				 path, strerror(saved), table->rows[done].layer, done,
+				 done == 1 ? "" : "s");
+		} else {
+			snprintf(err, err_len, "%s: %s; no layers.csv written", path,
+				 strerror(saved));
+			whole = 0;
+		}
+	}
+	if (fclose(out) != 0 && !failed) {
 		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		failed = 1;
+		whole = 0;
+	}
+	if ((failed && whole == 0) || rename(tmp, path) != 0) {
+		if (!failed)
+			snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		unlink(tmp);
 		return -1;
 	}
-	return 0;
+	return failed ? -1 : 0;
 }
 
 /* ---- reading layers.csv back ---- */
@@ -150,15 +220,21 @@ struct csv_reader {
 	size_t line;
 	char *err;
 	size_t err_len;
-	int failed;
+	int failed;      /* the file is unusable (header, CSV syntax) */
+	int row_failed;  /* this row is bad: it is skipped, the others kept */
+	size_t skipped;
 };
 
+/* The first problem is the one reported, with its line and column. */
 static int fail(struct csv_reader *rd, const char *what)
 {
-	if (!rd->failed)
+	if (!rd->failed && !rd->row_failed && rd->skipped == 0)
 		snprintf(rd->err, rd->err_len, "line %zu, column %d (%s): %s", rd->line,
 			 rd->field + 1, rd->field < N_COLUMNS ? columns[rd->field] : "extra", what);
-	rd->failed = 1;
+	if (rd->line == 1)
+		rd->failed = 1;
+	else
+		rd->row_failed = 1;
 	return -1;
 }
 
@@ -194,6 +270,10 @@ static void on_field(void *text, size_t len, void *data)
 
 	if (rd->failed)
 		return;
+	if (rd->row_failed) {
+		rd->field++;
+		return;
+	}
 	if (rd->line == 1) {
 		if (c >= N_COLUMNS || len != strlen(columns[c]) || memcmp(text, columns[c], len) != 0)
 			fail(rd, "header does not match the layers.csv columns");
@@ -227,11 +307,23 @@ static void on_field(void *text, size_t len, void *data)
 static void on_row_end(int terminator, void *data)
 {
 	struct csv_reader *rd = data;
+	const struct dmo_layer_row *r = &rd->row;
 	(void)terminator;
-	if (!rd->failed && rd->field != N_COLUMNS)
+	if (!rd->failed && !rd->row_failed && rd->field != N_COLUMNS)
 		fail(rd, "too few fields");
-	if (!rd->failed && rd->line > 1 && push_row(rd->table, &rd->row) < 0)
+	/* Values no run can produce: a hand-edited or damaged row. */
+	if (!rd->failed && !rd->row_failed && rd->line > 1 &&
+	    r->os_bytes > (r->in_bytes < r->out_bytes ? r->in_bytes : r->out_bytes)) {
+		rd->field = 11;
+		fail(rd, "os_bytes is larger than min(in_bytes, out_bytes)");
+	}
+	if (!rd->failed && !rd->row_failed && rd->line > 1 && push_row(rd->table, &rd->row) < 0) {
 		fail(rd, "out of memory");
+		rd->failed = 1;
+	}
+	if (rd->row_failed)
+		rd->skipped++;
+	rd->row_failed = 0;
 	memset(&rd->row, 0, sizeof rd->row);
 	rd->field = 0;
 	rd->line++;
@@ -244,14 +336,12 @@ int dmo_layers_csv_read(const char *path, struct dmo_layer_table *table, char *e
 	struct csv_reader rd = { .table = table, .line = 1, .err = err, .err_len = err_len };
 	char buf[65536];
 	size_t n;
-	FILE *in = fopen(path, "rb");
+	FILE *in = dmo_rundir_open(path, err, err_len);
 
 	table->rows = NULL;
 	table->count = 0;
-	if (in == NULL) {
-		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+	if (in == NULL)
 		return -1;
-	}
 	csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL);
 	while (!rd.failed && (n = fread(buf, 1, sizeof buf, in)) > 0)
 		if (csv_parse(&parser, buf, n, on_field, on_row_end, &rd) != n && !rd.failed) {
@@ -276,7 +366,55 @@ int dmo_layers_csv_read(const char *path, struct dmo_layer_table *table, char *e
 		dmo_layer_table_free(table);
 		return -1;
 	}
+	if (rd.skipped > 0) {
+		char detail[512];
+		snprintf(detail, sizeof detail, "%s", err);
+		snprintf(err, err_len, "%s: %s; %zu bad row%s skipped", path, detail, rd.skipped,
+			 rd.skipped == 1 ? "" : "s");
+		return 1;
+	}
 	return 0;
+}
+
+/* LEAF minus a trailing SUFFIX into BUF; 0 when it has none. */
+static int strip(const char *leaf, const char *suffix, char *buf, size_t cap)
+{
+	size_t len = strlen(leaf), n = strlen(suffix);
+	if (len <= n || len - n >= cap || strcmp(leaf + len - n, suffix) != 0)
+		return 0;
+	memcpy(buf, leaf, len - n);
+	buf[len - n] = '\0';
+	return 1;
+}
+
+int dmo_rundir_owns(const char *leaf)
+{
+	static const char *const fixed[] = { DMO_SUMMARY_FILE, DMO_LAYERS_CSV, DMO_ANALYSIS_CSV };
+	static const char *const per_layer[] = { DMO_TRACE_FILE_SUFFIX, ".csv", "-curves.csv" };
+	char name[256], stem[256];
+	const char *p;
+	size_t digits;
+
+	snprintf(name, sizeof name, "%s", leaf);
+	if (strip(leaf, DMO_TEMP_SUFFIX, stem, sizeof stem))
+		snprintf(name, sizeof name, "%s", stem);
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		if (strcmp(name, fixed[i]) == 0)
+			return 1;
+	if (strncmp(name, DMO_LAYER_FILE_PREFIX, strlen(DMO_LAYER_FILE_PREFIX)) != 0)
+		return 0;
+	p = name + strlen(DMO_LAYER_FILE_PREFIX);
+	digits = strspn(p, "0123456789");
+	if (digits < 4)
+		return 0;
+	p += digits;
+	for (size_t i = 0; i < sizeof per_layer / sizeof per_layer[0]; i++)
+		if (strcmp(p, per_layer[i]) == 0)
+			return 1;
+	/* Figures: -KIND.png or -KIND.svg, KIND a lowercase word. */
+	if (*p++ != '-' || (!strip(p, ".png", stem, sizeof stem) && !strip(p, ".svg", stem, sizeof stem)))
+		return 0;
+	return stem[0] != '\0' && strspn(stem, "abcdefghijklmnopqrstuvwxyz") == strlen(stem);
 }
 
 int dmo_layer_os_known(const struct dmo_layer_row *row)

@@ -29,5 +29,5 @@ target wire common/wire_parse.c common/protocol.c
 target protocol common/protocol.c common/wire_parse.c
 target layers_csv analysis/lib/rundir.c -lcsv
 target summary analysis/lib/rundir.c -lcsv
-target trace analysis/lib/trace.c
+target trace analysis/lib/trace.c analysis/lib/rundir.c -lcsv
 target model opspec/model_table.c opspec/opspec.c -lcsv
