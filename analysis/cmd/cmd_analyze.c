@@ -6,6 +6,7 @@
 
 #include "analyze.h"
 #include "cmd.h"
+#include "profile.h"
 
 static const char usage[] =
 	"usage: dmo analyze DIR\n"
@@ -39,6 +40,8 @@ int cmd_analyze(int argc, char **argv)
 	if (optind != argc - 1)
 		return cmd_usage(usage, 0);
 	dir = argv[optind];
+	if (dmo_rundir_recover(dir, err, sizeof err) != 0)
+		fprintf(stderr, "dmo analyze: %s\n", err);
 	snprintf(path, sizeof path, "%s/%s", dir, DMO_LAYERS_CSV);
 	read_rc = dmo_layers_csv_read(path, &table, err, sizeof err);
 	if (read_rc < 0) {

@@ -15,6 +15,7 @@
 #include "model_table.h"
 #include "plan.h"
 #include "plot.h"
+#include "profile.h"
 #include "rundir.h"
 #include "trace.h"
 #include "trace_format.h"
@@ -188,6 +189,8 @@ int cmd_plot(int argc, char **argv)
 		fprintf(stderr, "dmo plot: %s is not a run directory\n", dir);
 		return 2;
 	}
+	if (dmo_rundir_recover(dir, err, sizeof err) != 0)
+		fprintf(stderr, "dmo plot: %s\n", err);
 	snprintf(csv, sizeof csv, "%s/" DMO_LAYERS_CSV, dir);
 	read_rc = dmo_layers_csv_read(csv, &table, err, sizeof err);
 	if (read_rc != 0)

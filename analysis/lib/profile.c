@@ -155,7 +155,7 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 			 const char *fifo, const char *out_dir, pid_t parent)
 {
 	const char *valgrind = getenv("DMO_VALGRIND");
-	char fifo_opt[PATH_MAX + 16], out_opt[PATH_MAX + 16], mem_opt[64];
+	char fifo_opt[PATH_MAX + 32], out_opt[PATH_MAX + 16], mem_opt[64];
 	size_t argc = 0;
 	char **argv;
 
@@ -198,8 +198,9 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 		    int *program_signal, struct dmo_layer_table *table, char *err,
 		    size_t err_len)
 {
-	char tool_dir[PATH_MAX], out_dir[PATH_MAX], private_dir[] = "/tmp/dmo-XXXXXX";
-	char fifo[sizeof private_dir + 8], csv[PATH_MAX + 16], partial[1024] = "";
+	char tool_dir[PATH_MAX], out_dir[PATH_MAX], private_dir[PATH_MAX];
+	char fifo[PATH_MAX + 8], csv[PATH_MAX + 16], partial[1024] = "";
+	const char *tmp = getenv("TMPDIR");
 	struct sigaction saved[N_FORWARDED];
 	sigset_t block, old_mask;
 	int status, rc = -1, lock_fd, read_rc;
@@ -221,6 +222,7 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 	if (lock_fd < 0)
 		return -1;
 	clear_run_dir(out_dir);
+	snprintf(private_dir, sizeof private_dir, "%s/dmo-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (mkdtemp(private_dir) == NULL) {
 		snprintf(err, err_len, "cannot create a private directory for the FIFO: %s",
 			 strerror(errno));
@@ -286,6 +288,36 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 out:
 	unlink(fifo);
 	rmdir(private_dir);
+	close(lock_fd);
+	return rc;
+}
+
+int dmo_rundir_recover(const char *dir, char *err, size_t err_len)
+{
+	char csv[PATH_MAX + 16], bin[PATH_MAX + 32], why[1024] = "";
+	struct dmo_layer_table table;
+	struct stat info;
+	int lock_fd, rc;
+
+	snprintf(csv, sizeof csv, "%s/%s", dir, DMO_LAYERS_CSV);
+	snprintf(bin, sizeof bin, "%s/%s", dir, DMO_SUMMARY_FILE);
+	if (lstat(csv, &info) == 0 || errno != ENOENT || lstat(bin, &info) != 0)
+		return 0;
+	lock_fd = lock_run_dir(dir, err, err_len);
+	if (lock_fd < 0)
+		return -1;
+	rc = dmo_summary_read(dir, &table, why, sizeof why);
+	if (rc >= 0 && dmo_layers_csv_write(csv, &table, err, err_len) == 0) {
+		snprintf(err, err_len, "%s was missing (the run was killed); rebuilt from %s: "
+			 "%zu layer%s%s%s", csv, DMO_SUMMARY_FILE, table.count,
+			 table.count == 1 ? "" : "s", rc > 0 ? "; " : "", rc > 0 ? why : "");
+		rc = 1;
+	} else {
+		if (rc < 0)
+			snprintf(err, err_len, "%s", why);
+		rc = -1;
+	}
+	dmo_layer_table_free(&table);
 	close(lock_fd);
 	return rc;
 }
