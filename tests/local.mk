@@ -40,7 +40,7 @@ EXTRA_DIST += tests/lib.sh tests/profile_kernels.sh tests/profile_misuse.sh \
 TESTS += tests/verify_ops.sh tests/trace_beyond_ram.sh
 EXTRA_DIST += tests/verify_ops.sh tests/check_main.h tests/trace_beyond_ram.sh
 # Issue 14's acceptance cases, one script per group.
-TESTS += tests/rundir_integrity.sh tests/guest_streams.sh tests/client_agree.sh \
+TESTS += tests/rundir_integrity.sh tests/guest_streams.sh tests/client_agree.sh tests/disk_full.sh \
 	tests/readers_trust.sh
-EXTRA_DIST += tests/rundir_integrity.sh tests/guest_streams.sh tests/client_agree.sh \
+EXTRA_DIST += tests/rundir_integrity.sh tests/guest_streams.sh tests/client_agree.sh tests/disk_full.sh \
 	tests/readers_trust.sh

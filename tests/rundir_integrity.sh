@@ -67,7 +67,7 @@ pgrep -f "$TARGETS/misuse sleep-in-layer" >/dev/null && fail "SIGKILL: the progr
 # No layers.csv (dmo died first); the next reader rebuilds it from the
 # tool's whole records, and says so.
 "$DMO" analyze "$WORK/kill" >/dev/null 2>"$WORK/kill-analyze.err"
-grep -q "layers.csv was missing (the run was killed); rebuilt from tool-layers.bin: 2 layers" \
+grep -q "layers.csv was missing (a run killed or out of disk); rebuilt from tool-layers.bin: 2 layers" \
 	"$WORK/kill-analyze.err" && echo "ok: SIGKILL: layers.csv rebuilt" \
 	|| fail "SIGKILL: not rebuilt: $(cat "$WORK/kill-analyze.err")"
 expect_eq "SIGKILL: layer before kept" ok "$(field "$WORK/kill" before 3)"

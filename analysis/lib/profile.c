@@ -308,7 +308,7 @@ int dmo_rundir_recover(const char *dir, char *err, size_t err_len)
 		return -1;
 	rc = dmo_summary_read(dir, &table, why, sizeof why);
 	if (rc >= 0 && dmo_layers_csv_write(csv, &table, err, err_len) == 0) {
-		snprintf(err, err_len, "%s was missing (the run was killed); rebuilt from %s: "
+		snprintf(err, err_len, "%s was missing (a run killed or out of disk); rebuilt from %s: "
 			 "%zu layer%s%s%s", csv, DMO_SUMMARY_FILE, table.count,
 			 table.count == 1 ? "" : "s", rc > 0 ? "; " : "", rc > 0 ? why : "");
 		rc = 1;
