@@ -44,3 +44,8 @@ TESTS += tests/rundir_integrity.sh tests/guest_streams.sh tests/client_agree.sh 
 	tests/readers_trust.sh
 EXTRA_DIST += tests/rundir_integrity.sh tests/guest_streams.sh tests/client_agree.sh tests/disk_full.sh \
 	tests/readers_trust.sh
+check_PROGRAMS += tests/test_rundir
+TESTS += tests/test_rundir
+tests_test_rundir_SOURCES = tests/test_rundir.c tests/check_main.h
+tests_test_rundir_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_rundir_LDADD = $(ANALYSIS_LIBS) $(CHECK_LIBS)
