@@ -6,8 +6,11 @@
 
 # start DIR CASE: dmo profile of the misuse target in the background; its
 # pid in $pid, once the program is inside its layer ("waiting" printed).
+# A background job starts with SIGINT ignored, which dmo and the program
+# would rightly keep; perl, in every Debian, puts the default back.
 start() {
-	"$DMO" profile --out "$1" -- "$TARGETS/misuse" "$2" >"$1.out" 2>"$1.err" &
+	perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' \
+		"$DMO" profile --out "$1" -- "$TARGETS/misuse" "$2" >"$1.out" 2>"$1.err" &
 	pid=$!
 	i=0
 	while ! grep -q waiting "$1.out" 2>/dev/null && [ $i -lt 600 ]; do
@@ -40,6 +43,21 @@ kill -HUP "$pid"
 wait "$pid"
 expect_eq "SIGHUP: dmo's status is 128+SIGHUP" 129 $?
 expect_eq "SIGHUP: open layer kept" incomplete "$(field "$WORK/hup" sleeping 3)"
+
+# Ctrl-C: SIGINT to the whole process group (dmo in a session of its own
+# here, as a terminal's foreground job would be).  The program, which does
+# not handle it, dies of it; dmo writes layers.csv, then dies of SIGINT too.
+setsid perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' \
+	"$DMO" profile --out "$WORK/ctrlc" -- "$TARGETS/misuse" sleep-in-layer \
+	>"$WORK/ctrlc.out" 2>"$WORK/ctrlc.err" &
+pid=$!
+i=0
+while ! grep -q waiting "$WORK/ctrlc.out" 2>/dev/null && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+kill -INT -- "-$pid"
+wait "$pid"
+expect_eq "Ctrl-C: dmo's status is 128+SIGINT" 130 $?
+expect_eq "Ctrl-C: layer before kept" ok "$(field "$WORK/ctrlc" before 3)"
+expect_eq "Ctrl-C: open layer kept, incomplete" incomplete "$(field "$WORK/ctrlc" sleeping 3)"
 
 # SIGINT to dmo, a program that handles it and finishes its layer: the
 # layer is recorded ok and the program's status (0) is dmo's.

@@ -141,8 +141,13 @@ static void catch_signals(struct sigaction *saved)
 	act.sa_sigaction = forward_signal;
 	act.sa_flags = SA_SIGINFO; /* no SA_RESTART: waitpid sees EINTR and waits again */
 	sigemptyset(&act.sa_mask);
-	for (int i = 0; i < N_FORWARDED; i++)
+	for (int i = 0; i < N_FORWARDED; i++) {
 		sigaction(forwarded[i], &act, &saved[i]);
+		/* A signal ignored on entry (SIGINT in a background job) stays
+		 * ignored, for dmo and the program, as a shell keeps it. */
+		if (saved[i].sa_handler == SIG_IGN)
+			sigaction(forwarded[i], &saved[i], NULL);
+	}
 }
 
 static void restore_signals(const struct sigaction *saved)
