@@ -4,19 +4,29 @@
 # files of dmo's, and dmo leaves nothing behind (FIFO directory, Valgrind).
 . "$top_srcdir/tests/lib.sh"
 
-# start DIR CASE: dmo profile of the misuse target in the background; its
-# pid in $pid, once the program is inside its layer ("waiting" printed).
-# A background job starts with SIGINT ignored, which dmo and the program
-# would rightly keep; perl, in every Debian, puts the default back.
+# start DIR CASE [PREFIX...]: dmo profile of the misuse target in the
+# background (run through PREFIX, e.g. setsid); its pid in $pid, once the
+# program is inside its layer ("waiting" printed).  A background job starts
+# with SIGINT ignored, which dmo and the program would rightly keep; perl,
+# in every Debian, puts the default back.
 start() {
-	perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' \
-		"$DMO" profile --out "$1" -- "$TARGETS/misuse" "$2" >"$1.out" 2>"$1.err" &
+	dir=$1 what=$2
+	shift 2
+	"$@" perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' \
+		"$DMO" profile --out "$dir" -- "$TARGETS/misuse" "$what" >"$dir.out" 2>"$dir.err" &
 	pid=$!
 	i=0
-	while ! grep -q waiting "$1.out" 2>/dev/null && [ $i -lt 600 ]; do
+	while ! grep -q waiting "$dir.out" 2>/dev/null && [ $i -lt 600 ]; do
 		sleep 0.1; i=$((i + 1))
 	done
-	grep -q waiting "$1.out" || fail "$2: the program never reached its layer: $(cat "$1.err")"
+	grep -q waiting "$dir.out" || fail "$what: the program never reached its layer: $(cat "$dir.err")"
+}
+
+# expect_kept WHAT DIR: the layer before the sleeping one is ok, the
+# sleeping one, cut short, incomplete.
+expect_kept() {
+	expect_eq "$1: layer before kept" ok "$(field "$2" before 3)"
+	expect_eq "$1: open layer kept, incomplete" incomplete "$(field "$2" sleeping 3)"
 }
 
 # dmo's private FIFO directories go to $TMPDIR: none may be left behind.
@@ -30,8 +40,7 @@ start "$WORK/term" sleep-in-layer
 kill -TERM "$pid"
 wait "$pid"
 expect_eq "SIGTERM: dmo's status is 128+SIGTERM" 143 $?
-expect_eq "SIGTERM: layer before kept" ok "$(field "$WORK/term" before 3)"
-expect_eq "SIGTERM: open layer kept, incomplete" incomplete "$(field "$WORK/term" sleeping 3)"
+expect_kept SIGTERM "$WORK/term"
 grep -q "killed by signal 15" "$WORK/term.err" && echo "ok: SIGTERM: the signal is named" \
 	|| fail "SIGTERM: no message: $(cat "$WORK/term.err")"
 pgrep -f "$TARGETS/misuse sleep-in-layer" >/dev/null && fail "SIGTERM: the program still runs" \
@@ -42,22 +51,16 @@ start "$WORK/hup" sleep-in-layer
 kill -HUP "$pid"
 wait "$pid"
 expect_eq "SIGHUP: dmo's status is 128+SIGHUP" 129 $?
-expect_eq "SIGHUP: open layer kept" incomplete "$(field "$WORK/hup" sleeping 3)"
+expect_kept SIGHUP "$WORK/hup"
 
 # Ctrl-C: SIGINT to the whole process group (dmo in a session of its own
 # here, as a terminal's foreground job would be).  The program, which does
 # not handle it, dies of it; dmo writes layers.csv, then dies of SIGINT too.
-setsid perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' \
-	"$DMO" profile --out "$WORK/ctrlc" -- "$TARGETS/misuse" sleep-in-layer \
-	>"$WORK/ctrlc.out" 2>"$WORK/ctrlc.err" &
-pid=$!
-i=0
-while ! grep -q waiting "$WORK/ctrlc.out" 2>/dev/null && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+start "$WORK/ctrlc" sleep-in-layer setsid
 kill -INT -- "-$pid"
 wait "$pid"
 expect_eq "Ctrl-C: dmo's status is 128+SIGINT" 130 $?
-expect_eq "Ctrl-C: layer before kept" ok "$(field "$WORK/ctrlc" before 3)"
-expect_eq "Ctrl-C: open layer kept, incomplete" incomplete "$(field "$WORK/ctrlc" sleeping 3)"
+expect_kept Ctrl-C "$WORK/ctrlc"
 
 # SIGINT to dmo, a program that handles it and finishes its layer: the
 # layer is recorded ok and the program's status (0) is dmo's.
@@ -88,8 +91,7 @@ pgrep -f "$TARGETS/misuse sleep-in-layer" >/dev/null && fail "SIGKILL: the progr
 grep -q "layers.csv was missing (a run killed or out of disk); rebuilt from tool-layers.bin: 2 layers" \
 	"$WORK/kill-analyze.err" && echo "ok: SIGKILL: layers.csv rebuilt" \
 	|| fail "SIGKILL: not rebuilt: $(cat "$WORK/kill-analyze.err")"
-expect_eq "SIGKILL: layer before kept" ok "$(field "$WORK/kill" before 3)"
-expect_eq "SIGKILL: open layer kept, incomplete" incomplete "$(field "$WORK/kill" sleeping 3)"
+expect_kept SIGKILL "$WORK/kill"
 TMPDIR="$WORK/tmp"
 
 # Two runs into one directory: the second fails at once, naming the first.
