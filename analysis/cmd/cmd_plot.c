@@ -44,7 +44,11 @@ static const char usage[] =
 	"With --plan, draw the tensor arena of a model layer table over its layers,\n"
 	"without and with diagonal overlaps side by side, as `dmo plan MODEL\n"
 	"--os SOURCE` plans it (default: MODEL.png in the current directory).\n"
-	"Templates: $DMO_PLOTS_DIR overrides.\n";
+	"Templates: $DMO_PLOTS_DIR overrides.\n"
+	"\n"
+	"An incomplete layer (the program ended inside it) is drawn and marked as\n"
+	"such, with no O_s.  Exit status (every reader's rule): 0 drawn; 1 drawn,\n"
+	"but bad rows of layers.csv were skipped (named on stderr); 2 nothing drawn.\n";
 
 /* `dmo plot --plan MODEL`. */
 static int plot_plan(const char *model_name, const char *source, enum dmo_plot_format format,
@@ -237,5 +241,5 @@ int cmd_plot(int argc, char **argv)
 	else
 		printf("%s\n", req.out_file);
 	dmo_layer_table_free(&table);
-	return rc != 0 ? 1 : 0;
+	return rc != 0 ? 2 : read_rc > 0 ? 1 : 0;
 }
