@@ -71,7 +71,9 @@ static void connect_once(void)
 	int fd;
 
 	fifo_fd = FIFO_NONE;
-	if (path == NULL || *path == '\0')
+	/* stat first, so that a device (a tape rewinds when opened) is not
+	 * even opened; fstat after, for what open really reached. */
+	if (path == NULL || *path == '\0' || stat(path, &st) != 0 || !S_ISFIFO(st.st_mode))
 		return;
 	fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
