@@ -52,7 +52,9 @@ FILE *dmo_rundir_open(const char *path, char *err, size_t err_len)
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 
 	if (fd < 0) {
-		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		int saved = errno; /* ENOENT tells callers "no such file" */
+		snprintf(err, err_len, "%s: %s", path, strerror(saved));
+		errno = saved;
 		return NULL;
 	}
 	if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
