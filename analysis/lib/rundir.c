@@ -38,6 +38,12 @@ static int push_row(struct dmo_layer_table *table, const struct dmo_layer_row *r
 	return 0;
 }
 
+/* Values no run can produce, whichever file they come from. */
+static int out_of_range(const struct dmo_layer_row *r)
+{
+	return r->os_bytes > (r->in_bytes < r->out_bytes ? r->in_bytes : r->out_bytes);
+}
+
 static int terminated(const char *text, size_t cap)
 {
 	return memchr(text, '\0', cap) != NULL;
@@ -113,6 +119,13 @@ int dmo_summary_read(const char *dir, struct dmo_layer_table *table, char *err,
 		else
 			snprintf(row.status, sizeof row.status, "%s",
 				 rec.status == DMO_STATUS_OK ? "ok" : "incomplete");
+		if (out_of_range(&row)) {
+			if (skipped++ == 0)
+				snprintf(err, err_len, "%s: record %zu: os_bytes %" PRIu64
+					 " is larger than min(in_bytes, out_bytes); skipped", path,
+					 index, row.os_bytes);
+			continue;
+		}
 		if (push_row(table, &row) < 0) {
 			snprintf(err, err_len, "out of memory");
 			fclose(in);
@@ -314,8 +327,7 @@ static void on_row_end(int terminator, void *data)
 	if (!rd->failed && !rd->row_failed && rd->field != N_COLUMNS)
 		fail(rd, "too few fields");
 	/* Values no run can produce: a hand-edited or damaged row. */
-	if (!rd->failed && !rd->row_failed && rd->line > 1 &&
-	    r->os_bytes > (r->in_bytes < r->out_bytes ? r->in_bytes : r->out_bytes)) {
+	if (!rd->failed && !rd->row_failed && rd->line > 1 && out_of_range(r)) {
 		rd->field = 11;
 		fail(rd, "os_bytes is larger than min(in_bytes, out_bytes)");
 	}
