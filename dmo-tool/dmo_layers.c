@@ -34,6 +34,10 @@ extern void VG_(discard_translations)(Addr start, ULong range, const HChar *who)
 struct dmo_active_layer *dmo_active = NULL;
 const struct dmo_active_layer *dmo_watched = NULL;
 ULong dmo_instructions = 0;
+UInt dmo_running_tid = 0;
+
+/* One slot per thread id an event file can tell apart (os_reducer.h). */
+static struct dmo_thread_acc thread_slots[DMO_TID_LUMPED + 1];
 
 static struct {
 	Int fifo_fd, summary_fd;
@@ -47,6 +51,21 @@ static struct {
 	ULong idle_accesses; /* helper calls since the last layer ended */
 	Bool retranslated;   /* by the marker store being handled */
 } st = { .fifo_fd = -1, .summary_fd = -1 };
+
+/* The per-thread part of a measured row. */
+static void fill_threads(struct dmo_layer_summary *row, const struct dmo_any_reducer *a)
+{
+	UInt i;
+	row->threads = a->n_threads;
+	row->os_any_bytes = dmo_any_os(a);
+	for (i = 0; i < a->n_threads && i < DMO_SUMMARY_THREADS; i++) {
+		row->thread_counts[i].tid = a->threads[i].tid;
+		row->thread_counts[i].lumped = a->threads[i].unordered;
+		VG_(memcpy)(row->thread_counts[i].counts, a->threads[i].own.counts,
+			    sizeof row->thread_counts[i].counts);
+	}
+	row->listed_threads = i;
+}
 
 /* Write ROW at byte OFFSET of tool-layers.bin, at once, so nothing
  * recorded is lost if the program dies later. */
@@ -75,7 +94,7 @@ static ULong append_row(const struct dmo_layer_summary *row)
 /* The measured part of the open layer's row. */
 static void add_measures(struct dmo_layer_summary *row, ULong trace_events)
 {
-	const struct dmo_reducer *r = &st.active.reducer;
+	const struct dmo_reducer *r = dmo_any_ran(&st.active.reducer);
 	Int i;
 	for (i = 0; i < DMO_COUNT_KINDS; i++)
 		row->counts[i] = r->counts[i];
@@ -83,6 +102,7 @@ static void add_measures(struct dmo_layer_summary *row, ULong trace_events)
 	row->instructions = dmo_instructions;
 	row->os_bytes = dmo_reducer_os(r);
 	row->trace_events = trace_events;
+	fill_threads(row, &st.active.reducer);
 }
 
 static Int open_out_file(const HChar *leaf)
@@ -174,7 +194,8 @@ static void op_open(void *ctx, const struct dmo_protocol_layer *l)
 	Bool rewatch = dmo_watched == NULL || !same_buffers(dmo_watched, &next);
 
 	st.active = next;
-	dmo_reducer_init(&st.active.reducer, l->in_bytes, l->out_bytes);
+	dmo_any_init(&st.active.reducer, l->in_bytes, l->out_bytes, thread_slots,
+		     DMO_TID_LUMPED + 1);
 	dmo_instructions = 0;
 	if (st.full_trace && st.out_dir != NULL) {
 		HChar path[4096];
@@ -211,10 +232,12 @@ static void op_close(void *ctx, struct dmo_layer_summary *row)
 	add_measures(row, trace_events);
 	put_row(row, st.active_row_at);
 	if (VG_(clo_verbosity) > 0)
-		VG_(umsg)("dmo: layer %u '%s': %s, O_s = %llu of %llu output bytes\n",
+		VG_(umsg)("dmo: layer %u '%s': %s, O_s = %llu of %llu output bytes"
+			  " (threads %u, any interleaving %llu)\n",
 			  row->layer, row->name, row->status == DMO_STATUS_OK ? "ok" :
 			  row->status == DMO_STATUS_INCOMPLETE ? "incomplete" : row->reason,
-			  (ULong)row->os_bytes, (ULong)row->out_bytes);
+			  (ULong)row->os_bytes, (ULong)row->out_bytes, row->threads,
+			  (ULong)row->os_any_bytes);
 	/* The code stays watching this layer's buffers: its helpers do
 	 * nothing while no layer is open, and the next layer over the same
 	 * buffers needs no new translations. */

@@ -4,8 +4,10 @@
 # diagonal shows how close the kernel comes to clobbering unread input.  The
 # shared region [OB - O_s, OB] is shaded.  Defines the macros band and pair
 # (legend entry of the region; the two accesses that set O_s).
-# Expects: ob, ib, os, known (0: an incomplete layer, no O_s to show), tlo,
-# thi (the time axis), datadir, have_pair and pairtitle (the pair's legend).
+# O_s here is the value safe for every interleaving of the layer's threads;
+# when the interleaving that ran allowed more (osrun), its line is drawn too.
+# Expects: ob, ib, os, osrun, known (0: an incomplete layer, no O_s to show),
+# tlo, thi (the time axis), datadir, have_pair and pairtitle (the pair's legend).
 set xlabel 'time (guest instructions since the layer began)'
 set xrange [tlo:thi]
 if (thi - tlo < 10) { set xtics 1 }
@@ -18,7 +20,12 @@ if (known) {
 	set arrow 2 from graph 0, first (ob - os) to graph 1, first (ob - os) nohead dt 3 lc rgb '#444444'
 	set label 2 'OB - O_s: input start' at graph 0.005, first (ob - os) offset 0,-0.8 \
 		tc rgb '#444444' front
-	bandtitle = sprintf('safe overlap [OB - O_s, OB]: O_s = %d bytes', os)
+	if (osrun != os) {
+		set arrow 3 from graph 0, first (ob - osrun) to graph 1, first (ob - osrun) nohead dt 4 lw 2 lc rgb '#b22222'
+		set label 3 sprintf('OB - %d: O_s of the interleaving that ran only', osrun) \
+			at graph 0.995, first (ob - osrun) right offset 0,0.7 tc rgb '#b22222' front
+	}
+	bandtitle = sprintf('safe overlap [OB - O_s, OB] for any interleaving: O_s = %d bytes', os)
 	band = ", keyentry with boxes fc rgb '#ffd966' fs solid 0.45 title bandtitle"
 } else {
 	# An incomplete layer has no O_s: the input is drawn above the output.

@@ -7,7 +7,8 @@
 #include "profile.h"
 
 static const char usage[] =
-	"usage: dmo profile [--out DIR] [--trace=summary|full] [--max-mem SIZE] -- PROGRAM [ARGS...]\n"
+	"usage: dmo profile [--out DIR] [--trace=summary|full] [--max-mem SIZE] [--runs K]\n"
+	"                   [--vg-opt OPTION]... -- PROGRAM [ARGS...]\n"
 	"\n"
 	"Run PROGRAM under valgrind --tool=dmo.  Every layer it marks with\n"
 	"dmo_layer_begin/dmo_layer_end is recorded in DIR/layers.csv; with\n"
@@ -18,7 +19,10 @@ static const char usage[] =
 	"writes layers.csv either way.  A second run into DIR fails while one runs.\n"
 	"Exits with PROGRAM's exit status (128+N when signal N killed it), or 2\n"
 	"when PROGRAM never ran, or ran with status 0 but dmo could not record it\n"
-	"whole (a damaged tool-layers.bin, a full disk).\n"
+	"whole (a damaged tool-layers.bin, a full disk).  A layer run by several\n"
+	"threads gets status ok:threads=N and two values: os_bytes for the\n"
+	"interleaving valgrind ran, os_any_bytes for every interleaving\n"
+	"(docs/threads.md).\n"
 	"\n"
 	DMO_PROFILE_OPTIONS_HELP
 	"  -h, --help         this text\n";

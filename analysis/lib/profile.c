@@ -24,6 +24,7 @@
 
 #include "locate.h"
 #include "profile.h"
+#include "profile_runs.h"
 #include "summary.h"
 #include "wire.h"
 
@@ -166,7 +167,7 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 
 	while (opts->argv[argc] != NULL)
 		argc++;
-	argv = calloc(argc + 8, sizeof *argv);
+	argv = calloc(argc + 8 + (size_t)opts->n_vg_opts, sizeof *argv);
 	if (argv == NULL)
 		_exit(127);
 	snprintf(fifo_opt, sizeof fifo_opt, "--dmo-fifo=%s", fifo);
@@ -182,7 +183,8 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 		snprintf(mem_opt, sizeof mem_opt, "--dmo-max-mem=%s", opts->max_mem);
 		argv[6] = mem_opt;
 	}
-	memcpy(argv + 7, opts->argv, argc * sizeof *argv);
+	memcpy(argv + 7, opts->vg_opts, (size_t)opts->n_vg_opts * sizeof *argv);
+	memcpy(argv + 7 + opts->n_vg_opts, opts->argv, argc * sizeof *argv);
 	/* If dmo is killed outright, Valgrind gets SIGTERM, so the tool still
 	 * finishes its rows; the program is never left running alone. */
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
@@ -279,6 +281,9 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 	} else {
 		snprintf(csv, sizeof csv, "%s/%s", out_dir, DMO_LAYERS_CSV);
 		rc = dmo_layers_csv_write(csv, table, err, err_len);
+		snprintf(csv, sizeof csv, "%s/%s", out_dir, DMO_THREADS_CSV);
+		if (rc == 0)
+			rc = dmo_threads_csv_write(csv, table, err, err_len);
 		if (rc == 0 && read_rc > 0) {
 			/* The whole layers are in layers.csv; the damage is
 			 * still a failure of the run. */
@@ -347,6 +352,10 @@ int dmo_profile_option(struct dmo_profile_options *opts, int option, const char 
 	case 'q':
 		opts->quiet = 1;
 		return 1;
+	case DMO_OPT_VG_OPT:
+		return dmo_profile_vg_opt(opts, value, err, err_len) == 0 ? 1 : -1;
+	case DMO_OPT_RUNS:
+		return dmo_profile_runs_option(opts, value, err, err_len) == 0 ? 1 : -1;
 	default:
 		return 0;
 	}
@@ -359,6 +368,8 @@ int dmo_profile_command(const struct dmo_profile_options *opts, const char *who)
 	char err[1024];
 	int status, signal_no, rc;
 
+	if (opts->runs > 1)
+		return dmo_profile_runs_command(opts, who);
 	rc = dmo_profile_run(opts, &status, &signal_no, &table, err, sizeof err);
 	/* What the tool recorded is shown even when layers.csv failed. */
 	if (!opts->quiet && (rc == 0 || table.count > 0))
@@ -366,6 +377,7 @@ int dmo_profile_command(const struct dmo_profile_options *opts, const char *who)
 	if (rc == 0 && !opts->quiet)
 		fprintf(report, "run directory: %s (%s)\n", opts->out_dir, DMO_LAYERS_CSV);
 	fflush(report);
+	dmo_layers_warn_threads(stderr, who, &table);
 	dmo_layer_table_free(&table);
 	if (rc != 0)
 		fprintf(stderr, "%s: %s\n", who, err);
