@@ -19,8 +19,16 @@ struct dmo_event {
 	uint8_t tid;     /* Valgrind thread id, saturated at 255 */
 };
 
-/* Index 0..3 into per-kind counters: in_reads, in_writes, out_reads,
- * out_writes, the column order of layers.csv. */
+/* Indexes into per-kind counters, the column order of layers.csv. */
+enum {
+	DMO_COUNT_IN_READS = 0,
+	DMO_COUNT_IN_WRITES = 1,
+	DMO_COUNT_OUT_READS = 2,
+	DMO_COUNT_OUT_WRITES = 3,
+	DMO_COUNT_KINDS = 4,
+};
+
+/* The counter index of an event with FLAGS. */
 static inline unsigned dmo_event_kind(uint8_t flags)
 {
 	return ((flags & DMO_EV_OUT) ? 2u : 0u) + ((flags & DMO_EV_WRITE) ? 1u : 0u);

@@ -3,9 +3,16 @@
 # tool's flags, in dmo-tool/local.mk.
 noinst_LTLIBRARIES += common/libdmo-core.la
 common_libdmo_core_la_SOURCES = common/event.h common/wire.h common/os_reducer.h common/os_reducer.c \
-	common/wire_parse.h common/wire_parse.c common/summary.h common/trace_format.h
+	common/wire_parse.h common/wire_parse.c common/summary.h common/trace_format.h \
+	common/protocol.h common/protocol.c common/text.h
 check_PROGRAMS += tests/test_os_any
 TESTS += tests/test_os_any
 tests_test_os_any_SOURCES = tests/test_os_any.c
 tests_test_os_any_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_os_any_LDADD = common/libdmo-core.la $(CHECK_LIBS)
+
+check_PROGRAMS += tests/test_protocol
+TESTS += tests/test_protocol
+tests_test_protocol_SOURCES = tests/test_protocol.c tests/check_main.h
+tests_test_protocol_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_protocol_LDADD = common/libdmo-core.la $(CHECK_LIBS)

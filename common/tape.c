@@ -2,6 +2,7 @@
  * Freestanding: every outside service goes through struct dmo_tape_ops, so
  * the Valgrind tool and the analysis library share this one copy. */
 #include "tape.h"
+#include "text.h"
 
 struct slab {
 	struct slab *prev, *next; /* resident list; NEXT links the free list */
@@ -34,40 +35,21 @@ struct dmo_tape {
 	_Alignas(16) unsigned char sbo[];
 };
 
-static char *append(char *p, char *end, const char *s)
-{
-	while (*s && p < end)
-		*p++ = *s++;
-	return p;
-}
-
-/* No libc here, so no printf: V in decimal. */
-static char *append_number(char *p, char *end, size_t v)
-{
-	char num[24], *q = num + sizeof num - 1;
-
-	*q = 0;
-	do
-		*--q = (char)('0' + v % 10);
-	while (v /= 10);
-	return append(p, end, q);
-}
-
 /* Compose "tape: WHAT: REASON" in t->err, tell the report op, return CODE.
  * ERRNUM > 0 names the system error behind it. */
 static int fail(struct dmo_tape *t, int code, const char *what, int errnum)
 {
 	char *p = t->err, *end = t->err + sizeof t->err - 1;
 
-	p = append(p, end, "tape: ");
-	p = append(p, end, what);
+	p = dmo_text_append(p, end, "tape: ");
+	p = dmo_text_append(p, end, what);
 	if (errnum > 0) {
-		p = append(p, end, ": ");
+		p = dmo_text_append(p, end, ": ");
 		if (t->ops->strerror) {
-			p = append(p, end, t->ops->strerror(t->ctx, errnum));
+			p = dmo_text_append(p, end, t->ops->strerror(t->ctx, errnum));
 		} else {
-			p = append(p, end, "errno ");
-			p = append_number(p, end, (size_t)errnum);
+			p = dmo_text_append(p, end, "errno ");
+			p = dmo_text_append_u64(p, end, (size_t)errnum);
 		}
 	}
 	*p = 0;
@@ -359,11 +341,11 @@ static int check_size(struct dmo_tape *t, size_t size)
 
 	if (size == t->cfg.elem_size)
 		return 0;
-	p = append(p, end, "an element of ");
-	p = append_number(p, end, size);
-	p = append(p, end, " bytes on a tape of ");
-	p = append_number(p, end, t->cfg.elem_size);
-	p = append(p, end, "-byte elements");
+	p = dmo_text_append(p, end, "an element of ");
+	p = dmo_text_append_u64(p, end, size);
+	p = dmo_text_append(p, end, " bytes on a tape of ");
+	p = dmo_text_append_u64(p, end, t->cfg.elem_size);
+	p = dmo_text_append(p, end, "-byte elements");
 	*p = 0;
 	return fail(t, DMO_TAPE_EINVAL, what, 0);
 }

@@ -8,6 +8,19 @@
 
 #define DMO_TRACE_MAGIC "DMOTRACE"
 #define DMO_TRACE_VERSION 1u
+/* A layer's event file in the run directory, for printf with the layer
+ * number; what a run directory's other per-layer files are called starts
+ * with DMO_LAYER_FILE_PREFIX and the same number. */
+#define DMO_TRACE_FILE_FORMAT "layer-%04u.events"
+#define DMO_LAYER_FILE_PREFIX "layer-"
+#define DMO_TRACE_FILE_SUFFIX ".events"
+
+/* RAM a full trace may hold before its events go straight to the file
+ * (--max-mem), in MiB, and as the option's text. */
+#define DMO_MAX_MEM_DEFAULT_MIB 64
+#define DMO_MAX_MEM_STR_(n) #n
+#define DMO_MAX_MEM_STR(n) DMO_MAX_MEM_STR_(n)
+#define DMO_MAX_MEM_DEFAULT_TEXT DMO_MAX_MEM_STR(DMO_MAX_MEM_DEFAULT_MIB) "M"
 
 struct dmo_trace_header {
 	char magic[8];           /* DMO_TRACE_MAGIC, no NUL */

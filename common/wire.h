@@ -47,14 +47,52 @@ struct dmo_wire_layer {
 	/* followed by name_len + spec_len bytes, no terminators */
 };
 
-/* The target's marker region.  A layer is active from the store of its
- * seq into `begin` to the store of its seq into `end`.  Both stores must be
- * 8-byte stores to these exact addresses; the tool recognises them when it
- * translates the code that makes them, so the region should be a global
- * the compiler addresses directly (RIP-relative or absolute). */
+/* The target's marker region: three words, 8-byte aligned, writable.  A
+ * layer is active from the store of its seq into `begin` to the store of
+ * its seq into `end`.  Both stores must be 8-byte stores to these exact
+ * addresses; the tool recognises them when it translates the code that
+ * makes them, so the region should be a global the compiler addresses
+ * directly (RIP-relative or absolute).  The tool answers each store in
+ * `status`: 0 accepted, -1 refused (the program clears it first). */
 struct dmo_marker_region {
 	volatile uint64_t begin;
 	volatile uint64_t end;
+	volatile int64_t status;
 };
+#define DMO_MARKER_BEGIN 0u  /* word index of begin */
+#define DMO_MARKER_END 1u    /* word index of end */
+#define DMO_MARKER_STATUS 2u /* word index of status */
+#define DMO_MARKER_REGION_BYTES 24u
+_Static_assert(sizeof(struct dmo_marker_region) == DMO_MARKER_REGION_BYTES,
+	       "docs/protocol.md: the marker region is three 8-byte words");
+
+/* Whether LEN bytes of a name or op spec may go on the wire: no control
+ * characters (below 0x20, or 0x7f).  Bytes from 0x80 up are allowed, so
+ * UTF-8 text passes.  The client library and the tool both ask this. */
+static inline int dmo_wire_text_ok(const char *text, uint32_t len)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	for (uint32_t i = 0; i < len; i++)
+		if (p[i] < 0x20 || p[i] == 0x7f)
+			return 0;
+	return 1;
+}
+
+/* The buffer rules of a LAYER (docs/protocol.md, misuse table), in the
+ * order the tool checks them: NULL when the two buffers are acceptable,
+ * else the error reason.  Whether they are mapped only the tool can tell. */
+static inline const char *dmo_wire_buffers_bad(uint64_t in_addr, uint64_t in_bytes,
+					       uint64_t out_addr, uint64_t out_bytes)
+{
+	if (in_bytes == 0 || out_bytes == 0)
+		return "zero-size-buffer";
+	if (in_bytes > 0xffffffffull || out_bytes > 0xffffffffull)
+		return "buffer-over-4gib";
+	if (in_addr + in_bytes < in_addr || out_addr + out_bytes < out_addr)
+		return "buffer-wraps";
+	if (in_addr < out_addr + out_bytes && out_addr < in_addr + in_bytes)
+		return "overlapping-buffers";
+	return 0;
+}
 
 #endif

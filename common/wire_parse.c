@@ -80,9 +80,8 @@ int dmo_wire_parse(const uint8_t *buf, size_t len, struct dmo_wire_record *rec,
 			return bad(why, "LAYER sequence number 0 is reserved", skip, length);
 		rec->name = (const char *)buf + fixed;
 		rec->spec = rec->name + rec->name_len;
-		for (size_t i = 0; i < (size_t)rec->name_len + rec->spec_len; i++)
-			if (rec->name[i] < 0x20 || rec->name[i] == 0x7f)
-				return bad(why, "LAYER name or spec holds a control character", skip, length);
+		if (!dmo_wire_text_ok(rec->name, (uint32_t)rec->name_len + rec->spec_len))
+			return bad(why, "LAYER name or spec holds a control character", skip, length);
 		return (int)length;
 	}
 	default:

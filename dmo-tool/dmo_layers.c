@@ -1,27 +1,31 @@
-/* dmo_layers.c - the tool's side of the target protocol (docs/protocol.md)
- * and the run directory it writes.
+/* dmo_layers.c - the tool's side of the target protocol: a thin Valgrind
+ * adapter around the protocol engine (common/protocol.h), and the run
+ * directory it writes.
  *
  * The FIFO is opened before the guest runs, non-blocking and read-write, so
  * neither side ever blocks on open; it is drained after every guest write,
- * so records arrive in program order.  A layer descriptor waits here until
- * the target's begin store names it.  Every misuse is reported once on
- * Valgrind's output, recorded as an error row, and otherwise ignored: the
- * profiled program must run on as if the tool were not there. */
+ * so records arrive in program order.  The engine decides what every byte
+ * and marker store means; this file measures the layers it opens, writes
+ * the rows it makes, and answers the program through the marker region.
+ * The profiled program runs on as if the tool were not there. */
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
 
 #include "dmo_layers.h"
 #include "event.h"
+#include "protocol.h"
 #include "summary.h"
 #include "dmo_trace.h"
-#include "wire_parse.h"
+#include "trace_format.h"
 
 /* Core functions the installed headers do not declare. */
 extern Int VG_(safe_fd)(Int oldfd);
@@ -35,35 +39,18 @@ UInt dmo_running_tid = 0;
 /* One slot per thread id an event file can tell apart (os_reducer.h). */
 static struct dmo_thread_acc thread_slots[DMO_TID_LUMPED + 1];
 
-struct layer {
-	UInt seq;
-	HChar name[256], spec[1024];
-	struct dmo_active_layer ranges;
-};
-
 static struct {
 	Int fifo_fd, summary_fd;
 	const HChar *out_dir;
 	Bool full_trace;
-	Addr marker;
-	UChar stream[2 * DMO_WIRE_MAX_RECORD];
-	SizeT stream_len;
-	Bool have_pending;
-	struct layer pending, active;
+	struct dmo_protocol *engine;
+	struct dmo_active_layer active;
 	ULong max_mem;
-	ULong trace_events;  /* of the layer being written out */
 	ULong summary_end;   /* bytes of tool-layers.bin so far */
 	ULong active_row_at; /* where the open layer's row is */
 	ULong idle_accesses; /* helper calls since the last layer ended */
+	Bool retranslated;   /* by the marker store being handled */
 } st = { .fifo_fd = -1, .summary_fd = -1 };
-
-static void copy_text(HChar *dst, SizeT cap, const HChar *src, SizeT len)
-{
-	if (len >= cap)
-		len = cap - 1;
-	VG_(memcpy)(dst, src, len);
-	dst[len] = '\0';
-}
 
 /* The per-thread part of a measured row. */
 static void fill_threads(struct dmo_layer_summary *row, const struct dmo_any_reducer *a)
@@ -80,34 +67,6 @@ static void fill_threads(struct dmo_layer_summary *row, const struct dmo_any_red
 	row->listed_threads = i;
 }
 
-/* A result row of tool-layers.bin.  MEASURED: the row is a layer that
- * ran, whose counts, instructions and O_s mean something. */
-static void fill_row(struct dmo_layer_summary *row, const struct layer *l, Bool measured,
-		     UInt status, const HChar *reason)
-{
-	const struct dmo_reducer *r = dmo_any_ran(&l->ranges.reducer);
-	Int i;
-
-	VG_(memset)(row, 0, sizeof *row);
-	row->magic = DMO_SUMMARY_MAGIC;
-	row->version = DMO_SUMMARY_VERSION;
-	row->layer = l->seq;
-	row->status = status;
-	row->in_bytes = l->ranges.in_bytes;
-	row->out_bytes = l->ranges.out_bytes;
-	for (i = 0; i < 4; i++)
-		row->counts[i] = r->counts[i];
-	row->steps = r->counts[3];
-	row->instructions = measured ? dmo_instructions : 0;
-	row->os_bytes = measured ? dmo_reducer_os(r) : 0;
-	row->trace_events = measured ? st.trace_events : 0;
-	if (measured)
-		fill_threads(row, &l->ranges.reducer);
-	copy_text(row->name, sizeof row->name, l->name, VG_(strlen)(l->name));
-	copy_text(row->spec, sizeof row->spec, l->spec, VG_(strlen)(l->spec));
-	copy_text(row->reason, sizeof row->reason, reason, VG_(strlen)(reason));
-}
-
 /* Write ROW at byte OFFSET of tool-layers.bin, at once, so nothing
  * recorded is lost if the program dies later. */
 static void put_row(const struct dmo_layer_summary *row, ULong offset)
@@ -116,41 +75,34 @@ static void put_row(const struct dmo_layer_summary *row, ULong offset)
 		return;
 	if (VG_(lseek)(st.summary_fd, (Off64T)offset, VKI_SEEK_SET) != (Off64T)offset ||
 	    VG_(write)(st.summary_fd, row, sizeof *row) != (Int)sizeof *row) {
-		VG_(umsg)("dmo: cannot write %s/%s; later layers are not recorded\n",
-			  st.out_dir, DMO_SUMMARY_FILE);
+		VG_(umsg)("dmo: cannot write %s/%s at layer %u (disk full?); it and later "
+			  "layers are not recorded\n", st.out_dir, DMO_SUMMARY_FILE, row->layer);
 		VG_(close)(st.summary_fd);
 		st.summary_fd = -1;
 	}
 }
 
 /* Append a row; returns where it went. */
-static ULong append_row(const struct layer *l, Bool measured, UInt status, const HChar *reason)
+static ULong append_row(const struct dmo_layer_summary *row)
 {
-	struct dmo_layer_summary row;
 	ULong at = st.summary_end;
-	fill_row(&row, l, measured, status, reason);
-	put_row(&row, at);
-	st.summary_end += sizeof row;
+	put_row(row, at);
+	st.summary_end += sizeof *row;
 	return at;
 }
 
-/* Report a protocol misuse: one message, one error row. */
-static void misuse(UInt seq, const HChar *name, const HChar *reason, const HChar *message)
+/* The measured part of the open layer's row. */
+static void add_measures(struct dmo_layer_summary *row, ULong trace_events)
 {
-	struct layer l;
-	VG_(memset)(&l, 0, sizeof l);
-	l.seq = seq;
-	copy_text(l.name, sizeof l.name, name, VG_(strlen)(name));
-	VG_(umsg)("dmo: protocol error: %s [error:%s]\n", message, reason);
-	append_row(&l, False, DMO_STATUS_ERROR, reason);
-}
-
-static void set_marker_status(Long status)
-{
-	/* The target reads this word after its store to learn whether the
-	 * tool accepted it (docs/protocol.md). */
-	if (st.marker != 0)
-		*(volatile Long *)(st.marker + 16) = status;
+	const struct dmo_reducer *r = dmo_any_ran(&st.active.reducer);
+	Int i;
+	for (i = 0; i < DMO_COUNT_KINDS; i++)
+		row->counts[i] = r->counts[i];
+	row->steps = r->counts[DMO_COUNT_OUT_WRITES];
+	row->instructions = dmo_instructions;
+	row->os_bytes = dmo_reducer_os(r);
+	row->trace_events = trace_events;
+	fill_threads(row, &st.active.reducer);
 }
 
 static Int open_out_file(const HChar *leaf)
@@ -166,11 +118,10 @@ static Int open_out_file(const HChar *leaf)
 	return VG_(safe_fd)(sr_Res(res));
 }
 
-/* ---- begin and end ---- */
-
 static void retranslate_all(void)
 {
 	VG_(discard_translations)(0, ~0ULL, "dmo layer change");
+	st.retranslated = True;
 }
 
 /* Helper calls with no layer open before the code stops watching the last
@@ -187,233 +138,166 @@ void dmo_layers_idle_access(void)
 	retranslate_all();
 }
 
+/* ---- the engine's world ---- */
+
+static void *op_alloc(void *ctx, SizeT bytes)
+{
+	return VG_(malloc)("dmo.protocol", bytes);
+}
+
+static void op_free(void *ctx, void *p, SizeT bytes)
+{
+	VG_(free)(p);
+}
+
+static int op_mapped(void *ctx, uint64_t addr, uint64_t len, int writable)
+{
+	return VG_(am_is_valid_for_client)((Addr)addr, len,
+					   writable ? VKI_PROT_READ | VKI_PROT_WRITE : VKI_PROT_READ);
+}
+
+static void op_say(void *ctx, const char *line)
+{
+	VG_(umsg)("%s\n", line);
+}
+
+static void op_markers(void *ctx, uint64_t addr)
+{
+	/* Code translated before now could not see the markers. */
+	retranslate_all();
+}
+
+static void op_status(void *ctx, int64_t value)
+{
+	/* The target reads this word after its store to learn whether the
+	 * tool accepted it (docs/protocol.md). */
+	Addr marker = (Addr)dmo_protocol_marker_addr(st.engine);
+	if (marker != 0)
+		((volatile struct dmo_marker_region *)marker)->status = value;
+}
+
 static Bool same_buffers(const struct dmo_active_layer *a, const struct dmo_active_layer *b)
 {
 	return a->in_addr == b->in_addr && a->in_bytes == b->in_bytes &&
 	       a->out_addr == b->out_addr && a->out_bytes == b->out_bytes;
 }
 
-static const HChar *check_buffers(const struct dmo_active_layer *r)
+static void op_open(void *ctx, const struct dmo_protocol_layer *l)
 {
-	if (r->in_bytes == 0 || r->out_bytes == 0)
-		return "zero-size-buffer";
-	if (r->in_bytes > 0xffffffffULL || r->out_bytes > 0xffffffffULL)
-		return "buffer-over-4gib";
-	if (r->in_addr + r->in_bytes < r->in_addr || r->out_addr + r->out_bytes < r->out_addr)
-		return "buffer-wraps";
-	if (r->in_addr < r->out_addr + r->out_bytes && r->out_addr < r->in_addr + r->in_bytes)
-		return "overlapping-buffers";
-	if (!VG_(am_is_valid_for_client)(r->in_addr, r->in_bytes, VKI_PROT_READ) ||
-	    !VG_(am_is_valid_for_client)(r->out_addr, r->out_bytes, VKI_PROT_READ))
-		return "unmapped-buffer";
-	return NULL;
-}
-
-static Bool layer_begin(UInt seq)
-{
-	Bool rewatch;
-	const HChar *bad;
-	HChar message[512];
-	if (dmo_active != NULL) {
-		VG_(snprintf)(message, sizeof message,
-			      "layer %u begins while layer %u '%s' is open; layer %u is not profiled",
-			      seq, st.active.seq, st.active.name, seq);
-		misuse(seq, st.have_pending && st.pending.seq == seq ? st.pending.name : "",
-		       "nested-begin", message);
-		st.have_pending = False;
-		set_marker_status(-1);
-		return False;
-	}
-	if (!st.have_pending || st.pending.seq != seq) {
-		VG_(snprintf)(message, sizeof message,
-			      "begin marker for layer %u, but no LAYER record describes it", seq);
-		misuse(seq, "", "no-descriptor", message);
-		set_marker_status(-1);
-		return False;
-	}
-	st.have_pending = False;
-	bad = check_buffers(&st.pending.ranges);
-	if (bad != NULL) {
-		VG_(snprintf)(message, sizeof message, "layer %u '%s': input %#llx+%llu, output %#llx+%llu: %s",
-			      seq, st.pending.name, (ULong)st.pending.ranges.in_addr,
-			      st.pending.ranges.in_bytes, (ULong)st.pending.ranges.out_addr,
-			      st.pending.ranges.out_bytes, bad);
-		misuse(seq, st.pending.name, bad, message);
-		set_marker_status(-1);
-		return False;
-	}
+	struct dmo_active_layer next = {
+		.in_addr = (Addr)l->in_addr, .out_addr = (Addr)l->out_addr,
+		.in_bytes = l->in_bytes, .out_bytes = l->out_bytes,
+	};
+	struct dmo_layer_summary row;
 	/* Code translated for the last layer's buffers stays valid when this
 	 * layer has the same ones (a kernel run again, an inference loop). */
-	rewatch = dmo_watched == NULL || !same_buffers(dmo_watched, &st.pending.ranges);
-	st.active = st.pending;
-	dmo_any_init(&st.active.ranges.reducer, st.active.ranges.in_bytes,
-		     st.active.ranges.out_bytes, thread_slots, DMO_TID_LUMPED + 1);
+	Bool rewatch = dmo_watched == NULL || !same_buffers(dmo_watched, &next);
+
+	st.active = next;
+	dmo_any_init(&st.active.reducer, l->in_bytes, l->out_bytes, thread_slots,
+		     DMO_TID_LUMPED + 1);
 	dmo_instructions = 0;
 	if (st.full_trace && st.out_dir != NULL) {
 		HChar path[4096];
-		VG_(snprintf)(path, sizeof path, "%s/layer-%04u.events", st.out_dir, seq);
-		dmo_trace_open(path, seq, st.active.ranges.in_bytes, st.active.ranges.out_bytes,
-			       st.max_mem);
+		VG_(snprintf)(path, sizeof path, "%s/" DMO_TRACE_FILE_FORMAT, st.out_dir, l->seq);
+		dmo_trace_open(path, l->seq, l->in_bytes, l->out_bytes, st.max_mem);
 	}
-	dmo_active = &st.active.ranges;
+	dmo_active = &st.active;
 	dmo_watched = dmo_active;
 	st.idle_accesses = 0;
 	/* Claim the layer's row now: it reads "incomplete" until the layer
 	 * ends, and rewriting it in place needs no new disk space. */
-	st.trace_events = 0;
-	st.active_row_at = append_row(&st.active, True, DMO_STATUS_INCOMPLETE, "");
-	set_marker_status(0);
+	VG_(memset)(&row, 0, sizeof row);
+	row.magic = DMO_SUMMARY_MAGIC;
+	row.version = DMO_SUMMARY_VERSION;
+	row.layer = l->seq;
+	row.status = DMO_STATUS_INCOMPLETE;
+	row.in_bytes = l->in_bytes;
+	row.out_bytes = l->out_bytes;
+	VG_(strncpy)(row.name, l->name, sizeof row.name - 1);
+	VG_(strncpy)(row.spec, l->spec, sizeof row.spec - 1);
+	add_measures(&row, 0);
+	st.active_row_at = append_row(&row);
 	if (rewatch)
 		retranslate_all();
-	return rewatch;
 }
 
-static void layer_close(UInt status, const HChar *reason)
+static void op_close(void *ctx, struct dmo_layer_summary *row)
 {
-	struct dmo_layer_summary row;
-	st.trace_events = dmo_trace_close();
-	if (status == DMO_STATUS_OK && dmo_trace_failed()) {
-		status = DMO_STATUS_ERROR;
-		reason = "trace-write-failed";
+	ULong trace_events = dmo_trace_close();
+	if (row->status == DMO_STATUS_OK && dmo_trace_failed()) {
+		row->status = DMO_STATUS_ERROR;
+		VG_(strcpy)(row->reason, "trace-write-failed");
 	}
-	fill_row(&row, &st.active, True, status, reason);
-	put_row(&row, st.active_row_at);
+	add_measures(row, trace_events);
+	put_row(row, st.active_row_at);
 	if (VG_(clo_verbosity) > 0)
 		VG_(umsg)("dmo: layer %u '%s': %s, O_s = %llu of %llu output bytes"
 			  " (threads %u, any interleaving %llu)\n",
-			  row.layer, row.name, status == DMO_STATUS_OK ? "ok" :
-			  status == DMO_STATUS_INCOMPLETE ? "incomplete" : reason,
-			  (ULong)row.os_bytes, (ULong)row.out_bytes, row.threads,
-			  (ULong)row.os_any_bytes);
-	dmo_active = NULL;
-}
-
-static Bool layer_end(UInt seq)
-{
-	HChar message[256];
-	if (dmo_active == NULL) {
-		VG_(snprintf)(message, sizeof message,
-			      "end marker for layer %u, but no layer is open", seq);
-		misuse(seq, "", "end-without-begin", message);
-		set_marker_status(-1);
-		return False;
-	}
-	if (seq != st.active.seq) {
-		VG_(umsg)("dmo: protocol error: end marker names layer %u, but layer %u '%s' "
-			  "is open; closing it [error:end-mismatch]\n", seq, st.active.seq,
-			  st.active.name);
-		layer_close(DMO_STATUS_ERROR, "end-mismatch");
-		set_marker_status(-1);
-	} else {
-		layer_close(DMO_STATUS_OK, "");
-		set_marker_status(0);
-	}
+			  row->layer, row->name, row->status == DMO_STATUS_OK ? "ok" :
+			  row->status == DMO_STATUS_INCOMPLETE ? "incomplete" : row->reason,
+			  (ULong)row->os_bytes, (ULong)row->out_bytes, row->threads,
+			  (ULong)row->os_any_bytes);
 	/* The code stays watching this layer's buffers: its helpers do
 	 * nothing while no layer is open, and the next layer over the same
 	 * buffers needs no new translations. */
-	return False;
+	dmo_active = NULL;
 }
+
+static void op_error_row(void *ctx, const struct dmo_layer_summary *row)
+{
+	append_row(row);
+}
+
+static const struct dmo_protocol_ops engine_ops = {
+	.alloc = op_alloc, .free = op_free, .mapped = op_mapped, .say = op_say,
+	.markers = op_markers, .open = op_open, .close = op_close,
+	.error_row = op_error_row, .status = op_status,
+};
+
+/* ---- what the instrumentation and the core call ---- */
 
 Bool dmo_layers_marker(UWord word, ULong value)
 {
 	dmo_layers_drain();
-	if (value > 0xffffffffULL || value == 0) {
-		misuse(0, "", "bad-marker-value",
-		       "a marker store carries 0 or a value above 2^32-1, not a layer number");
-		set_marker_status(-1);
-		return False;
-	}
-	return word == 0 ? layer_begin((UInt)value) : layer_end((UInt)value);
+	st.retranslated = False;
+	dmo_protocol_marker(st.engine, (unsigned)word, value);
+	return st.retranslated;
 }
 
 Addr dmo_layers_marker_addr(void)
 {
-	return st.marker;
-}
-
-/* ---- the FIFO ---- */
-
-/* A descriptor whose begin store never came: the target lost its marker
- * store (see the constant-address rule in docs/protocol.md). */
-static void drop_pending(void)
-{
-	HChar message[512];
-	if (!st.have_pending)
-		return;
-	VG_(snprintf)(message, sizeof message,
-		      "layer %u '%s' was described but its begin marker never ran",
-		      st.pending.seq, st.pending.name);
-	misuse(st.pending.seq, st.pending.name, "no-begin-marker", message);
-	st.have_pending = False;
-}
-
-static void take_record(const struct dmo_wire_record *rec)
-{
-	if (rec->type == DMO_WIRE_HELLO) {
-		if (!VG_(am_is_valid_for_client)(rec->marker_addr, sizeof(struct dmo_marker_region),
-						 VKI_PROT_READ | VKI_PROT_WRITE)) {
-			misuse(0, "", "unmapped-marker-region",
-			       "HELLO names a marker region that is not writable memory");
-			return;
-		}
-		st.marker = rec->marker_addr;
-		/* Code translated before now could not see the markers. */
-		retranslate_all();
-		return;
-	}
-	drop_pending();
-	VG_(memset)(&st.pending, 0, sizeof st.pending);
-	st.pending.seq = rec->seq;
-	copy_text(st.pending.name, sizeof st.pending.name, rec->name, rec->name_len);
-	copy_text(st.pending.spec, sizeof st.pending.spec, rec->spec, rec->spec_len);
-	st.pending.ranges.in_addr = rec->in_addr;
-	st.pending.ranges.in_bytes = rec->in_bytes;
-	st.pending.ranges.out_addr = rec->out_addr;
-	st.pending.ranges.out_bytes = rec->out_bytes;
-	st.have_pending = True;
-}
-
-/* Parse every whole record in the stream buffer.  After garbage the rest
- * of what was buffered is dropped: each record arrives in one write and is
- * drained right after it, so the next write starts on a record again. */
-static void parse_stream(void)
-{
-	SizeT used = 0;
-	while (used < st.stream_len) {
-		struct dmo_wire_record rec;
-		const HChar *why = NULL;
-		SizeT skip = 0;
-		Int n = dmo_wire_parse(st.stream + used, st.stream_len - used, &rec, &why, &skip);
-		if (n == DMO_WIRE_INCOMPLETE)
-			break;
-		if (n == DMO_WIRE_BAD) {
-			HChar message[256];
-			SizeT dropped = skip ? skip : st.stream_len - used;
-			VG_(snprintf)(message, sizeof message,
-				      "bad FIFO record: %s; %lu bytes ignored", why, dropped);
-			misuse(0, "", "bad-fifo-record", message);
-			used += dropped;
-			continue;
-		}
-		take_record(&rec);
-		used += (SizeT)n;
-	}
-	VG_(memmove)(st.stream, st.stream + used, st.stream_len - used);
-	st.stream_len -= used;
+	return st.engine ? (Addr)dmo_protocol_marker_addr(st.engine) : 0;
 }
 
 void dmo_layers_drain(void)
 {
+	UChar buf[DMO_WIRE_MAX_RECORD];
 	if (st.fifo_fd < 0)
 		return;
 	for (;;) {
-		Int n = VG_(read)(st.fifo_fd, st.stream + st.stream_len,
-				  (Int)(sizeof st.stream - st.stream_len));
+		Int n = VG_(read)(st.fifo_fd, buf, (Int)sizeof buf);
 		if (n <= 0)
 			break;
-		st.stream_len += (SizeT)n;
-		parse_stream();
+		dmo_protocol_bytes(st.engine, buf, (SizeT)n);
 	}
+}
+
+/* In a child made by fork: its layers would mix with the parent's in one
+ * run directory and its reads would steal the parent's FIFO records, so it
+ * lets go of both and says so once. */
+static void in_forked_child(ThreadId tid)
+{
+	dmo_protocol_forked(st.engine, (UInt)VG_(getpid)());
+	if (dmo_active != NULL) {
+		dmo_trace_abandon();
+		dmo_active = NULL;
+	}
+	if (st.summary_fd >= 0)
+		VG_(close)(st.summary_fd);
+	if (st.fifo_fd >= 0)
+		VG_(close)(st.fifo_fd);
+	st.summary_fd = st.fifo_fd = -1;
 }
 
 void dmo_layers_init(const HChar *fifo_path, const HChar *out_dir, Bool full_trace,
@@ -422,6 +306,8 @@ void dmo_layers_init(const HChar *fifo_path, const HChar *out_dir, Bool full_tra
 	st.max_mem = max_mem;
 	st.out_dir = out_dir;
 	st.full_trace = full_trace;
+	st.engine = dmo_protocol_create(&engine_ops, NULL);
+	VG_(atfork)(NULL, NULL, in_forked_child);
 	if (full_trace && out_dir == NULL)
 		VG_(umsg)("dmo: --dmo-trace=full needs --dmo-out=DIR; keeping summaries only\n");
 	if (out_dir != NULL)
@@ -444,15 +330,9 @@ void dmo_layers_init(const HChar *fifo_path, const HChar *out_dir, Bool full_tra
 void dmo_layers_fini(void)
 {
 	dmo_layers_drain();
-	if (st.stream_len > 0)
-		misuse(0, "", "truncated-fifo-record",
-		       "the program ended in the middle of a FIFO record");
-	drop_pending();
-	if (dmo_active != NULL) {
-		VG_(umsg)("dmo: the program ended inside layer %u '%s'; its counts so far "
-			  "are kept, marked incomplete\n", st.active.seq, st.active.name);
-		layer_close(DMO_STATUS_INCOMPLETE, "");
-	}
+	dmo_protocol_finish(st.engine);
+	dmo_protocol_destroy(st.engine);
+	st.engine = NULL;
 	if (st.summary_fd >= 0)
 		VG_(close)(st.summary_fd);
 	if (st.fifo_fd >= 0)

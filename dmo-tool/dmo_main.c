@@ -23,11 +23,12 @@
 #include "event.h"
 #include "dmo_layers.h"
 #include "dmo_trace.h"
+#include "trace_format.h"
 
 static const HChar *clo_fifo = NULL;
 static const HChar *clo_out = NULL;
 static Bool clo_full_trace = False;
-static ULong clo_max_mem = 64ULL << 20;
+static ULong clo_max_mem = (ULong)DMO_MAX_MEM_DEFAULT_MIB << 20;
 
 /* "64M", "2G", "1048576": bytes with an optional K/M/G suffix. */
 static Bool parse_size(const HChar *text, ULong *bytes)
@@ -82,7 +83,8 @@ static void dmo_print_usage(void)
 "                              full: also every event, in layer-NNNN.events\n"
 "                              [summary]\n"
 "    --dmo-max-mem=SIZE        RAM a full trace may hold (K, M, G suffixes);\n"
-"                              beyond it, events go straight to disk [64M]\n");
+"                              beyond it, events go straight to disk ["
+				DMO_MAX_MEM_DEFAULT_TEXT "]\n");
 }
 
 static void dmo_print_debug_usage(void)
@@ -464,7 +466,7 @@ static void dmo_fini(Int exitcode)
 static void dmo_pre_clo_init(void)
 {
 	VG_(details_name)("dmo");
-	VG_(details_version)("0.1.0");
+	VG_(details_version)(PACKAGE_VERSION);
 	VG_(details_description)("the diagonal memory optimisation profiler");
 	VG_(details_copyright_author)("Copyright (C) the dmo authors.");
 	VG_(details_bug_reports_to)("the dmo issue tracker");

@@ -216,3 +216,14 @@ ULong dmo_trace_close(void)
 	tr.fd = -1;
 	return events;
 }
+
+void dmo_trace_abandon(void)
+{
+	dmo_trace_on = False;
+	if (tr.tape != NULL)
+		dmo_tape_destroy(tr.tape);
+	tr.tape = NULL;
+	if (tr.fd >= 0)
+		VG_(close)(tr.fd);
+	tr.fd = -1;
+}

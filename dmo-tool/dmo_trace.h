@@ -16,6 +16,9 @@ extern Bool dmo_trace_on;
 void dmo_trace_event(UInt flags, ULong offset, ULong size, ULong time);
 /* Finish the file; returns the events it holds. */
 ULong dmo_trace_close(void);
+/* Drop the trace without writing anything more: in a forked child, whose
+ * event file descriptor is the parent's. */
+void dmo_trace_abandon(void);
 /* True when the last trace lost events (disk full, write error). */
 Bool dmo_trace_failed(void);
 

@@ -4,12 +4,14 @@
 # O_s - OB touches minR at the step that sets O_s (marked).  With an op spec,
 # the analytic linear bound on minR (docs/formulas.md, section 3) is drawn too.
 # The curves are those of the interleaving that ran, so they use osrun, its
-# O_s.  Expects: plotsdir, datadir (curves.csv: step,min_read,max_write), ob, osrun,
+# O_s.  Expects: plotsdir, datadir (curves.csv: step,min_read,max_write), ob,
+# osrun, known (0: an incomplete layer, no O_s),
 # have_critical, crit_step, crit_minr, crit_maxw, have_analytic (then es, rho,
 # lag, analytic_os), and what common.gp expects.
 load plotsdir.'/common.gp'
 set xlabel 'step i (output writes so far)'
 set ylabel 'byte offset (input for minR, output for maxW)'
+set xrange [0:*]
 set yrange [0:*]
 f = datadir.'/curves.csv'
 mx(a, b) = a > b ? a : b
@@ -25,8 +27,9 @@ if (have_critical) {
 		at crit_step, (crit_minr + crit_maxw) / 2.0 offset 1,0 front
 	critical = ", keyentry with vectors heads lw 2 lc rgb 'black' title 'the step that sets O_s'"
 }
+# An incomplete layer has no O_s to move maxW by.
+shifted = known ? ", '' using 1:($3 - ob + osrun) skip 1 with steps lw 1 dt 2 lc rgb '#d62728' title 'maxW(i) - OB + O_s'" : ''
 set samples 1000
 plot f using 1:2 skip 1 with steps lw 2 lc rgb '#1f5fd0' title 'minR(i): smallest input offset accessed after step i', \
-	'' using 1:3 skip 1 with steps lw 2 lc rgb '#d62728' title 'maxW(i): largest output end written up to step i', \
-	'' using 1:($3 - ob + osrun) skip 1 with steps lw 1 dt 2 lc rgb '#d62728' title 'maxW(i) - OB + O_s' \
-	@analytic @critical
+	'' using 1:3 skip 1 with steps lw 2 lc rgb '#d62728' title 'maxW(i): largest output end written up to step i' \
+	@shifted @analytic @critical

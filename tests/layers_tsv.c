@@ -17,7 +17,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: layers_tsv LAYERS.CSV\n");
 		return 2;
 	}
-	if (dmo_layers_csv_read(argv[1], &table, err, sizeof err) != 0) {
+	switch (dmo_layers_csv_read(argv[1], &table, err, sizeof err)) {
+	case 0:
+		break;
+	case 1: /* rows skipped: the others are printed */
+		fprintf(stderr, "%s\n", err);
+		break;
+	default:
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}

@@ -60,3 +60,14 @@ tests_targets_badbackend_dmo_backend_xnnpack_la_LDFLAGS = -module -avoid-version
 check_LTLIBRARIES += tests/targets/copybackend/dmo-backend-onednn.la
 tests_targets_copybackend_dmo_backend_onednn_la_SOURCES = tests/targets/copying_relu.c
 tests_targets_copybackend_dmo_backend_onednn_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+
+# Issue 14's acceptance cases, one script per group.
+TESTS += tests/rundir_integrity.sh tests/guest_streams.sh tests/client_agree.sh tests/disk_full.sh \
+	tests/readers_trust.sh
+EXTRA_DIST += tests/rundir_integrity.sh tests/guest_streams.sh tests/client_agree.sh tests/disk_full.sh \
+	tests/readers_trust.sh
+check_PROGRAMS += tests/test_rundir
+TESTS += tests/test_rundir
+tests_test_rundir_SOURCES = tests/test_rundir.c tests/check_main.h
+tests_test_rundir_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_rundir_LDADD = $(ANALYSIS_LIBS) $(CHECK_LIBS)

@@ -81,4 +81,21 @@ bad "--os without --plan" "--os goes with --plan" "$run" --os analytic
 summary="$WORK/summary"
 profile "$summary" -- "$TARGETS/relu" || fail "profile relu (summary)"
 bad "no event file" "profile with --trace=full" "$summary"
+# Layers of one or two events (a degenerate time or offset range) are drawn;
+# an incomplete layer is marked as such and claims no O_s.
+profile "$WORK/tiny" --trace=full -- "$TARGETS/misuse" exit-mid-layer
+for l in 1 2; do
+	for kind in pattern bounds threads; do
+		"$DMO" plot --layer $l --kind $kind --format svg --out "$WORK/tiny-$l-$kind.svg" \
+			"$WORK/tiny" >/dev/null 2>"$WORK/tiny.err"
+		expect_eq "layer $l ($(field "$WORK/tiny" "$([ $l = 1 ] && echo before || echo dying)" 6) read) $kind: status" \
+			0 $?
+	done
+done
+grep -q "INCOMPLETE layer (the program ended inside it): no O_s" "$WORK/tiny-2-pattern.svg" \
+	&& echo "ok: the incomplete layer is marked" || fail "incomplete layer not marked"
+grep -q "safe overlap\|O_s = [0-9]" "$WORK/tiny-2-pattern.svg" "$WORK/tiny-2-bounds.svg" \
+	&& fail "the incomplete layer claims an O_s" || echo "ok: no O_s claimed for it"
+grep -q "O_s = 1024 B" "$WORK/tiny-1-pattern.svg" && echo "ok: the complete layer shows its O_s" \
+	|| fail "the complete layer shows no O_s"
 finish

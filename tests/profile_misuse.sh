@@ -42,7 +42,7 @@ expect_eq "crash-mid-layer: open layer" incomplete "$(field "$WORK/crash" crashi
 # The table shows no O_s for the layer cut short (columns 7, 8: O_s bytes,
 # O_s %), and says what killed the program.
 expect_eq "crash-mid-layer: no O_s shown" "- -" \
-	"$(awk '$2 == "crashing" { print $7, $8 }' "$WORK/crash.out")"
+	"$(awk '$2 == "crashing" { print $7, $8 }' "$WORK/crash.err")"
 grep -q "killed by signal 11" "$WORK/crash.err" && echo "ok: crash-mid-layer: the signal is named" \
 	|| fail "crash-mid-layer: no message about the signal: $(cat "$WORK/crash.err")"
 

@@ -28,7 +28,7 @@ if mount -t tmpfs -o size=1m tmpfs "$WORK/small" 2>/dev/null; then
 		&& echo "ok: full disk: dmo profile says why" || fail "full disk: no dmo message"
 	grep -q "disk full" "$WORK/full.err" && echo "ok: full disk: tool message" \
 		|| fail "full disk: no tool message"
-	row=$(grep op1_dwconv2d "$WORK/full.out")
+	row=$(grep op1_dwconv2d "$WORK/full.err")
 	case "$row" in
 	*"$(field "$WORK/spill" op1_dwconv2d 4)"*error:trace-write-failed*)
 		echo "ok: full disk: row kept with the exact O_s: $row" ;;

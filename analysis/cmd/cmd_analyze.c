@@ -7,6 +7,7 @@
 #include "analyze.h"
 #include "backend_info.h"
 #include "cmd.h"
+#include "profile.h"
 
 static const char usage[] =
 	"usage: dmo analyze DIR\n"
@@ -23,9 +24,11 @@ static const char usage[] =
 	"UNSAFE otherwise); for any other kernel the verdict says what they would\n"
 	"mean for it (ref-formula-unsafe, ref-formula-safe, ref-bound-unsafe) and\n"
 	"does not fail.  Verdicts: docs/backends.md.\n"
-	"Exit status: 0 all verdicts hold, 1 dmo disagrees with itself (trace vs\n"
-	"tool, an O_s out of range, the reference kernel vs its replica), 2 bad\n"
-	"input.\n";
+	"Exit status (every reader's rule): 0 all layers read and all verdicts\n"
+	"hold; 1 a verdict failed (a mismatch, an unsafe analytic value, the trace\n"
+	"against the tool) or some layers were bad and skipped, each named on\n"
+	"stderr, the others analysed; 2 nothing could be analysed (bad usage, no\n"
+	"readable layers.csv).\n";
 
 int cmd_analyze(int argc, char **argv)
 {
@@ -38,7 +41,8 @@ int cmd_analyze(int argc, char **argv)
 	struct dmo_layer_analysis *layers;
 	char path[4096], err[1024];
 	const char *dir;
-	int c, failed;
+	size_t kept = 0, skipped = 0;
+	int c, failed, read_rc;
 
 	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	if ((c = getopt_long(argc, argv, "h", options, NULL)) != -1)
@@ -46,8 +50,11 @@ int cmd_analyze(int argc, char **argv)
 	if (optind != argc - 1)
 		return cmd_usage(usage, 0);
 	dir = argv[optind];
+	if (dmo_rundir_recover(dir, err, sizeof err) != 0)
+		fprintf(stderr, "dmo analyze: %s\n", err);
 	snprintf(path, sizeof path, "%s/%s", dir, DMO_LAYERS_CSV);
-	if (dmo_layers_csv_read(path, &table, err, sizeof err) != 0) {
+	read_rc = dmo_layers_csv_read(path, &table, err, sizeof err);
+	if (read_rc < 0) {
 		fprintf(stderr, "dmo analyze: %s\n", err);
 		return 2;
 	}
@@ -56,29 +63,38 @@ int cmd_analyze(int argc, char **argv)
 		dmo_layer_table_free(&table);
 		return 2;
 	}
+	if (read_rc > 0) {
+		fprintf(stderr, "dmo analyze: %s\n", err);
+		skipped++;
+	}
 	layers = calloc(table.count ? table.count : 1, sizeof *layers);
 	if (layers == NULL) {
 		fprintf(stderr, "dmo analyze: out of memory\n");
+		dmo_layer_table_free(&table);
+		dmo_backend_info_free(&backends);
 		return 2;
 	}
+	/* One bad layer (a damaged or foreign event file) is reported and
+	 * left out; the others are analysed. */
 	for (size_t i = 0; i < table.count; i++) {
 		const struct dmo_backend_info *info =
 			dmo_backend_info_find(&backends, table.rows[i].name);
 
-		if (dmo_analyze_layer(dir, &table.rows[i], info ? info->backend : NULL, &layers[i],
-				      err, sizeof err) != 0) {
-			fprintf(stderr, "dmo analyze: layer %u: %s\n", table.rows[i].layer, err);
-			free(layers);
-			dmo_layer_table_free(&table);
-			dmo_backend_info_free(&backends);
-			return 2;
+		if (dmo_analyze_layer(dir, &table.rows[i], info ? info->backend : NULL,
+				      &layers[kept], err, sizeof err) == 0) {
+			kept++;
+			continue;
 		}
+		fprintf(stderr, "dmo analyze: layer %u: %s; skipped\n", table.rows[i].layer, err);
+		skipped++;
 	}
-	failed = dmo_analysis_report(dir, layers, table.count, stdout, err, sizeof err);
+	failed = dmo_analysis_report(dir, layers, kept, stdout, err, sizeof err);
 	if (failed < 0)
 		fprintf(stderr, "dmo analyze: %s\n", err);
 	else if (failed > 0)
 		fprintf(stderr, "dmo analyze: %d verdict(s) failed\n", failed);
+	if (skipped > 0 && failed >= 0)
+		failed += (int)skipped;
 	free(layers);
 	dmo_layer_table_free(&table);
 	dmo_backend_info_free(&backends);

@@ -9,12 +9,15 @@
 
 #include "cmd.h"
 #include "trace.h"
+#include "trace_format.h"
 
 static const char usage[] =
 	"usage: dmo export --csv DIR\n"
 	"\n"
 	"Write DIR/layer-NNNN.csv (index,time,tid,kind,buffer,offset,size) for\n"
-	"every event file DIR/layer-NNNN.events of a `dmo profile --trace=full` run.\n";
+	"every event file DIR/layer-NNNN.events of a `dmo profile --trace=full` run.\n"
+	"Exit status (every reader's rule): 0 all exported; 1 some files were bad\n"
+	"and skipped (named on stderr), the others exported; 2 none exported.\n";
 
 static int export_one(const char *dir, const char *leaf)
 {
@@ -76,10 +79,11 @@ int cmd_export(int argc, char **argv)
 	for (int i = 0; i < n; i++) {
 		const char *leaf = names[i]->d_name;
 		size_t len = strlen(leaf);
-		if (strncmp(leaf, "layer-", 6) == 0 && len > 13 &&
-		    strcmp(leaf + len - 7, ".events") == 0) {
+		if (strncmp(leaf, DMO_LAYER_FILE_PREFIX, strlen(DMO_LAYER_FILE_PREFIX)) == 0 &&
+		    len > strlen(DMO_LAYER_FILE_PREFIX) + strlen(DMO_TRACE_FILE_SUFFIX) &&
+		    strcmp(leaf + len - strlen(DMO_TRACE_FILE_SUFFIX), DMO_TRACE_FILE_SUFFIX) == 0) {
 			found++;
-			failed |= export_one(argv[optind], leaf) != 0;
+			failed += export_one(argv[optind], leaf) != 0;
 		}
 		free(names[i]);
 	}
@@ -89,5 +93,5 @@ int cmd_export(int argc, char **argv)
 			"(profile with --trace=full)\n", argv[optind]);
 		return 2;
 	}
-	return failed ? 1 : 0;
+	return failed == found ? 2 : failed ? 1 : 0;
 }

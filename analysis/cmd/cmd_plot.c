@@ -15,7 +15,10 @@
 #include "model_table.h"
 #include "plan.h"
 #include "plot.h"
+#include "profile.h"
 #include "rundir.h"
+#include "trace.h"
+#include "trace_format.h"
 
 static const char usage[] =
 	"usage: dmo plot DIR [--layer N|NAME] [--kind pattern|bounds|threads]\n"
@@ -41,7 +44,11 @@ static const char usage[] =
 	"With --plan, draw the tensor arena of a model layer table over its layers,\n"
 	"without and with diagonal overlaps side by side, as `dmo plan MODEL\n"
 	"--os SOURCE` plans it (default: MODEL.png in the current directory).\n"
-	"Templates: $DMO_PLOTS_DIR overrides.\n";
+	"Templates: $DMO_PLOTS_DIR overrides.\n"
+	"\n"
+	"An incomplete layer (the program ended inside it) is drawn and marked as\n"
+	"such, with no O_s.  Exit status (every reader's rule): 0 drawn; 1 drawn,\n"
+	"but bad rows of layers.csv were skipped (named on stderr); 2 nothing drawn.\n";
 
 /* `dmo plot --plan MODEL`. */
 static int plot_plan(const char *model_name, const char *source, enum dmo_plot_format format,
@@ -83,7 +90,7 @@ static int bad_usage(const char *msg, const char *arg)
 
 static void event_file(const char *dir, const struct dmo_layer_row *row, char *path, size_t len)
 {
-	snprintf(path, len, "%s/layer-%04u.events", dir, row->layer);
+	snprintf(path, len, "%s/" DMO_TRACE_FILE_FORMAT, dir, row->layer);
 }
 
 static int all_digits(const char *s)
@@ -135,8 +142,9 @@ int cmd_plot(int argc, char **argv)
 	const struct dmo_layer_row *row;
 	const char *layer = NULL, *dir, *model = NULL, *source = NULL;
 	char csv[PATH_MAX], events[PATH_MAX], out[PATH_MAX], err[1024];
+	struct dmo_trace trace;
 	struct stat st;
-	int c, rc;
+	int c, rc, read_rc;
 
 	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = getopt_long(argc, argv, "l:k:f:o:h", options, NULL)) != -1) {
@@ -186,11 +194,14 @@ int cmd_plot(int argc, char **argv)
 		fprintf(stderr, "dmo plot: %s is not a run directory\n", dir);
 		return 2;
 	}
-	snprintf(csv, sizeof csv, "%s/" DMO_LAYERS_CSV, dir);
-	if (dmo_layers_csv_read(csv, &table, err, sizeof err) != 0) {
+	if (dmo_rundir_recover(dir, err, sizeof err) != 0)
 		fprintf(stderr, "dmo plot: %s\n", err);
+	snprintf(csv, sizeof csv, "%s/" DMO_LAYERS_CSV, dir);
+	read_rc = dmo_layers_csv_read(csv, &table, err, sizeof err);
+	if (read_rc != 0)
+		fprintf(stderr, "dmo plot: %s\n", err);
+	if (read_rc < 0)
 		return 2;
-	}
 	row = pick_layer(dir, &table, layer);
 	if (row == NULL) {
 		if (layer != NULL)
@@ -208,6 +219,16 @@ int cmd_plot(int argc, char **argv)
 		dmo_layer_table_free(&table);
 		return 2;
 	}
+	/* A FIFO, a damaged file or another layer's file is refused here,
+	 * before gnuplot is started. */
+	if (dmo_trace_open(events, &trace, err, sizeof err) != 0 ||
+	    dmo_trace_matches(&trace, row, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo plot: %s\n", err);
+		dmo_trace_close(&trace);
+		dmo_layer_table_free(&table);
+		return 2;
+	}
+	dmo_trace_close(&trace);
 	if (req.out_file == NULL) {
 		snprintf(out, sizeof out, "%s/layer-%04u-%s.%s", dir, row->layer,
 			 dmo_plot_kind_name(req.kind), req.format == DMO_PLOT_SVG ? "svg" : "png");
@@ -221,5 +242,5 @@ int cmd_plot(int argc, char **argv)
 	else
 		printf("%s\n", req.out_file);
 	dmo_layer_table_free(&table);
-	return rc != 0 ? 1 : 0;
+	return rc != 0 ? 2 : read_rc > 0 ? 1 : 0;
 }

@@ -13,10 +13,16 @@ static const char usage[] =
 	"Run PROGRAM under valgrind --tool=dmo.  Every layer it marks with\n"
 	"dmo_layer_begin/dmo_layer_end is recorded in DIR/layers.csv; with\n"
 	"--trace=full each layer's events go to DIR/layer-NNNN.events too.\n"
-	"Exits with PROGRAM's exit status (2 when dmo itself fails).  A layer\n"
-	"run by several threads gets status ok:threads=N and two values:\n"
-	"os_bytes for the interleaving valgrind ran, os_any_bytes for every\n"
-	"interleaving (docs/threads.md).\n"
+	"PROGRAM's stdin, stdout and stderr are its own: the per-layer table goes\n"
+	"to stderr after PROGRAM ends, as Valgrind's messages do (-q: no table).\n"
+	"SIGINT, SIGTERM and SIGHUP are passed to PROGRAM; dmo waits for it and\n"
+	"writes layers.csv either way.  A second run into DIR fails while one runs.\n"
+	"Exits with PROGRAM's exit status (128+N when signal N killed it), or 2\n"
+	"when PROGRAM never ran, or ran with status 0 but dmo could not record it\n"
+	"whole (a damaged tool-layers.bin, a full disk).  A layer run by several\n"
+	"threads gets status ok:threads=N and two values: os_bytes for the\n"
+	"interleaving valgrind ran, os_any_bytes for every interleaving\n"
+	"(docs/threads.md).\n"
 	"\n"
 	DMO_PROFILE_OPTIONS_HELP
 	"  -h, --help         this text\n";
@@ -33,7 +39,7 @@ int cmd_profile(int argc, char **argv)
 	int c;
 
 	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
-	while ((c = getopt_long(argc, argv, "+o:t:h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:t:qh", options, NULL)) != -1) {
 		int taken = dmo_profile_option(&opts, c, optarg, err, sizeof err);
 		if (taken < 0) {
 			fprintf(stderr, "dmo profile: %s\n", err);

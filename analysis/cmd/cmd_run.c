@@ -90,7 +90,7 @@ int cmd_run(int argc, char **argv)
 	int c, n = 0, threads = 1, interleave = 0, status, taken;
 
 	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
-	while ((c = getopt_long(argc, argv, "o:t:j:im:b:h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:t:qj:im:b:h", options, NULL)) != -1) {
 		taken = dmo_profile_option(&opts, c, optarg, err, sizeof err);
 		if (taken < 0) {
 			fprintf(stderr, "dmo run: %s\n", err);
@@ -172,6 +172,9 @@ int cmd_run(int argc, char **argv)
 			hargv[n++] = argv[i];
 	}
 	opts.argv = hargv;
+	/* The program is dmo's own harness: the table is this command's
+	 * output, on stdout. */
+	opts.report = stdout;
 	status = dmo_profile_command(&opts, "dmo run");
 	free(hargv);
 	return status;

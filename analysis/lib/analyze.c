@@ -19,6 +19,8 @@
 #include "analytic.h"
 #include "analyze.h"
 #include "opspec.h"
+#include "trace.h"
+#include "trace_format.h"
 
 static int write_curve_point(void *ctx, const struct dmo_curve_point *p)
 {
@@ -31,13 +33,22 @@ static int analyze_trace(const char *dir, struct dmo_layer_analysis *a, char *er
 			 size_t err_len)
 {
 	char events[4096], curves[4096];
+	struct dmo_trace check;
 	struct stat info;
 	FILE *out;
 	int rc;
 
-	snprintf(events, sizeof events, "%s/layer-%04u.events", dir, a->row->layer);
-	if (stat(events, &info) != 0)
+	snprintf(events, sizeof events, "%s/" DMO_TRACE_FILE_FORMAT, dir, a->row->layer);
+	if (lstat(events, &info) != 0)
 		return 0;
+	/* Believed only if it is this layer's: a file copied from another
+	 * run or renamed would give another layer's curves. */
+	if (dmo_trace_open(events, &check, err, err_len) != 0)
+		return -1;
+	rc = dmo_trace_matches(&check, a->row, err, err_len);
+	dmo_trace_close(&check);
+	if (rc != 0)
+		return -1;
 	snprintf(curves, sizeof curves, "%s/layer-%04u-curves.csv", dir, a->row->layer);
 	out = fopen(curves, "w");
 	if (out == NULL) {
@@ -101,12 +112,6 @@ int dmo_analyze_layer(const char *dir, const struct dmo_layer_row *row, const ch
 	}
 	if (analyze_trace(dir, a, err, err_len) != 0)
 		return -1;
-	a->out_of_range = dmo_layer_safe_os(row) > (row->in_bytes < row->out_bytes ? row->in_bytes
-										 : row->out_bytes);
-	if (a->out_of_range) {
-		snprintf(a->note, sizeof a->note, "exact O_s is more than min(IB, OB)");
-		return 0;
-	}
 	if (row->op[0] == '\0')
 		return 0;
 	if (dmo_opspec_parse(row->op, &spec, spec_err, sizeof spec_err) != 0) {
@@ -147,7 +152,7 @@ int dmo_analyze_layer(const char *dir, const struct dmo_layer_row *row, const ch
 /* Whether the verdict is a failure of dmo itself. */
 static int failed_verdict(const struct dmo_layer_analysis *a)
 {
-	return a->trace_mismatch || a->out_of_range ||
+	return a->trace_mismatch ||
 	       (a->reference_kernel && (a->analytic_unsafe || a->algorithmic_mismatch));
 }
 
@@ -155,8 +160,6 @@ static const char *verdict(const struct dmo_layer_analysis *a)
 {
 	if (a->trace_mismatch)
 		return "TRACE-MISMATCH";
-	if (a->out_of_range)
-		return "OUT-OF-RANGE";
 	if (a->reference_kernel && a->analytic_unsafe)
 		return "UNSAFE";
 	if (a->reference_kernel && a->algorithmic_mismatch)
@@ -196,7 +199,7 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 	int failed = 0;
 	FILE *csv;
 
-	snprintf(path, sizeof path, "%s/analysis.csv", dir);
+	snprintf(path, sizeof path, "%s/" DMO_ANALYSIS_CSV, dir);
 	csv = fopen(path, "w");
 	if (csv == NULL) {
 		snprintf(err, err_len, "%s: %s", path, strerror(errno));

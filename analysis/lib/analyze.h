@@ -21,7 +21,6 @@ struct dmo_layer_analysis {
 	uint64_t algorithmic_os, analytic_os;
 	/* Verdicts; each is 0 when it does not apply. */
 	int trace_mismatch;         /* event file disagrees with the tool */
-	int out_of_range;           /* exact O_s > min(IB, OB) */
 	/* For the reference kernel these are failures of dmo; for any other
 	 * kernel they describe how it differs from the reference loop order
 	 * (docs/backends.md, "Verdicts"). */

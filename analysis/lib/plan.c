@@ -46,8 +46,11 @@ static int measured_os(const struct dmo_model *model, const char *dir, uint64_t 
 	if (dir == NULL)
 		return fail(err, err_len, "measured O_s needs a run directory");
 	snprintf(path, sizeof path, "%s/%s", dir, DMO_LAYERS_CSV);
-	if (dmo_layers_csv_read(path, &table, msg, sizeof msg) != 0)
+	if (dmo_layers_csv_read(path, &table, msg, sizeof msg) != 0) {
+		/* A plan from a table with rows missing would be wrong. */
+		dmo_layer_table_free(&table);
 		return fail(err, err_len, "%s", msg);
+	}
 	for (size_t l = 0; l < model->n_layers && rc == 0; l++) {
 		const struct dmo_model_layer *layer = &model->layers[l];
 		const struct dmo_layer_row *row = NULL;

@@ -377,7 +377,10 @@ static void gp_common(struct gp_args *a, const struct dmo_plot_request *req, con
 {
 	const struct dmo_layer_row *row = req->row;
 	char title[1600], subtitle[512], value[160];
-	uint64_t ob = row->out_bytes, os = dmo_any_os(&s->any), os_run = dmo_reducer_os(&s->red);
+	/* A layer cut short has no O_s: nothing is drawn as if it had one. */
+	int known = dmo_layer_os_known(row);
+	uint64_t ob = row->out_bytes, os = known ? dmo_any_os(&s->any) : 0;
+	uint64_t os_run = known ? dmo_reducer_os(&s->red) : 0;
 
 	gp_string(a, "term", req->format == DMO_PLOT_SVG ? "svg" : "pngcairo");
 	gp_string(a, "outfile", req->out_file);
@@ -385,21 +388,33 @@ static void gp_common(struct gp_args *a, const struct dmo_plot_request *req, con
 	gp_string(a, "plotsdir", dmo_locate_plots());
 	snprintf(title, sizeof title, "%s of layer %u '%s'%s%s%s", what, row->layer, row->name,
 		 row->op[0] ? " (" : "", row->op, row->op[0] ? ")" : "");
-	if (s->any.n_threads > 1)
-		snprintf(value, sizeof value, "%u threads: O_s = %" PRIu64 " B for any interleaving"
-			 " (%" PRIu64 " B as run)", s->any.n_threads, os, os_run);
-	else
-		snprintf(value, sizeof value, "O_s = %" PRIu64 " B", os);
-	snprintf(subtitle, sizeof subtitle,
-		 "%s of OB = %" PRIu64 " B (%.2f %%), IB = %" PRIu64 " B, %" PRIu64 " events; %s",
-		 value, ob, ob ? 100.0 * (double)os / (double)ob : 0.0, row->in_bytes, s->events,
-		 detail);
+	if (!known)
+		snprintf(subtitle, sizeof subtitle,
+			 "INCOMPLETE layer (the program ended inside it): no O_s; OB = %" PRIu64
+			 " B, IB = %" PRIu64 " B, %" PRIu64 " events seen; %s",
+			 ob, row->in_bytes, s->events, detail);
+	else {
+		if (s->any.n_threads > 1)
+			snprintf(value, sizeof value, "%u threads: O_s = %" PRIu64 " B for any "
+				 "interleaving (%" PRIu64 " B as run)", s->any.n_threads, os, os_run);
+		else
+			snprintf(value, sizeof value, "O_s = %" PRIu64 " B", os);
+		snprintf(subtitle, sizeof subtitle,
+			 "%s of OB = %" PRIu64 " B (%.2f %%), IB = %" PRIu64 " B, %" PRIu64
+			 " events; %s",
+			 value, ob, ob ? 100.0 * (double)os / (double)ob : 0.0, row->in_bytes,
+			 s->events, detail);
+	}
 	gp_string(a, "title", title);
 	gp_string(a, "subtitle", subtitle);
 	gp_uint(a, "ob", ob);
 	gp_uint(a, "ib", row->in_bytes);
 	gp_uint(a, "os", os);
 	gp_uint(a, "osrun", os_run);
+	gp_uint(a, "known", (uint64_t)known);
+	/* One event, or all at one instant, still has a time axis. */
+	gp_uint(a, "tlo", s->t_min);
+	gp_uint(a, "thi", s->t_max + 1);
 }
 
 /* pair.csv: the two events that set O_s, at their drawn positions: the
@@ -442,7 +457,7 @@ static int plot_memory(const struct dmo_plot_request *req, const char *dir, stru
 	struct prep p = { .req = req, .dir = dir };
 	struct gp_args *a = calloc(1, sizeof *a);
 	char list[MAX_SERIES * 12], detail[160], pair[200] = "";
-	uint64_t os = dmo_any_os(&s->any);
+	uint64_t os = dmo_layer_os_known(req->row) ? dmo_any_os(&s->any) : 0;
 	int rc;
 
 	if (a == NULL) {
@@ -458,6 +473,8 @@ static int plot_memory(const struct dmo_plot_request *req, const char *dir, stru
 		snprintf(err, err_len, "cannot write plot data in %s", dir);
 		rc = -1;
 	}
+	if (!dmo_layer_os_known(req->row))
+		s->have_pair = 0; /* no pair sets an O_s the layer does not have */
 	if (rc == 0 && s->have_pair &&
 	    write_pair(dir, s, p.in_shift, req->row->out_bytes, pair, sizeof pair) != 0) {
 		snprintf(err, err_len, "cannot write plot data in %s", dir);
@@ -603,7 +620,8 @@ static int plot_bounds(const struct dmo_plot_request *req, const char *dir, stru
 	gp_common(a, req, dir, "minR/maxW bounds", s, detail);
 	/* The curve's critical step only sets O_s when a read follows a write
 	 * (summary.critical_step != 0). */
-	gp_uint(a, "have_critical", (uint64_t)(summary.critical_step != 0));
+	gp_uint(a, "have_critical",
+		(uint64_t)(summary.critical_step != 0 && dmo_layer_os_known(req->row)));
 	gp_uint(a, "crit_step", b.critical.step);
 	gp_uint(a, "crit_minr", b.critical.min_read);
 	gp_uint(a, "crit_maxw", b.critical.max_write);

@@ -2,7 +2,12 @@
  *
  * The FIFO lives in a fresh 0700 directory so no other user can write
  * records into it.  The tool opens it before the program starts and the
- * program finds it through $DMO_FIFO, so neither side waits on the other. */
+ * program finds it through $DMO_FIFO, so neither side waits on the other.
+ *
+ * Nothing a run has recorded is lost to what happens around it: the run
+ * directory is locked against a second run, SIGINT, SIGTERM and SIGHUP are
+ * passed on to the program and dmo waits for it before writing layers.csv,
+ * and the Valgrind child dies with dmo if dmo itself is killed. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -41,7 +48,8 @@ static int make_dirs(const char *path)
 	return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-/* Leftovers of an earlier run would mix with this one's. */
+/* Leftovers of an earlier run would mix with this one's: dmo's own files
+ * go, derived ones (analysis, curves, figures) too, anything else stays. */
 static void clear_run_dir(const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -49,20 +57,45 @@ static void clear_run_dir(const char *dir)
 	if (d == NULL)
 		return;
 	while ((entry = readdir(d)) != NULL) {
-		size_t len = strlen(entry->d_name);
-		if (strcmp(entry->d_name, DMO_SUMMARY_FILE) == 0 ||
-		    strcmp(entry->d_name, DMO_LAYERS_CSV) == 0 ||
-		    strcmp(entry->d_name, DMO_THREADS_CSV) == 0 ||
-		    strcmp(entry->d_name, DMO_BACKEND_INFO_CSV) == 0 ||
-		    (strncmp(entry->d_name, "layer-", 6) == 0 &&
-		     ((len > 7 && strcmp(entry->d_name + len - 7, ".events") == 0) ||
-		      (len > 4 && strcmp(entry->d_name + len - 4, ".csv") == 0)))) {
+		if (dmo_rundir_owns(entry->d_name)) {
 			char path[PATH_MAX + 256];
 			snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
 			unlink(path);
 		}
 	}
 	closedir(d);
+}
+
+/* One run at a time per directory: an flock on DIR/.dmo-lock, held until
+ * dmo exits (the kernel drops it however dmo ends).  The file stays, as
+ * removing a lock file races with the next run taking it. */
+static int lock_run_dir(const char *dir, char *err, size_t err_len)
+{
+	char path[PATH_MAX + 16], pid[32];
+	int fd, n;
+
+	snprintf(path, sizeof path, "%s/" DMO_LOCK_FILE, dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0) {
+		snprintf(err, err_len, "cannot create %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		n = (int)read(fd, pid, sizeof pid - 1);
+		pid[n > 0 ? n : 0] = '\0';
+		pid[strcspn(pid, "\n")] = '\0';
+		snprintf(err, err_len, "%s is in use by another dmo run%s%s%s; "
+			 "wait for it or choose another --out", dir, pid[0] ? " (pid " : "", pid,
+			 pid[0] ? ")" : "");
+		close(fd);
+		return -1;
+	}
+	/* The pid only serves the message above: failing to write it is no
+	 * reason to stop. */
+	n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) == 0)
+		n = (int)write(fd, pid, (size_t)n);
+	return fd;
 }
 
 static int check_out_dir(const char *dir, char *err, size_t err_len)
@@ -84,11 +117,52 @@ static int check_out_dir(const char *dir, char *err, size_t err_len)
 	return 0;
 }
 
+/* ---- signals ---- */
+
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP };
+enum { N_FORWARDED = sizeof forwarded / sizeof forwarded[0] };
+static volatile pid_t signal_target;
+static volatile sig_atomic_t signal_received;
+
+/* dmo stays to collect what the program recorded; the program gets the
+ * signal.  A terminal's Ctrl-C (SI_KERNEL) already went to the whole
+ * foreground process group, the program included, so it is not sent a
+ * second time. */
+static void forward_signal(int sig, siginfo_t *info, void *context)
+{
+	(void)context;
+	signal_received = sig;
+	if (signal_target > 0 && info->si_code != SI_KERNEL)
+		kill(signal_target, sig);
+}
+
+static void catch_signals(struct sigaction *saved)
+{
+	struct sigaction act;
+	memset(&act, 0, sizeof act);
+	act.sa_sigaction = forward_signal;
+	act.sa_flags = SA_SIGINFO; /* no SA_RESTART: waitpid sees EINTR and waits again */
+	sigemptyset(&act.sa_mask);
+	for (int i = 0; i < N_FORWARDED; i++) {
+		sigaction(forwarded[i], &act, &saved[i]);
+		/* A signal ignored on entry (SIGINT in a background job) stays
+		 * ignored, for dmo and the program, as a shell keeps it. */
+		if (saved[i].sa_handler == SIG_IGN)
+			sigaction(forwarded[i], &saved[i], NULL);
+	}
+}
+
+static void restore_signals(const struct sigaction *saved)
+{
+	for (int i = 0; i < N_FORWARDED; i++)
+		sigaction(forwarded[i], &saved[i], NULL);
+}
+
 static void run_valgrind(const struct dmo_profile_options *opts, const char *tool_dir,
-			 const char *fifo, const char *out_dir)
+			 const char *fifo, const char *out_dir, pid_t parent)
 {
 	const char *valgrind = getenv("DMO_VALGRIND");
-	char fifo_opt[PATH_MAX + 16], out_opt[PATH_MAX + 16], mem_opt[64];
+	char fifo_opt[PATH_MAX + 32], out_opt[PATH_MAX + 16], mem_opt[64];
 	size_t argc = 0;
 	char **argv;
 
@@ -105,13 +179,17 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 	argv[3] = fifo_opt;
 	argv[4] = out_opt;
 	argv[5] = opts->full_trace ? "--dmo-trace=full" : "--dmo-trace=summary";
-	argv[6] = "--dmo-max-mem=64M";
+	argv[6] = "--dmo-max-mem=" DMO_MAX_MEM_DEFAULT_TEXT;
 	if (opts->max_mem != NULL) {
 		snprintf(mem_opt, sizeof mem_opt, "--dmo-max-mem=%s", opts->max_mem);
 		argv[6] = mem_opt;
 	}
 	memcpy(argv + 7, opts->vg_opts, (size_t)opts->n_vg_opts * sizeof *argv);
 	memcpy(argv + 7 + opts->n_vg_opts, opts->argv, argc * sizeof *argv);
+	/* If dmo is killed outright, Valgrind gets SIGTERM, so the tool still
+	 * finishes its rows; the program is never left running alone. */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
+		_exit(127);
 	setenv("VALGRIND_LIB", tool_dir, 1);
 	setenv(DMO_FIFO_ENV, fifo, 1);
 	if (opts->quiet_program) {
@@ -128,13 +206,18 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 		    int *program_signal, struct dmo_layer_table *table, char *err,
 		    size_t err_len)
 {
-	char tool_dir[PATH_MAX], out_dir[PATH_MAX], private_dir[] = "/tmp/dmo-XXXXXX";
-	char fifo[sizeof private_dir + 8], csv[PATH_MAX + 16];
-	int status, rc = -1;
-	pid_t child;
+	char tool_dir[PATH_MAX], out_dir[PATH_MAX], private_dir[PATH_MAX];
+	char fifo[PATH_MAX + 8], csv[PATH_MAX + 16], partial[1024] = "";
+	const char *tmp = getenv("TMPDIR");
+	struct sigaction saved[N_FORWARDED];
+	sigset_t block, old_mask;
+	int status, rc = -1, lock_fd, read_rc;
+	pid_t child, parent = getpid();
 
 	table->rows = NULL;
 	table->count = 0;
+	*program_status = -1; /* until it ran */
+	*program_signal = 0;
 	if (dmo_locate_tool(tool_dir, sizeof tool_dir, err, err_len) != 0)
 		return -1;
 	if (check_out_dir(opts->out_dir, err, err_len) != 0)
@@ -143,10 +226,15 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 		snprintf(err, err_len, "%s: %s", opts->out_dir, strerror(errno));
 		return -1;
 	}
+	lock_fd = lock_run_dir(out_dir, err, err_len);
+	if (lock_fd < 0)
+		return -1;
 	clear_run_dir(out_dir);
+	snprintf(private_dir, sizeof private_dir, "%s/dmo-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (mkdtemp(private_dir) == NULL) {
 		snprintf(err, err_len, "cannot create a private directory for the FIFO: %s",
 			 strerror(errno));
+		close(lock_fd);
 		return -1;
 	}
 	snprintf(fifo, sizeof fifo, "%s/fifo", private_dir);
@@ -155,30 +243,93 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 		goto out;
 	}
 	fflush(NULL);
+	/* Signals wait until the child's pid is known, so none is lost. */
+	sigemptyset(&block);
+	for (int i = 0; i < N_FORWARDED; i++)
+		sigaddset(&block, forwarded[i]);
+	sigprocmask(SIG_BLOCK, &block, &old_mask);
+	signal_received = 0;
+	catch_signals(saved);
 	child = fork();
+	if (child == 0) {
+		restore_signals(saved);
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
+		run_valgrind(opts, tool_dir, fifo, out_dir, parent);
+	}
+	signal_target = child;
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	if (child < 0) {
 		snprintf(err, err_len, "fork: %s", strerror(errno));
+		signal_target = 0;
+		restore_signals(saved);
 		goto out;
 	}
-	if (child == 0)
-		run_valgrind(opts, tool_dir, fifo, out_dir);
 	while (waitpid(child, &status, 0) < 0)
 		if (errno != EINTR) {
 			snprintf(err, err_len, "waitpid: %s", strerror(errno));
+			signal_target = 0;
+			restore_signals(saved);
 			goto out;
 		}
+	signal_target = 0;
 	*program_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	*program_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + *program_signal;
-	if (dmo_summary_read(out_dir, table, err, err_len) != 0)
-		goto out;
-	snprintf(csv, sizeof csv, "%s/%s", out_dir, DMO_LAYERS_CSV);
-	rc = dmo_layers_csv_write(csv, table, err, err_len);
-	snprintf(csv, sizeof csv, "%s/%s", out_dir, DMO_THREADS_CSV);
-	if (rc == 0)
-		rc = dmo_threads_csv_write(csv, table, err, err_len);
+	/* The handlers stay until layers.csv is in place: a second Ctrl-C
+	 * must not cut it short. */
+	read_rc = dmo_summary_read(out_dir, table, partial, sizeof partial);
+	if (read_rc < 0) {
+		snprintf(err, err_len, "%s", partial);
+	} else {
+		snprintf(csv, sizeof csv, "%s/%s", out_dir, DMO_LAYERS_CSV);
+		rc = dmo_layers_csv_write(csv, table, err, err_len);
+		snprintf(csv, sizeof csv, "%s/%s", out_dir, DMO_THREADS_CSV);
+		if (rc == 0)
+			rc = dmo_threads_csv_write(csv, table, err, err_len);
+		if (rc == 0 && read_rc > 0) {
+			/* The whole layers are in layers.csv; the damage is
+			 * still a failure of the run. */
+			snprintf(err, err_len, "%s", partial);
+			rc = -1;
+		} else if (rc != 0 && read_rc > 0) {
+			size_t used = strlen(err);
+			snprintf(err + used, err_len - used, "; %s", partial);
+		}
+	}
+	restore_signals(saved);
 out:
 	unlink(fifo);
 	rmdir(private_dir);
+	close(lock_fd);
+	return rc;
+}
+
+int dmo_rundir_recover(const char *dir, char *err, size_t err_len)
+{
+	char csv[PATH_MAX + 16], bin[PATH_MAX + 32], why[1024] = "";
+	struct dmo_layer_table table;
+	struct stat info;
+	int lock_fd, rc;
+
+	snprintf(csv, sizeof csv, "%s/%s", dir, DMO_LAYERS_CSV);
+	snprintf(bin, sizeof bin, "%s/%s", dir, DMO_SUMMARY_FILE);
+	if (lstat(csv, &info) == 0 || errno != ENOENT || lstat(bin, &info) != 0)
+		return 0;
+	lock_fd = lock_run_dir(dir, err, err_len);
+	if (lock_fd < 0)
+		return -1;
+	rc = dmo_summary_read(dir, &table, why, sizeof why);
+	if (rc >= 0 && dmo_layers_csv_write(csv, &table, err, err_len) == 0) {
+		snprintf(err, err_len, "%s was missing (a run killed or out of disk); rebuilt from %s: "
+			 "%zu layer%s%s%s", csv, DMO_SUMMARY_FILE, table.count,
+			 table.count == 1 ? "" : "s", rc > 0 ? "; " : "", rc > 0 ? why : "");
+		rc = 1;
+	} else {
+		if (rc < 0)
+			snprintf(err, err_len, "%s", why);
+		rc = -1;
+	}
+	dmo_layer_table_free(&table);
+	close(lock_fd);
 	return rc;
 }
 
@@ -199,6 +350,9 @@ int dmo_profile_option(struct dmo_profile_options *opts, int option, const char 
 	case DMO_OPT_MAX_MEM:
 		opts->max_mem = value;
 		return 1;
+	case 'q':
+		opts->quiet = 1;
+		return 1;
 	case DMO_OPT_VG_OPT:
 		return dmo_profile_vg_opt(opts, value, err, err_len) == 0 ? 1 : -1;
 	case DMO_OPT_RUNS:
@@ -210,24 +364,24 @@ int dmo_profile_option(struct dmo_profile_options *opts, int option, const char 
 
 int dmo_profile_command(const struct dmo_profile_options *opts, const char *who)
 {
+	FILE *report = opts->report ? opts->report : stderr;
 	struct dmo_layer_table table;
 	char err[1024];
-	int status, signal_no;
+	int status, signal_no, rc;
 
 	if (opts->runs > 1)
 		return dmo_profile_runs_command(opts, who);
-	if (dmo_profile_run(opts, &status, &signal_no, &table, err, sizeof err) != 0) {
-		/* What the tool recorded is shown even when layers.csv failed. */
-		if (table.count > 0)
-			dmo_layers_print(stdout, &table);
-		fprintf(stderr, "%s: %s\n", who, err);
-		dmo_layer_table_free(&table);
-		return 2;
-	}
-	dmo_layers_print(stdout, &table);
-	printf("run directory: %s (%s)\n", opts->out_dir, DMO_LAYERS_CSV);
+	rc = dmo_profile_run(opts, &status, &signal_no, &table, err, sizeof err);
+	/* What the tool recorded is shown even when layers.csv failed. */
+	if (!opts->quiet && (rc == 0 || table.count > 0))
+		dmo_layers_print(report, &table);
+	if (rc == 0 && !opts->quiet)
+		fprintf(report, "run directory: %s (%s)\n", opts->out_dir, DMO_LAYERS_CSV);
+	fflush(report);
 	dmo_layers_warn_threads(stderr, who, &table);
 	dmo_layer_table_free(&table);
+	if (rc != 0)
+		fprintf(stderr, "%s: %s\n", who, err);
 	/* Said on stderr, since a layer left "incomplete" needs its cause.  A
 	 * SIGKILL nobody sent by hand is usually the kernel's OOM killer. */
 	if (signal_no)
@@ -236,5 +390,16 @@ int dmo_profile_command(const struct dmo_profile_options *opts, const char *who)
 			signal_no == SIGKILL ? "; if by the out-of-memory killer, a "
 					       "smaller --max-mem bounds a full trace's RAM"
 					     : "");
-	return status;
+	if (status < 0) /* the program never ran */
+		return 2;
+	/* Killed by the signal dmo was sent too: dmo dies of it as well, so a
+	 * calling shell sees the interrupt (128+signal) and stops. */
+	if (signal_no && signal_no == signal_received) {
+		fflush(NULL);
+		signal(signal_no, SIG_DFL);
+		raise(signal_no);
+	}
+	/* dmo's own failure never hides the program's: a failing program's
+	 * status is kept, a succeeding one's becomes 2. */
+	return rc != 0 && status == 0 ? 2 : status;
 }

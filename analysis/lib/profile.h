@@ -4,8 +4,10 @@
 #define DMO_PROFILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "rundir.h"
+#include "trace_format.h"
 
 /* --vg-opt options a command line may give, plus the two a run of
  * --runs adds. */
@@ -21,6 +23,8 @@ struct dmo_profile_options {
 	const char *vg_opts[DMO_MAX_VG_OPTS];
 	int n_vg_opts;
 	int runs;             /* --runs K: K runs, per-layer minimum (profile_runs.h) */
+	FILE *report;         /* where the table goes; NULL: stderr, never the program's stdout */
+	int quiet;            /* no table (layers.csv as always) */
 };
 
 /* Run the program under the tool, then turn tool-layers.bin into
@@ -28,26 +32,36 @@ struct dmo_profile_options {
  * status (128+signal when it was killed) in *PROGRAM_STATUS, the signal
  * that killed it (else 0) in *PROGRAM_SIGNAL and the layers in *TABLE; -1
  * with a message in ERR otherwise (*TABLE then holds what the tool
- * recorded, if it got that far). */
+ * recorded, if it got that far; *PROGRAM_STATUS is -1 if the program
+ * never ran).  A second run into the same directory fails at once. */
 int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 		    int *program_signal, struct dmo_layer_table *table, char *err,
 		    size_t err_len);
 
+/* A run killed outright (SIGKILL, a crash of dmo) leaves tool-layers.bin
+ * without layers.csv: rebuild it from the whole records, under the run
+ * directory's lock.  Returns 0 when there was nothing to do, 1 when it was
+ * rebuilt (ERR says so), -1 with ERR set when it could not be. */
+int dmo_rundir_recover(const char *dir, char *err, size_t err_len);
+
 /* The options `dmo profile` and `dmo run` share, as getopt_long codes:
- * 'o' --out DIR, 't' --trace=summary|full, DMO_OPT_MAX_MEM --max-mem SIZE,
- * DMO_OPT_VG_OPT --vg-opt OPTION, DMO_OPT_RUNS --runs K. */
+ * 'o' --out DIR, 't' --trace=summary|full, 'q' --quiet,
+ * DMO_OPT_MAX_MEM --max-mem SIZE, DMO_OPT_VG_OPT --vg-opt OPTION,
+ * DMO_OPT_RUNS --runs K. */
 enum { DMO_OPT_MAX_MEM = 0x100, DMO_OPT_VG_OPT, DMO_OPT_RUNS };
 #define DMO_PROFILE_LONG_OPTIONS                                          \
 	{ "out", required_argument, NULL, 'o' },                          \
 	{ "trace", required_argument, NULL, 't' },                        \
+	{ "quiet", no_argument, NULL, 'q' },                              \
 	{ "max-mem", required_argument, NULL, DMO_OPT_MAX_MEM },          \
 	{ "vg-opt", required_argument, NULL, DMO_OPT_VG_OPT },            \
 	{ "runs", required_argument, NULL, DMO_OPT_RUNS }
 #define DMO_PROFILE_OPTIONS_HELP                                                      \
 	"  -o, --out DIR      run directory (default: dmo-run)\n"                        \
 	"  -t, --trace MODE   summary (counts and exact O_s) or full (every event)\n"    \
+	"  -q, --quiet        no per-layer table (layers.csv is written as always)\n"   \
 	"      --max-mem SIZE RAM a full trace may hold before it goes to disk\n"      \
-	"                     (K, M, G suffixes; default 64M)\n"                       \
+	"                     (K, M, G suffixes; default " DMO_MAX_MEM_DEFAULT_TEXT ")\n"                       \
 	"      --vg-opt OPT   hand OPT (e.g. --fair-sched=yes) to valgrind; repeatable;\n" \
 	"                     the options dmo sets itself are refused\n"             \
 	"      --runs K       run K times under different valgrind schedules\n"      \
@@ -61,9 +75,13 @@ enum { DMO_OPT_MAX_MEM = 0x100, DMO_OPT_VG_OPT, DMO_OPT_RUNS };
 int dmo_profile_option(struct dmo_profile_options *opts, int option, const char *value,
 		       char *err, size_t err_len);
 
-/* Run, then print the per-layer table and the run directory; messages go
- * to stderr after "WHO: ".  Returns the command's exit status: the
- * program's, or 2 when dmo itself failed. */
+/* Run, then print the per-layer table and the run directory to
+ * OPTS->report; messages go to stderr after "WHO: ".  Returns the
+ * command's exit status: the program's (128+signal when a signal killed
+ * it; when it was a signal dmo was sent too, dmo raises it on itself after
+ * writing layers.csv); 2 when the program never ran, or when it exited 0
+ * but dmo could not record its run whole (a damaged tool-layers.bin, a
+ * full disk): dmo's failure never hides a failing program's status. */
 int dmo_profile_command(const struct dmo_profile_options *opts, const char *who);
 
 #endif

@@ -113,7 +113,7 @@ static int write_runs_csv(const char *dir, const struct dmo_layer_table *tables,
 	return 0;
 }
 
-static void print_spread(const struct dmo_layer_table *tables, int runs)
+static void print_spread(FILE *out, const struct dmo_layer_table *tables, int runs)
 {
 	for (size_t i = 0; i < tables[0].count; i++) {
 		uint64_t lo = UINT64_MAX, hi = 0, run_lo = UINT64_MAX, run_hi = 0;
@@ -124,7 +124,7 @@ static void print_spread(const struct dmo_layer_table *tables, int runs)
 			run_lo = r->os_bytes < run_lo ? r->os_bytes : run_lo;
 			run_hi = r->os_bytes > run_hi ? r->os_bytes : run_hi;
 		}
-		printf("layer %u '%s': over %d runs os_any_bytes %" PRIu64 "..%" PRIu64
+		fprintf(out, "layer %u '%s': over %d runs os_any_bytes %" PRIu64 "..%" PRIu64
 		       ", os_bytes %" PRIu64 "..%" PRIu64 "%s\n", tables[0].rows[i].layer,
 		       tables[0].rows[i].name, runs, lo, hi, run_lo, run_hi,
 		       lo != hi || run_lo != run_hi ? "  (varies)" : "");
@@ -202,10 +202,14 @@ int dmo_profile_runs_command(const struct dmo_profile_options *opts, const char 
 		fprintf(stderr, "%s: %s\n", who, err);
 		goto out;
 	}
-	dmo_layers_print(stdout, &merged);
-	print_spread(tables, opts->runs);
-	printf("run directory: %s (%s: the minimum over %d runs; runs.csv; run-1 .. run-%d)\n",
-	       opts->out_dir, DMO_LAYERS_CSV, opts->runs, opts->runs);
+	/* Where dmo profile's table goes: never the program's stdout. */
+	if (!opts->quiet) {
+		FILE *report = opts->report ? opts->report : stderr;
+		dmo_layers_print(report, &merged);
+		print_spread(report, tables, opts->runs);
+		fprintf(report, "run directory: %s (%s: the minimum over %d runs; runs.csv; "
+			"run-1 .. run-%d)\n", opts->out_dir, DMO_LAYERS_CSV, opts->runs, opts->runs);
+	}
 	dmo_layers_warn_threads(stderr, who, &merged);
 	rc = status;
 out:

@@ -3,12 +3,18 @@
  * because a run directory may be truncated or edited by hand. */
 #include <csv.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "backend.h" /* DMO_BACKEND_INFO_CSV */
+#include "event.h"
 #include "rundir.h"
 #include "summary.h"
+#include "trace_format.h"
 
 static const char *const columns[] = {
 	"layer", "name", "op", "in_bytes", "out_bytes", "in_reads", "in_writes",
@@ -17,8 +23,8 @@ static const char *const columns[] = {
 };
 /* Columns are found by name; files written before threads were counted
  * lack the last two (N_REQUIRED). */
-enum { N_COLUMNS = sizeof columns / sizeof columns[0], N_REQUIRED = 13, COL_STATUS = 12,
-       COL_THREADS = 13, COL_OS_ANY = 14, MAX_FIELDS = 64 };
+enum { N_COLUMNS = sizeof columns / sizeof columns[0], N_REQUIRED = 13, COL_OS = 11,
+       COL_STATUS = 12, COL_THREADS = 13, COL_OS_ANY = 14, MAX_FIELDS = 64 };
 
 void dmo_layer_table_free(struct dmo_layer_table *table)
 {
@@ -37,9 +43,43 @@ static int push_row(struct dmo_layer_table *table, const struct dmo_layer_row *r
 	return 0;
 }
 
+/* Values no run can produce, whichever file they come from. */
+static int out_of_range(const struct dmo_layer_row *r)
+{
+	return r->os_bytes > (r->in_bytes < r->out_bytes ? r->in_bytes : r->out_bytes);
+}
+
 static int terminated(const char *text, size_t cap)
 {
 	return memchr(text, '\0', cap) != NULL;
+}
+
+/* Open PATH for reading only if it is a regular file: a FIFO or a device
+ * named like a run directory's file would hang or mislead a reader. */
+FILE *dmo_rundir_open(const char *path, char *err, size_t err_len)
+{
+	struct stat info;
+	FILE *in;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0) {
+		int saved = errno; /* ENOENT tells callers "no such file" */
+		snprintf(err, err_len, "%s: %s", path, strerror(saved));
+		errno = saved;
+		return NULL;
+	}
+	if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+		snprintf(err, err_len, "%s: not a regular file", path);
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
+	in = fdopen(fd, "rb");
+	if (in == NULL) {
+		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		close(fd);
+	}
+	return in;
 }
 
 /* The thread part of a tool record, checked: the listed threads are at
@@ -64,29 +104,27 @@ int dmo_summary_read(const char *dir, struct dmo_layer_table *table, char *err,
 	char path[4096];
 	struct dmo_layer_summary rec;
 	FILE *in;
-	size_t n, index = 0;
+	size_t n, index = 0, skipped = 0;
 
 	table->rows = NULL;
 	table->count = 0;
 	snprintf(path, sizeof path, "%s/%s", dir, DMO_SUMMARY_FILE);
-	in = fopen(path, "rb");
-	if (in == NULL) {
-		if (errno == ENOENT)
-			return 0;
-		snprintf(err, err_len, "%s: %s", path, strerror(errno));
-		return -1;
-	}
+	in = dmo_rundir_open(path, err, err_len);
+	if (in == NULL)
+		return errno == ENOENT ? 0 : -1;
 	while ((n = fread(&rec, 1, sizeof rec, in)) == sizeof rec) {
 		struct dmo_layer_row row = { 0 };
 		index++;
+		/* Records have a fixed size: a damaged one is skipped and the
+		 * reader stays in step with the next. */
 		if (rec.magic != DMO_SUMMARY_MAGIC || rec.version != DMO_SUMMARY_VERSION ||
 		    rec.status > DMO_STATUS_ERROR || !terminated(rec.name, sizeof rec.name) ||
 		    !terminated(rec.spec, sizeof rec.spec) ||
 		    !terminated(rec.reason, sizeof rec.reason)) {
-			snprintf(err, err_len, "%s: record %zu is malformed", path, index);
-			fclose(in);
-			dmo_layer_table_free(table);
-			return -1;
+			if (skipped++ == 0)
+				snprintf(err, err_len, "%s: record %zu is malformed; skipped", path,
+					 index);
+			continue;
 		}
 		row.layer = rec.layer;
 		snprintf(row.name, sizeof row.name, "%s", rec.name);
@@ -98,10 +136,10 @@ int dmo_summary_read(const char *dir, struct dmo_layer_table *table, char *err,
 		row.instructions = rec.instructions;
 		row.os_bytes = rec.os_bytes;
 		if (take_threads(&row, &rec) != 0) {
-			snprintf(err, err_len, "%s: record %zu has bad thread counts", path, index);
-			fclose(in);
-			dmo_layer_table_free(table);
-			return -1;
+			if (skipped++ == 0)
+				snprintf(err, err_len, "%s: record %zu has bad thread counts; skipped",
+					 path, index);
+			continue;
 		}
 		if (rec.status == DMO_STATUS_ERROR)
 			snprintf(row.status, sizeof row.status, "error:%s", rec.reason);
@@ -110,6 +148,13 @@ int dmo_summary_read(const char *dir, struct dmo_layer_table *table, char *err,
 		else
 			snprintf(row.status, sizeof row.status, "%s",
 				 rec.status == DMO_STATUS_OK ? "ok" : "incomplete");
+		if (out_of_range(&row)) {
+			if (skipped++ == 0)
+				snprintf(err, err_len, "%s: record %zu: os_bytes %" PRIu64
+					 " is larger than min(in_bytes, out_bytes); skipped", path,
+					 index, row.os_bytes);
+			continue;
+		}
 		if (push_row(table, &row) < 0) {
 			snprintf(err, err_len, "out of memory");
 			fclose(in);
@@ -119,11 +164,14 @@ int dmo_summary_read(const char *dir, struct dmo_layer_table *table, char *err,
 	}
 	fclose(in);
 	if (n != 0) {
-		snprintf(err, err_len, "%s: ends in a partial record (%zu bytes)", path, n);
-		dmo_layer_table_free(table);
-		return -1;
+		/* A run killed or out of disk while the tool wrote a record:
+		 * the whole records before it are the run's result. */
+		if (skipped == 0)
+			snprintf(err, err_len, "%s: ends in a partial record (%zu bytes), dropped",
+				 path, n);
+		return 1;
 	}
-	return 0;
+	return skipped ? 1 : 0;
 }
 
 static void put_field(FILE *out, const char *text, int last)
@@ -138,24 +186,37 @@ static void put_number(FILE *out, uint64_t value)
 	fprintf(out, "%" PRIu64 ",", value);
 }
 
+/* Written to a temporary file beside PATH and renamed over it, so a reader
+ * never sees half a file.  Each row is flushed on its own; when one cannot
+ * be written (a full disk), the file is cut back to the rows before it,
+ * which are kept, and the error names the layer. */
 int dmo_layers_csv_write(const char *path, const struct dmo_layer_table *table,
 			 char *err, size_t err_len)
 {
-	FILE *out = fopen(path, "w");
+	char tmp[4096 + 16];
+	long whole = 0;
+	size_t done = 0;
+	int failed;
+	FILE *out;
+
+	snprintf(tmp, sizeof tmp, "%s" DMO_TEMP_SUFFIX, path);
+	out = fopen(tmp, "w");
 	if (out == NULL) {
-		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		snprintf(err, err_len, "%s: %s", tmp, strerror(errno));
 		return -1;
 	}
 	for (int c = 0; c < N_COLUMNS; c++)
 		fprintf(out, "%s%c", columns[c], c == N_COLUMNS - 1 ? '\n' : ',');
-	for (size_t i = 0; i < table->count; i++) {
-		const struct dmo_layer_row *r = &table->rows[i];
+	failed = fflush(out) != 0;
+	for (; !failed && done < table->count; done++) {
+		const struct dmo_layer_row *r = &table->rows[done];
+		whole = ftell(out);
 		put_number(out, r->layer);
 		put_field(out, r->name, 0);
 		put_field(out, r->op, 0);
 		put_number(out, r->in_bytes);
 		put_number(out, r->out_bytes);
-		for (int k = 0; k < 4; k++)
+		for (int k = 0; k < DMO_COUNT_KINDS; k++)
 			put_number(out, r->counts[k]);
 		put_number(out, r->steps);
 		put_number(out, r->instructions);
@@ -163,12 +224,37 @@ int dmo_layers_csv_write(const char *path, const struct dmo_layer_table *table,
 		put_field(out, r->status, 0);
 		put_number(out, r->threads);
 		fprintf(out, "%" PRIu64 "\n", r->os_any_bytes);
+		failed = fflush(out) != 0 || ferror(out);
 	}
-	if (fclose(out) != 0) {
+	if (!failed) {
+		failed = fsync(fileno(out)) != 0;
+		whole = -1;
+	}
+	if (failed) {
+		int saved = errno;
+		if (whole > 0 && ftruncate(fileno(out), whole) == 0) {
+			done--;
+			snprintf(err, err_len, "%s: %s at layer %u; it holds the %zu layer%s before it",
+				 path, strerror(saved), table->rows[done].layer, done,
+				 done == 1 ? "" : "s");
+		} else {
+			snprintf(err, err_len, "%s: %s; no layers.csv written", path,
+				 strerror(saved));
+			whole = 0;
+		}
+	}
+	if (fclose(out) != 0 && !failed) {
 		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		failed = 1;
+		whole = 0;
+	}
+	if ((failed && whole == 0) || rename(tmp, path) != 0) {
+		if (!failed)
+			snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		unlink(tmp);
 		return -1;
 	}
-	return 0;
+	return failed ? -1 : 0;
 }
 
 int dmo_threads_csv_write(const char *path, const struct dmo_layer_table *table, char *err,
@@ -187,7 +273,7 @@ int dmo_threads_csv_write(const char *path, const struct dmo_layer_table *table,
 			put_number(out, r->layer);
 			put_number(out, c->tid);
 			put_number(out, c->lumped);
-			for (int k = 0; k < 4; k++)
+			for (int k = 0; k < DMO_COUNT_KINDS; k++)
 				fprintf(out, "%" PRIu64 "%c", c->counts[k], k == 3 ? '\n' : ',');
 		}
 	}
@@ -210,17 +296,23 @@ struct csv_reader {
 	size_t line;
 	char *err;
 	size_t err_len;
-	int failed;
+	int failed;      /* the file is unusable (header, CSV syntax) */
+	int row_failed;  /* this row is bad: it is skipped, the others kept */
+	size_t skipped;
 };
 
+/* The first problem is the one reported, with its line and column. */
 static int fail(struct csv_reader *rd, const char *what)
 {
-	if (!rd->failed)
+	if (!rd->failed && !rd->row_failed && rd->skipped == 0)
 		snprintf(rd->err, rd->err_len, "line %zu, column %d (%s): %s", rd->line,
 			 rd->field + 1,
 			 rd->line > 1 && rd->field < rd->n_fields && rd->column[rd->field] >= 0
 				 ? columns[rd->column[rd->field]] : "extra", what);
-	rd->failed = 1;
+	if (rd->line == 1)
+		rd->failed = 1;
+	else
+		rd->row_failed = 1;
 	return -1;
 }
 
@@ -285,6 +377,10 @@ static void on_field(void *text, size_t len, void *data)
 
 	if (rd->failed)
 		return;
+	if (rd->row_failed) {
+		rd->field++;
+		return;
+	}
 	if (rd->line == 1) {
 		on_header_field(rd, text, len);
 		rd->field++;
@@ -343,6 +439,15 @@ static void check_header(struct csv_reader *rd)
 	rd->have_os_any = seen[COL_OS_ANY];
 }
 
+/* The field of this file's header that holds column COL (for messages). */
+static int field_of(const struct csv_reader *rd, int col)
+{
+	for (int f = 0; f < rd->n_fields; f++)
+		if (rd->column[f] == col)
+			return f;
+	return 0;
+}
+
 /* A row of a file from before threads were counted: its one O_s is all
  * there is (threads 0 says it is not known). */
 static int check_row(struct csv_reader *rd)
@@ -352,21 +457,35 @@ static int check_row(struct csv_reader *rd)
 		r->os_any_bytes = r->os_bytes;
 		return 0;
 	}
-	if (r->os_any_bytes > r->os_bytes)
+	if (r->os_any_bytes > r->os_bytes) {
+		rd->field = field_of(rd, COL_OS_ANY);
 		return fail(rd, "os_any_bytes exceeds os_bytes");
+	}
 	return 0;
 }
 
 static void on_row_end(int terminator, void *data)
 {
 	struct csv_reader *rd = data;
+	const struct dmo_layer_row *r = &rd->row;
 	(void)terminator;
 	if (!rd->failed && rd->line == 1)
 		check_header(rd);
-	else if (!rd->failed && rd->field != rd->n_fields)
+	else if (!rd->failed && !rd->row_failed && rd->field != rd->n_fields)
 		fail(rd, "too few fields");
-	if (!rd->failed && rd->line > 1 && check_row(rd) == 0 && push_row(rd->table, &rd->row) < 0)
+	/* Values no run can produce: a hand-edited or damaged row. */
+	if (!rd->failed && !rd->row_failed && rd->line > 1 && out_of_range(r)) {
+		rd->field = field_of(rd, COL_OS);
+		fail(rd, "os_bytes is larger than min(in_bytes, out_bytes)");
+	}
+	if (!rd->failed && !rd->row_failed && rd->line > 1 && check_row(rd) == 0 &&
+	    push_row(rd->table, &rd->row) < 0) {
 		fail(rd, "out of memory");
+		rd->failed = 1;
+	}
+	if (rd->row_failed)
+		rd->skipped++;
+	rd->row_failed = 0;
 	memset(&rd->row, 0, sizeof rd->row);
 	rd->field = 0;
 	rd->line++;
@@ -379,14 +498,12 @@ int dmo_layers_csv_read(const char *path, struct dmo_layer_table *table, char *e
 	struct csv_reader rd = { .table = table, .line = 1, .err = err, .err_len = err_len };
 	char buf[65536];
 	size_t n;
-	FILE *in = fopen(path, "rb");
+	FILE *in = dmo_rundir_open(path, err, err_len);
 
 	table->rows = NULL;
 	table->count = 0;
-	if (in == NULL) {
-		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+	if (in == NULL)
 		return -1;
-	}
 	csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL);
 	while (!rd.failed && (n = fread(buf, 1, sizeof buf, in)) > 0)
 		if (csv_parse(&parser, buf, n, on_field, on_row_end, &rd) != n && !rd.failed) {
@@ -411,7 +528,57 @@ int dmo_layers_csv_read(const char *path, struct dmo_layer_table *table, char *e
 		dmo_layer_table_free(table);
 		return -1;
 	}
+	if (rd.skipped > 0) {
+		char detail[512];
+		snprintf(detail, sizeof detail, "%s", err);
+		snprintf(err, err_len, "%s: %s; %zu bad row%s skipped", path, detail, rd.skipped,
+			 rd.skipped == 1 ? "" : "s");
+		return 1;
+	}
 	return 0;
+}
+
+/* LEAF minus a trailing SUFFIX into BUF; 0 when it has none. */
+static int strip(const char *leaf, const char *suffix, char *buf, size_t cap)
+{
+	size_t len = strlen(leaf), n = strlen(suffix);
+	if (len <= n || len - n >= cap || strcmp(leaf + len - n, suffix) != 0)
+		return 0;
+	memcpy(buf, leaf, len - n);
+	buf[len - n] = '\0';
+	return 1;
+}
+
+int dmo_rundir_owns(const char *leaf)
+{
+	static const char *const fixed[] = { DMO_SUMMARY_FILE, DMO_LAYERS_CSV, DMO_ANALYSIS_CSV,
+					     DMO_THREADS_CSV, "runs.csv" /* --runs */,
+					     DMO_BACKEND_INFO_CSV };
+	static const char *const per_layer[] = { DMO_TRACE_FILE_SUFFIX, ".csv", "-curves.csv" };
+	char name[256], stem[256];
+	const char *p;
+	size_t digits;
+
+	snprintf(name, sizeof name, "%s", leaf);
+	if (strip(leaf, DMO_TEMP_SUFFIX, stem, sizeof stem))
+		snprintf(name, sizeof name, "%s", stem);
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		if (strcmp(name, fixed[i]) == 0)
+			return 1;
+	if (strncmp(name, DMO_LAYER_FILE_PREFIX, strlen(DMO_LAYER_FILE_PREFIX)) != 0)
+		return 0;
+	p = name + strlen(DMO_LAYER_FILE_PREFIX);
+	digits = strspn(p, "0123456789");
+	if (digits < 4)
+		return 0;
+	p += digits;
+	for (size_t i = 0; i < sizeof per_layer / sizeof per_layer[0]; i++)
+		if (strcmp(p, per_layer[i]) == 0)
+			return 1;
+	/* Figures: -KIND.png or -KIND.svg, KIND a lowercase word. */
+	if (*p++ != '-' || (!strip(p, ".png", stem, sizeof stem) && !strip(p, ".svg", stem, sizeof stem)))
+		return 0;
+	return stem[0] != '\0' && strspn(stem, "abcdefghijklmnopqrstuvwxyz") == strlen(stem);
 }
 
 int dmo_layer_ok(const struct dmo_layer_row *row)

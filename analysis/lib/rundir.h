@@ -10,6 +10,7 @@
 #include "summary.h"
 
 #define DMO_LAYERS_CSV "layers.csv"
+#define DMO_ANALYSIS_CSV "analysis.csv" /* dmo analyze's table */
 
 struct dmo_layer_row {
 	unsigned layer;
@@ -36,11 +37,21 @@ struct dmo_layer_table {
 
 void dmo_layer_table_free(struct dmo_layer_table *table);
 
+/* Every reader here returns 0 when all was read, 1 when some records or
+ * rows were bad and skipped (the others are in *TABLE, ERR says what the
+ * first problem was, with its line and column for CSV), -1 when nothing
+ * usable was read (ERR says why, *TABLE is empty).  Files are opened only
+ * if they are regular files, so a FIFO never hangs a reader. */
+
 /* Read DIR/tool-layers.bin.  A missing file is an empty table (the program
- * described no layers); a malformed one is an error. */
+ * described no layers); a partial last record (a run killed or out of
+ * disk while the tool wrote it) is dropped. */
 int dmo_summary_read(const char *dir, struct dmo_layer_table *table, char *err,
 		     size_t err_len);
 
+/* Write layers.csv atomically (a temporary file renamed over PATH).  When
+ * a row cannot be written (disk full), PATH keeps the whole rows before it
+ * and ERR names the layer; -1 either way. */
 int dmo_layers_csv_write(const char *path, const struct dmo_layer_table *table,
 			 char *err, size_t err_len);
 /* DIR/threads.csv: per layer, the event counts of each thread listed in
@@ -49,8 +60,26 @@ int dmo_layers_csv_write(const char *path, const struct dmo_layer_table *table,
 int dmo_threads_csv_write(const char *path, const struct dmo_layer_table *table, char *err,
 			  size_t err_len);
 
+/* Rows with values out of range (os_bytes > min(in_bytes, out_bytes), a
+ * bad number or status) are skipped. */
 int dmo_layers_csv_read(const char *path, struct dmo_layer_table *table, char *err,
 			size_t err_len);
+
+/* PATH opened for reading if it is a regular file, else NULL with ERR set
+ * (errno ENOENT when it does not exist). */
+FILE *dmo_rundir_open(const char *path, char *err, size_t err_len);
+
+/* Suffix of the temporary files dmo renames into place. */
+#define DMO_TEMP_SUFFIX ".tmp"
+
+/* The lock a run holds on its run directory (profile.c). */
+#define DMO_LOCK_FILE ".dmo-lock"
+
+/* Whether LEAF is a file dmo writes into a run directory: tool-layers.bin,
+ * layers.csv, analysis.csv, layer-NNNN.events, layer-NNNN.csv,
+ * layer-NNNN-curves.csv, layer-NNNN-KIND.png|svg and their temporaries.
+ * A new run removes these, and only these. */
+int dmo_rundir_owns(const char *leaf);
 
 /* Whether ROW's os_bytes is the layer's O_s: not for a layer cut short
  * ("incomplete"), whose value reduces only the events seen before the

@@ -17,8 +17,10 @@ int dmo_trace_open(const char *path, struct dmo_trace *trace, char *err, size_t 
 
 	memset(trace, 0, sizeof *trace);
 	snprintf(trace->path, sizeof trace->path, "%s", path);
-	trace->file = fopen(path, "rb");
-	if (trace->file == NULL || fstat(fileno(trace->file), &info) != 0) {
+	trace->file = dmo_rundir_open(path, err, err_len);
+	if (trace->file == NULL)
+		return -1;
+	if (fstat(fileno(trace->file), &info) != 0) {
 		snprintf(err, err_len, "%s: %s", path, strerror(errno));
 		dmo_trace_close(trace);
 		return -1;
@@ -51,6 +53,19 @@ int dmo_trace_open(const char *path, struct dmo_trace *trace, char *err, size_t 
 	return 0;
 bad:
 	dmo_trace_close(trace);
+	return -1;
+}
+
+int dmo_trace_matches(const struct dmo_trace *trace, const struct dmo_layer_row *row,
+		      char *err, size_t err_len)
+{
+	const struct dmo_trace_header *h = &trace->header;
+	if (h->layer == row->layer && h->in_bytes == row->in_bytes &&
+	    h->out_bytes == row->out_bytes)
+		return 0;
+	snprintf(err, err_len, "%s: header is layer %u, %" PRIu64 " -> %" PRIu64 " bytes, but "
+		 "layers.csv says layer %u, %" PRIu64 " -> %" PRIu64 " bytes", trace->path, h->layer,
+		 h->in_bytes, h->out_bytes, row->layer, row->in_bytes, row->out_bytes);
 	return -1;
 }
 

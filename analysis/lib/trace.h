@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "event.h"
+#include "rundir.h"
 #include "trace_format.h"
 
 struct dmo_trace {
@@ -20,6 +21,11 @@ struct dmo_trace {
 };
 
 int dmo_trace_open(const char *path, struct dmo_trace *trace, char *err, size_t err_len);
+
+/* 0 when TRACE's header is ROW's layer (number and buffer sizes), else -1
+ * with ERR saying how they differ. */
+int dmo_trace_matches(const struct dmo_trace *trace, const struct dmo_layer_row *row,
+		      char *err, size_t err_len);
 
 /* Read up to MAX events in order; *GOT is 0 at the end.  Each event is
  * checked against the header's buffer sizes. */

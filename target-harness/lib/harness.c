@@ -6,28 +6,30 @@
  * region.  The region is a hidden global so the compiler addresses it
  * directly: the tool recognises the stores by their constant address while
  * translating, at no run-time cost.  Without $DMO_FIFO (or with no tool
- * reading it) nothing is sent and each call costs a few branches. */
+ * reading it) nothing is sent and each call costs a few branches.
+ *
+ * What it refuses agrees with the tool (wire.h's limits and rules): a name
+ * or spec the wire cannot carry is refused here and never sent, so the tool
+ * opens no layer the caller believes refused; buffers the tool would refuse
+ * are sent anyway, so the tool reports and records them. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dmo/harness.h"
 #include "wire.h"
 
-struct marker_region {
-	struct dmo_marker_region markers;
-	volatile int64_t status; /* the tool's verdict on the last store */
-};
-
 __attribute__((visibility("hidden"), aligned(64)))
-struct marker_region dmo_marker_region;
+struct dmo_marker_region dmo_marker_region;
 
 enum { FIFO_UNKNOWN = -2, FIFO_NONE = -1 };
 
 static int fifo_fd = FIFO_UNKNOWN;
+static pid_t connected_pid;    /* the process that sent HELLO */
 static uint32_t next_seq = 1;
 static uint32_t open_seq;      /* 0 = no layer open */
 static int begin_failed;       /* the matching end must fail quietly */
@@ -58,30 +60,47 @@ static void header(struct dmo_wire_header *h, uint16_t type, uint32_t length)
 
 /* Open the FIFO on first use.  O_NONBLOCK makes open fail with ENXIO, not
  * hang, when no tool holds the other end; writes are then made blocking,
- * which is safe because the tool drains after every write. */
+ * which is safe because the tool drains after every write.  Only a FIFO
+ * is used: $DMO_FIFO naming a regular file (or anything else) must never
+ * get records written over it. */
 static void connect_once(void)
 {
 	const char *path = getenv(DMO_FIFO_ENV);
 	struct dmo_wire_hello hello;
+	struct stat st;
 	int fd;
 
 	fifo_fd = FIFO_NONE;
-	if (path == NULL || *path == '\0')
+	/* stat first, so that a device (a tape rewinds when opened) is not
+	 * even opened; fstat after, for what open really reached. */
+	if (path == NULL || *path == '\0' || stat(path, &st) != 0 || !S_ISFIFO(st.st_mode))
 		return;
-	fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return;
-	if (fcntl(fd, F_SETFL, 0) < 0) {
+	if (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode) || fcntl(fd, F_SETFL, 0) < 0) {
 		close(fd);
 		return;
 	}
 	fifo_fd = fd;
+	connected_pid = getpid();
 	memset(&hello, 0, sizeof hello);
 	header(&hello.header, DMO_WIRE_HELLO, sizeof hello);
 	hello.marker_addr = (uint64_t)(uintptr_t)&dmo_marker_region;
-	hello.pid = (uint32_t)getpid();
+	hello.pid = (uint32_t)connected_pid;
 	if (write_all(&hello, sizeof hello) < 0) {
 		close(fd);
+		fifo_fd = FIFO_NONE;
+	}
+}
+
+/* A child made by fork inherits the FIFO, but its records would be read
+ * as the parent's: it is not profiled (the tool says so once), and its
+ * calls cost what they cost without the tool. */
+static void leave_if_forked(void)
+{
+	if (fifo_fd >= 0 && getpid() != connected_pid) {
+		close(fifo_fd);
 		fifo_fd = FIFO_NONE;
 	}
 }
@@ -113,36 +132,36 @@ int dmo_layer_begin(const char *name, const char *op_spec, const void *input,
 {
 	size_t name_len, spec_len;
 	uint32_t seq = next_seq++;
-	int nested = open_seq != 0, invalid, rejected = 0;
+	int nested = open_seq != 0, bad_buffers, bad_text, rejected = 0;
 
 	if (name == NULL)
 		name = "";
 	name_len = strlen(name);
 	spec_len = op_spec ? strlen(op_spec) : 0;
-	invalid = input == NULL || output == NULL || input_bytes == 0 ||
-		  output_bytes == 0 || name_len > DMO_WIRE_MAX_NAME ||
-		  spec_len > DMO_WIRE_MAX_SPEC;
+	bad_buffers = input == NULL || output == NULL ||
+		      dmo_wire_buffers_bad((uintptr_t)input, input_bytes, (uintptr_t)output,
+					   output_bytes) != NULL;
+	bad_text = name_len > DMO_WIRE_MAX_NAME || spec_len > DMO_WIRE_MAX_SPEC ||
+		   !dmo_wire_text_ok(name, (uint32_t)name_len) ||
+		   !dmo_wire_text_ok(op_spec ? op_spec : "", (uint32_t)spec_len);
 	if (fifo_fd == FIFO_UNKNOWN)
 		connect_once();
-	if (fifo_fd >= 0) {
-		/* Even a bad layer is described, so that the tool reports it
-		 * and records it in the run directory. */
-		if (name_len > DMO_WIRE_MAX_NAME)
-			name_len = DMO_WIRE_MAX_NAME;
-		if (spec_len > DMO_WIRE_MAX_SPEC)
-			spec_len = 0;
+	leave_if_forked();
+	if (fifo_fd >= 0 && !bad_text) {
+		/* Even a layer with bad buffers is described, so that the tool
+		 * reports it and records it in the run directory. */
 		if (send_layer(seq, name, name_len, op_spec, spec_len, input,
 			       input_bytes, output, output_bytes) < 0)
 			return -DMO_EIO;
 		dmo_marker_region.status = 0;
-		dmo_marker_region.markers.begin = seq;
+		dmo_marker_region.begin = seq;
 		rejected = dmo_marker_region.status != 0;
 	}
 	if (nested)
 		return -DMO_ENESTED;
-	if (invalid || rejected) {
+	if (bad_buffers || bad_text || rejected) {
 		begin_failed = 1;
-		return invalid ? -DMO_EINVAL : -DMO_EREJECTED;
+		return bad_buffers || bad_text ? -DMO_EINVAL : -DMO_EREJECTED;
 	}
 	begin_failed = 0;
 	open_seq = seq;
@@ -152,6 +171,7 @@ int dmo_layer_begin(const char *name, const char *op_spec, const void *input,
 int dmo_layer_end(void)
 {
 	uint32_t seq = open_seq;
+	leave_if_forked();
 	if (seq == 0) {
 		if (begin_failed) {
 			begin_failed = 0;
@@ -159,13 +179,13 @@ int dmo_layer_end(void)
 		}
 		/* Tell the tool, so the misuse is on record too. */
 		if (fifo_fd >= 0)
-			dmo_marker_region.markers.end = next_seq;
+			dmo_marker_region.end = next_seq;
 		return -DMO_ENOTOPEN;
 	}
 	open_seq = 0;
 	if (fifo_fd < 0)
 		return 0;
 	dmo_marker_region.status = 0;
-	dmo_marker_region.markers.end = seq;
+	dmo_marker_region.end = seq;
 	return dmo_marker_region.status != 0 ? -DMO_EREJECTED : 0;
 }

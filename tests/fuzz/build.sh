@@ -26,9 +26,10 @@ target() {
 }
 
 target opspec opspec/opspec.c
-target wire common/wire_parse.c
+target wire common/wire_parse.c common/protocol.c
+target protocol common/protocol.c common/wire_parse.c
 target layers_csv analysis/lib/rundir.c -lcsv
 target summary analysis/lib/rundir.c -lcsv
-target trace analysis/lib/trace.c
+target trace analysis/lib/trace.c analysis/lib/rundir.c -lcsv
 target model opspec/model_table.c opspec/opspec.c -lcsv
 target backend_info analysis/lib/backend_info.c -lcsv

@@ -3,13 +3,15 @@
 # seed and past crash (tests/fuzz_seeds.sh) without clang or libFuzzer.
 # The fuzzers themselves are built by tests/fuzz/build.sh (see README.md).
 FUZZ_HARNESS_H = tests/fuzz/input_file.h tests/fuzz/layers_check.h
-check_PROGRAMS += tests/fuzz/replay_opspec tests/fuzz/replay_wire \
+check_PROGRAMS += tests/fuzz/replay_opspec tests/fuzz/replay_wire tests/fuzz/replay_protocol \
 	tests/fuzz/replay_layers_csv tests/fuzz/replay_summary tests/fuzz/replay_trace \
 	tests/fuzz/replay_model tests/fuzz/replay_backend_info
 tests_fuzz_replay_opspec_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_opspec.c
 tests_fuzz_replay_opspec_LDADD = opspec/libdmo-opspec.la
 tests_fuzz_replay_wire_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_wire.c
 tests_fuzz_replay_wire_LDADD = common/libdmo-core.la
+tests_fuzz_replay_protocol_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_protocol.c
+tests_fuzz_replay_protocol_LDADD = common/libdmo-core.la
 tests_fuzz_replay_layers_csv_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_layers_csv.c \
 	$(FUZZ_HARNESS_H)
 tests_fuzz_replay_layers_csv_LDADD = $(ANALYSIS_LIBS)

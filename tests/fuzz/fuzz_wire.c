@@ -1,18 +1,19 @@
 /* fuzz_wire.c - libFuzzer target for the FIFO record validator, whose input
  * is whatever the profiled program writes.  It checks the contract of
- * dmo_wire_parse() on the whole input, then replays the input through a copy
- * of the tool's stream loop (dmo-tool/dmo_layers.c parse_stream and
- * dmo_layers_drain), fed in chunks of varying size as a pipe delivers them,
- * so that a reply the loop mishandles shows up as an overread, a skip past
- * the buffered bytes, or a buffer that can never drain. */
+ * dmo_wire_parse() on the whole input, then replays the input through the
+ * tool's stream loop (the protocol engine's, common/protocol.c), fed in
+ * chunks of varying size as a pipe delivers them, so that a reply the loop
+ * mishandles shows up as an overread, a skip past the buffered bytes, or a
+ * buffer that can never drain (a hang). */
 #include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "protocol.h"
 #include "wire_parse.h"
 
-enum { HEADER = sizeof(struct dmo_wire_header), STREAM = 2 * DMO_WIRE_MAX_RECORD };
+enum { HEADER = sizeof(struct dmo_wire_header) };
 
 /* One call on exactly LEN heap bytes, so ASan sees any read past them;
  * checks every promise wire_parse.h makes about the result. */
@@ -50,55 +51,51 @@ static int parse_checked(const uint8_t *bytes, size_t len, size_t *skip)
 	return n;
 }
 
-/* parse_stream: consume every whole record; returns the bytes used. */
-static size_t parse_stream(const uint8_t *stream, size_t stream_len)
-{
-	size_t used = 0;
+/* The engine's world: anything goes, nothing is checked here
+ * (fuzz_protocol checks the engine's contract). */
+static void *op_alloc(void *ctx, size_t bytes) { (void)ctx; return malloc(bytes); }
+static void op_free(void *ctx, void *p, size_t bytes) { (void)ctx; (void)bytes; free(p); }
+static int op_mapped(void *ctx, uint64_t addr, uint64_t len, int w) { (void)ctx; (void)w; return addr + len > addr; }
+static void op_say(void *ctx, const char *line) { (void)ctx; (void)line; }
+static void op_markers(void *ctx, uint64_t addr) { (void)ctx; (void)addr; }
+static void op_open(void *ctx, const struct dmo_protocol_layer *l) { (void)ctx; (void)l; }
+static void op_close(void *ctx, struct dmo_layer_summary *row) { (void)ctx; (void)row; }
+static void op_row(void *ctx, const struct dmo_layer_summary *row) { (void)ctx; (void)row; }
+static void op_status(void *ctx, int64_t v) { (void)ctx; (void)v; }
 
-	while (used < stream_len) {
-		size_t skip;
-		int n = parse_checked(stream + used, stream_len - used, &skip);
-		if (n == DMO_WIRE_INCOMPLETE)
-			break;
-		if (n == DMO_WIRE_BAD)
-			n = (int)(skip ? skip : stream_len - used);
-		/* Each pass makes progress, and stays inside what was read. */
-		assert(n > 0 && (size_t)n <= stream_len - used);
-		used += (size_t)n;
-	}
-	return used;
-}
+static const struct dmo_protocol_ops ops = {
+	.alloc = op_alloc, .free = op_free, .mapped = op_mapped, .say = op_say,
+	.markers = op_markers, .open = op_open, .close = op_close,
+	.error_row = op_row, .status = op_status,
+};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static uint8_t stream[STREAM];
-	size_t stream_len = 0, pos = 0, skip;
+	struct dmo_protocol *engine = dmo_protocol_create(&ops, NULL);
+	size_t pos = 0, skip;
 	/* Chunk sizes come from the input, so every input replays the same. */
 	uint32_t rng = 2166136261u;
 
+	assert(engine != NULL);
 	for (size_t i = 0; i < size; i++)
 		rng = (rng ^ data[i]) * 16777619u;
 	parse_checked(data, size, &skip);
 
-	/* dmo_layers_drain: read what fits, parse, keep the unparsed tail. */
+	/* The input as the tool's reads deliver it, in pieces, to the engine's
+	 * stream loop: a loop that stops progressing hangs, one that passes
+	 * its buffer overflows. */
 	while (pos < size) {
-		size_t room = sizeof stream - stream_len, chunk;
-		/* A full buffer that parsing cannot shrink would never drain. */
-		assert(room > 0);
+		size_t chunk;
 		rng ^= rng << 13;
 		rng ^= rng >> 17;
 		rng ^= rng << 5;
-		chunk = 1 + rng % (rng & 1 ? 64 : room);
-		if (chunk > room)
-			chunk = room;
+		chunk = 1 + rng % (rng & 1 ? 64 : DMO_WIRE_MAX_RECORD);
 		if (chunk > size - pos)
 			chunk = size - pos;
-		memcpy(stream + stream_len, data + pos, chunk);
-		stream_len += chunk;
+		dmo_protocol_bytes(engine, data + pos, chunk);
 		pos += chunk;
-		size_t used = parse_stream(stream, stream_len);
-		memmove(stream, stream + used, stream_len - used);
-		stream_len -= used;
 	}
+	dmo_protocol_finish(engine);
+	dmo_protocol_destroy(engine);
 	return 0;
 }

@@ -7,12 +7,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "dmo/harness.h"
 
 #define N 256
 
 static float in[N], out[N], both[2 * N];
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
 
 static void good_layer(const char *name)
 {
@@ -83,6 +92,65 @@ static int misuse(const char *what)
 		out[3] = in[3];
 		raise(SIGSEGV);
 	}
+	if (strcmp(what, "long-name") == 0 || strcmp(what, "long-spec") == 0 ||
+	    strcmp(what, "control-char") == 0) {
+		/* Refused by the library, never opened by the tool: the end
+		 * that follows fails too, and "after" is intact. */
+		static char text[2048];
+		int rc;
+		memset(text, 'x', sizeof text - 1);
+		if (strcmp(what, "long-name") == 0) {
+			text[256] = '\0';
+			rc = dmo_layer_begin(text, NULL, in, sizeof in, out, sizeof out);
+		} else if (strcmp(what, "long-spec") == 0) {
+			text[1024] = '\0';
+			rc = dmo_layer_begin("long_spec", text, in, sizeof in, out, sizeof out);
+		} else {
+			rc = dmo_layer_begin("tab\there", NULL, in, sizeof in, out, sizeof out);
+		}
+		out[4] = in[4];
+		if (dmo_layer_end() == 0)
+			return 0;
+		return rc;
+	}
+	if (strcmp(what, "fork") == 0) {
+		/* The child's layers are not recorded, and it says so once. */
+		pid_t child = fork();
+		int status;
+		if (child == 0) {
+			good_layer("child1");
+			good_layer("child2");
+			_exit(0);
+		}
+		if (child < 0 || waitpid(child, &status, 0) != child || status != 0)
+			return 0;
+		return -1;
+	}
+	if (strcmp(what, "utf8") == 0) {
+		good_layer("\xc3\xbc" "n" "\xc3\xaf" "c" "\xc3\xb8" "d" "\xc3\xa9" "_\xe5\xb1\x82");
+		return -1;
+	}
+	if (strcmp(what, "sigint-then-finish") == 0) {
+		/* A program that handles SIGINT and finishes its layer. */
+		struct sigaction act = { .sa_handler = on_sigint };
+		sigaction(SIGINT, &act, NULL);
+		dmo_layer_begin("interrupted", NULL, in, sizeof in, out, sizeof out);
+		printf("waiting\n");
+		fflush(stdout);
+		for (int i = 0; i < 600 && !interrupted; i++)
+			usleep(100000);
+		out[5] = in[5];
+		return dmo_layer_end() == 0 && interrupted ? -1 : 0;
+	}
+	if (strcmp(what, "sleep-in-layer") == 0) {
+		dmo_layer_begin("sleeping", NULL, in, sizeof in, out, sizeof out);
+		printf("waiting\n");
+		fflush(stdout);
+		sleep(60);
+		exit(9);
+	}
+	if (strcmp(what, "_exit") == 0)
+		_exit(5);
 	fprintf(stderr, "misuse: unknown case %s\n", what);
 	exit(2);
 }

@@ -87,6 +87,25 @@ int main(int argc, char **argv)
 	} else if (strcmp(argv[1], "truncated") == 0) {
 		layer(1, "before_truncation", 0);
 		send(rec, layer_record(rec, 2, "cut") / 2);
+	} else if (strcmp(argv[1], "duplicate") == 0) {
+		layer(1, "first", 0);
+		layer(1, "again", 1); /* refused: its event file would replace the first's */
+		layer(2, "next", 0);
+	} else if (strcmp(argv[1], "two-in-one-write") == 0) {
+		unsigned char both[256];
+		size_t n = layer_record(both, 1, "one");
+		n += layer_record(both + n, 2, "two");
+		send(both, n);
+		for (unsigned seq = 1; seq <= 2; seq++) {
+			markers[0] = seq;
+			for (int k = 0; k < N; k++)
+				out[k] = in[k];
+			markers[1] = seq;
+		}
+	} else if (strcmp(argv[1], "end-without-begin") == 0) {
+		layer(1, "before", 0);
+		markers[1] = 2;
+		layer(2, "after", 0);
 	} else {
 		return 2;
 	}

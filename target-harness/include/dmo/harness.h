@@ -18,16 +18,21 @@ extern "C" {
 
 /* Error codes (negated on return). */
 enum {
-	DMO_EINVAL = 1,    /* NULL or zero-sized buffer, name too long, bad spec */
+	DMO_EINVAL = 1,    /* NULL, zero-sized, overlapping, wrapping or > 4 GiB
+			    * buffers; a name over 255 bytes, a spec over 1023,
+			    * or a control character in either */
 	DMO_ENESTED = 2,   /* begin while a layer is open */
 	DMO_ENOTOPEN = 3,  /* end without an open layer */
 	DMO_EREJECTED = 4, /* the tool refused the layer (see its message) */
 	DMO_EIO = 5,       /* the FIFO to the tool failed */
 };
 
-/* Start a layer.  NAME (<= 255 bytes) labels it; OP_SPEC (may be NULL)
- * is an op spec such as "relu:in=1x8x8x16" that lets the analysis check
- * the result against its formulas.  Returns 0 or a negative DMO_E* code. */
+/* Start a layer.  NAME (<= 255 bytes, UTF-8 welcome) labels it; OP_SPEC
+ * (may be NULL, <= 1023 bytes) is an op spec such as "relu:in=1x8x8x16"
+ * that lets the analysis check the result against its formulas.  Returns
+ * 0 or a negative DMO_E* code; a layer refused here is never profiled, and
+ * the next one is not affected.  In a child made by fork while profiling,
+ * both calls return 0 and record nothing (the tool says so once). */
 int dmo_layer_begin(const char *name, const char *op_spec,
 		    const void *input, size_t input_bytes,
 		    const void *output, size_t output_bytes);
