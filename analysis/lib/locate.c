@@ -136,11 +136,13 @@ int dmo_locate_model(const char *model, char *path, size_t len, char *err,
 	const char *dir = pick("DMO_MODELS_DIR", DMO_SRCDIR "/target-harness/models", DMO_MODELS_DIR);
 	char known[1024];
 
-	if (strchr(model, '/') != NULL || ends_with(model, ".csv")) {
-		snprintf(path, len, "%s", model);
-		if (access(path, R_OK) == 0)
-			return 0;
-		snprintf(err, err_len, "cannot read model table %s", path);
+	/* A file (table, .tflite, .onnx: told apart by content when read)
+	 * before a built-in name. */
+	snprintf(path, len, "%s", model);
+	if (access(path, R_OK) == 0)
+		return 0;
+	if (strchr(model, '/') != NULL) {
+		snprintf(err, err_len, "cannot read model file %s", path);
 		return -1;
 	}
 	snprintf(path, len, "%s/%s.csv", dir, model);

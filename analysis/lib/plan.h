@@ -2,10 +2,13 @@
  * diagonal overlaps (`dmo plan`).  The algorithm and a worked example are in
  * docs/plan.md.
  *
- * Tensors: tensor 0 is the model input (the first layer's input), tensor
- * L+1 the output of layer L.  A tensor is live from its producing layer
- * (layer 0 for the model input) to its last consumer; a tensor nobody reads
- * is a model output and lives to the last layer.  Two tensors whose live
+ * Tensors: the model's activation tensors (constants live outside the
+ * arena), in the model's order; for a layer table tensor 0 is the model
+ * input, tensor L+1 the output of layer L.  A tensor is live from its
+ * producing layer (layer 0 for model inputs and state) to its last
+ * consumer; a model output, or a tensor nobody reads, lives to the last
+ * layer, and so does state (a variable tensor).  A layer without a dmo op
+ * spec has O_s = 0: its tensors never share a byte.  Two tensors whose live
  * ranges intersect must not share a byte, with one exception, the diagonal
  * overlap: when layer L's first operand (the profiled input of SPEC.md) dies
  * at L and is not also its other operand, it may start X <= O_s(L) bytes
@@ -27,6 +30,8 @@ enum dmo_os_source {
 };
 
 struct dmo_plan_tensor {
+	int model_tensor;        /* index in the model's tensors */
+	int producer;            /* layer writing it, -1 for inputs and state */
 	uint64_t bytes;
 	int first, last;         /* live range, layer indices, inclusive */
 	int output;              /* no layer reads it: a model output */
@@ -35,7 +40,9 @@ struct dmo_plan_tensor {
 };
 
 struct dmo_plan_layer {
-	int in, in2, out;        /* tensor indices; in2 = -1 unless add/mul */
+	int in, in2, out;        /* tensor indices; in2 = -1 unless add/mul
+				  * reads it; in = -1 when the layer reads no
+				  * activation */
 	uint64_t os;             /* O_s of the layer, bytes */
 	int diagonal;            /* input IN dies here: it may overlap OUT */
 	uint64_t overlap;        /* bytes IN and OUT share in the dmo plan */
