@@ -6,14 +6,15 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "model_report.h"
 #include "model_table.h"
 #include "plan.h"
 
 static const char usage[] =
 	"usage: dmo plan [OPTIONS] MODEL\n"
 	"\n"
-	"Plan the tensor arena of a model layer table (MODEL: a name shipped with\n"
-	"dmo, e.g. mobilenet_v2_1.0_224, or a table file) twice: without overlaps\n"
+	"Plan the tensor arena of a model (MODEL: a .tflite or .onnx file, a layer\n"
+	"table file, or a name shipped with dmo, e.g. mobilenet_v2_1.0_224) twice: without overlaps\n"
 	"(greedy by size, as TFLite Micro) and with diagonal overlaps (each\n"
 	"layer's dying input may overlap its output by O_s; placed in reverse\n"
 	"execution order as in the paper and by size, the lower peak kept).  Print both peaks, the lower bound, the saving and a per-layer\n"
@@ -46,7 +47,9 @@ static void print_summary(const char *model_name, const struct dmo_model *model,
 	printf("lower bound:           %llu bytes (live at layer %d %s, less its O_s)\n",
 	       (unsigned long long)plan->bound_dmo, plan->bound_layer,
 	       model->layers[plan->bound_layer].name);
-	printf("saving:                %.1f %%\n\n", saving);
+	printf("saving:                %.1f %%\n", saving);
+	dmo_model_print_unsupported(stdout, model);
+	printf("\n");
 }
 
 int cmd_plan(int argc, char **argv)
