@@ -321,6 +321,18 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 			 dmo_dtype_name(in->dtype));
 		goto spec;
 	}
+	if (!strcmp(op, "Gemm")) {
+		/* Y = alpha A B + beta C: fc reads A row by row against B's
+		 * columns whatever alpha, beta and C, when A is not transposed. */
+		int trans_b = attr_int(n, "transB", 0) != 0;
+
+		if (attr_int(n, "transA", 0) != 0 || in->rank != 2 || w == NULL || w->rank != 2)
+			return dmo_model_layer_unsupported(layer, "transposed or not 2-D A");
+		snprintf(text, sizeof text, "fc:in=%lldx%lld,units=%lld,dtype=%s",
+			 (long long)in->shape[0], (long long)in->shape[1],
+			 (long long)w->shape[trans_b ? 0 : 1], dmo_dtype_name(in->dtype));
+		goto spec;
+	}
 	if (in->rank != 4)
 		return dmo_model_layer_unsupported(layer, "%d-D input (dmo's %s is 2-D over NCHW)",
 						   in->rank, op);
@@ -328,8 +340,8 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	if (!strcmp(op, "Conv")) {
 		int64_t group = attr_int(n, "group", 1);
 
-		if (w == NULL || w->rank != 4 || w->producer != DMO_MODEL_CONSTANT)
-			return dmo_model_layer_unsupported(layer, "weights are not a 4-D constant");
+		if (w == NULL || w->rank != 4)
+			return dmo_model_layer_unsupported(layer, "weights are not 4-D");
 		if (attr_ints(n, "strides", s, 2, 1) || attr_ints(n, "dilations", d, 2, 1))
 			return dmo_model_layer_unsupported(layer, "strides or dilations not 2-D");
 		k[0] = w->shape[2];
@@ -379,7 +391,8 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	}
 spec:
 	{
-		int window = strcmp(op, "Relu") && strcmp(op, "Add") && strcmp(op, "Mul");
+		int window = strcmp(op, "Relu") && strcmp(op, "Add") && strcmp(op, "Mul") &&
+			     strcmp(op, "Gemm");
 		struct dmo_opspec spec;
 		char msg[256];
 		int64_t dims[4] = { 0 };
@@ -398,7 +411,13 @@ spec:
 			out->known_dtype = 1;
 			out->dtype = in->dtype;
 			out->elem_size = in->elem_size;
-			if (window ? set_shape(o, out, dims, 4) : set_shape(o, out, in->shape, in->rank))
+			if (!strcmp(op, "Gemm")) {
+				dims[0] = spec.batch;
+				dims[1] = spec.out_c;
+			}
+			if (window ? set_shape(o, out, dims, 4)
+				   : set_shape(o, out, strcmp(op, "Gemm") ? in->shape : dims,
+					       strcmp(op, "Gemm") ? in->rank : 2))
 				return -1;
 		} else if (window && (out->rank != 4 || memcmp(out->shape, dims, sizeof dims) != 0)) {
 			if (asym)
