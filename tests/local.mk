@@ -39,3 +39,8 @@ EXTRA_DIST += tests/lib.sh tests/profile_kernels.sh tests/profile_misuse.sh \
 	tests/protocol_raw.sh tests/trace_spill.sh tests/install.sh tests/sweep_tool.sh
 TESTS += tests/verify_ops.sh tests/trace_beyond_ram.sh
 EXTRA_DIST += tests/verify_ops.sh tests/check_main.h tests/trace_beyond_ram.sh
+
+# The model readers on real files (tests/models/, NOTICE there).
+TESTS += tests/model_files.sh
+EXTRA_DIST += tests/model_files.sh tests/tflite_facts.py tests/models/NOTICE \
+	$(wildcard $(srcdir)/tests/models/*.tflite) $(wildcard $(srcdir)/tests/models/*.onnx)
