@@ -299,7 +299,7 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	struct dmo_model *m = o->model;
 	struct dmo_model_layer *layer = &m->layers[l];
 	struct dmo_model_tensor *in = operand(m, layer, 0), *w = operand(m, layer, 1), *out;
-	const char *op = n->op_type, *why = NULL, *pad;
+	const char *op = layer->op_name, *why = NULL, *pad;
 	char text[256], shape[96], padbuf[48];
 	int64_t k[2], s[2], d[2];
 	int asym = 0;

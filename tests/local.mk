@@ -44,3 +44,8 @@ EXTRA_DIST += tests/verify_ops.sh tests/check_main.h tests/trace_beyond_ram.sh
 TESTS += tests/model_files.sh
 EXTRA_DIST += tests/model_files.sh tests/tflite_facts.py tests/models/NOTICE \
 	$(wildcard $(srcdir)/tests/models/*.tflite) $(wildcard $(srcdir)/tests/models/*.onnx)
+check_PROGRAMS += tests/model_damage
+TESTS += tests/model_damage.sh
+EXTRA_DIST += tests/model_damage.sh
+tests_model_damage_SOURCES = tests/model_damage.c tests/fuzz/model_check.h
+tests_model_damage_LDADD = opspec/libdmo-model.la
