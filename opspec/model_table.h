@@ -170,9 +170,11 @@ size_t dmo_model_unsupported(const struct dmo_model *model);
 const char *dmo_act_name(enum dmo_act act);
 const char *dmo_model_format_name(enum dmo_model_format format);
 
-/* Check that shapes chain: every producer's output has as many elements as
- * its consumer's input (both operands of add/mul), dtypes agree, add/mul have
- * exactly two inputs and every other op one.  Returns 0 or -1 with ERR. */
+/* Check that a table's shapes chain: every producer's output has as many
+ * elements as its consumer's input (both operands of add/mul), dtypes agree,
+ * add/mul have exactly two inputs and every other op one.  Returns 0 or -1
+ * with ERR.  Models read from files pass (their readers check each layer
+ * against its tensors). */
 int dmo_model_check_shapes(const struct dmo_model *model, char *err,
 			   size_t err_len);
 

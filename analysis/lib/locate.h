@@ -31,4 +31,13 @@ int dmo_locate_harness(char *path, size_t len, char *err, size_t err_len);
 int dmo_locate_model(const char *model, char *path, size_t len, char *err,
 		     size_t err_len);
 
+struct dmo_model;
+struct dmo_model_shape;
+
+/* dmo_locate_model, then dmo_model_load_shaped (SHAPES may be NULL): the
+ * MODEL argument of every command.  Returns 0 with *OUT to free, or -1
+ * with ERR. */
+int dmo_load_model(const char *model, const struct dmo_model_shape *shapes, size_t n_shapes,
+		   struct dmo_model *out, char *err, size_t err_len);
+
 #endif
