@@ -10,6 +10,8 @@
 #include "model_table.h"
 #include "plan.h"
 
+#define MAX_SHAPES 16
+
 static const char usage[] =
 	"usage: dmo plan [OPTIONS] MODEL\n"
 	"\n"
@@ -23,6 +25,8 @@ static const char usage[] =
 	"  --os SOURCE    per-layer O_s: algorithmic (exact, default), analytic\n"
 	"                 (safe lower bound) or measured:DIR (os_bytes of a run\n"
 	"                 directory, matched by layer name)\n"
+	"  --shape NAME=DIMS  the shape of a tensor a .tflite or .onnx file leaves\n"
+	"                 dynamic, e.g. input=1x3x224x224 (repeatable)\n"
 	"  --csv          print the per-layer table as CSV only\n"
 	"  --verify       run the model inside one arena laid out by the overlap\n"
 	"                 plan and compare its outputs bit for bit with a run on\n"
@@ -58,9 +62,12 @@ int cmd_plan(int argc, char **argv)
 		{ "os", required_argument, NULL, 'o' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "verify", no_argument, NULL, 'v' },
+		{ "shape", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct dmo_model_shape shapes[MAX_SHAPES];
+	size_t n_shapes = 0;
 	const char *os_name = "algorithmic";
 	struct dmo_model model = { 0 };
 	struct dmo_plan plan;
@@ -79,6 +86,16 @@ int cmd_plan(int argc, char **argv)
 		case 'v':
 			verify = 1;
 			break;
+		case 's':
+			if (n_shapes == MAX_SHAPES) {
+				fprintf(stderr, "dmo plan: at most %d --shape options\n", MAX_SHAPES);
+				return 2;
+			}
+			if (dmo_model_shape_parse(optarg, &shapes[n_shapes++], err, sizeof err) != 0) {
+				fprintf(stderr, "dmo plan: %s\n", err);
+				return 2;
+			}
+			break;
 		default:
 			return cmd_usage(usage, c == 'h');
 		}
@@ -87,7 +104,7 @@ int cmd_plan(int argc, char **argv)
 		fprintf(stderr, "dmo plan: give exactly one MODEL\n%s", usage);
 		return 2;
 	}
-	if (dmo_plan_model(argv[optind], os_name, &model, &plan, err, sizeof err) != 0) {
+	if (dmo_plan_model(argv[optind], shapes, n_shapes, os_name, &model, &plan, err, sizeof err) != 0) {
 		fprintf(stderr, "dmo plan: %s\n", err);
 		return 2;
 	}

@@ -632,12 +632,12 @@ int dmo_os_source_parse(const char *text, enum dmo_os_source *source, const char
 	return 0;
 }
 
-int dmo_plan_model(const char *name, const char *source, struct dmo_model *model,
-		   struct dmo_plan *plan, char *err, size_t err_len)
+int dmo_plan_model(const char *name, const struct dmo_model_shape *shapes, size_t n_shapes,
+		   const char *source, struct dmo_model *model, struct dmo_plan *plan,
+		   char *err, size_t err_len)
 {
 	enum dmo_os_source from;
 	const char *dir = NULL;
-	char path[PATH_MAX];
 	uint64_t *os;
 	int rc;
 
@@ -646,8 +646,7 @@ int dmo_plan_model(const char *name, const char *source, struct dmo_model *model
 			 source);
 		return -1;
 	}
-	if (dmo_locate_model(name, path, sizeof path, err, err_len) != 0 ||
-	    dmo_model_load(path, model, err, err_len) != 0)
+	if (dmo_load_model(name, shapes, n_shapes, model, err, err_len) != 0)
 		return -1;
 	os = calloc(model->n_layers ? model->n_layers : 1, sizeof *os);
 	if (os == NULL)

@@ -103,10 +103,12 @@ void dmo_plan_free(struct dmo_plan *plan);
 int dmo_os_source_parse(const char *text, enum dmo_os_source *source, const char **dir);
 
 /* Everything `dmo plan` and `dmo plot --plan` start from: locate MODEL (a
- * name shipped with dmo or a table file), load it, take each layer's O_s
+ * name shipped with dmo, a table, .tflite or .onnx file; SHAPES, N_SHAPES
+ * fix dynamic dimensions, may be NULL, 0), load it, take each layer's O_s
  * from SOURCE ("algorithmic", "analytic" or "measured:DIR") and plan it.
  * Returns 0 with *MODEL and *PLAN to free, or -1 with ERR (nothing to free). */
-int dmo_plan_model(const char *name, const char *source, struct dmo_model *model,
-		   struct dmo_plan *plan, char *err, size_t err_len);
+int dmo_plan_model(const char *name, const struct dmo_model_shape *shapes, size_t n_shapes,
+		   const char *source, struct dmo_model *model, struct dmo_plan *plan,
+		   char *err, size_t err_len);
 
 #endif
