@@ -193,6 +193,7 @@ static int read_value_info(struct onnx *o, const Onnx__ValueInfoProto *vi, int g
 	tt = vi->type->tensor_type;
 	if (set_type(o, t, tt->elem_type) != 0)
 		return -1;
+	t->bytes = t->elems * t->elem_size; /* a second value_info's type */
 	if (tt->shape == NULL)
 		return 0;
 	if (tt->shape->n_dim > DMO_MODEL_MAX_RANK)
@@ -555,9 +556,12 @@ int dmo_model_parse_onnx(const unsigned char *data, size_t len, const char *sour
 			goto out;
 	}
 	for (size_t t = 0; t < model->n_tensors; t++)
-		if (model->tensors[t].graph_input && model->tensors[t].rank < 0) {
-			fail(&o, "model input '%s' has no shape: give it with --shape '%s=D1x...'",
-			     model->tensors[t].name, model->tensors[t].name);
+		if (model->tensors[t].rank < 0) {
+			fail(&o, "%s '%s' has no shape%s",
+			     model->tensors[t].graph_input ? "model input" : "tensor",
+			     model->tensors[t].name,
+			     model->tensors[t].graph_input ? ": give it with --shape NAME=D1x..."
+							    : " (no node writes it)");
 			goto out;
 		}
 	rc = dmo_model_link(model, source, err, err_len);
