@@ -28,5 +28,5 @@ tests_test_models_SOURCES = tests/test_models.c
 tests_test_models_CPPFLAGS = $(AM_CPPFLAGS) -DDMO_MODELS_DIR='"$(abs_top_srcdir)/target-harness/models"'
 tests_test_models_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_models_LDADD = opspec/libdmo-model.la $(CHECK_LIBS)
-EXTRA_DIST += tests/fuzz/README.md tests/fuzz/fuzz_opspec.c tests/fuzz/opspec.dict \
+EXTRA_DIST += docs/models.md tests/fuzz/README.md tests/fuzz/fuzz_opspec.c tests/fuzz/opspec.dict \
 	target-harness/models/README.md $(wildcard $(srcdir)/target-harness/models/*.csv)
