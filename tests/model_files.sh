@@ -82,6 +82,19 @@ grep -q "^no overlap: op Add, broadcasting operands (layer 0_add)$" "$WORK/bcast
 	echo "ok: a broadcasting Add is read and planned without overlap" ||
 	fail "add_bcast: $(head -3 "$WORK/bcast.out")"
 
+# --table: kws_ref's 13 operators less its RESHAPE and SOFTMAX (no op spec,
+# same bytes in and out: left out) make an 11-layer table that plans and
+# verifies; a model with state (SVDF) is refused by name.
+"$DMO" model --table "$top_srcdir/tests/models/tiny_kws_ref_model.tflite" >"$WORK/kws.csv" 2>"$WORK/kws.err"
+expect_eq "kws_ref --table rows" 12 "$(wc -l <"$WORK/kws.csv")"
+expect_eq "kws_ref --table notes" 2 "$(grep -c "^dmo model: left out layer" "$WORK/kws.err")"
+"$DMO" plan --verify "$WORK/kws.csv" >"$WORK/kws.plan" 2>&1
+expect_eq "kws_ref table plan --verify exit status" 0 $?
+"$DMO" model --table "$top_srcdir/tests/models/tflm_keyword_scrambled_8bit.tflite" >/dev/null 2>"$WORK/svdf.err"
+expect_eq "keyword_scrambled --table exit status" 2 $?
+grep -q "state tensor .* has no place in a layer table" "$WORK/svdf.err" &&
+	echo "ok: state refused by --table" || fail "svdf --table: $(cat "$WORK/svdf.err")"
+
 # The format is told by content, not by the name.
 cp "$top_srcdir/tests/models/tflm_hello_world_float.tflite" "$WORK/model.onnx"
 "$DMO" model "$WORK/model.onnx" | grep -q "(tflite)" &&
