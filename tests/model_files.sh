@@ -95,6 +95,23 @@ expect_eq "keyword_scrambled --table exit status" 2 $?
 grep -q "state tensor .* has no place in a layer table" "$WORK/svdf.err" &&
 	echo "ok: state refused by --table" || fail "svdf --table: $(cat "$WORK/svdf.err")"
 
+# dmo run --model on a .tflite file: its two layers with op specs are
+# profiled under the tool, and the measured O_s equals the algorithmic
+# (dmo formula --model); its RESHAPE and SOFTMAX are not profiled.
+speech="$top_srcdir/tests/models/tflm_micro_speech_quantized.tflite"
+(cd "$WORK" && "$DMO" run --model "$speech" >run.out 2>&1)
+expect_eq "run --model micro_speech exit status" 0 $?
+"$DMO" formula --csv --model "$speech" 2>/dev/null | awk -F, 'NR > 1 { print $(NF - 3) }' >"$WORK/algo"
+"$top_builddir/tests/layers_tsv" "$WORK/dmo-run/layers.csv" | cut -f4 >"$WORK/measured"
+expect_eq "micro_speech measured O_s = algorithmic" "$(cat "$WORK/algo")" "$(cat "$WORK/measured")"
+expect_eq "micro_speech profiled layers" 2 "$(wc -l <"$WORK/measured")"
+
+# --shape names a tensor the model has.
+"$DMO" plan --shape nosuch=1x2 "$speech" >/dev/null 2>"$WORK/shape.err"
+expect_eq "--shape of no tensor exit status" 2 $?
+grep -q "nosuch=1x2: the model has no tensor of that name" "$WORK/shape.err" &&
+	echo "ok: --shape of no tensor is refused by name" || fail "--shape: $(cat "$WORK/shape.err")"
+
 # The format is told by content, not by the name.
 cp "$top_srcdir/tests/models/tflm_hello_world_float.tflite" "$WORK/model.onnx"
 "$DMO" model "$WORK/model.onnx" | grep -q "(tflite)" &&
