@@ -12,12 +12,14 @@ analysis_lib_libdmo_analysis_la_SOURCES = \
 	analysis/lib/plan.h analysis/lib/plan.c \
 	analysis/lib/model_report.h analysis/lib/model_report.c \
 	analysis/lib/plan_search.h analysis/lib/plan_search.c \
-	analysis/lib/verify.h analysis/lib/verify.c
+	analysis/lib/verify.h analysis/lib/verify.c \
+	analysis/lib/backend_info.h analysis/lib/backend_info.c \
+	analysis/lib/compare.h analysis/lib/compare.c
 analysis_lib_libdmo_analysis_la_CPPFLAGS = $(AM_CPPFLAGS) -DDMO_VALGRIND='"$(VALGRIND)"' \
 	-DDMO_BUILDDIR='"$(abs_top_builddir)"' -DDMO_SRCDIR='"$(abs_top_srcdir)"' \
 	-DDMO_PKGLIBEXECDIR='"$(pkglibexecdir)"' -DDMO_BINDIR='"$(bindir)"' \
 	-DDMO_MODELS_DIR='"$(modelsdir)"' -DDMO_PLOTS_DIR='"$(plotsdir)"'
-analysis_lib_libdmo_analysis_la_LIBADD = $(CSV_LIBS)
+analysis_lib_libdmo_analysis_la_LIBADD = $(CSV_LIBS) -lm
 # Convenience libraries, users first: what links the analysis links these.
 ANALYSIS_LIBS = analysis/lib/libdmo-analysis.la analysis/lib/libdmo-tape.la \
 	analysis/lib/libdmo-methods.la \
@@ -29,6 +31,8 @@ analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \
 	analysis/cmd/cmd_formula.c analysis/cmd/cmd_run.c analysis/cmd/cmd_analyze.c \
 	analysis/cmd/cmd_plot.c \
 	analysis/cmd/cmd_plan.c analysis/cmd/cmd_model.c \
-	analysis/cmd/cmd_verify.c
+	analysis/cmd/cmd_verify.c \
+	analysis/cmd/backend_options.h analysis/cmd/backend_options.c \
+	analysis/cmd/cmd_compare.c
 analysis_dmo_LDADD = target-harness/runner/libdmo-runner.la opspec/libdmo-model.la \
 	analysis/lib/libdmo-plot.la $(ANALYSIS_LIBS)

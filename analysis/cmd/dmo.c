@@ -15,6 +15,7 @@ static const struct dmo_command commands[] = {
 	{ "plan", cmd_plan, "arena plan of a model with and without diagonal overlaps" },
 	{ "model", cmd_model, "the layers and tensors dmo reads from a .tflite, .onnx or table" },
 	{ "verify", cmd_verify, "run a kernel with its buffers really overlapped and compare bit for bit" },
+	{ "compare", cmd_compare, "one op spec measured and verified on every backend" },
 };
 
 int cmd_usage(const char *usage, int asked)
