@@ -10,6 +10,7 @@ analysis_lib_libdmo_analysis_la_SOURCES = \
 	analysis/lib/curves.h analysis/lib/curves.c \
 	analysis/lib/analyze.h analysis/lib/analyze.c \
 	analysis/lib/plan.h analysis/lib/plan.c \
+	analysis/lib/model_report.h analysis/lib/model_report.c \
 	analysis/lib/plan_search.h analysis/lib/plan_search.c \
 	analysis/lib/verify.h analysis/lib/verify.c \
 	analysis/lib/backend_info.h analysis/lib/backend_info.c \
@@ -29,7 +30,7 @@ analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \
 	analysis/cmd/cmd_profile.c analysis/cmd/cmd_export.c analysis/cmd/cmd_demo.c \
 	analysis/cmd/cmd_formula.c analysis/cmd/cmd_run.c analysis/cmd/cmd_analyze.c \
 	analysis/cmd/cmd_plot.c \
-	analysis/cmd/cmd_plan.c \
+	analysis/cmd/cmd_plan.c analysis/cmd/cmd_model.c \
 	analysis/cmd/cmd_verify.c \
 	analysis/cmd/backend_options.h analysis/cmd/backend_options.c \
 	analysis/cmd/cmd_compare.c

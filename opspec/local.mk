@@ -1,11 +1,23 @@
-# opspec/local.mk - the op-spec parser (libc only) and the model layer-table
-# reader built on it (adds libcsv), kept apart so the parser stays libc-only.
+# opspec/local.mk - the op-spec parser (libc only) and the model readers
+# built on it (layer tables with libcsv, TFLite with our FlatBuffers reader,
+# ONNX with protobuf-c), kept apart so the parser stays libc-only.
 noinst_LTLIBRARIES += opspec/libdmo-opspec.la
 opspec_libdmo_opspec_la_SOURCES = opspec/opspec.h opspec/opspec.c
 
 noinst_LTLIBRARIES += opspec/libdmo-model.la
-opspec_libdmo_model_la_SOURCES = opspec/model_table.h opspec/model_table.c
-opspec_libdmo_model_la_LIBADD = opspec/libdmo-opspec.la $(CSV_LIBS)
+opspec_libdmo_model_la_SOURCES = opspec/model_table.h opspec/model.c opspec/model_table.c \
+	opspec/flatbuf.h opspec/flatbuf.c opspec/model_tflite.c opspec/model_onnx.c
+nodist_opspec_libdmo_model_la_SOURCES = opspec/onnx.pb-c.c opspec/onnx.pb-c.h
+opspec_libdmo_model_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROTOBUF_C_CFLAGS)
+opspec_libdmo_model_la_LIBADD = opspec/libdmo-opspec.la $(CSV_LIBS) $(PROTOBUF_C_LIBS)
+
+# onnx.pb-c.{c,h}: generated from the system's onnx.proto (configure).
+BUILT_SOURCES = opspec/onnx.pb-c.h
+CLEANFILES += opspec/onnx.pb-c.c opspec/onnx.pb-c.h opspec/onnx.proto
+opspec/onnx.pb-c.h: $(ONNX_PROTO)
+	$(AM_V_GEN)$(MKDIR_P) opspec && cp $(ONNX_PROTO) opspec/onnx.proto && \
+	cd opspec && $(PROTOC_C) --c_out=. onnx.proto
+opspec/onnx.pb-c.c: opspec/onnx.pb-c.h
 
 check_PROGRAMS += tests/test_opspec tests/test_models
 TESTS += tests/test_opspec tests/test_models
@@ -16,5 +28,5 @@ tests_test_models_SOURCES = tests/test_models.c
 tests_test_models_CPPFLAGS = $(AM_CPPFLAGS) -DDMO_MODELS_DIR='"$(abs_top_srcdir)/target-harness/models"'
 tests_test_models_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_models_LDADD = opspec/libdmo-model.la $(CHECK_LIBS)
-EXTRA_DIST += tests/fuzz/README.md tests/fuzz/fuzz_opspec.c tests/fuzz/opspec.dict \
+EXTRA_DIST += docs/models.md tests/fuzz/README.md tests/fuzz/fuzz_opspec.c tests/fuzz/opspec.dict \
 	target-harness/models/README.md $(wildcard $(srcdir)/target-harness/models/*.csv)

@@ -1,4 +1,4 @@
-/* model_table.c - model layer-table reader on top of libcsv; see
+/* model_table.c - the model layer-table reader, on top of libcsv; see
  * model_table.h.  Tables are hand-written, so every mistake is reported with
  * its row rather than discovered later as a wrong arena plan. */
 #include "model_table.h"
@@ -176,6 +176,54 @@ static void add_layer(struct reader *r)
 	m->n_layers++;
 }
 
+static int spec_tensor(struct dmo_model_tensor *t, const char *name,
+		       const struct dmo_opspec *op, int output)
+{
+	t->name = strdup(name);
+	t->known_dtype = 1;
+	t->dtype = op->dtype;
+	t->type_name = dmo_dtype_name(op->dtype);
+	t->elem_size = dmo_dtype_size(op->dtype);
+	t->rank = 4;
+	t->shape[0] = op->batch;
+	t->shape[1] = output ? op->out_h : op->in_h;
+	t->shape[2] = output ? op->out_w : op->in_w;
+	t->shape[3] = output ? op->out_c : op->in_c;
+	t->elems = output ? dmo_opspec_out_elems(op) : dmo_opspec_in_elems(op);
+	t->bytes = t->elems * t->elem_size;
+	return t->name ? 0 : -1;
+}
+
+/* Tensor 0 is the model input (layer 0's input), tensor L+1 layer L's
+ * output; the planner and the tables' users rely on that numbering. */
+static int table_tensors(struct dmo_model *m)
+{
+	m->format = DMO_FORMAT_TABLE;
+	m->n_tensors = m->n_layers + 1;
+	m->tensors = calloc(m->n_tensors, sizeof *m->tensors);
+	if (m->tensors == NULL || spec_tensor(&m->tensors[0], "input", &m->layers[0].op, 0))
+		return -1;
+	m->tensors[0].graph_input = 1;
+	for (size_t l = 0; l < m->n_layers; l++) {
+		struct dmo_model_layer *layer = &m->layers[l];
+
+		layer->supported = 1;
+		layer->op_name = strdup(dmo_op_name(layer->op.op));
+		layer->results = malloc(sizeof *layer->results);
+		layer->operands = malloc(layer->n_inputs * sizeof *layer->operands);
+		if (layer->op_name == NULL || layer->results == NULL || layer->operands == NULL ||
+		    spec_tensor(&m->tensors[l + 1], layer->name, &layer->op, 1))
+			return -1;
+		layer->results[0] = (int)l + 1;
+		layer->n_results = 1;
+		for (size_t k = 0; k < layer->n_inputs; k++)
+			layer->operands[k] = layer->inputs[k] == DMO_MODEL_INPUT ? 0
+					     : layer->inputs[k] + 1;
+		layer->n_operands = layer->n_inputs;
+	}
+	return 0;
+}
+
 static void on_row(int terminator, void *data)
 {
 	struct reader *r = data;
@@ -222,52 +270,20 @@ int dmo_model_parse(const char *data, size_t len, const char *source,
 		r.row = r.row ? r.row : 1;
 		reader_fail(&r, "no layers");
 	}
-	if (r.failed) {
+	if (!r.failed && table_tensors(model) != 0)
+		reader_fail(&r, "out of memory");
+	if (r.failed || dmo_model_link(model, source, err, err_len) != 0) {
 		dmo_model_free(model);
 		return -1;
 	}
 	return 0;
 }
 
-int dmo_model_load(const char *path, struct dmo_model *model, char *err,
-		   size_t err_len)
-{
-	FILE *f = fopen(path, "rb");
-	char *data = NULL;
-	size_t len = 0, cap = 0;
-
-	*model = (struct dmo_model){ 0 };
-	if (!f) {
-		snprintf(err, err_len, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	for (;;) {
-		if (len == cap) {
-			cap = cap ? 2 * cap : 65536;
-			char *grown = realloc(data, cap);
-			if (!grown) {
-				free(data);
-				fclose(f);
-				snprintf(err, err_len, "%s: out of memory", path);
-				return -1;
-			}
-			data = grown;
-		}
-		size_t got = fread(data + len, 1, cap - len, f);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	int bad = ferror(f);
-	fclose(f);
-	int rc = bad ? (snprintf(err, err_len, "%s: read error", path), -1)
-		     : dmo_model_parse(data, len, path, model, err, err_len);
-	free(data);
-	return rc;
-}
-
 int dmo_model_check_shapes(const struct dmo_model *m, char *err, size_t err_len)
 {
+	/* The file readers check each layer against its tensors. */
+	if (m->format != DMO_FORMAT_TABLE)
+		return 0;
 	for (size_t i = 0; i < m->n_layers; i++) {
 		const struct dmo_model_layer *l = &m->layers[i];
 		int binary = l->op.op == DMO_OP_ADD || l->op.op == DMO_OP_MUL;
@@ -295,15 +311,4 @@ int dmo_model_check_shapes(const struct dmo_model *m, char *err, size_t err_len)
 		}
 	}
 	return 0;
-}
-
-void dmo_model_free(struct dmo_model *m)
-{
-	for (size_t i = 0; i < m->n_layers; i++) {
-		free(m->layers[i].name);
-		free(m->layers[i].spec);
-		free(m->layers[i].inputs);
-	}
-	free(m->layers);
-	*m = (struct dmo_model){ 0 };
 }

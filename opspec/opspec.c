@@ -31,10 +31,10 @@ static const char *const op_names[DMO_OP_COUNT] = {
 };
 
 static const char *const dtype_names[DMO_DTYPE_COUNT] = {
-	"f32", "i8", "i16", "i32"
+	"f32", "i8", "i16", "i32", "u8"
 };
 
-static const size_t dtype_sizes[DMO_DTYPE_COUNT] = { 4, 1, 2, 4 };
+static const size_t dtype_sizes[DMO_DTYPE_COUNT] = { 4, 1, 2, 4, 1 };
 
 #define ELEMENTWISE_KEYS (BIT(KEY_IN) | BIT(KEY_DTYPE))
 #define WINDOW_KEYS (BIT(KEY_IN) | BIT(KEY_K) | BIT(KEY_STRIDE) | BIT(KEY_PAD) | BIT(KEY_DTYPE))
@@ -228,7 +228,7 @@ static int parse_value(struct dmo_opspec *s, enum key key, struct slice v,
 		rc = parse_uint(v, &s->out_c, 0);
 		break;
 	case KEY_DTYPE:
-		expect = "f32, i8, i16 or i32";
+		expect = "f32, i8, i16, i32 or u8";
 		rc = -1;
 		for (int t = 0; t < DMO_DTYPE_COUNT; t++) {
 			if (slice_is(v, dtype_names[t])) {

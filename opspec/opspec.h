@@ -22,7 +22,7 @@ enum dmo_op {
 	DMO_OP_COUNT
 };
 
-enum dmo_dtype { DMO_F32, DMO_I8, DMO_I16, DMO_I32, DMO_DTYPE_COUNT };
+enum dmo_dtype { DMO_F32, DMO_I8, DMO_I16, DMO_I32, DMO_U8, DMO_DTYPE_COUNT };
 
 enum dmo_pad { DMO_PAD_SAME, DMO_PAD_VALID, DMO_PAD_EXPLICIT };
 

@@ -71,3 +71,21 @@ TESTS += tests/test_rundir
 tests_test_rundir_SOURCES = tests/test_rundir.c tests/check_main.h
 tests_test_rundir_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_rundir_LDADD = $(ANALYSIS_LIBS) $(CHECK_LIBS)
+
+# The model readers on real files (tests/models/, NOTICE there).
+TESTS += tests/model_files.sh
+EXTRA_DIST += tests/model_files.sh tests/tflite_facts.py tests/models/NOTICE \
+	$(wildcard $(srcdir)/tests/models/*.tflite) $(wildcard $(srcdir)/tests/models/*.onnx)
+check_PROGRAMS += tests/model_damage
+TESTS += tests/model_damage.sh
+EXTRA_DIST += tests/model_damage.sh
+tests_model_damage_SOURCES = tests/model_damage.c tests/fuzz/model_check.h
+tests_model_damage_LDADD = opspec/libdmo-model.la
+
+# ONNX's own single-op cases through dmo's reader and reference kernels.
+check_PROGRAMS += tests/onnx_conformance
+TESTS += tests/onnx_conformance.sh
+EXTRA_DIST += tests/onnx_conformance.sh
+tests_onnx_conformance_SOURCES = tests/onnx_conformance.c
+tests_onnx_conformance_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROTOBUF_C_CFLAGS)
+tests_onnx_conformance_LDADD = opspec/libdmo-model.la target-harness/kernels/libdmokernels.la -lm

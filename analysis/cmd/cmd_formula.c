@@ -1,5 +1,6 @@
-/* cmd_formula.c - `dmo formula [--csv] SPEC...`: the algorithmic (exact)
- * and analytic (lower bound) O_s of op specs, without running any kernel. */
+/* cmd_formula.c - `dmo formula [--csv] SPEC...|--model MODEL`: the
+ * algorithmic (exact) and analytic (lower bound) O_s of op specs, or of
+ * every layer of a model that has one, without running any kernel. */
 #include <csv.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -9,10 +10,14 @@
 #include "algorithmic.h"
 #include "analytic.h"
 #include "cmd.h"
+#include "locate.h"
+#include "model_report.h"
+#include "model_table.h"
 #include "opspec.h"
 
 static const char usage[] =
 	"usage: dmo formula [--csv] SPEC...\n"
+	"       dmo formula [--csv] --model MODEL\n"
 	"\n"
 	"For each op spec (e.g. dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same),\n"
 	"print the output bytes, the exact safe overlap O_s of the reference\n"
@@ -20,8 +25,13 @@ static const char usage[] =
 	"lower bound, and the penalty: exact - analytic, in bytes and in percent\n"
 	"of the output bytes.  All sizes in bytes.\n"
 	"\n"
-	"  --csv   one CSV row per spec, with a header line\n"
-	"  --help  show this text\n";
+	"With --model, the specs are those dmo derives for the layers of MODEL (a\n"
+	"built-in table name, a table file, a .tflite or .onnx file); layers\n"
+	"without one are listed on stderr as planned without overlap.\n"
+	"\n"
+	"  --csv          one CSV row per spec, with a header line\n"
+	"  -m, --model M  the op specs of a model's layers\n"
+	"  --help         show this text\n";
 
 struct row {
 	const char *spec;
@@ -64,53 +74,82 @@ static void print_table(const struct row *rows, int n)
 	}
 }
 
-int cmd_formula(int argc, char **argv)
+/* Check every spec before printing anything: 0, or 2 with a message. */
+static int formula_rows(struct row *rows, char **specs, int n)
 {
-	static const struct option options[] = {
-		{ "csv", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, csv = 0;
-
-	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
-	while ((c = getopt_long(argc, argv, "ch", options, NULL)) != -1) {
-		if (c == 'c') {
-			csv = 1;
-		} else {
-			return cmd_usage(usage, c == 'h');
-		}
-	}
-	int n = argc - optind;
-	if (n < 1)
-		return cmd_usage(usage, 0);
-	struct row *rows = calloc((size_t)n, sizeof *rows);
-	if (!rows) {
-		perror("dmo formula");
-		return 1;
-	}
-	/* Check every spec before printing anything. */
 	for (int i = 0; i < n; i++) {
 		struct dmo_opspec spec;
 		char err[256];
-		rows[i].spec = argv[optind + i];
+		rows[i].spec = specs[i];
 		if (dmo_opspec_parse(rows[i].spec, &spec, err, sizeof err) != 0) {
 			fprintf(stderr, "dmo formula: invalid spec '%s': %s\n", rows[i].spec, err);
-			free(rows);
 			return 2;
 		}
 		if (dmo_algorithmic(&spec, &rows[i].exact) != 0 ||
 		    dmo_analytic(&spec, &rows[i].bound) != 0) {
 			fprintf(stderr, "dmo formula: invalid spec '%s': inconsistent shape\n",
 				rows[i].spec);
-			free(rows);
 			return 2;
 		}
 	}
-	if (csv)
+	return 0;
+}
+
+int cmd_formula(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "csv", no_argument, NULL, 'c' },
+		{ "model", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct dmo_model model = { 0 };
+	const char *model_name = NULL;
+	char **specs;
+	int c, csv = 0, n, rc;
+
+	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
+	while ((c = getopt_long(argc, argv, "cm:h", options, NULL)) != -1) {
+		if (c == 'c') {
+			csv = 1;
+		} else if (c == 'm') {
+			model_name = optarg;
+		} else {
+			return cmd_usage(usage, c == 'h');
+		}
+	}
+	n = argc - optind;
+	specs = argv + optind;
+	if ((n < 1) == (model_name == NULL))
+		return cmd_usage(usage, 0);
+	if (model_name != NULL) {
+		char err[1024];
+
+		if (dmo_load_model(model_name, NULL, 0, &model, err, sizeof err) != 0) {
+			fprintf(stderr, "dmo formula: %s\n", err);
+			return 2;
+		}
+		dmo_model_print_unsupported(stderr, &model);
+		specs = calloc(model.n_layers + 1, sizeof *specs);
+		n = 0;
+		for (size_t l = 0; specs != NULL && l < model.n_layers; l++)
+			if (model.layers[l].supported)
+				specs[n++] = model.layers[l].spec;
+	}
+	struct row *rows = calloc((size_t)n + 1, sizeof *rows);
+	if (!rows || !specs) {
+		perror("dmo formula");
+		return 1;
+	}
+	rc = formula_rows(rows, specs, n);
+	if (rc == 0 && csv)
 		print_csv(rows, n);
-	else
+	else if (rc == 0)
 		print_table(rows, n);
 	free(rows);
-	return fflush(stdout) == 0 ? 0 : 1;
+	if (model_name != NULL) {
+		free(specs);
+		dmo_model_free(&model);
+	}
+	return rc ? rc : fflush(stdout) == 0 ? 0 : 1;
 }

@@ -6,14 +6,18 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "model_report.h"
 #include "model_table.h"
 #include "plan.h"
+
+#define MAX_SHAPES 16
 
 static const char usage[] =
 	"usage: dmo plan [OPTIONS] MODEL\n"
 	"\n"
-	"Plan the tensor arena of a model layer table (MODEL: a name shipped with\n"
-	"dmo, e.g. mobilenet_v2_1.0_224, or a table file) twice: without overlaps\n"
+	"Plan the tensor arena of a model (MODEL: a .tflite or .onnx file, a layer\n"
+	"table file, or a name shipped with dmo, e.g. mobilenet_v2_1.0_224) twice:\n"
+	"without overlaps\n"
 	"(TFLite Micro's greedy rule: by size, each at the lowest free offset) and\n"
 	"with diagonal overlaps (each layer's dying input may overlap its output\n"
 	"by O_s): greedy by the same rule and in reverse execution order, then a\n"
@@ -26,6 +30,8 @@ static const char usage[] =
 	"                 (safe lower bound) or measured:DIR (os_any_bytes of a\n"
 	"                 run directory, matched by layer name: safe for every\n"
 	"                 interleaving of a multi-threaded layer's threads)\n"
+	"  --shape NAME=DIMS  the shape of a tensor a .tflite or .onnx file leaves\n"
+	"                 dynamic, e.g. input=1x3x224x224 (repeatable)\n"
 	"  --time-limit SECONDS\n"
 	"                 stop the exact placement search after SECONDS (default\n"
 	"                 10); it then finishes as a narrow beam search, keeps the\n"
@@ -67,8 +73,10 @@ static void print_summary(const char *model_name, const struct dmo_model *model,
 	else
 		printf("planning:              %.6f s (a greedy plan is at the bound: no search)\n",
 		       plan->plan_seconds);
-	printf("saving:                %.1f %% (%llu bytes)\n\n", saving,
+	printf("saving:                %.1f %% (%llu bytes)\n", saving,
 	       (unsigned long long)(plan->peak_plain - plan->peak_dmo));
+	dmo_model_print_unsupported(stdout, model);
+	printf("\n");
 }
 
 int cmd_plan(int argc, char **argv)
@@ -78,9 +86,12 @@ int cmd_plan(int argc, char **argv)
 		{ "time-limit", required_argument, NULL, 't' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "verify", no_argument, NULL, 'v' },
+		{ "shape", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct dmo_model_shape shapes[MAX_SHAPES];
+	size_t n_shapes = 0;
 	const char *os_name = "algorithmic";
 	double time_limit = DMO_PLAN_TIME_LIMIT;
 	char *end;
@@ -109,6 +120,16 @@ int cmd_plan(int argc, char **argv)
 		case 'v':
 			verify = 1;
 			break;
+		case 's':
+			if (n_shapes == MAX_SHAPES) {
+				fprintf(stderr, "dmo plan: at most %d --shape options\n", MAX_SHAPES);
+				return 2;
+			}
+			if (dmo_model_shape_parse(optarg, &shapes[n_shapes++], err, sizeof err) != 0) {
+				fprintf(stderr, "dmo plan: %s\n", err);
+				return 2;
+			}
+			break;
 		default:
 			return cmd_usage(usage, c == 'h');
 		}
@@ -117,8 +138,8 @@ int cmd_plan(int argc, char **argv)
 		fprintf(stderr, "dmo plan: give exactly one MODEL\n%s", usage);
 		return 2;
 	}
-	if (dmo_plan_model(argv[optind], os_name, time_limit, &model, &plan, err,
-			   sizeof err) != 0) {
+	if (dmo_plan_model(argv[optind], shapes, n_shapes, os_name, time_limit, &model, &plan,
+			   err, sizeof err) != 0) {
 		fprintf(stderr, "dmo plan: %s\n", err);
 		return 2;
 	}

@@ -9,6 +9,9 @@
 
 #include "backend_options.h"
 #include "cmd.h"
+#include "locate.h"
+#include "model_report.h"
+#include "model_table.h"
 #include "opspec.h"
 #include "runner.h"
 #include "verify.h"
@@ -18,6 +21,7 @@
 
 static const char usage[] =
 	"usage: dmo verify [OPTIONS] SPEC\n"
+	"       dmo verify [OPTIONS] --model MODEL\n"
 	"\n"
 	"Run the reference kernel of the op SPEC (e.g.\n"
 	"dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same) on deterministic data\n"
@@ -41,6 +45,10 @@ static const char usage[] =
 	"  -i, --interleave     threads take every N-th output element\n"
 	"  -s, --scan-limit N   at most N kernel runs for the larger-overlap scan\n"
 	"                       (default " STR(DMO_VERIFY_SCAN_LIMIT) "; 0: no scan)\n"
+	"  -m, --model MODEL    check every layer of MODEL (a built-in table, a\n"
+	"                       table file, a .tflite or .onnx file) that has an\n"
+	"                       op spec, each at its own O_s, one line a layer\n"
+	"                       (no scan unless --scan-limit is given)\n"
 	"  -b, --backend NAME   run the op on backend NAME (ref xnnpack onednn\n"
 	"                       openblas armnn; one thread; docs/backends.md); the\n"
 	"                       default overlap stays the reference's O_s, so give\n"
@@ -152,6 +160,39 @@ static void print_result(const char *text, const struct dmo_verify_opts *opts,
 	print_scan(r);
 }
 
+/* --model: every layer with an op spec at its overlap; 1 if any differs. */
+static int verify_model(const char *name, const struct dmo_verify_opts *opts)
+{
+	struct dmo_model model;
+	struct dmo_verify_result res;
+	char err[1024];
+	int rc = 0;
+
+	if (dmo_load_model(name, NULL, 0, &model, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo verify: %s\n", err);
+		return 2;
+	}
+	dmo_model_print_unsupported(stdout, &model);
+	for (size_t l = 0; l < model.n_layers && rc != 2; l++) {
+		const struct dmo_model_layer *layer = &model.layers[l];
+
+		if (!layer->supported)
+			continue;
+		if (dmo_verify(&layer->op, opts, &res, err, sizeof err) != 0) {
+			fprintf(stderr, "dmo verify: layer %s '%s': %s\n", layer->name, layer->spec, err);
+			rc = 2;
+			break;
+		}
+		printf("%-24s overlap %10llu of %10llu bytes: %s  %s\n", layer->name,
+		       (unsigned long long)res.overlap, (unsigned long long)res.max_overlap,
+		       res.safe ? "output identical" : "OUTPUT DIFFERS  ", layer->spec);
+		if (!res.safe)
+			rc = 1;
+	}
+	dmo_model_free(&model);
+	return rc;
+}
+
 int cmd_verify(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -162,15 +203,17 @@ int cmd_verify(int argc, char **argv)
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "backend", required_argument, NULL, 'b' },
 		{ "isa", required_argument, NULL, OPT_ISA },
+		{ "model", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct dmo_verify_opts opts = { .threads = 1, .scan_limit = DMO_VERIFY_SCAN_LIMIT,
 					.repeat = DMO_VERIFY_REPEAT_AUTO };
-	int c;
+	const char *model = NULL;
+	int c, scan_given = 0;
 
 	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
-	while ((c = getopt_long(argc, argv, "x:j:is:r:b:h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "x:j:is:r:b:m:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'x':
 			if (parse_u64(optarg, &opts.overlap) != 0) {
@@ -196,6 +239,10 @@ int cmd_verify(int argc, char **argv)
 					optarg);
 				return 2;
 			}
+			scan_given = 1;
+			break;
+		case 'm':
+			model = optarg;
 			break;
 		case 'r':
 			if (parse_u64(optarg, &opts.repeat) != 0 ||
@@ -214,6 +261,15 @@ int cmd_verify(int argc, char **argv)
 		default:
 			return cmd_usage(usage, c == 'h');
 		}
+	}
+	if (model != NULL) {
+		if (argc != optind || opts.have_overlap) {
+			fprintf(stderr, "dmo verify: --model takes no SPEC and no --overlap (each layer is tested at its O_s)\n");
+			return 2;
+		}
+		if (!scan_given)
+			opts.scan_limit = 0;
+		return verify_model(model, &opts);
 	}
 	if (argc - optind != 1)
 		return cmd_usage(usage, 0);

@@ -13,6 +13,7 @@ static const struct dmo_command commands[] = {
 	{ "formula", cmd_formula, "analytic and algorithmic O_s of op specs, without running them" },
 	{ "plot", cmd_plot, "figures of a layer: access pattern, minR/maxW bounds, threads" },
 	{ "plan", cmd_plan, "arena plan of a model with and without diagonal overlaps" },
+	{ "model", cmd_model, "the layers and tensors dmo reads from a .tflite, .onnx or table" },
 	{ "verify", cmd_verify, "run a kernel with its buffers really overlapped and compare bit for bit" },
 	{ "compare", cmd_compare, "one op spec measured and verified on every backend" },
 };

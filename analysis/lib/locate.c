@@ -3,6 +3,7 @@
  * DMO_PKGLIBEXECDIR, DMO_BINDIR, DMO_MODELS_DIR and DMO_PLOTS_DIR (the
  * install locations). */
 #include "locate.h"
+#include "model_table.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -136,11 +137,13 @@ int dmo_locate_model(const char *model, char *path, size_t len, char *err,
 	const char *dir = pick("DMO_MODELS_DIR", DMO_SRCDIR "/target-harness/models", DMO_MODELS_DIR);
 	char known[1024];
 
-	if (strchr(model, '/') != NULL || ends_with(model, ".csv")) {
-		snprintf(path, len, "%s", model);
-		if (access(path, R_OK) == 0)
-			return 0;
-		snprintf(err, err_len, "cannot read model table %s", path);
+	/* A file (table, .tflite, .onnx: told apart by content when read)
+	 * before a built-in name. */
+	snprintf(path, len, "%s", model);
+	if (access(path, R_OK) == 0)
+		return 0;
+	if (strchr(model, '/') != NULL) {
+		snprintf(err, err_len, "cannot read model file %s", path);
 		return -1;
 	}
 	snprintf(path, len, "%s/%s.csv", dir, model);
@@ -150,4 +153,15 @@ int dmo_locate_model(const char *model, char *path, size_t len, char *err,
 	snprintf(err, err_len, "no model named '%s' in %s (known: %s)", model, dir,
 		 *known ? known : "none");
 	return -1;
+}
+
+int dmo_load_model(const char *model, const struct dmo_model_shape *shapes, size_t n_shapes,
+		   struct dmo_model *out, char *err, size_t err_len)
+{
+	char path[PATH_MAX];
+
+	*out = (struct dmo_model){ 0 };
+	if (dmo_locate_model(model, path, sizeof path, err, err_len) != 0)
+		return -1;
+	return dmo_model_load_shaped(path, shapes, n_shapes, out, err, err_len);
 }

@@ -23,11 +23,21 @@ const char *dmo_locate_plots(void);
  * Returns 0, or -1 with a message in ERR when it is not executable. */
 int dmo_locate_harness(char *path, size_t len, char *err, size_t err_len);
 
-/* The layer table for MODEL: a file path when MODEL contains '/' or ends in
- * ".csv", else NAME.csv in $DMO_MODELS_DIR if set, else in the tables
+/* The model file for MODEL: MODEL itself when such a file exists (a table,
+ * .tflite or .onnx file), else, when MODEL has no '/', the
+ * built-in table NAME.csv in $DMO_MODELS_DIR if set, else in the tables
  * folder as above.  Returns 0, or -1 with a message in ERR (listing the
- * known names) when there is no such table. */
+ * known names) when there is no such model. */
 int dmo_locate_model(const char *model, char *path, size_t len, char *err,
 		     size_t err_len);
+
+struct dmo_model;
+struct dmo_model_shape;
+
+/* dmo_locate_model, then dmo_model_load_shaped (SHAPES may be NULL): the
+ * MODEL argument of every command.  Returns 0 with *OUT to free, or -1
+ * with ERR. */
+int dmo_load_model(const char *model, const struct dmo_model_shape *shapes, size_t n_shapes,
+		   struct dmo_model *out, char *err, size_t err_len);
 
 #endif

@@ -31,11 +31,6 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
-static int tensor_of(int producer)
-{
-	return producer == DMO_MODEL_INPUT ? 0 : producer + 1;
-}
-
 static int measured_os(const struct dmo_model *model, const char *dir, uint64_t *os,
 		       char *err, size_t err_len)
 {
@@ -55,6 +50,9 @@ static int measured_os(const struct dmo_model *model, const char *dir, uint64_t 
 		const struct dmo_model_layer *layer = &model->layers[l];
 		const struct dmo_layer_row *row = NULL;
 
+		os[l] = 0;
+		if (!layer->supported)
+			continue; /* never profiled, never overlapped */
 		for (size_t r = 0; r < table.count && row == NULL; r++)
 			if (strcmp(table.rows[r].name, layer->name) == 0)
 				row = &table.rows[r];
@@ -89,6 +87,9 @@ int dmo_plan_os(const struct dmo_model *model, enum dmo_os_source source,
 		struct dmo_analytic_result ana;
 		int rc;
 
+		os[l] = 0;
+		if (!layer->supported)
+			continue;
 		if (source == DMO_OS_ALGORITHMIC) {
 			rc = dmo_algorithmic(&layer->op, &algo);
 			os[l] = algo.os;
@@ -107,10 +108,10 @@ uint64_t dmo_plan_share(const struct dmo_plan *p, int in, int out)
 {
 	const struct dmo_plan_layer *l;
 
-	if (out == 0)
+	if (p->tensors[out].producer < 0)
 		return 0;
-	l = &p->layers[out - 1];
-	return l->diagonal && l->in == in ? l->os : 0;
+	l = &p->layers[p->tensors[out].producer];
+	return l->diagonal && l->in == in && l->out == out ? l->os : 0;
 }
 
 static int live_together(const struct dmo_plan_tensor *a, const struct dmo_plan_tensor *b)
@@ -288,42 +289,52 @@ const char *dmo_plan_status_name(enum dmo_plan_status status)
 	}
 }
 
+/* The plan's tensors are the model's activations; PLAN_OF maps a model
+ * tensor to its plan index (-1: a constant). */
 static int build_graph(const struct dmo_model *model, const uint64_t *os,
-		       struct dmo_plan *p, char *err, size_t err_len)
+		       struct dmo_plan *p, const int *plan_of, char *err, size_t err_len)
 {
-	p->tensors[0].bytes = dmo_opspec_in_bytes(&model->layers[0].op);
-	p->tensors[0].first = 0;
-	for (size_t l = 0; l < model->n_layers; l++) {
-		p->tensors[l + 1].bytes = dmo_opspec_out_bytes(&model->layers[l].op);
-		p->tensors[l + 1].first = (int)l;
+	for (size_t t = 0; t < model->n_tensors; t++) {
+		const struct dmo_model_tensor *mt = &model->tensors[t];
+		struct dmo_plan_tensor *pt;
+
+		if (plan_of[t] < 0)
+			continue;
+		pt = &p->tensors[plan_of[t]];
+		pt->model_tensor = (int)t;
+		pt->producer = mt->producer >= 0 ? mt->producer : -1;
+		pt->bytes = mt->bytes;
+		pt->first = mt->first;
+		pt->last = mt->last;
+		pt->output = mt->graph_output || mt->n_consumers == 0;
 	}
-	for (size_t t = 0; t < p->n_tensors; t++)
-		p->tensors[t].last = -1;
-	for (size_t l = 0; l < model->n_layers; l++)
-		for (size_t k = 0; k < model->layers[l].n_inputs; k++)
-			p->tensors[tensor_of(model->layers[l].inputs[k])].last = (int)l;
-	for (size_t t = 0; t < p->n_tensors; t++)
-		if (p->tensors[t].last < 0) {
-			p->tensors[t].output = 1;
-			p->tensors[t].last = (int)model->n_layers - 1;
-		}
 	for (size_t l = 0; l < model->n_layers; l++) {
 		const struct dmo_model_layer *layer = &model->layers[l];
 		struct dmo_plan_layer *pl = &p->layers[l];
-		uint64_t cap = min_u64(dmo_opspec_in_bytes(&layer->op),
-				       dmo_opspec_out_bytes(&layer->op));
+		int binary = layer->supported &&
+			     (layer->op.op == DMO_OP_ADD || layer->op.op == DMO_OP_MUL);
 
-		if (os[l] > cap)
-			return fail(err, err_len, "layer '%s': O_s %llu exceeds min(IB, OB) = %llu",
-				    layer->name, (unsigned long long)os[l],
-				    (unsigned long long)cap);
-		pl->in = tensor_of(layer->inputs[0]);
-		pl->in2 = layer->n_inputs > 1 ? tensor_of(layer->inputs[1]) : -1;
-		pl->out = (int)l + 1;
+		pl->in = layer->n_act_in ? plan_of[layer->act_in[0]] : -1;
+		pl->in2 = binary && layer->n_act_in > 1 ? plan_of[layer->act_in[1]] : -1;
+		pl->out = plan_of[layer->results[0]];
 		pl->os = os[l];
+		if (layer->supported) {
+			uint64_t cap = min_u64(dmo_opspec_in_bytes(&layer->op),
+					       dmo_opspec_out_bytes(&layer->op));
+
+			if (os[l] > cap)
+				return fail(err, err_len, "layer '%s': O_s %llu exceeds min(IB, OB) = %llu",
+					    layer->name, (unsigned long long)os[l],
+					    (unsigned long long)cap);
+		} else if (os[l] != 0) {
+			return fail(err, err_len, "layer '%s' (%s) has no dmo model, so no O_s",
+				    layer->name, layer->op_name);
+		}
 		/* Another operand read from the same tensor would see the
 		 * clobbered bytes: O_s only covers the first operand. */
-		pl->diagonal = p->tensors[pl->in].last == (int)l && pl->in2 != pl->in;
+		pl->diagonal = layer->supported && pl->in >= 0 &&
+			       p->tensors[pl->in].last == (int)l && pl->in2 != pl->in &&
+			       layer->n_results == 1;
 	}
 	return 0;
 }
@@ -354,10 +365,11 @@ static void overlaps(struct dmo_plan *p)
 {
 	for (size_t l = 0; l < p->n_layers; l++) {
 		struct dmo_plan_layer *pl = &p->layers[l];
-		const struct dmo_plan_tensor *in = &p->tensors[pl->in], *out = &p->tensors[pl->out];
+		const struct dmo_plan_tensor *out = &p->tensors[pl->out];
+		const struct dmo_plan_tensor *in = pl->in >= 0 ? &p->tensors[pl->in] : out;
 
 		pl->overlap = 0;
-		if (in->offset_dmo < out->offset_dmo + out->bytes &&
+		if (in != out && in->offset_dmo < out->offset_dmo + out->bytes &&
 		    out->offset_dmo < in->offset_dmo + in->bytes)
 			pl->overlap = out->offset_dmo + out->bytes - in->offset_dmo;
 	}
@@ -366,26 +378,38 @@ static void overlaps(struct dmo_plan *p)
 int dmo_plan_build(const struct dmo_model *model, const uint64_t *os, double time_limit,
 		   struct dmo_plan *plan, char *err, size_t err_len)
 {
-	struct dmo_plan p = { .n_layers = model->n_layers, .n_tensors = model->n_layers + 1 };
+	struct dmo_plan p = { .n_layers = model->n_layers };
 	char msg[512];
 	uint64_t *scratch;
-	int *order;
+	int *order, *plan_of;
 	int rc;
 
 	memset(plan, 0, sizeof *plan);
 	if (model->n_layers == 0)
 		return fail(err, err_len, "the model has no layers");
-	if (dmo_model_check_shapes(model, msg, sizeof msg) != 0)
+	if (model->format == DMO_FORMAT_TABLE &&
+	    dmo_model_check_shapes(model, msg, sizeof msg) != 0)
 		return fail(err, err_len, "%s", msg);
+	plan_of = calloc(model->n_tensors + 1, sizeof *plan_of);
+	if (plan_of == NULL)
+		return fail(err, err_len, "out of memory");
+	/* Execution order: model inputs and state, then each layer's results
+	 * (for a table: the input, then layer L's output as tensor L + 1).
+	 * A layer's input thus always comes before its output. */
+	for (size_t t = 0; t < model->n_tensors; t++)
+		plan_of[t] = model->tensors[t].producer == DMO_MODEL_INPUT ? (int)p.n_tensors++ : -1;
+	for (size_t l = 0; l < model->n_layers; l++)
+		for (size_t k = 0; k < model->layers[l].n_results; k++)
+			plan_of[model->layers[l].results[k]] = (int)p.n_tensors++;
 	p.layers = calloc(p.n_layers, sizeof *p.layers);
-	p.tensors = calloc(p.n_tensors, sizeof *p.tensors);
-	order = calloc(p.n_tensors, sizeof *order);
-	scratch = calloc(p.n_tensors, sizeof *scratch);
+	p.tensors = calloc(p.n_tensors + 1, sizeof *p.tensors);
+	order = calloc(p.n_tensors + 1, sizeof *order);
+	scratch = calloc(p.n_tensors + 1, sizeof *scratch);
 	if (p.layers == NULL || p.tensors == NULL || order == NULL || scratch == NULL) {
 		rc = fail(err, err_len, "out of memory");
 		goto out;
 	}
-	rc = build_graph(model, os, &p, err, err_len);
+	rc = build_graph(model, os, &p, plan_of, err, err_len);
 	if (rc != 0)
 		goto out;
 
@@ -402,6 +426,7 @@ int dmo_plan_build(const struct dmo_model *model, const uint64_t *os, double tim
 	    dmo_plan_check(&p, 1, msg, sizeof msg) != 0)
 		rc = fail(err, err_len, "internal error, invalid plan: %s", msg);
 out:
+	free(plan_of);
 	free(order);
 	free(scratch);
 	if (rc == 0)
@@ -445,15 +470,70 @@ int dmo_plan_check(const struct dmo_plan *p, int with_overlaps, char *err, size_
 	return 0;
 }
 
-/* Run every layer with tensor T at BASES[T]; the model input is filled
- * first.  Returns 0, or -1 with ERR. */
-static int run_model(const struct dmo_model *model, const struct dmo_plan *p,
-		     struct dmo_op_run **runs, unsigned char **bases, char *err, size_t err_len)
+/* splitmix64: the stand-in kernel's and the inputs' byte source. */
+static uint64_t mix(uint64_t x)
 {
-	dmo_op_fill_input(&model->layers[0].op, bases[0], VERIFY_SEED);
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+static void fill_bytes(unsigned char *buf, uint64_t len, uint64_t seed)
+{
+	for (uint64_t i = 0; i < len; i++)
+		buf[i] = (unsigned char)mix(seed ^ (i * 0x100000001b3ULL));
+}
+
+/* A layer without a dmo model (so without a kernel): it reads every byte
+ * of its activation operands before it writes anything, and its outputs
+ * are a hash of them, so a clobbered input shows up downstream. */
+static void stand_in(const struct dmo_plan *p, const struct dmo_model_layer *layer,
+		     size_t l, unsigned char **bases, const int *plan_of)
+{
+	uint64_t h = 0xcbf29ce484222325ULL ^ l;
+
+	for (size_t k = 0; k < layer->n_act_in; k++) {
+		int t = plan_of[layer->act_in[k]];
+
+		for (uint64_t i = 0; i < p->tensors[t].bytes; i++)
+			h = (h ^ bases[t][i]) * 0x100000001b3ULL;
+	}
+	for (size_t k = 0; k < layer->n_results; k++) {
+		int t = plan_of[layer->results[k]];
+
+		fill_bytes(bases[t], p->tensors[t].bytes, h + k);
+	}
+}
+
+/* Run every layer with tensor T at BASES[T]; the model inputs (and state)
+ * are filled first: through the kernel's own input filler when a layer
+ * with an op spec reads them first, else with bytes of a fixed seed.
+ * Returns 0, or -1 with ERR. */
+static int run_model(const struct dmo_model *model, const struct dmo_plan *p,
+		     struct dmo_op_run **runs, unsigned char **bases, const int *plan_of,
+		     char *err, size_t err_len)
+{
+	for (size_t t = 0; t < p->n_tensors; t++) {
+		const struct dmo_model_layer *reader = NULL;
+
+		if (p->tensors[t].producer >= 0)
+			continue;
+		for (size_t l = 0; l < model->n_layers && reader == NULL; l++)
+			if (p->layers[l].in == (int)t)
+				reader = &model->layers[l];
+		if (reader && reader->supported)
+			dmo_op_fill_input(&reader->op, bases[t], VERIFY_SEED + t);
+		else
+			fill_bytes(bases[t], p->tensors[t].bytes, VERIFY_SEED + t);
+	}
 	for (size_t l = 0; l < p->n_layers; l++) {
 		const struct dmo_plan_layer *pl = &p->layers[l];
 
+		if (!model->layers[l].supported) {
+			stand_in(p, &model->layers[l], l, bases, plan_of);
+			continue;
+		}
 		if (dmo_op_execute2(runs[l], bases[pl->in], pl->in2 >= 0 ? bases[pl->in2] : NULL,
 				    bases[pl->out], 1, 0) != 0)
 			return fail(err, err_len, "layer '%s': the kernel refused its arguments",
@@ -468,13 +548,21 @@ int dmo_plan_verify(const struct dmo_model *model, const struct dmo_plan *p, cha
 	struct dmo_op_run **runs = calloc(p->n_layers, sizeof *runs);
 	unsigned char **separate = calloc(p->n_tensors, sizeof *separate);
 	unsigned char **planned = calloc(p->n_tensors, sizeof *planned);
-	unsigned char *arena = malloc(p->peak_dmo);
+	int *plan_of = malloc((model->n_tensors + 1) * sizeof *plan_of);
+	unsigned char *arena = malloc(p->peak_dmo ? p->peak_dmo : 1);
 	char msg[512];
 	int rc = 0;
 
-	if (runs == NULL || separate == NULL || planned == NULL || arena == NULL)
+	if (runs == NULL || separate == NULL || planned == NULL || arena == NULL ||
+	    plan_of == NULL)
 		rc = fail(err, err_len, "out of memory");
+	for (size_t t = 0; rc == 0 && t < model->n_tensors; t++)
+		plan_of[t] = -1;
+	for (size_t t = 0; rc == 0 && t < p->n_tensors; t++)
+		plan_of[p->tensors[t].model_tensor] = (int)t;
 	for (size_t l = 0; l < p->n_layers && rc == 0; l++) {
+		if (!model->layers[l].supported)
+			continue;
 		runs[l] = dmo_op_prepare(&model->layers[l].op, msg, sizeof msg);
 		if (runs[l] == NULL)
 			rc = fail(err, err_len, "layer '%s': %s", model->layers[l].name, msg);
@@ -482,26 +570,28 @@ int dmo_plan_verify(const struct dmo_model *model, const struct dmo_plan *p, cha
 	for (size_t t = 0; t < p->n_tensors && rc == 0; t++) {
 		/* Zeroed separate buffers and a differently filled arena: a
 		 * kernel reading bytes nobody wrote shows up as a difference. */
-		separate[t] = calloc(1, p->tensors[t].bytes);
+		separate[t] = calloc(1, p->tensors[t].bytes ? p->tensors[t].bytes : 1);
 		planned[t] = arena + p->tensors[t].offset_dmo;
 		if (separate[t] == NULL)
 			rc = fail(err, err_len, "out of memory");
 	}
 	if (rc == 0) {
 		memset(arena, 0xa5, p->peak_dmo);
-		rc = run_model(model, p, runs, separate, err, err_len);
+		rc = run_model(model, p, runs, separate, plan_of, err, err_len);
 	}
 	if (rc == 0)
-		rc = run_model(model, p, runs, planned, err, err_len);
+		rc = run_model(model, p, runs, planned, plan_of, err, err_len);
 	for (size_t t = 0; t < p->n_tensors && rc == 0; t++) {
 		if (!p->tensors[t].output)
 			continue;
 		for (uint64_t i = 0; i < p->tensors[t].bytes && rc == 0; i++)
 			if (separate[t][i] != planned[t][i]) {
-				snprintf(err, err_len,
-					 "output of layer '%s' differs at byte %llu of %llu",
-					 model->layers[t - 1].name, (unsigned long long)i,
-					 (unsigned long long)p->tensors[t].bytes);
+				const struct dmo_model_tensor *mt = &model->tensors[p->tensors[t].model_tensor];
+
+				snprintf(err, err_len, "output %s of layer '%s' differs at byte %llu of %llu",
+					 mt->name, p->tensors[t].producer >= 0
+					 ? model->layers[p->tensors[t].producer].name : "-",
+					 (unsigned long long)i, (unsigned long long)p->tensors[t].bytes);
 				rc = 1;
 			}
 	}
@@ -512,8 +602,52 @@ int dmo_plan_verify(const struct dmo_model *model, const struct dmo_plan *p, cha
 	free(runs);
 	free(separate);
 	free(planned);
+	free(plan_of);
 	free(arena);
 	return rc;
+}
+
+/* One row: tensor T and, when L >= 0 and T is its first result, layer L. */
+static void print_row(FILE *out, const struct dmo_model *model, const struct dmo_plan *p,
+		      int t, int l, int csv)
+{
+	static const char *const text = "%5s  %-18s %-9s %10s %8s %10s %10s %10s %10s %10s\n";
+	const struct dmo_plan_tensor *pt = &p->tensors[t];
+	const struct dmo_plan_layer *pl = l >= 0 ? &p->layers[l] : NULL;
+	const struct dmo_model_layer *ml = l >= 0 ? &model->layers[l] : NULL;
+	const char *op = ml == NULL ? "" : ml->supported ? dmo_op_name(ml->op.op) : ml->op_name;
+	char layer[24] = "-", live[32], bytes[24], plain[24], dmo[24], in_off[24] = "",
+	     os[24] = "", overlap[24] = "", name[160];
+
+	if (ml == NULL)
+		snprintf(name, sizeof name, "%s",
+			 pt->producer < 0 && model->format == DMO_FORMAT_TABLE
+				 ? "(model input)" : model->tensors[pt->model_tensor].name);
+	else
+		snprintf(name, sizeof name, "%s", ml->name);
+	snprintf(live, sizeof live, "%d-%d%s", pt->first, pt->last, pt->output ? "*" : "");
+	snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)pt->bytes);
+	snprintf(plain, sizeof plain, "%llu", (unsigned long long)pt->offset_plain);
+	snprintf(dmo, sizeof dmo, "%llu", (unsigned long long)pt->offset_dmo);
+	if (pl != NULL) {
+		snprintf(layer, sizeof layer, "%d", l);
+		if (pl->in >= 0)
+			snprintf(in_off, sizeof in_off, "%llu",
+				 (unsigned long long)p->tensors[pl->in].offset_dmo);
+		snprintf(os, sizeof os, "%llu", (unsigned long long)pl->os);
+		if (pl->diagonal)
+			snprintf(overlap, sizeof overlap, "%llu", (unsigned long long)pl->overlap);
+		else
+			snprintf(overlap, sizeof overlap, ml->supported ? "in live" : "no model");
+	}
+	if (csv)
+		fprintf(out, "%s,%s,%s,%d,%s,%d,%d,%s,%s,%s,%s,%d,%llu,%llu\n", layer,
+			pl ? name : "input", op, pl ? pl->in : -1, bytes, pt->first, pt->last,
+			plain, dmo, in_off, os, pl ? pl->diagonal : 0,
+			pl ? (unsigned long long)pl->overlap : 0ULL,
+			pl ? (unsigned long long)pl->live_bytes : 0ULL);
+	else
+		fprintf(out, text, layer, name, op, bytes, live, plain, dmo, in_off, os, overlap);
 }
 
 void dmo_plan_print(FILE *out, const struct dmo_model *model, const struct dmo_plan *p,
@@ -527,39 +661,13 @@ void dmo_plan_print(FILE *out, const struct dmo_model *model, const struct dmo_p
 	else
 		fprintf(out, text, "layer", "name", "op", "out_bytes", "live", "plain_off",
 			"dmo_off", "in_dmo_off", "os_bytes", "overlap");
-	for (size_t l = 0; l <= p->n_layers; l++) {
-		/* Row 0 is the model input; row L+1 layer L and its output. */
-		const struct dmo_plan_layer *pl = l ? &p->layers[l - 1] : NULL;
-		const struct dmo_plan_tensor *t = &p->tensors[l];
-		char layer[24] = "-", live[32], bytes[24], plain[24], dmo[24], in_off[24] = "",
-		     os[24] = "", overlap[24] = "";
+	for (size_t t = 0; t < p->n_tensors; t++) {
+		int l = p->tensors[t].producer;
 
-		snprintf(live, sizeof live, "%d-%d%s", t->first, t->last, t->output ? "*" : "");
-		snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)t->bytes);
-		snprintf(plain, sizeof plain, "%llu", (unsigned long long)t->offset_plain);
-		snprintf(dmo, sizeof dmo, "%llu", (unsigned long long)t->offset_dmo);
-		if (pl != NULL) {
-			snprintf(layer, sizeof layer, "%zu", l - 1);
-			snprintf(in_off, sizeof in_off, "%llu",
-				 (unsigned long long)p->tensors[pl->in].offset_dmo);
-			snprintf(os, sizeof os, "%llu", (unsigned long long)pl->os);
-			if (pl->diagonal)
-				snprintf(overlap, sizeof overlap, "%llu",
-					 (unsigned long long)pl->overlap);
-			else
-				snprintf(overlap, sizeof overlap, "in live");
-		}
-		if (csv)
-			fprintf(out, "%s,%s,%s,%d,%s,%d,%d,%s,%s,%s,%s,%d,%llu,%llu\n", layer,
-				pl ? model->layers[l - 1].name : "input",
-				pl ? dmo_op_name(model->layers[l - 1].op.op) : "",
-				pl ? pl->in : -1, bytes, t->first, t->last, plain, dmo, in_off,
-				os, pl ? pl->diagonal : 0, pl ? (unsigned long long)pl->overlap : 0ULL,
-				pl ? (unsigned long long)pl->live_bytes : 0ULL);
-		else
-			fprintf(out, text, layer, pl ? model->layers[l - 1].name : "(model input)",
-				pl ? dmo_op_name(model->layers[l - 1].op.op) : "", bytes, live,
-				plain, dmo, in_off, os, overlap);
+		/* A layer's row is its first result's. */
+		print_row(out, model, p, (int)t,
+			  l >= 0 && model->layers[l].results[0] == p->tensors[t].model_tensor ? l : -1,
+			  csv);
 	}
 }
 
@@ -584,12 +692,12 @@ int dmo_os_source_parse(const char *text, enum dmo_os_source *source, const char
 	return 0;
 }
 
-int dmo_plan_model(const char *name, const char *source, double time_limit,
-		   struct dmo_model *model, struct dmo_plan *plan, char *err, size_t err_len)
+int dmo_plan_model(const char *name, const struct dmo_model_shape *shapes, size_t n_shapes,
+		   const char *source, double time_limit, struct dmo_model *model,
+		   struct dmo_plan *plan, char *err, size_t err_len)
 {
 	enum dmo_os_source from;
 	const char *dir = NULL;
-	char path[PATH_MAX];
 	uint64_t *os;
 	int rc;
 
@@ -598,8 +706,7 @@ int dmo_plan_model(const char *name, const char *source, double time_limit,
 			 source);
 		return -1;
 	}
-	if (dmo_locate_model(name, path, sizeof path, err, err_len) != 0 ||
-	    dmo_model_load(path, model, err, err_len) != 0)
+	if (dmo_load_model(name, shapes, n_shapes, model, err, err_len) != 0)
 		return -1;
 	os = calloc(model->n_layers ? model->n_layers : 1, sizeof *os);
 	if (os == NULL)

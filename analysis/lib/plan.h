@@ -2,10 +2,13 @@
  * diagonal overlaps (`dmo plan`).  The algorithm and a worked example are in
  * docs/plan.md.
  *
- * Tensors: tensor 0 is the model input (the first layer's input), tensor
- * L+1 the output of layer L.  A tensor is live from its producing layer
- * (layer 0 for the model input) to its last consumer; a tensor nobody reads
- * is a model output and lives to the last layer.  Two tensors whose live
+ * Tensors: the model's activation tensors (constants live outside the
+ * arena), in the model's order; for a layer table tensor 0 is the model
+ * input, tensor L+1 the output of layer L.  A tensor is live from its
+ * producing layer (layer 0 for model inputs and state) to its last
+ * consumer; a model output, or a tensor nobody reads, lives to the last
+ * layer, and so does state (a variable tensor).  A layer without a dmo op
+ * spec has O_s = 0: its tensors never share a byte.  Two tensors whose live
  * ranges intersect must not share a byte, with one exception, the diagonal
  * overlap: when layer L's first operand (the profiled input of SPEC.md) dies
  * at L and is not also its other operand, it may start X <= O_s(L) bytes
@@ -39,6 +42,8 @@ enum dmo_plan_status {
 };
 
 struct dmo_plan_tensor {
+	int model_tensor;        /* index in the model's tensors */
+	int producer;            /* layer writing it, -1 for inputs and state */
 	uint64_t bytes;
 	int first, last;         /* live range, layer indices, inclusive */
 	int output;              /* no layer reads it: a model output */
@@ -47,7 +52,9 @@ struct dmo_plan_tensor {
 };
 
 struct dmo_plan_layer {
-	int in, in2, out;        /* tensor indices; in2 = -1 unless add/mul */
+	int in, in2, out;        /* tensor indices; in2 = -1 unless add/mul
+				  * reads it; in = -1 when the layer reads no
+				  * activation */
 	uint64_t os;             /* O_s of the layer, bytes */
 	int diagonal;            /* input IN dies here: it may overlap OUT */
 	uint64_t overlap;        /* bytes IN and OUT share in the dmo plan */
@@ -122,11 +129,13 @@ void dmo_plan_free(struct dmo_plan *plan);
 int dmo_os_source_parse(const char *text, enum dmo_os_source *source, const char **dir);
 
 /* Everything `dmo plan` and `dmo plot --plan` start from: locate MODEL (a
- * name shipped with dmo or a table file), load it, take each layer's O_s
+ * name shipped with dmo, a table, .tflite or .onnx file; SHAPES, N_SHAPES
+ * fix dynamic dimensions, may be NULL, 0), load it, take each layer's O_s
  * from SOURCE ("algorithmic", "analytic" or "measured:DIR") and plan it
  * (the search given TIME_LIMIT seconds).  Returns 0 with *MODEL and *PLAN
  * to free, or -1 with ERR (nothing to free). */
-int dmo_plan_model(const char *name, const char *source, double time_limit,
-		   struct dmo_model *model, struct dmo_plan *plan, char *err, size_t err_len);
+int dmo_plan_model(const char *name, const struct dmo_model_shape *shapes, size_t n_shapes,
+		   const char *source, double time_limit, struct dmo_model *model,
+		   struct dmo_plan *plan, char *err, size_t err_len);
 
 #endif

@@ -227,51 +227,59 @@ static int run_specs(char **texts, int count, const struct harness_options *opts
 	return rc;
 }
 
-/* Every layer output stays allocated until the end, which keeps any
- * producer available to later consumers (residual adds) at the cost of
- * the whole model's activations, a few tens of MB for the tables here. */
+/* Every activation tensor stays allocated until the end, which keeps any
+ * producer available to later consumers (residual adds) at the cost of the
+ * whole model's activations, a few tens of MB for the tables here.  Layers
+ * without a dmo op spec (a model file's other ops) are not profiled: their
+ * outputs are filled with a fixed pattern for the layers after them. */
 static int run_model(const struct dmo_model *model, const struct harness_options *opts)
 {
-	void **outputs = calloc(model->n_layers, sizeof *outputs);
-	const struct dmo_opspec *input_spec = NULL; /* largest model-input reader */
-	void *model_input = NULL;
+	void **buffers = calloc(model->n_tensors + 1, sizeof *buffers);
 	int rc = 0;
 
-	if (outputs == NULL) {
+	if (buffers == NULL) {
 		fprintf(stderr, "dmo-harness: out of memory\n");
 		return 1;
 	}
-	for (size_t l = 0; l < model->n_layers; l++)
-		for (size_t k = 0; k < model->layers[l].n_inputs; k++)
-			if (model->layers[l].inputs[k] == DMO_MODEL_INPUT &&
-			    (input_spec == NULL || dmo_opspec_in_bytes(&model->layers[l].op) >
-							   dmo_opspec_in_bytes(input_spec)))
-				input_spec = &model->layers[l].op;
-	if (input_spec != NULL) {
-		model_input = alloc_buffer("model input", dmo_opspec_in_bytes(input_spec));
-		if (model_input == NULL)
+	for (size_t t = 0; t < model->n_tensors && rc == 0; t++) {
+		const struct dmo_model_tensor *tt = &model->tensors[t];
+		const struct dmo_opspec *reader = NULL;
+
+		if (tt->producer == DMO_MODEL_CONSTANT)
+			continue;
+		buffers[t] = alloc_buffer(tt->name, tt->bytes ? tt->bytes : 1);
+		if (buffers[t] == NULL) {
 			rc = 1;
+			break;
+		}
+		if (tt->producer != DMO_MODEL_INPUT)
+			continue;
+		for (size_t l = 0; l < model->n_layers && reader == NULL; l++)
+			if (model->layers[l].supported && model->layers[l].n_act_in &&
+			    model->layers[l].act_in[0] == (int)t)
+				reader = &model->layers[l].op;
+		if (reader != NULL)
+			dmo_op_fill_input(reader, buffers[t], INPUT_SEED);
 		else
-			dmo_op_fill_input(input_spec, model_input, INPUT_SEED);
+			memset(buffers[t], 0x11, tt->bytes);
 	}
 	for (size_t l = 0; l < model->n_layers && rc == 0; l++) {
 		const struct dmo_model_layer *layer = &model->layers[l];
-		const void *operands[2] = { NULL, NULL };
+		int binary = layer->op.op == DMO_OP_ADD || layer->op.op == DMO_OP_MUL;
 
-		for (size_t k = 0; k < layer->n_inputs && k < 2; k++)
-			operands[k] = layer->inputs[k] == DMO_MODEL_INPUT ? model_input
-									  : outputs[layer->inputs[k]];
-		outputs[l] = alloc_buffer(layer->name, dmo_opspec_out_bytes(&layer->op));
-		if (outputs[l] == NULL)
-			rc = 1;
-		else
-			rc = run_layer(layer->name, &layer->op, operands[0], operands[1], outputs[l],
-				       opts) ? 1 : 0;
+		if (!layer->supported) {
+			for (size_t k = 0; k < layer->n_results; k++)
+				memset(buffers[layer->results[k]], 0x22,
+				       model->tensors[layer->results[k]].bytes);
+			continue;
+		}
+		rc = run_layer(layer->name, &layer->op, buffers[layer->act_in[0]],
+			       binary && layer->n_act_in > 1 ? buffers[layer->act_in[1]] : NULL,
+			       buffers[layer->results[0]], opts) ? 1 : 0;
 	}
-	for (size_t l = 0; l < model->n_layers; l++)
-		free(outputs[l]);
-	free(outputs);
-	free(model_input);
+	for (size_t t = 0; t < model->n_tensors; t++)
+		free(buffers[t]);
+	free(buffers);
 	return rc;
 }
 

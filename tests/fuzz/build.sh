@@ -16,7 +16,7 @@ target() {
 	name=$1; shift
 	srcs=
 	for f in "$@"; do
-		case $f in -l*) srcs="$srcs $f" ;; *) srcs="$srcs $top/$f" ;; esac
+		case $f in -[lI]* | /*) srcs="$srcs $f" ;; *) srcs="$srcs $top/$f" ;; esac
 	done
 	echo "  CC   $out/fuzz_$name"
 	# shellcheck disable=SC2086 # srcs is a word list
@@ -31,5 +31,15 @@ target protocol common/protocol.c common/wire_parse.c
 target layers_csv analysis/lib/rundir.c -lcsv
 target summary analysis/lib/rundir.c -lcsv
 target trace analysis/lib/trace.c analysis/lib/rundir.c -lcsv
-target model opspec/model_table.c opspec/opspec.c -lcsv
+# The model readers need the C protoc-c generates from onnx.proto.
+ONNX_PROTO=${ONNX_PROTO:-/usr/include/onnx/onnx.proto}
+cp "$ONNX_PROTO" "$out/onnx.proto" && (cd "$out" && protoc-c --c_out=. onnx.proto)
+models="opspec/model.c opspec/model_table.c opspec/flatbuf.c opspec/model_tflite.c
+	opspec/model_onnx.c opspec/opspec.c $out/onnx.pb-c.c -I$out -lprotobuf-c -lcsv"
+# shellcheck disable=SC2086 # models is a word list
+target model $models
+# shellcheck disable=SC2086
+target tflite $models
+# shellcheck disable=SC2086
+target onnx $models
 target backend_info analysis/lib/backend_info.c -lcsv

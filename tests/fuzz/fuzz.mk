@@ -5,7 +5,8 @@
 FUZZ_HARNESS_H = tests/fuzz/input_file.h tests/fuzz/layers_check.h
 check_PROGRAMS += tests/fuzz/replay_opspec tests/fuzz/replay_wire tests/fuzz/replay_protocol \
 	tests/fuzz/replay_layers_csv tests/fuzz/replay_summary tests/fuzz/replay_trace \
-	tests/fuzz/replay_model tests/fuzz/replay_backend_info
+	tests/fuzz/replay_model tests/fuzz/replay_backend_info tests/fuzz/replay_tflite \
+	tests/fuzz/replay_onnx
 tests_fuzz_replay_opspec_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_opspec.c
 tests_fuzz_replay_opspec_LDADD = opspec/libdmo-opspec.la
 tests_fuzz_replay_wire_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_wire.c
@@ -23,6 +24,12 @@ tests_fuzz_replay_trace_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_trace.c \
 tests_fuzz_replay_trace_LDADD = $(ANALYSIS_LIBS)
 tests_fuzz_replay_model_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_model.c
 tests_fuzz_replay_model_LDADD = opspec/libdmo-model.la
+tests_fuzz_replay_tflite_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_tflite.c \
+	tests/fuzz/model_check.h
+tests_fuzz_replay_tflite_LDADD = opspec/libdmo-model.la
+tests_fuzz_replay_onnx_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_onnx.c \
+	tests/fuzz/model_check.h
+tests_fuzz_replay_onnx_LDADD = opspec/libdmo-model.la
 tests_fuzz_replay_backend_info_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_backend_info.c \
 	$(FUZZ_HARNESS_H)
 tests_fuzz_replay_backend_info_LDADD = $(ANALYSIS_LIBS)

@@ -9,7 +9,7 @@ seconds=${1:-30}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 out=${FUZZ_OUT:-$(mktemp -d /tmp/dmo-fuzz-run.XXXXXX)}
-targets="opspec wire protocol layers_csv summary trace model backend_info"
+targets="opspec wire protocol layers_csv summary trace model backend_info tflite onnx"
 
 "$here/build.sh" "$out/bin"
 for t in $targets; do
@@ -19,6 +19,8 @@ for t in $targets; do
 	done
 done
 cp "$top"/target-harness/models/*.csv "$out/corpus/model/"
+cp "$top"/tests/models/*.tflite "$out/corpus/tflite/"
+cp "$top"/tests/models/*.onnx "$out/corpus/onnx/"
 # Real files from the real code paths, if this tree has a working dmo.
 if [ -x "$top/analysis/dmo" ] &&
    "$top/analysis/dmo" run --out "$out/run" --trace=full relu:in=4x4x2 >/dev/null 2>&1; then

@@ -1,0 +1,572 @@
+/* model_onnx.c - the ONNX reader: a ModelProto, decoded by protobuf-c from
+ * C generated at build time out of the onnx.proto Debian's libonnx-dev
+ * installs, into dmo's in-memory model.
+ *
+ * ONNX tensors are NCHW; dmo's op specs and kernels are NHWC.  A Conv,
+ * MaxPool or AveragePool becomes the NHWC op spec of the same geometry
+ * (what a converter to an NHWC runtime such as TFLite produces), so its O_s
+ * is that of dmo's NHWC kernel, not of an NCHW kernel: a different layout
+ * walks memory in another order and has another O_s (docs/models.md).
+ * Tensor shapes and byte counts stay as in the file.  Element-wise ops are
+ * layout-free.  Shapes must be static: a symbolic dimension needs --shape;
+ * intermediate shapes come from value_info or, for ops with an op spec,
+ * from the op spec itself. */
+#include "model_table.h"
+#include "onnx.pb-c.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* TensorProto.DataType: name, dmo dtype (-1: none), bytes per element. */
+static const struct {
+	const char *name;
+	int dtype;
+	size_t size;
+} onnx_types[] = {
+	{ "undefined", -1, 0 }, { "float32", DMO_F32, 4 }, { "uint8", DMO_U8, 1 },
+	{ "int8", DMO_I8, 1 },  { "uint16", -1, 2 },       { "int16", DMO_I16, 2 },
+	{ "int32", DMO_I32, 4 }, { "int64", -1, 8 },       { "string", -1, 0 },
+	{ "bool", -1, 1 },      { "float16", -1, 2 },      { "float64", -1, 8 },
+	{ "uint32", -1, 4 },    { "uint64", -1, 8 },       { "complex64", -1, 8 },
+	{ "complex128", -1, 16 }, { "bfloat16", -1, 2 },
+};
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+struct onnx {
+	const char *source;
+	struct dmo_model *model;
+	size_t cap;             /* tensors allocated */
+	const struct dmo_model_shape *shapes;
+	size_t n_shapes;
+	const Onnx__GraphProto *graph;
+	char *err;
+	size_t err_len;
+};
+
+static int fail(struct onnx *o, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	snprintf(o->err, o->err_len, "%s: %s", o->source, msg);
+	return -1;
+}
+
+static int find_tensor(const struct dmo_model *m, const char *name)
+{
+	for (size_t t = 0; t < m->n_tensors; t++)
+		if (strcmp(m->tensors[t].name, name) == 0)
+			return (int)t;
+	return -1;
+}
+
+/* Tensor NAME, created (rank -1: shape unknown) when new.  Returns its
+ * index, or -1 with the error set. */
+static int tensor(struct onnx *o, const char *name)
+{
+	struct dmo_model *m = o->model;
+	int t = find_tensor(m, name);
+
+	if (t >= 0)
+		return t;
+	if (m->n_tensors == o->cap) {
+		size_t cap = o->cap ? 2 * o->cap : 64;
+		struct dmo_model_tensor *grown = realloc(m->tensors, cap * sizeof *grown);
+
+		if (grown == NULL)
+			return fail(o, "out of memory");
+		m->tensors = grown;
+		o->cap = cap;
+	}
+	m->tensors[m->n_tensors] = (struct dmo_model_tensor){ .rank = -1,
+							      .producer = DMO_MODEL_INPUT,
+							      .type_name = "undefined" };
+	m->tensors[m->n_tensors].name = strdup(name);
+	if (m->tensors[m->n_tensors].name == NULL)
+		return fail(o, "out of memory");
+	return (int)m->n_tensors++;
+}
+
+static int set_type(struct onnx *o, struct dmo_model_tensor *t, int32_t type)
+{
+	if (type < 0 || (size_t)type >= N_OF(onnx_types))
+		return fail(o, "tensor '%s' has unknown element type %d", t->name, type);
+	t->type_name = onnx_types[type].name;
+	t->known_dtype = onnx_types[type].dtype >= 0;
+	t->dtype = t->known_dtype ? (enum dmo_dtype)onnx_types[type].dtype : DMO_F32;
+	t->elem_size = onnx_types[type].size;
+	return 0;
+}
+
+/* Give T the shape DIMS[RANK]; -1 dims are left for --shape.  Returns 0,
+ * or -1 with the error set. */
+static int set_shape(struct onnx *o, struct dmo_model_tensor *t, const int64_t *dims, int rank)
+{
+	if (rank > DMO_MODEL_MAX_RANK)
+		return fail(o, "tensor '%s' has rank %d, dmo reads up to %d", t->name, rank,
+			    DMO_MODEL_MAX_RANK);
+	for (size_t s = 0; s < o->n_shapes; s++)
+		if (dmo_model_shape_names(&o->shapes[s], t->name)) {
+			dims = o->shapes[s].dims;
+			rank = o->shapes[s].rank;
+		}
+	t->rank = rank;
+	t->elems = 1;
+	for (int i = 0; i < rank; i++) {
+		if (dims[i] < 0 || dims[i] > (1 << 30))
+			return fail(o, "tensor '%s' has no static dimension %d: give its shape with --shape '%s=D1x...'",
+				    t->name, i, t->name);
+		t->shape[i] = dims[i];
+		t->elems *= (uint64_t)dims[i];
+		if (t->elems > (1ULL << 40))
+			return fail(o, "tensor '%s' has over 2^40 elements", t->name);
+	}
+	t->bytes = t->elems * t->elem_size;
+	return 0;
+}
+
+static int read_initializer(struct onnx *o, const Onnx__TensorProto *init)
+{
+	int idx;
+	struct dmo_model_tensor *t;
+
+	if (init->name == NULL || !init->name[0])
+		return fail(o, "an initializer has no name");
+	if ((idx = tensor(o, init->name)) < 0)
+		return -1;
+	t = &o->model->tensors[idx];
+	if (t->producer == DMO_MODEL_CONSTANT)
+		return fail(o, "two initializers are named '%s'", init->name);
+	t->producer = DMO_MODEL_CONSTANT;
+	if (set_type(o, t, init->data_type) != 0 || init->n_dims > DMO_MODEL_MAX_RANK ||
+	    set_shape(o, t, init->dims, (int)init->n_dims) != 0)
+		return init->n_dims > DMO_MODEL_MAX_RANK
+			       ? fail(o, "initializer '%s' has rank %zu", init->name, init->n_dims)
+			       : -1;
+	if (init->has_raw_data) {
+		t->data = init->raw_data.data;
+		t->data_len = init->raw_data.len;
+	} else if (init->n_float_data) {
+		t->data = (const unsigned char *)init->float_data;
+		t->data_len = init->n_float_data * sizeof(float);
+	} else if (init->n_int64_data) {
+		t->data = (const unsigned char *)init->int64_data;
+		t->data_len = init->n_int64_data * sizeof(int64_t);
+	} else if (init->n_int32_data) {
+		t->data = (const unsigned char *)init->int32_data;
+		t->data_len = init->n_int32_data * sizeof(int32_t);
+	}
+	if (t->data && t->elem_size == 4 && init->n_int32_data == 0 && t->data_len != t->bytes)
+		return fail(o, "initializer '%s' holds %zu bytes for %llu", init->name, t->data_len,
+			    (unsigned long long)t->bytes);
+	return 0;
+}
+
+/* The type and shape a ValueInfoProto gives its tensor, if any. */
+static int read_value_info(struct onnx *o, const Onnx__ValueInfoProto *vi, int graph_input,
+			   int graph_output)
+{
+	const Onnx__TypeProto__Tensor *tt;
+	int64_t dims[DMO_MODEL_MAX_RANK];
+	struct dmo_model_tensor *t;
+	int idx;
+
+	if (vi->name == NULL || !vi->name[0])
+		return fail(o, "a graph input, output or value_info has no name");
+	if ((idx = tensor(o, vi->name)) < 0)
+		return -1;
+	t = &o->model->tensors[idx];
+	if (t->producer == DMO_MODEL_CONSTANT)
+		return 0; /* an initializer listed among the inputs (ONNX < 1.4) */
+	t->graph_input |= graph_input;
+	t->graph_output |= graph_output;
+	if (vi->type == NULL || vi->type->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE)
+		return fail(o, "tensor '%s' is not a tensor (sequences, maps and optionals are not read)",
+			    vi->name);
+	tt = vi->type->tensor_type;
+	if (set_type(o, t, tt->elem_type) != 0)
+		return -1;
+	t->bytes = t->elems * t->elem_size; /* a second value_info's type */
+	if (tt->shape == NULL)
+		return 0;
+	if (tt->shape->n_dim > DMO_MODEL_MAX_RANK)
+		return fail(o, "tensor '%s' has rank %zu, dmo reads up to %d", vi->name,
+			    tt->shape->n_dim, DMO_MODEL_MAX_RANK);
+	for (size_t i = 0; i < tt->shape->n_dim; i++) {
+		const Onnx__TensorShapeProto__Dimension *d = tt->shape->dim[i];
+
+		dims[i] = d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE
+				  ? d->dim_value : -1;
+	}
+	/* Graph inputs must be static; an intermediate's symbolic shape may
+	 * still be derived from its op spec. */
+	if (!graph_input) {
+		for (size_t i = 0; i < tt->shape->n_dim; i++)
+			if (dims[i] < 0)
+				return 0;
+	}
+	return set_shape(o, t, dims, (int)tt->shape->n_dim);
+}
+
+static const Onnx__AttributeProto *attr(const Onnx__NodeProto *n, const char *name)
+{
+	for (size_t i = 0; i < n->n_attribute; i++)
+		if (n->attribute[i]->name && strcmp(n->attribute[i]->name, name) == 0)
+			return n->attribute[i];
+	return NULL;
+}
+
+static int64_t attr_int(const Onnx__NodeProto *n, const char *name, int64_t def)
+{
+	const Onnx__AttributeProto *a = attr(n, name);
+
+	return a && a->has_i ? a->i : def;
+}
+
+/* INTS[COUNT] of attribute NAME, DEF for each when absent; -1 when present
+ * with another count. */
+static int attr_ints(const Onnx__NodeProto *n, const char *name, int64_t *ints, size_t count,
+		     int64_t def)
+{
+	const Onnx__AttributeProto *a = attr(n, name);
+
+	for (size_t i = 0; i < count; i++)
+		ints[i] = a && a->n_ints == count ? a->ints[i] : def;
+	return a == NULL || a->n_ints == count ? 0 : -1;
+}
+
+static int attr_string_is(const Onnx__NodeProto *n, const char *name, const char *value)
+{
+	const Onnx__AttributeProto *a = attr(n, name);
+
+	if (a == NULL || !a->has_s)
+		return strcmp(value, "NOTSET") == 0;
+	return a->s.len == strlen(value) && memcmp(a->s.data, value, a->s.len) == 0;
+}
+
+/* The operand tensor K of the layer, or NULL. */
+static struct dmo_model_tensor *operand(struct dmo_model *m, const struct dmo_model_layer *l,
+					size_t k)
+{
+	return k < l->n_operands && l->operands[k] >= 0 ? &m->tensors[l->operands[k]] : NULL;
+}
+
+/* pad=... of a window op from auto_pad/pads, or NULL (with WHY) when dmo's
+ * symmetric-or-TensorFlow padding cannot express it. */
+static const char *window_pad(const Onnx__NodeProto *n, char *buf, size_t len, const char **why)
+{
+	int64_t pads[4];
+
+	if (attr_string_is(n, "auto_pad", "SAME_UPPER"))
+		return "same";
+	if (attr_string_is(n, "auto_pad", "VALID"))
+		return "valid";
+	if (!attr_string_is(n, "auto_pad", "NOTSET")) {
+		*why = "auto_pad SAME_LOWER puts the odd padding first";
+		return NULL;
+	}
+	if (attr_ints(n, "pads", pads, 4, 0) != 0) {
+		*why = "pads are not 2-D";
+		return NULL;
+	}
+	if (pads[0] != pads[2] || pads[1] != pads[3]) {
+		/* Bottom/right padding only decides the output size: dmo's
+		 * kernels take it from there, when the output agrees. */
+		snprintf(buf, len, "%lldx%lld!", (long long)pads[0], (long long)pads[1]);
+		return buf;
+	}
+	snprintf(buf, len, "%lldx%lld", (long long)pads[0], (long long)pads[1]);
+	return buf;
+}
+
+/* NHWC `in=` of a 4-D NCHW tensor. */
+static void nhwc(const struct dmo_model_tensor *t, char *buf, size_t len)
+{
+	snprintf(buf, len, "%lldx%lldx%lldx%lld", (long long)t->shape[0], (long long)t->shape[2],
+		 (long long)t->shape[3], (long long)t->shape[1]);
+}
+
+/* Derive layer L's op spec; fill an output shape the file left out from it.
+ * Returns 0 (supported or not), or -1 with the error set. */
+static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
+{
+	struct dmo_model *m = o->model;
+	struct dmo_model_layer *layer = &m->layers[l];
+	struct dmo_model_tensor *in = operand(m, layer, 0), *w = operand(m, layer, 1), *out;
+	const char *op = layer->op_name, *why = NULL, *pad;
+	char text[256], shape[96], padbuf[48];
+	int64_t k[2], s[2], d[2];
+	int asym = 0;
+
+	if (layer->n_results != 1 || in == NULL)
+		return dmo_model_layer_unsupported(layer, "not one input and one output tensor");
+	out = &m->tensors[layer->results[0]];
+	if (in->rank < 0)
+		return fail(o, "node %zu (%s) reads '%s', whose shape is unknown", l, op, in->name);
+	if (!in->known_dtype || in->dtype == DMO_I32 || in->producer == DMO_MODEL_CONSTANT)
+		return dmo_model_layer_unsupported(layer, "%s input: no dmo kernel", in->type_name);
+	if (!strcmp(op, "Relu") || !strcmp(op, "Add") || !strcmp(op, "Mul")) {
+		if (strcmp(op, "Relu") && (w == NULL || w->rank < 0 || w->elems != in->elems ||
+					    w->dtype != in->dtype))
+			return dmo_model_layer_unsupported(layer, "broadcasting operands");
+		dmo_model_flat_shape(in, shape, sizeof shape);
+		snprintf(text, sizeof text, "%s:in=%s,dtype=%s",
+			 !strcmp(op, "Relu") ? "relu" : !strcmp(op, "Add") ? "add" : "mul", shape,
+			 dmo_dtype_name(in->dtype));
+		goto spec;
+	}
+	if (!strcmp(op, "Gemm")) {
+		/* Y = alpha A B + beta C: fc reads A row by row against B's
+		 * columns whatever alpha, beta and C, when A is not transposed. */
+		int trans_b = attr_int(n, "transB", 0) != 0;
+
+		if (attr_int(n, "transA", 0) != 0 || in->rank != 2 || w == NULL || w->rank != 2)
+			return dmo_model_layer_unsupported(layer, "transposed or not 2-D A");
+		snprintf(text, sizeof text, "fc:in=%lldx%lld,units=%lld,dtype=%s",
+			 (long long)in->shape[0], (long long)in->shape[1],
+			 (long long)w->shape[trans_b ? 0 : 1], dmo_dtype_name(in->dtype));
+		goto spec;
+	}
+	if (in->rank != 4)
+		return dmo_model_layer_unsupported(layer, "%d-D input (dmo's %s is 2-D over NCHW)",
+						   in->rank, op);
+	nhwc(in, shape, sizeof shape);
+	if (!strcmp(op, "Conv")) {
+		int64_t group = attr_int(n, "group", 1);
+
+		if (w == NULL || w->rank != 4)
+			return dmo_model_layer_unsupported(layer, "weights are not 4-D");
+		if (attr_ints(n, "strides", s, 2, 1) || attr_ints(n, "dilations", d, 2, 1))
+			return dmo_model_layer_unsupported(layer, "strides or dilations not 2-D");
+		k[0] = w->shape[2];
+		k[1] = w->shape[3];
+		if ((pad = window_pad(n, padbuf, sizeof padbuf, &why)) == NULL)
+			return dmo_model_layer_unsupported(layer, "%s", why);
+		asym = pad[strlen(pad) - 1] == '!';
+		if (asym)
+			padbuf[strlen(padbuf) - 1] = '\0';
+		if (group == 1 && w->shape[1] == in->shape[1])
+			snprintf(text, sizeof text,
+				 "conv2d:in=%s,k=%lldx%lld,stride=%lldx%lld,dil=%lldx%lld,pad=%s,out_c=%lld,dtype=%s",
+				 shape, (long long)k[0], (long long)k[1], (long long)s[0],
+				 (long long)s[1], (long long)d[0], (long long)d[1], pad,
+				 (long long)w->shape[0], dmo_dtype_name(in->dtype));
+		else if (group == in->shape[1] && w->shape[1] == 1 && w->shape[0] % group == 0)
+			snprintf(text, sizeof text,
+				 "dwconv2d:in=%s,k=%lldx%lld,stride=%lldx%lld,dil=%lldx%lld,pad=%s,mult=%lld,dtype=%s",
+				 shape, (long long)k[0], (long long)k[1], (long long)s[0],
+				 (long long)s[1], (long long)d[0], (long long)d[1], pad,
+				 (long long)(w->shape[0] / group), dmo_dtype_name(in->dtype));
+		else
+			return dmo_model_layer_unsupported(layer, "grouped convolution (group %lld)",
+							   (long long)group);
+	} else if (!strcmp(op, "MaxPool") || !strcmp(op, "AveragePool")) {
+		int avg = op[0] == 'A';
+
+		if (attr_ints(n, "kernel_shape", k, 2, 0) || k[0] <= 0 ||
+		    attr_ints(n, "strides", s, 2, 1) || attr_ints(n, "dilations", d, 2, 1))
+			return dmo_model_layer_unsupported(layer, "not a 2-D window");
+		if (d[0] != 1 || d[1] != 1 || attr_int(n, "ceil_mode", 0) != 0 ||
+		    attr_int(n, "storage_order", 0) != 0 || layer->n_results != 1)
+			return dmo_model_layer_unsupported(layer, "dilation, ceil_mode, storage_order or indices output");
+		if ((pad = window_pad(n, padbuf, sizeof padbuf, &why)) == NULL)
+			return dmo_model_layer_unsupported(layer, "%s", why);
+		asym = pad[strlen(pad) - 1] == '!';
+		if (asym)
+			padbuf[strlen(padbuf) - 1] = '\0';
+		if (avg && attr_int(n, "count_include_pad", 0) != 0 && strcmp(pad, "valid") &&
+		    strcmp(pad, "0x0"))
+			return dmo_model_layer_unsupported(layer, "count_include_pad (dmo's average divides by the taps inside the image)");
+		snprintf(text, sizeof text, "%s:in=%s,k=%lldx%lld,stride=%lldx%lld,pad=%s,dtype=%s",
+			 avg ? "avgpool" : "maxpool", shape, (long long)k[0], (long long)k[1],
+			 (long long)s[0], (long long)s[1], pad, dmo_dtype_name(in->dtype));
+	} else {
+		return dmo_model_layer_unsupported(layer, "op %s has no dmo model", op);
+	}
+spec:
+	{
+		int window = strcmp(op, "Relu") && strcmp(op, "Add") && strcmp(op, "Mul") &&
+			     strcmp(op, "Gemm");
+		struct dmo_opspec spec;
+		char msg[256];
+		int64_t dims[4] = { 0 };
+
+		if (dmo_opspec_parse(text, &spec, msg, sizeof msg) != 0)
+			return fail(o, "node %zu (%s): op spec '%s': %s", l, op, text, msg);
+		if (window) {
+			dims[0] = spec.batch;
+			dims[1] = spec.out_c;
+			dims[2] = spec.out_h;
+			dims[3] = spec.out_w;
+		}
+		if (out->rank < 0) {
+			/* No value_info: the op spec gives the output. */
+			out->type_name = in->type_name;
+			out->known_dtype = 1;
+			out->dtype = in->dtype;
+			out->elem_size = in->elem_size;
+			if (!strcmp(op, "Gemm")) {
+				dims[0] = spec.batch;
+				dims[1] = spec.out_c;
+			}
+			if (window ? set_shape(o, out, dims, 4)
+				   : set_shape(o, out, strcmp(op, "Gemm") ? in->shape : dims,
+					       strcmp(op, "Gemm") ? in->rank : 2))
+				return -1;
+		} else if (window && (out->rank != 4 || memcmp(out->shape, dims, sizeof dims) != 0)) {
+			if (asym)
+				return dmo_model_layer_unsupported(layer, "asymmetric padding that changes the output size");
+			return fail(o, "node %zu (%s): output '%s' is not the %lldx%lldx%lldx%lld (NCHW) its attributes give",
+				    l, op, out->name, (long long)dims[0], (long long)dims[1],
+				    (long long)dims[2], (long long)dims[3]);
+		}
+		if (!out->known_dtype || out->dtype != in->dtype)
+			return dmo_model_layer_unsupported(layer, "%s input to %s output",
+							   in->type_name, out->type_name);
+	}
+	return dmo_model_layer_spec(m, l, text, layer->operands[0], layer->results[0], o->source,
+				    o->err, o->err_len);
+}
+
+static int read_node(struct onnx *o, size_t l, const Onnx__NodeProto *n)
+{
+	struct dmo_model_layer *layer = &o->model->layers[l];
+	const char *op = n->op_type ? n->op_type : "?";
+	size_t i;
+
+	layer->row = (int)l;
+	layer->op_name = malloc(strlen(op) + (n->domain && n->domain[0] ? strlen(n->domain) + 2 : 1));
+	layer->name = malloc(strlen(op) + 24);
+	layer->operands = calloc(n->n_input + 1, sizeof *layer->operands);
+	layer->results = calloc(n->n_output + 1, sizeof *layer->results);
+	if (!layer->op_name || !layer->name || !layer->operands || !layer->results)
+		return fail(o, "out of memory");
+	if (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"))
+		sprintf(layer->op_name, "%s:%s", n->domain, op);
+	else
+		strcpy(layer->op_name, op);
+	i = (size_t)sprintf(layer->name, "%zu_", l);
+	for (const char *c = op; *c; c++)
+		layer->name[i++] = isalnum((unsigned char)*c) ? (char)tolower((unsigned char)*c) : '_';
+	layer->name[i] = '\0';
+	for (i = 0; i < n->n_input; i++) {
+		int t = n->input[i][0] ? tensor(o, n->input[i]) : DMO_MODEL_ABSENT;
+
+		if (n->input[i][0] && t < 0)
+			return -1;
+		layer->operands[layer->n_operands++] = t;
+	}
+	for (i = 0; i < n->n_output; i++) {
+		int t;
+
+		if (!n->output[i][0])
+			continue; /* an optional output not produced */
+		if ((t = tensor(o, n->output[i])) < 0)
+			return -1;
+		layer->results[layer->n_results++] = t;
+	}
+	if (layer->n_results == 0)
+		return fail(o, "node %zu (%s) has no output", l, op);
+	if (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"))
+		return dmo_model_layer_unsupported(layer, "op %s has no dmo model", layer->op_name)
+			       ? fail(o, "out of memory") : 0;
+	if (derive_spec(o, l, n) != 0)
+		return -1;
+	for (i = 0; i < layer->n_results; i++) {
+		const struct dmo_model_tensor *t = &o->model->tensors[layer->results[i]];
+
+		if (t->rank < 0)
+			return fail(o, "node %zu (%s): output '%s' has no static shape (no value_info; run ONNX shape inference first, or give --shape '%s=D1x...')",
+				    l, layer->op_name, t->name, t->name);
+	}
+	return 0;
+}
+
+static void release(void *message)
+{
+	onnx__model_proto__free_unpacked(message, NULL);
+}
+
+int dmo_model_parse_onnx(const unsigned char *data, size_t len, const char *source,
+			 const struct dmo_model_shape *shapes, size_t n_shapes,
+			 struct dmo_model *model, char *err, size_t err_len)
+{
+	struct onnx o = { .source = source, .model = model, .shapes = shapes,
+			  .n_shapes = n_shapes, .err = err, .err_len = err_len };
+	Onnx__ModelProto *proto;
+	const Onnx__GraphProto *g;
+	int rc = -1;
+
+	*model = (struct dmo_model){ .format = DMO_FORMAT_ONNX };
+	proto = onnx__model_proto__unpack(NULL, len, data);
+	if (proto == NULL || proto->graph == NULL || !proto->has_ir_version)
+		return fail(&o, "not a model dmo reads: no TFLite identifier (TFL3 at byte 4), no layer-table header ('layer,name,spec,inputs') and not an ONNX ModelProto with a graph%s",
+			    proto ? "" : " (protobuf decoding failed)"),
+		       proto ? (release(proto), -1) : -1;
+	model->reader_state = proto;
+	model->reader_free = release;
+	o.graph = g = proto->graph;
+	if (g->n_node == 0) {
+		fail(&o, "the graph has no nodes");
+		goto out;
+	}
+	model->layers = calloc(g->n_node, sizeof *model->layers);
+	if (model->layers == NULL) {
+		fail(&o, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < g->n_initializer; i++)
+		if (read_initializer(&o, g->initializer[i]) != 0)
+			goto out;
+	if (g->n_sparse_initializer) {
+		fail(&o, "sparse initializers are not read");
+		goto out;
+	}
+	for (size_t i = 0; i < g->n_input; i++)
+		if (read_value_info(&o, g->input[i], 1, 0) != 0)
+			goto out;
+	for (size_t i = 0; i < g->n_output; i++)
+		if (read_value_info(&o, g->output[i], 0, 1) != 0)
+			goto out;
+	for (size_t i = 0; i < g->n_value_info; i++)
+		if (read_value_info(&o, g->value_info[i], 0, 0) != 0)
+			goto out;
+	for (size_t s = 0; s < n_shapes; s++)
+		if (find_tensor(model, shapes[s].tensor) < 0) {
+			size_t k;
+			for (k = 0; k < model->n_tensors; k++)
+				if (dmo_model_shape_names(&shapes[s], model->tensors[k].name))
+					break;
+			if (k == model->n_tensors) {
+				fail(&o, "--shape %s: the graph has no input or value_info of that name",
+				     shapes[s].tensor);
+				goto out;
+			}
+		}
+	for (size_t i = 0; i < g->n_node; i++) {
+		model->n_layers = i + 1;
+		if (read_node(&o, i, g->node[i]) != 0)
+			goto out;
+	}
+	for (size_t t = 0; t < model->n_tensors; t++)
+		if (model->tensors[t].rank < 0) {
+			fail(&o, "%s '%s' has no shape%s",
+			     model->tensors[t].graph_input ? "model input" : "tensor",
+			     model->tensors[t].name,
+			     model->tensors[t].graph_input ? ": give it with --shape NAME=D1x..."
+							    : " (no node writes it)");
+			goto out;
+		}
+	rc = dmo_model_link(model, source, err, err_len);
+out:
+	if (rc != 0)
+		dmo_model_free(model);
+	return rc;
+}

@@ -1,0 +1,125 @@
+# model_files.sh - every real model file dmo ships as test data
+# (tests/models/, and ../shared/models when that folder is there) is read,
+# its derived model agrees with facts taken independently (tflite_facts.py,
+# a separate FlatBuffers walk: tensor and operator counts, input and output
+# shapes, the no-overlap live peak; for the ONNX files, hand derivations
+# below), and `dmo plan --verify` passes on it.
+. "$top_srcdir/tests/lib.sh"
+
+PYTHON=${PYTHON:-python3}
+models="$top_srcdir"/tests/models/*.tflite
+for dir in "$top_srcdir/../shared/models" "$top_srcdir/../../shared/models"; do
+	[ -d "$dir" ] && models="$models $dir/*.tflite" && break
+done
+
+# dmo_facts FILE: the same line as tflite_facts.py, from dmo's model.
+dmo_facts() {
+	"$DMO" model --csv --tensors "$1" >"$WORK/tensors.csv" &&
+	"$DMO" model --csv "$1" >"$WORK/layers.csv" &&
+	"$DMO" plan --csv "$1" >"$WORK/plan.csv" 2>/dev/null || return 1
+	# Shapes hold no commas and names are quoted when they do: the
+	# kind column is found from the end of the row.
+	awk -F, -v layers="$(($(wc -l <"$WORK/layers.csv") - 1))" \
+		-v peak="$(awk -F, 'NR > 1 && $14 > m { m = $14 } END { print m + 0 }' "$WORK/plan.csv")" '
+		NR == 1 { next }
+		{ n++; kind = $(NF - 9); shape = $(NF - 12) }
+		kind == "input" { ins = ins (ins == "" ? "" : ";") shape }
+		kind == "output" { outs = outs (outs == "" ? "" : ";") shape }
+		END { printf "tensors=%d ops=%d inputs=%s outputs=%s peak=%d\n", n, layers, ins, outs, peak }
+	' "$WORK/tensors.csv"
+}
+
+for model in $models; do
+	[ -f "$model" ] || continue
+	name=$(basename "$model")
+	case $model in "$top_srcdir"/tests/models/*) ;;
+	*) [ -f "$top_srcdir/tests/models/$name" ] && continue ;; esac
+	expected=$("$PYTHON" "$top_srcdir/tests/tflite_facts.py" "$model") ||
+		{ fail "$name: tflite_facts.py failed"; continue; }
+	expect_eq "$name facts" "$expected" "$(dmo_facts "$model")"
+	"$DMO" plan --verify "$model" >"$WORK/verify.out" 2>&1
+	expect_eq "$name plan --verify exit status" 0 $?
+done
+
+# Published no-overlap peaks (../shared/models/README.md, computed there by
+# another short script), which the person_detect anchor also confirms: its
+# greedy plan without overlaps is TFLite Micro's measured 55296 bytes.
+for pair in tflm_person_detect:55296 tiny_kws_ref_model:16000 tflm_micro_speech_quantized:5960; do
+	file="$top_srcdir/tests/models/${pair%%:*}.tflite"
+	expect_eq "${pair%%:*} no-overlap live peak" "${pair#*:}" \
+		"$(dmo_facts "$file" | sed 's/.*peak=//')"
+done
+"$DMO" plan "$top_srcdir/tests/models/tflm_person_detect.tflite" >"$WORK/pd.out"
+with=$(awk '/^peak with overlaps:/ { print $4 }' "$WORK/pd.out")
+if [ -n "$with" ] && [ "$with" -lt 55296 ]; then
+	echo "ok: person_detect with overlaps $with < 55296 (TFLite Micro's measured arena)"
+else
+	fail "person_detect with overlaps: '$with', not below 55296"
+fi
+grep -q "^no overlap: op RESHAPE has no dmo model (layer 29_reshape)$" "$WORK/pd.out" &&
+	echo "ok: person_detect names its RESHAPE as planned without overlap" ||
+	fail "person_detect: no 'no overlap' line for RESHAPE"
+
+# ONNX, by hand from the ONNX operator docs:
+# conv_with_strides_padding: X 1x1x7x5, W 1x1x3x3 (a graph input), pads 1,
+# stride 2: Y 1x1x4x3; all float32, all live at the one node:
+# (35 + 9 + 12) * 4 = 224 bytes.
+# maxpool_2d_pads: X 1x3x28x28, k 3, pads 2: Y 1x3x30x30: (2352 + 2700) * 4.
+# gemm_default_vector_bias: A 2x7, B 7x4, C 4: Y 2x4: (14 + 28 + 4 + 8) * 4.
+# Conv2d_depthwise_with_multiplier (PyTorch): X 2x4x6x6, W 8x1x3x3 and bias
+# 8 as initializers (constants, not in the arena), group 4: Y 2x8x4x4:
+# (288 + 256) * 4.
+for pair in onnx_conv_with_strides_padding:224 onnx_maxpool_2d_pads:20208 \
+	    onnx_gemm_default_vector_bias:216 onnx_conv2d_depthwise_with_multiplier:2176; do
+	file="$top_srcdir/tests/models/${pair%%:*}.onnx"
+	expect_eq "${pair%%:*} no-overlap live peak" "${pair#*:}" \
+		"$(dmo_facts "$file" | sed 's/.*peak=//')"
+	"$DMO" plan --verify "$file" >"$WORK/verify.out" 2>&1
+	expect_eq "${pair%%:*} plan --verify exit status" 0 $?
+done
+"$DMO" model "$top_srcdir/tests/models/onnx_add_bcast.onnx" >"$WORK/bcast.out"
+grep -q "^no overlap: op Add, broadcasting operands (layer 0_add)$" "$WORK/bcast.out" &&
+	echo "ok: a broadcasting Add is read and planned without overlap" ||
+	fail "add_bcast: $(head -3 "$WORK/bcast.out")"
+
+# --table: kws_ref's 13 operators less its RESHAPE and SOFTMAX (no op spec,
+# same bytes in and out: left out) make an 11-layer table that plans and
+# verifies; a model with state (SVDF) is refused by name.
+"$DMO" model --table "$top_srcdir/tests/models/tiny_kws_ref_model.tflite" >"$WORK/kws.csv" 2>"$WORK/kws.err"
+expect_eq "kws_ref --table rows" 12 "$(wc -l <"$WORK/kws.csv")"
+expect_eq "kws_ref --table notes" 2 "$(grep -c "^dmo model: left out layer" "$WORK/kws.err")"
+"$DMO" plan --verify "$WORK/kws.csv" >"$WORK/kws.plan" 2>&1
+expect_eq "kws_ref table plan --verify exit status" 0 $?
+"$DMO" model --table "$top_srcdir/tests/models/tflm_keyword_scrambled_8bit.tflite" >/dev/null 2>"$WORK/svdf.err"
+expect_eq "keyword_scrambled --table exit status" 2 $?
+grep -q "state tensor .* has no place in a layer table" "$WORK/svdf.err" &&
+	echo "ok: state refused by --table" || fail "svdf --table: $(cat "$WORK/svdf.err")"
+
+# dmo run --model on a .tflite file: its two layers with op specs are
+# profiled under the tool, and the measured O_s equals the algorithmic
+# (dmo formula --model); its RESHAPE and SOFTMAX are not profiled.
+speech="$top_srcdir/tests/models/tflm_micro_speech_quantized.tflite"
+(cd "$WORK" && "$DMO" run --model "$speech" >run.out 2>&1)
+expect_eq "run --model micro_speech exit status" 0 $?
+"$DMO" formula --csv --model "$speech" 2>/dev/null | awk -F, 'NR > 1 { print $(NF - 3) }' >"$WORK/algo"
+"$top_builddir/tests/layers_tsv" "$WORK/dmo-run/layers.csv" | cut -f4 >"$WORK/measured"
+expect_eq "micro_speech measured O_s = algorithmic" "$(cat "$WORK/algo")" "$(cat "$WORK/measured")"
+expect_eq "micro_speech profiled layers" 2 "$(wc -l <"$WORK/measured")"
+
+# --shape names a tensor the model has.
+"$DMO" plan --shape nosuch=1x2 "$speech" >/dev/null 2>"$WORK/shape.err"
+expect_eq "--shape of no tensor exit status" 2 $?
+grep -q "nosuch=1x2: the model has no tensor of that name" "$WORK/shape.err" &&
+	echo "ok: --shape of no tensor is refused by name" || fail "--shape: $(cat "$WORK/shape.err")"
+
+# The format is told by content, not by the name.
+cp "$top_srcdir/tests/models/tflm_hello_world_float.tflite" "$WORK/model.onnx"
+"$DMO" model "$WORK/model.onnx" | grep -q "(tflite)" &&
+	echo "ok: a .tflite named .onnx is read as TFLite" || fail "content detection"
+printf 'neither\n' >"$WORK/junk.tflite"
+"$DMO" model "$WORK/junk.tflite" >/dev/null 2>"$WORK/junk.err"
+expect_eq "junk exit status" 2 $?
+grep -q "junk.tflite: not a model dmo reads" "$WORK/junk.err" &&
+	echo "ok: junk is refused by name" || fail "junk message: $(cat "$WORK/junk.err")"
+
+finish

@@ -1,0 +1,323 @@
+/* onnx_conformance.c DIR... - ONNX's own single-op test cases (Debian's
+ * libonnx-testdata: DIR/model.onnx, DIR/test_data_set_0/input_N.pb and
+ * output_0.pb) through dmo's ONNX reader and dmo's reference f32 kernels.
+ * For each case dmo reads into one layer with an op spec, the inputs are
+ * moved from ONNX's NCHW to the kernels' NHWC (weights to the TFLite
+ * layouts of dmokernels.h), the kernel runs, and its output, moved back,
+ * must match the expected output (relative 1e-5: the kernels sum in their
+ * own order).  Cases dmo does not model are counted with the reason.
+ * Prints one line per case and a summary; exits 1 if a case that applies
+ * fails, 2 if a case cannot be read at all. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dmokernels.h"
+#include "model_table.h"
+#include "onnx.pb-c.h"
+
+struct tensor {
+	float *v;
+	size_t n;
+	int64_t dims[8];
+	size_t rank;
+};
+
+static int load_pb(const char *path, struct tensor *t)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *data;
+	long size;
+	Onnx__TensorProto *p;
+
+	if (f == NULL || fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
+		return -1;
+	data = malloc((size_t)size + 1);
+	if (data == NULL || fread(data, 1, (size_t)size, f) != (size_t)size) {
+		fclose(f);
+		free(data);
+		return -1;
+	}
+	fclose(f);
+	p = onnx__tensor_proto__unpack(NULL, (size_t)size, data);
+	free(data);
+	if (p == NULL || p->data_type != ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT || p->n_dims > 8) {
+		if (p)
+			onnx__tensor_proto__free_unpacked(p, NULL);
+		return -1;
+	}
+	t->rank = p->n_dims;
+	t->n = 1;
+	for (size_t i = 0; i < p->n_dims; i++) {
+		t->dims[i] = p->dims[i];
+		t->n *= (size_t)p->dims[i];
+	}
+	t->v = malloc((t->n + 1) * sizeof *t->v);
+	if (p->has_raw_data && p->raw_data.len == t->n * 4)
+		memcpy(t->v, p->raw_data.data, t->n * 4);
+	else if (p->n_float_data == t->n)
+		memcpy(t->v, p->float_data, t->n * 4);
+	else
+		t->n = (size_t)-1;
+	onnx__tensor_proto__free_unpacked(p, NULL);
+	return t->n == (size_t)-1 ? -1 : 0;
+}
+
+/* The values of operand tensor T of the case: an initializer, or the
+ * input_K.pb of its position K among the graph's non-initializer inputs. */
+static int operand_values(const char *dir, const struct dmo_model *m, int t, struct tensor *out)
+{
+	const Onnx__GraphProto *g = ((const Onnx__ModelProto *)m->reader_state)->graph;
+	const struct dmo_model_tensor *mt = &m->tensors[t];
+	char path[4096];
+	int k = 0;
+
+	if (mt->producer == DMO_MODEL_CONSTANT) {
+		out->n = mt->elems;
+		out->rank = (size_t)mt->rank;
+		memcpy(out->dims, mt->shape, sizeof out->dims);
+		out->v = malloc((out->n + 1) * sizeof *out->v);
+		if (mt->data_len != out->n * 4)
+			return -1;
+		memcpy(out->v, mt->data, mt->data_len);
+		return 0;
+	}
+	for (size_t i = 0; i < g->n_input; i++) {
+		int initializer = 0;
+
+		for (size_t j = 0; j < g->n_initializer; j++)
+			initializer |= strcmp(g->initializer[j]->name, g->input[i]->name) == 0;
+		if (initializer)
+			continue;
+		if (strcmp(g->input[i]->name, mt->name) == 0) {
+			snprintf(path, sizeof path, "%s/test_data_set_0/input_%d.pb", dir, k);
+			return load_pb(path, out);
+		}
+		k++;
+	}
+	return -1;
+}
+
+/* NCHW -> NHWC of an N x C x H x W array, and back. */
+static float *to_nhwc(const float *x, int n, int c, int h, int w)
+{
+	float *y = malloc(sizeof *y * (size_t)n * c * h * w + 1);
+
+	for (int b = 0; b < n; b++)
+		for (int ch = 0; ch < c; ch++)
+			for (int i = 0; i < h * w; i++)
+				y[((size_t)b * h * w + i) * c + ch] = x[((size_t)b * c + ch) * h * w + i];
+	return y;
+}
+
+static float *to_nchw(const float *y, int n, int c, int h, int w)
+{
+	float *x = malloc(sizeof *x * (size_t)n * c * h * w + 1);
+
+	for (int b = 0; b < n; b++)
+		for (int ch = 0; ch < c; ch++)
+			for (int i = 0; i < h * w; i++)
+				x[((size_t)b * c + ch) * h * w + i] = y[((size_t)b * h * w + i) * c + ch];
+	return x;
+}
+
+static struct dk_params params_of(const struct dmo_opspec *s)
+{
+	return (struct dk_params){
+		.batch = s->batch, .in_h = s->in_h, .in_w = s->in_w, .in_c = s->in_c,
+		.out_h = s->out_h, .out_w = s->out_w, .out_c = s->out_c,
+		.k_h = s->k_h, .k_w = s->k_w, .stride_h = s->stride_h, .stride_w = s->stride_w,
+		.dil_h = s->dil_h, .dil_w = s->dil_w, .pad_top = s->pad_top,
+		.pad_left = s->pad_left, .mult = s->mult,
+	};
+}
+
+static const Onnx__AttributeProto *attr(const Onnx__NodeProto *n, const char *name)
+{
+	for (size_t i = 0; i < n->n_attribute; i++)
+		if (n->attribute[i]->name && strcmp(n->attribute[i]->name, name) == 0)
+			return n->attribute[i];
+	return NULL;
+}
+
+/* Run the case's one layer; OUT gets the NCHW (or flat) result.  Returns
+ * 0, or a reason the case does not apply in *WHY. */
+static int run_case(const char *dir, const struct dmo_model *m, float **out, size_t *out_n,
+		    const char **why)
+{
+	const struct dmo_model_layer *layer = &m->layers[0];
+	const struct dmo_opspec *s = &layer->op;
+	const Onnx__NodeProto *node = ((const Onnx__ModelProto *)m->reader_state)->graph->node[0];
+	struct dk_params p = params_of(s);
+	struct tensor x = { 0 }, w = { 0 }, b = { 0 };
+	float *xin = NULL, *filter = NULL, *bias = NULL, *y;
+	size_t yn = dmo_opspec_out_elems(s);
+	int rc = -1;
+
+	*why = "input data unreadable";
+	y = calloc(yn + 1, sizeof *y);
+	if (operand_values(dir, m, layer->operands[0], &x) != 0)
+		goto done;
+	if (layer->n_operands > 1 && layer->operands[1] >= 0 &&
+	    operand_values(dir, m, layer->operands[1], &w) != 0)
+		goto done;
+	if (layer->n_operands > 2 && layer->operands[2] >= 0 &&
+	    operand_values(dir, m, layer->operands[2], &b) != 0)
+		goto done;
+	switch (s->op) {
+	case DMO_OP_CONV2D:
+	case DMO_OP_DWCONV2D: {
+		int oc = s->out_c, ic = s->op == DMO_OP_CONV2D ? s->in_c : 1;
+
+		xin = to_nhwc(x.v, s->batch, s->in_c, s->in_h, s->in_w);
+		filter = malloc(sizeof *filter * w.n + 1);
+		/* ONNX [oc][ic][kh][kw] -> conv2d [oc][kh][kw][ic], dwconv2d
+		 * [kh][kw][oc]. */
+		for (int o = 0; o < oc; o++)
+			for (int c = 0; c < ic; c++)
+				for (int i = 0; i < s->k_h * s->k_w; i++) {
+					float v = w.v[((size_t)o * ic + c) * s->k_h * s->k_w + i];
+					if (s->op == DMO_OP_CONV2D)
+						filter[((size_t)o * s->k_h * s->k_w + i) * ic + c] = v;
+					else
+						filter[(size_t)i * oc + o] = v;
+				}
+		rc = s->op == DMO_OP_CONV2D ? dk_conv2d_f32(&p, xin, filter, b.v, y, NULL)
+					    : dk_dwconv2d_f32(&p, xin, filter, b.v, y, NULL);
+		break;
+	}
+	case DMO_OP_MAXPOOL:
+	case DMO_OP_AVGPOOL:
+		xin = to_nhwc(x.v, s->batch, s->in_c, s->in_h, s->in_w);
+		rc = s->op == DMO_OP_MAXPOOL ? dk_maxpool_f32(&p, xin, y, NULL)
+					     : dk_avgpool_f32(&p, xin, y, NULL);
+		break;
+	case DMO_OP_FC: {
+		const Onnx__AttributeProto *a;
+		float alpha = (a = attr(node, "alpha")) && a->has_f ? a->f : 1.0f;
+		float beta = (a = attr(node, "beta")) && a->has_f ? a->f : 1.0f;
+		int trans_b = (a = attr(node, "transB")) && a->has_i && a->i;
+		int units = s->out_c, k = s->in_c;
+
+		/* alpha and beta scale the weights and the bias before the
+		 * kernel runs; a bias per row is not a kernel's bias. */
+		if (b.v && b.n != 1 && b.n != (size_t)units) {
+			*why = "bias per output row (C is M x N), not per unit";
+			rc = 1;
+			goto done;
+		}
+		filter = malloc(sizeof *filter * (size_t)units * k + 1);
+		for (int u = 0; u < units; u++)
+			for (int d = 0; d < k; d++)
+				filter[(size_t)u * k + d] =
+					alpha * (trans_b ? w.v[(size_t)u * k + d] : w.v[(size_t)d * units + u]);
+		if (b.v) {
+			bias = malloc(sizeof *bias * (size_t)units);
+			for (int u = 0; u < units; u++)
+				bias[u] = beta * b.v[b.n == 1 ? 0 : u];
+		}
+		rc = dk_fc_f32(&p, x.v, filter, bias, y, NULL);
+		break;
+	}
+	case DMO_OP_RELU:
+		rc = dk_relu_f32(&p, x.v, y, NULL);
+		break;
+	case DMO_OP_ADD:
+	case DMO_OP_MUL:
+		rc = s->op == DMO_OP_ADD ? dk_add_f32(&p, x.v, w.v, y, NULL)
+					 : dk_mul_f32(&p, x.v, w.v, y, NULL);
+		break;
+	default:
+		*why = "no f32 reference kernel run here";
+		rc = 1;
+		goto done;
+	}
+	if (rc != 0) {
+		*why = "the kernel refused its arguments";
+		rc = 2;
+		goto done;
+	}
+	if (s->op == DMO_OP_CONV2D || s->op == DMO_OP_DWCONV2D || s->op == DMO_OP_MAXPOOL ||
+	    s->op == DMO_OP_AVGPOOL) {
+		*out = to_nchw(y, s->batch, s->out_c, s->out_h, s->out_w);
+		free(y);
+	} else {
+		*out = y;
+	}
+	y = NULL;
+	*out_n = yn;
+done:
+	free(y);
+	free(x.v);
+	free(w.v);
+	free(b.v);
+	free(xin);
+	free(filter);
+	free(bias);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	int pass = 0, fail = 0, na = 0, broken = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *dir = argv[i], *name = strrchr(argv[i], '/'), *why = NULL;
+		char path[4096], err[1024];
+		struct dmo_model m;
+		struct tensor want = { 0 };
+		float *got = NULL;
+		size_t n = 0;
+		int rc;
+
+		name = name ? name + 1 : dir;
+		snprintf(path, sizeof path, "%s/model.onnx", dir);
+		if (dmo_model_load(path, &m, err, sizeof err) != 0) {
+			printf("n/a   %-48s not read: %s\n", name, err);
+			na++;
+			continue;
+		}
+		if (m.n_layers != 1 || !m.layers[0].supported) {
+			printf("n/a   %-48s no op spec: %s\n", name,
+			       m.n_layers != 1 ? "several nodes" : m.layers[0].why);
+			na++;
+		} else if (m.layers[0].op.dtype != DMO_F32) {
+			printf("n/a   %-48s %s: dmo's reference kernels have no %s\n", name,
+			       m.layers[0].spec, dmo_dtype_name(m.layers[0].op.dtype));
+			na++;
+		} else if ((rc = run_case(dir, &m, &got, &n, &why)) == 1) {
+			printf("n/a   %-48s %s\n", name, why);
+			na++;
+		} else if (rc != 0) {
+			printf("ERROR %-48s %s\n", name, why);
+			broken++;
+		} else {
+			double worst = 0;
+
+			snprintf(path, sizeof path, "%s/test_data_set_0/output_0.pb", dir);
+			if (load_pb(path, &want) != 0 || want.n != n) {
+				printf("ERROR %-48s expected output unreadable or of another size\n", name);
+				broken++;
+			} else {
+				for (size_t k = 0; k < n; k++) {
+					double e = fabs((double)got[k] - want.v[k]) /
+						   fmax(1.0, fabs((double)want.v[k]));
+					worst = e > worst ? e : worst;
+				}
+				printf("%s %-48s %s (largest relative error %.2g)\n",
+				       worst <= 1e-5 ? "pass " : "FAIL ", name, m.layers[0].spec, worst);
+				if (worst <= 1e-5)
+					pass++;
+				else
+					fail++;
+			}
+		}
+		free(got);
+		free(want.v);
+		dmo_model_free(&m);
+	}
+	printf("%d of %d ONNX cases pass through dmo's reference kernels, %d fail, %d do not apply, %d errors\n",
+	       pass, argc - 1, fail, na, broken);
+	return broken ? 2 : fail ? 1 : 0;
+}

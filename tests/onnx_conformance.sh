@@ -1,0 +1,24 @@
+# onnx_conformance.sh - ONNX's single-op test cases (Debian libonnx-testdata)
+# that dmo models, run through dmo's ONNX reader and reference f32 kernels:
+# every case that applies matches ONNX's expected output
+# (onnx_conformance.c).  Skipped when libonnx-testdata is not installed.
+. "$top_srcdir/tests/lib.sh"
+
+data=${ONNX_TESTDATA:-/usr/share/libonnx-testdata/data}
+if [ ! -d "$data/node" ]; then
+	echo "SKIP: $data/node not found (apt-get install libonnx-testdata)"
+	exit 77
+fi
+set -- "$data"/node/test_conv_* "$data"/node/test_maxpool_* "$data"/node/test_averagepool_* \
+	"$data"/node/test_gemm_* "$data"/node/test_relu "$data"/node/test_add* \
+	"$data"/node/test_mul* "$data"/pytorch-converted/test_Conv2d_depthwise*
+"$top_builddir/tests/onnx_conformance" "$@" >"$WORK/out" 2>&1
+status=$?
+cat "$WORK/out"
+expect_eq "onnx_conformance exit status" 0 "$status"
+# Each operator dmo models has passing cases (a reader that refused them
+# all would pass vacuously).
+for op in conv2d dwconv2d maxpool avgpool fc relu add mul; do
+	grep -q "^pass .* $op:" "$WORK/out" && echo "ok: $op cases pass" || fail "no passing $op case"
+done
+finish

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""tflite_facts.py FILE - facts about a .tflite file from a separate, minimal
+FlatBuffers walk (not dmo's reader): tensor and operator counts, the shapes
+of the subgraph's inputs and outputs, and the no-overlap live peak (the
+largest sum of bytes of non-constant tensors live at one operator, operators
+in file order; a tensor lives from its writer, or operator 0, to its last
+reader, or to the end when it is a subgraph output or state).
+Prints one line: tensors=N ops=N inputs=SHAPE;... outputs=SHAPE;... peak=N"""
+import struct
+import sys
+
+SIZES = {0: 4, 1: 2, 2: 4, 3: 1, 4: 8, 6: 1, 7: 2, 9: 1, 10: 8, 15: 4, 16: 2}
+
+
+def main(path):
+    buf = open(path, "rb").read()
+    u32 = lambda o: struct.unpack_from("<I", buf, o)[0]
+    i32 = lambda o: struct.unpack_from("<i", buf, o)[0]
+
+    def field(table, i):
+        vt = table - i32(table)
+        if 4 + 2 * i >= struct.unpack_from("<H", buf, vt)[0]:
+            return None
+        off = struct.unpack_from("<H", buf, vt + 4 + 2 * i)[0]
+        return table + off if off else None
+
+    def ref(table, i):
+        p = field(table, i)
+        return None if p is None else p + u32(p)
+
+    def vec(table, i, size=4):
+        v = ref(table, i)
+        if v is None:
+            return []
+        n = u32(v)
+        return [v + 4 + size * k for k in range(n)]
+
+    def ints(table, i):
+        return [i32(p) for p in vec(table, i)]
+
+    def tables(table, i):
+        return [p + u32(p) for p in vec(table, i)]
+
+    root = u32(0)
+    buffers = tables(root, 4)
+    (g,) = tables(root, 2)
+    tensors = tables(g, 0)
+    ops = tables(g, 3)
+    shape = {}
+    nbytes = {}
+    const = set()
+    variable = set()
+    for t, tab in enumerate(tensors):
+        dims = ints(tab, 0)
+        p = field(tab, 1)
+        ttype = buf[p] if p is not None else 0
+        n = 1
+        for d in dims:
+            n *= d
+        shape[t] = "x".join(map(str, dims))
+        nbytes[t] = n * SIZES.get(ttype, 0)
+        p = field(tab, 2)
+        b = u32(p) if p is not None else 0
+        if b and vec(buffers[b], 0, 1):
+            const.add(t)
+        p = field(tab, 5)
+        if p is not None and buf[p]:
+            variable.add(t)
+    inputs, outputs = ints(g, 1), ints(g, 2)
+    first, last = {}, {}
+    for k, op in enumerate(ops):
+        for t in ints(op, 1):
+            if t >= 0 and t not in const:
+                first.setdefault(t, 0)
+                last[t] = k
+        for t in ints(op, 2):
+            first[t] = k
+            last.setdefault(t, k)
+    end = len(ops) - 1
+    for t in list(first):
+        if t in outputs or t in variable:
+            last[t] = end
+        if t in variable:
+            first[t] = 0
+    peak = max(sum(nbytes[t] for t in first if first[t] <= k <= last[t])
+               for k in range(len(ops)))
+    print("tensors=%d ops=%d inputs=%s outputs=%s peak=%d" % (
+        len(tensors), len(ops), ";".join(shape[t] for t in inputs),
+        ";".join(shape[t] for t in outputs), peak))
+
+
+main(sys.argv[1])
