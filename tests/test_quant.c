@@ -73,6 +73,57 @@ START_TEST(multiply_by_quantized_multiplier)
 }
 END_TEST
 
+START_TEST(single_rounding)
+{
+	const int32_t half = 1 << 30;
+
+	/* Rounded once: 5 * 0.25 = 1.25 -> 1 (twice it is 2, above). */
+	ck_assert_int_eq(dk_multiply_by_quantized_multiplier_single(5, half, -1), 1);
+	ck_assert_int_eq(dk_multiply_by_quantized_multiplier_single(-5, half, -1), -1);
+	/* Ties towards +infinity: 1.5 -> 2, -1.5 -> -1, -0.5 -> 0. */
+	ck_assert_int_eq(dk_multiply_by_quantized_multiplier_single(3, half, 0), 2);
+	ck_assert_int_eq(dk_multiply_by_quantized_multiplier_single(-3, half, 0), -1);
+	ck_assert_int_eq(dk_multiply_by_quantized_multiplier_single(-1, half, 0), 0);
+	/* 2^30 * 0.5 * 2^2 = 2^31 saturates. */
+	ck_assert_int_eq(dk_multiply_by_quantized_multiplier_single(1 << 30, half, 2), INT32_MAX);
+	ck_assert_int_eq(dk_multiply_by_quantized_multiplier_single(1000, 3 << 29, 2), 3000);
+}
+END_TEST
+
+/* An int8 fully connected layer in single-rounding mode: every output is
+ * the accumulator times the exact factor, rounded once (half up). */
+START_TEST(fc_single_rounding_exact)
+{
+	struct dk_params p = { .batch = 4, .in_h = 1, .in_w = 1, .in_c = 37, .out_h = 1, .out_w = 1,
+			       .out_c = 50 };
+	int8_t in[4 * 37], w[50 * 37], out[4 * 50];
+	int32_t bias[50];
+	unsigned seed = 9;
+
+	for (int i = 0; i < 4 * 37; i++)
+		in[i] = (int8_t)(rand_r(&seed) % 256 - 128);
+	for (int i = 0; i < 50 * 37; i++)
+		w[i] = (int8_t)(rand_r(&seed) % 256 - 128);
+	for (int i = 0; i < 50; i++)
+		bias[i] = rand_r(&seed) % 20001 - 10000;
+	p.q = (struct dk_quant){ .in_zero = -7, .out_zero = 3, .act_min = -128, .act_max = 127,
+				 .single_rounding = 1 };
+	dk_quantize_multiplier(0.00071, &p.q.out_mult, &p.q.out_shift);
+	ck_assert_int_eq(dk_fc_i8(&p, in, w, bias, out, NULL), 0);
+	long double factor = p.q.out_mult * powl(2, p.q.out_shift - 31);
+	for (int b = 0; b < 4; b++)
+		for (int u = 0; u < 50; u++) {
+			long long acc = bias[u];
+			for (int d = 0; d < 37; d++)
+				acc += (in[b * 37 + d] + 7) * w[u * 37 + d];
+			long double want = floorl(acc * factor + 0.5L) + 3;
+			want = want < -128 ? -128 : want > 127 ? 127 : want;
+			ck_assert_msg(out[b * 50 + u] == want, "out[%d][%d] = %d, want %Lg", b, u,
+				      out[b * 50 + u], want);
+		}
+}
+END_TEST
+
 START_TEST(quantize_multiplier_derivation)
 {
 	int32_t m;
@@ -403,6 +454,8 @@ int main(void)
 	tcase_add_test(tc, doubling_high_mul);
 	tcase_add_test(tc, rounding_divide_by_pot);
 	tcase_add_test(tc, multiply_by_quantized_multiplier);
+	tcase_add_test(tc, single_rounding);
+	tcase_add_test(tc, fc_single_rounding_exact);
 	tcase_add_test(tc, quantize_multiplier_derivation);
 	tcase_add_test(tc, add_and_activation_params);
 	tcase_add_test(tc, softmax_i8_hand_rows);

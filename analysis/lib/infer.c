@@ -291,6 +291,7 @@ static int run_windowed(struct ctx *c)
 	} else if (conv_quant(c, in, filter, out, c->p.out_c)) {
 		return -1;
 	}
+	c->p.q.single_rounding = c->net->single_rounding;
 	if (!c->arena)
 		return 0;
 	const void *ip = at(c, in), *fp = filter ? at(c, filter) : NULL, *bp = bias ? at(c, bias) : NULL;
@@ -385,6 +386,7 @@ static int run_elementwise(struct ctx *c)
 			break;
 		}
 	}
+	c->p.q.single_rounding = c->net->single_rounding;
 	if (!c->arena)
 		return 0;
 	const void *ip = at(c, in), *ip2 = in2 ? at(c, in2) : NULL;
@@ -519,6 +521,7 @@ static int run_layout(struct ctx *c)
 			c->p.q.out_zero = zero_of(out);
 			dk_quantize_multiplier(scale_of(in) / scale_of(out), &c->p.q.out_mult, &c->p.q.out_shift);
 		}
+		c->p.q.single_rounding = c->net->single_rounding;
 		if (c->arena)
 			rc = in->dtype == DMO_NET_F32 ? dk_mean_f32(&c->p, at(c, in), at(c, out), NULL)
 						      : dk_mean_i8(&c->p, at(c, in), at(c, out), NULL);
@@ -577,6 +580,7 @@ static int run_convert(struct ctx *c)
 	} else {
 		return fail(c, "conversion between these types is not supported");
 	}
+	c->p.q.single_rounding = c->net->single_rounding;
 	if (!c->arena)
 		return 0;
 	int rc = !quantize ? dk_dequantize_i8_f32(&c->p, at(c, in), at(c, out), NULL)

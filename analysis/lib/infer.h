@@ -83,6 +83,9 @@ struct dmo_net {
 	struct dmo_net_tensor *tensors;
 	size_t n_steps;
 	struct dmo_net_step *steps;
+	/* Requantise with one rounding (TFLite's TFLITE_SINGLE_ROUNDING build,
+	 * and what Arm NN computes) instead of TFLite Micro's default two. */
+	int single_rounding;
 };
 
 const char *dmo_net_op_name(enum dmo_net_op op);

@@ -68,6 +68,12 @@ struct dk_quant {
 	/* quantize (float to integer): the output scale; dequantize: the
 	 * input scale. */
 	float scale;
+	/* 0: TFLite's requantisation as TFLite Micro builds it by default (a
+	 * doubling high multiply, then a rounding shift: two roundings); 1:
+	 * its TFLITE_SINGLE_ROUNDING build (x * M rounded once), which is what
+	 * Arm NN's reference backend computes.  Softmax and logistic's
+	 * fixed-point exp and the 16x8 kernels are the same in both. */
+	int single_rounding;
 	/* Clamp of every integer output, in output units: the fused activation
 	 * (e.g. -128..127 for none; narrowed further to the output type).
 	 * relu and relu6 raise the lower bound to out_zero; the quantised 6.0
@@ -284,6 +290,9 @@ int32_t dk_rounding_divide_by_pot(int32_t x, int exponent);
 /* x * mult * 2^(shift - 31) with TFLite's two roundings (its
  * MultiplyByQuantizedMultiplier); a positive shift saturates. */
 int32_t dk_multiply_by_quantized_multiplier(int32_t x, int32_t mult, int shift);
+/* The same factor rounded once: round(x * mult * 2^(shift - 31)), ties
+ * towards +infinity, saturated (TFLite's TFLITE_SINGLE_ROUNDING build). */
+int32_t dk_multiply_by_quantized_multiplier_single(int32_t x, int32_t mult, int shift);
 
 /* Split a real factor REAL (>= 0) into the Q31 multiplier and shift used by
  * struct dk_quant (TFLite's QuantizeMultiplier). */

@@ -53,8 +53,8 @@ static int32_t clamp_act(const struct dk_quant *q, int32_t v, int32_t lo, int32_
  * filters are quantised per channel. */
 static inline int32_t requant_channel(const struct dk_quant *q, int32_t acc, int oc)
 {
-	return q->out_mults ? requant32(acc, q->out_mults[oc], q->out_shifts[oc])
-			    : requant32(acc, q->out_mult, q->out_shift);
+	return q->out_mults ? requant_q(q, acc, q->out_mults[oc], q->out_shifts[oc])
+			    : requant_q(q, acc, q->out_mult, q->out_shift);
 }
 
 static inline int32_t requant_channel64(const struct dk_quant *q, int64_t acc, int oc)
@@ -102,6 +102,11 @@ int32_t dk_rounding_divide_by_pot(int32_t x, int exponent)
 int32_t dk_multiply_by_quantized_multiplier(int32_t x, int32_t mult, int shift)
 {
 	return requant32(x, mult, shift);
+}
+
+int32_t dk_multiply_by_quantized_multiplier_single(int32_t x, int32_t mult, int shift)
+{
+	return requant32_single(x, mult, shift);
 }
 
 void dk_add_quant(float in_scale, float in2_scale, float out_scale, int left_shift,
@@ -209,7 +214,7 @@ static inline float mul_f32(const struct dk_quant *q, float a, float b)
 static inline int32_t relu_int(const struct dk_quant *q, int32_t x,
 			       int32_t lo, int32_t hi)
 {
-	int32_t v = q->out_zero + requant32(x - q->in_zero, q->out_mult, q->out_shift);
+	int32_t v = q->out_zero + requant_q(q, x - q->in_zero, q->out_mult, q->out_shift);
 	return clamp_act(q, v, q->out_zero > lo ? q->out_zero : lo, hi);
 }
 
@@ -217,9 +222,9 @@ static inline int32_t add_int(const struct dk_quant *q, int32_t a, int32_t b,
 			      int32_t lo, int32_t hi)
 {
 	int64_t scale = (int64_t)1 << q->left_shift;
-	int32_t sa = requant32(saturate32((a - q->in_zero) * scale), q->in_mult, q->in_shift);
-	int32_t sb = requant32(saturate32((b - q->in2_zero) * scale), q->in2_mult, q->in2_shift);
-	int32_t v = q->out_zero + requant32(saturate32((int64_t)sa + sb), q->out_mult, q->out_shift);
+	int32_t sa = requant_q(q, saturate32((a - q->in_zero) * scale), q->in_mult, q->in_shift);
+	int32_t sb = requant_q(q, saturate32((b - q->in2_zero) * scale), q->in2_mult, q->in2_shift);
+	int32_t v = q->out_zero + requant_q(q, saturate32((int64_t)sa + sb), q->out_mult, q->out_shift);
 	return clamp_act(q, v, lo, hi);
 }
 
@@ -227,7 +232,7 @@ static inline int32_t mul_int(const struct dk_quant *q, int32_t a, int32_t b,
 			      int32_t lo, int32_t hi)
 {
 	int64_t product = (int64_t)(a - q->in_zero) * (b - q->in2_zero);
-	int32_t v = q->out_zero + requant32(saturate32(product), q->out_mult, q->out_shift);
+	int32_t v = q->out_zero + requant_q(q, saturate32(product), q->out_mult, q->out_shift);
 	return clamp_act(q, v, lo, hi);
 }
 

@@ -76,6 +76,26 @@ static inline int32_t requant32(int32_t x, int32_t mult, int shift)
 	return divide_by_pot(high_mul(shifted, mult), shift > 0 ? 0 : -shift);
 }
 
+/* TFLite's single-rounding MultiplyByQuantizedMultiplier (built with
+ * TFLITE_SINGLE_ROUNDING): round(x * mult * 2^(shift - 31)) once, ties
+ * towards +infinity, saturated. */
+static inline int32_t requant32_single(int32_t x, int32_t mult, int shift)
+{
+	int total_shift = 31 - shift;
+	if (total_shift > 62)
+		return 0;
+	if (total_shift < 1)
+		return saturate32((int64_t)x * mult * ((int64_t)1 << (1 - total_shift)) / 2);
+	return saturate32(((int64_t)x * mult + ((int64_t)1 << (total_shift - 1))) >> total_shift);
+}
+
+/* The requantisation Q asks for: TFLite's default double rounding, or its
+ * single-rounding build. */
+static inline int32_t requant_q(const struct dk_quant *q, int32_t x, int32_t mult, int shift)
+{
+	return q->single_rounding ? requant32_single(x, mult, shift) : requant32(x, mult, shift);
+}
+
 /* TFLite's 64-bit variant used by the 16x8 kernels: the multiplier is
  * reduced to 16 bits so that the product fits in int64. */
 static inline int32_t requant64(int64_t x, int32_t mult, int shift)

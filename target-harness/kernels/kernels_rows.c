@@ -226,7 +226,7 @@ int dk_logistic_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
 		else if (x >= q->in_radius)
 			v = INT8_MAX;
 		else
-			v = clamp32(divide_by_pot(logistic_q4(requant32(x, q->in_mult, q->in_shift)), 23) +
+			v = clamp32(divide_by_pot(logistic_q4(requant_q(q, x, q->in_mult, q->in_shift)), 23) +
 					    INT8_MIN,
 				    INT8_MIN, INT8_MAX);
 		out[e] = (int8_t)v;
@@ -275,7 +275,7 @@ int dk_mean_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
 			int32_t sum = 0;
 			for (size_t i = 0; i < plane; i++)
 				sum += in[((size_t)b * plane + i) * p->in_c + c] - q->in_zero;
-			sum = requant32(sum, q->out_mult, q->out_shift);
+			sum = requant_q(q, sum, q->out_mult, q->out_shift);
 			sum = sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
 			out[e] = (int8_t)clamp32(sum + q->out_zero, INT8_MIN, INT8_MAX);
 		}
@@ -314,7 +314,7 @@ int dk_quantize_i8_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
 	const struct dk_quant *q = &p->q;
 	for (size_t e = sh.lo; e < sh.hi; e++)
 		if (owns(&sh, e))
-			out[e] = (int8_t)clamp32(requant32(in[e] - q->in_zero, q->out_mult, q->out_shift) +
+			out[e] = (int8_t)clamp32(requant_q(q, in[e] - q->in_zero, q->out_mult, q->out_shift) +
 							 q->out_zero,
 						 INT8_MIN, INT8_MAX);
 	return 0;
