@@ -42,6 +42,17 @@ for case in '\333\017\311\077:1' '\344\313\226\100:-1'; do
 		echo "ok: hello_world float: $y ~ ${case##*:}" || fail "hello_world float gave $y, sin is ${case##*:}"
 done
 
+# --debug: one line per layer output; the last is the model output, the
+# same values as the output file (kws_ref: 12 int8 scores).
+"$ORACLE" --debug "$MODELS/tiny_kws_ref_model.tflite" "$WORK/tiny_kws_ref_model.in" "$WORK/d.out" \
+	>"$WORK/debug.txt" 2>/dev/null
+expect_eq "--debug: exit status" 0 $?
+cmp -s "$WORK/d.out" "$WORK/tiny_kws_ref_model.out" && echo "ok: --debug leaves the output alone" ||
+	fail "--debug changed the output"
+last=$(grep '"layerName"' "$WORK/debug.txt" | tail -n 1 | sed 's/.*"data": \[\[\(.*\)\]\].*/\1/' | tr -d ' ')
+expect_eq "--debug: last layer's values are the output" \
+	"$(od -An -v -td1 "$WORK/tiny_kws_ref_model.out" | tr -s ' \n' ',' | sed 's/^,//; s/,$//')" "$last"
+
 "$ORACLE" "$MODELS/tflm_keyword_scrambled_8bit.tflite" "$WORK/x.in" "$WORK/k.out" 2>"$WORK/k.log"
 expect_eq "SVDF model refused: exit status" 3 $?
 grep -q "refuses the model at parse.*SVDF" "$WORK/k.log" && echo "ok: the refusal names SVDF" ||

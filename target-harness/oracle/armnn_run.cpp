@@ -3,11 +3,14 @@
 // either) and writes the raw bytes of its outputs, so that dmo's own
 // inference can be compared with it byte for byte.
 //
-//   dmo-armnn-run MODEL.tflite INPUT.bin OUTPUT.bin
+//   dmo-armnn-run [--debug] MODEL.tflite INPUT.bin OUTPUT.bin
 //
 // INPUT.bin holds the raw bytes of every input tensor of subgraph 0, in the
 // subgraph's input order; OUTPUT.bin receives every output tensor the same
 // way.  A summary (names, shapes, data types, byte counts) goes to stderr.
+// --debug has Arm NN print every intermediate tensor (its Debug layers: one
+// JSON object a line, quantised values raw) on stdout, to find the first
+// layer where another runtime and Arm NN part.
 // Exit status: 0 done, 1 bad input file or I/O error, 2 usage, 3 Arm NN
 // refused the model (at parse, optimise or load time; its message is shown).
 #include <armnn/ArmNN.hpp>
@@ -56,7 +59,7 @@ int refuse(const char *stage, const std::string &why)
 	return 3;
 }
 
-int run(const char *model, const char *input_path, const char *output_path)
+int run(const char *model, const char *input_path, const char *output_path, bool debug)
 {
 	FILE *probe = fopen(model, "rb");
 	if (!probe) {
@@ -79,9 +82,11 @@ int run(const char *model, const char *input_path, const char *output_path)
 	armnn::IRuntimePtr runtime = armnn::IRuntime::Create(options);
 	armnn::IOptimizedNetworkPtr optimized(nullptr, nullptr);
 	std::vector<std::string> messages;
+	armnn::OptimizerOptions optimizer_options;
+	optimizer_options.m_Debug = debug;
 	try {
 		optimized = armnn::Optimize(*net, { armnn::Compute::CpuRef }, runtime->GetDeviceSpec(),
-					    armnn::OptimizerOptions(), armnn::Optional<std::vector<std::string> &>(messages));
+					    optimizer_options, armnn::Optional<std::vector<std::string> &>(messages));
 	} catch (const std::exception &e) {
 		return refuse("optimize", e.what());
 	}
@@ -167,20 +172,23 @@ int run(const char *model, const char *input_path, const char *output_path)
 int main(int argc, char **argv)
 {
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: %s MODEL.tflite INPUT.bin OUTPUT.bin\n"
+		printf("usage: %s [--debug] MODEL.tflite INPUT.bin OUTPUT.bin\n"
 		       "Runs MODEL on Arm NN's CpuRef backend with the raw input bytes of\n"
 		       "INPUT.bin (every input tensor in order) and writes the raw output\n"
-		       "tensors to OUTPUT.bin.  Exit 3 when Arm NN refuses the model.\n",
+		       "tensors to OUTPUT.bin.  Exit 3 when Arm NN refuses the model.\n"
+		       "--debug prints every intermediate tensor on stdout (Arm NN's Debug\n"
+		       "layers, one JSON object a line).\n",
 		       prog);
 		return 0;
 	}
-	if (argc != 4) {
-		fprintf(stderr, "usage: %s MODEL.tflite INPUT.bin OUTPUT.bin\n", prog);
+	bool debug = argc > 1 && !strcmp(argv[1], "--debug");
+	if (argc != 4 + debug) {
+		fprintf(stderr, "usage: %s [--debug] MODEL.tflite INPUT.bin OUTPUT.bin\n", prog);
 		return 2;
 	}
 	armnn::ConfigureLogging(false, false, armnn::LogSeverity::Fatal);
 	try {
-		return run(argv[1], argv[2], argv[3]);
+		return run(argv[1 + debug], argv[2 + debug], argv[3 + debug], debug);
 	} catch (const std::exception &e) {
 		fprintf(stderr, "%s: %s\n", prog, e.what());
 		return 1;
