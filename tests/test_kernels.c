@@ -1,7 +1,9 @@
 /* test_kernels.c - Check tests of libdmokernels: every op and dtype against
  * an independent naive implementation (gather formulation, accumulating in
  * double, output channel outermost), and the threaded split (3 threads,
- * contiguous and interleaved) against the single-threaded run. */
+ * contiguous and interleaved) against the single-threaded run.  The int8
+ * conv/dwconv/fc of odd geometries requantise per output channel; uint8 is
+ * TFLite's asymmetric per-tensor scheme (filters with a zero point). */
 #include <check.h>
 #include <math.h>
 #include <pthread.h>
@@ -12,10 +14,10 @@
 #include "dmokernels.h"
 
 enum op { CONV, DWCONV, FC, MAXPOOL, AVGPOOL, RELU, RELU6, ADD, MUL, OP_COUNT };
-enum dt { F32, I8, I16, DT_COUNT };
+enum dt { F32, I8, I16, U8, DT_COUNT };
 enum pad { VALID, SAME, EXPLICIT };
 
-static const size_t dt_size[DT_COUNT] = { 4, 1, 2 };
+static const size_t dt_size[DT_COUNT] = { 4, 1, 2, 1 };
 
 /* Geometry cases: in NHWC, kernel, stride, dilation, padding, mult, out_c. */
 static const struct geo {
@@ -79,18 +81,32 @@ static struct dk_params make_params(const struct geo *g, enum op op, enum dt dt)
 	} else if (dt == I16) {
 		p.q = (struct dk_quant){ .act_min = -30000, .act_max = 32767 };
 		scale = op >= RELU ? 0.7 : 1.0 / (200.0 * sqrt(taps));
+	} else if (dt == U8) {
+		p.q = (struct dk_quant){ .in_zero = 131, .in2_zero = 121, .filter_zero = 126,
+					 .out_zero = 125, .act_min = 5, .act_max = 250 };
+		scale = op >= RELU ? 0.9 : 1.0 / (400.0 * sqrt(taps));
 	}
 	if (op == RELU6)
-		p.q.act_max = dt == I8 ? 60 : 20000;
+		p.q.act_max = dt == I8 ? 60 : dt == U8 ? 190 : 20000;
 	if (op == MUL)
-		scale = dt == I8 ? 1.0 / 90 : 1.0 / 20000;
+		scale = dt == I16 ? 1.0 / 20000 : 1.0 / 90;
 	if (op == ADD) {
-		p.q.left_shift = dt == I8 ? 20 : 15;
+		p.q.left_shift = dt == I16 ? 15 : 20;
 		dk_quantize_multiplier(0.5, &p.q.in_mult, &p.q.in_shift);
 		dk_quantize_multiplier(0.35, &p.q.in2_mult, &p.q.in2_shift);
 		scale = 1.3 / (1 << p.q.left_shift);
 	}
 	dk_quantize_multiplier(scale, &p.q.out_mult, &p.q.out_shift);
+	if (dt == I8 && (op == CONV || op == DWCONV || op == FC) && (g - geos) % 2) {
+		/* Per channel: channel c's factor is (1 + c / 3) times the tensor's;
+		 * the arrays are the test's, one geometry at a time. */
+		static int32_t mults[64];
+		static int shifts[64];
+		for (int c = 0; c < p.out_c && c < 64; c++)
+			dk_quantize_multiplier(scale * (1 + c / 3.0), &mults[c], &shifts[c]);
+		p.q.out_mults = mults;
+		p.q.out_shifts = shifts;
+	}
 	return p;
 }
 
@@ -122,6 +138,8 @@ static void fill(void *buf, size_t n, enum dt dt, int weights, unsigned *seed)
 		int r = rand_r(seed);
 		if (dt == F32)
 			((float *)buf)[i] = (float)(r % 2001 - 1000) / 250.0f;
+		else if (dt == U8)
+			((uint8_t *)buf)[i] = (uint8_t)(r % 256);
 		else if (dt == I8 || weights)
 			((int8_t *)buf)[i] = (int8_t)(r % 256 - 128);
 		else
@@ -131,7 +149,7 @@ static void fill(void *buf, size_t n, enum dt dt, int weights, unsigned *seed)
 
 static size_t bias_size(enum dt dt)
 {
-	return dt == F32 ? sizeof(float) : dt == I8 ? sizeof(int32_t) : sizeof(int64_t);
+	return dt == F32 ? sizeof(float) : dt == I16 ? sizeof(int64_t) : sizeof(int32_t);
 }
 
 static void alloc_tensors(struct tensors *t, const struct dk_params *p, enum op op,
@@ -149,7 +167,7 @@ static void alloc_tensors(struct tensors *t, const struct dk_params *p, enum op 
 		int r = rand_r(&seed) % 4001 - 2000;
 		if (dt == F32)
 			((float *)t->bias)[i] = r / 500.0f;
-		else if (dt == I8)
+		else if (dt != I16)
 			((int32_t *)t->bias)[i] = r;
 		else
 			((int64_t *)t->bias)[i] = (int64_t)r * 1000;
@@ -172,6 +190,7 @@ static int run(enum op op, enum dt dt, const struct dk_params *p, const struct t
 	case OP:                                                                   \
 		return dt == F32 ? dk_##FN##_f32(p, __VA_ARGS__, out, th)          \
 		     : dt == I8 ? dk_##FN##_i8(p, __VA_ARGS__, out, th)            \
+		     : dt == U8 ? dk_##FN##_u8(p, __VA_ARGS__, out, th)            \
 				: dk_##FN##_i16(p, __VA_ARGS__, out, th);
 	switch (op) {
 	CASE3(CONV, conv2d, t->in, t->filter, t->bias)
@@ -194,14 +213,14 @@ static int run(enum op op, enum dt dt, const struct dk_params *p, const struct t
 
 static double get(const void *buf, size_t i, enum dt dt, int weights)
 {
-	return dt == F32 ? ((const float *)buf)[i] :
+	return dt == F32 ? ((const float *)buf)[i] : dt == U8 ? ((const uint8_t *)buf)[i] :
 	       dt == I8 || weights ? ((const int8_t *)buf)[i] : ((const int16_t *)buf)[i];
 }
 
 static double get_bias(const void *bias, int oc, enum dt dt)
 {
 	return !bias ? 0 : dt == F32 ? ((const float *)bias)[oc] :
-	       dt == I8 ? ((const int32_t *)bias)[oc] : (double)((const int64_t *)bias)[oc];
+	       dt != I16 ? ((const int32_t *)bias)[oc] : (double)((const int64_t *)bias)[oc];
 }
 
 /* gemmlowp's doubling high multiply rounds half up; the power-of-two
@@ -223,18 +242,21 @@ static int32_t ref_requant64(int64_t x, int32_t mult, int shift)
 
 static double clamp_q(const struct dk_quant *q, double v, enum dt dt, double lo)
 {
-	double tmin = dt == I8 ? -128 : -32768, tmax = dt == I8 ? 127 : 32767;
+	double tmin = dt == I8 ? -128 : dt == U8 ? 0 : -32768;
+	double tmax = dt == I8 ? 127 : dt == U8 ? 255 : 32767;
 	lo = fmax(fmax(lo, q->act_min), tmin);
 	return fmin(fmax(v, lo), fmin(q->act_max, tmax));
 }
 
-/* Requantise an accumulator of conv/fc to the output type. */
-static double finish_acc(const struct dk_params *p, enum dt dt, double acc)
+/* Requantise an accumulator of conv/fc output channel C to the output type. */
+static double finish_acc(const struct dk_params *p, enum dt dt, double acc, int c)
 {
 	if (dt == F32)
 		return acc;
-	int32_t r = dt == I8 ? ref_requant32((int64_t)acc, p->q.out_mult, p->q.out_shift) :
-			       ref_requant64((int64_t)acc, p->q.out_mult, p->q.out_shift);
+	int32_t mult = p->q.out_mults ? p->q.out_mults[c] : p->q.out_mult;
+	int shift = p->q.out_mults ? p->q.out_shifts[c] : p->q.out_shift;
+	int32_t r = dt != I16 ? ref_requant32((int64_t)acc, mult, shift) :
+				ref_requant64((int64_t)acc, mult, shift);
 	return clamp_q(&p->q, (double)p->q.out_zero + r, dt, -1e9);
 }
 
@@ -271,7 +293,7 @@ static double naive_window(const struct dk_params *p, enum op op, enum dt dt,
 		size_t k = (size_t)p->in_h * p->in_w * p->in_c;
 		for (size_t d = 0; d < k; d++)
 			acc += (get(t->in, b * k + d, dt, 0) - zin) * (get(t->filter, c * k + d, dt, 1) - zf);
-		return finish_acc(p, dt, acc);
+		return finish_acc(p, dt, acc, c);
 	}
 	int ic_lo = op == CONV ? 0 : op == DWCONV ? c / p->mult : c;
 	int ic_hi = op == CONV ? p->in_c : ic_lo + 1;
@@ -294,7 +316,7 @@ static double naive_window(const struct dk_params *p, enum op op, enum dt dt,
 				}
 			}
 	if (!is_pool(op))
-		return finish_acc(p, dt, acc);
+		return finish_acc(p, dt, acc, c);
 	if (dt == F32)
 		return op == MAXPOOL ? max : (double)((float)acc / count);
 	return clamp_q(q, op == MAXPOOL ? max : (double)llround(acc / count), dt, -1e9);

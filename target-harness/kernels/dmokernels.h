@@ -54,6 +54,26 @@ struct dk_quant {
 	int in_shift;
 	int32_t in2_mult;
 	int in2_shift;
+	/* Per output channel requantisation (conv/dwconv/fc with per-axis
+	 * quantised filters): when OUT_MULTS is not NULL, output channel c
+	 * uses OUT_MULTS[c] and OUT_SHIFTS[c] instead of OUT_MULT/OUT_SHIFT. */
+	const int32_t *out_mults;
+	const int *out_shifts;
+	/* softmax: the smallest in - row_max still counted (TFLite's
+	 * diff_min); in_mult/in_shift scale beta * in_scale to Q5.26.
+	 * logistic: inputs at or beyond +-IN_RADIUS saturate; in_mult/in_shift
+	 * scale in_scale to Q4.27.  See dk_softmax_quant/dk_logistic_quant. */
+	int32_t diff_min;
+	int32_t in_radius;
+	/* quantize (float to integer): the output scale; dequantize: the
+	 * input scale. */
+	float scale;
+	/* 0: TFLite's requantisation as TFLite Micro builds it by default (a
+	 * doubling high multiply, then a rounding shift: two roundings); 1:
+	 * its TFLITE_SINGLE_ROUNDING build (x * M rounded once), which is what
+	 * Arm NN's reference backend computes.  Softmax and logistic's
+	 * fixed-point exp and the 16x8 kernels are the same in both. */
+	int single_rounding;
 	/* Clamp of every integer output, in output units: the fused activation
 	 * (e.g. -128..127 for none; narrowed further to the output type).
 	 * relu and relu6 raise the lower bound to out_zero; the quantised 6.0
@@ -76,6 +96,7 @@ struct dk_params {
 	int dil_h, dil_w;
 	int pad_top, pad_left;
 	int mult; /* dwconv2d depth multiplier: out_c == in_c * mult */
+	float beta; /* softmax (float): exp(beta * (x - max)); TFLite's default is 1 */
 	struct dk_quant q;
 };
 
@@ -173,9 +194,125 @@ int dk_mul_i8(const struct dk_params *p, const int8_t *a, const int8_t *b,
 int dk_mul_i16(const struct dk_params *p, const int16_t *a, const int16_t *b,
 	       int16_t *out, const struct dk_thread *t);
 
+/* ---- uint8, per tensor (TFLite's legacy asymmetric scheme: filters have a
+ * zero point, the int32 arithmetic is that of the int8 kernels) ---- */
+int dk_conv2d_u8(const struct dk_params *p, const uint8_t *in,
+		 const uint8_t *filter, const int32_t *bias, uint8_t *out,
+		 const struct dk_thread *t);
+int dk_dwconv2d_u8(const struct dk_params *p, const uint8_t *in,
+		   const uint8_t *filter, const int32_t *bias, uint8_t *out,
+		   const struct dk_thread *t);
+int dk_fc_u8(const struct dk_params *p, const uint8_t *in,
+	     const uint8_t *filter, const int32_t *bias, uint8_t *out,
+	     const struct dk_thread *t);
+int dk_maxpool_u8(const struct dk_params *p, const uint8_t *in, uint8_t *out,
+		  const struct dk_thread *t);
+int dk_avgpool_u8(const struct dk_params *p, const uint8_t *in, uint8_t *out,
+		  const struct dk_thread *t);
+int dk_relu_u8(const struct dk_params *p, const uint8_t *in, uint8_t *out,
+	       const struct dk_thread *t);
+int dk_relu6_u8(const struct dk_params *p, const uint8_t *in, uint8_t *out,
+		const struct dk_thread *t);
+int dk_add_u8(const struct dk_params *p, const uint8_t *a, const uint8_t *b,
+	      uint8_t *out, const struct dk_thread *t);
+int dk_mul_u8(const struct dk_params *p, const uint8_t *a, const uint8_t *b,
+	      uint8_t *out, const struct dk_thread *t);
+
+/* ---- rows and reductions ----
+ * softmax: rows of in_c values (batch * in_h * in_w rows).  Loop order: per
+ * row, a pass reading the row for its maximum, a pass reading it for the
+ * sum of exponentials, then for c in order: read in[c], write out[c].  The
+ * int8 kernel is TFLite Micro's fixed-point one (gemmlowp exp and
+ * reciprocal), output scale 1/256 and zero point -128.
+ * logistic: element-wise in flat order; int8 is TFLite Micro's fixed-point
+ * one, output scale 1/256 and zero point -128.
+ * mean: over in_h x in_w of each batch and channel (keep_dims), output
+ * batch x 1 x 1 x in_c; loop order batch, c, y, x; int8 requantises the
+ * sum of in - in_zero by OUT, then divides by the count rounding half away
+ * from zero (TFLite's reference integer Mean).
+ * quantize: float to int8, round(x / scale) half away from zero + out_zero;
+ * int8 to int8 requantises in - in_zero by OUT.  dequantize: int8 to float,
+ * scale * (q - in_zero).  Both element-wise in flat order. */
+int dk_softmax_f32(const struct dk_params *p, const float *in, float *out,
+		   const struct dk_thread *t);
+int dk_softmax_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
+		  const struct dk_thread *t);
+int dk_logistic_f32(const struct dk_params *p, const float *in, float *out,
+		    const struct dk_thread *t);
+int dk_logistic_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
+		   const struct dk_thread *t);
+int dk_mean_f32(const struct dk_params *p, const float *in, float *out,
+		const struct dk_thread *t);
+int dk_mean_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
+	       const struct dk_thread *t);
+int dk_quantize_f32_i8(const struct dk_params *p, const float *in, int8_t *out,
+		       const struct dk_thread *t);
+int dk_quantize_i8_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
+		      const struct dk_thread *t);
+int dk_dequantize_i8_f32(const struct dk_params *p, const int8_t *in, float *out,
+			 const struct dk_thread *t);
+
+/* ---- layout: any element type (ELEM bytes), no arithmetic ----
+ * Shapes have up to DK_MAX_DIMS dimensions, outermost first.  Each op
+ * visits the output in flat order and writes every element once, reading
+ * the input element it copies right before (pad: nothing for a padding
+ * element).  The thread share is over output elements. */
+#define DK_MAX_DIMS 6
+struct dk_shape {
+	int rank;
+	int dims[DK_MAX_DIMS];
+};
+
+/* Copy BYTES bytes in increasing address order (reshape, squeeze, or any
+ * copy between buffers of equal size). */
+int dk_reshape(const void *in, void *out, size_t bytes, const struct dk_thread *t);
+/* out has dims[i] + before[i] + after[i] along each axis; PAD_VALUE (one
+ * element) fills the border. */
+int dk_pad(const struct dk_shape *in_shape, const int *before, const int *after,
+	   size_t elem, const void *pad_value, const void *in, void *out,
+	   const struct dk_thread *t);
+/* out dims[i] = in dims[perm[i]]. */
+int dk_transpose(const struct dk_shape *in_shape, const int *perm, size_t elem,
+		 const void *in, void *out, const struct dk_thread *t);
+/* N inputs of equal rank that agree on every axis but AXIS. */
+int dk_concat(int n, const struct dk_shape *in_shapes, int axis, size_t elem,
+	      const void *const *ins, void *out, const struct dk_thread *t);
+
+/* ---- TFLite's quantised arithmetic, exported for callers that derive
+ * parameters and for tests (docs/quantised-arithmetic.md) ---- */
+
+/* round(a * b / 2^31), ties towards +infinity; INT32_MIN * INT32_MIN
+ * saturates to INT32_MAX (gemmlowp's SaturatingRoundingDoublingHighMul). */
+int32_t dk_doubling_high_mul(int32_t a, int32_t b);
+/* x / 2^exponent (0..31), ties away from zero (gemmlowp's
+ * RoundingDivideByPOT). */
+int32_t dk_rounding_divide_by_pot(int32_t x, int exponent);
+/* x * mult * 2^(shift - 31) with TFLite's two roundings (its
+ * MultiplyByQuantizedMultiplier); a positive shift saturates. */
+int32_t dk_multiply_by_quantized_multiplier(int32_t x, int32_t mult, int shift);
+/* The same factor rounded once: round(x * mult * 2^(shift - 31)), ties
+ * towards +infinity, saturated (TFLite's TFLITE_SINGLE_ROUNDING build). */
+int32_t dk_multiply_by_quantized_multiplier_single(int32_t x, int32_t mult, int shift);
+
 /* Split a real factor REAL (>= 0) into the Q31 multiplier and shift used by
  * struct dk_quant (TFLite's QuantizeMultiplier). */
 void dk_quantize_multiplier(double real, int32_t *mult, int *shift);
+
+/* TFLite's parameter derivations, from the tensors' float scales and zero
+ * points (the scales as TFLite stores them: float).  Each fills the fields
+ * of Q that its op reads and leaves the others alone. */
+/* add: left_shift (20 for int8/uint8, 15 for int16), in/in2/out multipliers. */
+void dk_add_quant(float in_scale, float in2_scale, float out_scale, int left_shift,
+		  struct dk_quant *q);
+/* softmax int8: in_mult, in_shift, diff_min for BETA and the input scale. */
+void dk_softmax_quant(float beta, float in_scale, struct dk_quant *q);
+/* logistic int8: in_mult, in_shift, in_radius for the input scale. */
+void dk_logistic_quant(float in_scale, struct dk_quant *q);
+/* Fused activation to act_min/act_max (TFLite's
+ * CalculateActivationRangeQuantized): ACT 0 none, 1 relu, 2 relu_n1_to_1,
+ * 3 relu6, within [QMIN, QMAX]; -1 for an activation it does not know. */
+int dk_activation_range(int act, float out_scale, int32_t out_zero, int32_t qmin,
+			int32_t qmax, struct dk_quant *q);
 
 #ifdef __cplusplus
 }

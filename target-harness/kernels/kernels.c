@@ -1,38 +1,10 @@
-/* kernels.c - libdmokernels: shared helpers (work split, parameter checks,
- * TFLite fixed-point arithmetic) and the per-type instantiations of the loop
- * nests in kernels_body.h. */
-#include "dmokernels.h"
+/* kernels.c - libdmokernels: parameter checks, the exported fixed-point
+ * helpers and the per-type instantiations of the loop nests in
+ * kernels_body.h. */
+#include "kernels_internal.h"
 
 #include <float.h>
 #include <math.h>
-
-/* The output elements one thread owns; see struct dk_thread. */
-struct share {
-	size_t lo, hi;
-	size_t count, index;
-	int interleave;
-};
-
-static int share_init(struct share *s, const struct dk_thread *t, size_t total)
-{
-	if (!t) {
-		*s = (struct share){ 0, total, 1, 0, 0 };
-		return 0;
-	}
-	if (t->count < 1 || t->index < 0 || t->index >= t->count)
-		return -1;
-	s->count = (size_t)t->count;
-	s->index = (size_t)t->index;
-	s->interleave = t->interleave != 0;
-	s->lo = s->interleave ? 0 : total * s->index / s->count;
-	s->hi = s->interleave ? total : total * (s->index + 1) / s->count;
-	return 0;
-}
-
-static inline int owns(const struct share *s, size_t e)
-{
-	return e >= s->lo && e < s->hi && (!s->interleave || e % s->count == s->index);
-}
 
 enum kind { KIND_CONV, KIND_DWCONV, KIND_POOL, KIND_FC, KIND_ELEMENTWISE };
 
@@ -68,45 +40,6 @@ static size_t out_elems(const struct dk_params *p)
 	return (size_t)p->batch * p->out_h * p->out_w * p->out_c;
 }
 
-/* TFLite fixed point (gemmlowp): SaturatingRoundingDoublingHighMul,
- * RoundingDivideByPOT and MultiplyByQuantizedMultiplier. */
-static int32_t high_mul(int32_t a, int32_t b)
-{
-	if (a == INT32_MIN && b == INT32_MIN)
-		return INT32_MAX;
-	int64_t ab = (int64_t)a * b;
-	int64_t nudge = ab >= 0 ? (1 << 30) : (1 - (1 << 30));
-	return (int32_t)((ab + nudge) / ((int64_t)1 << 31));
-}
-
-static int32_t divide_by_pot(int32_t x, int exponent)
-{
-	int32_t mask = (int32_t)(((int64_t)1 << exponent) - 1);
-	int32_t remainder = x & mask;
-	int32_t threshold = (mask >> 1) + (x < 0);
-	return (x >> exponent) + (remainder > threshold);
-}
-
-static int32_t saturate32(int64_t x)
-{
-	return x > INT32_MAX ? INT32_MAX : x < INT32_MIN ? INT32_MIN : (int32_t)x;
-}
-
-static int32_t requant32(int32_t x, int32_t mult, int shift)
-{
-	int32_t shifted = saturate32((int64_t)x * ((int64_t)1 << (shift > 0 ? shift : 0)));
-	return divide_by_pot(high_mul(shifted, mult), shift > 0 ? 0 : -shift);
-}
-
-/* TFLite's 64-bit variant used by the 16x8 kernels: the multiplier is
- * reduced to 16 bits so that the product fits in int64. */
-static int32_t requant64(int64_t x, int32_t mult, int shift)
-{
-	int64_t reduced = mult < 0x7fff0000 ? (mult + (1 << 15)) >> 16 : 0x7fff;
-	int total_shift = 15 - shift;
-	return saturate32((x * reduced + ((int64_t)1 << (total_shift - 1))) >> total_shift);
-}
-
 static int32_t clamp_act(const struct dk_quant *q, int32_t v, int32_t lo, int32_t hi)
 {
 	if (q->act_min > lo)
@@ -114,6 +47,20 @@ static int32_t clamp_act(const struct dk_quant *q, int32_t v, int32_t lo, int32_
 	if (q->act_max < hi)
 		hi = q->act_max;
 	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* The requantisation of output channel OC: its own multiplier when the
+ * filters are quantised per channel. */
+static inline int32_t requant_channel(const struct dk_quant *q, int32_t acc, int oc)
+{
+	return q->out_mults ? requant_q(q, acc, q->out_mults[oc], q->out_shifts[oc])
+			    : requant_q(q, acc, q->out_mult, q->out_shift);
+}
+
+static inline int32_t requant_channel64(const struct dk_quant *q, int64_t acc, int oc)
+{
+	return q->out_mults ? requant64(acc, q->out_mults[oc], q->out_shifts[oc])
+			    : requant64(acc, q->out_mult, q->out_shift);
 }
 
 /* Average of COUNT values rounded half away from zero (TFLite). */
@@ -140,6 +87,69 @@ void dk_quantize_multiplier(double real, int32_t *mult, int *shift)
 		q = 0;
 	}
 	*mult = (int32_t)q;
+}
+
+int32_t dk_doubling_high_mul(int32_t a, int32_t b)
+{
+	return high_mul(a, b);
+}
+
+int32_t dk_rounding_divide_by_pot(int32_t x, int exponent)
+{
+	return exponent < 0 || exponent > 31 ? 0 : divide_by_pot(x, exponent);
+}
+
+int32_t dk_multiply_by_quantized_multiplier(int32_t x, int32_t mult, int shift)
+{
+	return requant32(x, mult, shift);
+}
+
+int32_t dk_multiply_by_quantized_multiplier_single(int32_t x, int32_t mult, int shift)
+{
+	return requant32_single(x, mult, shift);
+}
+
+void dk_add_quant(float in_scale, float in2_scale, float out_scale, int left_shift,
+		  struct dk_quant *q)
+{
+	/* TFLite brings both operands to twice the larger input scale, so each
+	 * input factor is at most 1/2, and leaves LEFT_SHIFT bits of headroom
+	 * for the rounding of the two rescalings. */
+	double twice_max = 2.0 * (in_scale > in2_scale ? in_scale : in2_scale);
+	q->left_shift = left_shift;
+	dk_quantize_multiplier(in_scale / twice_max, &q->in_mult, &q->in_shift);
+	dk_quantize_multiplier(in2_scale / twice_max, &q->in2_mult, &q->in2_shift);
+	dk_quantize_multiplier(twice_max / ((double)(1 << left_shift) * out_scale),
+			       &q->out_mult, &q->out_shift);
+}
+
+int dk_activation_range(int act, float out_scale, int32_t out_zero, int32_t qmin,
+			int32_t qmax, struct dk_quant *q)
+{
+	/* TFLite quantises the bounds in float: zero + round(bound / scale). */
+#define QUANTIZED(bound) (out_zero + (int32_t)roundf((float)(bound) / out_scale))
+	int32_t lo = qmin, hi = qmax;
+	switch (act) {
+	case 0:
+		break;
+	case 1:
+		lo = QUANTIZED(0);
+		break;
+	case 2:
+		lo = QUANTIZED(-1);
+		hi = QUANTIZED(1);
+		break;
+	case 3:
+		lo = QUANTIZED(0);
+		hi = QUANTIZED(6);
+		break;
+	default:
+		return -1;
+	}
+#undef QUANTIZED
+	q->act_min = lo > qmin ? lo : qmin;
+	q->act_max = hi < qmax ? hi : qmax;
+	return 0;
 }
 
 /* ---- float32 ---- */
@@ -175,7 +185,7 @@ static inline float mul_f32(const struct dk_quant *q, float a, float b)
 #define SUFFIX f32
 #define T_LOWEST (-FLT_MAX)
 #define MAC(q, x, f) ((void)(q), (x) * (f))
-#define FINISH(q, acc) ((void)(q), (acc))
+#define FINISH(q, acc, oc) ((void)(q), (void)(oc), (acc))
 #define POOL_AVG(q, sum, count) ((void)(q), (sum) / (float)(count))
 #define POOL_MAX(q, max) ((void)(q), (max))
 #define EW_RELU relu_f32
@@ -204,7 +214,7 @@ static inline float mul_f32(const struct dk_quant *q, float a, float b)
 static inline int32_t relu_int(const struct dk_quant *q, int32_t x,
 			       int32_t lo, int32_t hi)
 {
-	int32_t v = q->out_zero + requant32(x - q->in_zero, q->out_mult, q->out_shift);
+	int32_t v = q->out_zero + requant_q(q, x - q->in_zero, q->out_mult, q->out_shift);
 	return clamp_act(q, v, q->out_zero > lo ? q->out_zero : lo, hi);
 }
 
@@ -212,9 +222,9 @@ static inline int32_t add_int(const struct dk_quant *q, int32_t a, int32_t b,
 			      int32_t lo, int32_t hi)
 {
 	int64_t scale = (int64_t)1 << q->left_shift;
-	int32_t sa = requant32(saturate32((a - q->in_zero) * scale), q->in_mult, q->in_shift);
-	int32_t sb = requant32(saturate32((b - q->in2_zero) * scale), q->in2_mult, q->in2_shift);
-	int32_t v = q->out_zero + requant32(saturate32((int64_t)sa + sb), q->out_mult, q->out_shift);
+	int32_t sa = requant_q(q, saturate32((a - q->in_zero) * scale), q->in_mult, q->in_shift);
+	int32_t sb = requant_q(q, saturate32((b - q->in2_zero) * scale), q->in2_mult, q->in2_shift);
+	int32_t v = q->out_zero + requant_q(q, saturate32((int64_t)sa + sb), q->out_mult, q->out_shift);
 	return clamp_act(q, v, lo, hi);
 }
 
@@ -222,7 +232,7 @@ static inline int32_t mul_int(const struct dk_quant *q, int32_t a, int32_t b,
 			      int32_t lo, int32_t hi)
 {
 	int64_t product = (int64_t)(a - q->in_zero) * (b - q->in2_zero);
-	int32_t v = q->out_zero + requant32(saturate32(product), q->out_mult, q->out_shift);
+	int32_t v = q->out_zero + requant_q(q, saturate32(product), q->out_mult, q->out_shift);
 	return clamp_act(q, v, lo, hi);
 }
 
@@ -243,6 +253,7 @@ static inline int32_t mul_int(const struct dk_quant *q, int32_t a, int32_t b,
 
 DK_INT_ELEMENT_FNS(int8_t, i8, INT8_MIN, INT8_MAX)
 DK_INT_ELEMENT_FNS(int16_t, i16, INT16_MIN, INT16_MAX)
+DK_INT_ELEMENT_FNS(uint8_t, u8, 0, UINT8_MAX)
 
 #define POOL_AVG(q, sum, count) ((T)clamp_act(q, (int32_t)rounded_average(sum, count), T_LOWEST, T_HIGHEST))
 #define POOL_MAX(q, max) ((T)clamp_act(q, max, T_LOWEST, T_HIGHEST))
@@ -258,7 +269,7 @@ DK_INT_ELEMENT_FNS(int16_t, i16, INT16_MIN, INT16_MAX)
 #define SUFFIX i8
 #define T_LOWEST INT8_MIN
 #define T_HIGHEST INT8_MAX
-#define FINISH(q, acc) ((T)clamp_act(q, (q)->out_zero + requant32(acc, (q)->out_mult, (q)->out_shift), T_LOWEST, T_HIGHEST))
+#define FINISH(q, acc, oc) ((T)clamp_act(q, (q)->out_zero + requant_channel(q, acc, oc), T_LOWEST, T_HIGHEST))
 #define EW_RELU relu_i8
 #define EW_ADD add_i8
 #define EW_MUL mul_i8
@@ -283,8 +294,33 @@ DK_INT_ELEMENT_FNS(int16_t, i16, INT16_MIN, INT16_MAX)
 #define SUFFIX i16
 #define T_LOWEST INT16_MIN
 #define T_HIGHEST INT16_MAX
-#define FINISH(q, acc) ((T)clamp_act(q, (q)->out_zero + requant64(acc, (q)->out_mult, (q)->out_shift), T_LOWEST, T_HIGHEST))
+#define FINISH(q, acc, oc) ((T)clamp_act(q, (q)->out_zero + requant_channel64(q, acc, oc), T_LOWEST, T_HIGHEST))
 #define EW_RELU relu_i16
 #define EW_ADD add_i16
 #define EW_MUL mul_i16
+#include "kernels_body.h"
+#undef T
+#undef W
+#undef B
+#undef ACC
+#undef SUFFIX
+#undef T_LOWEST
+#undef T_HIGHEST
+#undef FINISH
+#undef EW_RELU
+#undef EW_ADD
+#undef EW_MUL
+
+/* ---- uint8 (legacy per-tensor asymmetric): the int8 arithmetic ---- */
+#define T uint8_t
+#define W uint8_t
+#define B int32_t
+#define ACC int32_t
+#define SUFFIX u8
+#define T_LOWEST 0
+#define T_HIGHEST UINT8_MAX
+#define FINISH(q, acc, oc) ((T)clamp_act(q, (q)->out_zero + requant_channel(q, acc, oc), T_LOWEST, T_HIGHEST))
+#define EW_RELU relu_u8
+#define EW_ADD add_u8
+#define EW_MUL mul_u8
 #include "kernels_body.h"

@@ -40,7 +40,7 @@ int DK_FN(conv2d)(const struct dk_params *p, const T *in, const W *filter,
 		}
 		if (bias)
 			acc += bias[oc];
-		out[e] = FINISH(q, acc);
+		out[e] = FINISH(q, acc, oc);
 	}
 	return 0;
 }
@@ -78,7 +78,7 @@ int DK_FN(dwconv2d)(const struct dk_params *p, const T *in, const W *filter,
 		}
 		if (bias)
 			acc += bias[oc];
-		out[e] = FINISH(q, acc);
+		out[e] = FINISH(q, acc, oc);
 	}
 	return 0;
 }
@@ -102,7 +102,7 @@ int DK_FN(fc)(const struct dk_params *p, const T *in, const W *filter,
 			acc += MAC(q, in[b * k + d], filter[oc * k + d]);
 		if (bias)
 			acc += bias[oc];
-		out[e] = FINISH(q, acc);
+		out[e] = FINISH(q, acc, oc);
 	}
 	return 0;
 }

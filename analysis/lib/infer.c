@@ -1,0 +1,658 @@
+/* infer.c - a dmo_net run through libdmokernels in one arena (infer.h): each
+ * step's TFLite options and tensor quantisation turned into the kernels'
+ * parameters the way TensorFlow Lite Micro prepares them, then the kernel
+ * called on the step's tensors at their arena offsets. */
+#include "infer.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dmokernels.h"
+
+static const char *const op_names[DMO_NET_OP_COUNT] = {
+	"conv2d", "dwconv2d", "fc", "maxpool", "avgpool", "add", "mul", "relu", "relu6",
+	"softmax", "logistic", "mean", "reshape", "pad", "transpose", "concatenation",
+	"quantize", "dequantize",
+};
+
+const char *dmo_net_op_name(enum dmo_net_op op)
+{
+	return (unsigned)op < DMO_NET_OP_COUNT ? op_names[op] : "?";
+}
+
+size_t dmo_net_dtype_size(enum dmo_net_dtype dtype)
+{
+	return dtype == DMO_NET_F32 || dtype == DMO_NET_I32 ? 4 : dtype == DMO_NET_I16 ? 2 : 1;
+}
+
+static uint64_t elems(const struct dmo_net_tensor *t)
+{
+	uint64_t n = 1;
+	for (int i = 0; i < t->rank; i++)
+		n *= (uint64_t)(t->dims[i] > 0 ? t->dims[i] : 0);
+	return n;
+}
+
+uint64_t dmo_net_tensor_bytes(const struct dmo_net *net, int t)
+{
+	return elems(&net->tensors[t]) * dmo_net_dtype_size(net->tensors[t].dtype);
+}
+
+int dmo_net_step_input(const struct dmo_net_step *step)
+{
+	return step->n_inputs > 0 ? step->inputs[0] : DMO_NET_ABSENT;
+}
+
+/* One step being prepared or run. */
+struct ctx {
+	const struct dmo_net *net;
+	const struct dmo_net_step *step;
+	size_t index;
+	unsigned char *arena;     /* NULL: check only */
+	const uint64_t *offsets;
+	char *err;
+	size_t err_len;
+	struct dk_params p;
+	int32_t *mults;           /* per-channel requantisation, owned */
+	int *shifts;
+};
+
+static int fail(struct ctx *c, const char *fmt, ...)
+{
+	char why[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	snprintf(c->err, c->err_len, "step %zu '%s' (%s): %s", c->index,
+		 c->step->name ? c->step->name : "", dmo_net_op_name(c->step->op), why);
+	return -1;
+}
+
+/* Operand I of the step: a valid tensor, or NULL when absent or bad. */
+static const struct dmo_net_tensor *operand(struct ctx *c, int i)
+{
+	if (i >= c->step->n_inputs)
+		return NULL;
+	int t = c->step->inputs[i];
+	return t >= 0 && (size_t)t < c->net->n_tensors ? &c->net->tensors[t] : NULL;
+}
+
+static const struct dmo_net_tensor *result(struct ctx *c)
+{
+	int t = c->step->output;
+	return t >= 0 && (size_t)t < c->net->n_tensors ? &c->net->tensors[t] : NULL;
+}
+
+/* Where tensor T's elements are: its constant bytes, or its arena slot. */
+static void *at(struct ctx *c, const struct dmo_net_tensor *t)
+{
+	if (t->data)
+		return (void *)t->data;
+	return c->arena + c->offsets[t - c->net->tensors];
+}
+
+static double scale_of(const struct dmo_net_tensor *t)
+{
+	return t->n_quant ? (double)t->scale[0] : 1.0;
+}
+
+static int32_t zero_of(const struct dmo_net_tensor *t)
+{
+	return t->n_quant ? (int32_t)t->zero_point[0] : 0;
+}
+
+static int is_quantized_type(enum dmo_net_dtype d)
+{
+	return d == DMO_NET_I8 || d == DMO_NET_U8;
+}
+
+static void type_range(enum dmo_net_dtype d, int32_t *lo, int32_t *hi)
+{
+	*lo = d == DMO_NET_U8 ? 0 : d == DMO_NET_I16 ? INT16_MIN : INT8_MIN;
+	*hi = d == DMO_NET_U8 ? UINT8_MAX : d == DMO_NET_I16 ? INT16_MAX : INT8_MAX;
+}
+
+/* The fused activation of an integer output, into act_min/act_max. */
+static int activation(struct ctx *c, const struct dmo_net_tensor *out, enum dmo_net_act act)
+{
+	int32_t lo, hi;
+
+	type_range(out->dtype, &lo, &hi);
+	if (dk_activation_range((int)act, (float)scale_of(out), zero_of(out), lo, hi, &c->p.q))
+		return fail(c, "fused activation %d is not supported", (int)act);
+	return 0;
+}
+
+/* Float outputs get their fused activation after the kernel. */
+static void float_activation(float *out, uint64_t n, enum dmo_net_act act)
+{
+	float lo = act == DMO_NET_ACT_RELU_N1_TO_1 ? -1.0f : 0.0f;
+	float hi = act == DMO_NET_ACT_RELU6 ? 6.0f : act == DMO_NET_ACT_RELU_N1_TO_1 ? 1.0f : INFINITY;
+
+	if (act == DMO_NET_ACT_NONE)
+		return;
+	for (uint64_t i = 0; i < n; i++)
+		out[i] = out[i] < lo ? lo : out[i] > hi ? hi : out[i];
+}
+
+static int need_quant(struct ctx *c, const struct dmo_net_tensor *t, const char *what)
+{
+	if (is_quantized_type(t->dtype) && !t->n_quant)
+		return fail(c, "%s tensor '%s' is %s but has no quantisation", what,
+			    t->name ? t->name : "", t->dtype == DMO_NET_U8 ? "uint8" : "int8");
+	return 0;
+}
+
+/* TFLite's padding: SAME centres the window (the odd row/column goes after),
+ * VALID has none; the output size the options imply must be the tensor's. */
+static int geometry(struct ctx *c, int in, int k, int stride, int dil, int out, int *before,
+		    const char *axis)
+{
+	int extent = (k - 1) * dil + 1;
+	int want = c->step->padding_same ? (in + stride - 1) / stride : (in - extent + stride) / stride;
+	if (want != out)
+		return fail(c, "output %s %d, but the options give %d", axis, out, want);
+	int total = (out - 1) * stride + extent - in;
+	*before = c->step->padding_same && total > 0 ? total / 2 : 0;
+	return 0;
+}
+
+/* conv, dwconv, fc: zero points, and output channel c's factor
+ * in_scale * filter_scale[c] / out_scale, computed in double from the float
+ * scales as TFLite does (per channel when the filter has one scale per
+ * output channel). */
+static int conv_quant(struct ctx *c, const struct dmo_net_tensor *in,
+		      const struct dmo_net_tensor *filter, const struct dmo_net_tensor *out,
+		      int out_c)
+{
+	if (!is_quantized_type(in->dtype))
+		return 0;
+	if (need_quant(c, in, "input") || need_quant(c, filter, "filter") || need_quant(c, out, "output"))
+		return -1;
+	if (filter->n_quant != 1 && filter->n_quant != (size_t)out_c)
+		return fail(c, "filter has %zu scales for %d output channels", filter->n_quant, out_c);
+	c->p.q.in_zero = zero_of(in);
+	c->p.q.out_zero = zero_of(out);
+	c->p.q.filter_zero = zero_of(filter);
+	for (size_t i = 1; i < filter->n_quant; i++)
+		if (filter->zero_point[i] != filter->zero_point[0])
+			return fail(c, "per-channel filter zero points differ");
+	double in_s = scale_of(in), out_s = scale_of(out);
+	dk_quantize_multiplier(in_s * (double)filter->scale[0] / out_s, &c->p.q.out_mult,
+			       &c->p.q.out_shift);
+	if (filter->n_quant > 1) {
+		c->mults = malloc(sizeof *c->mults * (size_t)out_c);
+		c->shifts = malloc(sizeof *c->shifts * (size_t)out_c);
+		if (!c->mults || !c->shifts)
+			return fail(c, "out of memory");
+		for (int i = 0; i < out_c; i++)
+			dk_quantize_multiplier(in_s * (double)filter->scale[i] / out_s, &c->mults[i],
+					       &c->shifts[i]);
+		c->p.q.out_mults = c->mults;
+		c->p.q.out_shifts = c->shifts;
+	}
+	return activation(c, out, c->step->act);
+}
+
+static int same_type(struct ctx *c, const struct dmo_net_tensor *a, const struct dmo_net_tensor *b)
+{
+	if (a->dtype != b->dtype)
+		return fail(c, "tensors '%s' and '%s' differ in type", a->name ? a->name : "",
+			    b->name ? b->name : "");
+	if (a->dtype != DMO_NET_F32 && !is_quantized_type(a->dtype))
+		return fail(c, "element type %d is not supported", (int)a->dtype);
+	return 0;
+}
+
+/* Call the kernel of PARAMS' element type: F32/I8/U8 variants of FN. */
+#define BY_TYPE(dtype, fn, ...)                                                   \
+	((dtype) == DMO_NET_F32 ? fn##_f32(__VA_ARGS__)                           \
+	 : (dtype) == DMO_NET_I8 ? fn##_i8(__VA_ARGS__)                           \
+				 : fn##_u8(__VA_ARGS__))
+
+static int run_windowed(struct ctx *c)
+{
+	const struct dmo_net_step *s = c->step;
+	const struct dmo_net_tensor *in = operand(c, 0), *out = result(c);
+	int pool = s->op == DMO_NET_MAXPOOL || s->op == DMO_NET_AVGPOOL;
+	const struct dmo_net_tensor *filter = pool ? NULL : operand(c, 1);
+	const struct dmo_net_tensor *bias = pool ? NULL : operand(c, 2);
+
+	if (!in || !out || (!pool && !filter))
+		return fail(c, "missing operand");
+	if (same_type(c, in, out))
+		return -1;
+	if (s->op == DMO_NET_FC) {
+		if (filter->rank != 2 || filter->dims[1] < 1 || elems(in) % (uint64_t)filter->dims[1])
+			return fail(c, "filter shape does not divide the input");
+		uint64_t batch = elems(in) / (uint64_t)filter->dims[1];
+		if (elems(out) != batch * (uint64_t)filter->dims[0])
+			return fail(c, "output has %llu elements, expected %llu",
+				    (unsigned long long)elems(out),
+				    (unsigned long long)(batch * (uint64_t)filter->dims[0]));
+		c->p = (struct dk_params){ .batch = (int)batch, .in_h = 1, .in_w = 1,
+					   .in_c = filter->dims[1], .out_h = 1, .out_w = 1,
+					   .out_c = filter->dims[0] };
+	} else {
+		if (in->rank != 4 || out->rank != 4 || (filter && filter->rank != 4))
+			return fail(c, "expects 4-D NHWC tensors");
+		c->p = (struct dk_params){ .batch = in->dims[0], .in_h = in->dims[1],
+					   .in_w = in->dims[2], .in_c = in->dims[3],
+					   .out_h = out->dims[1], .out_w = out->dims[2],
+					   .out_c = out->dims[3],
+					   .stride_h = s->stride_h, .stride_w = s->stride_w,
+					   .dil_h = pool || !s->dil_h ? 1 : s->dil_h,
+					   .dil_w = pool || !s->dil_w ? 1 : s->dil_w, .mult = 1 };
+		c->p.k_h = pool ? s->filter_h : filter->dims[1];
+		c->p.k_w = pool ? s->filter_w : filter->dims[2];
+		if (c->p.stride_h < 1 || c->p.stride_w < 1 || c->p.k_h < 1 || c->p.k_w < 1)
+			return fail(c, "stride and filter size must be positive");
+		if (out->dims[0] != in->dims[0])
+			return fail(c, "batch changes");
+		if (s->op == DMO_NET_CONV2D && (filter->dims[0] != out->dims[3] || filter->dims[3] != in->dims[3]))
+			return fail(c, "filter %dx%dx%dx%d does not match %d -> %d channels",
+				    filter->dims[0], filter->dims[1], filter->dims[2], filter->dims[3],
+				    in->dims[3], out->dims[3]);
+		if (s->op == DMO_NET_DWCONV2D) {
+			c->p.mult = s->mult ? s->mult : out->dims[3] / in->dims[3];
+			if (filter->dims[0] != 1 || filter->dims[3] != out->dims[3] ||
+			    (long long)c->p.mult * in->dims[3] != out->dims[3])
+				return fail(c, "depthwise filter/multiplier does not match %d -> %d channels",
+					    in->dims[3], out->dims[3]);
+		}
+		if (pool && in->dims[3] != out->dims[3])
+			return fail(c, "pooling changes the channel count");
+		if (geometry(c, c->p.in_h, c->p.k_h, c->p.stride_h, c->p.dil_h, c->p.out_h, &c->p.pad_top, "height") ||
+		    geometry(c, c->p.in_w, c->p.k_w, c->p.stride_w, c->p.dil_w, c->p.out_w, &c->p.pad_left, "width"))
+			return -1;
+	}
+	if (filter && filter->dtype != in->dtype)
+		return fail(c, "filter type differs from the input's (hybrid models are not run: "
+			       "dequantize their weights first)");
+	if (bias && bias->dtype != (in->dtype == DMO_NET_F32 ? DMO_NET_F32 : DMO_NET_I32))
+		return fail(c, "bias must be %s", in->dtype == DMO_NET_F32 ? "float32" : "int32");
+	if (bias && elems(bias) != (uint64_t)c->p.out_c)
+		return fail(c, "bias has %llu elements for %d channels", (unsigned long long)elems(bias),
+			    c->p.out_c);
+	if (pool) {
+		if (is_quantized_type(in->dtype)) {
+			if (need_quant(c, in, "input") || need_quant(c, out, "output"))
+				return -1;
+			if (scale_of(in) != scale_of(out) || zero_of(in) != zero_of(out))
+				return fail(c, "input and output quantisation differ (TFLite requires equal)");
+			if (activation(c, out, s->act))
+				return -1;
+		}
+	} else if (conv_quant(c, in, filter, out, c->p.out_c)) {
+		return -1;
+	}
+	c->p.q.single_rounding = c->net->single_rounding;
+	if (!c->arena)
+		return 0;
+	const void *ip = at(c, in), *fp = filter ? at(c, filter) : NULL, *bp = bias ? at(c, bias) : NULL;
+	void *op = at(c, out);
+	int rc;
+	switch (s->op) {
+	case DMO_NET_CONV2D:
+		rc = BY_TYPE(in->dtype, dk_conv2d, &c->p, ip, fp, bp, op, NULL);
+		break;
+	case DMO_NET_DWCONV2D:
+		rc = BY_TYPE(in->dtype, dk_dwconv2d, &c->p, ip, fp, bp, op, NULL);
+		break;
+	case DMO_NET_FC:
+		rc = BY_TYPE(in->dtype, dk_fc, &c->p, ip, fp, bp, op, NULL);
+		break;
+	case DMO_NET_MAXPOOL:
+		rc = BY_TYPE(in->dtype, dk_maxpool, &c->p, ip, op, NULL);
+		break;
+	default:
+		rc = BY_TYPE(in->dtype, dk_avgpool, &c->p, ip, op, NULL);
+		break;
+	}
+	if (rc)
+		return fail(c, "the kernel rejected its parameters");
+	if (in->dtype == DMO_NET_F32)
+		float_activation(op, elems(out), s->act);
+	return 0;
+}
+
+/* Element-wise ops over flat tensors: one row of all elements. */
+static void flat_params(struct ctx *c, uint64_t n, int row)
+{
+	c->p = (struct dk_params){ .batch = (int)(n / (uint64_t)row), .in_h = 1, .in_w = 1, .in_c = row,
+				   .out_h = 1, .out_w = 1, .out_c = row, .beta = c->step->beta };
+}
+
+static int run_elementwise(struct ctx *c)
+{
+	const struct dmo_net_step *s = c->step;
+	const struct dmo_net_tensor *in = operand(c, 0), *out = result(c);
+	int binary = s->op == DMO_NET_ADD || s->op == DMO_NET_MUL;
+	const struct dmo_net_tensor *in2 = binary ? operand(c, 1) : NULL;
+
+	if (!in || !out || (binary && !in2))
+		return fail(c, "missing operand");
+	if (same_type(c, in, out) || (in2 && same_type(c, in2, out)))
+		return -1;
+	if (elems(in) != elems(out) || (in2 && elems(in2) != elems(out)))
+		return fail(c, "operand shapes differ (broadcasting is not supported)");
+	if (elems(in) > INT32_MAX || !elems(in))
+		return fail(c, "tensor size out of range");
+	int row = (int)elems(in);
+	if (s->op == DMO_NET_SOFTMAX)
+		row = in->rank ? in->dims[in->rank - 1] : 1;
+	flat_params(c, elems(in), row);
+	if (is_quantized_type(in->dtype)) {
+		if (need_quant(c, in, "input") || need_quant(c, out, "output") ||
+		    (in2 && need_quant(c, in2, "second input")))
+			return -1;
+		struct dk_quant *q = &c->p.q;
+		q->in_zero = zero_of(in);
+		q->out_zero = zero_of(out);
+		switch (s->op) {
+		case DMO_NET_ADD:
+			q->in2_zero = zero_of(in2);
+			dk_add_quant((float)scale_of(in), (float)scale_of(in2), (float)scale_of(out), 20, q);
+			if (activation(c, out, s->act))
+				return -1;
+			break;
+		case DMO_NET_MUL:
+			q->in2_zero = zero_of(in2);
+			dk_quantize_multiplier(scale_of(in) * scale_of(in2) / scale_of(out), &q->out_mult,
+					       &q->out_shift);
+			if (activation(c, out, s->act))
+				return -1;
+			break;
+		case DMO_NET_RELU:
+		case DMO_NET_RELU6:
+			dk_quantize_multiplier(scale_of(in) / scale_of(out), &q->out_mult, &q->out_shift);
+			if (activation(c, out, s->op == DMO_NET_RELU ? DMO_NET_ACT_RELU : DMO_NET_ACT_RELU6))
+				return -1;
+			break;
+		default: /* softmax, logistic: TFLite's fixed output quantisation */
+			if (in->dtype != DMO_NET_I8)
+				return fail(c, "only int8 and float32 are supported");
+			if (zero_of(out) != -128 || fabs(scale_of(out) - 1.0 / 256) > 0.001 / 256)
+				return fail(c, "int8 output must have scale 1/256 and zero point -128");
+			if (s->op == DMO_NET_SOFTMAX)
+				dk_softmax_quant(s->beta, (float)scale_of(in), q);
+			else
+				dk_logistic_quant((float)scale_of(in), q);
+			break;
+		}
+	}
+	c->p.q.single_rounding = c->net->single_rounding;
+	if (!c->arena)
+		return 0;
+	const void *ip = at(c, in), *ip2 = in2 ? at(c, in2) : NULL;
+	void *op = at(c, out);
+	int rc, f32 = in->dtype == DMO_NET_F32, i8 = in->dtype == DMO_NET_I8;
+	switch (s->op) {
+	case DMO_NET_ADD:
+		rc = BY_TYPE(in->dtype, dk_add, &c->p, ip, ip2, op, NULL);
+		break;
+	case DMO_NET_MUL:
+		rc = BY_TYPE(in->dtype, dk_mul, &c->p, ip, ip2, op, NULL);
+		break;
+	case DMO_NET_RELU:
+		rc = BY_TYPE(in->dtype, dk_relu, &c->p, ip, op, NULL);
+		break;
+	case DMO_NET_RELU6:
+		rc = BY_TYPE(in->dtype, dk_relu6, &c->p, ip, op, NULL);
+		break;
+	case DMO_NET_SOFTMAX:
+		rc = f32 ? dk_softmax_f32(&c->p, ip, op, NULL) : i8 ? dk_softmax_i8(&c->p, ip, op, NULL) : -1;
+		break;
+	default:
+		rc = f32 ? dk_logistic_f32(&c->p, ip, op, NULL) : i8 ? dk_logistic_i8(&c->p, ip, op, NULL) : -1;
+		break;
+	}
+	if (rc)
+		return fail(c, "the kernel rejected its parameters");
+	if (f32 && binary)
+		float_activation(op, elems(out), s->act);
+	return 0;
+}
+
+/* An int32 constant operand of N values (axes, paddings, permutations). */
+static const int32_t *int_constant(struct ctx *c, int i, uint64_t n, const char *what)
+{
+	const struct dmo_net_tensor *t = operand(c, i);
+	if (!t || !t->data || t->dtype != DMO_NET_I32 || elems(t) != n) {
+		fail(c, "%s must be a constant int32 tensor of %llu values", what, (unsigned long long)n);
+		return NULL;
+	}
+	return t->data;
+}
+
+static int same_quant(const struct dmo_net_tensor *a, const struct dmo_net_tensor *b)
+{
+	return !is_quantized_type(a->dtype) || (scale_of(a) == scale_of(b) && zero_of(a) == zero_of(b));
+}
+
+static void to_shape(const struct dmo_net_tensor *t, struct dk_shape *s)
+{
+	s->rank = t->rank;
+	for (int i = 0; i < t->rank; i++)
+		s->dims[i] = t->dims[i];
+}
+
+static int run_layout(struct ctx *c)
+{
+	const struct dmo_net_step *s = c->step;
+	const struct dmo_net_tensor *in = operand(c, 0), *out = result(c);
+
+	if (!in || !out)
+		return fail(c, "missing operand");
+	if (in->dtype != out->dtype)
+		return fail(c, "input and output types differ");
+	if (in->rank < 1 || in->rank > DK_MAX_DIMS)
+		return fail(c, "rank %d is not supported", in->rank);
+	size_t elem = dmo_net_dtype_size(in->dtype);
+	struct dk_shape shape;
+	to_shape(in, &shape);
+	int rc = 0;
+	switch (s->op) {
+	case DMO_NET_RESHAPE:
+		if (elems(in) != elems(out))
+			return fail(c, "element counts differ");
+		if (c->arena)
+			rc = dk_reshape(at(c, in), at(c, out), elems(in) * elem, NULL);
+		break;
+	case DMO_NET_PAD: {
+		const int32_t *pads = int_constant(c, 1, 2 * (uint64_t)in->rank, "paddings");
+		int before[DK_MAX_DIMS], after[DK_MAX_DIMS];
+		if (!pads)
+			return -1;
+		if (!same_quant(in, out))
+			return fail(c, "input and output quantisation differ");
+		for (int i = 0; i < in->rank; i++) {
+			before[i] = pads[2 * i];
+			after[i] = pads[2 * i + 1];
+			if (out->rank != in->rank || before[i] < 0 || after[i] < 0 ||
+			    out->dims[i] != in->dims[i] + before[i] + after[i])
+				return fail(c, "paddings do not give the output shape");
+		}
+		/* TFLite pads a quantised tensor with its zero point (real 0). */
+		unsigned char value[4] = { 0 };
+		int32_t zero = zero_of(out);
+		memcpy(value, &zero, elem <= 4 ? elem : 4);
+		if (c->arena)
+			rc = dk_pad(&shape, before, after, elem, value, at(c, in), at(c, out), NULL);
+		break;
+	}
+	case DMO_NET_TRANSPOSE: {
+		const int32_t *perm32 = int_constant(c, 1, (uint64_t)in->rank, "perm");
+		int perm[DK_MAX_DIMS];
+		if (!perm32)
+			return -1;
+		for (int i = 0; i < in->rank; i++) {
+			perm[i] = perm32[i];
+			if (perm[i] < 0 || perm[i] >= in->rank || out->rank != in->rank ||
+			    out->dims[i] != in->dims[perm[i]])
+				return fail(c, "perm does not give the output shape");
+		}
+		if (c->arena)
+			rc = dk_transpose(&shape, perm, elem, at(c, in), at(c, out), NULL);
+		break;
+	}
+	case DMO_NET_MEAN: {
+		const struct dmo_net_tensor *axes_t = operand(c, 1);
+		const int32_t *axes = axes_t ? int_constant(c, 1, 2, "axes (height and width)") : NULL;
+		if (!axes)
+			return axes_t ? -1 : fail(c, "missing axes");
+		if (in->rank != 4 || !((axes[0] == 1 && axes[1] == 2) || (axes[0] == 2 && axes[1] == 1)))
+			return fail(c, "only the mean over height and width of NHWC is supported");
+		if (elems(out) != (uint64_t)in->dims[0] * in->dims[3])
+			return fail(c, "output shape");
+		if (in->dtype != DMO_NET_F32 && in->dtype != DMO_NET_I8)
+			return fail(c, "only int8 and float32 are supported");
+		c->p = (struct dk_params){ .batch = in->dims[0], .in_h = in->dims[1], .in_w = in->dims[2],
+					   .in_c = in->dims[3] };
+		if (in->dtype == DMO_NET_I8) {
+			if (need_quant(c, in, "input") || need_quant(c, out, "output"))
+				return -1;
+			c->p.q.in_zero = zero_of(in);
+			c->p.q.out_zero = zero_of(out);
+			dk_quantize_multiplier(scale_of(in) / scale_of(out), &c->p.q.out_mult, &c->p.q.out_shift);
+		}
+		c->p.q.single_rounding = c->net->single_rounding;
+		if (c->arena)
+			rc = in->dtype == DMO_NET_F32 ? dk_mean_f32(&c->p, at(c, in), at(c, out), NULL)
+						      : dk_mean_i8(&c->p, at(c, in), at(c, out), NULL);
+		break;
+	}
+	default: { /* concatenation */
+		struct dk_shape shapes[DMO_NET_MAX_INPUTS];
+		const void *ins[DMO_NET_MAX_INPUTS];
+		int axis = s->axis < 0 ? s->axis + in->rank : s->axis;
+		uint64_t total = 0;
+		for (int k = 0; k < s->n_inputs; k++) {
+			const struct dmo_net_tensor *t = operand(c, k);
+			if (!t || t->dtype != out->dtype || !same_quant(t, out))
+				return fail(c, "input %d differs from the output in type or quantisation "
+					       "(a requantising concatenation is not supported)", k);
+			to_shape(t, &shapes[k]);
+			ins[k] = c->arena ? at(c, t) : NULL;
+			total += elems(t);
+		}
+		if (axis < 0 || axis >= in->rank || total != elems(out))
+			return fail(c, "axis %d or the output size does not fit the inputs", s->axis);
+		if (c->arena)
+			rc = dk_concat(s->n_inputs, shapes, axis, elem, ins, at(c, out), NULL);
+		break;
+	}
+	}
+	return rc ? fail(c, "the kernel rejected its parameters") : 0;
+}
+
+static int run_convert(struct ctx *c)
+{
+	const struct dmo_net_tensor *in = operand(c, 0), *out = result(c);
+
+	if (!in || !out)
+		return fail(c, "missing operand");
+	if (elems(in) != elems(out) || elems(in) > INT32_MAX || !elems(in))
+		return fail(c, "element counts differ");
+	flat_params(c, elems(in), (int)elems(in));
+	struct dk_quant *q = &c->p.q;
+	int quantize = c->step->op == DMO_NET_QUANTIZE;
+	const struct dmo_net_tensor *qt = quantize ? out : in;
+	if (qt->dtype != DMO_NET_I8 || need_quant(c, qt, "quantised"))
+		return fail(c, "only int8 quantised tensors are supported");
+	if (quantize && in->dtype == DMO_NET_F32) {
+		q->scale = (float)scale_of(out);
+		q->out_zero = zero_of(out);
+	} else if (quantize && in->dtype == DMO_NET_I8) {
+		if (need_quant(c, in, "input"))
+			return -1;
+		q->in_zero = zero_of(in);
+		q->out_zero = zero_of(out);
+		dk_quantize_multiplier(scale_of(in) / scale_of(out), &q->out_mult, &q->out_shift);
+	} else if (!quantize && out->dtype == DMO_NET_F32) {
+		q->scale = (float)scale_of(in);
+		q->in_zero = zero_of(in);
+	} else {
+		return fail(c, "conversion between these types is not supported");
+	}
+	c->p.q.single_rounding = c->net->single_rounding;
+	if (!c->arena)
+		return 0;
+	int rc = !quantize ? dk_dequantize_i8_f32(&c->p, at(c, in), at(c, out), NULL)
+		 : in->dtype == DMO_NET_F32 ? dk_quantize_f32_i8(&c->p, at(c, in), at(c, out), NULL)
+					    : dk_quantize_i8_i8(&c->p, at(c, in), at(c, out), NULL);
+	return rc ? fail(c, "the kernel rejected its parameters") : 0;
+}
+
+static int step(const struct dmo_net *net, size_t i, unsigned char *arena, const uint64_t *offsets,
+		char *err, size_t err_len)
+{
+	struct ctx c = { .net = net, .step = &net->steps[i], .index = i, .arena = arena,
+			 .offsets = offsets, .err = err, .err_len = err_len };
+	const struct dmo_net_tensor *out = result(&c);
+	int rc;
+
+	if (c.step->n_inputs < 1 || c.step->n_inputs > DMO_NET_MAX_INPUTS)
+		return fail(&c, "%d operands", c.step->n_inputs);
+	if (!out || out->data)
+		return fail(&c, "its output must be an activation tensor");
+	switch (c.step->op) {
+	case DMO_NET_CONV2D:
+	case DMO_NET_DWCONV2D:
+	case DMO_NET_FC:
+	case DMO_NET_MAXPOOL:
+	case DMO_NET_AVGPOOL:
+		rc = run_windowed(&c);
+		break;
+	case DMO_NET_ADD:
+	case DMO_NET_MUL:
+	case DMO_NET_RELU:
+	case DMO_NET_RELU6:
+	case DMO_NET_SOFTMAX:
+	case DMO_NET_LOGISTIC:
+		rc = run_elementwise(&c);
+		break;
+	case DMO_NET_MEAN:
+	case DMO_NET_RESHAPE:
+	case DMO_NET_PAD:
+	case DMO_NET_TRANSPOSE:
+	case DMO_NET_CONCAT:
+		rc = run_layout(&c);
+		break;
+	case DMO_NET_QUANTIZE:
+	case DMO_NET_DEQUANTIZE:
+		rc = run_convert(&c);
+		break;
+	default:
+		rc = fail(&c, "unknown operator %d", (int)c.step->op);
+	}
+	free(c.mults);
+	free(c.shifts);
+	return rc;
+}
+
+int dmo_net_check(const struct dmo_net *net, char *err, size_t err_len)
+{
+	for (size_t i = 0; i < net->n_steps; i++)
+		if (step(net, i, NULL, NULL, err, err_len))
+			return -1;
+	return 0;
+}
+
+int dmo_net_run(const struct dmo_net *net, unsigned char *arena, const uint64_t *offsets,
+		char *err, size_t err_len)
+{
+	if (!arena || !offsets) {
+		snprintf(err, err_len, "no arena");
+		return -1;
+	}
+	for (size_t i = 0; i < net->n_steps; i++)
+		if (step(net, i, arena, offsets, err, err_len))
+			return -1;
+	return 0;
+}

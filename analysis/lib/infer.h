@@ -1,0 +1,112 @@
+/* infer.h - a whole model run with its real weights through the reference
+ * kernels (libdmokernels), every activation tensor at its offset inside one
+ * arena: what `dmo infer` and a real-weight `dmo plan --verify` execute.
+ *
+ * The model is a dmo_net, TFLite's own view of a graph: tensors (shape,
+ * element type, quantisation, constant bytes) and steps in execution order,
+ * each a builtin operator with its operands in TFLite's order and its
+ * options.  A model-file reader fills one; the engine derives every kernel
+ * parameter from the tensors' float scales and zero points exactly as
+ * TensorFlow Lite Micro's Prepare does (docs/kernels.md), so the arena ends
+ * up holding TFLite's bytes. */
+#ifndef DMO_INFER_H
+#define DMO_INFER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DMO_NET_MAX_RANK 6
+#define DMO_NET_MAX_INPUTS 8
+/* An optional operand left out (a conv without bias). */
+#define DMO_NET_ABSENT (-1)
+
+enum dmo_net_dtype { DMO_NET_F32, DMO_NET_I8, DMO_NET_U8, DMO_NET_I16, DMO_NET_I32 };
+
+enum dmo_net_op {
+	DMO_NET_CONV2D,     /* in, filter [oc][kh][kw][ic], bias? */
+	DMO_NET_DWCONV2D,   /* in, filter [1][kh][kw][oc], bias? */
+	DMO_NET_FC,         /* in, filter [units][k], bias? */
+	DMO_NET_MAXPOOL,    /* in */
+	DMO_NET_AVGPOOL,    /* in */
+	DMO_NET_ADD,        /* a, b (same shape) */
+	DMO_NET_MUL,        /* a, b (same shape) */
+	DMO_NET_RELU,       /* in */
+	DMO_NET_RELU6,      /* in */
+	DMO_NET_SOFTMAX,    /* in (rows along the last axis) */
+	DMO_NET_LOGISTIC,   /* in */
+	DMO_NET_MEAN,       /* in NHWC, axes {1, 2} (int32 constant) */
+	DMO_NET_RESHAPE,    /* in (, shape) */
+	DMO_NET_PAD,        /* in, paddings [rank][2] (int32 constant) */
+	DMO_NET_TRANSPOSE,  /* in, perm (int32 constant) */
+	DMO_NET_CONCAT,     /* in... along AXIS */
+	DMO_NET_QUANTIZE,   /* in (f32 or int8) -> int8 */
+	DMO_NET_DEQUANTIZE, /* in int8 -> f32 */
+	DMO_NET_OP_COUNT
+};
+
+/* Fused activations, TFLite's numbering. */
+enum dmo_net_act { DMO_NET_ACT_NONE, DMO_NET_ACT_RELU, DMO_NET_ACT_RELU_N1_TO_1, DMO_NET_ACT_RELU6 };
+
+struct dmo_net_tensor {
+	const char *name;
+	enum dmo_net_dtype dtype;
+	int rank;
+	int dims[DMO_NET_MAX_RANK];
+	const void *data;           /* a constant's bytes; NULL: an activation */
+	/* real = scale * (q - zero_point).  N_QUANT 0: not quantised; 1: per
+	 * tensor; otherwise one pair per index of dimension QUANT_AXIS. */
+	size_t n_quant;
+	const float *scale;
+	const int64_t *zero_point;
+	int quant_axis;
+};
+
+struct dmo_net_step {
+	const char *name;
+	enum dmo_net_op op;
+	int n_inputs;
+	int inputs[DMO_NET_MAX_INPUTS]; /* tensor indices or DMO_NET_ABSENT */
+	int output;
+	/* options (TFLite's): conv, dwconv and pool */
+	int padding_same;
+	int stride_h, stride_w;
+	int dil_h, dil_w;       /* conv, dwconv; 0 reads as 1 */
+	int filter_h, filter_w; /* pool */
+	int mult;               /* dwconv depth multiplier; 0: oc / ic */
+	enum dmo_net_act act;   /* fused activation (conv, dwconv, fc, pool, add, mul) */
+	float beta;             /* softmax */
+	int axis;               /* concat (negative counts from the end) */
+};
+
+struct dmo_net {
+	size_t n_tensors;
+	struct dmo_net_tensor *tensors;
+	size_t n_steps;
+	struct dmo_net_step *steps;
+	/* Requantise with one rounding (TFLite's TFLITE_SINGLE_ROUNDING build,
+	 * and what Arm NN computes) instead of TFLite Micro's default two. */
+	int single_rounding;
+};
+
+const char *dmo_net_op_name(enum dmo_net_op op);
+size_t dmo_net_dtype_size(enum dmo_net_dtype dtype);
+/* Bytes of tensor T (elements times element size). */
+uint64_t dmo_net_tensor_bytes(const struct dmo_net *net, int t);
+
+/* Whether every step can run (operand count, shapes, types, quantisation
+ * TFLite requires, e.g. softmax int8 output scale 1/256).  Returns 0, or -1
+ * with ERR naming the first step that cannot and why. */
+int dmo_net_check(const struct dmo_net *net, char *err, size_t err_len);
+
+/* Run every step in order.  Activation tensor t lives at ARENA + OFFSETS[t]
+ * (constants are read from their DATA); the caller has written the model's
+ * inputs there and reads its outputs there afterwards.  Returns 0, or -1
+ * with ERR naming the step. */
+int dmo_net_run(const struct dmo_net *net, unsigned char *arena, const uint64_t *offsets,
+		char *err, size_t err_len);
+
+/* A step's first operand is the one the planner may overlap with its output
+ * (SPEC.md's profiled input): the index of that tensor. */
+int dmo_net_step_input(const struct dmo_net_step *step);
+
+#endif

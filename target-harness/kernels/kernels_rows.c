@@ -1,0 +1,335 @@
+/* kernels_rows.c - libdmokernels: softmax, logistic, mean, quantize and
+ * dequantize, with TFLite Micro's integer arithmetic for int8 (gemmlowp's
+ * fixed-point exp and reciprocal; docs/quantised-arithmetic.md). */
+#include "kernels_internal.h"
+
+#include <math.h>
+
+static size_t elems_or_zero(const struct dk_params *p)
+{
+	if (!p || p->batch < 1 || p->in_h < 1 || p->in_w < 1 || p->in_c < 1)
+		return 0;
+	return (size_t)p->batch * p->in_h * p->in_w * p->in_c;
+}
+
+/* ---- gemmlowp fixed point, on raw int32 values.  Qm is a value with m
+ * integer bits and 31 - m fractional bits; a product of Qa and Qb is
+ * Q(a+b), which is high_mul on the raw values. ---- */
+
+/* exp(a) for a in [-1/4, 0), Q0 in and out: the Taylor expansion of degree
+ * 4 around -1/8, x = a + 1/8: exp(-1/8) * (1 + x + x^2/2 + x^3/6 + x^4/24). */
+static int32_t exp_quarter(int32_t a)
+{
+	const int32_t exp_minus_one_eighth = 1895147668; /* exp(-1/8) in Q0 */
+	const int32_t one_third = 715827883;             /* 1/3 in Q0 */
+	int32_t x = a + (1 << 28);
+	int32_t x2 = high_mul(x, x);
+	int32_t x3 = high_mul(x2, x);
+	int32_t x4 = high_mul(x2, x2);
+	int32_t x4_over_4 = divide_by_pot(x4, 2);
+	int32_t poly = divide_by_pot(high_mul(x4_over_4 + x3, one_third) + x2, 1);
+	return exp_minus_one_eighth + high_mul(exp_minus_one_eighth, x + poly);
+}
+
+/* exp(a) for a <= 0 given in Q(INT_BITS), INT_BITS <= 5; result in Q0.
+ * a = r - k/4 with r in [-1/4, 0): exp(r) times exp(-2^j) for each bit j of
+ * the multiple of 1/4 (a barrel shifter of the constants below). */
+static int32_t exp_negative(int32_t a, int int_bits)
+{
+	/* exp(-2^j) in Q0 for j = -2 .. 4. */
+	static const int32_t exp_minus_pot[7] = { 1672461947, 1302514674, 790015084, 290630308,
+						  39332535,   720401,     242 };
+	int frac_bits = 31 - int_bits;
+	int32_t quarter = (int32_t)1 << (frac_bits - 2);
+	int32_t r = (a & (quarter - 1)) - quarter;
+	int32_t result = exp_quarter(shift_left_saturating(r, int_bits));
+	int32_t remainder = r - a;
+	for (int j = -2; j <= 4 && j < int_bits; j++)
+		if (remainder & ((int32_t)1 << (frac_bits + j)))
+			result = high_mul(result, exp_minus_pot[j + 2]);
+	return a == 0 ? INT32_MAX : result;
+}
+
+/* gemmlowp's RoundingHalfSum: (a + b) / 2, ties away from zero. */
+static int32_t rounding_half_sum(int32_t a, int32_t b)
+{
+	int64_t sum = (int64_t)a + b;
+	return (int32_t)((sum + (sum >= 0 ? 1 : -1)) / 2);
+}
+
+/* 1 / (1 + a) for a in [0, 1), Q0 in and out: Newton-Raphson on the half
+ * denominator d = (1 + a) / 2 in Q2, from 48/17 - 32/17 d, three steps of
+ * x += x (1 - d x); the result x = 1 / d is halved back. */
+static int32_t one_over_one_plus(int32_t a)
+{
+	const int32_t c48_over_17 = 1515870810;      /* Q2 */
+	const int32_t c_neg32_over_17 = -1010580540; /* Q2 */
+	int32_t d = rounding_half_sum(a, INT32_MAX);
+	int32_t x = c48_over_17 + high_mul(d, c_neg32_over_17);
+	for (int i = 0; i < 3; i++) {
+		int32_t one_minus_dx = (1 << 29) - high_mul(d, x);
+		x += shift_left_saturating(high_mul(x, one_minus_dx), 2);
+	}
+	return shift_left_saturating(x, 1);
+}
+
+/* TFLite's CalculateInputRadius: the largest |input difference| that still
+ * fits in Q(INT_BITS) after the left shift. */
+static int32_t input_radius(int int_bits, int left_shift)
+{
+	double max_rescaled = (double)((1 << int_bits) - 1) * (double)(1ll << (31 - int_bits)) /
+			      (double)(1ll << left_shift);
+	return (int32_t)floor(max_rescaled);
+}
+
+void dk_softmax_quant(float beta, float in_scale, struct dk_quant *q)
+{
+	/* Differences are scaled by beta * in_scale into Q5.26; a factor that
+	 * large saturates anyway, so it is capped (TFLite's
+	 * PreprocessSoftmaxScaling). */
+	double real = (double)beta * (double)in_scale * (double)(1 << (31 - 5));
+	if (real > 2147483647.0)
+		real = 2147483647.0;
+	dk_quantize_multiplier(real, &q->in_mult, &q->in_shift);
+	q->diff_min = -input_radius(5, q->in_shift);
+}
+
+void dk_logistic_quant(float in_scale, struct dk_quant *q)
+{
+	dk_quantize_multiplier((double)in_scale * (double)(1 << (31 - 4)), &q->in_mult, &q->in_shift);
+	q->in_radius = input_radius(4, q->in_shift);
+}
+
+/* ---- softmax ---- */
+
+/* Whether the thread owns any element of row R (of DEPTH elements). */
+static int owns_row(const struct share *sh, size_t r, size_t depth)
+{
+	for (size_t c = 0; c < depth; c++)
+		if (owns(sh, r * depth + c))
+			return 1;
+	return 0;
+}
+
+int dk_softmax_f32(const struct dk_params *p, const float *in, float *out,
+		   const struct dk_thread *t)
+{
+	struct share sh;
+	size_t n = elems_or_zero(p);
+
+	if (!n || !in || !out || share_init(&sh, t, n))
+		return -1;
+	size_t depth = (size_t)p->in_c, rows = n / depth;
+	for (size_t r = 0; r < rows; r++) {
+		if (!owns_row(&sh, r, depth))
+			continue;
+		const float *row = in + r * depth;
+		float max = row[0], sum = 0;
+		for (size_t c = 1; c < depth; c++)
+			max = row[c] > max ? row[c] : max;
+		for (size_t c = 0; c < depth; c++)
+			sum += expf((row[c] - max) * p->beta);
+		for (size_t c = 0; c < depth; c++)
+			if (owns(&sh, r * depth + c))
+				out[r * depth + c] = expf((row[c] - max) * p->beta) / sum;
+	}
+	return 0;
+}
+
+int dk_softmax_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
+		  const struct dk_thread *t)
+{
+	struct share sh;
+	size_t n = elems_or_zero(p);
+
+	if (!n || !in || !out || share_init(&sh, t, n) || p->q.in_shift < 0)
+		return -1;
+	const struct dk_quant *q = &p->q;
+	size_t depth = (size_t)p->in_c, rows = n / depth;
+	for (size_t r = 0; r < rows; r++) {
+		if (!owns_row(&sh, r, depth))
+			continue;
+		const int8_t *row = in + r * depth;
+		int32_t max = INT8_MIN, sum = 0;
+		for (size_t c = 0; c < depth; c++)
+			max = row[c] > max ? row[c] : max;
+		/* Differences in Q5.26, exponentials in Q0, their sum in Q12. */
+		for (size_t c = 0; c < depth; c++) {
+			int32_t diff = row[c] - max;
+			if (diff >= q->diff_min)
+				sum += divide_by_pot(exp_negative(high_mul(shift_left_saturating(diff, q->in_shift),
+									   q->in_mult), 5), 12);
+		}
+		/* sum = 2^bits_over_unit * (1 + f), f in [0, 1): its reciprocal is
+		 * 1 / (1 + f) in Q0, shifted by bits_over_unit on output. */
+		int headroom = __builtin_clz((uint32_t)sum);
+		int bits_over_unit = 12 - headroom;
+		int32_t sum_minus_one = (int32_t)(((uint32_t)sum << headroom) - (1u << 31));
+		int32_t scale = one_over_one_plus(sum_minus_one);
+		for (size_t c = 0; c < depth; c++) {
+			if (!owns(&sh, r * depth + c))
+				continue;
+			int32_t diff = row[c] - max, v = INT8_MIN;
+			if (diff >= q->diff_min) {
+				int32_t e = exp_negative(high_mul(shift_left_saturating(diff, q->in_shift),
+								  q->in_mult), 5);
+				v = clamp32(divide_by_pot(high_mul(scale, e), bits_over_unit + 31 - 8) + INT8_MIN,
+					    INT8_MIN, INT8_MAX);
+			}
+			out[r * depth + c] = (int8_t)v;
+		}
+	}
+	return 0;
+}
+
+/* ---- logistic ---- */
+
+int dk_logistic_f32(const struct dk_params *p, const float *in, float *out,
+		    const struct dk_thread *t)
+{
+	struct share sh;
+	size_t n = elems_or_zero(p);
+
+	if (!n || !in || !out || share_init(&sh, t, n))
+		return -1;
+	for (size_t e = sh.lo; e < sh.hi; e++)
+		if (owns(&sh, e))
+			out[e] = 1.0f / (1.0f + expf(-in[e]));
+	return 0;
+}
+
+/* gemmlowp's logistic of A in Q4, result in Q0: 1 / (1 + exp(-|a|)), and
+ * one minus that for a negative A. */
+static int32_t logistic_q4(int32_t a)
+{
+	if (a == 0)
+		return 1 << 30;
+	int32_t positive = one_over_one_plus(exp_negative(a > 0 ? -a : a, 4));
+	return a > 0 ? positive : INT32_MAX - positive;
+}
+
+int dk_logistic_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
+		   const struct dk_thread *t)
+{
+	struct share sh;
+	size_t n = elems_or_zero(p);
+
+	if (!n || !in || !out || share_init(&sh, t, n))
+		return -1;
+	const struct dk_quant *q = &p->q;
+	for (size_t e = sh.lo; e < sh.hi; e++) {
+		if (!owns(&sh, e))
+			continue;
+		int32_t x = in[e] - q->in_zero, v;
+		if (x <= -q->in_radius)
+			v = INT8_MIN;
+		else if (x >= q->in_radius)
+			v = INT8_MAX;
+		else
+			v = clamp32(divide_by_pot(logistic_q4(requant_q(q, x, q->in_mult, q->in_shift)), 23) +
+					    INT8_MIN,
+				    INT8_MIN, INT8_MAX);
+		out[e] = (int8_t)v;
+	}
+	return 0;
+}
+
+/* ---- mean over height and width ---- */
+
+int dk_mean_f32(const struct dk_params *p, const float *in, float *out,
+		const struct dk_thread *t)
+{
+	struct share sh;
+	size_t n = elems_or_zero(p);
+
+	if (!n || !in || !out || share_init(&sh, t, (size_t)p->batch * p->in_c))
+		return -1;
+	size_t e = 0, plane = (size_t)p->in_h * p->in_w;
+	for (int b = 0; b < p->batch; b++)
+		for (int c = 0; c < p->in_c; c++, e++) {
+			if (!owns(&sh, e))
+				continue;
+			float sum = 0;
+			for (size_t i = 0; i < plane; i++)
+				sum += in[((size_t)b * plane + i) * p->in_c + c];
+			out[e] = sum / (float)plane;
+		}
+	return 0;
+}
+
+int dk_mean_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
+	       const struct dk_thread *t)
+{
+	struct share sh;
+	size_t n = elems_or_zero(p);
+
+	if (!n || !in || !out || share_init(&sh, t, (size_t)p->batch * p->in_c))
+		return -1;
+	const struct dk_quant *q = &p->q;
+	size_t e = 0, plane = (size_t)p->in_h * p->in_w;
+	int32_t count = (int32_t)plane;
+	for (int b = 0; b < p->batch; b++)
+		for (int c = 0; c < p->in_c; c++, e++) {
+			if (!owns(&sh, e))
+				continue;
+			int32_t sum = 0;
+			for (size_t i = 0; i < plane; i++)
+				sum += in[((size_t)b * plane + i) * p->in_c + c] - q->in_zero;
+			sum = requant_q(q, sum, q->out_mult, q->out_shift);
+			sum = sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
+			out[e] = (int8_t)clamp32(sum + q->out_zero, INT8_MIN, INT8_MAX);
+		}
+	return 0;
+}
+
+/* ---- quantize / dequantize ---- */
+
+int dk_quantize_f32_i8(const struct dk_params *p, const float *in, int8_t *out,
+		       const struct dk_thread *t)
+{
+	struct share sh;
+	size_t n = elems_or_zero(p);
+
+	if (!n || !in || !out || share_init(&sh, t, n) || !(p->q.scale > 0))
+		return -1;
+	for (size_t e = sh.lo; e < sh.hi; e++) {
+		if (!owns(&sh, e))
+			continue;
+		float r = roundf(in[e] / p->q.scale);
+		/* Clamp in float first: a huge value has no int32. */
+		r = r < -1e6f ? -1e6f : r > 1e6f ? 1e6f : r;
+		out[e] = (int8_t)clamp32((int32_t)r + p->q.out_zero, INT8_MIN, INT8_MAX);
+	}
+	return 0;
+}
+
+int dk_quantize_i8_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
+		      const struct dk_thread *t)
+{
+	struct share sh;
+	size_t n = elems_or_zero(p);
+
+	if (!n || !in || !out || share_init(&sh, t, n))
+		return -1;
+	const struct dk_quant *q = &p->q;
+	for (size_t e = sh.lo; e < sh.hi; e++)
+		if (owns(&sh, e))
+			out[e] = (int8_t)clamp32(requant_q(q, in[e] - q->in_zero, q->out_mult, q->out_shift) +
+							 q->out_zero,
+						 INT8_MIN, INT8_MAX);
+	return 0;
+}
+
+int dk_dequantize_i8_f32(const struct dk_params *p, const int8_t *in, float *out,
+			 const struct dk_thread *t)
+{
+	struct share sh;
+	size_t n = elems_or_zero(p);
+
+	if (!n || !in || !out || share_init(&sh, t, n))
+		return -1;
+	for (size_t e = sh.lo; e < sh.hi; e++)
+		if (owns(&sh, e))
+			out[e] = (float)((double)p->q.scale * (in[e] - p->q.in_zero));
+	return 0;
+}
