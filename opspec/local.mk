@@ -1,7 +1,8 @@
 # opspec/local.mk - the op-spec parser (libc only) and the model layer-table
 # reader built on it (adds libcsv), kept apart so the parser stays libc-only.
 noinst_LTLIBRARIES += opspec/libdmo-opspec.la
-opspec_libdmo_opspec_la_SOURCES = opspec/opspec.h opspec/opspec.c
+opspec_libdmo_opspec_la_SOURCES = opspec/opspec.h opspec/opspec.c \
+	opspec/grid.h opspec/grid.c
 
 noinst_LTLIBRARIES += opspec/libdmo-model.la
 opspec_libdmo_model_la_SOURCES = opspec/model_table.h opspec/model_table.c
