@@ -9,12 +9,14 @@ analysis_lib_libdmo_analysis_la_SOURCES = \
 	analysis/lib/curves.h analysis/lib/curves.c \
 	analysis/lib/analyze.h analysis/lib/analyze.c \
 	analysis/lib/plan.h analysis/lib/plan.c \
-	analysis/lib/verify.h analysis/lib/verify.c
+	analysis/lib/verify.h analysis/lib/verify.c \
+	analysis/lib/formula.h analysis/lib/formula.c \
+	analysis/lib/sweep.h analysis/lib/sweep.c
 analysis_lib_libdmo_analysis_la_CPPFLAGS = $(AM_CPPFLAGS) -DDMO_VALGRIND='"$(VALGRIND)"' \
 	-DDMO_BUILDDIR='"$(abs_top_builddir)"' -DDMO_SRCDIR='"$(abs_top_srcdir)"' \
 	-DDMO_PKGLIBEXECDIR='"$(pkglibexecdir)"' -DDMO_BINDIR='"$(bindir)"' \
 	-DDMO_MODELS_DIR='"$(modelsdir)"' -DDMO_PLOTS_DIR='"$(plotsdir)"'
-analysis_lib_libdmo_analysis_la_LIBADD = $(CSV_LIBS)
+analysis_lib_libdmo_analysis_la_LIBADD = $(CSV_LIBS) -lm
 # Convenience libraries, users first: what links the analysis links these.
 ANALYSIS_LIBS = analysis/lib/libdmo-analysis.la analysis/lib/libdmo-tape.la \
 	analysis/lib/libdmo-methods.la \
@@ -26,6 +28,7 @@ analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \
 	analysis/cmd/cmd_formula.c analysis/cmd/cmd_run.c analysis/cmd/cmd_analyze.c \
 	analysis/cmd/cmd_plot.c \
 	analysis/cmd/cmd_plan.c \
-	analysis/cmd/cmd_verify.c
+	analysis/cmd/cmd_verify.c \
+	analysis/cmd/cmd_sweep.c
 analysis_dmo_LDADD = target-harness/runner/libdmo-runner.la opspec/libdmo-model.la \
 	analysis/lib/libdmo-plot.la $(ANALYSIS_LIBS)
