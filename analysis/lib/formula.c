@@ -86,11 +86,27 @@ static int fail_at(char *err, size_t err_len, size_t column, const char *fmt, ..
 
 #define FAIL(p, ...) fail_at((p)->err, (p)->err_len, (p)->pos + 1, __VA_ARGS__)
 
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Blanks, and comments from '#' to the end of the line. */
+static size_t skip_blank(const char *text, size_t pos)
+{
+	for (;;) {
+		while (is_space(text[pos]))
+			pos++;
+		if (text[pos] != '#')
+			return pos;
+		while (text[pos] && text[pos] != '\n')
+			pos++;
+	}
+}
+
 static void skip_space(struct parser *p)
 {
-	while (p->text[p->pos] == ' ' || p->text[p->pos] == '\t' || p->text[p->pos] == '\n' ||
-	       p->text[p->pos] == '\r')
-		p->pos++;
+	p->pos = skip_blank(p->text, p->pos);
 }
 
 static int is_name_start(char c)
@@ -309,8 +325,7 @@ static int at_definition(const struct parser *p, size_t *n)
 
 	if (!*n)
 		return 0;
-	while (p->text[i] == ' ' || p->text[i] == '\t' || p->text[i] == '\n' || p->text[i] == '\r')
-		i++;
+	i = skip_blank(p->text, i);
 	return p->text[i] == '=' && p->text[i + 1] != '=';
 }
 

@@ -1320,9 +1320,14 @@ int dmo_sweep_summary(struct dmo_sweep *s, FILE *out, char *err, size_t err_len)
 	if (write_atomic(path, write_summary_csv, &ctx, err, err_len))
 		return -1;
 
-	fprintf(out, "grid:     %s\nformula:  %s%s\nbackend:  %s\n", s->grid_text,
-		s->formula_text ? "" : "function dmo_formula in ",
-		s->formula_text ? s->formula_text : s->formula_lib, s->backend);
+	fprintf(out, "grid:     %s\n", s->grid_text);
+	if (!s->formula_text)
+		fprintf(out, "formula:  function dmo_formula in %s\n", s->formula_lib);
+	else if (strchr(s->formula_text, '\n'))
+		fprintf(out, "formula:  %s/%s\n", s->dir, FORMULA_FILE);
+	else
+		fprintf(out, "formula:  %s\n", s->formula_text);
+	fprintf(out, "backend:  %s\n", s->backend);
 	fprintf(out, "configurations: %" PRIu64 " in the grid, %" PRIu64 " skipped as invalid",
 		s->grid_total, s->skipped);
 	if (s->sample)
