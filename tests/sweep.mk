@@ -12,4 +12,4 @@ tests_sweep_paper_dwconv_la_SOURCES = tests/sweep/paper_dwconv.c
 tests_sweep_paper_dwconv_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
 
 TESTS += tests/sweep.sh
-EXTRA_DIST += tests/sweep.sh tests/sweep/paper_dwconv.formula
+EXTRA_DIST += tests/sweep.sh tests/sweep/paper_dwconv.formula tests/fuzz/formula.dict docs/sweep.md
