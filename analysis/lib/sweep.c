@@ -1050,6 +1050,8 @@ int dmo_sweep_emit(struct dmo_sweep *s, const char *self, FILE *out, char *err, 
 
 /* ---- collecting ----------------------------------------------------------- */
 
+static int write_results_csv(FILE *f, const void *ctx);
+
 /* DIR itself or its only sweep-* child. */
 static int find_sweep_dir(const char *dir, char *found, size_t len, char *err, size_t err_len)
 {
@@ -1147,25 +1149,15 @@ struct dmo_sweep *dmo_sweep_collect(char *const *dirs, int count, const char *ou
 		if (read_parts(s, dir, err, err_len) != 0)
 			goto bad;
 	}
-	/* The merged results become batch files of OUT/sweep-KEY, so running
-	 * the sweep there continues from them. */
+	/* The merged results become a batch file of OUT/sweep-KEY, so running
+	 * the sweep there continues from them (rows already there are read
+	 * again as identical duplicates, which is allowed). */
 	if (prepare_dir(s, err, err_len) != 0)
 		goto bad;
 	char path[PATH_MAX];
-	for (size_t i = 0; i < s->count;) {
-		size_t j = i;
-		if (s->results[i].verdict == V_NONE) {
-			i++;
-			continue;
-		}
-		while (j < s->count && s->results[j].verdict != V_NONE && j - i < 1000)
-			j++;
-		part_path(s, i, path, sizeof path);
-		struct part_ctx ctx = { s, i, j - i };
-		if (access(path, F_OK) != 0 && write_atomic(path, write_part, &ctx, err, err_len))
-			goto bad;
-		i = j;
-	}
+	snprintf(path, sizeof path, "%s/%s/part-collected.csv", s->dir, PARTS_DIR);
+	if (write_atomic(path, write_results_csv, s, err, err_len))
+		goto bad;
 	return s;
 bad:
 	dmo_sweep_close(s);
