@@ -30,7 +30,7 @@ struct dmo_grid {
 	uint64_t count;
 };
 
-static int fail(char *err, size_t err_len, size_t column, const char *fmt, ...)
+int dmo_column_error(char *err, size_t err_len, size_t column, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -78,7 +78,7 @@ static int parse_item(const char *text, size_t off, size_t len, struct item *it,
 			break;
 		}
 	if (len == 0)
-		return fail(err, err_len, off + 1, "empty item in a set");
+		return dmo_column_error(err, err_len, off + 1, "empty item in a set");
 	if (!dots) {
 		*it = (struct item){ .off = off, .len = len, .count = 1 };
 		return 0;
@@ -87,16 +87,16 @@ static int parse_item(const char *text, size_t off, size_t len, struct item *it,
 	const char *colon = memchr(hi, ':', (size_t)(end - hi));
 	uint64_t lo_v, hi_v, step = 1;
 	if (parse_num(p, (size_t)(dots - p), &lo_v))
-		return fail(err, err_len, off + 1,
+		return dmo_column_error(err, err_len, off + 1,
 			    "a range starts with a number below 2^31 (A..B or A..B:STEP)");
 	if (parse_num(hi, (size_t)((colon ? colon : end) - hi), &hi_v))
-		return fail(err, err_len, (size_t)(hi - text) + 1,
+		return dmo_column_error(err, err_len, (size_t)(hi - text) + 1,
 			    "a range ends with a number below 2^31 (A..B or A..B:STEP)");
 	if (colon && (parse_num(colon + 1, (size_t)(end - colon - 1), &step) || step == 0))
-		return fail(err, err_len, (size_t)(colon - text) + 2,
+		return dmo_column_error(err, err_len, (size_t)(colon - text) + 2,
 			    "a range's step is a positive number");
 	if (hi_v < lo_v)
-		return fail(err, err_len, off + 1, "empty range: %llu > %llu",
+		return dmo_column_error(err, err_len, off + 1, "empty range: %llu > %llu",
 			    (unsigned long long)lo_v, (unsigned long long)hi_v);
 	*it = (struct item){ .off = off, .len = len, .is_range = 1, .lo = lo_v, .step = step,
 			     .count = (hi_v - lo_v) / step + 1 };
@@ -125,18 +125,18 @@ static int parse_set(struct dmo_grid *g, size_t open, size_t *end, char *err, si
 		char c = text[i];
 		if (c == '\0') {
 			free(set.items);
-			return fail(err, err_len, open + 1, "'{' is never closed");
+			return dmo_column_error(err, err_len, open + 1, "'{' is never closed");
 		}
 		if (c == '{') {
 			free(set.items);
-			return fail(err, err_len, i + 1, "sets do not nest");
+			return dmo_column_error(err, err_len, i + 1, "sets do not nest");
 		}
 		if (c != ',' && c != '}')
 			continue;
 		struct item *items = realloc(set.items, (set.nitems + 1) * sizeof *items);
 		if (!items) {
 			free(set.items);
-			return fail(err, err_len, i + 1, "out of memory");
+			return dmo_column_error(err, err_len, i + 1, "out of memory");
 		}
 		set.items = items;
 		if (parse_item(text, start, i - start, &set.items[set.nitems], err, err_len)) {
@@ -146,7 +146,7 @@ static int parse_set(struct dmo_grid *g, size_t open, size_t *end, char *err, si
 		set.count += set.items[set.nitems++].count;
 		if (set.count > DMO_GRID_MAX_CONFIGS) {
 			free(set.items);
-			return fail(err, err_len, open + 1, "set has more than %llu values",
+			return dmo_column_error(err, err_len, open + 1, "set has more than %llu values",
 				    DMO_GRID_MAX_CONFIGS);
 		}
 		start = i + 1;
@@ -157,13 +157,13 @@ static int parse_set(struct dmo_grid *g, size_t open, size_t *end, char *err, si
 	*end = i;
 	if (g->count > DMO_GRID_MAX_CONFIGS / set.count) {
 		free(set.items);
-		return fail(err, err_len, open + 1, "grid has more than %llu configurations",
+		return dmo_column_error(err, err_len, open + 1, "grid has more than %llu configurations",
 			    DMO_GRID_MAX_CONFIGS);
 	}
 	g->count *= set.count;
 	if (add_part(g, set)) {
 		free(set.items);
-		return fail(err, err_len, open + 1, "out of memory");
+		return dmo_column_error(err, err_len, open + 1, "out of memory");
 	}
 	return 0;
 }
@@ -174,15 +174,15 @@ int dmo_grid_parse(const char *text, struct dmo_grid **grid, char *err, size_t e
 	size_t n, lit = 0;
 
 	if (!text || !text[0])
-		return fail(err, err_len, 1, "empty grid");
+		return dmo_column_error(err, err_len, 1, "empty grid");
 	n = strlen(text);
 	if (n > DMO_GRID_MAX_TEXT)
-		return fail(err, err_len, DMO_GRID_MAX_TEXT + 1, "grid longer than %d characters",
+		return dmo_column_error(err, err_len, DMO_GRID_MAX_TEXT + 1, "grid longer than %d characters",
 			    DMO_GRID_MAX_TEXT);
 	g = calloc(1, sizeof *g);
 	if (!g || !(g->text = strdup(text))) {
 		free(g);
-		return fail(err, err_len, 1, "out of memory");
+		return dmo_column_error(err, err_len, 1, "out of memory");
 	}
 	g->count = 1;
 	for (size_t i = 0; i <= n; i++) {
@@ -191,11 +191,11 @@ int dmo_grid_parse(const char *text, struct dmo_grid **grid, char *err, size_t e
 			continue;
 		if (c == '}') {
 			dmo_grid_free(g);
-			return fail(err, err_len, i + 1, "'}' without '{'");
+			return dmo_column_error(err, err_len, i + 1, "'}' without '{'");
 		}
 		if (i > lit && add_part(g, (struct part){ .off = lit, .len = i - lit })) {
 			dmo_grid_free(g);
-			return fail(err, err_len, i + 1, "out of memory");
+			return dmo_column_error(err, err_len, i + 1, "out of memory");
 		}
 		if (c == '\0')
 			break;

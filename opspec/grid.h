@@ -31,4 +31,10 @@ int dmo_grid_spec(const struct dmo_grid *grid, uint64_t index, char *buf, size_t
 
 void dmo_grid_free(struct dmo_grid *grid);
 
+/* Write "column N: " and the printf-style message into ERR (when ERR_LEN
+ * > 0) and return -1: how the languages of dmo sweep (grids here, formulas
+ * in analysis/lib/formula.c) report errors. */
+int dmo_column_error(char *err, size_t err_len, size_t column, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 #endif

@@ -3,12 +3,12 @@
  * a formula's value is exact or an error, never a wrapped or rounded one. */
 #include "formula.h"
 
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "grid.h"
 #include "opspec.h"
 
 #define MAX_DEPTH 200
@@ -68,23 +68,7 @@ struct parser {
 	size_t err_len;
 };
 
-static int fail_at(char *err, size_t err_len, size_t column, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (!err || !err_len)
-		return -1;
-	n = snprintf(err, err_len, "column %zu: ", column);
-	if (n >= 0 && (size_t)n < err_len) {
-		va_start(ap, fmt);
-		vsnprintf(err + n, err_len - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
-#define FAIL(p, ...) fail_at((p)->err, (p)->err_len, (p)->pos + 1, __VA_ARGS__)
+#define FAIL(p, ...) dmo_column_error((p)->err, (p)->err_len, (p)->pos + 1, __VA_ARGS__)
 
 static int is_space(char c)
 {
@@ -187,7 +171,7 @@ static int parse_call(struct parser *p, int f, size_t col)
 	if (expect(p, ')'))
 		return -1;
 	if (n < functions[f].min_args || n > functions[f].max_args)
-		return fail_at(p->err, p->err_len, col, "%s takes %d%s arguments, not %d",
+		return dmo_column_error(p->err, p->err_len, col, "%s takes %d%s arguments, not %d",
 			       functions[f].name, functions[f].min_args,
 			       functions[f].max_args > functions[f].min_args ? " or more" : "", n);
 	enum kind k = functions[f].kind;
@@ -211,7 +195,7 @@ static int parse_name(struct parser *p)
 		for (size_t f = 0; f < sizeof functions / sizeof functions[0]; f++)
 			if (strlen(functions[f].name) == n && !memcmp(functions[f].name, name, n))
 				return parse_call(p, (int)f, col);
-		return fail_at(p->err, p->err_len, col,
+		return dmo_column_error(p->err, p->err_len, col,
 			       "unknown function '%.*s' (functions: floor ceil min max abs clamp if)",
 			       (int)(n > MAX_NAME ? MAX_NAME : n), name);
 	}
@@ -221,7 +205,7 @@ static int parse_name(struct parser *p)
 	for (size_t v = 0; v < sizeof vars / sizeof vars[0]; v++)
 		if (strlen(vars[v].name) == n && !memcmp(vars[v].name, name, n))
 			return add_node(p, N_VAR, col, (int64_t)vars[v].offset, -1, -1, -1);
-	return fail_at(p->err, p->err_len, col, "unknown name '%.*s' (variables: %s)",
+	return dmo_column_error(p->err, p->err_len, col, "unknown name '%.*s' (variables: %s)",
 		       (int)(n > MAX_NAME ? MAX_NAME : n), name, dmo_formula_var_names);
 }
 
@@ -248,7 +232,7 @@ static int parse_unary(struct parser *p)
 		while (p->text[p->pos] >= '0' && p->text[p->pos] <= '9') {
 			if (__builtin_mul_overflow(v, 10, &v) ||
 			    __builtin_add_overflow(v, p->text[p->pos] - '0', &v))
-				return fail_at(p->err, p->err_len, col, "number too large for 64 bits");
+				return dmo_column_error(p->err, p->err_len, col, "number too large for 64 bits");
 			p->pos++;
 		}
 		if (is_name_char(p->text[p->pos]))
@@ -365,13 +349,13 @@ int dmo_expr_parse(const char *text, struct dmo_expr **expr, char *err, size_t e
 	size_t n;
 
 	if (!text)
-		return fail_at(err, err_len, 1, "empty formula");
+		return dmo_column_error(err, err_len, 1, "empty formula");
 	if (strlen(text) > DMO_EXPR_MAX_TEXT)
-		return fail_at(err, err_len, DMO_EXPR_MAX_TEXT + 1, "formula longer than %d characters",
+		return dmo_column_error(err, err_len, DMO_EXPR_MAX_TEXT + 1, "formula longer than %d characters",
 			       DMO_EXPR_MAX_TEXT);
 	p.e = calloc(1, sizeof *p.e);
 	if (!p.e)
-		return fail_at(err, err_len, 1, "out of memory");
+		return dmo_column_error(err, err_len, 1, "out of memory");
 	for (;;) {
 		skip_space(&p);
 		if (!at_definition(&p, &n))
@@ -415,7 +399,7 @@ struct eval {
 
 static int overflow(const struct eval *ev, const struct node *n)
 {
-	return fail_at(ev->err, ev->err_len, n->col, "overflow in '%s'", op_text[n->kind]);
+	return dmo_column_error(ev->err, ev->err_len, n->col, "overflow in '%s'", op_text[n->kind]);
 }
 
 static int eval_node(const struct eval *ev, int index, int64_t *out)
@@ -464,7 +448,7 @@ static int eval_node(const struct eval *ev, int index, int64_t *out)
 	case N_CEIL:
 	case N_MOD:
 		if (b == 0)
-			return fail_at(ev->err, ev->err_len, n->col, "division by zero in '%s'",
+			return dmo_column_error(ev->err, ev->err_len, n->col, "division by zero in '%s'",
 				       op_text[n->kind]);
 		if (b == -1) { /* INT64_MIN / -1 overflows, and % is then UB */
 			if (n->kind == N_MOD) {
@@ -497,13 +481,13 @@ static int eval_node(const struct eval *ev, int index, int64_t *out)
 	case N_MAX: *out = a > b ? a : b; return 0;
 	case N_CLAMP:
 		if (b > c)
-			return fail_at(ev->err, ev->err_len, n->col,
+			return dmo_column_error(ev->err, ev->err_len, n->col,
 				       "clamp with lower bound %lld above upper bound %lld",
 				       (long long)b, (long long)c);
 		*out = a < b ? b : a > c ? c : a;
 		return 0;
 	default:
-		return fail_at(ev->err, ev->err_len, n->col, "internal error: node %d", n->kind);
+		return dmo_column_error(ev->err, ev->err_len, n->col, "internal error: node %d", n->kind);
 	}
 }
 

@@ -15,6 +15,9 @@ struct dmo_profile_options {
 	const char *max_mem;  /* --dmo-max-mem for full traces; NULL: the tool's default */
 };
 
+/* mkdir -p PATH.  Returns 0, or -1 with errno. */
+int dmo_make_dirs(const char *path);
+
 /* Run the program under the tool, then turn tool-layers.bin into
  * layers.csv.  Returns 0 when dmo itself worked, with the program's exit
  * status (128+signal when it was killed) in *PROGRAM_STATUS, the signal

@@ -324,19 +324,8 @@ static int load_formula(struct dmo_sweep *s, const struct dmo_sweep_options *o, 
 
 static int make_dir(const char *path, char *err, size_t err_len)
 {
-	char buf[PATH_MAX];
-	snprintf(buf, sizeof buf, "%s", path);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-			return failf(err, err_len, "cannot create %s: %s", buf, strerror(errno));
-		*p = '/';
-	}
-	if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-		return failf(err, err_len, "cannot create %s: %s", buf, strerror(errno));
-	return 0;
+	return dmo_make_dirs(path) ? failf(err, err_len, "cannot create %s: %s", path,
+					   strerror(errno)) : 0;
 }
 
 /* Write PATH through PATH.tmp and rename: readers see all of it or none. */

@@ -32,4 +32,4 @@ target summary analysis/lib/rundir.c -lcsv
 target trace analysis/lib/trace.c
 target model opspec/model_table.c opspec/opspec.c -lcsv
 target grid opspec/grid.c
-target formula analysis/lib/formula.c opspec/opspec.c
+target formula analysis/lib/formula.c opspec/opspec.c opspec/grid.c
