@@ -31,3 +31,10 @@ bench: bench/harness_cost$(EXEEXT) bench/bench_algorithmic$(EXEEXT) \
 		$(SHELL) $(srcdir)/bench/tool_speed.sh
 	bench/bench_tape --max $(BENCH_TAPE_MAX)
 	bench/unmap_walk
+
+# The sweep issue's bar (minutes: 2000 configurations under the tool, twice).
+dist_noinst_SCRIPTS += bench/sweep_jobs.sh
+.PHONY: bench-sweep
+bench-sweep: all
+	top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)' \
+		$(SHELL) $(srcdir)/bench/sweep_jobs.sh

@@ -1361,7 +1361,9 @@ int dmo_sweep_summary(struct dmo_sweep *s, FILE *out, char *err, size_t err_len)
 	snprintf(title, sizeof title, "%s (%s)", s->grid_text, s->backend);
 	snprintf(subtitle, sizeof subtitle, "%" PRIu64 " configurations: %" PRIu64 " safe, %" PRIu64
 		 " tight, %" PRIu64 " UNSAFE", m.run, m.n[V_SAFE], m.n[V_TIGHT], m.n[V_UNSAFE]);
-	if (dmo_plot_sweep(path, title, subtitle, DMO_PLOT_PNG, png, err, err_len) != 0)
+	if (m.run - m.n[V_ERROR] == 0)
+		fprintf(stderr, "dmo sweep: no figure: no configuration has a formula value yet\n");
+	else if (dmo_plot_sweep(path, title, subtitle, DMO_PLOT_PNG, png, err, err_len) != 0)
 		fprintf(stderr, "dmo sweep: no figure: %s\n", err);
 	fprintf(out, "results:  %s/ (results.csv, summary.csv, sweep.png)\n", s->dir);
 	if (m.missing)
