@@ -877,12 +877,15 @@ static void show_progress(FILE *out, const struct dmo_sweep *s, size_t first, si
 int dmo_sweep_run(struct dmo_sweep *s, FILE *progress, char *err, size_t err_len)
 {
 	struct batches b;
-	pid_t *pids;
+	pid_t *pids = NULL;
+	size_t *slot_batch = NULL; /* the batch each running child has */
 	size_t next = 0, running = 0, done = 0, total = 0, failed = 0;
 
 	if (prepare_dir(s, err, err_len) != 0)
 		return -1;
-	if (plan_batches(s, &b) != 0 || !(pids = calloc((size_t)s->jobs, sizeof *pids))) {
+	if (plan_batches(s, &b) != 0 || !(pids = calloc((size_t)s->jobs, sizeof *pids)) ||
+	    !(slot_batch = calloc((size_t)s->jobs, sizeof *slot_batch))) {
+		free(pids);
 		batches_free(&b);
 		return failf(err, err_len, "out of memory");
 	}
@@ -893,8 +896,7 @@ int dmo_sweep_run(struct dmo_sweep *s, FILE *progress, char *err, size_t err_len
 			"(%s)\n", total, b.count, s->jobs, s->dir);
 	/* One child per batch, at most JOBS at once: each writes its batch file
 	 * and exits; the parent reads it back for the progress lines. */
-	size_t *slot_batch = calloc((size_t)s->jobs, sizeof *slot_batch);
-	while (slot_batch && (next < b.count || running > 0)) {
+	while (next < b.count || running > 0) {
 		while (running < (size_t)s->jobs && next < b.count) {
 			int slot = 0;
 			while (pids[slot])
@@ -1361,11 +1363,15 @@ int dmo_sweep_summary(struct dmo_sweep *s, FILE *out, char *err, size_t err_len)
 	snprintf(title, sizeof title, "%s (%s)", s->grid_text, s->backend);
 	snprintf(subtitle, sizeof subtitle, "%" PRIu64 " configurations: %" PRIu64 " safe, %" PRIu64
 		 " tight, %" PRIu64 " UNSAFE", m.run, m.n[V_SAFE], m.n[V_TIGHT], m.n[V_UNSAFE]);
+	int drawn = 0;
 	if (m.run - m.n[V_ERROR] == 0)
 		fprintf(stderr, "dmo sweep: no figure: no configuration has a formula value yet\n");
 	else if (dmo_plot_sweep(path, title, subtitle, DMO_PLOT_PNG, png, err, err_len) != 0)
 		fprintf(stderr, "dmo sweep: no figure: %s\n", err);
-	fprintf(out, "results:  %s/ (results.csv, summary.csv, sweep.png)\n", s->dir);
+	else
+		drawn = 1;
+	fprintf(out, "results:  %s/ (results.csv, summary.csv%s)\n", s->dir,
+		drawn ? ", sweep.png" : "");
 	if (m.missing)
 		return 2;
 	return m.n[V_UNSAFE] || m.n[V_ERROR] ? 1 : 0;
