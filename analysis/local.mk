@@ -6,6 +6,7 @@ analysis_lib_libdmo_analysis_la_SOURCES = \
 	analysis/lib/trace.h analysis/lib/trace.c \
 	analysis/lib/locate.h analysis/lib/locate.c \
 	analysis/lib/profile.h analysis/lib/profile.c \
+	analysis/lib/profile_runs.h analysis/lib/profile_runs.c \
 	analysis/lib/curves.h analysis/lib/curves.c \
 	analysis/lib/analyze.h analysis/lib/analyze.c \
 	analysis/lib/plan.h analysis/lib/plan.c \

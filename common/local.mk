@@ -4,3 +4,8 @@
 noinst_LTLIBRARIES += common/libdmo-core.la
 common_libdmo_core_la_SOURCES = common/event.h common/wire.h common/os_reducer.h common/os_reducer.c \
 	common/wire_parse.h common/wire_parse.c common/summary.h common/trace_format.h
+check_PROGRAMS += tests/test_os_any
+TESTS += tests/test_os_any
+tests_test_os_any_SOURCES = tests/test_os_any.c
+tests_test_os_any_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_os_any_LDADD = common/libdmo-core.la $(CHECK_LIBS)

@@ -24,3 +24,94 @@ uint64_t dmo_reducer_os(const struct dmo_reducer *r)
 {
 	return dmo_os_clamp(r->have_bound, r->min_bound, r->in_bytes, r->out_bytes);
 }
+
+void dmo_any_init(struct dmo_any_reducer *a, uint64_t in_bytes, uint64_t out_bytes,
+		  struct dmo_thread_acc *threads, uint32_t capacity)
+{
+	struct dmo_any_reducer zero = { 0 };
+	*a = zero;
+	dmo_reducer_init(&a->ran, in_bytes, out_bytes);
+	a->threads = threads;
+	a->capacity = capacity;
+	a->only_tid = DMO_ANY_NO_TID;
+}
+
+/* The slot of TID, made if new. */
+static struct dmo_thread_acc *thread_slot(struct dmo_any_reducer *a, uint32_t tid)
+{
+	uint32_t key = tid < DMO_TID_LUMPED ? tid : DMO_TID_LUMPED;
+	struct dmo_thread_acc *t = 0;
+	for (uint32_t i = 0; i < a->n_threads; i++)
+		if (a->threads[i].tid == key) {
+			t = &a->threads[i];
+			break;
+		}
+	if (t == 0 && a->n_threads == a->capacity) {
+		/* No slot left: lump into the last one. */
+		t = &a->threads[a->capacity - 1];
+		t->unordered = 1;
+	} else if (t == 0) {
+		if (a->n_threads == 1)
+			a->ran = a->threads[0].own; /* all events so far were its */
+		t = &a->threads[a->n_threads++];
+		t->tid = key;
+		t->unordered = key == DMO_TID_LUMPED;
+		dmo_reducer_init(&t->own, a->ran.in_bytes, a->ran.out_bytes);
+		t->min_in_start = UINT64_MAX;
+		t->max_out_read_end = 0;
+	}
+	a->current = t;
+	a->current_tid = tid;
+	return t;
+}
+
+void dmo_any_add_other(struct dmo_any_reducer *a, uint32_t tid, unsigned flags,
+		       uint64_t offset, uint64_t size)
+{
+	struct dmo_thread_acc *t = a->current;
+	if (t == 0 || tid != a->current_tid)
+		t = thread_slot(a, tid);
+	/* Only a first, unlumped thread takes the inline path. */
+	a->only_tid = a->n_threads == 1 && !t->unordered ? tid : DMO_ANY_NO_TID;
+	if (a->n_threads > 1)
+		dmo_reducer_add(&a->ran, flags, offset, size);
+	dmo_any_fold(t, flags, offset, size);
+}
+
+const struct dmo_reducer *dmo_any_ran(const struct dmo_any_reducer *a)
+{
+	return a->n_threads == 1 ? &a->threads[0].own : &a->ran;
+}
+
+static void tighten(int *have, int64_t *best, int64_t bound)
+{
+	if (!*have || bound < *best) {
+		*best = bound;
+		*have = 1;
+	}
+}
+
+uint64_t dmo_any_os(const struct dmo_any_reducer *a)
+{
+	int64_t ob = (int64_t)a->ran.out_bytes, best = 0;
+	int have = 0;
+	for (uint32_t t = 0; t < a->n_threads; t++) {
+		const struct dmo_thread_acc *o = &a->threads[t];
+		if (o->own.have_bound) /* its own pairs, in program order */
+			tighten(&have, &best, o->own.min_bound);
+		/* Cross pairs with O-side event in O and I-side in S, either
+		 * order; within an unordered slot too. */
+		for (uint32_t s = 0; s < a->n_threads; s++) {
+			const struct dmo_thread_acc *i = &a->threads[s];
+			if (s == t && !o->unordered)
+				continue;
+			if (o->own.counts[3] > 0 && i->own.counts[0] + i->own.counts[1] > 0)
+				tighten(&have, &best, ob + (int64_t)i->min_in_start -
+							      (int64_t)o->own.max_out_write_end);
+			if (o->own.counts[2] > 0 && i->own.counts[1] > 0)
+				tighten(&have, &best, ob + (int64_t)i->own.min_in_write_start -
+							      (int64_t)o->max_out_read_end);
+		}
+	}
+	return dmo_os_clamp(have, best, a->ran.in_bytes, a->ran.out_bytes);
+}

@@ -71,6 +71,83 @@ uint64_t dmo_os_clamp(int have_bound, int64_t bound, uint64_t in_bytes, uint64_t
  * [0, min(in_bytes, out_bytes)]. */
 uint64_t dmo_reducer_os(const struct dmo_reducer *r);
 
+/* ---- Any-interleaving O_s (SPEC.md): the value safe for every interleaving
+ * of the observed per-thread sequences.  Pairs within one thread count in
+ * program order; pairs across threads count in either order, so they
+ * depend only on per-thread extremes and are formed once, at the end
+ * (docs/formulas.md, section 1b).  O(threads) memory: one slot each. ---- */
+
+/* Event files store the thread id in 8 bits, saturated at this value; the
+ * threads it lumps together are one slot whose pairs all count in either
+ * order, so the tool, which sees every id, folds them the same way. */
+#define DMO_TID_LUMPED 255u
+
+struct dmo_thread_acc {
+	uint32_t tid;
+	int unordered;             /* lumps several threads: no program order */
+	struct dmo_reducer own;    /* this thread's events in program order */
+	uint64_t min_in_start;     /* any I access; UINT64_MAX before the first */
+	uint64_t max_out_read_end; /* any R(O); 0 before the first */
+};
+
+struct dmo_any_reducer {
+	/* Every event in the order it ran (os_bytes).  While only one thread
+	 * has been seen, that is threads[0].own, and this is not kept. */
+	struct dmo_reducer ran;
+	struct dmo_thread_acc *threads; /* caller's array of CAPACITY slots */
+	uint32_t n_threads, capacity;
+	/* The one thread seen so far, whose events take the inline path;
+	 * DMO_ANY_NO_TID before the first event and once a second appears. */
+	uint32_t only_tid;
+	uint32_t current_tid;           /* the tid CURRENT was found for */
+	struct dmo_thread_acc *current; /* NULL before the first event */
+};
+
+#define DMO_ANY_NO_TID UINT32_MAX
+
+/* THREADS holds CAPACITY >= 1 slots; with fewer slots than threads, the
+ * last slot lumps the rest (safe, maybe smaller). 256 slots never lump
+ * more than DMO_TID_LUMPED already does. */
+void dmo_any_init(struct dmo_any_reducer *a, uint64_t in_bytes, uint64_t out_bytes,
+		  struct dmo_thread_acc *threads, uint32_t capacity);
+
+/* One event into a thread's own state: its reducer and extremes. */
+static inline void dmo_any_fold(struct dmo_thread_acc *t, unsigned flags, uint64_t offset,
+				uint64_t size)
+{
+	if (!(flags & DMO_EV_OUT)) {
+		if (offset < t->min_in_start)
+			t->min_in_start = offset;
+	} else if (!(flags & DMO_EV_WRITE) && offset + size > t->max_out_read_end) {
+		t->max_out_read_end = offset + size;
+	}
+	dmo_reducer_add(&t->own, flags, offset, size);
+}
+
+/* dmo_any_add for the first event and for layers of several threads:
+ * finds the thread's slot and keeps `ran`.  Out of line. */
+void dmo_any_add_other(struct dmo_any_reducer *a, uint32_t tid, unsigned flags,
+		       uint64_t offset, uint64_t size);
+
+/* Fold one access (as dmo_reducer_add) made by thread TID.  While one
+ * thread runs the layer this costs dmo_reducer_add, the thread compare and,
+ * for an input access or R(O), one extreme. */
+static inline void dmo_any_add(struct dmo_any_reducer *a, uint32_t tid, unsigned flags,
+			       uint64_t offset, uint64_t size)
+{
+	if (tid == a->only_tid)
+		dmo_any_fold(a->threads, flags, offset, size);
+	else
+		dmo_any_add_other(a, tid, flags, offset, size);
+}
+
+/* The reducer of the interleaving that ran: its counts and O_s are the
+ * layer's counts and os_bytes. */
+const struct dmo_reducer *dmo_any_ran(const struct dmo_any_reducer *a);
+
+/* O_s^any in bytes; equals dmo_reducer_os(dmo_any_ran(a)) for one thread. */
+uint64_t dmo_any_os(const struct dmo_any_reducer *a);
+
 /* Clip the access [addr, addr+size) to the buffer [base, base+len).  Returns
  * 0 when they share no byte, else 1 with *offset and *clipped set. */
 static inline int dmo_clip(uint64_t addr, uint64_t size, uint64_t base, uint64_t len,

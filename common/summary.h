@@ -8,8 +8,9 @@
 #include <stdint.h>
 
 #define DMO_SUMMARY_MAGIC 0x534f4d44u /* "DMOS" */
-#define DMO_SUMMARY_VERSION 1u
+#define DMO_SUMMARY_VERSION 2u /* 2: threads, os_any_bytes, per-thread counts */
 #define DMO_SUMMARY_FILE "tool-layers.bin"
+#define DMO_SUMMARY_THREADS 8
 
 enum dmo_layer_status {
 	DMO_STATUS_OK = 0,
@@ -28,6 +29,14 @@ struct dmo_layer_summary {
 	char name[256];   /* NUL-terminated */
 	char spec[1024];  /* NUL-terminated; empty = no op spec */
 	char reason[64];  /* NUL-terminated, [a-z-]: error:<reason> */
+	/* Threads that touched I or O (0 when no event), and the O_s that
+	 * holds for every interleaving of their events (docs/formulas.md 1b). */
+	uint32_t threads, listed_threads; /* listed: entries of thread_counts used */
+	uint64_t os_any_bytes;
+	struct dmo_thread_counts {
+		uint32_t tid, lumped; /* lumped: several threads' events (tid >= 255) */
+		uint64_t counts[4];
+	} thread_counts[DMO_SUMMARY_THREADS]; /* the first threads to touch I or O */
 };
 
 #endif

@@ -30,6 +30,10 @@ extern void VG_(discard_translations)(Addr start, ULong range, const HChar *who)
 struct dmo_active_layer *dmo_active = NULL;
 const struct dmo_active_layer *dmo_watched = NULL;
 ULong dmo_instructions = 0;
+UInt dmo_running_tid = 0;
+
+/* One slot per thread id an event file can tell apart (os_reducer.h). */
+static struct dmo_thread_acc thread_slots[DMO_TID_LUMPED + 1];
 
 struct layer {
 	UInt seq;
@@ -61,12 +65,27 @@ static void copy_text(HChar *dst, SizeT cap, const HChar *src, SizeT len)
 	dst[len] = '\0';
 }
 
+/* The per-thread part of a measured row. */
+static void fill_threads(struct dmo_layer_summary *row, const struct dmo_any_reducer *a)
+{
+	UInt i;
+	row->threads = a->n_threads;
+	row->os_any_bytes = dmo_any_os(a);
+	for (i = 0; i < a->n_threads && i < DMO_SUMMARY_THREADS; i++) {
+		row->thread_counts[i].tid = a->threads[i].tid;
+		row->thread_counts[i].lumped = a->threads[i].unordered;
+		VG_(memcpy)(row->thread_counts[i].counts, a->threads[i].own.counts,
+			    sizeof row->thread_counts[i].counts);
+	}
+	row->listed_threads = i;
+}
+
 /* A result row of tool-layers.bin.  MEASURED: the row is a layer that
  * ran, whose counts, instructions and O_s mean something. */
 static void fill_row(struct dmo_layer_summary *row, const struct layer *l, Bool measured,
 		     UInt status, const HChar *reason)
 {
-	const struct dmo_reducer *r = &l->ranges.reducer;
+	const struct dmo_reducer *r = dmo_any_ran(&l->ranges.reducer);
 	Int i;
 
 	VG_(memset)(row, 0, sizeof *row);
@@ -82,6 +101,8 @@ static void fill_row(struct dmo_layer_summary *row, const struct layer *l, Bool 
 	row->instructions = measured ? dmo_instructions : 0;
 	row->os_bytes = measured ? dmo_reducer_os(r) : 0;
 	row->trace_events = measured ? st.trace_events : 0;
+	if (measured)
+		fill_threads(row, &l->ranges.reducer);
 	copy_text(row->name, sizeof row->name, l->name, VG_(strlen)(l->name));
 	copy_text(row->spec, sizeof row->spec, l->spec, VG_(strlen)(l->spec));
 	copy_text(row->reason, sizeof row->reason, reason, VG_(strlen)(reason));
@@ -225,8 +246,8 @@ static Bool layer_begin(UInt seq)
 	 * layer has the same ones (a kernel run again, an inference loop). */
 	rewatch = dmo_watched == NULL || !same_buffers(dmo_watched, &st.pending.ranges);
 	st.active = st.pending;
-	dmo_reducer_init(&st.active.ranges.reducer, st.active.ranges.in_bytes,
-			 st.active.ranges.out_bytes);
+	dmo_any_init(&st.active.ranges.reducer, st.active.ranges.in_bytes,
+		     st.active.ranges.out_bytes, thread_slots, DMO_TID_LUMPED + 1);
 	dmo_instructions = 0;
 	if (st.full_trace && st.out_dir != NULL) {
 		HChar path[4096];
@@ -258,10 +279,12 @@ static void layer_close(UInt status, const HChar *reason)
 	fill_row(&row, &st.active, True, status, reason);
 	put_row(&row, st.active_row_at);
 	if (VG_(clo_verbosity) > 0)
-		VG_(umsg)("dmo: layer %u '%s': %s, O_s = %llu of %llu output bytes\n",
+		VG_(umsg)("dmo: layer %u '%s': %s, O_s = %llu of %llu output bytes"
+			  " (threads %u, any interleaving %llu)\n",
 			  row.layer, row.name, status == DMO_STATUS_OK ? "ok" :
 			  status == DMO_STATUS_INCOMPLETE ? "incomplete" : reason,
-			  (ULong)row.os_bytes, (ULong)row.out_bytes);
+			  (ULong)row.os_bytes, (ULong)row.out_bytes, row.threads,
+			  (ULong)row.os_any_bytes);
 	dmo_active = NULL;
 }
 

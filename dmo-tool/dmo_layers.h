@@ -12,7 +12,7 @@
 struct dmo_active_layer {
 	Addr in_addr, out_addr;
 	ULong in_bytes, out_bytes;
-	struct dmo_reducer reducer;
+	struct dmo_any_reducer reducer; /* per thread, and as it ran */
 };
 extern struct dmo_active_layer *dmo_active;
 
@@ -25,6 +25,10 @@ extern const struct dmo_active_layer *dmo_watched;
 /* Guest instructions since the active layer's begin; the instrumented code
  * adds to it directly. */
 extern ULong dmo_instructions;
+
+/* The thread running guest code, kept by Valgrind's start_client_code
+ * callback, so the helpers need no call to learn it. */
+extern UInt dmo_running_tid;
 
 /* MAX_MEM bounds the RAM a full trace may hold (dmo_trace.h). */
 void dmo_layers_init(const HChar *fifo_path, const HChar *out_dir, Bool full_trace,

@@ -104,6 +104,12 @@ static void dmo_post_syscall(ThreadId tid, UInt syscallno, UWord *args,
 		dmo_layers_drain();
 }
 
+static void dmo_start_client_code(ThreadId tid, ULong blocks_done)
+{
+	(void)blocks_done;
+	dmo_running_tid = tid;
+}
+
 static void dmo_pre_syscall(ThreadId tid, UInt syscallno, UWord *args, UInt nArgs)
 {
 	(void)tid; (void)syscallno; (void)args; (void)nArgs;
@@ -134,7 +140,7 @@ static inline Bool record(UInt flags, Addr base, ULong len, Addr addr, UWord siz
 	Bool inside = size <= len && offset <= len - size;
 	if (!inside && !dmo_clip(addr, size, base, len, &offset, &clipped))
 		return False;
-	dmo_reducer_add(&dmo_active->reducer, flags, offset, clipped);
+	dmo_any_add(&dmo_active->reducer, dmo_running_tid, flags, offset, clipped);
 	if (dmo_trace_on)
 		dmo_trace_event(flags, offset, clipped, dmo_instructions + time_offset);
 	return inside;
@@ -468,6 +474,7 @@ static void dmo_pre_clo_init(void)
 	VG_(needs_command_line_options)(dmo_process_cmd_line_option, dmo_print_usage,
 					dmo_print_debug_usage);
 	VG_(needs_syscall_wrapper)(dmo_pre_syscall, dmo_post_syscall);
+	VG_(track_start_client_code)(dmo_start_client_code);
 }
 
 VG_DETERMINE_INTERFACE_VERSION(dmo_pre_clo_init)

@@ -3,7 +3,8 @@
 # end written up to it.  O_s = OB + min_i (minR(i) - maxW(i)): maxW moved up by
 # O_s - OB touches minR at the step that sets O_s (marked).  With an op spec,
 # the analytic linear bound on minR (docs/formulas.md, section 3) is drawn too.
-# Expects: plotsdir, datadir (curves.csv: step,min_read,max_write), ob, os,
+# The curves are those of the interleaving that ran, so they use osrun, its
+# O_s.  Expects: plotsdir, datadir (curves.csv: step,min_read,max_write), ob, osrun,
 # have_critical, crit_step, crit_minr, crit_maxw, have_analytic (then es, rho,
 # lag, analytic_os), and what common.gp expects.
 load plotsdir.'/common.gp'
@@ -27,5 +28,5 @@ if (have_critical) {
 set samples 1000
 plot f using 1:2 skip 1 with steps lw 2 lc rgb '#1f5fd0' title 'minR(i): smallest input offset accessed after step i', \
 	'' using 1:3 skip 1 with steps lw 2 lc rgb '#d62728' title 'maxW(i): largest output end written up to step i', \
-	'' using 1:($3 - ob + os) skip 1 with steps lw 1 dt 2 lc rgb '#d62728' title 'maxW(i) - OB + O_s' \
+	'' using 1:($3 - ob + osrun) skip 1 with steps lw 1 dt 2 lc rgb '#d62728' title 'maxW(i) - OB + O_s' \
 	@analytic @critical

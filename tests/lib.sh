@@ -18,7 +18,8 @@ expect_eq() { # what expected actual
 
 # field RUN_DIR LAYER_NAME COLUMN: one value of layers.csv, via layers_tsv.
 # Columns: 1 layer 2 name 3 status 4 os_bytes 5 out_bytes 6 in_reads
-# 7 in_writes 8 out_reads 9 out_writes 10 steps 11 instructions
+# 7 in_writes 8 out_reads 9 out_writes 10 steps 11 instructions 12 threads
+# 13 os_any_bytes
 field() {
 	"$top_builddir/tests/layers_tsv" "$1/layers.csv" | awk -F'\t' -v n="$2" -v c="$3" '$2 == n { print $c }'
 }

@@ -22,8 +22,8 @@ CLEANFILES += tests/targets/kernels_avx.o
 EXTRA_DIST += tests/targets/kernels_avx.c
 tests_targets_misuse_SOURCES = tests/targets/misuse.c
 tests_targets_misuse_LDFLAGS = $(NO_WRAPPER_FLAGS)
-tests_targets_misuse_CFLAGS = -O2
-tests_targets_misuse_LDADD = $(TARGET_LIBS)
+tests_targets_misuse_CFLAGS = -O2 -pthread
+tests_targets_misuse_LDADD = $(TARGET_LIBS) -lpthread
 tests_targets_raw_protocol_SOURCES = tests/targets/raw_protocol.c
 tests_targets_raw_protocol_CPPFLAGS =
 tests_targets_raw_protocol_LDFLAGS = $(NO_WRAPPER_FLAGS)
@@ -37,5 +37,6 @@ TESTS += tests/profile_kernels.sh tests/profile_misuse.sh tests/protocol_raw.sh 
 	tests/trace_spill.sh tests/install.sh tests/sweep_tool.sh
 EXTRA_DIST += tests/lib.sh tests/profile_kernels.sh tests/profile_misuse.sh \
 	tests/protocol_raw.sh tests/trace_spill.sh tests/install.sh tests/sweep_tool.sh
-TESTS += tests/verify_ops.sh tests/trace_beyond_ram.sh
-EXTRA_DIST += tests/verify_ops.sh tests/check_main.h tests/trace_beyond_ram.sh
+TESTS += tests/verify_ops.sh tests/trace_beyond_ram.sh tests/threads_native.sh
+EXTRA_DIST += tests/verify_ops.sh tests/check_main.h tests/trace_beyond_ram.sh \
+	tests/threads_native.sh

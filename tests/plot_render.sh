@@ -35,6 +35,20 @@ for layer in relu_forward 2; do
 done
 expect_eq "default PNG name" "$run/layer-0001-pattern.png" "$("$DMO" plot "$run")"
 
+# Two threads (tests/targets/kernels.c handoff; values derived in
+# profile_kernels.sh): the threads figure names both values, shades the
+# one for any interleaving and draws one series per thread.
+hand="$WORK/handoff"
+profile "$hand" --trace=full -- "$TARGETS/kernels" handoff || fail "profile handoff: $(cat "$hand.err")"
+"$DMO" plot "$hand" --kind threads --format svg --out "$WORK/hand.svg" >/dev/null 2>"$WORK/err" ||
+	fail "plot handoff threads: $(cat "$WORK/err")"
+for text in "2 threads: O_s = 32 B for any interleaving (96 B as run)" \
+	"for any interleaving: O_s = 32 bytes" "OB - 96: O_s of the interleaving that ran only" \
+	"thread 1" "thread 2"; do
+	grep -qF "$text" "$WORK/hand.svg" && echo "ok: handoff threads SVG says '$text'" ||
+		fail "handoff threads SVG lacks '$text'"
+done
+
 # A model's arena, both plans side by side (dmo plot --plan).
 plan_png="$WORK/kws-plan.png"
 expect_eq "plot --plan path printed" "$plan_png" \

@@ -4,8 +4,16 @@
 # in a simulated overlapped arena for every placement.
 . "$top_srcdir/tests/lib.sh"
 
-oracle() { # RUN_DIR LAYER_NUMBER
-	"$top_builddir/tests/bruteforce_os" "$(printf '%s/layer-%04d.events' "$1" "$2")"
+oracle() { # RUN_DIR LAYER_NUMBER [--any]
+	"$top_builddir/tests/bruteforce_os" $3 "$(printf '%s/layer-%04d.events' "$1" "$2")"
+}
+
+# Every one-thread layer of RUN_DIR: os_any_bytes = os_bytes (formulas.md 1b).
+expect_any_is_os() {
+	"$top_builddir/tests/layers_tsv" "$1/layers.csv" | awk -F'\t' '$12 == 1 && $13 != $4 {
+		print "FAIL: " $2 ": one thread, os_any_bytes " $13 " != os_bytes " $4; bad = 1 }
+		$12 == 1 { n++ } END { if (!bad) print "ok: " n " one-thread layers have os_any_bytes = os_bytes"; exit bad }' ||
+		failures=$((failures + 1))
 }
 
 # ReLU forwards: every read starts where all earlier writes end: O_s = OB.
@@ -25,14 +33,45 @@ expect_eq "relu_backward in_reads" 1024 "$(field "$WORK/relu" relu_backward 6)"
 expect_eq "relu_again O_s" 4096 "$(field "$WORK/relu" relu_again 4)"
 expect_eq "relu_again in_reads" 1024 "$(field "$WORK/relu" relu_again 6)"
 expect_eq "relu_again out_writes" 1024 "$(field "$WORK/relu" relu_again 9)"
+expect_any_is_os "$WORK/relu"
 
-profile "$WORK/k" --trace=full -- "$TARGETS/kernels" dwconv accumulate relu_avx threads
+profile "$WORK/k" --trace=full -- "$TARGETS/kernels" dwconv accumulate relu_avx threads handoff
 expect_eq "kernels exit status" 0 $?
-for name in dwconv accumulate relu_avx threads; do
+for name in dwconv accumulate relu_avx threads handoff; do
 	n=$(field "$WORK/k" "$name" 1)
-	expect_eq "$name status" ok "$(field "$WORK/k" "$name" 3)"
+	case $name in threads|handoff) status=ok:threads=2 ;; *) status=ok ;; esac
+	expect_eq "$name status" $status "$(field "$WORK/k" "$name" 3)"
 	expect_eq "$name O_s = brute force" "$(oracle "$WORK/k" "$n")" "$(field "$WORK/k" "$name" 4)"
+	expect_eq "$name os_any_bytes = brute force over interleavings" \
+		"$(oracle "$WORK/k" "$n" --any)" "$(field "$WORK/k" "$name" 13)"
 done
+expect_any_is_os "$WORK/k"
+# threads: thread 2 may write the last output element before thread 1
+# reads input element 0: OB + 0 - OB = 0.
+expect_eq "threads os_any_bytes" 0 "$(field "$WORK/k" threads 13)"
+# handoff (IB = OB = 256): thread 1 reads in[i+8], writes out[i], i < 16;
+# thread 2 writes out[32..63] (end 256); thread 1 reads in[24..39], writes
+# out[16..31].  As run, the tightest pair is thread 2's write ending at 256
+# before thread 1's read of in[24] (byte 96): 256 + 96 - 256 = 96.  In any
+# interleaving thread 2 may write before thread 1's first read, of in[8]
+# (byte 32): 256 + 32 - 256 = 32.  (Within thread 1, out[i] is written
+# after in[i+8] is read: no pair; thread 2's reads of in[32..63] against
+# thread 1's writes ending at 128 give 256 + 128 - 128, above min(IB, OB).)
+expect_eq "handoff threads" 2 "$(field "$WORK/k" handoff 12)"
+expect_eq "handoff O_s as run" 96 "$(field "$WORK/k" handoff 4)"
+expect_eq "handoff os_any_bytes" 32 "$(field "$WORK/k" handoff 13)"
+# threads.csv: each thread read 32 input and wrote 32 output elements; the
+# main thread is valgrind's tid 1, the one it made tid 2.
+expect_eq "handoff per-thread counts (threads.csv)" "1,0,32,0,0,32 2,0,32,0,0,32" \
+	"$(awk -F, -v n="$(field "$WORK/k" handoff 1)" '$1 == n { print $2 "," $3 "," $4 "," $5 "," $6 "," $7 }' \
+		"$WORK/k/threads.csv" | sort | tr '\n' ' ' | sed 's/ $//')"
+"$DMO" analyze "$WORK/k" >"$WORK/k.analyze" 2>&1
+# Its columns: layer name out_bytes exact trace ... verdict.
+expect_eq "dmo analyze handoff: exact (os_any) and trace's recomputed os_any" "32 32 ok" \
+	"$(awk '$2 == "handoff" { print $4, $5, $NF }' "$WORK/k.analyze")"
+grep -q "warning: 2 layers ran on several threads" "$WORK/k.err" &&
+	echo "ok: dmo profile warns about the multi-thread layers" ||
+	fail "no thread warning: $(cat "$WORK/k.err")"
 # dwconv 9x9x4 -> 5x5x4, SAME pads one row on top: output rows 0..4 see
 # input rows {0,1} {1,2,3} {3,4,5} {5,6,7} {7,8}: 13 in-image taps; the same
 # 13 across, so 13*13 taps per channel, times 4 channels = 676 reads.

@@ -21,8 +21,11 @@ check_case nested error:nested-begin
 check_case zero-size error:zero-size-buffer
 check_case overlap error:overlapping-buffers
 check_case unmapped error:unmapped-buffer
-# The outer layer of the nested case completes normally.
+check_case two-threads error:nested-begin
+# The outer layer of the nested cases completes normally; in two-threads
+# only the main thread touched its buffers.
 expect_eq "nested: outer layer" ok "$(field "$WORK/nested" outer 3)"
+expect_eq "two-threads: outer layer" ok "$(field "$WORK/two-threads" outer 3)"
 
 # Ending the program inside a layer keeps what was recorded, marked
 # incomplete, and dmo profile exits with the program's status.

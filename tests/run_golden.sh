@@ -18,7 +18,7 @@ expect_eq "golden layer out_writes" 301056 "$(field "$WORK/g" op1_dwconv2d 9)"
 # it is not checked.)
 "$DMO" run --out "$WORK/t" --trace=full --threads 2 "$GOLDEN" >"$WORK/t.out" 2>"$WORK/t.err"
 expect_eq "--threads 2 exit status" 0 $?
-expect_eq "--threads 2 status" ok "$(field "$WORK/t" op1_dwconv2d 3)"
+expect_eq "--threads 2 status" ok:threads=2 "$(field "$WORK/t" op1_dwconv2d 3)"
 "$DMO" export --csv "$WORK/t" >/dev/null 2>&1
 tids=$(awk -F, 'NR > 1 { print $3 }' "$WORK/t/layer-0001.csv" | sort -u | wc -l)
 if [ "$tids" -ge 2 ]; then echo "ok: $tids thread ids"; else fail "expected 2+ thread ids, got $tids"; fi

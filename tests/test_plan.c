@@ -207,13 +207,17 @@ START_TEST(verify_catches_wrong_os)
 }
 END_TEST
 
-/* Measured O_s comes from layers.csv by name; a missing layer is an error. */
+/* Measured O_s comes from layers.csv by name; a missing layer is an error.
+ * It is os_any_bytes: r1 ran on two threads, and only 16 of its 40 bytes
+ * hold for every interleaving. */
 START_TEST(measured)
 {
 	char dir[] = "/tmp/dmo-test-plan.XXXXXX", path[256], err[512];
 	struct dmo_layer_row rows[2] = {
-		{ .layer = 0, .name = "r1", .in_bytes = 64, .out_bytes = 64, .os_bytes = 40, .status = "ok" },
-		{ .layer = 1, .name = "r2", .in_bytes = 64, .out_bytes = 64, .os_bytes = 24, .status = "ok" },
+		{ .layer = 0, .name = "r1", .in_bytes = 64, .out_bytes = 64, .os_bytes = 40,
+		  .status = "ok:threads=2", .threads = 2, .os_any_bytes = 16 },
+		{ .layer = 1, .name = "r2", .in_bytes = 64, .out_bytes = 64, .os_bytes = 24,
+		  .status = "ok", .threads = 1, .os_any_bytes = 24 },
 	};
 	struct dmo_layer_table table = { rows, 1 };
 	struct dmo_model m;
@@ -228,7 +232,7 @@ START_TEST(measured)
 	table.count = 2;
 	ck_assert_int_eq(dmo_layers_csv_write(path, &table, err, sizeof err), 0);
 	ck_assert_int_eq(dmo_plan_os(&m, DMO_OS_MEASURED, dir, os, err, sizeof err), 0);
-	ck_assert_uint_eq(os[0], 40);
+	ck_assert_uint_eq(os[0], 16);
 	ck_assert_uint_eq(os[1], 24);
 	unlink(path);
 	rmdir(dir);

@@ -7,12 +7,16 @@
 #include "profile.h"
 
 static const char usage[] =
-	"usage: dmo profile [--out DIR] [--trace=summary|full] [--max-mem SIZE] -- PROGRAM [ARGS...]\n"
+	"usage: dmo profile [--out DIR] [--trace=summary|full] [--max-mem SIZE] [--runs K]\n"
+	"                   [--vg-opt OPTION]... -- PROGRAM [ARGS...]\n"
 	"\n"
 	"Run PROGRAM under valgrind --tool=dmo.  Every layer it marks with\n"
 	"dmo_layer_begin/dmo_layer_end is recorded in DIR/layers.csv; with\n"
 	"--trace=full each layer's events go to DIR/layer-NNNN.events too.\n"
-	"Exits with PROGRAM's exit status (2 when dmo itself fails).\n"
+	"Exits with PROGRAM's exit status (2 when dmo itself fails).  A layer\n"
+	"run by several threads gets status ok:threads=N and two values:\n"
+	"os_bytes for the interleaving valgrind ran, os_any_bytes for every\n"
+	"interleaving (docs/threads.md).\n"
 	"\n"
 	DMO_PROFILE_OPTIONS_HELP
 	"  -h, --help         this text\n";

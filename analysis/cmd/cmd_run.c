@@ -19,7 +19,8 @@ static const char usage[] =
 	"Profile libdmokernels' reference kernel of each op SPEC (e.g.\n"
 	"dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same), or every layer of a\n"
 	"model table, on deterministic data under valgrind --tool=dmo, and print\n"
-	"the per-layer table (exact safe overlap O_s in os_bytes).  NAME is a\n"
+	"the per-layer table (exact safe overlap O_s in os_bytes; with threads,\n"
+	"os_any_bytes holds for every interleaving of them).  NAME is a\n"
 	"table shipped with dmo (e.g. mobilenet_v2_1.0_224); FILE any table.\n"
 	"\n"
 	DMO_PROFILE_OPTIONS_HELP

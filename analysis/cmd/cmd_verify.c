@@ -31,9 +31,12 @@ static const char usage[] =
 	"                       any byte count up to min(IB, OB), though one that\n"
 	"                       is not a multiple of e misaligns the input\n"
 	"  -j, --threads N      split the kernel's output over N threads\n"
-	"                       (default 1); O_s holds for the one-thread loop\n"
-	"                       order only, and a threaded overlapped run may\n"
-	"                       differ from run to run\n"
+	"                       (default 1); the threads race, so an overlapped\n"
+	"                       run may differ from run to run: use the\n"
+	"                       os_any_bytes of a threaded profile as --overlap\n"
+	"  -r, --repeat R       overlapped runs at X after the first, counting\n"
+	"                       those that differ (default: about a second's\n"
+	"                       worth with --threads 2 or more, else 0)\n"
 	"  -i, --interleave     threads take every N-th output element\n"
 	"  -s, --scan-limit N   at most N kernel runs for the larger-overlap scan\n"
 	"                       (default " STR(DMO_VERIFY_SCAN_LIMIT) "; 0: no scan)\n"
@@ -125,6 +128,9 @@ static void print_result(const char *text, const struct dmo_verify_result *r)
 		printf("%-20s %llu is not a multiple of the %llu-byte element: the input "
 		       "is misaligned\n", "note:", (unsigned long long)r->overlap,
 		       (unsigned long long)r->elem_size);
+	if (r->runs > 1)
+		printf("%-20s %llu overlapped %s, %llu differed\n", "runs:",
+		       (unsigned long long)r->runs, runs(r->runs), (unsigned long long)r->differed);
 	if (r->safe) {
 		printf("%-20s safe: output identical bit for bit\n", "result:");
 	} else {
@@ -141,14 +147,16 @@ int cmd_verify(int argc, char **argv)
 		{ "threads", required_argument, NULL, 'j' },
 		{ "interleave", no_argument, NULL, 'i' },
 		{ "scan-limit", required_argument, NULL, 's' },
+		{ "repeat", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct dmo_verify_opts opts = { .threads = 1, .scan_limit = DMO_VERIFY_SCAN_LIMIT };
+	struct dmo_verify_opts opts = { .threads = 1, .scan_limit = DMO_VERIFY_SCAN_LIMIT,
+					.repeat = DMO_VERIFY_REPEAT_AUTO };
 	int c;
 
 	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
-	while ((c = getopt_long(argc, argv, "x:j:is:h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "x:j:is:r:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'x':
 			if (parse_u64(optarg, &opts.overlap) != 0) {
@@ -172,6 +180,14 @@ int cmd_verify(int argc, char **argv)
 			if (parse_u64(optarg, &opts.scan_limit) != 0) {
 				fprintf(stderr, "dmo verify: --scan-limit '%s' is not a number\n",
 					optarg);
+				return 2;
+			}
+			break;
+		case 'r':
+			if (parse_u64(optarg, &opts.repeat) != 0 ||
+			    opts.repeat > DMO_VERIFY_REPEAT_MAX) {
+				fprintf(stderr, "dmo verify: --repeat '%s' is not 0..%d\n", optarg,
+					DMO_VERIFY_REPEAT_MAX);
 				return 2;
 			}
 			break;

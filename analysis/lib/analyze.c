@@ -1,7 +1,9 @@
 /* analyze.c - per-layer cross-check of the three O_s methods (analyze.h).
  *
- * The exact value is the tool's.  The event file, when kept, is reduced
- * again here through the same rule and must agree.  For a layer with an
+ * The exact value is the tool's os_any_bytes, safe for every interleaving
+ * of the layer's threads (for one thread, its O_s).  The event file, when
+ * kept, is reduced again here through the same rules and must agree on
+ * both values.  For a layer with an
  * op spec, the algorithmic value must equal the exact one when the kernel
  * ran in the reference loop order, and the analytic one must not exceed it. */
 #include <csv.h>
@@ -48,8 +50,11 @@ static int analyze_trace(const char *dir, struct dmo_layer_analysis *a, char *er
 	if (rc != 0)
 		return -1;
 	a->have_trace = 1;
-	a->trace_os = dmo_reducer_os(&a->trace.exact);
-	a->trace_mismatch = !a->trace.incomplete && a->trace_os != a->row->os_bytes;
+	a->trace_os = a->trace.any_os;
+	/* A layers.csv from before threads were counted has no os_any. */
+	a->trace_mismatch = !a->trace.incomplete &&
+			    (dmo_reducer_os(&a->trace.exact) != a->row->os_bytes ||
+			     (a->row->threads > 0 && a->trace.any_os != a->row->os_any_bytes));
 	return 0;
 }
 
@@ -63,7 +68,7 @@ int dmo_analyze_layer(const char *dir, const struct dmo_layer_row *row,
 
 	memset(a, 0, sizeof *a);
 	a->row = row;
-	if (strcmp(row->status, "ok") != 0) {
+	if (!dmo_layer_ok(row)) {
 		snprintf(a->note, sizeof a->note, "not analysed: status %s", row->status);
 		return 0;
 	}
@@ -89,8 +94,15 @@ int dmo_analyze_layer(const char *dir, const struct dmo_layer_row *row,
 	a->have_spec = 1;
 	a->algorithmic_os = algo.os;
 	a->analytic_os = bound.os;
+	a->analytic_unsafe = bound.os > dmo_layer_safe_os(row);
+	if (row->threads > 1) {
+		/* Both methods model the one-thread loop order. */
+		snprintf(a->note, sizeof a->note,
+			 "%u threads: exact is os_any_bytes (any interleaving; %" PRIu64
+			 " as run); algorithmic models one thread", row->threads, row->os_bytes);
+		return 0;
+	}
 	a->algorithmic_mismatch = algo.os != row->os_bytes;
-	a->analytic_unsafe = bound.os > row->os_bytes;
 	if (a->algorithmic_mismatch)
 		snprintf(a->note, sizeof a->note,
 			 "exact differs from algorithmic: the kernel did not run in the reference loop order");
@@ -105,7 +117,7 @@ static const char *verdict(const struct dmo_layer_analysis *a)
 		return "UNSAFE";
 	if (a->algorithmic_mismatch)
 		return "MISMATCH";
-	if (strcmp(a->row->status, "ok") != 0)
+	if (!dmo_layer_ok(a->row))
 		return "skipped";
 	return a->have_spec || a->have_trace ? "ok" : "exact-only";
 }
@@ -137,7 +149,7 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 		return -1;
 	}
 	fputs("layer,name,op,out_bytes,exact_os,trace_os,algorithmic_os,analytic_os,"
-	      "penalty_bytes,penalty_pct,verdict\n", csv);
+	      "penalty_bytes,penalty_pct,verdict,threads,os_bytes\n", csv);
 	fprintf(out, "%5s  %-20s %12s %12s %12s %12s %12s %8s  %s\n", "layer", "name",
 		"out_bytes", "exact", "trace", "algorithmic", "analytic", "penalty", "verdict");
 	for (size_t i = 0; i < count; i++) {
@@ -148,17 +160,18 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 		uint64_t penalty_bytes = 0;
 
 		if (dmo_layer_os_known(r))
-			snprintf(exact, sizeof exact, "%" PRIu64, r->os_bytes);
+			snprintf(exact, sizeof exact, "%" PRIu64, dmo_layer_safe_os(r));
 
 		if (a->have_trace)
 			snprintf(trace, sizeof trace, "%" PRIu64, a->trace_os);
 		if (a->have_spec) {
-			penalty_bytes = a->analytic_os <= r->os_bytes ? r->os_bytes - a->analytic_os : 0;
+			uint64_t safe = dmo_layer_safe_os(r);
+			penalty_bytes = a->analytic_os <= safe ? safe - a->analytic_os : 0;
 			snprintf(algo, sizeof algo, "%" PRIu64, a->algorithmic_os);
 			snprintf(analytic, sizeof analytic, "%" PRIu64, a->analytic_os);
 			snprintf(penalty, sizeof penalty, "%.3f%%", percent(penalty_bytes, r->out_bytes));
 			total_out += r->out_bytes;
-			total_exact += r->os_bytes;
+			total_exact += safe;
 			total_algo += a->algorithmic_os;
 			total_analytic += a->analytic_os;
 			total_penalty += penalty_bytes;
@@ -170,11 +183,12 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 		fprintf(csv, "%u,", r->layer);
 		put_text(csv, r->name);
 		put_text(csv, r->op);
-		fprintf(csv, "%" PRIu64 ",%s,%s,%s,%s,%" PRIu64 ",%s,%s\n", r->out_bytes,
+		/* exact_os is os_any_bytes; os_bytes (as run) comes last. */
+		fprintf(csv, "%" PRIu64 ",%s,%s,%s,%s,%" PRIu64 ",%s,%s,%u,%" PRIu64 "\n", r->out_bytes,
 			dmo_layer_os_known(r) ? exact : "", a->have_trace ? trace : "",
 			a->have_spec ? algo : "",
 			a->have_spec ? analytic : "", penalty_bytes,
-			a->have_spec ? penalty : "", verdict(a));
+			a->have_spec ? penalty : "", verdict(a), r->threads, r->os_bytes);
 	}
 	if (total_out > 0)
 		fprintf(out, "%5s  %-20s %12" PRIu64 " %12" PRIu64 " %12s %12" PRIu64 " %12" PRIu64
@@ -185,6 +199,13 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 		snprintf(err, err_len, "%s: %s", path, strerror(errno));
 		return -1;
 	}
+	size_t multi = 0;
+	for (size_t i = 0; i < count; i++)
+		multi += layers[i].row->threads > 1;
+	if (multi > 0)
+		fprintf(out, "%zu layer%s ran on several threads: their exact and trace values are "
+			"os_any_bytes, safe for every interleaving (docs/threads.md)\n", multi,
+			multi == 1 ? "" : "s");
 	fprintf(out, "analysis: %s; curves: %s/layer-NNNN-curves.csv\n", path, dir);
 	return failed;
 }

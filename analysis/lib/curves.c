@@ -34,11 +34,17 @@ static int tape_failed(struct dmo_tape *t, const char *what, char *err, size_t e
 }
 
 /* The event file is read straight into the tape's free room, a chunk at
- * a time, and folded into the reducer there. */
+ * a time, and folded into the reducer there: per thread, and in the order
+ * it ran, which is the exact O_s. */
 static int load(struct dmo_trace *trace, struct dmo_tape *events,
 		struct dmo_curve_summary *s, char *err, size_t err_len)
 {
 	size_t room, got;
+	struct dmo_thread_acc slots[DMO_TID_LUMPED + 1];
+	struct dmo_any_reducer any;
+
+	dmo_any_init(&any, trace->header.in_bytes, trace->header.out_bytes, slots,
+		     DMO_TID_LUMPED + 1);
 
 	do {
 		struct dmo_event *dst = dmo_tape_reserve(events, &room);
@@ -50,11 +56,14 @@ static int load(struct dmo_trace *trace, struct dmo_tape *events,
 			return -1;
 		}
 		for (size_t i = 0; i < got; i++)
-			dmo_reducer_add(&s->exact, dst[i].flags, dst[i].offset, dst[i].size);
+			dmo_any_add(&any, dst[i].tid, dst[i].flags, dst[i].offset, dst[i].size);
 		if (dmo_tape_commit(events, got) != 0)
 			return tape_failed(events, "storing events", err, err_len);
 		s->events += got;
 	} while (got > 0);
+	s->exact = *dmo_any_ran(&any);
+	s->threads = any.n_threads;
+	s->any_os = dmo_any_os(&any);
 	return s->events == trace->count ? 0 : -1;
 }
 
@@ -148,6 +157,7 @@ int dmo_trace_curves(const char *event_file, const char *spill_dir, dmo_curve_si
 		return -1;
 	summary->incomplete = trace.incomplete;
 	dmo_reducer_init(&summary->exact, trace.header.in_bytes, trace.header.out_bytes);
+	summary->any_os = dmo_reducer_os(&summary->exact);
 	events = new_tape(sizeof(struct dmo_event), spill_dir);
 	min_reads = new_tape(sizeof(uint64_t), spill_dir);
 	if (events == NULL || min_reads == NULL) {

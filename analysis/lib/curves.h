@@ -24,6 +24,8 @@ typedef int (*dmo_curve_sink)(void *ctx, const struct dmo_curve_point *p);
 
 struct dmo_curve_summary {
 	struct dmo_reducer exact; /* every event folded in order: exact O_s */
+	unsigned threads;         /* thread ids seen (255 lumps the ids from it up) */
+	uint64_t any_os;          /* O_s for every interleaving (formulas.md 1b) */
 	uint64_t events, steps;
 	int incomplete;           /* the event file was never finished */
 	/* The paper's form OB + min_i (minR(i) - maxW(i)), clamped, and the

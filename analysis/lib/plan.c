@@ -56,7 +56,7 @@ static int measured_os(const struct dmo_model *model, const char *dir, uint64_t 
 				row = &table.rows[r];
 		if (row == NULL)
 			rc = fail(err, err_len, "%s: no layer '%s'", path, layer->name);
-		else if (strcmp(row->status, "ok") != 0)
+		else if (!dmo_layer_ok(row))
 			rc = fail(err, err_len, "%s: layer '%s' has status %s", path,
 				  layer->name, row->status);
 		else if (row->in_bytes != dmo_opspec_in_bytes(&layer->op) ||
@@ -68,7 +68,7 @@ static int measured_os(const struct dmo_model *model, const char *dir, uint64_t 
 				  (unsigned long long)dmo_opspec_in_bytes(&layer->op),
 				  (unsigned long long)dmo_opspec_out_bytes(&layer->op));
 		else
-			os[l] = row->os_bytes;
+			os[l] = dmo_layer_safe_os(row); /* os_any_bytes: any interleaving */
 	}
 	dmo_layer_table_free(&table);
 	return rc;

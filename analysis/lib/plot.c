@@ -52,6 +52,10 @@ int dmo_plot_kind_parse(const char *name, enum dmo_plot_kind *kind)
 /* What the first pass learns. */
 struct scan {
 	struct dmo_reducer red;
+	/* The same events per thread: the O_s safe for every interleaving,
+	 * the value the figures shade (docs/formulas.md 1b). */
+	struct dmo_thread_acc slots[DMO_TID_LUMPED + 1];
+	struct dmo_any_reducer any;
 	uint64_t events, t_min, t_max;
 	/* The events that currently hold the reducer's running extremes, and
 	 * the pair (E1 before E2) that gave its smallest bound. */
@@ -69,6 +73,7 @@ static void scan_event(struct scan *s, const struct dmo_event *e)
 	struct dmo_reducer before = s->red;
 
 	dmo_reducer_add(&s->red, e->flags, e->offset, e->size);
+	dmo_any_add(&s->any, e->tid, e->flags, e->offset, e->size);
 	if (s->red.counts[3] != before.counts[3] &&
 	    (before.counts[3] == 0 || s->red.max_out_write_end > before.max_out_write_end))
 		s->wo_setter = *e;
@@ -371,8 +376,8 @@ static void gp_common(struct gp_args *a, const struct dmo_plot_request *req, con
 		      const char *what, const struct scan *s, const char *detail)
 {
 	const struct dmo_layer_row *row = req->row;
-	char title[1600], subtitle[512];
-	uint64_t ob = row->out_bytes, os = dmo_reducer_os(&s->red);
+	char title[1600], subtitle[512], value[160];
+	uint64_t ob = row->out_bytes, os = dmo_any_os(&s->any), os_run = dmo_reducer_os(&s->red);
 
 	gp_string(a, "term", req->format == DMO_PLOT_SVG ? "svg" : "pngcairo");
 	gp_string(a, "outfile", req->out_file);
@@ -380,16 +385,21 @@ static void gp_common(struct gp_args *a, const struct dmo_plot_request *req, con
 	gp_string(a, "plotsdir", dmo_locate_plots());
 	snprintf(title, sizeof title, "%s of layer %u '%s'%s%s%s", what, row->layer, row->name,
 		 row->op[0] ? " (" : "", row->op, row->op[0] ? ")" : "");
+	if (s->any.n_threads > 1)
+		snprintf(value, sizeof value, "%u threads: O_s = %" PRIu64 " B for any interleaving"
+			 " (%" PRIu64 " B as run)", s->any.n_threads, os, os_run);
+	else
+		snprintf(value, sizeof value, "O_s = %" PRIu64 " B", os);
 	snprintf(subtitle, sizeof subtitle,
-		 "O_s = %" PRIu64 " B of OB = %" PRIu64 " B (%.2f %%), IB = %" PRIu64
-		 " B, %" PRIu64 " events; %s",
-		 os, ob, ob ? 100.0 * (double)os / (double)ob : 0.0, row->in_bytes, s->events,
+		 "%s of OB = %" PRIu64 " B (%.2f %%), IB = %" PRIu64 " B, %" PRIu64 " events; %s",
+		 value, ob, ob ? 100.0 * (double)os / (double)ob : 0.0, row->in_bytes, s->events,
 		 detail);
 	gp_string(a, "title", title);
 	gp_string(a, "subtitle", subtitle);
 	gp_uint(a, "ob", ob);
 	gp_uint(a, "ib", row->in_bytes);
 	gp_uint(a, "os", os);
+	gp_uint(a, "osrun", os_run);
 }
 
 /* pair.csv: the two events that set O_s, at their drawn positions: the
@@ -412,8 +422,8 @@ static int write_pair(const char *dir, const struct scan *s, uint64_t in_shift,
 	}
 	/* Exactly one event of a forbidding pair is on the output buffer. */
 	int o = (s->pair[0].flags & DMO_EV_OUT) ? 0 : 1;
-	snprintf(label, label_len, "O_s set by %s then %s: OB + %" PRIu64 " - %" PRIu64 " = %" PRId64,
-		 side[0], side[1], edge[1 - o], edge[o],
+	snprintf(label, label_len, "%s set by %s then %s: OB + %" PRIu64 " - %" PRIu64 " = %" PRId64,
+		 s->any.n_threads > 1 ? "O_s as run" : "O_s", side[0], side[1], edge[1 - o], edge[o],
 		 (int64_t)out_bytes + (int64_t)edge[1 - o] - (int64_t)edge[o]);
 	snprintf(path, sizeof path, "%s/pair.csv", dir);
 	f = fopen(path, "w");
@@ -432,7 +442,7 @@ static int plot_memory(const struct dmo_plot_request *req, const char *dir, stru
 	struct prep p = { .req = req, .dir = dir };
 	struct gp_args *a = calloc(1, sizeof *a);
 	char list[MAX_SERIES * 12], detail[160], pair[200] = "";
-	uint64_t os = dmo_reducer_os(&s->red);
+	uint64_t os = dmo_any_os(&s->any);
 	int rc;
 
 	if (a == NULL) {
@@ -655,6 +665,7 @@ int dmo_plot_render(const struct dmo_plot_request *req, struct dmo_plot_result *
 	memset(res, 0, sizeof *res);
 	memset(&s, 0, sizeof s);
 	dmo_reducer_init(&s.red, req->row->in_bytes, req->row->out_bytes);
+	dmo_any_init(&s.any, req->row->in_bytes, req->row->out_bytes, s.slots, DMO_TID_LUMPED + 1);
 	if (each_event(req->event_file, scan_fn, &s, err, err_len) != 0)
 		return -1;
 	if (s.events == 0) {
@@ -663,6 +674,8 @@ int dmo_plot_render(const struct dmo_plot_request *req, struct dmo_plot_result *
 	}
 	res->events = s.events;
 	res->os = dmo_reducer_os(&s.red);
+	res->os_any = dmo_any_os(&s.any);
+	res->threads = s.any.n_threads;
 	if (make_data_dir(dir, sizeof dir, err, err_len) != 0)
 		return -1;
 	if (req->kind == DMO_PLOT_BOUNDS)

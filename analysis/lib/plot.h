@@ -32,7 +32,9 @@ struct dmo_plot_request {
 
 struct dmo_plot_result {
 	uint64_t events;   /* events in the trace */
-	uint64_t os;       /* exact O_s recomputed from the trace, bytes */
+	uint64_t os;       /* exact O_s recomputed from the trace, bytes, as run */
+	uint64_t os_any;   /* the same for any interleaving (the value shaded) */
+	unsigned threads;  /* thread ids in the trace */
 	uint64_t points;   /* data rows handed to gnuplot */
 	int decimated;     /* the figure shows envelopes, not every event/step */
 };

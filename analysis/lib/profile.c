@@ -17,6 +17,7 @@
 
 #include "locate.h"
 #include "profile.h"
+#include "profile_runs.h"
 #include "summary.h"
 #include "wire.h"
 
@@ -50,6 +51,7 @@ static void clear_run_dir(const char *dir)
 		size_t len = strlen(entry->d_name);
 		if (strcmp(entry->d_name, DMO_SUMMARY_FILE) == 0 ||
 		    strcmp(entry->d_name, DMO_LAYERS_CSV) == 0 ||
+		    strcmp(entry->d_name, DMO_THREADS_CSV) == 0 ||
 		    (strncmp(entry->d_name, "layer-", 6) == 0 &&
 		     ((len > 7 && strcmp(entry->d_name + len - 7, ".events") == 0) ||
 		      (len > 4 && strcmp(entry->d_name + len - 4, ".csv") == 0)))) {
@@ -90,7 +92,7 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 
 	while (opts->argv[argc] != NULL)
 		argc++;
-	argv = calloc(argc + 8, sizeof *argv);
+	argv = calloc(argc + 8 + (size_t)opts->n_vg_opts, sizeof *argv);
 	if (argv == NULL)
 		_exit(127);
 	snprintf(fifo_opt, sizeof fifo_opt, "--dmo-fifo=%s", fifo);
@@ -106,7 +108,8 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 		snprintf(mem_opt, sizeof mem_opt, "--dmo-max-mem=%s", opts->max_mem);
 		argv[6] = mem_opt;
 	}
-	memcpy(argv + 7, opts->argv, argc * sizeof *argv);
+	memcpy(argv + 7, opts->vg_opts, (size_t)opts->n_vg_opts * sizeof *argv);
+	memcpy(argv + 7 + opts->n_vg_opts, opts->argv, argc * sizeof *argv);
 	setenv("VALGRIND_LIB", tool_dir, 1);
 	setenv(DMO_FIFO_ENV, fifo, 1);
 	if (opts->quiet_program) {
@@ -168,6 +171,9 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 		goto out;
 	snprintf(csv, sizeof csv, "%s/%s", out_dir, DMO_LAYERS_CSV);
 	rc = dmo_layers_csv_write(csv, table, err, err_len);
+	snprintf(csv, sizeof csv, "%s/%s", out_dir, DMO_THREADS_CSV);
+	if (rc == 0)
+		rc = dmo_threads_csv_write(csv, table, err, err_len);
 out:
 	unlink(fifo);
 	rmdir(private_dir);
@@ -191,6 +197,10 @@ int dmo_profile_option(struct dmo_profile_options *opts, int option, const char 
 	case DMO_OPT_MAX_MEM:
 		opts->max_mem = value;
 		return 1;
+	case DMO_OPT_VG_OPT:
+		return dmo_profile_vg_opt(opts, value, err, err_len) == 0 ? 1 : -1;
+	case DMO_OPT_RUNS:
+		return dmo_profile_runs_option(opts, value, err, err_len) == 0 ? 1 : -1;
 	default:
 		return 0;
 	}
@@ -202,6 +212,8 @@ int dmo_profile_command(const struct dmo_profile_options *opts, const char *who)
 	char err[1024];
 	int status, signal_no;
 
+	if (opts->runs > 1)
+		return dmo_profile_runs_command(opts, who);
 	if (dmo_profile_run(opts, &status, &signal_no, &table, err, sizeof err) != 0) {
 		/* What the tool recorded is shown even when layers.csv failed. */
 		if (table.count > 0)
@@ -212,6 +224,7 @@ int dmo_profile_command(const struct dmo_profile_options *opts, const char *who)
 	}
 	dmo_layers_print(stdout, &table);
 	printf("run directory: %s (%s)\n", opts->out_dir, DMO_LAYERS_CSV);
+	dmo_layers_warn_threads(stderr, who, &table);
 	dmo_layer_table_free(&table);
 	/* Said on stderr, since a layer left "incomplete" needs its cause.  A
 	 * SIGKILL nobody sent by hand is usually the kernel's OOM killer. */

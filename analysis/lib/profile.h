@@ -7,12 +7,20 @@
 
 #include "rundir.h"
 
+/* --vg-opt options a command line may give, plus the two a run of
+ * --runs adds. */
+#define DMO_MAX_VG_OPTS 34
+
 struct dmo_profile_options {
 	const char *out_dir;  /* created if missing */
 	int full_trace;       /* --dmo-trace=full */
 	char *const *argv;    /* the program and its arguments */
 	int quiet_program;    /* send the program's stdout to /dev/null */
 	const char *max_mem;  /* --dmo-max-mem for full traces; NULL: the tool's default */
+	/* --vg-opt: options handed to valgrind before the program. */
+	const char *vg_opts[DMO_MAX_VG_OPTS];
+	int n_vg_opts;
+	int runs;             /* --runs K: K runs, per-layer minimum (profile_runs.h) */
 };
 
 /* mkdir -p PATH.  Returns 0, or -1 with errno. */
@@ -29,17 +37,26 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 		    size_t err_len);
 
 /* The options `dmo profile` and `dmo run` share, as getopt_long codes:
- * 'o' --out DIR, 't' --trace=summary|full, DMO_OPT_MAX_MEM --max-mem SIZE. */
-enum { DMO_OPT_MAX_MEM = 0x100 };
+ * 'o' --out DIR, 't' --trace=summary|full, DMO_OPT_MAX_MEM --max-mem SIZE,
+ * DMO_OPT_VG_OPT --vg-opt OPTION, DMO_OPT_RUNS --runs K. */
+enum { DMO_OPT_MAX_MEM = 0x100, DMO_OPT_VG_OPT, DMO_OPT_RUNS };
 #define DMO_PROFILE_LONG_OPTIONS                                          \
 	{ "out", required_argument, NULL, 'o' },                          \
 	{ "trace", required_argument, NULL, 't' },                        \
-	{ "max-mem", required_argument, NULL, DMO_OPT_MAX_MEM }
+	{ "max-mem", required_argument, NULL, DMO_OPT_MAX_MEM },          \
+	{ "vg-opt", required_argument, NULL, DMO_OPT_VG_OPT },            \
+	{ "runs", required_argument, NULL, DMO_OPT_RUNS }
 #define DMO_PROFILE_OPTIONS_HELP                                                      \
 	"  -o, --out DIR      run directory (default: dmo-run)\n"                        \
 	"  -t, --trace MODE   summary (counts and exact O_s) or full (every event)\n"    \
 	"      --max-mem SIZE RAM a full trace may hold before it goes to disk\n"      \
-	"                     (K, M, G suffixes; default 64M)\n"
+	"                     (K, M, G suffixes; default 64M)\n"                       \
+	"      --vg-opt OPT   hand OPT (e.g. --fair-sched=yes) to valgrind; repeatable;\n" \
+	"                     the options dmo sets itself are refused\n"             \
+	"      --runs K       run K times under different valgrind schedules\n"      \
+	"                     (--fair-sched=yes, varied block sizes); each layer's\n" \
+	"                     values are the minimum over the runs, spread shown;\n" \
+	"                     run K in DIR/run-K (default 1)\n"
 
 /* Take OPTION (with VALUE) into *OPTS.  Returns 1 when it is one of the
  * shared options, 0 when it is not, -1 with a message in ERR when its

@@ -13,8 +13,12 @@
 static const char *const columns[] = {
 	"layer", "name", "op", "in_bytes", "out_bytes", "in_reads", "in_writes",
 	"out_reads", "out_writes", "steps", "instructions", "os_bytes", "status",
+	"threads", "os_any_bytes",
 };
-enum { N_COLUMNS = sizeof columns / sizeof columns[0] };
+/* Columns are found by name; files written before threads were counted
+ * lack the last two (N_REQUIRED). */
+enum { N_COLUMNS = sizeof columns / sizeof columns[0], N_REQUIRED = 13, COL_STATUS = 12,
+       COL_THREADS = 13, COL_OS_ANY = 14, MAX_FIELDS = 64 };
 
 void dmo_layer_table_free(struct dmo_layer_table *table)
 {
@@ -36,6 +40,22 @@ static int push_row(struct dmo_layer_table *table, const struct dmo_layer_row *r
 static int terminated(const char *text, size_t cap)
 {
 	return memchr(text, '\0', cap) != NULL;
+}
+
+/* The thread part of a tool record, checked: the listed threads are at
+ * most those counted, and O_s^any never exceeds O_s (it is a minimum over
+ * a superset of pairs). */
+static int take_threads(struct dmo_layer_row *row, const struct dmo_layer_summary *rec)
+{
+	if (rec->listed_threads > DMO_SUMMARY_THREADS || rec->listed_threads > rec->threads ||
+	    rec->os_any_bytes > rec->os_bytes)
+		return -1;
+	row->threads = rec->threads;
+	row->os_any_bytes = rec->os_any_bytes;
+	row->listed_threads = rec->listed_threads;
+	memcpy(row->thread_counts, rec->thread_counts,
+	       rec->listed_threads * sizeof rec->thread_counts[0]);
+	return 0;
 }
 
 int dmo_summary_read(const char *dir, struct dmo_layer_table *table, char *err,
@@ -77,8 +97,16 @@ int dmo_summary_read(const char *dir, struct dmo_layer_table *table, char *err,
 		row.steps = rec.steps;
 		row.instructions = rec.instructions;
 		row.os_bytes = rec.os_bytes;
+		if (take_threads(&row, &rec) != 0) {
+			snprintf(err, err_len, "%s: record %zu has bad thread counts", path, index);
+			fclose(in);
+			dmo_layer_table_free(table);
+			return -1;
+		}
 		if (rec.status == DMO_STATUS_ERROR)
 			snprintf(row.status, sizeof row.status, "error:%s", rec.reason);
+		else if (rec.status == DMO_STATUS_OK && rec.threads > 1)
+			snprintf(row.status, sizeof row.status, "ok:threads=%u", rec.threads);
 		else
 			snprintf(row.status, sizeof row.status, "%s",
 				 rec.status == DMO_STATUS_OK ? "ok" : "incomplete");
@@ -132,7 +160,36 @@ int dmo_layers_csv_write(const char *path, const struct dmo_layer_table *table,
 		put_number(out, r->steps);
 		put_number(out, r->instructions);
 		put_number(out, r->os_bytes);
-		put_field(out, r->status, 1);
+		put_field(out, r->status, 0);
+		put_number(out, r->threads);
+		fprintf(out, "%" PRIu64 "\n", r->os_any_bytes);
+	}
+	if (fclose(out) != 0) {
+		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int dmo_threads_csv_write(const char *path, const struct dmo_layer_table *table, char *err,
+			  size_t err_len)
+{
+	FILE *out = fopen(path, "w");
+	if (out == NULL) {
+		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	fputs("layer,tid,lumped,in_reads,in_writes,out_reads,out_writes\n", out);
+	for (size_t i = 0; i < table->count; i++) {
+		const struct dmo_layer_row *r = &table->rows[i];
+		for (unsigned t = 0; t < r->listed_threads; t++) {
+			const struct dmo_thread_counts *c = &r->thread_counts[t];
+			put_number(out, r->layer);
+			put_number(out, c->tid);
+			put_number(out, c->lumped);
+			for (int k = 0; k < 4; k++)
+				fprintf(out, "%" PRIu64 "%c", c->counts[k], k == 3 ? '\n' : ',');
+		}
 	}
 	if (fclose(out) != 0) {
 		snprintf(err, err_len, "%s: %s", path, strerror(errno));
@@ -147,6 +204,9 @@ struct csv_reader {
 	struct dmo_layer_table *table;
 	struct dmo_layer_row row;
 	int field;
+	int n_fields;          /* of the header */
+	int column[MAX_FIELDS]; /* field -> index into columns[], -1: unknown */
+	int have_os_any;
 	size_t line;
 	char *err;
 	size_t err_len;
@@ -157,7 +217,9 @@ static int fail(struct csv_reader *rd, const char *what)
 {
 	if (!rd->failed)
 		snprintf(rd->err, rd->err_len, "line %zu, column %d (%s): %s", rd->line,
-			 rd->field + 1, rd->field < N_COLUMNS ? columns[rd->field] : "extra", what);
+			 rd->field + 1,
+			 rd->line > 1 && rd->field < rd->n_fields && rd->column[rd->field] >= 0
+				 ? columns[rd->column[rd->field]] : "extra", what);
 	rd->failed = 1;
 	return -1;
 }
@@ -185,38 +247,75 @@ static int copy_field(struct csv_reader *rd, char *dst, size_t cap, const char *
 	return 0;
 }
 
+/* A header field: which column it is.  Unknown names are allowed (a
+ * later dmo may append columns) and their values ignored. */
+static void on_header_field(struct csv_reader *rd, const char *text, size_t len)
+{
+	int c = rd->field, id = -1;
+	if (c >= MAX_FIELDS) {
+		fail(rd, "too many columns");
+		return;
+	}
+	for (int k = 0; k < N_COLUMNS; k++)
+		if (len == strlen(columns[k]) && memcmp(text, columns[k], len) == 0)
+			id = k;
+	for (int k = 0; k < c && id >= 0; k++)
+		if (rd->column[k] == id)
+			fail(rd, "column named twice");
+	rd->column[c] = id;
+	rd->n_fields = c + 1;
+}
+
+static int status_valid(const char *status)
+{
+	const char *n = status + strlen("ok:threads=");
+	if (strcmp(status, "ok") == 0 || strcmp(status, "incomplete") == 0 ||
+	    strncmp(status, "error:", 6) == 0)
+		return 1;
+	return strncmp(status, "ok:threads=", strlen("ok:threads=")) == 0 && n[0] >= '1' &&
+	       n[0] <= '9' && strspn(n, "0123456789") == strlen(n) && strlen(n) <= 9;
+}
+
 static void on_field(void *text, size_t len, void *data)
 {
 	struct csv_reader *rd = data;
 	struct dmo_layer_row *r = &rd->row;
 	uint64_t value = 0;
-	int c = rd->field;
+	int c;
 
 	if (rd->failed)
 		return;
 	if (rd->line == 1) {
-		if (c >= N_COLUMNS || len != strlen(columns[c]) || memcmp(text, columns[c], len) != 0)
-			fail(rd, "header does not match the layers.csv columns");
-	} else if (c >= N_COLUMNS) {
+		on_header_field(rd, text, len);
+		rd->field++;
+		return;
+	}
+	if (rd->field >= rd->n_fields) {
 		fail(rd, "too many fields");
+		return;
+	}
+	c = rd->column[rd->field];
+	if (c < 0) {
+		/* a column this dmo does not know */
 	} else if (c == 1) {
 		copy_field(rd, r->name, sizeof r->name, text, len);
 	} else if (c == 2) {
 		copy_field(rd, r->op, sizeof r->op, text, len);
-	} else if (c == 12) {
+	} else if (c == COL_STATUS) {
 		if (copy_field(rd, r->status, sizeof r->status, text, len) == 0 &&
-		    strcmp(r->status, "ok") != 0 && strcmp(r->status, "incomplete") != 0 &&
-		    strncmp(r->status, "error:", 6) != 0)
-			fail(rd, "status is not ok, incomplete or error:<reason>");
+		    !status_valid(r->status))
+			fail(rd, "status is not ok, ok:threads=N, incomplete or error:<reason>");
 	} else if (parse_u64(rd, text, len, &value) == 0) {
-		if (c == 0) {
+		if (c == 0 || c == COL_THREADS) {
 			if (value > UINT32_MAX)
-				fail(rd, "layer number too large");
-			r->layer = (unsigned)value;
+				fail(rd, "number too large");
+			*(c == 0 ? &r->layer : &r->threads) = (unsigned)value;
 		} else if (c <= 4) {
 			*(c == 3 ? &r->in_bytes : &r->out_bytes) = value;
 		} else if (c <= 8) {
 			r->counts[c - 5] = value;
+		} else if (c == COL_OS_ANY) {
+			r->os_any_bytes = value;
 		} else {
 			*(c == 9 ? &r->steps : c == 10 ? &r->instructions : &r->os_bytes) = value;
 		}
@@ -224,13 +323,49 @@ static void on_field(void *text, size_t len, void *data)
 	rd->field++;
 }
 
+/* After the header: every required column present. */
+static void check_header(struct csv_reader *rd)
+{
+	int seen[N_COLUMNS] = { 0 };
+	for (int f = 0; f < rd->n_fields; f++)
+		if (rd->column[f] >= 0)
+			seen[rd->column[f]] = 1;
+	for (int k = 0; k < N_REQUIRED; k++)
+		if (!seen[k]) {
+			snprintf(rd->err, rd->err_len, "line 1: no column '%s'", columns[k]);
+			rd->failed = 1;
+			return;
+		}
+	if (seen[COL_THREADS] != seen[COL_OS_ANY]) {
+		snprintf(rd->err, rd->err_len, "line 1: 'threads' and 'os_any_bytes' go together");
+		rd->failed = 1;
+	}
+	rd->have_os_any = seen[COL_OS_ANY];
+}
+
+/* A row of a file from before threads were counted: its one O_s is all
+ * there is (threads 0 says it is not known). */
+static int check_row(struct csv_reader *rd)
+{
+	struct dmo_layer_row *r = &rd->row;
+	if (!rd->have_os_any) {
+		r->os_any_bytes = r->os_bytes;
+		return 0;
+	}
+	if (r->os_any_bytes > r->os_bytes)
+		return fail(rd, "os_any_bytes exceeds os_bytes");
+	return 0;
+}
+
 static void on_row_end(int terminator, void *data)
 {
 	struct csv_reader *rd = data;
 	(void)terminator;
-	if (!rd->failed && rd->field != N_COLUMNS)
+	if (!rd->failed && rd->line == 1)
+		check_header(rd);
+	else if (!rd->failed && rd->field != rd->n_fields)
 		fail(rd, "too few fields");
-	if (!rd->failed && rd->line > 1 && push_row(rd->table, &rd->row) < 0)
+	if (!rd->failed && rd->line > 1 && check_row(rd) == 0 && push_row(rd->table, &rd->row) < 0)
 		fail(rd, "out of memory");
 	memset(&rd->row, 0, sizeof rd->row);
 	rd->field = 0;
@@ -279,9 +414,34 @@ int dmo_layers_csv_read(const char *path, struct dmo_layer_table *table, char *e
 	return 0;
 }
 
+int dmo_layer_ok(const struct dmo_layer_row *row)
+{
+	return strcmp(row->status, "ok") == 0 || strncmp(row->status, "ok:", 3) == 0;
+}
+
+uint64_t dmo_layer_safe_os(const struct dmo_layer_row *row)
+{
+	return row->os_any_bytes;
+}
+
 int dmo_layer_os_known(const struct dmo_layer_row *row)
 {
 	return strcmp(row->status, "incomplete") != 0;
+}
+
+/* The line under a multi-thread layer: its threads and both values. */
+static void print_threads(FILE *out, const struct dmo_layer_row *r)
+{
+	fprintf(out, "       %u threads", r->threads);
+	for (unsigned t = 0; t < r->listed_threads; t++) {
+		const struct dmo_thread_counts *c = &r->thread_counts[t];
+		fprintf(out, "%stid %u%s: %" PRIu64 " events", t ? ", " : " (",
+			c->tid, c->lumped ? "+" : "",
+			c->counts[0] + c->counts[1] + c->counts[2] + c->counts[3]);
+	}
+	fprintf(out, "%s; O_s %" PRIu64 " as run, %" PRIu64 " for any interleaving\n",
+		r->listed_threads ? (r->listed_threads < r->threads ? ", ...)" : ")") : "",
+		r->os_bytes, r->os_any_bytes);
 }
 
 void dmo_layers_print(FILE *out, const struct dmo_layer_table *table)
@@ -306,5 +466,18 @@ void dmo_layers_print(FILE *out, const struct dmo_layer_table *table)
 			" %12s %7s  %s\n",
 			r->layer, r->name, op[0] ? op : "-", r->in_bytes, r->out_bytes, events,
 			os_bytes, os_pct, r->status);
+		if (r->threads > 1)
+			print_threads(out, r);
 	}
+}
+
+void dmo_layers_warn_threads(FILE *out, const char *who, const struct dmo_layer_table *table)
+{
+	size_t multi = 0;
+	for (size_t i = 0; i < table->count; i++)
+		multi += table->rows[i].threads > 1;
+	if (multi > 0)
+		fprintf(out, "%s: warning: %zu layer%s ran on several threads: os_any_bytes is safe "
+			"for every interleaving of the observed per-thread events, os_bytes only "
+			"for the one that ran\n", who, multi, multi == 1 ? "" : "s");
 }

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "summary.h"
+
 #define DMO_LAYERS_CSV "layers.csv"
 
 struct dmo_layer_row {
@@ -16,7 +18,15 @@ struct dmo_layer_row {
 	uint64_t in_bytes, out_bytes;
 	uint64_t counts[4]; /* in_reads, in_writes, out_reads, out_writes */
 	uint64_t steps, instructions, os_bytes;
-	char status[80];    /* ok, incomplete or error:<reason> */
+	char status[80];    /* ok, ok:threads=N, incomplete or error:<reason> */
+	/* Threads that touched I or O (0: none, or a layers.csv from before
+	 * threads were counted) and the O_s safe for every interleaving of
+	 * their events; os_bytes holds for the interleaving that ran. */
+	unsigned threads;
+	uint64_t os_any_bytes;
+	/* From tool-layers.bin only: the first threads' own event counts. */
+	unsigned listed_threads;
+	struct dmo_thread_counts thread_counts[DMO_SUMMARY_THREADS];
 };
 
 struct dmo_layer_table {
@@ -33,6 +43,12 @@ int dmo_summary_read(const char *dir, struct dmo_layer_table *table, char *err,
 
 int dmo_layers_csv_write(const char *path, const struct dmo_layer_table *table,
 			 char *err, size_t err_len);
+/* DIR/threads.csv: per layer, the event counts of each thread listed in
+ * tool-layers.bin (the first DMO_SUMMARY_THREADS to touch I or O). */
+#define DMO_THREADS_CSV "threads.csv"
+int dmo_threads_csv_write(const char *path, const struct dmo_layer_table *table, char *err,
+			  size_t err_len);
+
 int dmo_layers_csv_read(const char *path, struct dmo_layer_table *table, char *err,
 			size_t err_len);
 
@@ -41,7 +57,18 @@ int dmo_layers_csv_read(const char *path, struct dmo_layer_table *table, char *e
  * program died.  (A failed trace write keeps the exact O_s.) */
 int dmo_layer_os_known(const struct dmo_layer_row *row);
 
+/* Whether ROW completed without error: status ok or ok:threads=N. */
+int dmo_layer_ok(const struct dmo_layer_row *row);
+
+/* "The" O_s of a measured layer, the one every consumer uses: safe for
+ * every interleaving of its threads' events (os_any_bytes). */
+uint64_t dmo_layer_safe_os(const struct dmo_layer_row *row);
+
 /* The per-layer table `dmo profile` prints. */
 void dmo_layers_print(FILE *out, const struct dmo_layer_table *table);
+
+/* One line on OUT, after "WHO: ", when some layer ran on several threads:
+ * which value is safe for what. */
+void dmo_layers_warn_threads(FILE *out, const char *who, const struct dmo_layer_table *table);
 
 #endif

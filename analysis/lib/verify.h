@@ -27,7 +27,14 @@ struct dmo_verify_opts {
 	int threads;         /* 1..DMO_OP_MAX_THREADS, as dmo_op_execute */
 	int interleave;
 	uint64_t scan_limit; /* most kernel runs of the scan; 0 = no scan */
+	/* Overlapped runs at X after the first: a threaded kernel's result
+	 * depends on the schedule.  DMO_VERIFY_REPEAT_AUTO: about a second's
+	 * worth when threads > 1, none otherwise. */
+	uint64_t repeat;
 };
+
+#define DMO_VERIFY_REPEAT_AUTO UINT64_MAX
+#define DMO_VERIFY_REPEAT_MAX 100000
 
 /* Where an overlapped run's output first differs from the reference. */
 struct dmo_verify_diff {
@@ -51,8 +58,10 @@ struct dmo_verify_result {
 	uint64_t overlap;        /* the X tested */
 	uint64_t arena_bytes;    /* max(OB, OB - X + IB) */
 	int misaligned;          /* X is not a multiple of the element size */
-	int safe;                /* output identical at X */
-	struct dmo_verify_diff diff;      /* when !safe */
+	int safe;                /* output identical at X, in every run */
+	struct dmo_verify_diff diff;      /* when !safe: of the first differing run */
+	uint64_t runs;           /* overlapped runs at X (1 + repeats) */
+	uint64_t differed;       /* of them, those whose output differed */
 	enum dmo_verify_scan scan;
 	uint64_t scan_runs;      /* kernel runs the scan made */
 	uint64_t scan_overlap;   /* see enum dmo_verify_scan */

@@ -1,6 +1,7 @@
 /* layers_check.h - what every layer table a reader returns must satisfy,
  * shared by the tool-layers.bin and layers.csv targets: the fields are
- * terminated, the status is one layers.csv accepts, and writing the table
+ * terminated, the status is one layers.csv accepts, O_s^any is at most O_s,
+ * and writing the table
  * as layers.csv and reading it back gives the same table. */
 #ifndef DMO_FUZZ_LAYERS_CHECK_H
 #define DMO_FUZZ_LAYERS_CHECK_H
@@ -17,7 +18,8 @@ static void check_row(const struct dmo_layer_row *r)
 	assert(memchr(r->op, '\0', sizeof r->op) != NULL);
 	assert(memchr(r->status, '\0', sizeof r->status) != NULL);
 	assert(strcmp(r->status, "ok") == 0 || strcmp(r->status, "incomplete") == 0 ||
-	       strncmp(r->status, "error:", 6) == 0);
+	       strncmp(r->status, "error:", 6) == 0 || strncmp(r->status, "ok:threads=", 11) == 0);
+	assert(r->os_any_bytes <= r->os_bytes);
 }
 
 static void check_layer_table(const struct dmo_layer_table *table)
@@ -40,7 +42,8 @@ static void check_layer_table(const struct dmo_layer_table *table)
 		const struct dmo_layer_row *a = &table->rows[i], *b = &again.rows[i];
 		assert(a->layer == b->layer && a->in_bytes == b->in_bytes &&
 		       a->out_bytes == b->out_bytes && a->steps == b->steps &&
-		       a->instructions == b->instructions && a->os_bytes == b->os_bytes);
+		       a->instructions == b->instructions && a->os_bytes == b->os_bytes &&
+		       a->threads == b->threads && a->os_any_bytes == b->os_any_bytes);
 		assert(memcmp(a->counts, b->counts, sizeof a->counts) == 0);
 		assert(strcmp(a->name, b->name) == 0 && strcmp(a->op, b->op) == 0 &&
 		       strcmp(a->status, b->status) == 0);

@@ -7,8 +7,14 @@
  *   relu_avx   ReLU built with -O3 -mavx2 (see tests/local.mk): 32-byte
  *              accesses and a scalar tail
  *   threads    ReLU split in two contiguous halves over two pthreads
+ *   handoff    two threads, one fixed interleaving: thread 1 copies
+ *              in[i+8] to out[i] for i < 32 and stops half-way; thread 2
+ *              copies in[i] to out[i] for i in 32..63, so writes the end
+ *              of the output while thread 1 still has input to read;
+ *              then thread 1 finishes (O_s derived in profile_kernels.sh)
  * Run as `kernels NAME...`; each becomes one layer. */
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +82,49 @@ static void *relu_half(void *arg)
 	return NULL;
 }
 
+enum { HANDOFF_N = 64 };
+
+struct handoff {
+	const float *in;
+	float *out;
+	sem_t go, done;
+};
+
+/* Thread 2 of handoff: waits for thread 1 to be half-way. */
+static void *handoff_second(void *arg)
+{
+	struct handoff *h = arg;
+	sem_wait(&h->go);
+	for (int i = HANDOFF_N / 2; i < HANDOFF_N; i++)
+		h->out[i] = h->in[i];
+	sem_post(&h->done);
+	return NULL;
+}
+
+__attribute__((noinline)) static void handoff_first(struct handoff *h, int from, int to)
+{
+	for (int i = from; i < to; i++)
+		h->out[i] = h->in[i + 8];
+}
+
+static int handoff(void)
+{
+	struct handoff h = { buffer(HANDOFF_N), buffer(HANDOFF_N) };
+	pthread_t second;
+	int rc;
+	sem_init(&h.go, 0, 0);
+	sem_init(&h.done, 0, 0);
+	pthread_create(&second, NULL, handoff_second, &h);
+	rc = dmo_layer_begin("handoff", NULL, h.in, HANDOFF_N * 4, h.out, HANDOFF_N * 4);
+	handoff_first(&h, 0, HANDOFF_N / 4);
+	sem_post(&h.go);
+	sem_wait(&h.done);
+	handoff_first(&h, HANDOFF_N / 4, HANDOFF_N / 2);
+	rc |= dmo_layer_end();
+	pthread_join(second, NULL);
+	return rc;
+}
+
 static int run(const char *name)
 {
 	int rc = 0;
@@ -109,6 +158,8 @@ static int run(const char *name)
 			pthread_join(tids[t], NULL);
 		rc |= dmo_layer_end();
 		pthread_barrier_destroy(&both_started);
+	} else if (strcmp(name, "handoff") == 0) {
+		rc |= handoff();
 	} else {
 		fprintf(stderr, "kernels: unknown kernel %s\n", name);
 		return 2;

@@ -2,6 +2,7 @@
  * two good layers.  The tool must report it, record it, and let the
  * program go on; the good layers must be recorded as ok.
  * The last two cases end the program inside a layer on purpose. */
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,14 @@ static void good_layer(const char *name)
 	}
 }
 
+/* two-threads: a second thread begins a layer while the main thread's is
+ * open.  Threads do not get a layer each: still a nested begin. */
+static void *begin_elsewhere(void *rc)
+{
+	*(int *)rc = dmo_layer_begin("inner", NULL, in, sizeof in, out, sizeof out);
+	return NULL;
+}
+
 /* Returns the value the harness call returned, which must be negative. */
 static int misuse(const char *what)
 {
@@ -31,6 +40,18 @@ static int misuse(const char *what)
 		int rc;
 		dmo_layer_begin("outer", NULL, in, sizeof in, out, sizeof out);
 		rc = dmo_layer_begin("inner", NULL, in, sizeof in, out, sizeof out);
+		out[1] = in[1];
+		if (dmo_layer_end() != 0)
+			return 0;
+		return rc;
+	}
+	if (strcmp(what, "two-threads") == 0) {
+		pthread_t other;
+		int rc = 0;
+		dmo_layer_begin("outer", NULL, in, sizeof in, out, sizeof out);
+		if (pthread_create(&other, NULL, begin_elsewhere, &rc) != 0)
+			exit(3);
+		pthread_join(other, NULL);
 		out[1] = in[1];
 		if (dmo_layer_end() != 0)
 			return 0;
