@@ -10,6 +10,7 @@ analysis_lib_libdmo_analysis_la_SOURCES = \
 	analysis/lib/curves.h analysis/lib/curves.c \
 	analysis/lib/analyze.h analysis/lib/analyze.c \
 	analysis/lib/plan.h analysis/lib/plan.c \
+	analysis/lib/plan_search.h analysis/lib/plan_search.c \
 	analysis/lib/verify.h analysis/lib/verify.c \
 	analysis/lib/formula.h analysis/lib/formula.c \
 	analysis/lib/sweep.h analysis/lib/sweep.c

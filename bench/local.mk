@@ -23,7 +23,7 @@ BENCH_TAPE_MAX = 1e8
 .PHONY: bench
 bench: bench/harness_cost$(EXEEXT) bench/bench_algorithmic$(EXEEXT) \
 		bench/tool_speed$(EXEEXT) bench/bench_tape$(EXEEXT) \
-		bench/unmap_walk$(EXEEXT) \
+		bench/unmap_walk$(EXEEXT) analysis/dmo$(EXEEXT) \
 		dmo-tool/dmo-amd64-linux$(EXEEXT) dmo-tool/$(VG_PRELOAD)
 	bench/harness_cost
 	bench/bench_algorithmic
@@ -31,6 +31,8 @@ bench: bench/harness_cost$(EXEEXT) bench/bench_algorithmic$(EXEEXT) \
 		$(SHELL) $(srcdir)/bench/tool_speed.sh
 	bench/bench_tape --max $(BENCH_TAPE_MAX)
 	bench/unmap_walk
+	DMO=analysis/dmo TABLES='$(srcdir)/target-harness/models' \
+		$(SHELL) $(srcdir)/bench/plan_report.sh
 
 # The sweep issue's bar (minutes: 2000 configurations under the tool, twice).
 dist_noinst_SCRIPTS += bench/sweep_jobs.sh

@@ -1,7 +1,9 @@
-/* test_plan.c - checks `dmo plan`'s planner (analysis/lib/plan.c): peaks of
- * tiny hand-made tables derived by hand beside each test, a residual DAG,
- * the plan invariant (an independent per-layer formulation) over every
- * shipped model, measured O_s, and that --verify catches a too-large O_s. */
+/* test_plan.c - checks `dmo plan`'s planner (analysis/lib/plan.c and
+ * plan_search.c): peaks of tiny hand-made tables derived by hand beside each
+ * test (TFLite Micro's greedy rule among them), a residual DAG, the search
+ * against a brute force over every placement of random small models, the
+ * plan invariant (an independent per-layer formulation) over every shipped
+ * model, measured O_s, and that --verify catches a too-large O_s. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +28,7 @@ static void build(const struct dmo_model *m, const uint64_t *os, struct dmo_plan
 {
 	char err[512];
 
-	ck_assert_msg(dmo_plan_build(m, os, p, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(dmo_plan_build(m, os, DMO_PLAN_TIME_LIMIT, p, err, sizeof err) == 0, "%s", err);
 }
 
 /* The invariant, stated per layer rather than per pair as in plan.c: at
@@ -97,16 +99,21 @@ END_TEST
 /* A chain with O_s given by hand (the planner does not care where it comes
  * from): T0 128 [0,0] -relu(os 128)-> T1 128 [0,1] -maxpool 2x2(os 32)->
  * T2 32 [1,2] -conv 1x1 to 8 channels(os 16)-> T3 128 [2,2].
- * Plain, by size (T0 T1 T3 T2): T0@0, T1 -> 128, T3 (meets only T2) -> 0,
- * T2 meets T1 [128,256) and T3 [0,128) -> 256: peak 288.
+ * Plain, TFLite Micro's order (size descending, equal sizes by id
+ * descending: T3 T1 T0 T2): T3@0; T1 (layers 0-1) does not meet T3
+ * (layer 2) -> 0; T0 meets T1 -> 128; T2 meets T1 [0,128) and T3 [0,128)
+ * -> 128: peak 256.  (Ids ascending, T0 T1 T3 T2, would give 288.)
  * Reverse: T3@0; T2 as input may start at 128 - 16 = 112 -> 112; T1 as
  * input of the pool may start at 112 + 32 - 32 = 112 -> 112; T0 at
  * 112 + 128 - 128 -> 112: peak 240.
- * By size: T0@0; T1 as output may start where its input T0 does -> 0;
- * T3@0; T2 (output of the pool over T1@0: offsets 1..127 excluded; input
- * of the conv under T3@0: offsets below 112 excluded) -> 128: peak 160.
- * The lower of the two is kept: 160.  Overlaps used: 128, 0, 0.
- * Bound: layer 0: 256 - 128, layer 1: 160 - 32, layer 2: 160 - 16 = 144. */
+ * By size: T3@0; T1@0; T0 as T1's input may start where T1 does -> 0;
+ * T2 (output of the pool over T1@0: offsets 1..127 excluded; input of the
+ * conv under T3@0: offsets below 112 excluded) -> 128: peak 160.
+ * Bound: layer 0: 256 - 128, layer 1: 160 - 32, layer 2: 160 - 16 = 144.
+ * Not reachable: 144 needs T3 below T2 sharing 16 (T2@112), and then T1
+ * can be neither below T2 (T1 would need 128 bytes under 112) nor above
+ * it (T1 >= 112 ends at 240); with T2 below T3 instead, T3 >= 32 ends at
+ * 160.  So 160 is optimal, and the search must say so. */
 START_TEST(hand_chain)
 {
 	struct dmo_model m;
@@ -118,16 +125,44 @@ START_TEST(hand_chain)
 	     "1,b,\"maxpool:in=4x4x2,k=2x2,stride=2,pad=valid\",\n"
 	     "2,c,\"conv2d:in=2x2x2,k=1x1,out_c=8\",\n", &m);
 	build(&m, os, &p);
-	ck_assert_uint_eq(p.peak_plain, 288);
+	ck_assert_uint_eq(p.peak_plain, 256);
+	ck_assert_uint_eq(p.tensors[0].offset_plain, 128);
+	ck_assert_uint_eq(p.tensors[2].offset_plain, 128);
 	ck_assert_uint_eq(p.peak_reverse, 240);
 	ck_assert_uint_eq(p.peak_by_size, 160);
 	ck_assert_uint_eq(p.peak_dmo, 160);
 	ck_assert_uint_eq(p.bound_dmo, 144);
 	ck_assert_int_eq(p.bound_layer, 2);
-	ck_assert_uint_eq(p.tensors[2].offset_dmo, 128);
-	ck_assert_uint_eq(p.layers[0].overlap, 128);
-	ck_assert_uint_eq(p.layers[1].overlap, 0);
-	ck_assert_uint_eq(p.layers[2].overlap, 0);
+	ck_assert_int_eq(p.status, DMO_PLAN_OPTIMAL);
+	check_invariant(&p);
+	dmo_plan_free(&p);
+	dmo_model_free(&m);
+}
+END_TEST
+
+/* TFLite Micro's rule takes the first gap a buffer fits between the live
+ * buffers already placed.  fc chain, f32: T0 4 B [0,0], T1 32 B [0,1],
+ * T2 16 B [1,2], T3 8 B [2,3], T4 16 B [3,3].  Order: T1, then the two of
+ * 16 bytes by id descending (T4, T2), T3, T0.  T1@0; T4 meets nothing
+ * placed -> 0; T2 meets T1 [0,32) -> 32; T3 meets T4 [0,16) and T2
+ * [32,48), not T1: the gap [16,32) holds its 8 bytes -> 16; T0 meets T1
+ * -> 32.  Peak 48. */
+START_TEST(tflm_first_gap)
+{
+	struct dmo_model m;
+	struct dmo_plan p;
+	const uint64_t os[4] = { 0, 0, 0, 0 };
+	const uint64_t expected[5] = { 32, 0, 32, 16, 0 };
+
+	load("layer,name,spec,inputs\n"
+	     "0,a,\"fc:in=1,units=8\",\n"
+	     "1,b,\"fc:in=8,units=4\",\n"
+	     "2,c,\"fc:in=4,units=2\",\n"
+	     "3,d,\"fc:in=2,units=4\",\n", &m);
+	build(&m, os, &p);
+	for (int t = 0; t < 5; t++)
+		ck_assert_uint_eq(p.tensors[t].offset_plain, expected[t]);
+	ck_assert_uint_eq(p.peak_plain, 48);
 	check_invariant(&p);
 	dmo_plan_free(&p);
 	dmo_model_free(&m);
@@ -240,8 +275,187 @@ START_TEST(measured)
 }
 END_TEST
 
+/* The brute force's model: tensors and the layers' operands, derived from
+ * the table here (not from struct dmo_plan) so that the check is
+ * independent of plan.c: tensor 0 is the model input, tensor L+1 layer L's
+ * output, live from its producer to its last reader (to the end if none). */
+#define BF_MAX 8
+
+struct bf_model {
+	int n_tensors, n_layers;
+	uint64_t bytes[BF_MAX];
+	int first[BF_MAX], last[BF_MAX];
+	int in[BF_MAX], in2[BF_MAX];
+	uint64_t os[BF_MAX];
+};
+
+static void bf_derive(const struct dmo_model *m, const uint64_t *os, struct bf_model *bf)
+{
+	bf->n_layers = (int)m->n_layers;
+	bf->n_tensors = bf->n_layers + 1;
+	bf->bytes[0] = dmo_opspec_in_bytes(&m->layers[0].op);
+	bf->first[0] = 0;
+	for (int l = 0; l < bf->n_layers; l++) {
+		bf->bytes[l + 1] = dmo_opspec_out_bytes(&m->layers[l].op);
+		bf->first[l + 1] = l;
+		bf->in[l] = m->layers[l].inputs[0] + 1; /* DMO_MODEL_INPUT is -1 */
+		bf->in2[l] = m->layers[l].n_inputs > 1 ? m->layers[l].inputs[1] + 1 : -1;
+		bf->os[l] = os[l];
+	}
+	for (int t = 0; t < bf->n_tensors; t++) {
+		bf->last[t] = bf->n_layers - 1;
+		for (int l = bf->n_layers - 1; l >= 0; l--)
+			if (bf->in[l] == t || bf->in2[l] == t) {
+				bf->last[t] = l;
+				break;
+			}
+	}
+}
+
+/* May tensors A and B (A placed at OA, B at OB) coexist?  At every layer
+ * where both are live they must be disjoint, unless they are that layer's
+ * input (dying there, not its second operand) and output, the input
+ * starting at most O_s bytes before the output's end. */
+static int bf_compatible(const struct bf_model *bf, int a, uint64_t oa, int b, uint64_t ob)
+{
+	for (int l = 0; l < bf->n_layers; l++) {
+		int in = bf->in[l], out = l + 1;
+
+		if (bf->first[a] > l || bf->last[a] < l || bf->first[b] > l || bf->last[b] < l)
+			continue;
+		if (oa + bf->bytes[a] <= ob || ob + bf->bytes[b] <= oa)
+			continue;
+		if (bf->last[in] == l && bf->in2[l] != in &&
+		    ((a == in && b == out && oa >= ob && ob + bf->bytes[b] - oa <= bf->os[l]) ||
+		     (b == in && a == out && ob >= oa && oa + bf->bytes[a] - ob <= bf->os[l])))
+			continue;
+		return 0;
+	}
+	return 1;
+}
+
+/* Every placement on the GRID (all sizes and O_s are multiples of it, so
+ * the optimum is on it too), tensor by tensor; *BEST the lowest peak.
+ * Offsets run up to the sum of all sizes, enough for any plan; the only
+ * cut is that a tensor ending at or above *BEST cannot improve it. */
+static void bf_place(const struct bf_model *bf, int t, uint64_t *off, uint64_t peak,
+		     uint64_t grid, uint64_t *best)
+{
+	if (t == bf->n_tensors) {
+		if (peak < *best)
+			*best = peak;
+		return;
+	}
+	for (off[t] = 0; off[t] + bf->bytes[t] < *best; off[t] += grid) {
+		int ok = 1;
+
+		for (int u = 0; u < t && ok; u++)
+			ok = bf_compatible(bf, t, off[t], u, off[u]);
+		if (ok)
+			bf_place(bf, t + 1, off,
+				 peak > off[t] + bf->bytes[t] ? peak : off[t] + bf->bytes[t], grid, best);
+	}
+}
+
+/* Random small models, chains of fc and relu layers with residual adds,
+ * f32 tensors of 1 to 4 elements and random O_s in whole elements: the
+ * plan's peak equals the brute force's, it keeps the invariant, and its
+ * status is the right one (the search has all the time it needs). */
+START_TEST(search_equals_brute_force)
+{
+	unsigned seed = 15;
+	int statuses[3] = { 0 }, improved = 0;
+
+	for (int trial = 0; trial < 300; trial++) {
+		char csv[2048];
+		int elems[BF_MAX], n_layers = 3 + (int)(rand_r(&seed) % 4), len;
+		uint64_t os[BF_MAX], off[BF_MAX], best;
+		struct bf_model bf;
+		struct dmo_model m;
+		struct dmo_plan p;
+
+		elems[0] = 1 + (int)(rand_r(&seed) % 4);
+		len = snprintf(csv, sizeof csv, "layer,name,spec,inputs\n");
+		for (int l = 0; l < n_layers; l++) {
+			int kind = (int)(rand_r(&seed) % 3), other = 0;
+
+			/* add: the previous tensor and an earlier layer's output
+			 * as large (possibly the same), in either order */
+			for (int t = l; kind == 2 && t >= 1 && other == 0; t--)
+				if (elems[t] == elems[l] && rand_r(&seed) % 2)
+					other = t;
+			if (other > 0) {
+				int swap = (int)(rand_r(&seed) % 2);
+
+				elems[l + 1] = elems[l];
+				len += snprintf(csv + len, sizeof csv - (size_t)len,
+						"%d,l%d,\"add:in=1x1x%d\",l%d;l%d\n", l, l, elems[l],
+						swap ? other - 1 : l - 1, swap ? l - 1 : other - 1);
+			} else if (kind == 1) {
+				elems[l + 1] = elems[l];
+				len += snprintf(csv + len, sizeof csv - (size_t)len,
+						"%d,l%d,\"relu:in=1x1x%d\",\n", l, l, elems[l]);
+			} else {
+				elems[l + 1] = 1 + (int)(rand_r(&seed) % 4);
+				len += snprintf(csv + len, sizeof csv - (size_t)len,
+						"%d,l%d,\"fc:in=%d,units=%d\",\n", l, l, elems[l],
+						elems[l + 1]);
+			}
+			/* O_s in whole f32 elements, 0..min(IB, OB) */
+			os[l] = 4 * (rand_r(&seed) % (uint64_t)((elems[l] < elems[l + 1] ? elems[l]
+										 : elems[l + 1]) + 1));
+		}
+		load(csv, &m);
+		build(&m, os, &p);
+		check_invariant(&p);
+		bf_derive(&m, os, &bf);
+		best = UINT64_MAX;
+		bf_place(&bf, 0, off, 0, 4, &best);
+		ck_assert_msg(p.peak_dmo == best, "trial %d: plan %llu, brute force %llu\n%s", trial,
+			      (unsigned long long)p.peak_dmo, (unsigned long long)best, csv);
+		ck_assert_uint_ge(best, p.bound_dmo);
+		ck_assert_int_eq(p.status, best == p.bound_dmo ? DMO_PLAN_AT_BOUND : DMO_PLAN_OPTIMAL);
+		statuses[p.status]++;
+		improved += p.peak_dmo < p.peak_by_size && p.peak_dmo < p.peak_reverse;
+		dmo_plan_free(&p);
+		dmo_model_free(&m);
+	}
+	/* The random models exercise both outcomes, and the search beats
+	 * both greedy orders on some. */
+	fprintf(stderr, "search_equals_brute_force: %d at the bound, %d optimal above it, %d better than greedy\n",
+		statuses[DMO_PLAN_AT_BOUND], statuses[DMO_PLAN_OPTIMAL], improved);
+	ck_assert_int_gt(statuses[DMO_PLAN_AT_BOUND], 0);
+	ck_assert_int_gt(statuses[DMO_PLAN_OPTIMAL], 0);
+	ck_assert_int_gt(improved, 0);
+}
+END_TEST
+
+/* No time for the search: the plan keeps the invariant, and above the
+ * bound it is only "best found" -- never claimed optimal -- even where the
+ * search had time to prove it (hand_chain, 160 over a bound of 144). */
+START_TEST(time_limit_zero)
+{
+	struct dmo_model m;
+	struct dmo_plan p;
+	const uint64_t os[3] = { 128, 32, 16 };
+	char err[256];
+
+	load("layer,name,spec,inputs\n"
+	     "0,a,\"relu:in=4x4x2\",\n"
+	     "1,b,\"maxpool:in=4x4x2,k=2x2,stride=2,pad=valid\",\n"
+	     "2,c,\"conv2d:in=2x2x2,k=1x1,out_c=8\",\n", &m);
+	ck_assert_msg(dmo_plan_build(&m, os, 0, &p, err, sizeof err) == 0, "%s", err);
+	check_invariant(&p);
+	ck_assert_uint_eq(p.peak_dmo, 160);
+	ck_assert_int_eq(p.status, DMO_PLAN_BEST_FOUND);
+	dmo_plan_free(&p);
+	dmo_model_free(&m);
+}
+END_TEST
+
 /* Every shipped table, with exact and with analytic O_s: the invariant
- * holds, overlaps never raise the peak, and the bound is below both. */
+ * holds, overlaps never raise the peak, the plan is no worse than either
+ * greedy order, the bound is below it, and the status says which. */
 START_TEST(shipped_models)
 {
 	static const char *const names[] = { "ds_cnn_kws", "mobilenet_v1_0.25_128",
@@ -263,7 +477,13 @@ START_TEST(shipped_models)
 			build(&m, os, &p);
 			check_invariant(&p);
 			ck_assert_uint_le(p.peak_dmo, p.peak_plain);
+			ck_assert_uint_le(p.peak_dmo, p.peak_by_size);
+			ck_assert_uint_le(p.peak_dmo, p.peak_reverse);
 			ck_assert_uint_le(p.bound_dmo, p.peak_dmo);
+			/* Tables this small are settled: at the bound or
+			 * proven optimal, never merely the best found. */
+			ck_assert_int_eq(p.status, p.peak_dmo == p.bound_dmo ? DMO_PLAN_AT_BOUND
+									     : DMO_PLAN_OPTIMAL);
 			dmo_plan_free(&p);
 			free(os);
 			dmo_model_free(&m);
@@ -279,9 +499,12 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, relu_chain);
 	tcase_add_test(tc, hand_chain);
+	tcase_add_test(tc, tflm_first_gap);
 	tcase_add_test(tc, residual);
 	tcase_add_test(tc, verify_catches_wrong_os);
 	tcase_add_test(tc, measured);
+	tcase_add_test(tc, search_equals_brute_force);
+	tcase_add_test(tc, time_limit_zero);
 	tcase_add_test(tc, shipped_models);
 	suite_add_tcase(s, tc);
 	return dmo_run_suite(s);

@@ -14,15 +14,22 @@ static const char usage[] =
 	"\n"
 	"Plan the tensor arena of a model layer table (MODEL: a name shipped with\n"
 	"dmo, e.g. mobilenet_v2_1.0_224, or a table file) twice: without overlaps\n"
-	"(greedy by size, as TFLite Micro) and with diagonal overlaps (each\n"
-	"layer's dying input may overlap its output by O_s; placed in reverse\n"
-	"execution order as in the paper and by size, the lower peak kept).  Print both peaks, the lower bound, the saving and a per-layer\n"
-	"table of offsets, live ranges and overlaps (docs/plan.md).\n"
+	"(TFLite Micro's greedy rule: by size, each at the lowest free offset) and\n"
+	"with diagonal overlaps (each layer's dying input may overlap its output\n"
+	"by O_s): greedy by the same rule and in reverse execution order, then a\n"
+	"search for the lowest peak, which proves it optimal or stops at the time\n"
+	"limit with the best plan found.  Print both peaks, the lower bound, the\n"
+	"status, the saving and a per-layer table of offsets, live ranges and\n"
+	"overlaps (docs/plan.md).\n"
 	"\n"
 	"  --os SOURCE    per-layer O_s: algorithmic (exact, default), analytic\n"
 	"                 (safe lower bound) or measured:DIR (os_any_bytes of a\n"
 	"                 run directory, matched by layer name: safe for every\n"
 	"                 interleaving of a multi-threaded layer's threads)\n"
+	"  --time-limit SECONDS\n"
+	"                 stop the exact placement search after SECONDS (default\n"
+	"                 10); it then finishes as a narrow beam search, keeps the\n"
+	"                 best plan found and says so\n"
 	"  --csv          print the per-layer table as CSV only\n"
 	"  --verify       run the model inside one arena laid out by the overlap\n"
 	"                 plan and compare its outputs bit for bit with a run on\n"
@@ -36,30 +43,47 @@ static void print_summary(const char *model_name, const struct dmo_model *model,
 {
 	double saving = 100.0 * ((double)plan->peak_plain - (double)plan->peak_dmo) /
 			(double)plan->peak_plain;
+	uint64_t gap = plan->peak_dmo - plan->bound_dmo;
 
 	printf("model %s: %zu layers, %zu tensors, O_s %s\n", model_name, plan->n_layers,
 	       plan->n_tensors, os_name);
-	printf("peak without overlaps: %llu bytes (greedy by size)\n",
+	printf("peak without overlaps: %llu bytes (TFLite Micro's greedy rule)\n",
 	       (unsigned long long)plan->peak_plain);
-	printf("peak with overlaps:    %llu bytes (diagonal overlaps; placed in reverse execution order: %llu, by size: %llu)\n",
-	       (unsigned long long)plan->peak_dmo, (unsigned long long)plan->peak_reverse,
-	       (unsigned long long)plan->peak_by_size);
+	printf("peak with overlaps:    %llu bytes (greedy by the same rule: %llu, in reverse execution order: %llu)\n",
+	       (unsigned long long)plan->peak_dmo, (unsigned long long)plan->peak_by_size,
+	       (unsigned long long)plan->peak_reverse);
 	printf("lower bound:           %llu bytes (live at layer %d %s, less its O_s)\n",
 	       (unsigned long long)plan->bound_dmo, plan->bound_layer,
 	       model->layers[plan->bound_layer].name);
-	printf("saving:                %.1f %%\n\n", saving);
+	if (plan->status == DMO_PLAN_BEST_FOUND)
+		printf("status:                best found in %.3f s, gap %llu bytes (%.2f %%)\n",
+		       plan->plan_seconds, (unsigned long long)gap,
+		       100.0 * (double)gap / (double)plan->bound_dmo);
+	else
+		printf("status:                %s\n", dmo_plan_status_name(plan->status));
+	if (plan->searched)
+		printf("planning:              %.6f s (search: %llu partial plans kept)\n",
+		       plan->plan_seconds, (unsigned long long)plan->search_states);
+	else
+		printf("planning:              %.6f s (a greedy plan is at the bound: no search)\n",
+		       plan->plan_seconds);
+	printf("saving:                %.1f %% (%llu bytes)\n\n", saving,
+	       (unsigned long long)(plan->peak_plain - plan->peak_dmo));
 }
 
 int cmd_plan(int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "os", required_argument, NULL, 'o' },
+		{ "time-limit", required_argument, NULL, 't' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "verify", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *os_name = "algorithmic";
+	double time_limit = DMO_PLAN_TIME_LIMIT;
+	char *end;
 	struct dmo_model model = { 0 };
 	struct dmo_plan plan;
 	char err[1024];
@@ -70,6 +94,14 @@ int cmd_plan(int argc, char **argv)
 		switch (c) {
 		case 'o':
 			os_name = optarg;
+			break;
+		case 't':
+			time_limit = strtod(optarg, &end);
+			if (end == optarg || *end != '\0' || !(time_limit >= 0 && time_limit <= 1e6)) {
+				fprintf(stderr, "dmo plan: --time-limit takes seconds from 0 to 1e6, not '%s'\n",
+					optarg);
+				return 2;
+			}
 			break;
 		case 'c':
 			csv = 1;
@@ -85,7 +117,8 @@ int cmd_plan(int argc, char **argv)
 		fprintf(stderr, "dmo plan: give exactly one MODEL\n%s", usage);
 		return 2;
 	}
-	if (dmo_plan_model(argv[optind], os_name, &model, &plan, err, sizeof err) != 0) {
+	if (dmo_plan_model(argv[optind], os_name, time_limit, &model, &plan, err,
+			   sizeof err) != 0) {
 		fprintf(stderr, "dmo plan: %s\n", err);
 		return 2;
 	}

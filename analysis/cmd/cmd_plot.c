@@ -53,7 +53,8 @@ static int plot_plan(const char *model_name, const char *source, enum dmo_plot_f
 	const char *base = strrchr(model_name, '/');
 	int rc;
 
-	if (dmo_plan_model(model_name, source, &model, &plan, err, sizeof err) != 0) {
+	if (dmo_plan_model(model_name, source, DMO_PLAN_TIME_LIMIT, &model, &plan, err,
+			   sizeof err) != 0) {
 		fprintf(stderr, "dmo plot: %s\n", err);
 		return 2;
 	}

@@ -9,6 +9,7 @@
 #include "analytic.h"
 #include "locate.h"
 #include "plan.h"
+#include "plan_search.h"
 #include "rundir.h"
 #include "runner.h"
 
@@ -99,16 +100,14 @@ int dmo_plan_os(const struct dmo_model *model, enum dmo_os_source source,
 	return 0;
 }
 
-/* Bytes tensors A and B may share in the permitted direction: O_s of the
- * layer when A is the diagonal input and B the output of that layer. */
-static uint64_t diagonal_os(const struct dmo_plan *p, int a, int b)
+uint64_t dmo_plan_share(const struct dmo_plan *p, int in, int out)
 {
 	const struct dmo_plan_layer *l;
 
-	if (b == 0)
+	if (out == 0)
 		return 0;
-	l = &p->layers[b - 1];
-	return l->diagonal && l->in == a ? l->os : 0;
+	l = &p->layers[out - 1];
+	return l->diagonal && l->in == in ? l->os : 0;
 }
 
 static int live_together(const struct dmo_plan_tensor *a, const struct dmo_plan_tensor *b)
@@ -145,8 +144,8 @@ static uint64_t lowest_offset(const struct dmo_plan *p, int t, const uint64_t *o
 		if (!placed[u] || !live_together(tt, tu))
 			continue;
 		if (with_overlaps) {
-			as_in = (int64_t)diagonal_os(p, t, (int)u);
-			as_out = (int64_t)diagonal_os(p, (int)u, t);
+			as_in = (int64_t)dmo_plan_share(p, t, (int)u);
+			as_out = (int64_t)dmo_plan_share(p, (int)u, t);
 		}
 		spans[n].lo = (int64_t)off[u] - (int64_t)tt->bytes + 1 + as_out;
 		spans[n].hi = (int64_t)(off[u] + tu->bytes) - as_in;
@@ -188,7 +187,10 @@ static int place(struct dmo_plan *p, const int *order, int with_overlaps, uint64
 	return rc;
 }
 
-/* TFLite Micro's GreedyMemoryPlanner order: size descending, ties by index. */
+/* TFLite Micro's GreedyMemoryPlanner order: size descending, equal sizes
+ * by id descending.  (Its CalculateOffsetsIfNeeded fills the sort array
+ * from the tail, so the last buffer added comes first, and ReverseSortInPlace
+ * is stable; here the id is the tensor index.) */
 struct size_key {
 	uint64_t bytes;
 	int t;
@@ -200,7 +202,7 @@ static int by_size_desc(const void *a, const void *b)
 
 	if (x->bytes != y->bytes)
 		return x->bytes < y->bytes ? 1 : -1;
-	return (x->t > y->t) - (x->t < y->t);
+	return (x->t < y->t) - (x->t > y->t);
 }
 
 static int size_order(const struct dmo_plan *p, int *order)
@@ -218,16 +220,21 @@ static int size_order(const struct dmo_plan *p, int *order)
 	return 0;
 }
 
-/* The three plans: without overlaps by size; with overlaps in reverse
- * execution order (the paper's: each layer's output is placed before its
- * input, which can then slide onto it) and by size, keeping the lower. */
-static int plan_all(struct dmo_plan *p, int *order, uint64_t *by_size_off)
+/* The plans: without overlaps by TFLM's rule; with overlaps by the same
+ * rule and in reverse execution order (the paper's: each layer's output
+ * is placed before its input, which can then slide onto it), keeping the
+ * lowest of the three; then the search for a lower one, unless that is
+ * the bound.  Returns 0, or dmo_plan_search's error (-1 memory). */
+static int plan_all(struct dmo_plan *p, double time_limit, int *order, uint64_t *offsets)
 {
+	struct dmo_plan_search_result found;
+	double start = dmo_plan_seconds();
+
 	if (size_order(p, order) != 0 || place(p, order, 0, &p->peak_plain) != 0 ||
 	    place(p, order, 1, &p->peak_by_size) != 0)
 		return -1;
 	for (size_t t = 0; t < p->n_tensors; t++)
-		by_size_off[t] = p->tensors[t].offset_dmo;
+		offsets[t] = p->tensors[t].offset_dmo;
 	for (size_t i = 0; i < p->n_tensors; i++)
 		order[i] = (int)(p->n_tensors - 1 - i);
 	if (place(p, order, 1, &p->peak_reverse) != 0)
@@ -236,9 +243,46 @@ static int plan_all(struct dmo_plan *p, int *order, uint64_t *by_size_off)
 	if (p->peak_by_size < p->peak_reverse) {
 		p->peak_dmo = p->peak_by_size;
 		for (size_t t = 0; t < p->n_tensors; t++)
-			p->tensors[t].offset_dmo = by_size_off[t];
+			p->tensors[t].offset_dmo = offsets[t];
 	}
+	/* Lowest offset first can do worse with overlaps than without (an
+	 * input slid onto its output pushes others up); the plain plan is a
+	 * valid overlap plan too. */
+	if (p->peak_plain < p->peak_dmo) {
+		p->peak_dmo = p->peak_plain;
+		for (size_t t = 0; t < p->n_tensors; t++)
+			p->tensors[t].offset_dmo = p->tensors[t].offset_plain;
+	}
+	p->status = DMO_PLAN_AT_BOUND;
+	if (p->peak_dmo > p->bound_dmo) {
+		int rc = dmo_plan_search(p, p->peak_dmo, time_limit, offsets, &found);
+
+		if (rc != 0)
+			return rc;
+		if (found.improved) {
+			p->peak_dmo = found.peak;
+			for (size_t t = 0; t < p->n_tensors; t++)
+				p->tensors[t].offset_dmo = offsets[t];
+		}
+		p->searched = 1;
+		p->search_states = found.states;
+		if (p->peak_dmo > p->bound_dmo)
+			p->status = found.exact ? DMO_PLAN_OPTIMAL : DMO_PLAN_BEST_FOUND;
+	}
+	p->plan_seconds = dmo_plan_seconds() - start;
 	return 0;
+}
+
+const char *dmo_plan_status_name(enum dmo_plan_status status)
+{
+	switch (status) {
+	case DMO_PLAN_AT_BOUND:
+		return "optimal (= bound)";
+	case DMO_PLAN_OPTIMAL:
+		return "optimal, bound not reachable";
+	default:
+		return "best found";
+	}
 }
 
 static int build_graph(const struct dmo_model *model, const uint64_t *os,
@@ -281,13 +325,14 @@ static int build_graph(const struct dmo_model *model, const uint64_t *os,
 	return 0;
 }
 
-static void bound_and_overlaps(struct dmo_plan *p)
+/* The lower bound: every tensor live at a layer needs its own bytes there,
+ * except what the layer's diagonal pair may share. */
+static void bound(struct dmo_plan *p)
 {
 	p->bound_dmo = 0;
 	p->bound_layer = 0;
 	for (size_t l = 0; l < p->n_layers; l++) {
 		struct dmo_plan_layer *pl = &p->layers[l];
-		const struct dmo_plan_tensor *in = &p->tensors[pl->in], *out = &p->tensors[pl->out];
 		uint64_t need;
 
 		pl->live_bytes = 0;
@@ -299,6 +344,15 @@ static void bound_and_overlaps(struct dmo_plan *p)
 			p->bound_dmo = need;
 			p->bound_layer = (int)l;
 		}
+	}
+}
+
+static void overlaps(struct dmo_plan *p)
+{
+	for (size_t l = 0; l < p->n_layers; l++) {
+		struct dmo_plan_layer *pl = &p->layers[l];
+		const struct dmo_plan_tensor *in = &p->tensors[pl->in], *out = &p->tensors[pl->out];
+
 		pl->overlap = 0;
 		if (in->offset_dmo < out->offset_dmo + out->bytes &&
 		    out->offset_dmo < in->offset_dmo + in->bytes)
@@ -306,7 +360,7 @@ static void bound_and_overlaps(struct dmo_plan *p)
 	}
 }
 
-int dmo_plan_build(const struct dmo_model *model, const uint64_t *os,
+int dmo_plan_build(const struct dmo_model *model, const uint64_t *os, double time_limit,
 		   struct dmo_plan *plan, char *err, size_t err_len)
 {
 	struct dmo_plan p = { .n_layers = model->n_layers, .n_tensors = model->n_layers + 1 };
@@ -332,11 +386,14 @@ int dmo_plan_build(const struct dmo_model *model, const uint64_t *os,
 	if (rc != 0)
 		goto out;
 
-	if (plan_all(&p, order, scratch) != 0) {
-		rc = fail(err, err_len, "out of memory");
+	bound(&p);
+	rc = plan_all(&p, time_limit, order, scratch);
+	if (rc != 0) {
+		rc = fail(err, err_len, rc == -2 ? "internal error: the placement search chose a cycle"
+						 : "out of memory");
 		goto out;
 	}
-	bound_and_overlaps(&p);
+	overlaps(&p);
 	/* The planner's own assertion: a broken plan never leaves here. */
 	if (dmo_plan_check(&p, 0, msg, sizeof msg) != 0 ||
 	    dmo_plan_check(&p, 1, msg, sizeof msg) != 0)
@@ -368,7 +425,7 @@ int dmo_plan_check(const struct dmo_plan *p, int with_overlaps, char *err, size_
 			uint64_t ob = with_overlaps ? tb->offset_dmo : tb->offset_plain;
 			/* A tensor is only ever produced after its reader's input,
 			 * so in a permitted pair the input is A and the output B. */
-			uint64_t share = with_overlaps ? diagonal_os(p, (int)a, (int)b) : 0;
+			uint64_t share = with_overlaps ? dmo_plan_share(p, (int)a, (int)b) : 0;
 
 			if (!live_together(ta, tb) || oa >= ob + tb->bytes || ob >= oa + ta->bytes)
 				continue;
@@ -524,8 +581,8 @@ int dmo_os_source_parse(const char *text, enum dmo_os_source *source, const char
 	return 0;
 }
 
-int dmo_plan_model(const char *name, const char *source, struct dmo_model *model,
-		   struct dmo_plan *plan, char *err, size_t err_len)
+int dmo_plan_model(const char *name, const char *source, double time_limit,
+		   struct dmo_model *model, struct dmo_plan *plan, char *err, size_t err_len)
 {
 	enum dmo_os_source from;
 	const char *dir = NULL;
@@ -545,7 +602,7 @@ int dmo_plan_model(const char *name, const char *source, struct dmo_model *model
 	if (os == NULL)
 		snprintf(err, err_len, "out of memory");
 	rc = os == NULL || dmo_plan_os(model, from, dir, os, err, err_len) != 0 ||
-			     dmo_plan_build(model, os, plan, err, err_len) != 0 ? -1 : 0;
+			     dmo_plan_build(model, os, time_limit, plan, err, err_len) != 0 ? -1 : 0;
 	free(os);
 	if (rc != 0)
 		dmo_model_free(model);

@@ -26,12 +26,24 @@ enum dmo_os_source {
 	DMO_OS_MEASURED,    /* os_bytes of a profiled run directory */
 };
 
+/* Default time limit of the placement search, seconds. */
+#define DMO_PLAN_TIME_LIMIT 10.0
+
+/* How good the overlap plan is. */
+enum dmo_plan_status {
+	DMO_PLAN_AT_BOUND,   /* its peak is the lower bound: optimal */
+	DMO_PLAN_OPTIMAL,    /* above the bound, but the search proved that
+			      * no placement needs less */
+	DMO_PLAN_BEST_FOUND, /* the search stopped (time limit, state budget,
+			      * too many tensors live at once): best found */
+};
+
 struct dmo_plan_tensor {
 	uint64_t bytes;
 	int first, last;         /* live range, layer indices, inclusive */
 	int output;              /* no layer reads it: a model output */
 	uint64_t offset_plain;   /* greedy by size, no overlaps */
-	uint64_t offset_dmo;     /* diagonal overlaps, the better order */
+	uint64_t offset_dmo;     /* diagonal overlaps, the best plan found */
 };
 
 struct dmo_plan_layer {
@@ -46,13 +58,17 @@ struct dmo_plan {
 	size_t n_layers, n_tensors;
 	struct dmo_plan_layer *layers;
 	struct dmo_plan_tensor *tensors;
-	uint64_t peak_plain;     /* arena bytes without overlaps */
+	uint64_t peak_plain;     /* arena bytes without overlaps (TFLM greedy) */
 	uint64_t peak_dmo;       /* arena bytes with diagonal overlaps: the
-				  * lower of the two orders below */
-	uint64_t peak_reverse;   /* overlaps, reverse execution order (paper) */
-	uint64_t peak_by_size;   /* overlaps, size-descending order */
+				  * best of the greedy orders and the search */
+	uint64_t peak_reverse;   /* overlaps, greedy in reverse execution order (paper) */
+	uint64_t peak_by_size;   /* overlaps, greedy in TFLM's order */
 	uint64_t bound_dmo;      /* max over layers of live_bytes - os (diagonal) */
 	int bound_layer;         /* the layer where bound_dmo is reached */
+	enum dmo_plan_status status;
+	double plan_seconds;     /* wall time of the greedy plans and the search */
+	int searched;            /* the search ran (no greedy plan was at the bound) */
+	uint64_t search_states;  /* partial plans the search kept, all steps */
 };
 
 /* O_s of every layer of MODEL into OS[n_layers].  DIR is the run directory
@@ -62,11 +78,21 @@ struct dmo_plan {
 int dmo_plan_os(const struct dmo_model *model, enum dmo_os_source source,
 		const char *dir, uint64_t *os, char *err, size_t err_len);
 
-/* Plan MODEL with the per-layer O_s in OS.  Both plans are checked with
- * dmo_plan_check before returning.  Returns 0, or -1 with ERR (a table
- * with no layers, an O_s above min(IB, OB), memory, or a broken plan). */
-int dmo_plan_build(const struct dmo_model *model, const uint64_t *os,
+/* Plan MODEL with the per-layer O_s in OS: without overlaps by TFLite
+ * Micro's greedy rule, with overlaps by the same rule and in reverse
+ * execution order, then the placement search from the better of the two,
+ * given TIME_LIMIT seconds.  Both plans are checked with dmo_plan_check
+ * before returning.  Returns 0, or -1 with ERR (a table with no layers, an
+ * O_s above min(IB, OB), memory, or a broken plan). */
+int dmo_plan_build(const struct dmo_model *model, const uint64_t *os, double time_limit,
 		   struct dmo_plan *plan, char *err, size_t err_len);
+
+/* Bytes tensors IN and OUT may share: O_s of the layer producing OUT when
+ * it is that layer's diagonal pair with IN as its input, else 0. */
+uint64_t dmo_plan_share(const struct dmo_plan *plan, int in, int out);
+
+/* "optimal (= bound)", "optimal, bound not reachable" or "best found". */
+const char *dmo_plan_status_name(enum dmo_plan_status status);
 
 /* The invariant of a plan: no two tensors with intersecting live ranges
  * share a byte, except a diagonal layer's input and output sharing at most
@@ -97,9 +123,10 @@ int dmo_os_source_parse(const char *text, enum dmo_os_source *source, const char
 
 /* Everything `dmo plan` and `dmo plot --plan` start from: locate MODEL (a
  * name shipped with dmo or a table file), load it, take each layer's O_s
- * from SOURCE ("algorithmic", "analytic" or "measured:DIR") and plan it.
- * Returns 0 with *MODEL and *PLAN to free, or -1 with ERR (nothing to free). */
-int dmo_plan_model(const char *name, const char *source, struct dmo_model *model,
-		   struct dmo_plan *plan, char *err, size_t err_len);
+ * from SOURCE ("algorithmic", "analytic" or "measured:DIR") and plan it
+ * (the search given TIME_LIMIT seconds).  Returns 0 with *MODEL and *PLAN
+ * to free, or -1 with ERR (nothing to free). */
+int dmo_plan_model(const char *name, const char *source, double time_limit,
+		   struct dmo_model *model, struct dmo_plan *plan, char *err, size_t err_len);
 
 #endif

@@ -723,7 +723,8 @@ int dmo_plot_plan(const struct dmo_plan *plan, const char *model_name,
 		 plan->n_layers);
 	gp_string(&a, "title", caption);
 	snprintf(caption, sizeof caption,
-		 "lower bound with overlaps: %" PRIu64 " B", plan->bound_dmo);
+		 "lower bound with overlaps: %" PRIu64 " B; overlap plan: %s", plan->bound_dmo,
+		 dmo_plan_status_name(plan->status));
 	gp_string(&a, "subtitle", caption);
 	gp_uint(&a, "layers", plan->n_layers);
 	gp_uint(&a, "peakplain", plan->peak_plain);
