@@ -8,7 +8,7 @@ make -C "$top_builddir" install DESTDIR="$STAGE" >"$WORK/install.log" 2>&1
 expect_eq "make install" 0 $?
 P="$STAGE$(sed -n 's/^prefix = //p' "$top_builddir/Makefile")"
 
-for f in bin/dmo bin/dmo-harness include/dmo/harness.h include/dmokernels.h \
+for f in bin/dmo bin/dmo-harness include/dmo/harness.h include/dmo/backend.h include/dmokernels.h \
 	lib/libdmo-harness.so lib/libdmo-harness.a lib/pkgconfig/dmo-harness.pc \
 	libexec/dmo/dmo-amd64-linux libexec/dmo/vgpreload_core-amd64-linux.so \
 	share/dmo/models/mobilenet_v2_1.0_224.csv share/dmo/plots/pattern.gp; do
@@ -44,5 +44,16 @@ expect_eq "staged dmo: user_copy O_s" 2048 "$(field "$WORK/user-run" user_copy 4
 LD_LIBRARY_PATH="$P/lib" "$P/bin/dmo" run --out "$WORK/run" relu:in=4x4x8 >"$WORK/run.out" 2>&1
 expect_eq "staged dmo run (staged harness)" 0 $?
 expect_eq "staged dmo run: relu O_s" 512 "$(field "$WORK/run" op1_relu 4)"
+# The backend plugins configure built go to $(pkglibdir); a staged or moved
+# install finds them through DMO_BACKEND_DIR.
+for so in "$top_builddir"/target-harness/backends/.libs/dmo-backend-*.so; do
+	[ -e "$so" ] || continue
+	name=$(basename "$so")
+	[ -e "$P/lib/dmo/$name" ] && echo "ok: installed lib/dmo/$name" || fail "not installed: lib/dmo/$name"
+	backend=${name#dmo-backend-}
+	DMO_BACKEND_DIR="$P/lib/dmo" LD_LIBRARY_PATH="$P/lib" "$P/bin/dmo" verify \
+		--backend "${backend%.so}" --overlap 0 --scan-limit 0 fc:in=4,units=4 >"$WORK/plugin.out" 2>&1
+	expect_eq "staged dmo verify --backend ${backend%.so}" 0 $?
+done
 expect_eq "system valgrind folders untouched" "$before" "$(system_valgrind)"
 finish

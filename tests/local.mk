@@ -2,7 +2,7 @@
 # the real tool, checked against hand derivations and a brute-force oracle.
 TARGET_LIBS = target-harness/lib/libdmo-harness.la
 check_PROGRAMS += tests/targets/relu tests/targets/kernels tests/targets/misuse \
-	tests/targets/raw_protocol tests/bruteforce_os tests/layers_tsv
+	tests/targets/raw_protocol tests/bruteforce_os tests/layers_tsv tests/csv_tsv
 # Targets are built like user code: -O2, nothing from dmo but the header.
 # -no-install: a real executable on the shared libdmo-harness, not a libtool
 # wrapper script (valgrind would profile the shell).
@@ -40,3 +40,23 @@ EXTRA_DIST += tests/lib.sh tests/profile_kernels.sh tests/profile_misuse.sh \
 TESTS += tests/verify_ops.sh tests/trace_beyond_ram.sh tests/threads_native.sh
 EXTRA_DIST += tests/verify_ops.sh tests/check_main.h tests/trace_beyond_ram.sh \
 	tests/threads_native.sh
+
+tests_csv_tsv_SOURCES = tests/csv_tsv.c
+tests_csv_tsv_LDADD = $(CSV_LIBS)
+
+# Backends: each one end to end (skipped when configure did not find its
+# library), and the command-line misuse of --backend/--isa/compare.
+BACKEND_TESTS = tests/backend_misuse.sh tests/backend_ref.sh tests/backend_xnnpack.sh tests/backend_onednn.sh \
+	tests/backend_openblas.sh tests/backend_armnn.sh
+TESTS += $(BACKEND_TESTS)
+EXTRA_DIST += $(BACKEND_TESTS) tests/backend_check.sh
+
+# Test plugins.  One claims ABI version 99, under a known backend's file name in
+# a folder of its own (DMO_BACKEND_DIR in backend_misuse.sh).
+check_LTLIBRARIES += tests/targets/badbackend/dmo-backend-xnnpack.la
+tests_targets_badbackend_dmo_backend_xnnpack_la_SOURCES = tests/targets/future_abi.c
+tests_targets_badbackend_dmo_backend_xnnpack_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+# A plugin that copies its buffers and says so (DMO_BACKEND_COPIES).
+check_LTLIBRARIES += tests/targets/copybackend/dmo-backend-onednn.la
+tests_targets_copybackend_dmo_backend_onednn_la_SOURCES = tests/targets/copying_relu.c
+tests_targets_copybackend_dmo_backend_onednn_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere

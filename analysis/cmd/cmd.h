@@ -22,6 +22,7 @@ int cmd_formula(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "analyze.h"
+#include "backend_info.h"
 #include "cmd.h"
 
 static const char usage[] =
@@ -15,8 +16,16 @@ static const char usage[] =
 	"(when profiled with --trace=full; curves go to DIR/layer-NNNN-curves.csv),\n"
 	"and for layers with an op spec, the algorithmic and analytic O_s.\n"
 	"Prints a table with totals and writes DIR/analysis.csv.\n"
-	"Exit status: 0 all verdicts hold, 1 a mismatch or an unsafe analytic\n"
-	"value, 2 bad input.\n";
+	"\n"
+	"The exact O_s is the truth for the kernel that ran.  The algorithmic and\n"
+	"analytic values describe the reference loop order: for the reference\n"
+	"kernels (DIR/backend.csv says ref) they must agree with it (MISMATCH,\n"
+	"UNSAFE otherwise); for any other kernel the verdict says what they would\n"
+	"mean for it (ref-formula-unsafe, ref-formula-safe, ref-bound-unsafe) and\n"
+	"does not fail.  Verdicts: docs/backends.md.\n"
+	"Exit status: 0 all verdicts hold, 1 dmo disagrees with itself (trace vs\n"
+	"tool, an O_s out of range, the reference kernel vs its replica), 2 bad\n"
+	"input.\n";
 
 int cmd_analyze(int argc, char **argv)
 {
@@ -25,6 +34,7 @@ int cmd_analyze(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct dmo_layer_table table;
+	struct dmo_backend_info_table backends;
 	struct dmo_layer_analysis *layers;
 	char path[4096], err[1024];
 	const char *dir;
@@ -41,18 +51,29 @@ int cmd_analyze(int argc, char **argv)
 		fprintf(stderr, "dmo analyze: %s\n", err);
 		return 2;
 	}
+	if (dmo_backend_info_read(dir, &backends, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo analyze: %s\n", err);
+		dmo_layer_table_free(&table);
+		return 2;
+	}
 	layers = calloc(table.count ? table.count : 1, sizeof *layers);
 	if (layers == NULL) {
 		fprintf(stderr, "dmo analyze: out of memory\n");
 		return 2;
 	}
-	for (size_t i = 0; i < table.count; i++)
-		if (dmo_analyze_layer(dir, &table.rows[i], &layers[i], err, sizeof err) != 0) {
+	for (size_t i = 0; i < table.count; i++) {
+		const struct dmo_backend_info *info =
+			dmo_backend_info_find(&backends, table.rows[i].name);
+
+		if (dmo_analyze_layer(dir, &table.rows[i], info ? info->backend : NULL, &layers[i],
+				      err, sizeof err) != 0) {
 			fprintf(stderr, "dmo analyze: layer %u: %s\n", table.rows[i].layer, err);
 			free(layers);
 			dmo_layer_table_free(&table);
+			dmo_backend_info_free(&backends);
 			return 2;
 		}
+	}
 	failed = dmo_analysis_report(dir, layers, table.count, stdout, err, sizeof err);
 	if (failed < 0)
 		fprintf(stderr, "dmo analyze: %s\n", err);
@@ -60,5 +81,6 @@ int cmd_analyze(int argc, char **argv)
 		fprintf(stderr, "dmo analyze: %d verdict(s) failed\n", failed);
 	free(layers);
 	dmo_layer_table_free(&table);
+	dmo_backend_info_free(&backends);
 	return failed < 0 ? 2 : failed > 0 ? 1 : 0;
 }

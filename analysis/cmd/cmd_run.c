@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
+#include "backend_options.h"
 #include "cmd.h"
 #include "locate.h"
 #include "model_table.h"
@@ -28,20 +30,29 @@ static const char usage[] =
 	"  -i, --interleave   threads take every N-th output element instead of\n"
 	"                     one contiguous block each\n"
 	"  -m, --model M      run a model layer table instead of SPECs\n"
+	"  -b, --backend NAME profile backend NAME's kernels (ref xnnpack onednn\n"
+	"                     openblas armnn; one thread; docs/backends.md); the run\n"
+	"                     directory gets backend.csv (version, ISA, implementation,\n"
+	"                     CPU features seen under the tool)\n"
+	"      --isa CAP      cap the backend's instruction set: sse4, avx, avx2\n"
 	"  -h, --help         this text\n"
 	"\n"
 	"Environment: DMO_HARNESS (the harness program), DMO_MODELS_DIR (tables).\n";
 
-/* Check the specs or the table here, so a typo fails before valgrind starts. */
-static int check_inputs(char **specs, int count, const char *model_path)
+/* Check the specs or the table here, and that the backend runs each op, so
+ * a typo fails before valgrind starts. */
+static int check_inputs(char **specs, int count, const char *model_path, const char *backend,
+			const char *isa)
 {
 	char err[1024];
 	struct dmo_opspec spec;
 	struct dmo_model model = { 0 };
+	struct dmo_backend_handle *h = backend ? dmo_backend_load(backend, isa, err, sizeof err) : NULL;
 	int rc = 0;
 
 	for (int i = 0; i < count; i++)
-		if (dmo_opspec_parse(specs[i], &spec, err, sizeof err) != 0) {
+		if (dmo_opspec_parse(specs[i], &spec, err, sizeof err) != 0 ||
+		    (h != NULL && dmo_backend_check(h, &spec, err, sizeof err) != 0)) {
 			fprintf(stderr, "dmo run: '%s': %s\n", specs[i], err);
 			return -1;
 		}
@@ -51,6 +62,11 @@ static int check_inputs(char **specs, int count, const char *model_path)
 		fprintf(stderr, "dmo run: %s\n", err);
 		rc = -1;
 	}
+	for (size_t l = 0; rc == 0 && h != NULL && l < model.n_layers; l++)
+		if (dmo_backend_check(h, &model.layers[l].op, err, sizeof err) != 0) {
+			fprintf(stderr, "dmo run: layer %s: %s\n", model.layers[l].name, err);
+			rc = -1;
+		}
 	dmo_model_free(&model);
 	return rc;
 }
@@ -62,17 +78,19 @@ int cmd_run(int argc, char **argv)
 		{ "threads", required_argument, NULL, 'j' },
 		{ "interleave", no_argument, NULL, 'i' },
 		{ "model", required_argument, NULL, 'm' },
+		{ "backend", required_argument, NULL, 'b' },
+		{ "isa", required_argument, NULL, OPT_ISA },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct dmo_profile_options opts = { .out_dir = "dmo-run" };
-	char harness[PATH_MAX], model_path[PATH_MAX], err[1024];
-	const char *threads_text = "1", *model = NULL;
+	char harness[PATH_MAX], model_path[PATH_MAX], err[1024], info[PATH_MAX];
+	const char *threads_text = "1", *model = NULL, *backend = NULL, *isa = NULL;
 	char **hargv;
-	int c, n = 0, threads, interleave = 0, status, taken;
+	int c, n = 0, threads = 1, interleave = 0, status, taken;
 
 	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
-	while ((c = getopt_long(argc, argv, "o:t:j:im:h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:t:j:im:b:h", options, NULL)) != -1) {
 		taken = dmo_profile_option(&opts, c, optarg, err, sizeof err);
 		if (taken < 0) {
 			fprintf(stderr, "dmo run: %s\n", err);
@@ -95,6 +113,12 @@ int cmd_run(int argc, char **argv)
 		case 'm':
 			model = optarg;
 			break;
+		case 'b':
+			backend = optarg;
+			break;
+		case OPT_ISA:
+			isa = optarg;
+			break;
 		default:
 			return cmd_usage(usage, c == 'h');
 		}
@@ -108,7 +132,8 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "dmo run: %s\n", err);
 		return 2;
 	}
-	if (check_inputs(argv + optind, argc - optind, model ? model_path : NULL) != 0)
+	if (dmo_backend_options_check("dmo run", &backend, isa, threads) != 0 ||
+	    check_inputs(argv + optind, argc - optind, model ? model_path : NULL, backend, isa) != 0)
 		return 2;
 	if (dmo_locate_harness(harness, sizeof harness, err, sizeof err) != 0) {
 		fprintf(stderr, "dmo run: %s\n", err);
@@ -116,7 +141,7 @@ int cmd_run(int argc, char **argv)
 	}
 
 	/* dmo-harness --threads N [--interleave] (--model FILE | -- SPEC...) */
-	hargv = calloc((size_t)(argc - optind) + 8, sizeof *hargv);
+	hargv = calloc((size_t)(argc - optind) + 14, sizeof *hargv);
 	if (hargv == NULL) {
 		fprintf(stderr, "dmo run: out of memory\n");
 		return 2;
@@ -126,6 +151,18 @@ int cmd_run(int argc, char **argv)
 	hargv[n++] = (char *)threads_text;
 	if (interleave)
 		hargv[n++] = "--interleave";
+	if (backend != NULL) {
+		hargv[n++] = "--backend";
+		hargv[n++] = (char *)backend;
+	}
+	if (isa != NULL) {
+		hargv[n++] = "--isa";
+		hargv[n++] = (char *)isa;
+	}
+	/* Every run directory says which kernels ran (ref by default). */
+	snprintf(info, sizeof info, "%s/" DMO_BACKEND_INFO_CSV, opts.out_dir);
+	hargv[n++] = "--info";
+	hargv[n++] = info;
 	if (model != NULL) {
 		hargv[n++] = "--model";
 		hargv[n++] = model_path;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend_options.h"
 #include "cmd.h"
 #include "opspec.h"
 #include "runner.h"
@@ -40,6 +41,12 @@ static const char usage[] =
 	"  -i, --interleave     threads take every N-th output element\n"
 	"  -s, --scan-limit N   at most N kernel runs for the larger-overlap scan\n"
 	"                       (default " STR(DMO_VERIFY_SCAN_LIMIT) "; 0: no scan)\n"
+	"  -b, --backend NAME   run the op on backend NAME (ref xnnpack onednn\n"
+	"                       openblas armnn; one thread; docs/backends.md); the\n"
+	"                       default overlap stays the reference's O_s, so give\n"
+	"                       the backend's measured O_s (dmo run --backend)\n"
+	"      --isa CAP        cap the backend's instruction set (sse4 avx avx2),\n"
+	"                       as under the tool, so the same kernel runs\n"
 	"  -h, --help           this text\n"
 	"\n"
 	"The check is value based.  At X = O_s the output must match: that is\n"
@@ -110,12 +117,17 @@ static void print_scan(const struct dmo_verify_result *r)
 	}
 }
 
-static void print_result(const char *text, const struct dmo_verify_result *r)
+static void print_result(const char *text, const struct dmo_verify_opts *opts,
+			 const struct dmo_verify_result *r)
 {
 	printf("%-20s %s\n", "spec:", text);
+	if (opts->backend != NULL)
+		print_backend(opts->backend, opts->isa);
 	printf("%-20s %llu bytes\n", "input IB:", (unsigned long long)r->in_bytes);
 	printf("%-20s %llu bytes\n", "output OB:", (unsigned long long)r->out_bytes);
-	printf("%-20s %llu bytes\n", "exact O_s:", (unsigned long long)r->exact_os);
+	/* The reference loop order's: another backend's may differ. */
+	printf("%-20s %llu bytes\n", opts->backend ? "reference O_s:" : "exact O_s:",
+	       (unsigned long long)r->exact_os);
 	printf("%-20s %llu bytes (", "overlap tested:", (unsigned long long)r->overlap);
 	if (r->overlap == r->exact_os)
 		printf("= O_s");
@@ -148,6 +160,8 @@ int cmd_verify(int argc, char **argv)
 		{ "interleave", no_argument, NULL, 'i' },
 		{ "scan-limit", required_argument, NULL, 's' },
 		{ "repeat", required_argument, NULL, 'r' },
+		{ "backend", required_argument, NULL, 'b' },
+		{ "isa", required_argument, NULL, OPT_ISA },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -156,7 +170,7 @@ int cmd_verify(int argc, char **argv)
 	int c;
 
 	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
-	while ((c = getopt_long(argc, argv, "x:j:is:r:h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "x:j:is:r:b:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'x':
 			if (parse_u64(optarg, &opts.overlap) != 0) {
@@ -191,12 +205,20 @@ int cmd_verify(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'b':
+			opts.backend = optarg;
+			break;
+		case OPT_ISA:
+			opts.isa = optarg;
+			break;
 		default:
 			return cmd_usage(usage, c == 'h');
 		}
 	}
 	if (argc - optind != 1)
 		return cmd_usage(usage, 0);
+	if (dmo_backend_options_check("dmo verify", &opts.backend, opts.isa, opts.threads) != 0)
+		return 2;
 
 	const char *text = argv[optind];
 	struct dmo_opspec spec;
@@ -211,7 +233,7 @@ int cmd_verify(int argc, char **argv)
 		fprintf(stderr, "dmo verify: '%s': %s\n", text, err);
 		return 2;
 	}
-	print_result(text, &res);
+	print_result(text, &opts, &res);
 	if (fflush(stdout) != 0)
 		return 2;
 	return res.safe ? 0 : 1;

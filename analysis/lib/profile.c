@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "backend_info.h"
 #include "locate.h"
 #include "profile.h"
 #include "profile_runs.h"
@@ -52,6 +53,7 @@ static void clear_run_dir(const char *dir)
 		if (strcmp(entry->d_name, DMO_SUMMARY_FILE) == 0 ||
 		    strcmp(entry->d_name, DMO_LAYERS_CSV) == 0 ||
 		    strcmp(entry->d_name, DMO_THREADS_CSV) == 0 ||
+		    strcmp(entry->d_name, DMO_BACKEND_INFO_CSV) == 0 ||
 		    (strncmp(entry->d_name, "layer-", 6) == 0 &&
 		     ((len > 7 && strcmp(entry->d_name + len - 7, ".events") == 0) ||
 		      (len > 4 && strcmp(entry->d_name + len - 4, ".csv") == 0)))) {

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "algorithmic.h"
+#include "backend.h"
 #include "runner.h"
 
 /* The input seed is fixed, so two runs of `dmo verify` test the same bytes. */
@@ -16,7 +17,8 @@
 struct verifier {
 	const struct dmo_opspec *spec;
 	const struct dmo_verify_opts *opts;
-	struct dmo_op_run *run;
+	struct dmo_op_run *run;        /* the reference runner, or */
+	struct dmo_backend_run *bk_run; /* the op on opts->backend */
 	uint64_t in_bytes, out_bytes;
 	unsigned char *input;     /* pristine input, also the reference's */
 	unsigned char *reference; /* output of the separate-buffer run */
@@ -38,6 +40,13 @@ static void locate_diff(const struct dmo_opspec *s, uint64_t byte, uint64_t elem
 	d->n = (int)(e / (uint64_t)s->out_h);
 }
 
+static int execute(struct verifier *v, const void *in, void *out)
+{
+	if (v->bk_run != NULL)
+		return dmo_backend_execute(v->bk_run, in, out);
+	return dmo_op_execute(v->run, in, out, v->opts->threads, v->opts->interleave);
+}
+
 /* Run the kernel with the input at overlap X in the arena.  Returns 1 when
  * the output matches the reference, 0 when it differs (first difference in
  * *DIFF), -1 when the kernel refused to run. */
@@ -50,8 +59,7 @@ static int run_at(struct verifier *v, uint64_t x, struct dmo_verify_diff *diff)
 	 * output buffer, so a kernel that reads its output sees the same. */
 	memset(v->arena, 0, in_at);
 	memcpy(v->arena + in_at, v->input, v->in_bytes);
-	if (dmo_op_execute(v->run, v->arena + in_at, v->arena, v->opts->threads,
-			   v->opts->interleave) != 0)
+	if (execute(v, v->arena + in_at, v->arena) != 0)
 		return -1;
 	if (memcmp(v->arena, v->reference, v->out_bytes) == 0)
 		return 1;
@@ -105,7 +113,7 @@ static int runs_at(struct verifier *v, struct dmo_verify_result *res)
  * output, at most opts->scan_limit runs. */
 static int scan_larger(struct verifier *v, struct dmo_verify_result *res)
 {
-	uint64_t e = res->elem_size, x = res->overlap;
+	uint64_t e = res->step, x = res->overlap;
 
 	if (x >= res->max_overlap) {
 		res->scan = DMO_SCAN_AT_MAX;
@@ -137,8 +145,16 @@ int dmo_verify(const struct dmo_opspec *spec, const struct dmo_verify_opts *opts
 	struct dmo_algo_result algo;
 	struct verifier v = { .spec = spec, .opts = opts };
 	int rc = -1;
+	size_t align = 1;
+	struct dmo_backend_handle *backend = NULL;
 
 	memset(res, 0, sizeof *res);
+	if (opts->backend != NULL) {
+		backend = dmo_backend_load(opts->backend, opts->isa, err, err_len);
+		if (backend == NULL)
+			return -1;
+		align = dmo_backend_desc(backend)->alignment;
+	}
 	if (dmo_algorithmic(spec, &algo) != 0) {
 		snprintf(err, err_len, "inconsistent shape");
 		return -1;
@@ -155,6 +171,16 @@ int dmo_verify(const struct dmo_opspec *spec, const struct dmo_verify_opts *opts
 		return -1;
 	}
 	res->misaligned = res->overlap % res->elem_size != 0;
+	res->step = align > res->elem_size ? align : res->elem_size;
+	/* The output starts the (aligned) arena; the input must be aligned too. */
+	if ((res->out_bytes - res->overlap) % align != 0) {
+		snprintf(err, err_len, "backend %s needs %zu-byte aligned buffers: the input at "
+			 "overlap %llu starts %llu bytes into the arena; test an overlap X with "
+			 "OB - X a multiple of %zu", opts->backend, align,
+			 (unsigned long long)res->overlap,
+			 (unsigned long long)(res->out_bytes - res->overlap), align);
+		return -1;
+	}
 	res->arena_bytes = res->out_bytes - res->overlap + res->in_bytes;
 	if (res->arena_bytes < res->out_bytes)
 		res->arena_bytes = res->out_bytes;
@@ -164,20 +190,25 @@ int dmo_verify(const struct dmo_opspec *spec, const struct dmo_verify_opts *opts
 		return -1;
 	}
 
-	v.run = dmo_op_prepare(spec, err, err_len);
-	if (v.run == NULL)
+	if (backend != NULL)
+		v.bk_run = dmo_backend_prepare(backend, spec, NULL, err, err_len);
+	else
+		v.run = dmo_op_prepare(spec, err, err_len);
+	if (v.run == NULL && v.bk_run == NULL)
 		return -1;
 	v.input = malloc(v.in_bytes ? v.in_bytes : 1);
 	v.reference = calloc(v.out_bytes ? v.out_bytes : 1, 1);
-	/* Large X' of the scan need less room, so this one arena serves them. */
-	v.arena = malloc(res->arena_bytes ? res->arena_bytes : 1);
+	/* Large X' of the scan need less room, so this one arena serves them;
+	 * 64-byte aligned, more than any backend asks. */
+	if (posix_memalign((void **)&v.arena, 64, res->arena_bytes ? res->arena_bytes : 1) != 0)
+		v.arena = NULL;
 	if (v.input == NULL || v.reference == NULL || v.arena == NULL) {
 		snprintf(err, err_len, "out of memory for the buffers (arena %llu bytes)",
 			 (unsigned long long)res->arena_bytes);
 		goto out;
 	}
 	dmo_op_fill_input(spec, v.input, VERIFY_SEED);
-	if (dmo_op_execute(v.run, v.input, v.reference, opts->threads, opts->interleave) != 0)
+	if (execute(&v, v.input, v.reference) != 0)
 		goto refused;
 	if (runs_at(&v, res) != 0)
 		goto refused;
@@ -193,5 +224,6 @@ out:
 	free(v.reference);
 	free(v.input);
 	dmo_op_free(v.run);
+	dmo_backend_release(v.bk_run);
 	return rc;
 }

@@ -31,6 +31,9 @@ struct dmo_verify_opts {
 	 * depends on the schedule.  DMO_VERIFY_REPEAT_AUTO: about a second's
 	 * worth when threads > 1, none otherwise. */
 	uint64_t repeat;
+	const char *backend; /* NULL: the reference runner (with threads); else a
+			      * backend of backend.h, one thread */
+	const char *isa;     /* its ISA cap, NULL for none */
 };
 
 #define DMO_VERIFY_REPEAT_AUTO UINT64_MAX
@@ -65,6 +68,8 @@ struct dmo_verify_result {
 	enum dmo_verify_scan scan;
 	uint64_t scan_runs;      /* kernel runs the scan made */
 	uint64_t scan_overlap;   /* see enum dmo_verify_scan */
+	uint64_t step;           /* scan step: the element size, or the
+				  * backend's alignment when larger */
 	struct dmo_verify_diff scan_diff; /* when DMO_SCAN_FOUND */
 };
 

@@ -1,6 +1,7 @@
 /* harness_main.c - dmo-harness: runs reference kernels for op specs, or a
  * whole model layer table, on deterministic data, marking every kernel as a
  * layer for the dmo tool.  `dmo run` profiles this program. */
+#include <csv.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 
 #include <dmo/harness.h>
 
+#include "backend.h"
 #include "model_table.h"
 #include "runner.h"
 
@@ -30,13 +32,115 @@ static const char usage[] =
 	"  -i, --interleave   threads take every N-th output element instead of\n"
 	"                     one contiguous block each\n"
 	"  -m, --model FILE   a model layer table (target-harness/models/*.csv)\n"
+	"  -b, --backend NAME run the kernels of backend NAME (ref xnnpack onednn\n"
+	"                     openblas armnn; one thread) instead of libdmokernels\n"
+	"                     called directly\n"
+	"      --isa CAP      cap the backend's instruction set: sse4, avx, avx2\n"
+	"      --info FILE    write per layer the backend, its version, ISA and\n"
+	"                     implementation and the CPU features seen (CSV)\n"
 	"  -h, --help         this text\n";
 
 struct harness_options {
 	int threads;
 	int interleave;
 	const char *model;
+	struct dmo_backend_handle *backend; /* NULL: the runner, with threads */
+	const char *isa;
+	FILE *info;
+	struct dmo_backend_handle *described; /* the backend --info names */
 };
+
+enum { OPT_ISA = 0x100, OPT_INFO };
+
+/* The x86 features this process sees: under Valgrind, its virtual CPU's. */
+static void cpu_features(char *text, size_t len)
+{
+	__builtin_cpu_init();
+	const struct {
+		const char *name;
+		int has;
+	} features[] = {
+		{ "sse4.1", __builtin_cpu_supports("sse4.1") },
+		{ "sse4.2", __builtin_cpu_supports("sse4.2") },
+		{ "avx", __builtin_cpu_supports("avx") },
+		{ "avx2", __builtin_cpu_supports("avx2") },
+		{ "fma", __builtin_cpu_supports("fma") },
+		{ "avx512f", __builtin_cpu_supports("avx512f") },
+	};
+	size_t used = 0;
+
+	text[0] = '\0';
+	for (size_t i = 0; i < sizeof features / sizeof features[0]; i++)
+		if (features[i].has && used < len)
+			used += (size_t)snprintf(text + used, len - used, "%s%s", used ? " " : "",
+						 features[i].name);
+}
+
+static void info_field(FILE *out, const char *text, int last)
+{
+	csv_fwrite(out, text, strlen(text));
+	fputc(last ? '\n' : ',', out);
+}
+
+/* One row of the --info file (columns in backend_info_header); RUN is NULL
+ * for the reference runner called directly. */
+static void write_info(const struct harness_options *opts, const char *name,
+		       const struct dmo_backend_run *run)
+{
+	const struct dmo_backend *b;
+	char cpu[128], impl[64];
+
+	if (opts->info == NULL)
+		return;
+	b = dmo_backend_desc(opts->described);
+	cpu_features(cpu, sizeof cpu);
+	if (run == NULL)
+		snprintf(impl, sizeof impl, "reference loop order, %d thread%s%s", opts->threads,
+			 opts->threads > 1 ? "s" : "", opts->interleave ? " interleaved" : "");
+	info_field(opts->info, name, 0);
+	info_field(opts->info, b->name, 0);
+	info_field(opts->info, b->version(), 0);
+	info_field(opts->info, opts->isa ? opts->isa : "", 0);
+	info_field(opts->info, b->isa(), 0);
+	info_field(opts->info, run ? dmo_backend_implementation(run) : impl, 0);
+	info_field(opts->info, cpu, 1);
+	fflush(opts->info);
+}
+
+static const char backend_info_header[] = "name,backend,version,isa_cap,isa,implementation,cpu\n";
+
+/* run_layer through a backend: prepare, begin, run, end, release. */
+static int run_backend_layer(const char *name, const struct dmo_opspec *spec, const char *text,
+			     const void *in, const void *in2, void *out,
+			     const struct harness_options *opts)
+{
+	char err[512];
+	struct dmo_backend_run *run = dmo_backend_prepare(opts->backend, spec, in2, err, sizeof err);
+	int rc;
+
+	if (run == NULL) {
+		fprintf(stderr, "dmo-harness: %s: %s\n", name, err);
+		return -1;
+	}
+	write_info(opts, name, run);
+	rc = dmo_layer_begin(name, text, in, dmo_opspec_in_bytes(spec), out,
+			     dmo_opspec_out_bytes(spec));
+	if (rc != 0) {
+		fprintf(stderr, "dmo-harness: %s: dmo_layer_begin failed (error %d)\n", name, -rc);
+		dmo_backend_release(run);
+		return -1;
+	}
+	rc = dmo_backend_execute(run, in, out);
+	if (dmo_layer_end() != 0) {
+		fprintf(stderr, "dmo-harness: %s: dmo_layer_end failed\n", name);
+		rc = -1;
+	} else if (rc != 0) {
+		fprintf(stderr, "dmo-harness: %s: backend %s failed to run\n", name,
+			dmo_backend_desc(opts->backend)->name);
+	}
+	dmo_backend_release(run);
+	return rc;
+}
 
 /* Run one layer: weights are made before begin, so only the kernel is
  * profiled.  Returns 0, or -1 after printing why. */
@@ -44,14 +148,18 @@ static int run_layer(const char *name, const struct dmo_opspec *spec, const void
 		     const void *in2, void *out, const struct harness_options *opts)
 {
 	char err[256], text[512];
-	struct dmo_op_run *run = dmo_op_prepare(spec, err, sizeof err);
+	struct dmo_op_run *run;
 	int rc;
 
+	dmo_opspec_format(spec, text, sizeof text);
+	if (opts->backend != NULL)
+		return run_backend_layer(name, spec, text, in, in2, out, opts);
+	run = dmo_op_prepare(spec, err, sizeof err);
 	if (run == NULL) {
 		fprintf(stderr, "dmo-harness: %s: %s\n", name, err);
 		return -1;
 	}
-	dmo_opspec_format(spec, text, sizeof text);
+	write_info(opts, name, NULL);
 	rc = dmo_layer_begin(name, text, in, dmo_opspec_in_bytes(spec), out,
 			     dmo_opspec_out_bytes(spec));
 	if (rc != 0) {
@@ -70,10 +178,13 @@ static int run_layer(const char *name, const struct dmo_opspec *spec, const void
 	return rc;
 }
 
+/* 64-byte aligned: more than any backend asks (Arm NN imports 16). */
 static void *alloc_buffer(const char *name, size_t bytes)
 {
-	void *p = malloc(bytes);
+	void *p = NULL;
 
+	if (posix_memalign(&p, 64, bytes ? bytes : 1) != 0)
+		p = NULL;
 	if (p == NULL)
 		fprintf(stderr, "dmo-harness: %s: cannot allocate %zu bytes\n", name, bytes);
 	return p;
@@ -164,21 +275,28 @@ static int run_model(const struct dmo_model *model, const struct harness_options
 	return rc;
 }
 
+static int run_inputs(int argc, char **argv, struct harness_options *opts,
+		      struct dmo_model *model, char *err, size_t err_len);
+
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "threads", required_argument, NULL, 'j' },
 		{ "interleave", no_argument, NULL, 'i' },
 		{ "model", required_argument, NULL, 'm' },
+		{ "backend", required_argument, NULL, 'b' },
+		{ "isa", required_argument, NULL, OPT_ISA },
+		{ "info", required_argument, NULL, OPT_INFO },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct harness_options opts = { .threads = 1 };
 	struct dmo_model model = { 0 };
+	const char *backend = NULL, *info = NULL;
 	char err[1024];
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "j:im:h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "j:im:b:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			if (dmo_op_parse_threads(optarg, &opts.threads) != 0) {
@@ -193,6 +311,15 @@ int main(int argc, char **argv)
 		case 'm':
 			opts.model = optarg;
 			break;
+		case 'b':
+			backend = optarg;
+			break;
+		case OPT_ISA:
+			opts.isa = optarg;
+			break;
+		case OPT_INFO:
+			info = optarg;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -201,24 +328,62 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (opts.model == NULL) {
+	if (opts.isa != NULL && backend == NULL)
+		backend = "ref";
+	if (backend != NULL) {
+		if (opts.threads != 1) {
+			fprintf(stderr, "dmo-harness: --backend runs one thread; --threads %d needs "
+				"the default reference runner\n", opts.threads);
+			return 2;
+		}
+		opts.backend = dmo_backend_load(backend, opts.isa, err, sizeof err);
+		if (opts.backend == NULL) {
+			fprintf(stderr, "dmo-harness: %s\n", err);
+			return 2;
+		}
+	}
+	if (info != NULL) {
+		opts.described = opts.backend ? opts.backend
+					      : dmo_backend_load("ref", NULL, err, sizeof err);
+		opts.info = fopen(info, "w");
+		if (opts.info == NULL || opts.described == NULL) {
+			fprintf(stderr, "dmo-harness: %s: cannot write\n", info);
+			return 2;
+		}
+		fputs(backend_info_header, opts.info);
+	}
+	rc = run_inputs(argc, argv, &opts, &model, err, sizeof err);
+	if (opts.info != NULL && fclose(opts.info) != 0 && rc == 0) {
+		fprintf(stderr, "dmo-harness: %s: cannot write\n", info);
+		rc = 1;
+	}
+	return rc;
+}
+
+/* The op specs or the model of the command line. */
+static int run_inputs(int argc, char **argv, struct harness_options *opts,
+		      struct dmo_model *model, char *err, size_t err_len)
+{
+	int rc;
+
+	if (opts->model == NULL) {
 		if (optind >= argc) {
 			fprintf(stderr, "dmo-harness: no op spec given\n%s", usage);
 			return 2;
 		}
-		return run_specs(argv + optind, argc - optind, &opts);
+		return run_specs(argv + optind, argc - optind, opts);
 	}
 	if (optind < argc) {
 		fprintf(stderr, "dmo-harness: give either --model or op specs, not both\n");
 		return 2;
 	}
-	if (dmo_model_load(opts.model, &model, err, sizeof err) != 0 ||
-	    dmo_model_check_shapes(&model, err, sizeof err) != 0) {
+	if (dmo_model_load(opts->model, model, err, err_len) != 0 ||
+	    dmo_model_check_shapes(model, err, err_len) != 0) {
 		fprintf(stderr, "dmo-harness: %s\n", err);
-		dmo_model_free(&model);
+		dmo_model_free(model);
 		return 2;
 	}
-	rc = run_model(&model, &opts);
-	dmo_model_free(&model);
+	rc = run_model(model, opts);
+	dmo_model_free(model);
 	return rc;
 }

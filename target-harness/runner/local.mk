@@ -4,10 +4,16 @@
 # --verify).
 noinst_LTLIBRARIES += target-harness/runner/libdmo-runner.la
 target_harness_runner_libdmo_runner_la_SOURCES = \
-	target-harness/runner/runner.h target-harness/runner/runner.c
+	target-harness/runner/runner.h target-harness/runner/runner.c \
+	target-harness/runner/backend.h target-harness/runner/backend.c \
+	target-harness/runner/backend_ref.c
 target_harness_runner_libdmo_runner_la_CFLAGS = $(AM_CFLAGS) -pthread
+target_harness_runner_libdmo_runner_la_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DDMO_TOP_BUILDDIR='"$(abs_top_builddir)"' \
+	-DDMO_BACKEND_BUILDDIR='"$(abs_top_builddir)/target-harness/backends/.libs"' \
+	-DDMO_BACKEND_INSTALLDIR='"$(pkglibdir)"'
 target_harness_runner_libdmo_runner_la_LIBADD = target-harness/kernels/libdmokernels.la \
-	opspec/libdmo-opspec.la $(AX_PTHREAD_LIBS) -lm
+	opspec/libdmo-opspec.la $(AX_PTHREAD_LIBS) -lm -ldl
 
 check_PROGRAMS += tests/test_runner
 TESTS += tests/test_runner

@@ -244,6 +244,11 @@ void dmo_op_free(struct dmo_op_run *run)
 	free(run);
 }
 
+void dmo_op_weights(const struct dmo_op_run *run, struct dmo_op_weights *weights)
+{
+	*weights = (struct dmo_op_weights){ run->filter, run->bias, run->in2 };
+}
+
 /* One call of the dk_* function of the op and dtype; void pointers convert
  * to each kernel's element types. */
 static int call_kernel(const struct dmo_op_run *r, const void *in, const void *in2,

@@ -46,6 +46,14 @@ void dmo_op_fill_input(const struct dmo_opspec *spec, void *in, uint64_t seed);
 
 void dmo_op_free(struct dmo_op_run *run);
 
+/* The deterministic weights of a prepared op, for another kernel library
+ * to run the same op on (backend.h): filter and bias in the dk_* layouts
+ * (NULL for ops without), the second add/mul operand (else NULL). */
+struct dmo_op_weights {
+	const void *filter, *bias, *in2;
+};
+void dmo_op_weights(const struct dmo_op_run *run, struct dmo_op_weights *weights);
+
 /* Parse a thread count given on a command line (1..DMO_OP_MAX_THREADS).
  * Returns 0, or -1 when TEXT is not such a number. */
 int dmo_op_parse_threads(const char *text, int *threads);

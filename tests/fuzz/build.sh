@@ -21,7 +21,7 @@ target() {
 	echo "  CC   $out/fuzz_$name"
 	# shellcheck disable=SC2086 # srcs is a word list
 	$CC $FUZZ_CFLAGS -I"$top/common" -I"$top/opspec" -I"$top/analysis/lib" \
-		-I"$top/target-harness/include" \
+		-I"$top/target-harness/runner" -I"$top/target-harness/include" \
 		"$top/tests/fuzz/fuzz_$name.c" $srcs -o "$out/fuzz_$name"
 }
 
@@ -31,5 +31,6 @@ target layers_csv analysis/lib/rundir.c -lcsv
 target summary analysis/lib/rundir.c -lcsv
 target trace analysis/lib/trace.c
 target model opspec/model_table.c opspec/opspec.c -lcsv
+target backend_info analysis/lib/backend_info.c -lcsv
 target grid opspec/grid.c
 target formula analysis/lib/formula.c opspec/opspec.c opspec/grid.c

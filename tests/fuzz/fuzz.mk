@@ -5,7 +5,8 @@
 FUZZ_HARNESS_H = tests/fuzz/input_file.h tests/fuzz/layers_check.h
 check_PROGRAMS += tests/fuzz/replay_opspec tests/fuzz/replay_wire \
 	tests/fuzz/replay_layers_csv tests/fuzz/replay_summary tests/fuzz/replay_trace \
-	tests/fuzz/replay_model tests/fuzz/replay_grid tests/fuzz/replay_formula
+	tests/fuzz/replay_model tests/fuzz/replay_backend_info tests/fuzz/replay_grid \
+	tests/fuzz/replay_formula
 tests_fuzz_replay_opspec_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_opspec.c
 tests_fuzz_replay_opspec_LDADD = opspec/libdmo-opspec.la
 tests_fuzz_replay_wire_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_wire.c
@@ -21,6 +22,9 @@ tests_fuzz_replay_trace_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_trace.c \
 tests_fuzz_replay_trace_LDADD = $(ANALYSIS_LIBS)
 tests_fuzz_replay_model_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_model.c
 tests_fuzz_replay_model_LDADD = opspec/libdmo-model.la
+tests_fuzz_replay_backend_info_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_backend_info.c \
+	$(FUZZ_HARNESS_H)
+tests_fuzz_replay_backend_info_LDADD = $(ANALYSIS_LIBS)
 tests_fuzz_replay_grid_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_grid.c
 tests_fuzz_replay_grid_LDADD = opspec/libdmo-opspec.la
 tests_fuzz_replay_formula_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_formula.c

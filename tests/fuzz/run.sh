@@ -9,7 +9,7 @@ seconds=${1:-30}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 out=${FUZZ_OUT:-$(mktemp -d /tmp/dmo-fuzz-run.XXXXXX)}
-targets="opspec wire layers_csv summary trace model grid formula"
+targets="opspec wire layers_csv summary trace model backend_info grid formula"
 
 "$here/build.sh" "$out/bin"
 for t in $targets; do

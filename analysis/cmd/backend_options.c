@@ -1,0 +1,43 @@
+/* backend_options.c - checking and describing --backend and --isa
+ * (backend_options.h). */
+#include "backend_options.h"
+
+#include "backend.h"
+
+int dmo_backend_options_check(const char *who, const char **backend, const char *isa,
+			      int threads)
+{
+	char err[512];
+
+	if (isa != NULL && !dmo_backend_isa_valid(isa)) {
+		fprintf(stderr, "%s: --isa '%s' is not one of sse4, avx, avx2\n", who, isa);
+		return -1;
+	}
+	if (isa != NULL && *backend == NULL)
+		*backend = "ref";
+	if (*backend == NULL)
+		return 0;
+	if (threads != 1) {
+		fprintf(stderr, "%s: a backend runs one thread; --threads needs the default "
+			"reference runner (no --backend)\n", who);
+		return -1;
+	}
+	if (dmo_backend_load(*backend, isa, err, sizeof err) == NULL) {
+		fprintf(stderr, "%s: %s\n", who, err);
+		return -1;
+	}
+	return 0;
+}
+
+void print_backend(const char *name, const char *isa)
+{
+	char err[512];
+	struct dmo_backend_handle *h = dmo_backend_load(name, isa, err, sizeof err);
+	const struct dmo_backend *b;
+
+	if (h == NULL)
+		return;
+	b = dmo_backend_desc(h);
+	printf("%-20s %s (%s), ISA %s (cap %s)\n", "backend:", b->name, b->version(), b->isa(),
+	       isa != NULL ? isa : "none");
+}

@@ -1,0 +1,274 @@
+/* cmd_compare.c - `dmo compare SPEC...`: one op spec measured and verified
+ * on every backend, side by side (compare.h). */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <csv.h>
+
+#include "backend.h"
+#include "backend_options.h"
+#include "cmd.h"
+#include "compare.h"
+
+static const char usage[] =
+	"usage: dmo compare [OPTIONS] SPEC...\n"
+	"\n"
+	"For each op SPEC and each backend: profile the backend's kernel under\n"
+	"valgrind --tool=dmo (exact O_s), run it natively with its input really\n"
+	"placed at that overlap in one arena and compare the output bit for bit\n"
+	"with a separate-buffer run (safe), then at one element more (whether\n"
+	"the output changes: tight), beside the reference loop order's\n"
+	"algorithmic and analytic O_s.  A backend that needs aligned buffers\n"
+	"(armnn: 16 bytes) is verified at the largest aligned overlap <= O_s and\n"
+	"one alignment step more.  \"vs ref\" is the largest relative difference\n"
+	"of the backend's output from the ref backend's on the same input.\n"
+	"\n"
+	"  -b, --backends LIST  comma-separated (default: every backend that is\n"
+	"                       available: ref xnnpack onednn openblas armnn)\n"
+	"      --isa CAP        instruction-set cap for every backend, under the\n"
+	"                       tool and natively: sse4, avx, avx2 (default avx2,\n"
+	"                       the most Valgrind's virtual CPU offers), none\n"
+	"  -o, --out DIR        run directories, one per backend (default dmo-compare)\n"
+	"  -c, --csv            print CSV instead of the table (DIR/compare.csv\n"
+	"                       is written either way)\n"
+	"  -h, --help           this text\n"
+	"\n"
+	"Exit status: 0 every measured O_s is safe natively, 1 one is not,\n"
+	"2 bad input or dmo failed.\n";
+
+static const char *const csv_columns[] = {
+	"spec", "backend", "status", "version", "isa_tool", "isa_native", "implementation",
+	"in_bytes", "out_bytes", "os_bytes", "tested_bytes", "safe", "next_bytes",
+	"next_changed", "algorithmic_os", "analytic_os", "diff_vs_ref", "reason", NULL
+};
+
+static void csv_text(FILE *out, const char *text, int last)
+{
+	csv_fwrite(out, text, strlen(text));
+	fputc(last ? '\n' : ',', out);
+}
+
+static const char *status_name(enum dmo_compare_status s)
+{
+	return s == DMO_COMPARE_OK ? "ok" : s == DMO_COMPARE_UNAVAILABLE ? "unavailable"
+		: s == DMO_COMPARE_UNSUPPORTED ? "unsupported" : "failed";
+}
+
+static void write_csv(FILE *out, const struct dmo_compare_row *rows, size_t n)
+{
+	for (int c = 0; csv_columns[c] != NULL; c++)
+		fprintf(out, "%s%s", c ? "," : "", csv_columns[c]);
+	fputc('\n', out);
+	for (size_t i = 0; i < n; i++) {
+		const struct dmo_compare_row *r = &rows[i];
+		int ok = r->status == DMO_COMPARE_OK;
+
+		csv_text(out, r->spec, 0);
+		csv_text(out, r->backend, 0);
+		csv_text(out, status_name(r->status), 0);
+		csv_text(out, r->version, 0);
+		csv_text(out, r->isa_tool, 0);
+		csv_text(out, r->isa_native, 0);
+		csv_text(out, r->implementation, 0);
+		fprintf(out, "%" PRIu64 ",%" PRIu64 ",", r->in_bytes, r->out_bytes);
+		if (ok)
+			fprintf(out, "%" PRIu64 ",%" PRIu64 ",%d,", r->os, r->tested, r->safe);
+		else
+			fputs(",,,", out);
+		if (ok && r->next_changed >= 0)
+			fprintf(out, "%" PRIu64 ",%d,", r->tested + r->step, r->next_changed);
+		else
+			fputs(",,", out);
+		fprintf(out, "%" PRIu64 ",%" PRIu64 ",", r->algorithmic, r->analytic);
+		if (ok && r->diff_vs_ref >= 0)
+			fprintf(out, "%.3g,", r->diff_vs_ref);
+		else
+			fputc(',', out);
+		csv_text(out, r->reason, 1);
+	}
+}
+
+/* What the reference formula would mean for this kernel. */
+static void formula_note(const struct dmo_compare_row *r, char *text, size_t len)
+{
+	if (r->algorithmic == r->os)
+		snprintf(text, len, "= reference order");
+	else if (r->algorithmic > r->os)
+		snprintf(text, len, "ref formula UNSAFE by %" PRIu64, r->algorithmic - r->os);
+	else
+		snprintf(text, len, "allows %" PRIu64 " more than ref", r->os - r->algorithmic);
+}
+
+static void print_table(const struct dmo_compare_row *rows, size_t n)
+{
+	const char *last_spec = NULL;
+
+	printf("  %-9s %-10s %10s %8s %10s %-5s %-12s %10s %10s %8s  %s\n", "backend", "isa", "O_s",
+	       "O_s %", "verified", "safe", "next step", "ref algo", "analytic", "vs ref", "kernel order");
+	for (size_t i = 0; i < n; i++) {
+		const struct dmo_compare_row *r = &rows[i];
+		char next[40], note[64], diff[16] = "-";
+
+		if (last_spec == NULL || strcmp(last_spec, r->spec) != 0) {
+			printf("%s  (IB %" PRIu64 ", OB %" PRIu64 ")\n", r->spec, r->in_bytes,
+			       r->out_bytes);
+			last_spec = r->spec;
+		}
+		if (r->status != DMO_COMPARE_OK) {
+			printf("  %-9s %s: %s\n", r->backend, status_name(r->status), r->reason);
+			continue;
+		}
+		if (!r->safe || r->next_changed < 0)
+			snprintf(next, sizeof next, "-");
+		else
+			snprintf(next, sizeof next, "+%" PRIu64 " %s", r->step,
+				 r->next_changed ? "changes" : "same");
+		formula_note(r, note, sizeof note);
+		if (r->diff_vs_ref >= 0)
+			snprintf(diff, sizeof diff, "%.1e", r->diff_vs_ref);
+		printf("  %-9s %-10.10s %10" PRIu64 " %7.2f%% %10" PRIu64 " %-5s %-12s %10" PRIu64
+		       " %10" PRIu64 " %8s  %s\n",
+		       r->backend, r->isa_tool, r->os,
+		       r->out_bytes ? 100.0 * (double)r->os / (double)r->out_bytes : 0.0, r->tested,
+		       r->safe ? "yes" : "NO", next, r->algorithmic, r->analytic, diff, note);
+	}
+}
+
+/* Split LIST at commas into a NULL-terminated array (LIST is modified). */
+static const char **split_list(char *list)
+{
+	size_t n = 2;
+	const char **names;
+
+	for (const char *c = list; *c; c++)
+		n += *c == ',';
+	names = calloc(n, sizeof *names);
+	if (names == NULL)
+		return NULL;
+	n = 0;
+	for (char *tok = strtok(list, ","); tok != NULL; tok = strtok(NULL, ","))
+		names[n++] = tok;
+	return names;
+}
+
+/* Every known backend whose plugin loads; the others are named on stderr. */
+static const char **available_backends(const char *isa)
+{
+	const char **names = calloc(DMO_BACKEND_COUNT + 1, sizeof *names);
+	char err[512];
+	size_t n = 0;
+
+	if (names == NULL)
+		return NULL;
+	for (int i = 0; dmo_backend_names[i] != NULL; i++) {
+		if (dmo_backend_load(dmo_backend_names[i], isa, err, sizeof err) != NULL)
+			names[n++] = dmo_backend_names[i];
+		else
+			fprintf(stderr, "dmo compare: skipping %s\n", err);
+	}
+	return names;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "backends", required_argument, NULL, 'b' },
+		{ "isa", required_argument, NULL, OPT_ISA },
+		{ "out", required_argument, NULL, 'o' },
+		{ "csv", no_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct dmo_compare_options opts = { .isa = "avx2", .out_dir = "dmo-compare" };
+	struct dmo_compare_row *rows = NULL;
+	const char **backends = NULL;
+	char *list = NULL, err[1024], path[4096];
+	int c, as_csv = 0, n_backends = 0, status = 2;
+	FILE *csv;
+
+	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
+	while ((c = getopt_long(argc, argv, "b:o:ch", options, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			list = optarg;
+			break;
+		case OPT_ISA:
+			opts.isa = strcmp(optarg, "none") == 0 ? NULL : optarg;
+			break;
+		case 'o':
+			opts.out_dir = optarg;
+			break;
+		case 'c':
+			as_csv = 1;
+			break;
+		default:
+			return cmd_usage(usage, c == 'h');
+		}
+	}
+	if (optind >= argc)
+		return cmd_usage(usage, 0);
+	if (opts.isa != NULL && !dmo_backend_isa_valid(opts.isa)) {
+		fprintf(stderr, "dmo compare: --isa '%s' is not one of sse4, avx, avx2, none\n",
+			opts.isa);
+		return 2;
+	}
+	backends = list != NULL ? split_list(list) : available_backends(opts.isa);
+	if (backends == NULL) {
+		fprintf(stderr, "dmo compare: out of memory\n");
+		return 2;
+	}
+	for (; backends[n_backends] != NULL; n_backends++)
+		if (!dmo_backend_known(backends[n_backends])) {
+			fprintf(stderr, "dmo compare: unknown backend '%s' (known: ref xnnpack onednn "
+				"openblas armnn)\n", backends[n_backends]);
+			goto out;
+		}
+	if (n_backends == 0) {
+		fprintf(stderr, "dmo compare: no backend to compare\n");
+		goto out;
+	}
+	opts.specs = argv + optind;
+	opts.n_specs = argc - optind;
+	opts.backends = backends;
+	rows = calloc((size_t)opts.n_specs * (size_t)n_backends, sizeof *rows);
+	if (rows == NULL) {
+		fprintf(stderr, "dmo compare: out of memory\n");
+		goto out;
+	}
+	if (dmo_compare(&opts, rows, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo compare: %s\n", err);
+		goto out;
+	}
+	size_t n = (size_t)opts.n_specs * (size_t)n_backends;
+	snprintf(path, sizeof path, "%s/compare.csv", opts.out_dir);
+	csv = fopen(path, "w");
+	if (csv == NULL) {
+		fprintf(stderr, "dmo compare: cannot write %s\n", path);
+		goto out;
+	}
+	write_csv(csv, rows, n);
+	if (fclose(csv) != 0) {
+		fprintf(stderr, "dmo compare: cannot write %s\n", path);
+		goto out;
+	}
+	if (as_csv) {
+		write_csv(stdout, rows, n);
+	} else {
+		print_table(rows, n);
+		printf("ISA cap %s; run directories and compare.csv in %s\n",
+		       opts.isa ? opts.isa : "none", opts.out_dir);
+	}
+	status = 0;
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].status == DMO_COMPARE_OK && !rows[i].safe)
+			status = 1;
+	if (fflush(stdout) != 0)
+		status = 2;
+out:
+	free(rows);
+	free(backends);
+	return status;
+}

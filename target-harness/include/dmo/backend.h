@@ -1,0 +1,93 @@
+/* dmo/backend.h - the backend ABI: how dmo runs one op of a kernel library
+ * (a "backend") on the caller's input and output buffers, so that the
+ * library's own kernel is what the dmo tool profiles and what `dmo verify`
+ * runs overlapped.
+ *
+ * A backend is a shared object named dmo-backend-NAME.so that exports one
+ * function, dmo_backend_v1(), returning its descriptor.  dmo loads it with
+ * dlopen.  The lifecycle of one op:
+ *
+ *   prepare  outside the layer: build the library's operator from the op
+ *            (geometry and the caller's weights; copy or repack them as the
+ *            library likes), or refuse it with the reason;
+ *   run      inside the layer: compute OUT from IN (and the op's second
+ *            operand) exactly once, reading and writing the caller's
+ *            buffers themselves - no copy of IN or OUT in between, since
+ *            that copy is what the tool would measure (a library that must
+ *            copy sets DMO_BACKEND_COPIES and is not profiled) - on the
+ *            calling thread alone;
+ *   release  free what prepare made.
+ *
+ * IN and OUT may overlap (that is the point): a backend must not check for
+ * it, nor assume they do not alias.  They are aligned to at least the
+ * descriptor's ALIGNMENT.  Everything is plain C, so a backend can be
+ * written in any language with a C ABI.  The ABI changes only with its
+ * version number; dmo refuses a descriptor of another version. */
+#ifndef DMO_BACKEND_H
+#define DMO_BACKEND_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DMO_BACKEND_ABI_VERSION 1
+
+/* One op, fully resolved: dmo parsed the op spec, derived the output shape
+ * (TensorFlow's rules) and the padding, and made the weights.  Tensors are
+ * NHWC and dense, batch x in_h x in_w x in_c in, batch x out_h x out_w x
+ * out_c out; fc reads batch rows of in_h * in_w * in_c values.  Weights use
+ * TFLite's layouts: conv2d filter [out_c][k_h][k_w][in_c], dwconv2d
+ * [k_h][k_w][in_c * mult] (out channel c * mult + m), fc [out_c][K]; bias
+ * [out_c].  add and mul take IN2 (same shape as IN) as second operand. */
+struct dmo_backend_op {
+	const char *spec;  /* the canonical op spec text */
+	const char *op;    /* relu relu6 add mul conv2d dwconv2d maxpool avgpool fc */
+	const char *dtype; /* f32 i8 i16 i32 */
+	int batch, in_h, in_w, in_c;
+	int out_h, out_w, out_c;
+	int k_h, k_w, stride_h, stride_w, dil_h, dil_w;
+	int pad_top, pad_left, pad_bottom, pad_right;
+	int mult;
+	size_t in_bytes, out_bytes;
+	const void *filter, *bias, *in2; /* the caller's, valid until release */
+};
+
+struct dmo_backend {
+	unsigned abi_version; /* DMO_BACKEND_ABI_VERSION */
+	const char *name;     /* e.g. "xnnpack" */
+	size_t alignment;     /* IN and OUT must be aligned to this (1 = any) */
+	/* Once, before anything else.  ISA caps the instruction set the library
+	 * may dispatch to ("sse4", "avx", "avx2"; NULL = the library's choice),
+	 * so that a native run and a run under Valgrind, whose virtual CPU has
+	 * other features, pick the same kernels.  0, or -1 with ERR. */
+	int (*init)(const char *isa, char *err, size_t err_len);
+	/* The library and its version, e.g. "oneDNN 2.6.0". */
+	const char *(*version)(void);
+	/* The instruction set the library dispatches to after init. */
+	const char *(*isa)(void);
+	/* NULL with the reason in ERR when the library cannot run OP. */
+	void *(*prepare)(const struct dmo_backend_op *op, char *err, size_t err_len);
+	/* The implementation the library chose for a prepared op (e.g.
+	 * oneDNN's "jit:avx2"); may return "". */
+	const char *(*implementation)(void *prepared);
+	/* 0, or -1 when the library failed. */
+	int (*run)(void *prepared, const void *in, void *out);
+	void (*release)(void *prepared);
+	/* DMO_BACKEND_COPIES: run copies IN or OUT through buffers of its own,
+	 * so the tool would measure the copies, not the kernel; dmo then runs
+	 * the backend in `dmo verify` only and refuses to profile it. */
+	unsigned flags;
+};
+
+#define DMO_BACKEND_COPIES 1u
+
+/* The one symbol a backend exports. */
+const struct dmo_backend *dmo_backend_v1(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

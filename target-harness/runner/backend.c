@@ -1,0 +1,232 @@
+/* backend.c - loading backends and running op specs on them (backend.h).
+ * The build defines DMO_TOP_BUILDDIR, DMO_BACKEND_BUILDDIR (where libtool
+ * leaves the plugins in the build tree) and DMO_BACKEND_INSTALLDIR. */
+#include "backend.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runner.h"
+
+const char *const dmo_backend_names[DMO_BACKEND_COUNT + 1] = { "ref", "xnnpack", "onednn", "openblas", "armnn",
+					  NULL };
+const char *const dmo_backend_isas[] = { "sse4", "avx", "avx2", NULL };
+
+struct dmo_backend_handle {
+	const struct dmo_backend *desc;
+	char isa[8];   /* the cap it was initialised with, "" for none */
+};
+
+/* Loaded backends, one per name for the life of the process: a library is
+ * initialised once (oneDNN takes its ISA cap before its first primitive
+ * only), and keeps state (thread pools, caches, atexit handlers) past its
+ * last call, so a plugin is never unloaded. */
+static struct dmo_backend_handle *loaded[DMO_BACKEND_COUNT];
+
+struct dmo_backend_run {
+	struct dmo_backend_handle *handle;
+	struct dmo_op_run *weights; /* the reference runner's, shared by every backend */
+	void *prepared;
+};
+
+int dmo_backend_isa_valid(const char *isa)
+{
+	for (int i = 0; dmo_backend_isas[i] != NULL; i++)
+		if (strcmp(isa, dmo_backend_isas[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* NAME's index in dmo_backend_names, or -1. */
+static int name_index(const char *name)
+{
+	for (int i = 0; dmo_backend_names[i] != NULL; i++)
+		if (strcmp(name, dmo_backend_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+int dmo_backend_known(const char *name)
+{
+	return name_index(name) >= 0;
+}
+
+/* Whether the running program lives in the build tree. */
+static int running_in_build_tree(void)
+{
+	char exe[PATH_MAX], root[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	size_t len;
+
+	if (n <= 0 || realpath(DMO_TOP_BUILDDIR, root) == NULL)
+		return 0;
+	exe[n] = '\0';
+	len = strlen(root);
+	return strncmp(exe, root, len) == 0 && exe[len] == '/';
+}
+
+static const char *plugin_dir(void)
+{
+	const char *env = getenv("DMO_BACKEND_DIR");
+
+	if (env != NULL && *env != '\0')
+		return env;
+	return running_in_build_tree() ? DMO_BACKEND_BUILDDIR : DMO_BACKEND_INSTALLDIR;
+}
+
+static const struct dmo_backend *open_plugin(const char *name, void **library, char *err,
+					     size_t err_len)
+{
+	char path[PATH_MAX];
+	const struct dmo_backend *(*entry)(void);
+	const struct dmo_backend *desc;
+
+	snprintf(path, sizeof path, "%s/dmo-backend-%s.so", plugin_dir(), name);
+	if (access(path, F_OK) != 0) {
+		snprintf(err, err_len,
+			 "backend %s is not available: %s is missing (configure did not find "
+			 "the library, see its summary)", name, path);
+		return NULL;
+	}
+	*library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (*library == NULL) {
+		snprintf(err, err_len, "backend %s: %s", name, dlerror());
+		return NULL;
+	}
+	*(void **)&entry = dlsym(*library, "dmo_backend_v1");
+	desc = entry != NULL ? entry() : NULL;
+	if (desc == NULL || desc->abi_version != DMO_BACKEND_ABI_VERSION) {
+		snprintf(err, err_len, "backend %s: %s does not export a version %d descriptor",
+			 name, path, DMO_BACKEND_ABI_VERSION);
+		dlclose(*library);
+		return NULL;
+	}
+	return desc;
+}
+
+struct dmo_backend_handle *dmo_backend_load(const char *name, const char *isa, char *err,
+					    size_t err_len)
+{
+	struct dmo_backend_handle *h;
+	void *library = NULL;
+	const struct dmo_backend *desc;
+	int index = name_index(name);
+
+	if (index < 0) {
+		snprintf(err, err_len, "unknown backend '%s' (known: ref xnnpack onednn openblas armnn)",
+			 name);
+		return NULL;
+	}
+	if (isa != NULL && !dmo_backend_isa_valid(isa)) {
+		snprintf(err, err_len, "unknown ISA cap '%s' (known: sse4 avx avx2)", isa);
+		return NULL;
+	}
+	if (loaded[index] != NULL) {
+		if (strcmp(loaded[index]->isa, isa ? isa : "") == 0)
+			return loaded[index];
+		snprintf(err, err_len, "backend %s is already initialised with ISA cap '%s'", name,
+			 loaded[index]->isa);
+		return NULL;
+	}
+	desc = strcmp(name, "ref") == 0 ? dmo_backend_ref()
+					: open_plugin(name, &library, err, err_len);
+	if (desc == NULL)
+		return NULL;
+	if (desc->init(isa, err, err_len) != 0 || (h = calloc(1, sizeof *h)) == NULL) {
+		if (library != NULL)
+			dlclose(library);
+		return NULL;
+	}
+	h->desc = desc;
+	snprintf(h->isa, sizeof h->isa, "%s", isa ? isa : "");
+	loaded[index] = h;
+	return h;
+}
+
+const struct dmo_backend *dmo_backend_desc(const struct dmo_backend_handle *handle)
+{
+	return handle->desc;
+}
+
+struct dmo_backend_run *dmo_backend_prepare(struct dmo_backend_handle *handle,
+					    const struct dmo_opspec *spec, const void *in2,
+					    char *err, size_t err_len)
+{
+	struct dmo_backend_run *r = calloc(1, sizeof *r);
+	struct dmo_op_weights w;
+	char text[512];
+
+	if (r == NULL) {
+		snprintf(err, err_len, "out of memory");
+		return NULL;
+	}
+	r->handle = handle;
+	r->weights = dmo_op_prepare(spec, err, err_len);
+	if (r->weights == NULL) {
+		free(r);
+		return NULL;
+	}
+	dmo_op_weights(r->weights, &w);
+	dmo_opspec_format(spec, text, sizeof text);
+	struct dmo_backend_op op = {
+		.spec = text, .op = dmo_op_name(spec->op), .dtype = dmo_dtype_name(spec->dtype),
+		.batch = spec->batch, .in_h = spec->in_h, .in_w = spec->in_w, .in_c = spec->in_c,
+		.out_h = spec->out_h, .out_w = spec->out_w, .out_c = spec->out_c,
+		.k_h = spec->k_h, .k_w = spec->k_w,
+		.stride_h = spec->stride_h, .stride_w = spec->stride_w,
+		.dil_h = spec->dil_h, .dil_w = spec->dil_w,
+		.pad_top = spec->pad_top, .pad_left = spec->pad_left,
+		.pad_bottom = spec->pad_bottom, .pad_right = spec->pad_right,
+		.mult = spec->mult,
+		.in_bytes = dmo_opspec_in_bytes(spec), .out_bytes = dmo_opspec_out_bytes(spec),
+		.filter = w.filter, .bias = w.bias, .in2 = in2 != NULL ? in2 : w.in2,
+	};
+	r->prepared = handle->desc->prepare(&op, err, err_len);
+	if (r->prepared == NULL) {
+		dmo_op_free(r->weights);
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+int dmo_backend_check(struct dmo_backend_handle *handle, const struct dmo_opspec *spec,
+		      char *err, size_t err_len)
+{
+	struct dmo_backend_run *run;
+
+	if (handle->desc->flags & DMO_BACKEND_COPIES) {
+		snprintf(err, err_len, "backend %s copies its input or output: profiling would "
+			 "measure the copy, not the kernel", handle->desc->name);
+		return -1;
+	}
+	run = dmo_backend_prepare(handle, spec, NULL, err, err_len);
+
+	dmo_backend_release(run);
+	return run != NULL ? 0 : -1;
+}
+
+int dmo_backend_execute(struct dmo_backend_run *run, const void *in, void *out)
+{
+	return run->handle->desc->run(run->prepared, in, out);
+}
+
+const char *dmo_backend_implementation(const struct dmo_backend_run *run)
+{
+	const char *impl = run->handle->desc->implementation(run->prepared);
+
+	return impl != NULL ? impl : "";
+}
+
+void dmo_backend_release(struct dmo_backend_run *run)
+{
+	if (run == NULL)
+		return;
+	run->handle->desc->release(run->prepared);
+	dmo_op_free(run->weights);
+	free(run);
+}

@@ -1,0 +1,3 @@
+# backend_armnn.sh - tests/backend_check.sh on the armnn backend.
+BACKEND=armnn
+. "$top_srcdir/tests/backend_check.sh"

@@ -1,0 +1,86 @@
+# backend_check.sh - one backend end to end, sourced by backend_NAME.sh
+# with BACKEND set: for small specs of every op, dmo compare profiles the
+# backend's kernel under the tool and runs it natively with its buffers
+# really overlapped at the measured O_s.  The independent oracle is the
+# separate-buffer run of the same kernel: the overlapped output must equal
+# it bit for bit.  The backend's output must match the ref backend's within
+# DMO_COMPARE_F32_TOLERANCE (the same op), the ISA seen under the tool must
+# be the one chosen natively (the cap works), and dmo analyze of the run
+# directory exits 0.  Skipped (77) when the backend was not built.
+. "$top_srcdir/tests/lib.sh"
+
+if ! "$DMO" verify --backend "$BACKEND" --scan-limit 0 --overlap 0 fc:in=4,units=4 >/dev/null 2>"$WORK/load.err"; then
+	if grep -q "is not available" "$WORK/load.err"; then
+		echo "skip: $(cat "$WORK/load.err")"
+		exit 77
+	fi
+	fail "backend $BACKEND does not run fc: $(cat "$WORK/load.err")"
+fi
+
+# Stride 2, SAME padding, multiplier 2, a batch of 2 (fc), every op.
+SPECS="dwconv2d:in=12x12x8,k=3x3,mult=2,stride=2,pad=same
+conv2d:in=10x10x8,k=3x3,out_c=8,pad=same
+maxpool:in=12x12x8,k=3x3,stride=2,pad=same
+avgpool:in=12x12x8,k=2x2,stride=2
+fc:in=2x128,units=16
+relu:in=6x6x8
+relu6:in=6x6x8
+add:in=6x6x8
+mul:in=6x6x8"
+
+# shellcheck disable=SC2086 # one argument per spec
+"$DMO" compare --backends "$BACKEND" --csv -o "$WORK/cmp" $SPECS >"$WORK/cmp.csv" 2>"$WORK/cmp.err"
+expect_eq "dmo compare exit status" 0 $?
+cat "$WORK/cmp.err"
+# Columns: csv_columns in cmd_compare.c; fields (specs) hold commas.
+"$top_builddir/tests/csv_tsv" "$WORK/cmp.csv" >"$WORK/cmp.tsv" || fail "compare.csv is malformed"
+rows=$(sed 1d "$WORK/cmp.tsv")
+expect_eq "one row per spec" "$(echo "$SPECS" | wc -l)" "$(echo "$rows" | wc -l)"
+ok=$(echo "$rows" | awk -F'\t' '$3 == "ok"' | wc -l)
+[ "$ok" -ge 1 ] && echo "ok: $ok of the specs run on $BACKEND" || fail "no spec runs on $BACKEND"
+echo "$rows" | awk -F'\t' '$3 != "ok" && $3 != "unsupported" { print "status " $3 }' >"$WORK/bad"
+echo "$rows" | awk -F'\t' '$3 == "ok" && $12 != 1 { print "UNSAFE at O_s " $10 }' >>"$WORK/bad"
+echo "$rows" | awk -F'\t' -v tol=1e-4 '$3 == "ok" && ($17 == "" || $17 + 0 > tol) {
+	print "output differs from ref by " $17 }' >>"$WORK/bad"
+echo "$rows" | awk -F'\t' '$3 == "ok" && $5 != $6 { print "ISA " $5 " under the tool, " $6 " natively" }' >>"$WORK/bad"
+if [ "$BACKEND" = ref ]; then # the reference kernel is the algorithmic replica's
+	echo "$rows" | awk -F'\t' '$3 == "ok" && $10 != $15 { print "O_s " $10 " != algorithmic " $15 }' >>"$WORK/bad"
+fi
+if [ -s "$WORK/bad" ]; then
+	fail "rows of $BACKEND: $(cat "$WORK/bad")"
+	cat "$WORK/cmp.csv"
+else
+	echo "ok: every measured O_s is safe natively, output = ref, same ISA under the tool"
+fi
+# What one element more does (reported, not asserted: a value-based check
+# cannot prove a larger overlap unsafe).
+echo "$rows" | awk -F'\t' '{ print $1, $3, "O_s=" $10, "tested=" $11, "next=" $13, "changed=" $14 }'
+
+# A small residual model on the backend, then planned from its run
+# directory (dmo plan --os measured:DIR reads any backend's).  A backend
+# that lacks one of its ops is refused before valgrind starts (exit 2).
+cat >"$WORK/tiny.csv" <<'TABLE'
+layer,name,spec,inputs
+0,conv1,"conv2d:in=12x12x3,k=3x3,stride=2,pad=same,out_c=8",
+1,dw1,"dwconv2d:in=6x6x8,k=3x3,pad=same",conv1
+2,pw1,"conv2d:in=6x6x8,k=1x1,out_c=8",dw1
+3,add1,"add:in=6x6x8",conv1;pw1
+4,pool,"avgpool:in=6x6x8,k=6x6",add1
+TABLE
+"$DMO" run -o "$WORK/model" --backend "$BACKEND" --model "$WORK/tiny.csv" >"$WORK/model.out" 2>&1
+status=$?
+if [ "$status" = 2 ] && grep -q "layer conv1: .*no conv2d" "$WORK/model.out"; then
+	echo "ok: $BACKEND has no conv2d, the model is refused up front"
+else
+	expect_eq "dmo run --backend $BACKEND --model" 0 "$status"
+	expect_eq "every layer profiled" 5 "$(grep -c " ok$" "$WORK/model.out")"
+	"$DMO" plan --os "measured:$WORK/model" "$WORK/tiny.csv" >"$WORK/plan.out" 2>&1
+	expect_eq "dmo plan from the $BACKEND run directory" 0 $?
+	"$DMO" analyze "$WORK/model" >"$WORK/model.analyze" 2>&1
+	expect_eq "dmo analyze of the $BACKEND model run exits 0" 0 $?
+fi
+
+"$DMO" analyze "$WORK/cmp/$BACKEND" >"$WORK/analyze.out" 2>&1
+expect_eq "dmo analyze of the $BACKEND run exits 0" 0 $?
+grep -E "MISMATCH|UNSAFE|OUT-OF-RANGE" "$WORK/analyze.out" && fail "a failed verdict"
+[ "$failures" -eq 0 ]
