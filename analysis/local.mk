@@ -14,7 +14,9 @@ analysis_lib_libdmo_analysis_la_SOURCES = \
 	analysis/lib/plan_search.h analysis/lib/plan_search.c \
 	analysis/lib/verify.h analysis/lib/verify.c \
 	analysis/lib/backend_info.h analysis/lib/backend_info.c \
-	analysis/lib/compare.h analysis/lib/compare.c
+	analysis/lib/compare.h analysis/lib/compare.c \
+	analysis/lib/formula.h analysis/lib/formula.c \
+	analysis/lib/sweep.h analysis/lib/sweep.c
 analysis_lib_libdmo_analysis_la_CPPFLAGS = $(AM_CPPFLAGS) -DDMO_VALGRIND='"$(VALGRIND)"' \
 	-DDMO_BUILDDIR='"$(abs_top_builddir)"' -DDMO_SRCDIR='"$(abs_top_srcdir)"' \
 	-DDMO_PKGLIBEXECDIR='"$(pkglibexecdir)"' -DDMO_BINDIR='"$(bindir)"' \
@@ -33,6 +35,7 @@ analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \
 	analysis/cmd/cmd_plan.c analysis/cmd/cmd_model.c \
 	analysis/cmd/cmd_verify.c \
 	analysis/cmd/backend_options.h analysis/cmd/backend_options.c \
-	analysis/cmd/cmd_compare.c
+	analysis/cmd/cmd_compare.c \
+	analysis/cmd/cmd_sweep.c
 analysis_dmo_LDADD = target-harness/runner/libdmo-runner.la opspec/libdmo-model.la \
 	analysis/lib/libdmo-plot.la $(ANALYSIS_LIBS)

@@ -33,3 +33,10 @@ bench: bench/harness_cost$(EXEEXT) bench/bench_algorithmic$(EXEEXT) \
 	bench/unmap_walk
 	DMO=analysis/dmo TABLES='$(srcdir)/target-harness/models' \
 		$(SHELL) $(srcdir)/bench/plan_report.sh
+
+# The sweep issue's bar (minutes: 2000 configurations under the tool, twice).
+dist_noinst_SCRIPTS += bench/sweep_jobs.sh
+.PHONY: bench-sweep
+bench-sweep: all
+	top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)' \
+		$(SHELL) $(srcdir)/bench/sweep_jobs.sh

@@ -4,7 +4,7 @@
 # built without libFuzzer (tests/fuzz/fuzz.mk): the contracts the fuzzers
 # check hold on them, with no clang needed.
 . "$top_srcdir/tests/lib.sh"
-for target in opspec wire protocol layers_csv summary trace model backend_info; do
+for target in opspec wire protocol layers_csv summary trace model backend_info grid formula; do
 	for file in "$top_srcdir/tests/fuzz/seeds/$target"/* "$top_srcdir/tests/fuzz/regressions/$target"/*; do
 		[ -f "$file" ] || continue
 		if "$top_builddir/tests/fuzz/replay_$target" "$file" >"$WORK/out" 2>&1; then

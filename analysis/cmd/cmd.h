@@ -24,5 +24,6 @@ int cmd_plot(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 
 #endif

@@ -16,6 +16,7 @@ static const struct dmo_command commands[] = {
 	{ "model", cmd_model, "the layers and tensors dmo reads from a .tflite, .onnx or table" },
 	{ "verify", cmd_verify, "run a kernel with its buffers really overlapped and compare bit for bit" },
 	{ "compare", cmd_compare, "one op spec measured and verified on every backend" },
+	{ "sweep", cmd_sweep, "check a formula for O_s against the tool over a grid of op specs" },
 };
 
 int cmd_usage(const char *usage, int asked)

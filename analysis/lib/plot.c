@@ -759,3 +759,25 @@ out:
 	remove_dir(dir);
 	return rc;
 }
+
+/* ---- a formula sweep ---------------------------------------------------- */
+
+int dmo_plot_sweep(const char *data_csv, const char *title, const char *subtitle,
+		   enum dmo_plot_format format, const char *out_file, char *err, size_t err_len)
+{
+	struct gp_args a = { .used = 0 };
+	char dir[1024];
+	int rc;
+
+	if (make_data_dir(dir, sizeof dir, err, err_len) != 0)
+		return -1;
+	gp_string(&a, "term", format == DMO_PLOT_SVG ? "svg" : "pngcairo");
+	gp_string(&a, "outfile", out_file);
+	gp_string(&a, "datafile", data_csv);
+	gp_string(&a, "plotsdir", dmo_locate_plots());
+	gp_string(&a, "title", title);
+	gp_string(&a, "subtitle", subtitle);
+	rc = run_gnuplot(dir, "sweep.gp", &a, err, err_len);
+	remove_dir(dir);
+	return rc;
+}

@@ -55,4 +55,10 @@ struct dmo_plan;
 int dmo_plot_plan(const struct dmo_plan *plan, const char *model_name,
 		  enum dmo_plot_format format, const char *out_file, char *err, size_t err_len);
 
+/* A formula sweep (plots/sweep.gp): the formula's O_s against the exact
+ * one per configuration, unsafe ones marked.  DATA_CSV has the header
+ * exact_os,formula_os,unsafe.  Returns 0, or -1 with ERR. */
+int dmo_plot_sweep(const char *data_csv, const char *title, const char *subtitle,
+		   enum dmo_plot_format format, const char *out_file, char *err, size_t err_len);
+
 #endif

@@ -3,7 +3,7 @@
 # The dmo program links analysis/lib/libdmo-plot.la before $(ANALYSIS_LIBS).
 plotsdir = $(pkgdatadir)/plots
 dist_plots_DATA = plots/common.gp plots/memory.gp plots/pattern.gp \
-	plots/bounds.gp plots/threads.gp plots/plan.gp
+	plots/bounds.gp plots/threads.gp plots/plan.gp plots/sweep.gp
 
 noinst_LTLIBRARIES += analysis/lib/libdmo-plot.la
 analysis_lib_libdmo_plot_la_SOURCES = analysis/lib/plot.h analysis/lib/plot.c

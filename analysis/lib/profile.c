@@ -33,7 +33,7 @@
 #define DMO_VALGRIND "valgrind"
 #endif
 
-static int make_dirs(const char *path)
+int dmo_make_dirs(const char *path)
 {
 	char buf[PATH_MAX];
 	snprintf(buf, sizeof buf, "%s", path);
@@ -102,7 +102,7 @@ static int check_out_dir(const char *dir, char *err, size_t err_len)
 {
 	char probe[PATH_MAX];
 	int fd;
-	if (make_dirs(dir) != 0) {
+	if (dmo_make_dirs(dir) != 0) {
 		snprintf(err, err_len, "cannot create output directory %s: %s", dir, strerror(errno));
 		return -1;
 	}

@@ -27,6 +27,9 @@ struct dmo_profile_options {
 	int quiet;            /* no table (layers.csv as always) */
 };
 
+/* mkdir -p PATH.  Returns 0, or -1 with errno. */
+int dmo_make_dirs(const char *path);
+
 /* Run the program under the tool, then turn tool-layers.bin into
  * layers.csv.  Returns 0 when dmo itself worked, with the program's exit
  * status (128+signal when it was killed) in *PROGRAM_STATUS, the signal

@@ -43,3 +43,5 @@ target tflite $models
 # shellcheck disable=SC2086
 target onnx $models
 target backend_info analysis/lib/backend_info.c -lcsv
+target grid opspec/grid.c
+target formula analysis/lib/formula.c opspec/opspec.c opspec/grid.c

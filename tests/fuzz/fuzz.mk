@@ -6,7 +6,8 @@ FUZZ_HARNESS_H = tests/fuzz/input_file.h tests/fuzz/layers_check.h
 check_PROGRAMS += tests/fuzz/replay_opspec tests/fuzz/replay_wire tests/fuzz/replay_protocol \
 	tests/fuzz/replay_layers_csv tests/fuzz/replay_summary tests/fuzz/replay_trace \
 	tests/fuzz/replay_model tests/fuzz/replay_backend_info tests/fuzz/replay_tflite \
-	tests/fuzz/replay_onnx
+	tests/fuzz/replay_onnx tests/fuzz/replay_grid \
+	tests/fuzz/replay_formula
 tests_fuzz_replay_opspec_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_opspec.c
 tests_fuzz_replay_opspec_LDADD = opspec/libdmo-opspec.la
 tests_fuzz_replay_wire_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_wire.c
@@ -33,6 +34,10 @@ tests_fuzz_replay_onnx_LDADD = opspec/libdmo-model.la
 tests_fuzz_replay_backend_info_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_backend_info.c \
 	$(FUZZ_HARNESS_H)
 tests_fuzz_replay_backend_info_LDADD = $(ANALYSIS_LIBS)
+tests_fuzz_replay_grid_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_grid.c
+tests_fuzz_replay_grid_LDADD = opspec/libdmo-opspec.la
+tests_fuzz_replay_formula_SOURCES = tests/fuzz/replay.c tests/fuzz/fuzz_formula.c
+tests_fuzz_replay_formula_LDADD = $(ANALYSIS_LIBS)
 
 TESTS += tests/fuzz_seeds.sh
 EXTRA_DIST += tests/fuzz_seeds.sh tests/fuzz/build.sh tests/fuzz/run.sh \

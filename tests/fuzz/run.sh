@@ -9,7 +9,7 @@ seconds=${1:-30}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 out=${FUZZ_OUT:-$(mktemp -d /tmp/dmo-fuzz-run.XXXXXX)}
-targets="opspec wire protocol layers_csv summary trace model backend_info tflite onnx"
+targets="opspec wire protocol layers_csv summary trace model backend_info tflite onnx grid formula"
 
 "$here/build.sh" "$out/bin"
 for t in $targets; do
@@ -36,7 +36,7 @@ fi
 status=0
 for t in $targets; do
 	dict=
-	case $t in opspec | model) dict=-dict=$here/opspec.dict ;; esac
+	case $t in opspec | model | grid) dict=-dict=$here/opspec.dict ;; formula) dict=-dict=$here/formula.dict ;; esac
 	echo "== fuzz_$t for ${seconds}s"
 	# shellcheck disable=SC2086 # dict is empty or one word
 	if "$out/bin/fuzz_$t" -max_total_time="$seconds" -print_final_stats=1 \

@@ -1,0 +1,221 @@
+/* cmd_sweep.c - `dmo sweep`: check a user formula for O_s against the
+ * exact value measured under the tool, over a grid of op specs
+ * (analysis/lib/sweep.c; docs/sweep.md). */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "sweep.h"
+
+static const char usage[] =
+	"usage: dmo sweep GRID (--formula EXPR | --formula-lib FILE.so) [OPTIONS]\n"
+	"       dmo sweep GRID (--formula EXPR | --formula-lib FILE.so) --emit-commands [OPTIONS]\n"
+	"       dmo sweep --collect DIR... [--out DIR]\n"
+	"\n"
+	"Measure the exact safe overlap O_s of every configuration of GRID under\n"
+	"the dmo tool and judge a formula against it: safe (formula < exact),\n"
+	"tight (=) or UNSAFE (>).  GRID is an op spec with {...} sets, e.g.\n"
+	"  dwconv2d:in={8..64:8}x{8..64:8}x{1,3,16},k={1..5}x{1..5},stride={1,2},pad={same,valid}\n"
+	"(a set lists literals and ranges A..B or A..B:STEP).  Configurations that\n"
+	"are no valid op spec are skipped and counted.  EXPR is an integer\n"
+	"expression over the spec's variables (docs/sweep.md), e.g.\n"
+	"  'OB - es * in_c * (k_w - 1)'  or  @FILE to read it from FILE;\n"
+	"FILE.so exports dmo_formula (<dmo/formula.h>).\n"
+	"\n"
+	"Results go to OUT/sweep-KEY/, KEY a hash of grid, sample, formula and\n"
+	"backend: running the same command again continues an interrupted sweep.\n"
+	"Exit status: 0 no configuration unsafe, 1 some unsafe or a formula error,\n"
+	"2 misuse or configurations that could not be run.\n"
+	"\n"
+	"  -f, --formula EXPR     the formula as an expression (or @FILE)\n"
+	"  -l, --formula-lib SO   the formula as a C function in a shared object\n"
+	"  -b, --backend NAME     kernel library (default and only one yet: ref)\n"
+	"  -o, --out DIR          results under DIR (default: dmo-sweep)\n"
+	"  -j, --jobs N           N Valgrind processes at once (default 1)\n"
+	"      --batch N          configurations per Valgrind process (default 20)\n"
+	"  -n, --sample N         N configurations drawn from the valid ones\n"
+	"  -s, --seed S           the sample's seed (default 1)\n"
+	"      --configs A-B      run only configurations A..B (0-based, as emitted)\n"
+	"  -e, --emit-commands    print one self-contained command per batch, each\n"
+	"                         writing OUT/part-A, for GNU parallel or a batch system\n"
+	"  -c, --collect          merge the result directories DIR... into OUT and\n"
+	"                         summarise\n"
+	"  -h, --help             this text\n";
+
+enum { OPT_BATCH = 0x100, OPT_CONFIGS };
+
+static int parse_count(const char *text, uint64_t max, uint64_t *out)
+{
+	char *end;
+	if (!text[0] || text[0] == '-')
+		return -1;
+	errno = 0;
+	*out = strtoull(text, &end, 10);
+	return *end || errno || *out > max ? -1 : 0;
+}
+
+/* The dmo program for emitted commands: $DMO_COMMAND (a build tree's
+ * libtool wrapper) or this executable. */
+static const char *self_path(char *buf, size_t len)
+{
+	const char *env = getenv("DMO_COMMAND");
+	ssize_t n;
+
+	if (env && env[0])
+		return env;
+	n = readlink("/proc/self/exe", buf, len - 1);
+	if (n <= 0)
+		return "dmo";
+	buf[n] = '\0';
+	return buf;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "formula", required_argument, NULL, 'f' },
+		{ "formula-lib", required_argument, NULL, 'l' },
+		{ "backend", required_argument, NULL, 'b' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "batch", required_argument, NULL, OPT_BATCH },
+		{ "sample", required_argument, NULL, 'n' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "configs", required_argument, NULL, OPT_CONFIGS },
+		{ "emit-commands", no_argument, NULL, 'e' },
+		{ "collect", no_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct dmo_sweep_options o = { .backend = "ref", .out_dir = "dmo-sweep", .jobs = 1,
+				       .batch = 20, .seed = 1 };
+	int c, emit = 0, collect = 0, seed_given = 0, rc;
+	uint64_t v;
+	char err[2048], self[PATH_MAX];
+
+	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
+	while ((c = getopt_long(argc, argv, "f:l:b:o:j:n:s:ech", options, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			o.formula = optarg;
+			break;
+		case 'l':
+			o.formula_lib = optarg;
+			break;
+		case 'b':
+			o.backend = optarg;
+			break;
+		case 'o':
+			o.out_dir = optarg;
+			break;
+		case 'j':
+		case OPT_BATCH:
+			if (parse_count(optarg, 4096, &v) || v == 0) {
+				fprintf(stderr, "dmo sweep: --%s must be 1..4096, not '%s'\n",
+					c == 'j' ? "jobs" : "batch", optarg);
+				return 2;
+			}
+			*(c == 'j' ? &o.jobs : &o.batch) = (int)v;
+			break;
+		case 'n':
+			if (parse_count(optarg, UINT64_MAX, &o.sample) || o.sample == 0) {
+				fprintf(stderr, "dmo sweep: --sample must be a positive count, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 's':
+			if (parse_count(optarg, UINT64_MAX, &o.seed)) {
+				fprintf(stderr, "dmo sweep: --seed must be a number, not '%s'\n", optarg);
+				return 2;
+			}
+			seed_given = 1;
+			break;
+		case OPT_CONFIGS: {
+			char *dash = strchr(optarg, '-');
+			if (!dash || (*dash = '\0', parse_count(optarg, UINT64_MAX, &o.first)) ||
+			    parse_count(dash + 1, UINT64_MAX, &o.last)) {
+				fprintf(stderr, "dmo sweep: --configs takes A-B, two indices\n");
+				return 2;
+			}
+			o.have_range = 1;
+			break;
+		}
+		case 'e':
+			emit = 1;
+			break;
+		case 'c':
+			collect = 1;
+			break;
+		default:
+			return cmd_usage(usage, c == 'h');
+		}
+	}
+	if (collect) {
+		if (optind >= argc || emit || o.formula || o.formula_lib) {
+			fprintf(stderr, "dmo sweep: --collect takes result directories and --out only\n");
+			return 2;
+		}
+		struct dmo_sweep *s = dmo_sweep_collect(argv + optind, argc - optind, o.out_dir,
+							err, sizeof err);
+		if (!s) {
+			fprintf(stderr, "dmo sweep: %s\n", err);
+			return 2;
+		}
+		rc = dmo_sweep_summary(s, stdout, err, sizeof err);
+		dmo_sweep_close(s);
+		if (rc < 0) {
+			fprintf(stderr, "dmo sweep: %s\n", err);
+			return 2;
+		}
+		return rc;
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "dmo sweep: give one GRID\n%s", usage);
+		return 2;
+	}
+	if (!o.formula == !o.formula_lib) {
+		fprintf(stderr, "dmo sweep: give one of --formula and --formula-lib\n");
+		return 2;
+	}
+	if (seed_given && !o.sample) {
+		fprintf(stderr, "dmo sweep: --seed goes with --sample\n");
+		return 2;
+	}
+	if (!o.sample)
+		o.seed = 0; /* not part of a whole grid's key */
+	o.grid = argv[optind];
+	struct dmo_sweep *s = dmo_sweep_open(&o, err, sizeof err);
+	if (!s) {
+		fprintf(stderr, "dmo sweep: %s\n", err);
+		return 2;
+	}
+	if (emit) {
+		rc = dmo_sweep_emit(s, self_path(self, sizeof self), stdout, err, sizeof err);
+		if (rc)
+			fprintf(stderr, "dmo sweep: %s\n", err);
+		dmo_sweep_close(s);
+		return rc ? 2 : 0;
+	}
+	rc = dmo_sweep_run(s, stderr, err, sizeof err);
+	if (rc < 0) {
+		fprintf(stderr, "dmo sweep: %s\n", err);
+		dmo_sweep_close(s);
+		return 2;
+	}
+	if (o.have_range) { /* one emitted command: --collect summarises */
+		dmo_sweep_close(s);
+		return rc ? 2 : 0;
+	}
+	int status = dmo_sweep_summary(s, stdout, err, sizeof err);
+	if (status < 0)
+		fprintf(stderr, "dmo sweep: %s\n", err);
+	dmo_sweep_close(s);
+	return status < 0 || rc ? 2 : status;
+}
