@@ -7,7 +7,7 @@ tests_test_sweep_lang_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_sweep_lang_LDADD = $(ANALYSIS_LIBS) $(CHECK_LIBS)
 
 # The paper's depthwise bound as a C function: a plugin, built like user code.
-check_LTLIBRARIES = tests/sweep/paper_dwconv.la
+check_LTLIBRARIES += tests/sweep/paper_dwconv.la
 tests_sweep_paper_dwconv_la_SOURCES = tests/sweep/paper_dwconv.c
 tests_sweep_paper_dwconv_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
 
