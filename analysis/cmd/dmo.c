@@ -14,6 +14,7 @@ static const struct dmo_command commands[] = {
 	{ "plot", cmd_plot, "figures of a layer: access pattern, minR/maxW bounds, threads" },
 	{ "plan", cmd_plan, "arena plan of a model with and without diagonal overlaps" },
 	{ "model", cmd_model, "the layers and tensors dmo reads from a .tflite, .onnx or table" },
+	{ "infer", cmd_infer, "run a .tflite model with its real weights in a planned arena" },
 	{ "verify", cmd_verify, "run a kernel with its buffers really overlapped and compare bit for bit" },
 	{ "compare", cmd_compare, "one op spec measured and verified on every backend" },
 	{ "sweep", cmd_sweep, "check a formula for O_s against the tool over a grid of op specs" },

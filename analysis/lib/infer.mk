@@ -1,7 +1,8 @@
 # analysis/lib/infer.mk - libdmo-infer: a whole model with real weights run
 # through the reference kernels in one arena (infer.h), and its Check test.
 noinst_LTLIBRARIES += analysis/lib/libdmo-infer.la
-analysis_lib_libdmo_infer_la_SOURCES = analysis/lib/infer.h analysis/lib/infer.c
+analysis_lib_libdmo_infer_la_SOURCES = analysis/lib/infer.h analysis/lib/infer.c \
+	analysis/lib/infer_model.h analysis/lib/infer_model.c
 analysis_lib_libdmo_infer_la_LIBADD = target-harness/kernels/libdmokernels.la -lm
 
 check_PROGRAMS += tests/test_infer

@@ -13,3 +13,5 @@ EXTRA_DIST += target-harness/oracle/armnn_run.cpp
 TESTS += tests/armnn_oracle.sh
 EXTRA_DIST += tests/armnn_oracle.sh
 EXTRA_DIST += tests/models/NOTICE $(wildcard $(srcdir)/tests/models/*.tflite)
+TESTS += tests/armnn_compare.sh
+EXTRA_DIST += tests/armnn_compare.sh

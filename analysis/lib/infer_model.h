@@ -1,0 +1,19 @@
+/* infer_model.h - the dmo_net of a model file read by the model language
+ * (model_table.h): TFLite builtin operators mapped to the inference engine's
+ * steps, tensors with their quantisation and constant bytes, and the
+ * model's inputs and outputs. */
+#ifndef DMO_INFER_MODEL_H
+#define DMO_INFER_MODEL_H
+
+#include "infer.h"
+#include "model_table.h"
+
+/* Fill *NET from MODEL (a .tflite; tables carry no weights and ONNX is
+ * NCHW: refused).  NET points into MODEL, which must outlive it.  Returns
+ * 0, or -1 with ERR naming the first layer or tensor dmo cannot run. */
+int dmo_net_from_model(const struct dmo_model *model, struct dmo_net *net, char *err,
+		       size_t err_len);
+
+void dmo_net_free(struct dmo_net *net);
+
+#endif
