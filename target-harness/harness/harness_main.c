@@ -126,13 +126,15 @@ static int run_backend_layer(const char *name, const struct dmo_opspec *spec, co
 	rc = dmo_layer_begin(name, text, in, dmo_opspec_in_bytes(spec), out,
 			     dmo_opspec_out_bytes(spec));
 	if (rc != 0) {
-		fprintf(stderr, "dmo-harness: %s: dmo_layer_begin failed (error %d)\n", name, -rc);
+		fprintf(stderr, "dmo-harness: %s: dmo_layer_begin failed: %s\n", name,
+			dmo_layer_error());
 		dmo_backend_release(run);
 		return -1;
 	}
 	rc = dmo_backend_execute(run, in, out);
 	if (dmo_layer_end() != 0) {
-		fprintf(stderr, "dmo-harness: %s: dmo_layer_end failed\n", name);
+		fprintf(stderr, "dmo-harness: %s: dmo_layer_end failed: %s\n", name,
+			dmo_layer_error());
 		rc = -1;
 	} else if (rc != 0) {
 		fprintf(stderr, "dmo-harness: %s: backend %s failed to run\n", name,
@@ -163,13 +165,15 @@ static int run_layer(const char *name, const struct dmo_opspec *spec, const void
 	rc = dmo_layer_begin(name, text, in, dmo_opspec_in_bytes(spec), out,
 			     dmo_opspec_out_bytes(spec));
 	if (rc != 0) {
-		fprintf(stderr, "dmo-harness: %s: dmo_layer_begin failed (error %d)\n", name, -rc);
+		fprintf(stderr, "dmo-harness: %s: dmo_layer_begin failed: %s\n", name,
+			dmo_layer_error());
 		dmo_op_free(run);
 		return -1;
 	}
 	rc = dmo_op_execute2(run, in, in2, out, opts->threads, opts->interleave);
 	if (dmo_layer_end() != 0) {
-		fprintf(stderr, "dmo-harness: %s: dmo_layer_end failed\n", name);
+		fprintf(stderr, "dmo-harness: %s: dmo_layer_end failed: %s\n", name,
+			dmo_layer_error());
 		rc = -1;
 	} else if (rc != 0) {
 		fprintf(stderr, "dmo-harness: %s: the kernel refused its arguments\n", name);
