@@ -1339,8 +1339,9 @@ int dmo_sweep_summary(struct dmo_sweep *s, FILE *out, char *err, size_t err_len)
 	if (s->isa)
 		fprintf(out, " (ISA cap %s)", s->isa);
 	fputc('\n', out);
-	fprintf(out, "configurations: %" PRIu64 " in the grid, %" PRIu64 " skipped as invalid",
-		s->grid_total, s->skipped);
+	fprintf(out, "configurations: %" PRIu64 " in the grid, %" PRIu64 " skipped as invalid%s%s",
+		s->grid_total, s->skipped, strcmp(s->backend, "ref") ? " or not run by " : "",
+		strcmp(s->backend, "ref") ? s->backend : "");
 	if (s->sample)
 		fprintf(out, ", a sample of %zu (seed %" PRIu64 ")", s->count, s->seed);
 	fprintf(out, ", %" PRIu64 " with results", m.run);
