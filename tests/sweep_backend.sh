@@ -11,7 +11,8 @@
 #     exceeds the measured O_s, and the exit status says so;
 #  4. the backend and cap are part of the sweep: another directory than
 #     the ref sweep of the same grid and formula, named in summary.csv and
-#     in the emitted commands.
+#     in the emitted commands, which, run and collected, give the same
+#     results as the single run.
 . "$top_srcdir/tests/lib.sh"
 BACKEND=${SWEEP_BACKEND:-xnnpack}
 ISA=sse4
@@ -84,8 +85,19 @@ ref_key=$(ls "$WORK/ref" | sed -n 's/^formula-\(.*\)\.txt$/\1/p')
 key=$(basename "$(echo "$WORK"/sw/sweep-*)" | sed 's/^sweep-//')
 [ -n "$ref_key" ] && [ "$ref_key" != "$key" ] && echo "ok: the ref sweep of the same grid is another sweep" ||
 	fail "keys: ref '$ref_key', $BACKEND '$key'"
+# Emitted commands (smaller batches), run and collected: the same results
+# as the single run.
 DMO_COMMAND=$DMO "$DMO" sweep "$GRID" --backend "$BACKEND" --isa "$ISA" --formula "@$PAPER" \
-	--out "$WORK/emit" --emit-commands >"$WORK/cmds"
+	--out "$WORK/emit" --batch 16 --emit-commands >"$WORK/cmds"
 grep -q -- "--backend $BACKEND --isa $ISA " "$WORK/cmds" && echo "ok: emitted commands name backend and cap" ||
 	fail "emitted commands: $(cat "$WORK/cmds")"
+expect_eq "emitted commands (32 configurations / 16)" 2 "$(wc -l <"$WORK/cmds")"
+sh "$WORK/cmds" >"$WORK/cmds.out" 2>&1
+expect_eq "emitted commands: exit status" 0 $?
+"$DMO" sweep --collect "$WORK"/emit/part-* --out "$WORK/emit" >"$WORK/collect.out" 2>&1
+expect_eq "collect: exit status (as the single run's)" "$status" $?
+for f in results.csv summary.csv; do
+	cmp -s "$WORK"/sw/sweep-*/$f "$WORK"/emit/sweep-*/$f && echo "ok: $f of the collected commands = the single run's" ||
+		fail "$f of the collected commands differs"
+done
 finish
