@@ -32,7 +32,9 @@ static int tensor_of(const struct dmo_model_tensor *mt, struct dmo_net_tensor *t
 
 	*t = (struct dmo_net_tensor){ .name = mt->name, .rank = mt->rank, .data = mt->data,
 				      .n_quant = mt->quant.count, .scale = mt->quant.scale,
-				      .zero_point = mt->quant.zero_point, .quant_axis = mt->quant.axis };
+				      .zero_point = mt->quant.zero_point, .quant_axis = mt->quant.axis,
+				      .graph_input = mt->graph_input && !mt->data,
+				      .graph_output = mt->graph_output };
 	if (!mt->known_dtype) {
 		snprintf(err, err_len, "tensor '%s': element type %s is not supported", mt->name,
 			 mt->type_name ? mt->type_name : "?");
