@@ -152,7 +152,7 @@ int cmd_infer(int argc, char **argv)
 		dmo_model_free(&model);
 		return 2;
 	}
-	if (dmo_net_from_model(&model, &net, err, sizeof err) || dmo_net_check(&net, err, sizeof err)) {
+	if (!dmo_net_runs(&model, &net, err, sizeof err)) {
 		fprintf(stderr, "dmo infer: %s: %s\n", argv[optind], err);
 		dmo_plan_free(&plan);
 		dmo_model_free(&model);

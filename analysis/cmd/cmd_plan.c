@@ -95,16 +95,13 @@ static int verify_plan(const struct dmo_model *model, const struct dmo_plan *pla
 	char why[1024];
 
 	if (model->format == DMO_FORMAT_TFLITE) {
-		int runs = dmo_net_from_model(model, &net, why, sizeof why) == 0;
-		if (runs && dmo_net_check(&net, why, sizeof why) == 0) {
+		if (dmo_net_runs(model, &net, why, sizeof why)) {
 			struct dmo_net_input input = { .seed = 1 };
 			int rc = dmo_plan_verify_net(model, &net, plan, &input, err, err_len);
 			dmo_net_free(&net);
 			*what = "the plain arena's run with the model's real weights (input --random 1)";
 			return rc;
 		}
-		if (runs)
-			dmo_net_free(&net);
 		fprintf(stderr, "dmo plan: --verify: not with real weights (%s): the reference "
 			"kernels on deterministic data instead\n", why);
 	}

@@ -146,6 +146,17 @@ fail:
 	return -1;
 }
 
+int dmo_net_runs(const struct dmo_model *model, struct dmo_net *net, char *why, size_t why_len)
+{
+	if (dmo_net_from_model(model, net, why, why_len) != 0)
+		return 0;
+	if (dmo_net_check(net, why, why_len) != 0) {
+		dmo_net_free(net);
+		return 0;
+	}
+	return 1;
+}
+
 void dmo_net_free(struct dmo_net *net)
 {
 	free(net->tensors);
