@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -52,7 +53,7 @@ static const char usage[] =
 /* Check the specs or the table here, and that the backend runs each op, so
  * a typo fails before valgrind starts. */
 static int check_inputs(char **specs, int count, const char *model_path, const char *backend,
-			const char *isa, int threads, int *real)
+			const char *isa, int threads, const char *input_file, int *real)
 {
 	char err[1024];
 	struct dmo_opspec spec;
@@ -75,7 +76,15 @@ static int check_inputs(char **specs, int count, const char *model_path, const c
 	struct dmo_net net;
 	*real = rc == 0 && model.format == DMO_FORMAT_TFLITE && dmo_net_runs(&model, &net, err, sizeof err);
 	if (*real) {
+		struct stat st;
+		uint64_t want = dmo_net_input_bytes(&net);
 		dmo_net_free(&net);
+		if (input_file != NULL && (stat(input_file, &st) != 0 || !S_ISREG(st.st_mode) ||
+					   (uint64_t)st.st_size != want)) {
+			fprintf(stderr, "dmo run: --input %s: not a file of the model's %llu input bytes\n",
+				input_file, (unsigned long long)want);
+			rc = -1;
+		}
 		if (backend != NULL || threads != 1) {
 			fprintf(stderr, "dmo run: a .tflite model runs with its real weights on the "
 				"reference kernels, one thread: no --backend, --isa or --threads\n");
@@ -158,7 +167,7 @@ int cmd_run(int argc, char **argv)
 	}
 	if (dmo_backend_options_check("dmo run", &backend, isa, threads) != 0 ||
 	    check_inputs(argv + optind, argc - optind, model ? model_path : NULL, backend, isa,
-			 threads, &real) != 0)
+			 threads, input.source.file, &real) != 0)
 		return 2;
 	if (input.given && !real) {
 		fprintf(stderr, "dmo run: --input, --random and --zeros are for a .tflite model that "

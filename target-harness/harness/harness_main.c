@@ -43,6 +43,8 @@ static const char usage[] =
 	"                     (target-harness/models/*.csv)\n"
 	DMO_INPUT_OPTIONS_HELP
 	"      --progress     a line on stderr as each layer of a model completes\n"
+	"      --output FILE  after a real-weight run, write the raw bytes of every\n"
+	"                     model output in tensor order (as `dmo infer --output`)\n"
 	"  -b, --backend NAME run the kernels of backend NAME (ref xnnpack onednn\n"
 	"                     openblas armnn; one thread) instead of libdmokernels\n"
 	"                     called directly\n"
@@ -60,10 +62,11 @@ struct harness_options {
 	FILE *info;
 	struct dmo_backend_handle *described; /* the backend --info names */
 	struct dmo_input_options input;       /* a real model's input */
+	const char *output;                   /* a real model's outputs go here */
 	int progress;
 };
 
-enum { OPT_ISA = 0x100, OPT_INFO, OPT_PROGRESS };
+enum { OPT_ISA = 0x100, OPT_INFO, OPT_PROGRESS, OPT_OUTPUT };
 
 /* The x86 features this process sees: under Valgrind, its virtual CPU's. */
 static void cpu_features(char *text, size_t len)
@@ -321,6 +324,25 @@ static int run_model(const struct dmo_model *model, const struct harness_options
 	return rc;
 }
 
+/* The model's outputs, raw, in tensor order, into PATH. */
+static int write_outputs(const struct dmo_net *net, const unsigned char *arena,
+			 const uint64_t *offsets, const char *path)
+{
+	FILE *out = fopen(path, "wb");
+	int rc = out == NULL ? -1 : 0;
+
+	for (size_t t = 0; t < net->n_tensors && rc == 0; t++) {
+		uint64_t bytes = dmo_net_tensor_bytes(net, (int)t);
+		if (net->tensors[t].graph_output && fwrite(arena + offsets[t], 1, bytes, out) != bytes)
+			rc = -1;
+	}
+	if (out != NULL && fclose(out) != 0)
+		rc = -1;
+	if (rc != 0)
+		fprintf(stderr, "dmo-harness: %s: cannot write\n", path);
+	return rc;
+}
+
 /* A .tflite model run with its real weights: every activation tensor in
  * its own 64-byte aligned slot of one allocation (so a layer's input and
  * output never overlap, and each producer's output stays for every later
@@ -387,6 +409,8 @@ static int run_net(const struct dmo_model *model, const struct dmo_net *net,
 		}
 		progress(opts, model, l, &start);
 	}
+	if (rc == 0 && opts->output != NULL && write_outputs(net, arena, offsets, opts->output) != 0)
+		rc = 1;
 	free(arena);
 	free(offsets);
 	return rc ? 1 : 0;
@@ -405,6 +429,7 @@ int main(int argc, char **argv)
 		{ "isa", required_argument, NULL, OPT_ISA },
 		{ "info", required_argument, NULL, OPT_INFO },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
+		{ "output", required_argument, NULL, OPT_OUTPUT },
 		DMO_INPUT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -448,6 +473,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_PROGRESS:
 			opts.progress = 1;
+			break;
+		case OPT_OUTPUT:
+			opts.output = optarg;
 			break;
 		case 'h':
 			fputs(usage, stdout);

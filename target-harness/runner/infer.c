@@ -677,6 +677,16 @@ static uint8_t next_byte(uint64_t *state)
 	return (uint8_t)((*state * 0x2545F4914F6CDD1DULL) >> 56);
 }
 
+uint64_t dmo_net_input_bytes(const struct dmo_net *net)
+{
+	uint64_t total = 0;
+
+	for (size_t t = 0; t < net->n_tensors; t++)
+		if (net->tensors[t].graph_input)
+			total += dmo_net_tensor_bytes(net, (int)t);
+	return total;
+}
+
 int dmo_net_fill_inputs(const struct dmo_net *net, const struct dmo_net_input *source,
 			unsigned char *arena, const uint64_t *offsets, char *err, size_t err_len)
 {

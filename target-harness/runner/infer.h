@@ -122,6 +122,9 @@ struct dmo_net_input {
 	uint64_t seed;
 };
 
+/* Bytes of all the model's inputs together (what --input FILE holds). */
+uint64_t dmo_net_input_bytes(const struct dmo_net *net);
+
 /* Write the model's inputs at their arena offsets.  Returns 0, or -1 with
  * ERR (the file cannot be read, is too short or too long). */
 int dmo_net_fill_inputs(const struct dmo_net *net, const struct dmo_net_input *source,
