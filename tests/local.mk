@@ -91,3 +91,5 @@ tests_onnx_conformance_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROT
 tests_onnx_conformance_LDADD = opspec/libdmo-model.la target-harness/kernels/libdmokernels.la -lm
 TESTS += tests/run_model.sh
 EXTRA_DIST += tests/run_model.sh
+TESTS += tests/demo.sh
+EXTRA_DIST += tests/demo.sh

@@ -120,7 +120,6 @@ int cmd_run(int argc, char **argv)
 	char **hargv;
 	int c, n = 0, threads = 1, interleave = 0, status, taken, real = 0;
 
-	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = getopt_long(argc, argv, "o:t:qj:im:b:h", options, NULL)) != -1) {
 		taken = dmo_profile_option(&opts, c, optarg, err, sizeof err);
 		if (taken == 0)
