@@ -45,6 +45,14 @@ static const char usage[] =
 	"      --progress     a line on stderr as each layer of a model completes\n"
 	"      --output FILE  after a real-weight run, write the raw bytes of every\n"
 	"                     model output in tensor order (as `dmo infer --output`)\n"
+	"      --rounding MODE  double (TFLite Micro's requantisation, default) or\n"
+	"                     single (TFLITE_SINGLE_ROUNDING; what Arm NN computes)\n"
+	"      --replay DIR   a real-weight run one layer at a time on another\n"
+	"                     runtime's tensors: before layer L, every activation\n"
+	"                     operand produced by layer P is read from\n"
+	"                     DIR/armnn-PPPP.bin when that file exists; after it, its\n"
+	"                     output goes to DIR/dmo-LLLL.bin (tests/armnn_layers.py\n"
+	"                     compares them op by op)\n"
 	"  -b, --backend NAME run the kernels of backend NAME (ref xnnpack onednn\n"
 	"                     openblas armnn; one thread) instead of libdmokernels\n"
 	"                     called directly\n"
@@ -63,10 +71,12 @@ struct harness_options {
 	struct dmo_backend_handle *described; /* the backend --info names */
 	struct dmo_input_options input;       /* a real model's input */
 	const char *output;                   /* a real model's outputs go here */
+	const char *replay;                   /* --replay DIR */
+	int single_rounding;
 	int progress;
 };
 
-enum { OPT_ISA = 0x100, OPT_INFO, OPT_PROGRESS, OPT_OUTPUT };
+enum { OPT_ISA = 0x100, OPT_INFO, OPT_PROGRESS, OPT_OUTPUT, OPT_ROUNDING, OPT_REPLAY };
 
 /* The x86 features this process sees: under Valgrind, its virtual CPU's. */
 static void cpu_features(char *text, size_t len)
@@ -343,6 +353,39 @@ static int write_outputs(const struct dmo_net *net, const unsigned char *arena,
 	return rc;
 }
 
+/* --replay: layer L's operands from the other runtime's files (LOAD), or
+ * its output to DIR/dmo-LLLL.bin.  Returns 0, or -1 after a message. */
+static int replay_io(const struct dmo_model *model, size_t l, unsigned char *arena,
+		     const uint64_t *offsets, const char *dir, int load)
+{
+	const struct dmo_model_layer *layer = &model->layers[l];
+	char path[4096];
+
+	for (size_t k = 0; k < (load ? layer->n_act_in : 1); k++) {
+		int t = load ? layer->act_in[k] : layer->results[0];
+		int from = load ? model->tensors[t].producer : (int)l;
+		uint64_t bytes = model->tensors[t].bytes;
+
+		if (from < 0)
+			continue; /* a model input: --input's bytes */
+		snprintf(path, sizeof path, "%s/%s-%04d.bin", dir, load ? "armnn" : "dmo", from);
+		FILE *f = fopen(path, load ? "rb" : "wb");
+		if (f == NULL && load)
+			continue; /* not in the other runtime's dump: dmo's own */
+		int ok = f != NULL && (load ? fread(arena + offsets[t], 1, bytes, f) == bytes &&
+						      fgetc(f) == EOF
+					    : fwrite(arena + offsets[t], 1, bytes, f) == bytes);
+		if (f != NULL && fclose(f) != 0)
+			ok = 0;
+		if (!ok) {
+			fprintf(stderr, "dmo-harness: %s: %s %llu bytes failed\n", path,
+				load ? "reading exactly" : "writing", (unsigned long long)bytes);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* A .tflite model run with its real weights: every activation tensor in
  * its own 64-byte aligned slot of one allocation (so a layer's input and
  * output never overlap, and each producer's output stays for every later
@@ -384,6 +427,10 @@ static int run_net(const struct dmo_model *model, const struct dmo_net *net,
 		const struct dmo_model_layer *layer = &model->layers[l];
 		int in = layer->n_act_in ? layer->act_in[0] : -1, out = layer->results[0];
 
+		if (opts->replay && replay_io(model, l, arena, offsets, opts->replay, 1)) {
+			rc = 1;
+			break;
+		}
 		if (in < 0) { /* nothing to profile: a layer of constants only */
 			rc = dmo_net_run_step(net, l, arena, offsets, err, sizeof err);
 		} else {
@@ -408,6 +455,8 @@ static int run_net(const struct dmo_model *model, const struct dmo_net *net,
 			break;
 		}
 		progress(opts, model, l, &start);
+		if (opts->replay && replay_io(model, l, arena, offsets, opts->replay, 0))
+			rc = 1;
 	}
 	if (rc == 0 && opts->output != NULL && write_outputs(net, arena, offsets, opts->output) != 0)
 		rc = 1;
@@ -430,6 +479,8 @@ int main(int argc, char **argv)
 		{ "info", required_argument, NULL, OPT_INFO },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
 		{ "output", required_argument, NULL, OPT_OUTPUT },
+		{ "rounding", required_argument, NULL, OPT_ROUNDING },
+		{ "replay", required_argument, NULL, OPT_REPLAY },
 		DMO_INPUT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -476,6 +527,17 @@ int main(int argc, char **argv)
 			break;
 		case OPT_OUTPUT:
 			opts.output = optarg;
+			break;
+		case OPT_ROUNDING:
+			if (strcmp(optarg, "single") && strcmp(optarg, "double")) {
+				fprintf(stderr, "dmo-harness: --rounding '%s': expected double or single\n",
+					optarg);
+				return 2;
+			}
+			opts.single_rounding = !strcmp(optarg, "single");
+			break;
+		case OPT_REPLAY:
+			opts.replay = optarg;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -548,6 +610,7 @@ static int run_inputs(int argc, char **argv, struct harness_options *opts,
 			"reference kernels, one thread: no --backend, --isa or --threads\n");
 		rc = 2;
 	} else if (real) {
+		net.single_rounding = opts->single_rounding;
 		rc = run_net(model, &net, opts);
 	} else {
 		if (model->format == DMO_FORMAT_TFLITE)
