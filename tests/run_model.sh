@@ -64,6 +64,45 @@ for name in tflm_person_detect tiny_kws_ref_model tflm_micro_speech_quantized; d
 	grep -q "real weights" "$d.plan" || fail "$name: --verify did not run the real weights: $(tail -1 "$d.plan")"
 done
 
+# --verify with real weights catches an O_s 7 bytes above the measured one:
+# 2_conv_2d (1x1, 48x48x8 -> 48x48x16, O_s 18425) claimed fully overlappable
+# (18432) clobbers input channel 0 of the last pixel before output channels
+# 9-15 read it (out channel 8 lands on it), so layer 2's output differs.
+d="$WORK/tflm_person_detect"
+python3 - "$d/layers.csv" "$WORK/doctored" <<'PY'
+import csv, os, sys
+os.mkdir(sys.argv[2])
+rows = list(csv.reader(open(sys.argv[1])))
+h = rows[0]
+for r in rows[1:]:
+    if r[1] == "2_conv_2d":
+        assert r[h.index("os_bytes")] == "18425", r
+        r[h.index("os_bytes")] = r[h.index("os_any_bytes")] = "18432"
+csv.writer(open(os.path.join(sys.argv[2], "layers.csv"), "w"), lineterminator="\n").writerows(rows)
+PY
+"$DMO" plan --os "measured:$WORK/doctored" --verify "$MODELS/tflm_person_detect.tflite" \
+	>/dev/null 2>"$WORK/doctored.err"
+expect_eq "--verify of a plan from an O_s 7 bytes too high: exit status" 1 $?
+grep -q "layer 2 '2_conv_2d'" "$WORK/doctored.err" || fail "not caught at 2_conv_2d: $(cat "$WORK/doctored.err")"
+
+# --arena PLAN.csv: dmo plan --csv's plan runs as the overlap plan does; one
+# that overlaps live tensors beyond O_s, or of another model, is refused.
+m="$MODELS/tflm_person_detect.tflite"
+"$DMO" plan --csv "$m" >"$WORK/plan.csv"
+"$DMO" infer --arena "$WORK/plan.csv" --output "$WORK/a.out" "$m" >"$WORK/a.log"
+expect_eq "infer --arena PLAN.csv exit status" 0 $?
+"$DMO" infer --output "$WORK/o.out" "$m" >/dev/null
+cmp -s "$WORK/a.out" "$WORK/o.out" && echo "ok: --arena PLAN.csv output = --arena overlap output" ||
+	fail "--arena PLAN.csv output differs"
+grep -q "36871-byte arena" "$WORK/a.log" || fail "--arena PLAN.csv: $(cat "$WORK/a.log")"
+awk -F, 'BEGIN { OFS = "," } $2 == "2_conv_2d" { $9 = 10 } { print }' "$WORK/plan.csv" >"$WORK/bad-plan.csv"
+"$DMO" infer --arena "$WORK/bad-plan.csv" "$m" >/dev/null 2>"$WORK/bad-plan.err"
+expect_eq "infer --arena with live tensors overlapping: exit status" 2 $?
+grep -q "not a safe plan" "$WORK/bad-plan.err" || fail "unsafe plan message: $(cat "$WORK/bad-plan.err")"
+"$DMO" plan --csv "$MODELS/tiny_kws_ref_model.tflite" >"$WORK/other.csv"
+"$DMO" infer --arena "$WORK/other.csv" "$m" >/dev/null 2>"$WORK/other.err"
+expect_eq "infer --arena with another model's plan: exit status" 2 $?
+
 # Under the tool the harness computes what dmo infer computes.
 m="$MODELS/tflm_person_detect.tflite"
 "$DMO" profile -q --out "$WORK/prof" -- "$HARNESS" --model "$m" --random 7 --output "$WORK/h.out" \

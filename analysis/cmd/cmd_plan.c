@@ -42,9 +42,9 @@ static const char usage[] =
 	"  --csv          print the per-layer table as CSV only\n"
 	"  --verify       run the model inside one arena laid out by the overlap\n"
 	"                 plan and compare its outputs bit for bit with a run on\n"
-	"                 separate buffers (a .tflite: its real weights, in the\n"
-	"                 plain plan's arena, input --random 1); exit 1 if they\n"
-	"                 differ\n"
+	"                 separate buffers (a .tflite: its real weights, every\n"
+	"                 layer's output against the plain plan's arena, input\n"
+	"                 --random 1); exit 1 if they differ\n"
 	"  -h, --help     this text\n"
 	"\n"
 	"Environment: DMO_MODELS_DIR (tables).\n";
@@ -99,7 +99,8 @@ static int verify_plan(const struct dmo_model *model, const struct dmo_plan *pla
 			struct dmo_net_input input = { .seed = 1 };
 			int rc = dmo_plan_verify_net(model, &net, plan, &input, err, err_len);
 			dmo_net_free(&net);
-			*what = "the plain arena's run with the model's real weights (input --random 1)";
+			*what = "the plain arena's run, layer by layer, with the model's real weights "
+				"(input --random 1)";
 			return rc;
 		}
 		fprintf(stderr, "dmo plan: --verify: not with real weights (%s): the reference "

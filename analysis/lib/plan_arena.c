@@ -187,11 +187,12 @@ int dmo_plan_read_csv(const char *path, const struct dmo_model *model, struct dm
 	return 0;
 }
 
-/* One run of NET in an arena of SIZE bytes laid out by PLAN. */
-static int run_in(const struct dmo_model *model, const struct dmo_net *net,
-		  const struct dmo_plan *plan, int with_overlaps, unsigned char fill,
-		  const struct dmo_net_input *source, unsigned char **arena, uint64_t *offsets,
-		  char *err, size_t err_len)
+/* An arena of PLAN (WITH_OVERLAPS or plain) filled with FILL, the model's
+ * input from SOURCE written into it. */
+static int arena_for(const struct dmo_model *model, const struct dmo_net *net,
+		     const struct dmo_plan *plan, int with_overlaps, unsigned char fill,
+		     const struct dmo_net_input *source, unsigned char **arena, uint64_t *offsets,
+		     char *err, size_t err_len)
 {
 	uint64_t size = with_overlaps ? plan->peak_dmo : plan->peak_plain;
 
@@ -202,12 +203,14 @@ static int run_in(const struct dmo_model *model, const struct dmo_net *net,
 	}
 	memset(*arena, fill, size);
 	dmo_plan_offsets(model, plan, with_overlaps, offsets);
-	if (dmo_net_fill_inputs(net, source, *arena, offsets, err, err_len) ||
-	    dmo_net_run(net, *arena, offsets, err, err_len))
-		return -1;
-	return 0;
+	return dmo_net_fill_inputs(net, source, *arena, offsets, err, err_len);
 }
 
+/* The two runs go step by step, and each step's output is compared as soon
+ * as it is written, before a later step may reuse its bytes: a clobbered
+ * input shows at the layer that read it, even when later layers (a pool, a
+ * softmax over two classes) would wash the difference out of the model's
+ * outputs. */
 int dmo_plan_verify_net(const struct dmo_model *model, const struct dmo_net *net,
 			const struct dmo_plan *plan, const struct dmo_net_input *source,
 			char *err, size_t err_len)
@@ -221,17 +224,23 @@ int dmo_plan_verify_net(const struct dmo_model *model, const struct dmo_net *net
 		snprintf(err, err_len, "out of memory");
 		goto done;
 	}
-	if (run_in(model, net, plan, 0, 0x00, source, &plain, plain_at, err, err_len) ||
-	    run_in(model, net, plan, 1, 0xa5, source, &dmo, dmo_at, err, err_len))
+	if (arena_for(model, net, plan, 0, 0x00, source, &plain, plain_at, err, err_len) ||
+	    arena_for(model, net, plan, 1, 0xa5, source, &dmo, dmo_at, err, err_len))
 		goto done;
 	rc = 0;
-	for (size_t t = 0; t < net->n_tensors && rc == 0; t++) {
-		if (!net->tensors[t].graph_output)
-			continue;
-		uint64_t bytes = dmo_net_tensor_bytes(net, (int)t);
+	for (size_t l = 0; l < net->n_steps && rc == 0; l++) {
+		int t = net->steps[l].output;
+		uint64_t bytes = dmo_net_tensor_bytes(net, t);
+
+		if (dmo_net_run_step(net, l, plain, plain_at, err, err_len) ||
+		    dmo_net_run_step(net, l, dmo, dmo_at, err, err_len)) {
+			rc = -1;
+			break;
+		}
 		for (uint64_t i = 0; i < bytes && rc == 0; i++)
 			if (plain[plain_at[t] + i] != dmo[dmo_at[t] + i]) {
-				snprintf(err, err_len, "output '%s' differs at byte %" PRIu64 " of %" PRIu64,
+				snprintf(err, err_len, "layer %zu '%s': output '%s' differs at byte %" PRIu64
+					 " of %" PRIu64, l, model->layers[l].name,
 					 net->tensors[t].name ? net->tensors[t].name : "", i, bytes);
 				rc = 1;
 			}

@@ -26,12 +26,13 @@ void dmo_plan_offsets(const struct dmo_model *model, const struct dmo_plan *plan
 int dmo_plan_read_csv(const char *path, const struct dmo_model *model, struct dmo_plan *plan,
 		      char *err, size_t err_len);
 
-/* Run NET (read from MODEL) on the input of SOURCE twice: in PLAN's plain
- * arena (peak_plain) and in its overlap arena (peak_dmo), each first filled
- * with a different byte so that a read of a byte nobody wrote shows, and
- * compare every model output bit for bit.  Returns 0 when equal, 1 when
- * they differ (ERR names the tensor and byte), -1 with ERR when the model
- * could not run. */
+/* Run NET (read from MODEL) on the input of SOURCE twice, step by step: in
+ * PLAN's plain arena (peak_plain) and in its overlap arena (peak_dmo), each
+ * first filled with a different byte so that a read of a byte nobody wrote
+ * shows, and compare every step's output bit for bit as soon as it is
+ * written (the model's outputs included).  Returns 0 when all are equal, 1
+ * at the first that differs (ERR names the layer, tensor and byte), -1 with
+ * ERR when the model could not run. */
 int dmo_plan_verify_net(const struct dmo_model *model, const struct dmo_net *net,
 			const struct dmo_plan *plan, const struct dmo_net_input *source,
 			char *err, size_t err_len);
