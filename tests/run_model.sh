@@ -102,6 +102,18 @@ grep -q "not a safe plan" "$WORK/bad-plan.err" || fail "unsafe plan message: $(c
 "$DMO" plan --csv "$MODELS/tiny_kws_ref_model.tflite" >"$WORK/other.csv"
 "$DMO" infer --arena "$WORK/other.csv" "$m" >/dev/null 2>"$WORK/other.err"
 expect_eq "infer --arena with another model's plan: exit status" 2 $?
+# Damaged plan files: a message naming the file, status 2.
+: >"$WORK/empty.csv"
+head -1 "$WORK/plan.csv" >"$WORK/header.csv"
+printf 'layer,name\n1,"x\n' >"$WORK/quote.csv"
+sed '3s/,18432,/,-5,/' "$WORK/plan.csv" >"$WORK/negative.csv"
+sed '4s/$/,extra/' "$WORK/plan.csv" >"$WORK/wide.csv"
+printf 'a\000b,c\n' >"$WORK/nul.csv"
+for f in empty header quote negative wide nul none; do
+	"$DMO" infer --arena "$WORK/$f.csv" "$m" >/dev/null 2>"$WORK/$f.err"
+	expect_eq "infer --arena $f.csv: exit status" 2 $?
+	grep -q "$f.csv" "$WORK/$f.err" || fail "$f.csv: message does not name the file: $(cat "$WORK/$f.err")"
+done
 
 # Under the tool the harness computes what dmo infer computes.
 m="$MODELS/tflm_person_detect.tflite"
