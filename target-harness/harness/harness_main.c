@@ -443,13 +443,14 @@ static int run_net(const struct dmo_model *model, const struct dmo_net *net,
 					     arena + offsets[in], model->tensors[in].bytes,
 					     arena + offsets[out], model->tensors[out].bytes);
 			if (rc != 0) {
-				fprintf(stderr, "dmo-harness: %s: dmo_layer_begin failed (error %d)\n",
-					layer->name, -rc);
+				fprintf(stderr, "dmo-harness: %s: dmo_layer_begin failed: %s\n",
+					layer->name, dmo_layer_error());
 				break;
 			}
 			rc = dmo_net_run_step(net, l, arena, offsets, err, sizeof err);
 			if (dmo_layer_end() != 0) {
-				fprintf(stderr, "dmo-harness: %s: dmo_layer_end failed\n", layer->name);
+				fprintf(stderr, "dmo-harness: %s: dmo_layer_end failed: %s\n", layer->name,
+					dmo_layer_error());
 				rc = 1;
 				break;
 			}
