@@ -590,3 +590,27 @@ uint64_t dmo_opspec_out_bytes(const struct dmo_opspec *s)
 {
 	return dmo_opspec_out_elems(s) * dmo_dtype_size(s->out_dtype);
 }
+
+const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec)
+{
+	enum dmo_dtype in = spec->dtype, out = spec->out_dtype;
+
+	switch (spec->op) {
+	case DMO_OP_RESHAPE:
+	case DMO_OP_PAD:
+	case DMO_OP_CONCAT:
+	case DMO_OP_TRANSPOSE:
+		return NULL; /* they copy elements of any size */
+	case DMO_OP_SOFTMAX:
+	case DMO_OP_LOGISTIC:
+	case DMO_OP_MEAN:
+		return in == DMO_F32 || in == DMO_I8 ? NULL : "f32 and i8";
+	case DMO_OP_QUANTIZE:
+		return (in == DMO_F32 || in == DMO_I8) && out == DMO_I8 ? NULL
+		       : "f32 to i8 and i8 to i8";
+	case DMO_OP_DEQUANTIZE:
+		return in == DMO_I8 && out == DMO_F32 ? NULL : "i8 to f32";
+	default:
+		return in == DMO_F32 || in == DMO_I8 || in == DMO_I16 ? NULL : "f32, i8 and i16";
+	}
+}

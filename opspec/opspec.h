@@ -83,4 +83,10 @@ uint64_t dmo_opspec_out_elems(const struct dmo_opspec *spec);
 uint64_t dmo_opspec_in_bytes(const struct dmo_opspec *spec);
 uint64_t dmo_opspec_out_bytes(const struct dmo_opspec *spec);
 
+/* Whether the reference kernels (libdmokernels) implement SPEC's op for its
+ * dtypes: NULL when they do, else the dtypes they have for it (e.g. "f32
+ * and i8"), for a message.  The model readers give an op spec only to
+ * layers the kernels can run, so that every planned overlap can be run. */
+const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec);
+
 #endif

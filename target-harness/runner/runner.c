@@ -220,37 +220,12 @@ static int make_weights(struct dmo_op_run *r, uint64_t *state)
 	return 0;
 }
 
-/* Whether libdmokernels has SPEC's kernel: NULL, or what it has instead. */
-static const char *missing_kernel(const struct dmo_opspec *spec)
-{
-	enum dmo_dtype in = spec->dtype, out = spec->out_dtype;
-
-	switch (spec->op) {
-	case DMO_OP_RESHAPE:
-	case DMO_OP_PAD:
-	case DMO_OP_CONCAT:
-	case DMO_OP_TRANSPOSE:
-		return NULL; /* they copy elements of any size */
-	case DMO_OP_SOFTMAX:
-	case DMO_OP_LOGISTIC:
-	case DMO_OP_MEAN:
-		return in == DMO_F32 || in == DMO_I8 ? NULL : "f32 and i8";
-	case DMO_OP_QUANTIZE:
-		return (in == DMO_F32 || in == DMO_I8) && out == DMO_I8 ? NULL
-		       : "f32 to i8 and i8 to i8";
-	case DMO_OP_DEQUANTIZE:
-		return in == DMO_I8 && out == DMO_F32 ? NULL : "i8 to f32";
-	default:
-		return in == DMO_F32 || in == DMO_I8 || in == DMO_I16 ? NULL : "f32, i8 and i16";
-	}
-}
-
 struct dmo_op_run *dmo_op_prepare(const struct dmo_opspec *spec, char *err,
 				  size_t err_len)
 {
 	struct dmo_op_run *r;
 	uint64_t state = spec_seed(spec);
-	const char *have = missing_kernel(spec);
+	const char *have = dmo_opspec_kernel_gap(spec);
 	int ok = 1;
 
 	if (have != NULL) {
