@@ -420,12 +420,21 @@ static int layout_spec(const struct dmo_model *m, const struct dmo_model_layer *
 		if (r < 1 || axis != r - 1)
 			return snprintf(why, why_len, "concatenation along axis %d of %d (dmo's is along the last)",
 					axis, r), 1;
+		/* The inputs agree on every axis but the last, whose sizes add
+		 * up to the output's: the runner feeds the second one. */
+		int64_t channels = in->shape[r - 1];
 		for (size_t k = 1; k < layer->n_operands; k++) {
 			const struct dmo_model_tensor *o = operand(m, layer, k);
 
 			if (o == NULL || o->rank != r || o->dtype != in->dtype)
 				return snprintf(why, why_len, "inputs of other ranks or types"), 1;
+			for (int i = 0; i < r - 1; i++)
+				if (o->shape[i] != in->shape[i] || out->shape[i] != in->shape[i])
+					return snprintf(why, why_len, "inputs that disagree on axis %d", i), 1;
+			channels += o->shape[r - 1];
 		}
+		if (out->rank != r || channels != out->shape[r - 1])
+			return snprintf(why, why_len, "an output that is not the inputs side by side"), 1;
 		snprintf(text, len, "concat:in=%s,out_c=%lld,at=0,dtype=%s", shape,
 			 (long long)out->shape[r - 1], dt);
 		return 0;
