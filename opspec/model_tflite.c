@@ -469,9 +469,7 @@ static int derive_spec(struct tfl *t, size_t l, uint32_t code, uint8_t options_t
 	in_t = layer->operands[0];
 	out_t = layer->results[0];
 	if (is_layout_code(code)) {
-		struct dmo_opspec spec;
-		char why[160], msg[256];
-		const char *gap;
+		char why[160];
 
 		if (!in->known_dtype || !out->known_dtype || in->producer == DMO_MODEL_CONSTANT)
 			return dmo_model_layer_unsupported(layer, "%s input to %s output: no dmo kernel",
@@ -481,12 +479,8 @@ static int derive_spec(struct tfl *t, size_t l, uint32_t code, uint8_t options_t
 			return dmo_model_layer_unsupported(layer, "%s", why);
 		if (fb_check(t, "operator options") != 0)
 			return -1;
-		/* An op spec the kernels cannot run could not be verified. */
-		if (dmo_opspec_parse(text, &spec, msg, sizeof msg) == 0 &&
-		    (gap = dmo_opspec_kernel_gap(&spec)) != NULL)
-			return dmo_model_layer_unsupported(layer, "%s to %s: dmo's reference kernels have %s",
-							   in->type_name, out->type_name, gap);
-		return dmo_model_layer_spec(m, l, text, in_t, out_t, t->source, t->err, t->err_len);
+		return dmo_model_layer_spec_runnable(m, l, text, in_t, out_t, t->source, t->err,
+						     t->err_len);
 	}
 	if (!in->known_dtype || in->dtype == DMO_I32 || in->dtype != out->dtype ||
 	    in->producer == DMO_MODEL_CONSTANT)
