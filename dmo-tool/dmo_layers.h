@@ -73,7 +73,7 @@ Addr dmo_layers_marker_addr(void);
 
 /* A store of VALUE hit marker word WORD (0 = begin, 1 = end).  Returns
  * True when the translations were thrown away, so the caller leaves the
- * current one, made for other buffers. */
+ * current one, made with no checks or for another number of ranges. */
 Bool dmo_layers_marker(UWord word, ULong value);
 
 #endif

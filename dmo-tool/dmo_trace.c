@@ -159,19 +159,26 @@ Bool dmo_trace_failed(void)
 	return tr.failed;
 }
 
+/* The tape failed (a slab could not be had or spilled): say so once and
+ * keep no more events; the events before stay in the file. */
+static void stop_trace(void)
+{
+	VG_(umsg)("dmo: layer %u's event file: %s (disk full?); its trace stops at "
+		  "event %llu, its counts and O_s stay exact\n", tr.header.layer,
+		  dmo_tape_error(tr.tape), (ULong)dmo_tape_size(tr.tape));
+	tr.failed = True;
+	dmo_trace_on = False;
+}
+
 /* Put the events written into the reserved run on the tape.  False (the
- * trace stops, with a message) when the tape fails. */
+ * trace stops) when the tape fails. */
 static Bool commit_run(void)
 {
 	SizeT written = (SizeT)(dmo_trace_next - run_start);
 	run_start = dmo_trace_next = dmo_trace_limit = NULL;
 	if (dmo_tape_commit(tr.tape, written) == 0)
 		return True;
-	VG_(umsg)("dmo: layer %u's event file: %s (disk full?); its trace stops at "
-		  "event %llu, its counts and O_s stay exact\n", tr.header.layer,
-		  dmo_tape_error(tr.tape), (ULong)dmo_tape_size(tr.tape));
-	tr.failed = True;
-	dmo_trace_on = False;
+	stop_trace();
 	return False;
 }
 
@@ -184,11 +191,7 @@ struct dmo_event *dmo_trace_refill(void)
 		return NULL;
 	run = dmo_tape_reserve(tr.tape, &room);
 	if (run == NULL) {
-		VG_(umsg)("dmo: layer %u's event file: %s; its trace stops at event %llu, "
-			  "its counts and O_s stay exact\n", tr.header.layer,
-			  dmo_tape_error(tr.tape), (ULong)dmo_tape_size(tr.tape));
-		tr.failed = True;
-		dmo_trace_on = False;
+		stop_trace();
 		return NULL;
 	}
 	tl_assert(room >= 1);
