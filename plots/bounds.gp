@@ -5,16 +5,21 @@
 # the analytic linear bound on minR (docs/formulas.md, section 3) is drawn too.
 # The curves are those of the interleaving that ran, so they use osrun, its
 # O_s.  Expects: plotsdir, datadir (curves.csv: step,min_read,max_write), ob,
-# osrun, known (0: an incomplete layer, no O_s),
+# ib, osrun, steps, known (0: an incomplete layer, no O_s),
 # have_critical, crit_step, crit_minr, crit_maxw, have_analytic (then es, rho,
 # lag, analytic_os), and what common.gp expects.
 load plotsdir.'/common.gp'
 set xlabel 'step i (output writes so far)'
 set ylabel 'byte offset (input for minR, output for maxW)'
-set xrange [0:*]
-set yrange [0:*]
-f = datadir.'/curves.csv'
 mx(a, b) = a > b ? a : b
+mn(a, b) = a < b ? a : b
+# 2 % of room around the curves: a curve at offset 0 or on the first step
+# stays clear of the frame.
+ymax = mx(mx(ib, ob), 1)
+set xrange [-steps / 50.0 : steps * 1.02]
+set yrange [-ymax / 50.0 : ymax * 1.04]
+if (steps < 10) { set xtics 1 }
+f = datadir.'/curves.csv'
 analytic = ''
 if (have_analytic) {
 	atitle = sprintf('analytic linear bound on minR: es*(rho*i - L), rho = %.4g, L = %.4g elements: O_s >= %d', rho, lag, analytic_os)
@@ -23,13 +28,23 @@ if (have_analytic) {
 critical = ''
 if (have_critical) {
 	set arrow 5 from crit_step, crit_maxw to crit_step, crit_minr heads lw 2 lc rgb 'black' front
-	set label 5 sprintf('step %d: OB + minR - maxW = %d', crit_step, ob + crit_minr - crit_maxw) \
-		at crit_step, (crit_minr + crit_maxw) / 2.0 offset 1,0 front
+	# Its label beside the arrow on the side with more room, kept off the
+	# frame's top and bottom edges.
+	labely = mn(mx((crit_minr + crit_maxw) / 2.0, ymax * 0.06), ymax * 0.94)
+	labeltext = sprintf('step %d: OB + minR - maxW = %d', crit_step, ob + crit_minr - crit_maxw)
+	if (crit_step > steps / 2.0) {
+		set label 5 labeltext at crit_step, labely right offset -1,0 boxed front
+	} else {
+		set label 5 labeltext at crit_step, labely left offset 1,0 boxed front
+	}
 	critical = ", keyentry with vectors heads lw 2 lc rgb 'black' title 'the step that sets O_s'"
 }
-# An incomplete layer has no O_s to move maxW by.
-shifted = known ? ", '' using 1:($3 - ob + osrun) skip 1 with steps lw 1 dt 2 lc rgb '#d62728' title 'maxW(i) - OB + O_s'" : ''
+# An incomplete layer has no O_s to move maxW by; with O_s = OB the moved
+# curve is maxW itself.
+shifted = known && osrun != ob ? ", '' using 1:($3 - ob + osrun) skip 1 with steps lw 1 dt 2 lc rgb '#d62728' title 'maxW(i) - OB + O_s'" : ''
 set samples 1000
-plot f using 1:2 skip 1 with steps lw 2 lc rgb '#1f5fd0' title 'minR(i): smallest input offset accessed after step i', \
+# minR first, wide and half transparent: where maxW or the analytic bound
+# lies on it (an element-wise op), all of them stay visible.
+plot f using 1:2 skip 1 with steps lw 7 lc rgb '#801f5fd0' title 'minR(i): smallest input offset accessed after step i', \
 	'' using 1:3 skip 1 with steps lw 2 lc rgb '#d62728' title 'maxW(i): largest output end written up to step i' \
 	@shifted @analytic @critical

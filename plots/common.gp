@@ -1,7 +1,14 @@
 # common.gp - loaded first by every dmo plot template: the terminal (1200x800
-# PNG through cairo, or SVG), the output file, the two-line title and CSV input.
+# PNG through cairo, or SVG), the output file, the two-line title, CSV input,
+# and the layout rules that keep every label readable:
+# - noenhanced: layer names, op specs and O_s are shown as written (enhanced
+#   text would turn the _ of O_s into a subscript, and eat ^ { } too);
+# - the key below the plot has no frame (the frame's bottom line covered the
+#   underscores of its last row) and half a line of padding above its first
+#   row, so that it stays clear of the x-axis label;
+# - a right margin wide enough for an x tick label centred on the plot's
+#   right edge (templates that tag lines in that margin widen it).
 # Expects (from `dmo plot`, via -e): term, outfile, title, subtitle.
-# noenhanced: layer names and op specs are shown as written (_ ^ { } are common).
 if (term eq 'svg') {
 	set terminal svg size 1200,800 fixed noenhanced font 'sans,11' background rgb 'white'
 } else {
@@ -10,7 +17,11 @@ if (term eq 'svg') {
 set output outfile
 set title title."\n".subtitle
 set datafile separator comma
-set key outside below center horizontal box
+set key outside below center horizontal Left reverse nobox spacing 1.2 height 1 width -6
+set rmargin 6
 set grid lc rgb '#dddddd'
 set format x '%.0f'
 set format y '%.0f'
+# A label inside the plot sits on an opaque white box: data under it cannot
+# make it unreadable.
+set style textbox opaque fc rgb 'white' noborder margins 2,1
