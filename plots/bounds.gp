@@ -41,10 +41,12 @@ if (have_critical) {
 }
 # An incomplete layer has no O_s to move maxW by; with O_s = OB the moved
 # curve is maxW itself.
-shifted = known && osrun != ob ? ", '' using 1:($3 - ob + osrun) skip 1 with steps lw 1 dt 2 lc rgb '#d62728' title 'maxW(i) - OB + O_s'" : ''
+shifted = known && osrun != ob ? ", '' using 1:($3 - ob + osrun) skip 1 with @curve lw 1 dt 2 lc rgb '#d62728' title 'maxW(i) - OB + O_s'" : ''
 set samples 1000
+# A single step makes no step curve: its values are drawn as points.
+curve = steps > 1 ? 'steps' : 'points pt 7 ps 1.5'
 # minR first, wide and half transparent: where maxW or the analytic bound
 # lies on it (an element-wise op), all of them stay visible.
-plot f using 1:2 skip 1 with steps lw 7 lc rgb '#801f5fd0' title 'minR(i): smallest input offset accessed after step i', \
-	'' using 1:3 skip 1 with steps lw 2 lc rgb '#d62728' title 'maxW(i): largest output end written up to step i' \
+plot f using 1:2 skip 1 with @curve lw 7 lc rgb '#801f5fd0' title 'minR(i): smallest input offset accessed after step i', \
+	'' using 1:3 skip 1 with @curve lw 2 lc rgb '#d62728' title 'maxW(i): largest output end written up to step i' \
 	@shifted @analytic @critical

@@ -17,7 +17,7 @@ if (term eq 'svg') {
 set output outfile
 set title title."\n".subtitle
 set datafile separator comma
-set key outside below center horizontal Left reverse nobox spacing 1.2 height 1 width -6
+set key outside below center horizontal Left reverse nobox spacing 1.2 height 1
 set rmargin 6
 set grid lc rgb '#dddddd'
 set format x '%.0f'

@@ -39,7 +39,10 @@ if (known) {
 	set arrow 2 from graph 0, first (ob - os) to graph 1, first (ob - os) nohead dt 3 lc rgb ink
 	intag = below(ob - os, ob)
 	eval tag(2, 'OB - O_s', intag, ink)
-	bandtitle = sprintf('safe overlap [OB - O_s, OB] for any interleaving: O_s = %d bytes', os)
+	# Legend entries are kept short: gnuplot gives every key column the
+	# width of the longest entry, and two columns must fit side by side.
+	bandtitle = osrun != os ? sprintf('safe for any interleaving: [OB - O_s, OB], O_s = %d B', os) \
+		: sprintf('safe overlap [OB - O_s, OB]: O_s = %d B', os)
 	lines = obline.", keyentry with lines dt 3 lc rgb ink title 'OB - O_s: input start'"
 	band = ", keyentry with boxes fc rgb '#ffd966' fs solid 0.45 title bandtitle"
 	if (osrun != os) {
@@ -56,9 +59,6 @@ if (known) {
 }
 pair = have_pair ? ", datadir.'/pair.csv' using 1:2 skip 1 with points pt 6 ps 2.5 lw 2 lc rgb 'black' title pairtitle" : ""
 extras = band.lines.pair
-# The key in two columns (one would squeeze the plot): count its entries.
-# The template adds its own (keys) before it plots.
-nkeys(keys) = keys + (known ? 3 : 1) + (known && osrun != os) + have_pair
 # Input-side accesses are drawn first, larger and half transparent; the
 # output side's on top, small and opaque.  Where a kernel writes the very
 # bytes it has just read (an element-wise op in place), the output's marks

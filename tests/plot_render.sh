@@ -1,8 +1,10 @@
 #!/bin/sh
 # plot_render.sh - dmo plot end to end: profile the ReLU target (forwards and
 # backwards) with --trace=full, render every figure kind as PNG and SVG, check
-# the PNG size from its IHDR bytes, that data were drawn (tests/png_ink), that
-# the SVG is a 1200x800 drawing with paths, and that misuse exits 2.
+# the PNG size from its IHDR bytes, that data were drawn inside the plot
+# frame in each series' colour (tests/png_ink), that the SVG is a 1200x800
+# drawing with paths whose O_s labels kept their underscore, and that misuse
+# exits 2.  The arena plan and a sweep's figure get the same checks.
 . "$top_srcdir/tests/lib.sh"
 INK="$top_builddir/tests/png_ink"
 
@@ -14,6 +16,16 @@ png_size() {
 run="$WORK/relu"
 profile "$run" --trace=full -- "$TARGETS/relu" || fail "profile relu: $(cat "$run.err")"
 
+# expect_colour WHAT PNG RRGGBB MIN: at least MIN data pixels of that hue.
+expect_colour() {
+	set -- "$1" "$("$INK" "$2" "$3" | cut -d' ' -f4)" "$3" "$4"
+	if [ "${2:-0}" -ge "$4" ]; then echo "ok: $1: $2 pixels of #$3"
+	else fail "$1: ${2:-no} pixels of #$3, expected at least $4"; fi
+}
+
+# The colours of plots/: reads R(I) and minR; writes W(O) and maxW; thread 1
+# (threads.gp's palette, by thread id), thread 2.
+READS=1f5fd0 WRITES=d62728 THREAD1=ff7f0e THREAD2=2ca02c
 for layer in relu_forward 2; do
 	for kind in pattern bounds threads; do
 		png=$("$DMO" plot "$run" --layer "$layer" --kind "$kind" 2>"$WORK/err") ||
@@ -23,6 +35,15 @@ for layer in relu_forward 2; do
 		set -- $("$INK" "$png")
 		if [ "${3:-0}" -ge 3 ]; then echo "ok: $layer $kind ink $3/1000"
 		else fail "$layer $kind: no data drawn (ink ${3:-?}/1000)"; fi
+		# Forwards, ReLU writes each output byte right after reading the
+		# input byte drawn at the same place: the reads must still show
+		# (about 5000 pixels of them; hidden under the writes, about 0).
+		case $kind in
+		pattern | bounds)
+			expect_colour "$layer $kind reads/minR visible" "$png" $READS 1000
+			expect_colour "$layer $kind writes/maxW visible" "$png" $WRITES 300 ;;
+		threads) expect_colour "$layer threads: thread 1" "$png" $THREAD1 1000 ;;
+		esac
 
 		svg="$WORK/$layer-$kind.svg"
 		out=$("$DMO" plot "$run" --layer "$layer" --kind "$kind" --format svg --out "$svg" \
@@ -31,6 +52,8 @@ for layer in relu_forward 2; do
 		grep -q '<svg' "$svg" && grep -q 'width="1200"' "$svg" && grep -q 'height="800"' "$svg" &&
 			grep -q '</svg>' "$svg" || fail "$svg is not a 1200x800 SVG document"
 		expect_eq "$layer $kind SVG has paths" yes "$(grep -q '<path' "$svg" && echo yes)"
+		# Enhanced text would have made the s of O_s a subscript.
+		expect_eq "$layer $kind SVG says O_s" yes "$(grep -q 'O_s = [0-9]' "$svg" && echo yes)"
 	done
 done
 expect_eq "default PNG name" "$run/layer-0001-pattern.png" "$("$DMO" plot "$run")"
@@ -42,9 +65,13 @@ hand="$WORK/handoff"
 profile "$hand" --trace=full -- "$TARGETS/kernels" handoff || fail "profile handoff: $(cat "$hand.err")"
 "$DMO" plot "$hand" --kind threads --format svg --out "$WORK/hand.svg" >/dev/null 2>"$WORK/err" ||
 	fail "plot handoff threads: $(cat "$WORK/err")"
+"$DMO" plot "$hand" --kind threads --out "$WORK/hand.png" >/dev/null 2>"$WORK/err" ||
+	fail "plot handoff threads png: $(cat "$WORK/err")"
+expect_colour "handoff: thread 1 drawn" "$WORK/hand.png" $THREAD1 300
+expect_colour "handoff: thread 2 drawn" "$WORK/hand.png" $THREAD2 300
 for text in "2 threads: O_s = 32 B for any interleaving (96 B as run)" \
-	"for any interleaving: O_s = 32 bytes" "OB - 96: O_s of the interleaving that ran only" \
-	"thread 1" "thread 2"; do
+	"safe for any interleaving: [OB - O_s, OB], O_s = 32 B" \
+	"OB - 96: O_s of the interleaving that ran only" "thread 1" "thread 2"; do
 	grep -qF "$text" "$WORK/hand.svg" && echo "ok: handoff threads SVG says '$text'" ||
 		fail "handoff threads SVG lacks '$text'"
 done
@@ -60,6 +87,16 @@ else fail "plan: too little drawn (ink ${3:-?}/1000)"; fi
 "$DMO" plot --plan ds_cnn_kws --os analytic --format svg --out "$WORK/kws.svg" >/dev/null &&
 	grep -q '<path' "$WORK/kws.svg" && echo "ok: plan SVG with analytic O_s" ||
 	fail "plan SVG with analytic O_s"
+
+# A sweep's figure (dmo sweep): the formula OB is tight for 1x1 kernels
+# (O_s = OB, drawn blue) and unsafe for 3x3 ones (red), both drawn.
+"$DMO" sweep 'dwconv2d:in={4,7}x5x1,k={1,3}x{1,3},pad=same' --formula OB --out "$WORK/sweep" \
+	>"$WORK/sweep.out" 2>&1
+expect_eq "sweep with unsafe configurations exits" 1 $?
+sweep_png=$(echo "$WORK"/sweep/sweep-*/sweep.png)
+expect_eq "sweep PNG size" "1200 800" "$(png_size "$sweep_png")"
+expect_colour "sweep: safe or tight points" "$sweep_png" 1f77b4 20
+expect_colour "sweep: unsafe points" "$sweep_png" $WRITES 50
 
 # Misuse: exit 2 with a message.
 bad() { # what expected-message-part args...

@@ -11,7 +11,8 @@
 
 /* pair.csv: the two events that set O_s, at their drawn positions: the
  * output side at its range's end, the input side at its range's start.
- * LABEL says which they are and the bound they give, for the legend. */
+ * LABEL says which they are and the bound they give, for the legend
+ * (short: a key column is as wide as its longest entry). */
 static int write_pair(const char *dir, const struct plot_scan *s, uint64_t in_shift,
 		      uint64_t out_bytes, char *label, size_t label_len)
 {
@@ -29,9 +30,8 @@ static int write_pair(const char *dir, const struct plot_scan *s, uint64_t in_sh
 	}
 	/* Exactly one event of a forbidding pair is on the output buffer. */
 	int o = (s->pair[0].flags & DMO_EV_OUT) ? 0 : 1;
-	snprintf(label, label_len, "%s set by %s then %s: OB + %" PRIu64 " - %" PRIu64 " = %" PRId64,
-		 s->any.n_threads > 1 ? "O_s as run" : "O_s", side[0], side[1], edge[1 - o], edge[o],
-		 (int64_t)out_bytes + (int64_t)edge[1 - o] - (int64_t)edge[o]);
+	snprintf(label, label_len, "%s, then %s: %s = OB + %" PRIu64 " - %" PRIu64, side[0], side[1],
+		 s->any.n_threads > 1 ? "O_s as run" : "O_s", edge[1 - o], edge[o]);
 	snprintf(path, sizeof path, "%s/pair.csv", dir);
 	f = fopen(path, "w");
 	if (f == NULL)
