@@ -12,7 +12,6 @@ load plotsdir.'/common.gp'
 set xlabel 'step i (output writes so far)'
 set ylabel 'byte offset (input for minR, output for maxW)'
 mx(a, b) = a > b ? a : b
-mn(a, b) = a < b ? a : b
 # 2 % of room around the curves: a curve at offset 0 or on the first step
 # stays clear of the frame.
 ymax = mx(mx(ib, ob), 1)
@@ -27,17 +26,11 @@ if (have_analytic) {
 }
 critical = ''
 if (have_critical) {
+	# Its values go into the key, not beside the arrow, where they would
+	# cross the curves.
 	set arrow 5 from crit_step, crit_maxw to crit_step, crit_minr heads lw 2 lc rgb 'black' front
-	# Its label beside the arrow on the side with more room, kept off the
-	# frame's top and bottom edges.
-	labely = mn(mx((crit_minr + crit_maxw) / 2.0, ymax * 0.06), ymax * 0.94)
-	labeltext = sprintf('step %d: OB + minR - maxW = %d', crit_step, ob + crit_minr - crit_maxw)
-	if (crit_step > steps / 2.0) {
-		set label 5 labeltext at crit_step, labely right offset -1,0 boxed front
-	} else {
-		set label 5 labeltext at crit_step, labely left offset 1,0 boxed front
-	}
-	critical = ", keyentry with vectors heads lw 2 lc rgb 'black' title 'the step that sets O_s'"
+	crittitle = sprintf('step %d sets O_s: OB + minR - maxW = %d', crit_step, ob + crit_minr - crit_maxw)
+	critical = ", keyentry with vectors heads lw 2 lc rgb 'black' title crittitle"
 }
 # An incomplete layer has no O_s to move maxW by; with O_s = OB the moved
 # curve is maxW itself.
@@ -45,8 +38,9 @@ shifted = known && osrun != ob ? ", '' using 1:($3 - ob + osrun) skip 1 with @cu
 set samples 1000
 # A single step makes no step curve: its values are drawn as points.
 curve = steps > 1 ? 'steps' : 'points pt 7 ps 1.5'
-# minR first, wide and half transparent: where maxW or the analytic bound
-# lies on it (an element-wise op), all of them stay visible.
-plot f using 1:2 skip 1 with @curve lw 7 lc rgb '#801f5fd0' title 'minR(i): smallest input offset accessed after step i', \
+# minR first, wide and light (the reads' blue as if half transparent over
+# white): where maxW or the analytic bound lies on it (an element-wise op),
+# all of them stay visible.
+plot f using 1:2 skip 1 with @curve lw 7 lc rgb '#8fafe8' title 'minR(i): smallest input offset accessed after step i', \
 	'' using 1:3 skip 1 with @curve lw 2 lc rgb '#d62728' title 'maxW(i): largest output end written up to step i' \
 	@shifted @analytic @critical
