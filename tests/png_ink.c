@@ -59,6 +59,30 @@ static int is_black(const unsigned char *p)
 	return p[0] < 60 && p[1] < 60 && p[2] < 60;
 }
 
+struct image {
+	const unsigned char *raw; /* unfiltered rows, each after its filter byte */
+	size_t stride;
+	int channels;
+	uint32_t w, h;
+};
+
+static const unsigned char *pixel(const struct image *im, uint32_t x, uint32_t y)
+{
+	return im->raw + (size_t)y * (im->stride + 1) + 1 + (size_t)x * im->channels;
+}
+
+/* The longest run of black pixels along row AT (ROW) or column AT. */
+static uint32_t black_run(const struct image *im, uint32_t at, int row)
+{
+	uint32_t run = 0, best = 0, n = row ? im->w : im->h;
+
+	for (uint32_t i = 0; i < n; i++) {
+		run = is_black(row ? pixel(im, i, at) : pixel(im, at, i)) ? run + 1 : 0;
+		best = run > best ? run : best;
+	}
+	return best;
+}
+
 static int fail(const char *path, const char *why)
 {
 	fprintf(stderr, "png_ink: %s: %s\n", path, why);
@@ -150,36 +174,24 @@ int main(int argc, char **argv)
 	}
 
 	/* The frame: black runs a quarter of the width or half the height. */
-#define PIXEL(x, y) (raw + (size_t)(y) * (stride + 1) + 1 + (size_t)(x) * channels)
+	struct image im = { raw, stride, channels, w, h };
 	uint32_t top = h, bottom = 0, left = w, right = 0;
-	for (uint32_t y = 0; y < h; y++) {
-		uint32_t run = 0, best = 0;
-		for (uint32_t x = 0; x < w; x++) {
-			run = is_black(PIXEL(x, y)) ? run + 1 : 0;
-			best = run > best ? run : best;
-		}
-		if (best >= w / 4) {
+	for (uint32_t y = 0; y < h; y++)
+		if (black_run(&im, y, 1) >= w / 4) {
 			top = y < top ? y : top;
 			bottom = y;
 		}
-	}
-	for (uint32_t x = 0; x < w; x++) {
-		uint32_t run = 0, best = 0;
-		for (uint32_t y = 0; y < h; y++) {
-			run = is_black(PIXEL(x, y)) ? run + 1 : 0;
-			best = run > best ? run : best;
-		}
-		if (best >= h / 2) {
+	for (uint32_t x = 0; x < w; x++)
+		if (black_run(&im, x, 0) >= h / 2) {
 			left = x < left ? x : left;
 			right = x;
 		}
-	}
 	if (bottom < top + 4 || right < left + 4)
 		return fail(argv[1], "no plot frame");
 	uint64_t inked = 0, total = 0, near[MAX_HUES] = { 0 };
 	for (uint32_t y = top + 2; y < bottom - 1; y++)
 		for (uint32_t x = left + 2; x < right - 1; x++) {
-			const unsigned char *p = PIXEL(x, y);
+			const unsigned char *p = pixel(&im, x, y);
 			total++;
 			if (!is_ink(p))
 				continue;
