@@ -3,7 +3,8 @@
 # backwards) with --trace=full, render every figure kind as PNG and SVG, check
 # the PNG size from its IHDR bytes, that data were drawn inside the plot
 # frame in each series' colour (tests/png_ink), that the SVG is a 1200x800
-# drawing with paths whose O_s labels kept their underscore, and that misuse
+# drawing with paths whose O_s labels kept their underscore and whose texts
+# neither overlap nor leave the canvas (tests/svg_text.awk), and that misuse
 # exits 2.  The arena plan and a sweep's figure get the same checks.
 . "$top_srcdir/tests/lib.sh"
 INK="$top_builddir/tests/png_ink"
@@ -21,6 +22,13 @@ expect_colour() {
 	set -- "$1" "$("$INK" "$2" "$3" | cut -d' ' -f4)" "$3" "$4"
 	if [ "${2:-0}" -ge "$4" ]; then echo "ok: $1: $2 pixels of #$3"
 	else fail "$1: ${2:-no} pixels of #$3, expected at least $4"; fi
+}
+
+# layout_ok WHAT SVG: no text reaches outside the canvas, no two overlap.
+layout_ok() {
+	bad=$(awk -f "$top_srcdir/tests/svg_text.awk" "$2")
+	if [ -z "$bad" ]; then echo "ok: $1: no text clipped or overlapping"
+	else fail "$1: $bad"; fi
 }
 
 # The colours of plots/: reads R(I) and minR; writes W(O) and maxW; thread 1
@@ -54,6 +62,7 @@ for layer in relu_forward 2; do
 		expect_eq "$layer $kind SVG has paths" yes "$(grep -q '<path' "$svg" && echo yes)"
 		# Enhanced text would have made the s of O_s a subscript.
 		expect_eq "$layer $kind SVG says O_s" yes "$(grep -q 'O_s = [0-9]' "$svg" && echo yes)"
+		layout_ok "$layer $kind SVG" "$svg"
 	done
 done
 expect_eq "default PNG name" "$run/layer-0001-pattern.png" "$("$DMO" plot "$run")"
@@ -67,6 +76,7 @@ profile "$hand" --trace=full -- "$TARGETS/kernels" handoff || fail "profile hand
 	fail "plot handoff threads: $(cat "$WORK/err")"
 "$DMO" plot "$hand" --kind threads --out "$WORK/hand.png" >/dev/null 2>"$WORK/err" ||
 	fail "plot handoff threads png: $(cat "$WORK/err")"
+layout_ok "handoff threads SVG" "$WORK/hand.svg"
 expect_colour "handoff: thread 1 drawn" "$WORK/hand.png" $THREAD1 300
 expect_colour "handoff: thread 2 drawn" "$WORK/hand.png" $THREAD2 300
 for text in "2 threads: O_s = 32 B for any interleaving (96 B as run)" \
@@ -87,6 +97,7 @@ else fail "plan: too little drawn (ink ${3:-?}/1000)"; fi
 "$DMO" plot --plan ds_cnn_kws --os analytic --format svg --out "$WORK/kws.svg" >/dev/null &&
 	grep -q '<path' "$WORK/kws.svg" && echo "ok: plan SVG with analytic O_s" ||
 	fail "plan SVG with analytic O_s"
+layout_ok "plan SVG" "$WORK/kws.svg"
 
 # A sweep's figure (dmo sweep): the formula OB is tight for 1x1 kernels
 # (O_s = OB, drawn blue) and unsafe for 3x3 ones (red), both drawn.
@@ -127,6 +138,7 @@ for l in 1 2; do
 			"$WORK/tiny" >/dev/null 2>"$WORK/tiny.err"
 		expect_eq "layer $l ($(field "$WORK/tiny" "$([ $l = 1 ] && echo before || echo dying)" 6) read) $kind: status" \
 			0 $?
+		layout_ok "layer $l $kind SVG" "$WORK/tiny-$l-$kind.svg"
 	done
 done
 grep -q "INCOMPLETE layer (the program ended inside it): no O_s" "$WORK/tiny-2-pattern.svg" \

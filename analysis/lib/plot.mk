@@ -20,4 +20,4 @@ check_PROGRAMS += tests/png_ink
 tests_png_ink_SOURCES = tests/png_ink.c
 tests_png_ink_LDADD = -lz
 TESTS += tests/plot_render.sh
-EXTRA_DIST += tests/plot_render.sh
+EXTRA_DIST += tests/plot_render.sh tests/svg_text.awk
