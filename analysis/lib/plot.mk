@@ -1,5 +1,5 @@
 # analysis/lib/plot.mk - `dmo plot`: the figure library (libdmo-plot), the
-# gnuplot templates it renders, and its end-to-end test.
+# gnuplot templates it renders (docs/figures.md), and its end-to-end test.
 # The dmo program links analysis/lib/libdmo-plot.la before $(ANALYSIS_LIBS).
 plotsdir = $(pkgdatadir)/plots
 dist_plots_DATA = plots/common.gp plots/memory.gp plots/pattern.gp \
@@ -20,4 +20,4 @@ check_PROGRAMS += tests/png_ink
 tests_png_ink_SOURCES = tests/png_ink.c
 tests_png_ink_LDADD = -lz
 TESTS += tests/plot_render.sh
-EXTRA_DIST += tests/plot_render.sh tests/svg_text.awk
+EXTRA_DIST += tests/plot_render.sh tests/svg_text.awk docs/figures.md
