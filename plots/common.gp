@@ -8,13 +8,18 @@
 #   row, so that it stays clear of the x-axis label;
 # - a right margin wide enough for an x tick label centred on the plot's
 #   right edge (templates that tag lines in that margin widen it).
-# Expects (from `dmo plot`, via -e): term, outfile, title, subtitle.
+# Expects (from `dmo plot`, via -e): term, outfile, title, subtitle, and for
+# a layer's figure detail (how its data were drawn), which goes after the
+# subtitle, or below it when both together would not fit the width.
 if (term eq 'svg') {
 	set terminal svg size 1200,800 fixed noenhanced font 'sans,11' background rgb 'white'
 } else {
 	set terminal pngcairo size 1200,800 noenhanced font 'sans,10' background rgb 'white'
 }
 set output outfile
+if (exists('detail')) {
+	subtitle = subtitle.(strlen(subtitle) + strlen(detail) > 150 ? "\n" : '; ').detail
+}
 set title title."\n".subtitle
 set datafile separator comma
 set key outside below center horizontal Left reverse nobox spacing 1.2 height 1

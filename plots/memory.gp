@@ -22,8 +22,10 @@ ypad = ytop / 50.0
 set yrange [-ypad : ytop + ypad]
 # The horizontal lines are tagged in the right margin, clear of the data
 # and of the tick labels; a tag is moved down when it would touch the one
-# above it (lines closer than about a text line).
-set rmargin 11
+# above it (lines closer than about a text line).  The margin fits the
+# longest tag.
+runtag = sprintf('OB - %d', osrun)
+set rmargin 3 + (known && osrun != os ? strlen(runtag) : 8)
 tagstep = ytop / 28.0
 below(y, above) = y > above - tagstep ? above - tagstep : y
 tag(n, text, y, colour) = sprintf("set label %d '%s' at graph 1, first %.17g offset 1,0 left tc rgb '%s' front", n, text, y, colour)
@@ -47,7 +49,7 @@ if (known) {
 	band = ", keyentry with boxes fc rgb '#ffd966' fs solid 0.45 title bandtitle"
 	if (osrun != os) {
 		set arrow 3 from graph 0, first (ob - osrun) to graph 1, first (ob - osrun) nohead dt 4 lw 2 lc rgb runink
-		eval tag(3, sprintf('OB - %d', osrun), below(ob - osrun, intag), runink)
+		eval tag(3, runtag, below(ob - osrun, intag), runink)
 		runtitle = sprintf('OB - %d: O_s of the interleaving that ran only', osrun)
 		lines = lines.", keyentry with lines dt 4 lw 2 lc rgb runink title runtitle"
 	}

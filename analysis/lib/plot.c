@@ -51,8 +51,8 @@ void plot_layer_header(struct plot_gp *gp, const struct plot_kind *kind,
 	if (!known)
 		snprintf(subtitle, sizeof subtitle,
 			 "INCOMPLETE layer (the program ended inside it): no O_s; OB = %" PRIu64
-			 " B, IB = %" PRIu64 " B, %" PRIu64 " events seen; %s",
-			 ob, row->in_bytes, s->events, detail);
+			 " B, IB = %" PRIu64 " B, %" PRIu64 " events seen",
+			 ob, row->in_bytes, s->events);
 	else {
 		if (s->any.n_threads > 1)
 			snprintf(value, sizeof value, "%u threads: O_s = %" PRIu64 " B for any "
@@ -60,13 +60,13 @@ void plot_layer_header(struct plot_gp *gp, const struct plot_kind *kind,
 		else
 			snprintf(value, sizeof value, "O_s = %" PRIu64 " B", os);
 		snprintf(subtitle, sizeof subtitle,
-			 "%s of OB = %" PRIu64 " B (%.2f %%), IB = %" PRIu64 " B, %" PRIu64
-			 " events; %s",
+			 "%s of OB = %" PRIu64 " B (%.2f %%), IB = %" PRIu64 " B, %" PRIu64 " events",
 			 value, ob, ob ? 100.0 * (double)os / (double)ob : 0.0, row->in_bytes,
-			 s->events, detail);
+			 s->events);
 	}
 	plot_gp_string(gp, "title", title);
 	plot_gp_string(gp, "subtitle", subtitle);
+	plot_gp_string(gp, "detail", detail);
 	plot_gp_uint(gp, "ob", ob);
 	plot_gp_uint(gp, "ib", row->in_bytes);
 	plot_gp_uint(gp, "os", os);

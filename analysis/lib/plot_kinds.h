@@ -35,7 +35,8 @@ plot_render_fn plot_memory_figure;
 plot_render_fn plot_bounds_figure;
 
 /* The assignments every layer figure shares (plot.c): title, subtitle
- * (O_s, OB, IB, events, then DETAIL), ob, ib, os, osrun, known, tlo, thi. */
+ * (O_s, OB, IB, events), detail (DETAIL: how the data were drawn), ob, ib,
+ * os, osrun, known, tlo, thi. */
 void plot_layer_header(struct plot_gp *gp, const struct plot_kind *kind,
 		       const struct dmo_plot_request *req, const struct plot_scan *s,
 		       const char *detail);

@@ -14,7 +14,7 @@
  * LABEL says which they are and the bound they give, for the legend
  * (short: a key column is as wide as its longest entry). */
 static int write_pair(const char *dir, const struct plot_scan *s, uint64_t in_shift,
-		      uint64_t out_bytes, char *label, size_t label_len)
+		      char *label, size_t label_len)
 {
 	char path[PATH_MAX], side[2][40];
 	uint64_t edge[2]; /* o_end of the output-side event, i of the input side */
@@ -60,7 +60,7 @@ int plot_memory_figure(const struct plot_kind *kind, const struct dmo_plot_reque
 	res->points = list.rows;
 	res->decimated = list.decimated;
 	if (have_pair &&
-	    write_pair(gp->dir, s, in_shift, req->row->out_bytes, pair, sizeof pair) != 0) {
+	    write_pair(gp->dir, s, in_shift, pair, sizeof pair) != 0) {
 		snprintf(err, err_len, "cannot write plot data in %s", gp->dir);
 		return -1;
 	}
