@@ -2,7 +2,8 @@
 # plot_render.sh - dmo plot end to end: profile the ReLU target (forwards and
 # backwards) with --trace=full, render every figure kind as PNG and SVG, check
 # the PNG size from its IHDR bytes, that data were drawn inside the plot
-# frame in each series' colour (tests/png_ink), that the SVG is a 1200x800
+# frame in each series' colour and nothing is cut off at the image's edges
+# (tests/png_ink), that the SVG is a 1200x800
 # drawing with paths whose O_s labels kept their underscore and whose texts
 # neither overlap nor leave the canvas (tests/svg_text.awk), and that misuse
 # exits 2.  The arena plan and a sweep's figure get the same checks.
@@ -19,7 +20,7 @@ profile "$run" --trace=full -- "$TARGETS/relu" || fail "profile relu: $(cat "$ru
 
 # expect_colour WHAT PNG RRGGBB MIN: at least MIN data pixels of that hue.
 expect_colour() {
-	set -- "$1" "$("$INK" "$2" "$3" | cut -d' ' -f4)" "$3" "$4"
+	set -- "$1" "$("$INK" "$2" "$3" | cut -d' ' -f5)" "$3" "$4"
 	if [ "${2:-0}" -ge "$4" ]; then echo "ok: $1: $2 pixels of #$3"
 	else fail "$1: ${2:-no} pixels of #$3, expected at least $4"; fi
 }
@@ -43,6 +44,7 @@ for layer in relu_forward 2; do
 		set -- $("$INK" "$png")
 		if [ "${3:-0}" -ge 3 ]; then echo "ok: $layer $kind ink $3/1000"
 		else fail "$layer $kind: no data drawn (ink ${3:-?}/1000)"; fi
+		expect_eq "$layer $kind PNG: pixels cut off at its edges" 0 "${4:-?}"
 		# Forwards, ReLU writes each output byte right after reading the
 		# input byte drawn at the same place: the reads must still show
 		# (about 5000 pixels of them; hidden under the writes, about 0).
@@ -77,6 +79,7 @@ profile "$hand" --trace=full -- "$TARGETS/kernels" handoff || fail "profile hand
 "$DMO" plot "$hand" --kind threads --out "$WORK/hand.png" >/dev/null 2>"$WORK/err" ||
 	fail "plot handoff threads png: $(cat "$WORK/err")"
 layout_ok "handoff threads SVG" "$WORK/hand.svg"
+expect_eq "handoff PNG: pixels cut off at its edges" 0 "$("$INK" "$WORK/hand.png" | cut -d' ' -f4)"
 expect_colour "handoff: thread 1 drawn" "$WORK/hand.png" $THREAD1 300
 expect_colour "handoff: thread 2 drawn" "$WORK/hand.png" $THREAD2 300
 for text in "2 threads: O_s = 32 B for any interleaving (96 B as run)" \
@@ -84,6 +87,29 @@ for text in "2 threads: O_s = 32 B for any interleaving (96 B as run)" \
 	"OB - 96: O_s of the interleaving that ran only" "thread 1" "thread 2"; do
 	grep -qF "$text" "$WORK/hand.svg" && echo "ok: handoff threads SVG says '$text'" ||
 		fail "handoff threads SVG lacks '$text'"
+done
+
+# A decimated two-thread layer (1.2 M events): envelopes per thread and per
+# access kind, both threads' and both kinds' bands drawn, and a subtitle long
+# enough to need its third line (nothing cut off at the edges).
+conv="$WORK/conv"
+"$DMO" run --out "$conv" --trace=full --threads 2 --interleave \
+	'conv2d:in=24x24x16,k=3x3,out_c=16,pad=same' >/dev/null 2>"$WORK/err" ||
+	fail "run threaded conv2d: $(cat "$WORK/err")"
+for kind in threads pattern; do
+	"$DMO" plot "$conv" --kind $kind --out "$WORK/conv-$kind.png" >/dev/null 2>"$WORK/err" ||
+		fail "plot conv2d $kind: $(cat "$WORK/err")"
+	set -- $("$INK" "$WORK/conv-$kind.png" $THREAD1 $THREAD2 $READS $WRITES)
+	expect_eq "conv2d $kind PNG: pixels cut off at its edges" 0 "${4:-?}"
+	if [ $kind = threads ]; then
+		[ "${5:-0}" -ge 1000 ] && [ "${6:-0}" -ge 1000 ] &&
+			echo "ok: conv2d threads: $5 and $6 pixels of threads 1 and 2" ||
+			fail "conv2d threads: ${5:-?} and ${6:-?} pixels of threads 1 and 2"
+	else
+		[ "${7:-0}" -ge 1000 ] && [ "${8:-0}" -ge 300 ] &&
+			echo "ok: conv2d pattern: $7 pixels of reads, $8 of writes" ||
+			fail "conv2d pattern: ${7:-?} pixels of reads, ${8:-?} of writes"
+	fi
 done
 
 # A model's arena, both plans side by side (dmo plot --plan).
@@ -94,6 +120,7 @@ expect_eq "plan PNG size" "1200 800" "$(png_size "$plan_png")"
 set -- $("$INK" "$plan_png")
 if [ "${3:-0}" -ge 50 ]; then echo "ok: plan ink $3/1000"
 else fail "plan: too little drawn (ink ${3:-?}/1000)"; fi
+expect_eq "plan PNG: pixels cut off at its edges" 0 "${4:-?}"
 "$DMO" plot --plan ds_cnn_kws --os analytic --format svg --out "$WORK/kws.svg" >/dev/null &&
 	grep -q '<path' "$WORK/kws.svg" && echo "ok: plan SVG with analytic O_s" ||
 	fail "plan SVG with analytic O_s"
@@ -106,6 +133,7 @@ layout_ok "plan SVG" "$WORK/kws.svg"
 expect_eq "sweep with unsafe configurations exits" 1 $?
 sweep_png=$(echo "$WORK"/sweep/sweep-*/sweep.png)
 expect_eq "sweep PNG size" "1200 800" "$(png_size "$sweep_png")"
+expect_eq "sweep PNG: pixels cut off at its edges" 0 "$("$INK" "$sweep_png" | cut -d' ' -f4)"
 expect_colour "sweep: safe or tight points" "$sweep_png" 1f77b4 20
 expect_colour "sweep: unsafe points" "$sweep_png" $WRITES 50
 

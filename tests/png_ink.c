@@ -1,15 +1,17 @@
 /* png_ink.c - test helper for tests/plot_render.sh: decode an 8-bit,
  * non-interlaced PNG (what gnuplot's pngcairo writes) with zlib alone and
- * print "WIDTH HEIGHT INK [COUNT...]".  INK is the per-mille share of
+ * print "WIDTH HEIGHT INK EDGE [COUNT...]".  INK is the per-mille share of
  * pixels inside the plot frame (the outermost black lines running across
  * a quarter of the image's width or half its height: no title, key, tick
  * labels or margin tags; for side-by-side panels, the span of both) that
  * are data: coloured, with some channel below 160 and channels at least 40
  * apart, which white, the light overlap band, the grid, text and the frame
- * never are.  For every RRGGBB argument, COUNT is the number of those
- * pixels within 15 degrees of that colour's hue: half-transparent marks
- * over white or the band keep their hue, so a series hidden under another
- * one counts (almost) nothing. */
+ * never are.  EDGE counts the pixels of the image's two outermost rows and
+ * columns that are not white: anything there is something cut off (a title
+ * or tick label wider than its room).  For every RRGGBB argument, COUNT is
+ * the number of data pixels within 15 degrees of that colour's hue:
+ * half-transparent marks over white or the band keep their hue, so a
+ * series hidden under another one counts (almost) nothing. */
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -202,7 +204,14 @@ int main(int argc, char **argv)
 				near[i] += (d < 360 - d ? d : 360 - d) <= 15;
 			}
 		}
-	printf("%u %u %u", w, h, (unsigned)(total ? inked * 1000 / total : 0));
+	uint64_t edge = 0;
+	for (uint32_t y = 0; y < h; y++)
+		for (uint32_t x = 0; x < w; x++) {
+			const unsigned char *p = pixel(&im, x, y);
+			int outer = x < 2 || x + 2 >= w || y < 2 || y + 2 >= h;
+			edge += outer && (p[0] < 200 || p[1] < 200 || p[2] < 200);
+		}
+	printf("%u %u %u %" PRIu64, w, h, (unsigned)(total ? inked * 1000 / total : 0), edge);
 	for (int i = 0; i < n_hues; i++)
 		printf(" %" PRIu64, near[i]);
 	printf("\n");
