@@ -128,7 +128,7 @@ int plot_bounds_figure(const struct plot_kind *kind, const struct dmo_plot_reque
 	}
 	res->decimated = b.steps > DMO_PLOT_RAW_MAX;
 	res->points = b.rows;
-	snprintf(detail, sizeof detail, "%" PRIu64 " steps%s%s", b.steps,
+	snprintf(detail, sizeof detail, "%" PRIu64 " step%s%s%s", b.steps, b.steps == 1 ? "" : "s",
 		 res->decimated ? "" : ", every step drawn",
 		 req->row->op[0] && !have_analytic ? ", no analytic bound (op spec unusable)" : "");
 	if (res->decimated)
