@@ -7,7 +7,9 @@
 #   underscores of its last row) and half a line of padding above its first
 #   row, so that it stays clear of the x-axis label;
 # - a right margin wide enough for an x tick label centred on the plot's
-#   right edge (templates that tag lines in that margin widen it).
+#   right edge (templates that tag lines in that margin widen it);
+# - no text inside the plot area, where data would run through it: lines
+#   are tagged in the margin, and what a mark means is said in the key.
 # Expects (from `dmo plot`, via -e): term, outfile, title, subtitle, and for
 # a layer's figure detail (how its data were drawn), which goes after the
 # subtitle, or below it when both together would not fit the width.
@@ -27,6 +29,3 @@ set rmargin 6
 set grid lc rgb '#dddddd'
 set format x '%.0f'
 set format y '%.0f'
-# A label inside the plot sits on an opaque white box: data under it cannot
-# make it unreadable.
-set style textbox opaque fc rgb 'white' noborder margins 2,1
