@@ -1,5 +1,5 @@
 # common.gp - loaded first by every dmo plot template: the terminal (1200x800
-# PNG through cairo, or SVG), the output file, the two-line title, CSV input,
+# PNG through cairo, or SVG), the output file, the title (2 or 3 lines), CSV input,
 # and the layout rules that keep every label readable:
 # - noenhanced: layer names, op specs and O_s are shown as written (enhanced
 #   text would turn the _ of O_s into a subscript, and eat ^ { } too);
@@ -8,8 +8,8 @@
 #   row, so that it stays clear of the x-axis label;
 # - a right margin wide enough for an x tick label centred on the plot's
 #   right edge (templates that tag lines in that margin widen it);
-# - no text inside the plot area, where data would run through it: lines
-#   are tagged in the margin, and what a mark means is said in the key.
+# - no text over the data (plan.gp keeps its key in headroom above them):
+#   lines are tagged in the margin, what a mark means is said in the key.
 # Expects (from `dmo plot`, via -e): term, outfile, title, subtitle, and for
 # a layer's figure detail (how its data were drawn), which goes after the
 # subtitle, or below it when both together would not fit the width.
