@@ -1,9 +1,18 @@
 /* png_ink.c - test helper for tests/plot_render.sh: decode an 8-bit,
  * non-interlaced PNG (what gnuplot's pngcairo writes) with zlib alone and
- * print "WIDTH HEIGHT INK": INK is the per-mille share of pixels inside the
- * plot area of a dmo figure (columns 8-95 %, rows 10-88 %: no title, axis
- * labels or legend) dark or saturated enough to be data: some channel below 160,
- * which white, the light overlap band and the grid never are. */
+ * print "WIDTH HEIGHT INK EDGE [COUNT...]".  INK is the per-mille share of
+ * pixels inside the plot frame (the outermost black lines running across
+ * a quarter of the image's width or half its height: no title, key, tick
+ * labels or margin tags; for side-by-side panels, the span of both) that
+ * are data: coloured, with some channel below 160 and channels at least 40
+ * apart, which white, the light overlap band, the grid, text and the frame
+ * never are.  EDGE counts the pixels of the image's two outermost rows and
+ * columns that are not white: anything there is something cut off (a title
+ * or tick label wider than its room).  For every RRGGBB argument, COUNT is
+ * the number of data pixels within 15 degrees of that colour's hue:
+ * half-transparent marks over white or the band keep their hue, so a
+ * series hidden under another one counts (almost) nothing. */
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +30,61 @@ static int paeth(int a, int b, int c)
 	return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
 }
 
+/* Hue in degrees, 0 to 360. */
+static double hue_of(int r, int g, int b)
+{
+	int max = r > g ? (r > b ? r : b) : (g > b ? g : b);
+	int min = r < g ? (r < b ? r : b) : (g < b ? g : b);
+	double d = max - min, h;
+
+	if (d == 0)
+		return 0;
+	if (max == r)
+		h = 60.0 * ((g - b) / d);
+	else if (max == g)
+		h = 60.0 * (2 + (b - r) / d);
+	else
+		h = 60.0 * (4 + (r - g) / d);
+	return h < 0 ? h + 360 : h;
+}
+
+static int is_ink(const unsigned char *p)
+{
+	int max = p[0] > p[1] ? (p[0] > p[2] ? p[0] : p[2]) : (p[1] > p[2] ? p[1] : p[2]);
+	int min = p[0] < p[1] ? (p[0] < p[2] ? p[0] : p[2]) : (p[1] < p[2] ? p[1] : p[2]);
+
+	return min < 160 && max - min >= 40;
+}
+
+static int is_black(const unsigned char *p)
+{
+	return p[0] < 60 && p[1] < 60 && p[2] < 60;
+}
+
+struct image {
+	const unsigned char *raw; /* unfiltered rows, each after its filter byte */
+	size_t stride;
+	int channels;
+	uint32_t w, h;
+};
+
+static const unsigned char *pixel(const struct image *im, uint32_t x, uint32_t y)
+{
+	return im->raw + (size_t)y * (im->stride + 1) + 1 + (size_t)x * im->channels;
+}
+
+/* The longest run of black pixels along row AT (ROW) or column AT. */
+static uint32_t black_run(const struct image *im, uint32_t at, int row)
+{
+	uint32_t run = 0, best = 0, n = row ? im->w : im->h;
+
+	for (uint32_t i = 0; i < n; i++) {
+		run = is_black(row ? pixel(im, i, at) : pixel(im, at, i)) ? run + 1 : 0;
+		best = run > best ? run : best;
+	}
+	return best;
+}
+
 static int fail(const char *path, const char *why)
 {
 	fprintf(stderr, "png_ink: %s: %s\n", path, why);
@@ -36,9 +100,21 @@ int main(int argc, char **argv)
 	int channels = 0;
 	FILE *f;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: png_ink FILE.png\n");
+	enum { MAX_HUES = 8 };
+	double hues[MAX_HUES];
+	int n_hues = argc - 2;
+
+	if (argc < 2 || n_hues > MAX_HUES) {
+		fprintf(stderr, "usage: png_ink FILE.png [RRGGBB...]\n");
 		return 2;
+	}
+	for (int i = 0; i < n_hues; i++) {
+		unsigned r, g, b;
+		if (sscanf(argv[i + 2], "%2x%2x%2x", &r, &g, &b) != 3) {
+			fprintf(stderr, "png_ink: %s is not RRGGBB\n", argv[i + 2]);
+			return 2;
+		}
+		hues[i] = hue_of((int)r, (int)g, (int)b);
 	}
 	f = fopen(argv[1], "rb");
 	if (f == NULL || fread(head, 1, 8, f) != 8 || memcmp(head, sig, 8) != 0)
@@ -99,14 +175,46 @@ int main(int argc, char **argv)
 		}
 	}
 
-	uint64_t inked = 0, total = 0;
-	for (uint32_t y = h / 10; y < h * 88 / 100; y++)
-		for (uint32_t x = w * 8 / 100; x < w * 95 / 100; x++) {
-			const unsigned char *p = raw + y * (stride + 1) + 1 + (size_t)x * channels;
-			inked += p[0] < 160 || p[1] < 160 || p[2] < 160;
-			total++;
+	/* The frame: black runs a quarter of the width or half the height. */
+	struct image im = { raw, stride, channels, w, h };
+	uint32_t top = h, bottom = 0, left = w, right = 0;
+	for (uint32_t y = 0; y < h; y++)
+		if (black_run(&im, y, 1) >= w / 4) {
+			top = y < top ? y : top;
+			bottom = y;
 		}
-	printf("%u %u %u\n", w, h, (unsigned)(total ? inked * 1000 / total : 0));
+	for (uint32_t x = 0; x < w; x++)
+		if (black_run(&im, x, 0) >= h / 2) {
+			left = x < left ? x : left;
+			right = x;
+		}
+	if (bottom < top + 4 || right < left + 4)
+		return fail(argv[1], "no plot frame");
+	uint64_t inked = 0, total = 0, near[MAX_HUES] = { 0 };
+	for (uint32_t y = top + 2; y < bottom - 1; y++)
+		for (uint32_t x = left + 2; x < right - 1; x++) {
+			const unsigned char *p = pixel(&im, x, y);
+			total++;
+			if (!is_ink(p))
+				continue;
+			inked++;
+			double hue = hue_of(p[0], p[1], p[2]);
+			for (int i = 0; i < n_hues; i++) {
+				double d = hue > hues[i] ? hue - hues[i] : hues[i] - hue;
+				near[i] += (d < 360 - d ? d : 360 - d) <= 15;
+			}
+		}
+	uint64_t edge = 0;
+	for (uint32_t y = 0; y < h; y++)
+		for (uint32_t x = 0; x < w; x++) {
+			const unsigned char *p = pixel(&im, x, y);
+			int outer = x < 2 || x + 2 >= w || y < 2 || y + 2 >= h;
+			edge += outer && (p[0] < 200 || p[1] < 200 || p[2] < 200);
+		}
+	printf("%u %u %u %" PRIu64, w, h, (unsigned)(total ? inked * 1000 / total : 0), edge);
+	for (int i = 0; i < n_hues; i++)
+		printf(" %" PRIu64, near[i]);
+	printf("\n");
 	free(raw);
 	free(idat);
 	return 0;

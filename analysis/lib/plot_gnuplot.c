@@ -1,0 +1,151 @@
+/* plot_gnuplot.c - the data folder, the assignments and the gnuplot run
+ * behind every dmo figure (plot_gnuplot.h). */
+#include "plot_gnuplot.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "locate.h"
+
+/* Remove the data folder and what it holds (no subfolders). */
+static void remove_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *entry;
+	char path[PATH_MAX];
+
+	if (d != NULL) {
+		while ((entry = readdir(d)) != NULL) {
+			if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+				continue;
+			snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
+			unlink(path);
+		}
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
+struct plot_gp *plot_gp_open(enum dmo_plot_format format, const char *out_file, char *err,
+			     size_t err_len)
+{
+	struct plot_gp *gp = calloc(1, sizeof *gp);
+	const char *tmp = getenv("TMPDIR");
+
+	if (gp == NULL) {
+		snprintf(err, err_len, "out of memory");
+		return NULL;
+	}
+	if ((size_t)snprintf(gp->dir, sizeof gp->dir, "%s/dmo-plot.XXXXXX",
+			     tmp && *tmp ? tmp : "/tmp") >= sizeof gp->dir ||
+	    mkdtemp(gp->dir) == NULL) {
+		snprintf(err, err_len, "cannot create a temporary folder %s: %s", gp->dir,
+			 strerror(errno));
+		free(gp);
+		return NULL;
+	}
+	plot_gp_string(gp, "term", format == DMO_PLOT_SVG ? "svg" : "pngcairo");
+	plot_gp_string(gp, "outfile", out_file);
+	plot_gp_string(gp, "datadir", gp->dir);
+	plot_gp_string(gp, "plotsdir", dmo_locate_plots());
+	return gp;
+}
+
+void plot_gp_close(struct plot_gp *gp)
+{
+	if (gp == NULL)
+		return;
+	remove_dir(gp->dir);
+	free(gp);
+}
+
+void plot_gp_add(struct plot_gp *gp, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (gp->used >= sizeof gp->text)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(gp->text + gp->used, sizeof gp->text - gp->used, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		gp->used += (size_t)n; /* past the end on truncation: plot_gp_run refuses */
+}
+
+void plot_gp_string(struct plot_gp *gp, const char *name, const char *value)
+{
+	plot_gp_add(gp, "%s='", name);
+	for (const char *c = value; *c; c++) {
+		if (*c == '\'')
+			plot_gp_add(gp, "''");
+		else
+			plot_gp_add(gp, "%c", (unsigned char)*c < 0x20 ? ' ' : *c);
+	}
+	plot_gp_add(gp, "';");
+}
+
+void plot_gp_uint(struct plot_gp *gp, const char *name, uint64_t value)
+{
+	plot_gp_add(gp, "%s=%" PRIu64 ";", name, value);
+}
+
+int plot_gp_run(struct plot_gp *gp, const char *template_name, char *err, size_t err_len)
+{
+	const char *gnuplot = DMO_GNUPLOT[0] ? DMO_GNUPLOT : "gnuplot";
+	char script[PATH_MAX], log[PATH_MAX];
+	pid_t pid;
+	int status, fd;
+
+	snprintf(script, sizeof script, "%s/%s", dmo_locate_plots(), template_name);
+	snprintf(log, sizeof log, "%s/gnuplot.err", gp->dir);
+	if (access(script, R_OK) != 0) {
+		snprintf(err, err_len, "gnuplot template %s not found (set DMO_PLOTS_DIR)", script);
+		return -1;
+	}
+	if (gp->used >= sizeof gp->text) {
+		snprintf(err, err_len, "gnuplot arguments too long");
+		return -1;
+	}
+	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0) {
+		snprintf(err, err_len, "%s: %s", log, strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		dup2(fd, 2);
+		dup2(fd, 1);
+		execlp(gnuplot, gnuplot, "-e", gp->text, script, (char *)NULL);
+		fprintf(stderr, "cannot run %s: %s\n", gnuplot, strerror(errno));
+		_exit(127);
+	}
+	close(fd);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+		snprintf(err, err_len, "cannot run %s: %s", gnuplot, strerror(errno));
+		return -1;
+	}
+	/* gnuplot reports errors on stderr but may still exit 0 for some. */
+	FILE *f = fopen(log, "r");
+	char line[512] = "";
+	int said = f != NULL && fgets(line, sizeof line, f) != NULL;
+	if (f != NULL)
+		fclose(f);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || said) {
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(err, err_len, "gnuplot failed on %s: %s", script,
+			 said ? line : "no message");
+		return -1;
+	}
+	return 0;
+}

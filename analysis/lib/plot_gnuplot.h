@@ -1,0 +1,39 @@
+/* plot_gnuplot.h - how every dmo figure reaches gnuplot: a temporary folder
+ * for the figure's data files, a `-e` program of assignments the template
+ * reads, and one gnuplot run on a template from plots/.  Internal to
+ * libdmo-plot. */
+#ifndef DMO_PLOT_GNUPLOT_H
+#define DMO_PLOT_GNUPLOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plot.h"
+
+struct plot_gp {
+	char dir[1024];    /* the figure's data folder (short: its files' paths fit PATH_MAX) */
+	char text[16384];  /* the assignments handed to gnuplot with -e */
+	size_t used;
+};
+
+/* A data folder under $TMPDIR and the assignments every template reads:
+ * term, outfile, datadir, plotsdir.  Returns NULL with a message in ERR. */
+struct plot_gp *plot_gp_open(enum dmo_plot_format format, const char *out_file, char *err,
+			     size_t err_len);
+
+/* Append printf-style text (an assignment ending in ';'). */
+void plot_gp_add(struct plot_gp *gp, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* NAME='VALUE'; VALUE may come from the profiled program (a layer name):
+ * quotes are doubled, control characters become spaces. */
+void plot_gp_string(struct plot_gp *gp, const char *name, const char *value);
+void plot_gp_uint(struct plot_gp *gp, const char *name, uint64_t value);
+
+/* Render TEMPLATE (a file of plots/) with the assignments.  gnuplot's
+ * stderr goes to the data folder; its first line is the error in ERR. */
+int plot_gp_run(struct plot_gp *gp, const char *template_name, char *err, size_t err_len);
+
+/* Remove the data folder and free GP (NULL is ignored). */
+void plot_gp_close(struct plot_gp *gp);
+
+#endif
