@@ -2,7 +2,7 @@
 # built on it (layer tables with libcsv, TFLite with our FlatBuffers reader,
 # ONNX with protobuf-c), kept apart so the parser stays libc-only.
 noinst_LTLIBRARIES += opspec/libdmo-opspec.la
-opspec_libdmo_opspec_la_SOURCES = opspec/opspec.h opspec/opspec.c \
+opspec_libdmo_opspec_la_SOURCES = opspec/opspec.h opspec/opspec.c opspec/errbuf.h \
 	opspec/grid.h opspec/grid.c
 
 noinst_LTLIBRARIES += opspec/libdmo-model.la

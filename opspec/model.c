@@ -1,6 +1,7 @@
 /* model.c - the in-memory model every reader fills (model_table.h): loading
  * a file whatever its format (told by content), linking tensors to the
  * layers that write and read them, live ranges, and release. */
+#include "errbuf.h"
 #include "model_table.h"
 
 #include <errno.h>
@@ -8,16 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int fail(char *err, size_t err_len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, err_len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 const char *dmo_act_name(enum dmo_act act)
 {
@@ -46,7 +37,7 @@ int dmo_model_shape_parse(const char *text, struct dmo_model_shape *shape, char 
 	const char *p;
 
 	if (eq == NULL || eq == text || eq[1] == '\0')
-		return fail(err, err_len, "--shape '%s': expected NAME=D1xD2x... (e.g. input=1x224x224x3)",
+		return dmo_errf(err, err_len, "--shape '%s': expected NAME=D1xD2x... (e.g. input=1x224x224x3)",
 			    text);
 	*shape = (struct dmo_model_shape){ .tensor = text };
 	p = eq + 1;
@@ -58,7 +49,7 @@ int dmo_model_shape_parse(const char *text, struct dmo_model_shape *shape, char 
 		d = strtoll(p, &end, 10);
 		if (end == p || errno || d <= 0 || d > (1LL << 31) ||
 		    shape->rank == DMO_MODEL_MAX_RANK || (*end != 'x' && *end != '\0'))
-			return fail(err, err_len,
+			return dmo_errf(err, err_len,
 				    "--shape '%s': dimensions must be positive integers joined by 'x', at most %d",
 				    text, DMO_MODEL_MAX_RANK);
 		shape->dims[shape->rank++] = d;
@@ -93,11 +84,11 @@ int dmo_model_layer_spec(struct dmo_model *m, size_t l, const char *text, int in
 	char msg[256];
 
 	if (dmo_opspec_parse(text, &layer->op, msg, sizeof msg) != 0)
-		return fail(err, err_len, "%s: operator %zu (%s): op spec '%s': %s", source, l,
+		return dmo_errf(err, err_len, "%s: operator %zu (%s): op spec '%s': %s", source, l,
 			    layer->op_name, text, msg);
 	if (dmo_opspec_in_bytes(&layer->op) != ti->bytes ||
 	    dmo_opspec_out_bytes(&layer->op) != to->bytes)
-		return fail(err, err_len,
+		return dmo_errf(err, err_len,
 			    "%s: operator %zu (%s): its options give %s (%llu input and %llu output bytes), but tensor '%s' has %llu bytes and '%s' %llu",
 			    source, l, layer->op_name, text,
 			    (unsigned long long)dmo_opspec_in_bytes(&layer->op),
@@ -105,7 +96,7 @@ int dmo_model_layer_spec(struct dmo_model *m, size_t l, const char *text, int in
 			    (unsigned long long)ti->bytes, to->name, (unsigned long long)to->bytes);
 	layer->spec = strdup(text);
 	if (layer->spec == NULL)
-		return fail(err, err_len, "%s: out of memory", source);
+		return dmo_errf(err, err_len, "%s: out of memory", source);
 	layer->supported = 1;
 	return 0;
 }
@@ -122,14 +113,14 @@ int dmo_model_layer_spec_runnable(struct dmo_model *m, size_t l, const char *tex
 	 * verified), leave the layer without one. */
 	if (dmo_opspec_parse(text, &spec, msg, sizeof msg) != 0)
 		return dmo_model_layer_unsupported(&m->layers[l], "%s", msg)
-			       ? fail(err, err_len, "%s: out of memory", source)
+			       ? dmo_errf(err, err_len, "%s: out of memory", source)
 			       : 0;
 	if ((gap = dmo_opspec_kernel_gap(&spec)) != NULL)
 		return dmo_model_layer_unsupported(&m->layers[l],
 						   "%s to %s: dmo's reference kernels have %s",
 						   m->tensors[in].type_name, m->tensors[out].type_name,
 						   gap)
-			       ? fail(err, err_len, "%s: out of memory", source)
+			       ? dmo_errf(err, err_len, "%s: out of memory", source)
 			       : 0;
 	return dmo_model_layer_spec(m, l, text, in, out, source, err, err_len);
 }
@@ -187,17 +178,17 @@ int dmo_model_link(struct dmo_model *m, const char *source, char *err, size_t er
 			struct dmo_model_tensor *tt;
 
 			if (r < 0 || (size_t)r >= m->n_tensors)
-				return fail(err, err_len, "%s: operator %zu (%s) writes tensor %d of %zu",
+				return dmo_errf(err, err_len, "%s: operator %zu (%s) writes tensor %d of %zu",
 					    source, l, layer->name, r, m->n_tensors);
 			tt = &m->tensors[r];
 			if (tt->producer == DMO_MODEL_CONSTANT || tt->graph_input || tt->variable)
-				return fail(err, err_len,
+				return dmo_errf(err, err_len,
 					    "%s: operator %zu (%s) writes tensor '%s', which is a %s",
 					    source, l, layer->name, tt->name,
 					    tt->variable ? "variable (state) tensor, not supported as an output"
 					    : tt->graph_input ? "model input" : "constant");
 			if (tt->producer != DMO_MODEL_INPUT)
-				return fail(err, err_len,
+				return dmo_errf(err, err_len,
 					    "%s: tensor '%s' is written by two operators, %d (%s) and %zu (%s)",
 					    source, tt->name, tt->producer,
 					    m->layers[tt->producer].name, l, layer->name);
@@ -215,7 +206,7 @@ int dmo_model_link(struct dmo_model *m, const char *source, char *err, size_t er
 		layer->inputs = calloc(layer->n_operands + 1, sizeof *layer->inputs);
 		layer->n_act_in = layer->n_inputs = 0;
 		if (layer->act_in == NULL || layer->inputs == NULL)
-			return fail(err, err_len, "%s: out of memory", source);
+			return dmo_errf(err, err_len, "%s: out of memory", source);
 		for (size_t k = 0; k < layer->n_operands; k++) {
 			int o = layer->operands[k];
 			struct dmo_model_tensor *tt;
@@ -223,18 +214,18 @@ int dmo_model_link(struct dmo_model *m, const char *source, char *err, size_t er
 			if (o == DMO_MODEL_ABSENT)
 				continue;
 			if (o < 0 || (size_t)o >= m->n_tensors)
-				return fail(err, err_len, "%s: operator %zu (%s) reads tensor %d of %zu",
+				return dmo_errf(err, err_len, "%s: operator %zu (%s) reads tensor %d of %zu",
 					    source, l, layer->name, o, m->n_tensors);
 			tt = &m->tensors[o];
 			tt->n_consumers++;
 			if (!is_activation(tt))
 				continue;
 			if (tt->producer >= (int)l)
-				return fail(err, err_len,
+				return dmo_errf(err, err_len,
 					    "%s: operator %zu (%s) reads tensor '%s' before operator %d writes it (operators must be in execution order)",
 					    source, l, layer->name, tt->name, tt->producer);
 			if (tt->producer == DMO_MODEL_INPUT && !tt->graph_input && !tt->variable)
-				return fail(err, err_len,
+				return dmo_errf(err, err_len,
 					    "%s: operator %zu (%s) reads tensor '%s', which no operator writes and which is neither a model input, a constant nor a variable",
 					    source, l, layer->name, tt->name);
 			if ((int)l > tt->last)
@@ -285,14 +276,14 @@ int dmo_model_parse_any(const unsigned char *data, size_t len, const char *sourc
 
 	*model = (struct dmo_model){ 0 };
 	if (copy == NULL)
-		return fail(err, err_len, "%s: out of memory", source);
+		return dmo_errf(err, err_len, "%s: out of memory", source);
 	memcpy(copy, data, len);
 	if (has_tflite_identifier(copy, len)) {
 		rc = dmo_model_parse_tflite(copy, len, source, shapes, n_shapes, model, err,
 					    err_len);
 	} else if (looks_like_table(copy, len) || len == 0) {
 		if (n_shapes)
-			rc = fail(err, err_len, "%s: --shape applies to .tflite and .onnx files, not layer tables",
+			rc = dmo_errf(err, err_len, "%s: --shape applies to .tflite and .onnx files, not layer tables",
 				  source);
 		else
 			rc = dmo_model_parse((const char *)copy, len, source, model, err, err_len);
@@ -321,7 +312,7 @@ int dmo_model_load_shaped(const char *path, const struct dmo_model_shape *shapes
 
 	*model = (struct dmo_model){ 0 };
 	if (!f)
-		return fail(err, err_len, "%s: %s", path, strerror(errno));
+		return dmo_errf(err, err_len, "%s: %s", path, strerror(errno));
 	for (;;) {
 		if (len == cap) {
 			cap = cap ? 2 * cap : 65536;
@@ -329,7 +320,7 @@ int dmo_model_load_shaped(const char *path, const struct dmo_model_shape *shapes
 			if (!grown) {
 				free(data);
 				fclose(f);
-				return fail(err, err_len, "%s: out of memory", path);
+				return dmo_errf(err, err_len, "%s: out of memory", path);
 			}
 			data = grown;
 		}
@@ -340,7 +331,7 @@ int dmo_model_load_shaped(const char *path, const struct dmo_model_shape *shapes
 	}
 	int bad = ferror(f);
 	fclose(f);
-	rc = bad ? fail(err, err_len, "%s: read error", path)
+	rc = bad ? dmo_errf(err, err_len, "%s: read error", path)
 		 : dmo_model_parse_any(data, len, path, shapes, n_shapes, model, err, err_len);
 	free(data);
 	return rc;

@@ -2,10 +2,10 @@
  * (SPEC.md, "Op specs").  Every spec read anywhere in dmo passes through
  * here, so it is strict: each malformed spec is rejected with exactly one
  * message naming the offending key or value. */
+#include "errbuf.h"
 #include "opspec.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -86,18 +86,6 @@ size_t dmo_dtype_size(enum dmo_dtype dtype)
 	return (unsigned)dtype < DMO_DTYPE_COUNT ? dtype_sizes[dtype] : 0;
 }
 
-static int fail(char *err, size_t err_len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && err_len) {
-		va_start(ap, fmt);
-		vsnprintf(err, err_len, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
 /* A value is a bounded slice of the spec text, not NUL-terminated. */
 struct slice {
 	const char *p;
@@ -171,9 +159,9 @@ static int bad_value(char *err, size_t err_len, enum key key, struct slice v,
 		     int rc, const char *expect)
 {
 	if (rc == -2)
-		return fail(err, err_len, "value of '%s' is too large: '%.*s'",
+		return dmo_errf(err, err_len, "value of '%s' is too large: '%.*s'",
 			    key_names[key], (int)v.n, v.p);
-	return fail(err, err_len, "bad value for '%s': '%.*s' (expected %s)",
+	return dmo_errf(err, err_len, "bad value for '%s': '%.*s' (expected %s)",
 		    key_names[key], (int)v.n, v.p, expect);
 }
 
@@ -342,7 +330,7 @@ static int resolve_layout(struct dmo_opspec *s, char *err, size_t err_len)
 
 	if (s->op == DMO_OP_CONCAT) {
 		if ((int64_t)s->out_c < (int64_t)s->before[3] + s->in_c)
-			return fail(err, err_len,
+			return dmo_errf(err, err_len,
 				    "bad value for 'out_c': %d is less than in's %d channels plus 'at' %d",
 				    s->out_c, s->in_c, s->before[3]);
 		s->after[3] = s->out_c - s->before[3] - s->in_c;
@@ -353,7 +341,7 @@ static int resolve_layout(struct dmo_opspec *s, char *err, size_t err_len)
 		else
 			out[i] = (int64_t)in[i] + s->before[i] + s->after[i];
 		if (out[i] > MAX_VALUE)
-			return fail(err, err_len, "output of 'in' with these '%s' is too large",
+			return dmo_errf(err, err_len, "output of 'in' with these '%s' is too large",
 				    s->op == DMO_OP_PAD ? "before'/'after" : "at'/'out_c");
 	}
 	if (s->op != DMO_OP_TRANSPOSE)
@@ -410,7 +398,7 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 		if (s->pad == DMO_PAD_EXPLICIT &&
 		    ((int64_t)s->pad_top > (int64_t)(s->k_h - 1) * s->dil_h ||
 		     (int64_t)s->pad_left > (int64_t)(s->k_w - 1) * s->dil_w))
-			return fail(err, err_len,
+			return dmo_errf(err, err_len,
 				    "bad value for 'pad': %dx%d must be smaller than the dilated kernel %" PRId64 "x%" PRId64,
 				    s->pad_top, s->pad_left,
 				    (int64_t)(s->k_h - 1) * s->dil_h + 1,
@@ -420,16 +408,16 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 		int64_t ow = resolve_axis(s->pad, s->in_w, s->k_w, s->stride_w,
 					  s->dil_w, &s->pad_left, &s->pad_right);
 		if (oh <= 0 || ow <= 0)
-			return fail(err, err_len,
+			return dmo_errf(err, err_len,
 				    "output %s would be empty: key 'k' (with 'dil' and 'pad') exceeds the input",
 				    oh <= 0 ? "height" : "width");
 		if (oh > MAX_VALUE || ow > MAX_VALUE)
-			return fail(err, err_len, "output of 'in' with this 'pad' is too large");
+			return dmo_errf(err, err_len, "output of 'in' with this 'pad' is too large");
 		s->out_h = (int)oh;
 		s->out_w = (int)ow;
 		if (s->op == DMO_OP_DWCONV2D) {
 			if ((int64_t)s->in_c * s->mult > MAX_VALUE)
-				return fail(err, err_len, "value of 'mult' is too large for 'in' channels");
+				return dmo_errf(err, err_len, "value of 'mult' is too large for 'in' channels");
 			s->out_c = s->in_c * s->mult;
 		} else if (s->op != DMO_OP_CONV2D) {
 			s->out_c = s->in_c;
@@ -443,10 +431,10 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 	uint64_t in = dtype_sizes[s->dtype], out = dtype_sizes[s->out_dtype];
 	if (check_mul(&in, (uint64_t)s->batch) || check_mul(&in, (uint64_t)s->in_h) ||
 	    check_mul(&in, (uint64_t)s->in_w) || check_mul(&in, (uint64_t)s->in_c))
-		return fail(err, err_len, "input buffer of 'in' exceeds 4 GiB");
+		return dmo_errf(err, err_len, "input buffer of 'in' exceeds 4 GiB");
 	if (check_mul(&out, (uint64_t)s->out_n) || check_mul(&out, (uint64_t)s->out_h) ||
 	    check_mul(&out, (uint64_t)s->out_w) || check_mul(&out, (uint64_t)s->out_c))
-		return fail(err, err_len, "output buffer exceeds 4 GiB (check '%s')",
+		return dmo_errf(err, err_len, "output buffer exceeds 4 GiB (check '%s')",
 			    s->op == DMO_OP_FC ? "units" :
 			    s->op == DMO_OP_CONV2D ? "out_c" :
 			    s->op == DMO_OP_DWCONV2D ? "mult" :
@@ -466,7 +454,7 @@ int dmo_opspec_parse(const char *text, struct dmo_opspec *spec, char *err,
 	unsigned seen = 0;
 
 	if (!text)
-		return fail(err, err_len, "empty op spec");
+		return dmo_errf(err, err_len, "empty op spec");
 	const char *colon = strchr(text, ':');
 	size_t oplen = colon ? (size_t)(colon - text) : strlen(text);
 	int op = -1;
@@ -474,7 +462,7 @@ int dmo_opspec_parse(const char *text, struct dmo_opspec *spec, char *err,
 		if (slice_is((struct slice){ text, oplen }, op_names[i]))
 			op = i;
 	if (op < 0)
-		return fail(err, err_len,
+		return dmo_errf(err, err_len,
 			    "unknown op '%.*s' (expected relu, relu6, add, mul, conv2d, dwconv2d, maxpool, avgpool, fc, reshape, softmax, logistic, mean, quantize, dequantize, pad, concat or transpose)",
 			    (int)(oplen > 40 ? 40 : oplen), text);
 	s.op = (enum dmo_op)op;
@@ -490,9 +478,9 @@ int dmo_opspec_parse(const char *text, struct dmo_opspec *spec, char *err,
 		size_t len = end ? (size_t)(end - p) : strlen(p);
 		const char *eq = memchr(p, '=', len);
 		if (len == 0)
-			return fail(err, err_len, "empty key=value item (stray ',' or trailing ':')");
+			return dmo_errf(err, err_len, "empty key=value item (stray ',' or trailing ':')");
 		if (!eq)
-			return fail(err, err_len, "expected key=value, got '%.*s'",
+			return dmo_errf(err, err_len, "expected key=value, got '%.*s'",
 				    (int)(len > 40 ? 40 : len), p);
 		struct slice name = { p, (size_t)(eq - p) };
 		struct slice value = { eq + 1, len - name.n - 1 };
@@ -501,12 +489,12 @@ int dmo_opspec_parse(const char *text, struct dmo_opspec *spec, char *err,
 			if (slice_is(name, key_names[k]))
 				key = k;
 		if (key < 0)
-			return fail(err, err_len, "unknown key '%.*s'",
+			return dmo_errf(err, err_len, "unknown key '%.*s'",
 				    (int)(name.n > 40 ? 40 : name.n), name.p);
 		if (seen & BIT(key))
-			return fail(err, err_len, "duplicate key '%s'", key_names[key]);
+			return dmo_errf(err, err_len, "duplicate key '%s'", key_names[key]);
 		if (!(op_keys[op].allowed & BIT(key)))
-			return fail(err, err_len, "key '%s' does not apply to %s",
+			return dmo_errf(err, err_len, "key '%s' does not apply to %s",
 				    key_names[key], op_names[op]);
 		seen |= BIT(key);
 		if (parse_value(&s, (enum key)key, value, err, err_len))
@@ -517,7 +505,7 @@ int dmo_opspec_parse(const char *text, struct dmo_opspec *spec, char *err,
 	}
 	unsigned missing = op_keys[op].required & ~seen;
 	if (missing)
-		return fail(err, err_len, "missing required key '%s' for %s",
+		return dmo_errf(err, err_len, "missing required key '%s' for %s",
 			    key_names[__builtin_ctz(missing)], op_names[op]);
 	if (resolve(&s, err, err_len))
 		return -1;

@@ -1,20 +1,10 @@
 /* model_report.c - `dmo model`'s tables and the conversion of a model to a
  * layer table; see model_report.h. */
+#include "errbuf.h"
 #include "model_report.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int fail(char *err, size_t err_len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, err_len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 void dmo_model_print_unsupported(FILE *out, const struct dmo_model *m)
 {
@@ -215,16 +205,16 @@ int dmo_model_write_table(FILE *out, FILE *notes, const struct dmo_model *m, cha
 	int input = -1, rows = 0, rc = 0;
 
 	if (source == NULL)
-		return fail(err, err_len, "out of memory");
+		return dmo_errf(err, err_len, "out of memory");
 	for (size_t t = 0; t < m->n_tensors && rc == 0; t++) {
 		const struct dmo_model_tensor *tt = &m->tensors[t];
 
 		source[t] = -2;
 		if (tt->variable)
-			rc = fail(err, err_len, "state tensor '%s' has no place in a layer table", tt->name);
+			rc = dmo_errf(err, err_len, "state tensor '%s' has no place in a layer table", tt->name);
 		else if (tt->producer == DMO_MODEL_INPUT && tt->n_consumers) {
 			if (input >= 0)
-				rc = fail(err, err_len, "two model inputs ('%s', '%s'); a layer table has one",
+				rc = dmo_errf(err, err_len, "two model inputs ('%s', '%s'); a layer table has one",
 					  m->tensors[input].name, tt->name);
 			input = (int)t;
 			source[t] = -1;
@@ -246,13 +236,13 @@ int dmo_model_write_table(FILE *out, FILE *notes, const struct dmo_model *m, cha
 						layer->name, layer->op_name);
 				continue;
 			}
-			rc = fail(err, err_len, "layer %s (%s) has no op spec and changes its tensor's size; a layer table cannot hold it",
+			rc = dmo_errf(err, err_len, "layer %s (%s) has no op spec and changes its tensor's size; a layer table cannot hold it",
 				  layer->name, layer->op_name);
 			break;
 		}
 		if (layer->n_results != 1 ||
 		    layer->n_act_in != ((layer->op.op == DMO_OP_ADD || layer->op.op == DMO_OP_MUL) ? 2u : 1u)) {
-			rc = fail(err, err_len, "layer %s (%s) reads a constant operand or writes several tensors; a layer table cannot hold it",
+			rc = dmo_errf(err, err_len, "layer %s (%s) reads a constant operand or writes several tensors; a layer table cannot hold it",
 				  layer->name, layer->op_name);
 			break;
 		}
@@ -262,7 +252,7 @@ int dmo_model_write_table(FILE *out, FILE *notes, const struct dmo_model *m, cha
 			if (from == -1 && rows == 0 && layer->n_act_in == 1)
 				continue; /* empty: the model input */
 			if (from < 0)
-				rc = fail(err, err_len, "layer %s reads the model input after the first row; a layer table cannot say so",
+				rc = dmo_errf(err, err_len, "layer %s reads the model input after the first row; a layer table cannot say so",
 					  layer->name);
 			else
 				used += (size_t)snprintf(inputs + used, sizeof inputs - used, "%s%s",

@@ -1,10 +1,10 @@
 /* plan.c - tensor-arena planning with and without diagonal overlaps, the
  * plan's invariant check, and the proof by execution (docs/plan.md). */
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "errbuf.h"
 #include "algorithmic.h"
 #include "analytic.h"
 #include "locate.h"
@@ -15,16 +15,6 @@
 
 /* Seed of the model input in --verify (any fixed value would do). */
 #define VERIFY_SEED 1
-
-static int fail(char *err, size_t err_len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, err_len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static uint64_t min_u64(uint64_t a, uint64_t b)
 {
@@ -39,12 +29,12 @@ static int measured_os(const struct dmo_model *model, const char *dir, uint64_t 
 	int rc = 0;
 
 	if (dir == NULL)
-		return fail(err, err_len, "measured O_s needs a run directory");
+		return dmo_errf(err, err_len, "measured O_s needs a run directory");
 	snprintf(path, sizeof path, "%s/%s", dir, DMO_LAYERS_CSV);
 	if (dmo_layers_csv_read(path, &table, msg, sizeof msg) != 0) {
 		/* A plan from a table with rows missing would be wrong. */
 		dmo_layer_table_free(&table);
-		return fail(err, err_len, "%s", msg);
+		return dmo_errf(err, err_len, "%s", msg);
 	}
 	for (size_t l = 0; l < model->n_layers && rc == 0; l++) {
 		const struct dmo_model_layer *layer = &model->layers[l];
@@ -57,13 +47,13 @@ static int measured_os(const struct dmo_model *model, const char *dir, uint64_t 
 			if (strcmp(table.rows[r].name, layer->name) == 0)
 				row = &table.rows[r];
 		if (row == NULL)
-			rc = fail(err, err_len, "%s: no layer '%s'", path, layer->name);
+			rc = dmo_errf(err, err_len, "%s: no layer '%s'", path, layer->name);
 		else if (!dmo_layer_ok(row))
-			rc = fail(err, err_len, "%s: layer '%s' has status %s", path,
+			rc = dmo_errf(err, err_len, "%s: layer '%s' has status %s", path,
 				  layer->name, row->status);
 		else if (row->in_bytes != dmo_opspec_in_bytes(&layer->op) ||
 			 row->out_bytes != dmo_opspec_out_bytes(&layer->op))
-			rc = fail(err, err_len,
+			rc = dmo_errf(err, err_len,
 				  "%s: layer '%s' profiled %llu/%llu input/output bytes, the table says %llu/%llu",
 				  path, layer->name, (unsigned long long)row->in_bytes,
 				  (unsigned long long)row->out_bytes,
@@ -98,7 +88,7 @@ int dmo_plan_os(const struct dmo_model *model, enum dmo_os_source source,
 			os[l] = ana.os;
 		}
 		if (rc != 0)
-			return fail(err, err_len, "layer '%s': no O_s for '%s'", layer->name,
+			return dmo_errf(err, err_len, "layer '%s': no O_s for '%s'", layer->name,
 				    layer->spec);
 	}
 	return 0;
@@ -328,11 +318,11 @@ static int build_graph(const struct dmo_model *model, const uint64_t *os,
 					       dmo_opspec_out_bytes(&layer->op));
 
 			if (os[l] > cap)
-				return fail(err, err_len, "layer '%s': O_s %llu exceeds min(IB, OB) = %llu",
+				return dmo_errf(err, err_len, "layer '%s': O_s %llu exceeds min(IB, OB) = %llu",
 					    layer->name, (unsigned long long)os[l],
 					    (unsigned long long)cap);
 		} else if (os[l] != 0) {
-			return fail(err, err_len, "layer '%s' (%s) has no dmo model, so no O_s",
+			return dmo_errf(err, err_len, "layer '%s' (%s) has no dmo model, so no O_s",
 				    layer->name, layer->op_name);
 		}
 		/* Another operand read from the same tensor would see the
@@ -393,13 +383,13 @@ int dmo_plan_build(const struct dmo_model *model, const uint64_t *os, double tim
 
 	memset(plan, 0, sizeof *plan);
 	if (model->n_layers == 0)
-		return fail(err, err_len, "the model has no layers");
+		return dmo_errf(err, err_len, "the model has no layers");
 	if (model->format == DMO_FORMAT_TABLE &&
 	    dmo_model_check_shapes(model, msg, sizeof msg) != 0)
-		return fail(err, err_len, "%s", msg);
+		return dmo_errf(err, err_len, "%s", msg);
 	plan_of = calloc(model->n_tensors + 1, sizeof *plan_of);
 	if (plan_of == NULL)
-		return fail(err, err_len, "out of memory");
+		return dmo_errf(err, err_len, "out of memory");
 	/* Execution order: model inputs and state, then each layer's results
 	 * (for a table: the input, then layer L's output as tensor L + 1).
 	 * A layer's input thus always comes before its output. */
@@ -413,7 +403,7 @@ int dmo_plan_build(const struct dmo_model *model, const uint64_t *os, double tim
 	order = calloc(p.n_tensors + 1, sizeof *order);
 	scratch = calloc(p.n_tensors + 1, sizeof *scratch);
 	if (p.layers == NULL || p.tensors == NULL || order == NULL || scratch == NULL) {
-		rc = fail(err, err_len, "out of memory");
+		rc = dmo_errf(err, err_len, "out of memory");
 		goto out;
 	}
 	rc = build_graph(model, os, &p, plan_of, err, err_len);
@@ -423,7 +413,7 @@ int dmo_plan_build(const struct dmo_model *model, const uint64_t *os, double tim
 	bound(&p);
 	rc = plan_all(&p, time_limit, order, scratch);
 	if (rc != 0) {
-		rc = fail(err, err_len, rc == -2 ? "internal error: the placement search chose a cycle"
+		rc = dmo_errf(err, err_len, rc == -2 ? "internal error: the placement search chose a cycle"
 						 : "out of memory");
 		goto out;
 	}
@@ -431,7 +421,7 @@ int dmo_plan_build(const struct dmo_model *model, const uint64_t *os, double tim
 	/* The planner's own assertion: a broken plan never leaves here. */
 	if (dmo_plan_check(&p, 0, msg, sizeof msg) != 0 ||
 	    dmo_plan_check(&p, 1, msg, sizeof msg) != 0)
-		rc = fail(err, err_len, "internal error, invalid plan: %s", msg);
+		rc = dmo_errf(err, err_len, "internal error, invalid plan: %s", msg);
 out:
 	free(plan_of);
 	free(order);
@@ -452,7 +442,7 @@ int dmo_plan_check(const struct dmo_plan *p, int with_overlaps, char *err, size_
 		uint64_t oa = with_overlaps ? ta->offset_dmo : ta->offset_plain;
 
 		if (oa + ta->bytes > peak)
-			return fail(err, err_len, "tensor %zu ends at %llu, past the peak %llu", a,
+			return dmo_errf(err, err_len, "tensor %zu ends at %llu, past the peak %llu", a,
 				    (unsigned long long)(oa + ta->bytes),
 				    (unsigned long long)peak);
 		for (size_t b = a + 1; b < p->n_tensors; b++) {
@@ -467,7 +457,7 @@ int dmo_plan_check(const struct dmo_plan *p, int with_overlaps, char *err, size_
 			/* They intersect: allowed only as input A starting at
 			 * most SHARE bytes before the end of output B. */
 			if (share == 0 || oa + share < ob + tb->bytes)
-				return fail(err, err_len,
+				return dmo_errf(err, err_len,
 					    "tensors %zu [%llu, +%llu) and %zu [%llu, +%llu) are live together and overlap%s",
 					    a, (unsigned long long)oa, (unsigned long long)ta->bytes,
 					    b, (unsigned long long)ob, (unsigned long long)tb->bytes,
@@ -543,7 +533,7 @@ static int run_model(const struct dmo_model *model, const struct dmo_plan *p,
 		}
 		if (dmo_op_execute2(runs[l], bases[pl->in], pl->in2 >= 0 ? bases[pl->in2] : NULL,
 				    bases[pl->out], 1, 0) != 0)
-			return fail(err, err_len, "layer '%s': the kernel refused its arguments",
+			return dmo_errf(err, err_len, "layer '%s': the kernel refused its arguments",
 				    model->layers[l].name);
 	}
 	return 0;
@@ -562,7 +552,7 @@ int dmo_plan_verify(const struct dmo_model *model, const struct dmo_plan *p, cha
 
 	if (runs == NULL || separate == NULL || planned == NULL || arena == NULL ||
 	    plan_of == NULL)
-		rc = fail(err, err_len, "out of memory");
+		rc = dmo_errf(err, err_len, "out of memory");
 	for (size_t t = 0; rc == 0 && t < model->n_tensors; t++)
 		plan_of[t] = -1;
 	for (size_t t = 0; rc == 0 && t < p->n_tensors; t++)
@@ -572,7 +562,7 @@ int dmo_plan_verify(const struct dmo_model *model, const struct dmo_plan *p, cha
 			continue;
 		runs[l] = dmo_op_prepare(&model->layers[l].op, msg, sizeof msg);
 		if (runs[l] == NULL)
-			rc = fail(err, err_len, "layer '%s': %s", model->layers[l].name, msg);
+			rc = dmo_errf(err, err_len, "layer '%s': %s", model->layers[l].name, msg);
 	}
 	for (size_t t = 0; t < p->n_tensors && rc == 0; t++) {
 		/* Zeroed separate buffers and a differently filled arena: a
@@ -580,7 +570,7 @@ int dmo_plan_verify(const struct dmo_model *model, const struct dmo_plan *p, cha
 		separate[t] = calloc(1, p->tensors[t].bytes ? p->tensors[t].bytes : 1);
 		planned[t] = arena + p->tensors[t].offset_dmo;
 		if (separate[t] == NULL)
-			rc = fail(err, err_len, "out of memory");
+			rc = dmo_errf(err, err_len, "out of memory");
 	}
 	if (rc == 0) {
 		memset(arena, 0xa5, p->peak_dmo);

@@ -2,6 +2,7 @@
  * in batches under the tool, judge a user formula against the exact O_s,
  * and summarise.  Resumable and mergeable because every result is a row in
  * a batch file of the sweep directory, keyed by the configuration's index. */
+#include "errbuf.h"
 #include "sweep.h"
 
 #include <csv.h>
@@ -13,7 +14,6 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,17 +77,6 @@ struct dmo_sweep {
 	int lock_fd;
 };
 
-static int failf(char *err, size_t err_len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int failf(char *err, size_t err_len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, err_len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* ---- configurations ----------------------------------------------------- */
 
 static int config_spec(const struct dmo_sweep *s, size_t i, char *buf, struct dmo_opspec *spec)
@@ -137,7 +126,7 @@ static int expand(struct dmo_sweep *s, struct dmo_backend_handle *backend, char 
 	s->grid_total = dmo_grid_count(s->grid);
 	s->configs = malloc(s->grid_total * sizeof *s->configs);
 	if (!s->configs)
-		return failf(err, err_len, "out of memory for %" PRIu64 " configurations",
+		return dmo_errf(err, err_len, "out of memory for %" PRIu64 " configurations",
 			     s->grid_total);
 	for (uint64_t g = 0; g < s->grid_total; g++) {
 		if (dmo_grid_spec(s->grid, g, spec_text, sizeof spec_text) < 0) {
@@ -152,7 +141,7 @@ static int expand(struct dmo_sweep *s, struct dmo_backend_handle *backend, char 
 		s->configs[s->count++] = g;
 	}
 	if (s->count == 0)
-		return failf(err, err_len, "no configuration of the grid is a valid op spec%s (%s)",
+		return dmo_errf(err, err_len, "no configuration of the grid is a valid op spec%s (%s)",
 			     backend ? " that the backend runs" : "", s->reasons[0].text);
 	if (s->sample && s->sample < s->count) {
 		uint64_t state = s->seed;
@@ -167,7 +156,7 @@ static int expand(struct dmo_sweep *s, struct dmo_backend_handle *backend, char 
 	}
 	s->results = calloc(s->count, sizeof *s->results);
 	if (!s->results)
-		return failf(err, err_len, "out of memory");
+		return dmo_errf(err, err_len, "out of memory");
 	return 0;
 }
 
@@ -179,7 +168,7 @@ static struct dmo_sweep *sweep_new(const char *grid, uint64_t sample, uint64_t s
 	char why[512];
 
 	if (!s) {
-		failf(err, err_len, "out of memory");
+		dmo_errf(err, err_len, "out of memory");
 		return NULL;
 	}
 	s->lock_fd = -1;
@@ -189,7 +178,7 @@ static struct dmo_sweep *sweep_new(const char *grid, uint64_t sample, uint64_t s
 	s->backend = strdup(backend);
 	s->isa = isa ? strdup(isa) : NULL;
 	if (!s->grid_text || !s->backend || (isa && !s->isa)) {
-		failf(err, err_len, "out of memory");
+		dmo_errf(err, err_len, "out of memory");
 		goto bad;
 	}
 	/* The reference kernels run through dmo-harness's own runner, as
@@ -197,11 +186,11 @@ static struct dmo_sweep *sweep_new(const char *grid, uint64_t sample, uint64_t s
 	 * backend is loaded here, with its cap, to skip what it cannot run. */
 	if ((strcmp(backend, "ref") != 0 || isa) &&
 	    !(handle = dmo_backend_load(backend, isa, why, sizeof why))) {
-		failf(err, err_len, "%s", why);
+		dmo_errf(err, err_len, "%s", why);
 		goto bad;
 	}
 	if (dmo_grid_parse(grid, &s->grid, why, sizeof why) != 0) {
-		failf(err, err_len, "bad grid: %s", why);
+		dmo_errf(err, err_len, "bad grid: %s", why);
 		goto bad;
 	}
 	if (expand(s, strcmp(backend, "ref") != 0 ? handle : NULL, err, err_len) != 0)
@@ -246,7 +235,7 @@ static char *read_file(const char *path, size_t *len, char *err, size_t err_len)
 	size_t cap = 0, n = 0;
 
 	if (!f) {
-		failf(err, err_len, "%s: %s", path, strerror(errno));
+		dmo_errf(err, err_len, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	for (;;) {
@@ -255,7 +244,7 @@ static char *read_file(const char *path, size_t *len, char *err, size_t err_len)
 			if (!more) {
 				free(buf);
 				fclose(f);
-				failf(err, err_len, "%s: out of memory", path);
+				dmo_errf(err, err_len, "%s: out of memory", path);
 				return NULL;
 			}
 			buf = more;
@@ -269,7 +258,7 @@ static char *read_file(const char *path, size_t *len, char *err, size_t err_len)
 	fclose(f);
 	if (bad) {
 		free(buf);
-		failf(err, err_len, "%s: read error", path);
+		dmo_errf(err, err_len, "%s: read error", path);
 		return NULL;
 	}
 	buf[n] = '\0';
@@ -302,44 +291,44 @@ static int load_formula(struct dmo_sweep *s, const struct dmo_sweep_options *o, 
 			if (!s->formula_text)
 				return -1;
 			if (strlen(s->formula_text) != len)
-				return failf(err, err_len, "%s: a formula file holds text, not NUL bytes",
+				return dmo_errf(err, err_len, "%s: a formula file holds text, not NUL bytes",
 					     o->formula + 1);
 		} else if (!(s->formula_text = strdup(o->formula))) {
-			return failf(err, err_len, "out of memory");
+			return dmo_errf(err, err_len, "out of memory");
 		}
 		if (dmo_expr_parse(s->formula_text, &s->expr, why, sizeof why) != 0)
-			return failf(err, err_len, "bad formula: %s", why);
+			return dmo_errf(err, err_len, "bad formula: %s", why);
 		*hash = fnv_str(fnv_str(*hash, "expression"), s->formula_text);
 		return 0;
 	}
 	char path[PATH_MAX];
 	if (!realpath(o->formula_lib, path))
-		return failf(err, err_len, "%s: %s", o->formula_lib, strerror(errno));
+		return dmo_errf(err, err_len, "%s: %s", o->formula_lib, strerror(errno));
 	char *bytes = read_file(path, &len, err, err_len);
 	if (!bytes)
 		return -1;
 	*hash = fnv1a(fnv_str(*hash, "library"), bytes, len);
 	free(bytes);
 	if (!(s->formula_lib = strdup(path)))
-		return failf(err, err_len, "out of memory");
+		return dmo_errf(err, err_len, "out of memory");
 	s->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!s->lib)
-		return failf(err, err_len, "cannot load %s: %s", path, dlerror());
+		return dmo_errf(err, err_len, "cannot load %s: %s", path, dlerror());
 	const int *abi = dlsym(s->lib, "dmo_formula_abi");
 	s->fn = (dmo_formula_fn *)dlsym(s->lib, "dmo_formula");
 	if (!abi || !s->fn)
-		return failf(err, err_len,
+		return dmo_errf(err, err_len,
 			     "%s exports no %s (see <dmo/formula.h>: dmo_formula_abi and dmo_formula)",
 			     path, abi ? "dmo_formula" : "dmo_formula_abi");
 	if (*abi != DMO_FORMULA_ABI)
-		return failf(err, err_len, "%s is built for formula ABI %d, dmo speaks %d", path,
+		return dmo_errf(err, err_len, "%s is built for formula ABI %d, dmo speaks %d", path,
 			     *abi, DMO_FORMULA_ABI);
 	return 0;
 }
 
 static int make_dir(const char *path, char *err, size_t err_len)
 {
-	return dmo_make_dirs(path) ? failf(err, err_len, "cannot create %s: %s", path,
+	return dmo_make_dirs(path) ? dmo_errf(err, err_len, "cannot create %s: %s", path,
 					   strerror(errno)) : 0;
 }
 
@@ -352,13 +341,13 @@ static int write_atomic(const char *path, writer_fn fn, const void *ctx, char *e
 	snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
 	FILE *f = fopen(tmp, "w");
 	if (!f)
-		return failf(err, err_len, "%s: %s", tmp, strerror(errno));
+		return dmo_errf(err, err_len, "%s: %s", tmp, strerror(errno));
 	int bad = fn(f, ctx) != 0;
 	bad |= fflush(f) != 0 || fsync(fileno(f)) != 0;
 	bad |= fclose(f) != 0;
 	if (bad || rename(tmp, path) != 0) {
 		unlink(tmp);
-		return failf(err, err_len, "cannot write %s: %s", path, strerror(errno));
+		return dmo_errf(err, err_len, "cannot write %s: %s", path, strerror(errno));
 	}
 	return 0;
 }
@@ -386,7 +375,7 @@ struct dmo_sweep *dmo_sweep_open(const struct dmo_sweep_options *o, char *err, s
 	uint64_t hash = 0xcbf29ce484222325ull;
 
 	if (strchr(o->grid, '\n')) {
-		failf(err, err_len, "bad grid: column %zu: a grid is one line",
+		dmo_errf(err, err_len, "bad grid: column %zu: a grid is one line",
 		      (size_t)(strchr(o->grid, '\n') - o->grid) + 1);
 		return NULL;
 	}
@@ -399,7 +388,7 @@ struct dmo_sweep *dmo_sweep_open(const struct dmo_sweep_options *o, char *err, s
 	s->first = o->first;
 	s->last = o->last;
 	if (s->have_range && (s->first > s->last || s->last >= s->count)) {
-		failf(err, err_len, "--configs %" PRIu64 "-%" PRIu64 " is outside 0-%zu", s->first,
+		dmo_errf(err, err_len, "--configs %" PRIu64 "-%" PRIu64 " is outside 0-%zu", s->first,
 		      s->last, s->count - 1);
 		goto bad;
 	}
@@ -416,7 +405,7 @@ struct dmo_sweep *dmo_sweep_open(const struct dmo_sweep_options *o, char *err, s
 	snprintf(s->out_dir, sizeof s->out_dir, "%s", o->out_dir);
 	if ((size_t)snprintf(s->dir, sizeof s->dir, "%s/sweep-%s", o->out_dir, s->key) >=
 	    sizeof s->dir) {
-		failf(err, err_len, "--out path too long");
+		dmo_errf(err, err_len, "--out path too long");
 		goto bad;
 	}
 	return s;
@@ -478,7 +467,7 @@ static void on_field(void *data, size_t len, void *ctx)
 		return;
 	if (rd->col >= NCOLS) {
 		rd->failed = 1;
-		failf(rd->err, rd->err_len, "%s:%zu: more than %d fields", rd->path, rd->line, NCOLS);
+		dmo_errf(rd->err, rd->err_len, "%s:%zu: more than %d fields", rd->path, rd->line, NCOLS);
 		return;
 	}
 	if (len >= SPEC_MAX)
@@ -516,11 +505,11 @@ static int take_row(struct rows_read *rd)
 	for (int c = 0; c < NCOLS; c++)
 		memcpy(f[c], rd->field[rd->map[c]], SPEC_MAX);
 	if (parse_num(f[COL_CONFIG], &index) || index >= s->count)
-		return failf(rd->err, rd->err_len, "%s:%zu: bad config index '%s'", rd->path,
+		return dmo_errf(rd->err, rd->err_len, "%s:%zu: bad config index '%s'", rd->path,
 			     rd->line, f[COL_CONFIG]);
 	dmo_grid_spec(s->grid, s->configs[index], spec, sizeof spec);
 	if (strcmp(spec, f[COL_SPEC]) != 0)
-		return failf(rd->err, rd->err_len,
+		return dmo_errf(rd->err, rd->err_len,
 			     "%s:%zu: configuration %" PRIu64 " is '%s' in this sweep, not '%s'",
 			     rd->path, rd->line, index, spec, f[COL_SPEC]);
 	for (int v = 1; v < 5; v++)
@@ -529,19 +518,19 @@ static int take_row(struct rows_read *rd)
 	if (r.verdict == V_NONE || parse_num(f[COL_IN], &r.in_bytes) ||
 	    parse_num(f[COL_OUT], &r.out_bytes) || parse_num(f[COL_EXACT], &r.exact) ||
 	    parse_num(f[COL_ALGO], &r.algorithmic) || parse_num(f[COL_ANALYTIC], &r.analytic))
-		return failf(rd->err, rd->err_len, "%s:%zu: malformed result row", rd->path,
+		return dmo_errf(rd->err, rd->err_len, "%s:%zu: malformed result row", rd->path,
 			     rd->line);
 	if (r.verdict != V_ERROR) {
 		errno = 0;
 		r.formula = strtoll(f[COL_FORMULA], &end, 10);
 		if (!f[COL_FORMULA][0] || *end || errno)
-			return failf(rd->err, rd->err_len, "%s:%zu: bad formula_os '%s'", rd->path,
+			return dmo_errf(rd->err, rd->err_len, "%s:%zu: bad formula_os '%s'", rd->path,
 				     rd->line, f[COL_FORMULA]);
 	}
 	snprintf(r.note, sizeof r.note, "%.199s", f[COL_NOTE]);
 	struct result *have = &s->results[index];
 	if (have->verdict != V_NONE && !same_result(have, &r))
-		return failf(rd->err, rd->err_len,
+		return dmo_errf(rd->err, rd->err_len,
 			     "%s:%zu: configuration %" PRIu64 " has two different results", rd->path,
 			     rd->line, index);
 	*have = r;
@@ -557,7 +546,7 @@ static void on_row(int c, void *ctx)
 		return;
 	if (rd->col != NCOLS) {
 		rd->failed = 1;
-		failf(rd->err, rd->err_len, "%s:%zu: %d fields, not %d", rd->path, rd->line, rd->col,
+		dmo_errf(rd->err, rd->err_len, "%s:%zu: %d fields, not %d", rd->path, rd->line, rd->col,
 		      NCOLS);
 	} else if (rd->line == 1) {
 		for (int c2 = 0; c2 < NCOLS; c2++) {
@@ -567,7 +556,7 @@ static void on_row(int c, void *ctx)
 					rd->map[c2] = k;
 			if (rd->map[c2] < 0) {
 				rd->failed = 1;
-				failf(rd->err, rd->err_len, "%s: no column '%s'", rd->path,
+				dmo_errf(rd->err, rd->err_len, "%s: no column '%s'", rd->path,
 				      columns[c2]);
 				break;
 			}
@@ -589,17 +578,17 @@ static int read_rows(struct dmo_sweep *s, const char *path, size_t *taken, char 
 	FILE *f = fopen(path, "r");
 
 	if (!f)
-		return failf(err, err_len, "%s: %s", path, strerror(errno));
+		return dmo_errf(err, err_len, "%s: %s", path, strerror(errno));
 	csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL);
 	while (!rd.failed && (n = fread(buf, 1, sizeof buf, f)) > 0)
 		if (csv_parse(&parser, buf, n, on_field, on_row, &rd) != n && !rd.failed) {
 			rd.failed = 1;
-			failf(err, err_len, "%s:%zu: %s", path, rd.line,
+			dmo_errf(err, err_len, "%s:%zu: %s", path, rd.line,
 			      csv_strerror(csv_error(&parser)));
 		}
 	if (!rd.failed && csv_fini(&parser, on_field, on_row, &rd) != 0) {
 		rd.failed = 1;
-		failf(err, err_len, "%s:%zu: %s", path, rd.line, csv_strerror(csv_error(&parser)));
+		dmo_errf(err, err_len, "%s:%zu: %s", path, rd.line, csv_strerror(csv_error(&parser)));
 	}
 	csv_free(&parser);
 	fclose(f);
@@ -618,7 +607,7 @@ static int read_parts(struct dmo_sweep *s, const char *dir, char *err, size_t er
 
 	snprintf(parts, sizeof parts, "%s/%s", dir, PARTS_DIR);
 	if (!(d = opendir(parts)))
-		return errno == ENOENT ? 0 : failf(err, err_len, "%s: %s", parts, strerror(errno));
+		return errno == ENOENT ? 0 : dmo_errf(err, err_len, "%s: %s", parts, strerror(errno));
 	while (rc == 0 && (e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 		if (strncmp(e->d_name, "part-", 5) || len < 4 || strcmp(e->d_name + len - 4, ".csv"))
@@ -714,7 +703,7 @@ static int run_batch(struct dmo_sweep *s, size_t first, size_t count, char *err,
 	int rc = -1, status, signal_no, n = 0;
 
 	if (!texts || !specs || !argv) {
-		failf(err, err_len, "out of memory");
+		dmo_errf(err, err_len, "out of memory");
 		goto out;
 	}
 	if (dmo_locate_harness(harness, sizeof harness, err, err_len) != 0)
@@ -732,7 +721,7 @@ static int run_batch(struct dmo_sweep *s, size_t first, size_t count, char *err,
 	for (size_t k = 0; k < count; k++) {
 		char text[SPEC_MAX];
 		if (config_spec(s, first + k, text, &specs[k]) != 0) {
-			failf(err, err_len, "configuration %zu no longer parses", first + k);
+			dmo_errf(err, err_len, "configuration %zu no longer parses", first + k);
 			goto out;
 		}
 		dmo_opspec_format(&specs[k], texts[k], SPEC_MAX);
@@ -746,7 +735,7 @@ static int run_batch(struct dmo_sweep *s, size_t first, size_t count, char *err,
 		goto out;
 	dmo_layer_table_free(&table);
 	if (status != 0) {
-		failf(err, err_len, "configurations %zu-%zu: the harness exited with status %d",
+		dmo_errf(err, err_len, "configurations %zu-%zu: the harness exited with status %d",
 		      first, first + count - 1, status);
 		goto out;
 	}
@@ -754,7 +743,7 @@ static int run_batch(struct dmo_sweep *s, size_t first, size_t count, char *err,
 	if (dmo_layers_csv_read(csv, &table, err, err_len) != 0)
 		goto out;
 	if (table.count != count) {
-		failf(err, err_len, "configurations %zu-%zu: %zu layers recorded, not %zu", first,
+		dmo_errf(err, err_len, "configurations %zu-%zu: %zu layers recorded, not %zu", first,
 		      first + count - 1, table.count, count);
 		goto out;
 	}
@@ -764,7 +753,7 @@ static int run_batch(struct dmo_sweep *s, size_t first, size_t count, char *err,
 		snprintf(name, sizeof name, "op%zu_%s", k + 1, dmo_op_name(specs[k].op));
 		if (strcmp(row->name, name) != 0 || strncmp(row->status, "ok", 2) != 0 ||
 		    !dmo_layer_os_known(row)) {
-			failf(err, err_len, "%s: layer %s has status '%s'", texts[k], row->name,
+			dmo_errf(err, err_len, "%s: layer %s has status '%s'", texts[k], row->name,
 			      row->status);
 			goto out;
 		}
@@ -800,9 +789,9 @@ static int prepare_dir(struct dmo_sweep *s, char *err, size_t err_len)
 	snprintf(path, sizeof path, "%s/lock", s->dir);
 	s->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (s->lock_fd < 0)
-		return failf(err, err_len, "%s: %s", path, strerror(errno));
+		return dmo_errf(err, err_len, "%s: %s", path, strerror(errno));
 	if (flock(s->lock_fd, LOCK_EX | LOCK_NB) != 0)
-		return failf(err, err_len, "%s is in use by another dmo sweep", s->dir);
+		return dmo_errf(err, err_len, "%s is in use by another dmo sweep", s->dir);
 	snprintf(path, sizeof path, "%s/%s", s->dir, SWEEP_FILE);
 	have = read_file(path, &len, err, err_len);
 	if (have) {
@@ -812,13 +801,13 @@ static int prepare_dir(struct dmo_sweep *s, char *err, size_t err_len)
 		FILE *m = open_memstream(&want, &want_len);
 		if (!m || write_sweep_file(m, s) || fclose(m)) {
 			free(have);
-			return failf(err, err_len, "out of memory");
+			return dmo_errf(err, err_len, "out of memory");
 		}
 		int same = strcmp(have, want) == 0;
 		free(want);
 		free(have);
 		if (!same)
-			return failf(err, err_len, "%s belongs to a different sweep", s->dir);
+			return dmo_errf(err, err_len, "%s belongs to a different sweep", s->dir);
 	} else if (write_atomic(path, write_sweep_file, s, err, err_len) != 0) {
 		return -1;
 	}
@@ -907,7 +896,7 @@ int dmo_sweep_run(struct dmo_sweep *s, FILE *progress, char *err, size_t err_len
 	    !(slot_batch = calloc((size_t)s->jobs, sizeof *slot_batch))) {
 		free(pids);
 		batches_free(&b);
-		return failf(err, err_len, "out of memory");
+		return dmo_errf(err, err_len, "out of memory");
 	}
 	for (size_t k = 0; k < b.count; k++)
 		total += b.len[k];
@@ -1003,7 +992,7 @@ int dmo_sweep_emit(struct dmo_sweep *s, const char *self, FILE *out, char *err, 
 	struct batches b;
 
 	if (make_dir(s->out_dir, err, err_len) != 0 || !realpath(s->out_dir, out_abs))
-		return failf(err, err_len, "%s: %s", s->out_dir, strerror(errno));
+		return dmo_errf(err, err_len, "%s: %s", s->out_dir, strerror(errno));
 	/* Results already in OUT/sweep-KEY or OUT/part-*\/sweep-KEY are not
 	 * emitted again. */
 	struct stat st;
@@ -1031,7 +1020,7 @@ int dmo_sweep_emit(struct dmo_sweep *s, const char *self, FILE *out, char *err, 
 	}
 	if (plan_batches(s, &b) != 0) {
 		batches_free(&b);
-		return failf(err, err_len, "out of memory");
+		return dmo_errf(err, err_len, "out of memory");
 	}
 	for (size_t k = 0; k < b.count; k++) {
 		char part[PATH_MAX + 32];
@@ -1059,7 +1048,7 @@ int dmo_sweep_emit(struct dmo_sweep *s, const char *self, FILE *out, char *err, 
 		fputc('\n', out);
 	}
 	batches_free(&b);
-	return fflush(out) == 0 ? 0 : failf(err, err_len, "write error");
+	return fflush(out) == 0 ? 0 : dmo_errf(err, err_len, "write error");
 }
 
 /* ---- collecting ----------------------------------------------------------- */
@@ -1080,7 +1069,7 @@ static int find_sweep_dir(const char *dir, char *found, size_t len, char *err, s
 	}
 	DIR *d = opendir(dir);
 	if (!d)
-		return failf(err, err_len, "%s: %s", dir, strerror(errno));
+		return dmo_errf(err, err_len, "%s: %s", dir, strerror(errno));
 	while ((e = readdir(d)))
 		if (!strncmp(e->d_name, "sweep-", 6)) {
 			snprintf(found, len, "%s/%s", dir, e->d_name);
@@ -1088,7 +1077,7 @@ static int find_sweep_dir(const char *dir, char *found, size_t len, char *err, s
 		}
 	closedir(d);
 	if (n != 1)
-		return failf(err, err_len, "%s holds %s sweep directory (sweep-KEY/)", dir,
+		return dmo_errf(err, err_len, "%s holds %s sweep directory (sweep-KEY/)", dir,
 			     n ? "more than one" : "no");
 	return 0;
 }
@@ -1134,7 +1123,7 @@ struct dmo_sweep *dmo_sweep_collect(char *const *dirs, int count, const char *ou
 			    field_of(text, "sample", num[0], sizeof num[0]) ||
 			    field_of(text, "seed", num[1], sizeof num[1]) ||
 			    parse_num(num[0], &sample) || parse_num(num[1], &seed)) {
-				failf(err, err_len, "%s is not a sweep description", path);
+				dmo_errf(err, err_len, "%s is not a sweep description", path);
 				free(text);
 				goto bad;
 			}
@@ -1155,7 +1144,7 @@ struct dmo_sweep *dmo_sweep_collect(char *const *dirs, int count, const char *ou
 			snprintf(s->out_dir, sizeof s->out_dir, "%s", out_dir);
 			snprintf(s->dir, sizeof s->dir, "%s/sweep-%s", out_dir, s->key);
 		} else if (strcmp(text, first_text) != 0) {
-			failf(err, err_len, "%s is a different sweep from %s (grid, formula or backend)",
+			dmo_errf(err, err_len, "%s is a different sweep from %s (grid, formula or backend)",
 			      dir, dirs[0]);
 			free(text);
 			goto bad;
@@ -1319,7 +1308,7 @@ int dmo_sweep_summary(struct dmo_sweep *s, FILE *out, char *err, size_t err_len)
 	char path[PATH_MAX + 32], spec[SPEC_MAX], title[512], subtitle[512];
 
 	if (summarize(s, &m) != 0)
-		return failf(err, err_len, "out of memory");
+		return dmo_errf(err, err_len, "out of memory");
 	snprintf(path, sizeof path, "%s/results.csv", s->dir);
 	if (write_atomic(path, write_results_csv, s, err, err_len))
 		return -1;
