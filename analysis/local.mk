@@ -37,5 +37,5 @@ analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \
 	analysis/cmd/backend_options.h analysis/cmd/backend_options.c \
 	analysis/cmd/cmd_compare.c \
 	analysis/cmd/cmd_sweep.c analysis/cmd/cmd_infer.c
-analysis_dmo_LDADD = analysis/lib/libdmo-infer.la target-harness/runner/libdmo-runner.la opspec/libdmo-model.la \
+analysis_dmo_LDADD = analysis/lib/libdmo-infer.la runner/libdmo-runner.la opspec/libdmo-model.la \
 	analysis/lib/libdmo-plot.la $(ANALYSIS_LIBS)
