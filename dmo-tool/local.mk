@@ -7,9 +7,9 @@ pkglibexec_PROGRAMS += dmo-tool/dmo-amd64-linux
 dmo_tool_dmo_amd64_linux_SOURCES = dmo-tool/dmo_main.c dmo-tool/dmo_layers.c \
 	dmo-tool/dmo_layers.h dmo-tool/dmo_trace.c dmo-tool/dmo_trace.h \
 	common/os_reducer.c common/wire_parse.c common/protocol.c common/tape.c
-dmo_tool_dmo_amd64_linux_CPPFLAGS = -I$(top_srcdir)/common $(VALGRIND_CFLAGS) \
+dmo_tool_dmo_amd64_linux_CPPFLAGS = $(CORE_CPPFLAGS) $(FREESTANDING_CPPFLAGS) $(VALGRIND_CFLAGS) \
 	-DVGA_amd64=1 -DVGO_linux=1 -DVGP_amd64_linux=1 -DVGPV_amd64_linux_vanilla=1
-dmo_tool_dmo_amd64_linux_CFLAGS = -m64 -O2 -g -fno-strict-aliasing -fno-builtin \
+dmo_tool_dmo_amd64_linux_CFLAGS = $(FREESTANDING_CFLAGS) -m64 -O2 -g -fno-strict-aliasing -fno-builtin \
 	-fno-stack-protector -fomit-frame-pointer -Wall -Wno-unused-parameter
 dmo_tool_dmo_amd64_linux_LDADD = $(VALGRIND_LIBDIR)/libcoregrind-amd64-linux.a \
 	$(VALGRIND_LIBDIR)/libvex-amd64-linux.a -lgcc

@@ -1,14 +1,14 @@
 # runner/local.mk - libdmo-runner: op spec -> reference
 # kernel call on deterministic data (runner), shared by the harness program
 # and the `dmo` subcommands that execute kernels (run, verify, plan
-# --verify).
+# --verify).  Its own layer, below both (docs/layering.md).
 noinst_LTLIBRARIES += runner/libdmo-runner.la
 runner_libdmo_runner_la_SOURCES = \
 	runner/runner.h runner/runner.c \
 	runner/backend.h runner/backend.c \
 	runner/backend_ref.c
 runner_libdmo_runner_la_CFLAGS = $(AM_CFLAGS) -pthread
-runner_libdmo_runner_la_CPPFLAGS = $(AM_CPPFLAGS) \
+runner_libdmo_runner_la_CPPFLAGS = $(RUNNER_CPPFLAGS) \
 	-DDMO_TOP_BUILDDIR='"$(abs_top_builddir)"' \
 	-DDMO_BACKEND_BUILDDIR='"$(abs_top_builddir)/target-harness/backends/.libs"' \
 	-DDMO_BACKEND_INSTALLDIR='"$(pkglibdir)"'

@@ -3,6 +3,7 @@
 noinst_LTLIBRARIES += analysis/lib/libdmo-infer.la
 analysis_lib_libdmo_infer_la_SOURCES = analysis/lib/infer.h analysis/lib/infer.c \
 	analysis/lib/infer_model.h analysis/lib/infer_model.c
+analysis_lib_libdmo_infer_la_CPPFLAGS = $(ANALYSIS_CPPFLAGS)
 analysis_lib_libdmo_infer_la_LIBADD = target-harness/kernels/libdmokernels.la -lm
 
 check_PROGRAMS += tests/test_infer

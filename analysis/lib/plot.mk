@@ -8,7 +8,7 @@ dist_plots_DATA = plots/common.gp plots/memory.gp plots/pattern.gp \
 noinst_LTLIBRARIES += analysis/lib/libdmo-plot.la
 analysis_lib_libdmo_plot_la_SOURCES = analysis/lib/plot.h analysis/lib/plot.c
 # Where the templates are: analysis/lib/locate.c.
-analysis_lib_libdmo_plot_la_CPPFLAGS = $(AM_CPPFLAGS) -DDMO_GNUPLOT='"$(GNUPLOT)"'
+analysis_lib_libdmo_plot_la_CPPFLAGS = $(ANALYSIS_CPPFLAGS) -DDMO_GNUPLOT='"$(GNUPLOT)"'
 analysis_lib_libdmo_plot_la_LIBADD = $(CSV_LIBS)
 
 # Reads a PNG (zlib only) and reports its size and the share of inked pixels.

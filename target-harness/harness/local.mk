@@ -3,6 +3,7 @@
 # and `dmo plan`), and the end-to-end test of `dmo run`.
 bin_PROGRAMS += target-harness/harness/dmo-harness
 target_harness_harness_dmo_harness_SOURCES = target-harness/harness/harness_main.c
+target_harness_harness_dmo_harness_CPPFLAGS = $(RUNNER_CPPFLAGS)
 target_harness_harness_dmo_harness_LDADD = target-harness/lib/libdmo-harness.la \
 	runner/libdmo-runner.la opspec/libdmo-model.la $(CSV_LIBS)
 # Link dmo's own libraries statically: in the build tree libtool would
