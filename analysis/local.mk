@@ -10,6 +10,7 @@ analysis_lib_libdmo_analysis_la_SOURCES = \
 	analysis/lib/curves.h analysis/lib/curves.c \
 	analysis/lib/analyze.h analysis/lib/analyze.c \
 	analysis/lib/plan.h analysis/lib/plan.c \
+	analysis/lib/plan_arena.h analysis/lib/plan_arena.c \
 	analysis/lib/model_report.h analysis/lib/model_report.c \
 	analysis/lib/plan_search.h analysis/lib/plan_search.c \
 	analysis/lib/verify.h analysis/lib/verify.c \
@@ -25,7 +26,7 @@ analysis_lib_libdmo_analysis_la_LIBADD = $(CSV_LIBS) -lm
 # What links the analysis links these convenience libraries, each after
 # every library that uses it (libtool keeps only the last mention of one).
 ANALYSIS_LIBS = analysis/lib/libdmo-analysis.la analysis/lib/libdmo-tape.la \
-	analysis/lib/libdmo-methods.la runner/libdmo-runner.la opspec/libdmo-model.la \
+	analysis/lib/libdmo-methods.la runner/libdmo-infer.la runner/libdmo-runner.la opspec/libdmo-model.la \
 	opspec/libdmo-opspec.la common/libdmo-core.la
 
 bin_PROGRAMS += analysis/dmo
@@ -39,4 +40,4 @@ analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \
 	analysis/cmd/cmd_compare.c \
 	analysis/cmd/cmd_sweep.c analysis/cmd/cmd_infer.c
 analysis_dmo_CPPFLAGS = $(FRONTEND_CPPFLAGS)
-analysis_dmo_LDADD = analysis/lib/libdmo-infer.la analysis/lib/libdmo-plot.la $(ANALYSIS_LIBS)
+analysis_dmo_LDADD = analysis/lib/libdmo-plot.la $(ANALYSIS_LIBS)

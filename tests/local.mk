@@ -89,6 +89,10 @@ EXTRA_DIST += tests/onnx_conformance.sh
 tests_onnx_conformance_SOURCES = tests/onnx_conformance.c
 tests_onnx_conformance_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROTOBUF_C_CFLAGS)
 tests_onnx_conformance_LDADD = opspec/libdmo-model.la target-harness/kernels/libdmokernels.la -lm
+TESTS += tests/run_model.sh
+EXTRA_DIST += tests/run_model.sh
+TESTS += tests/demo.sh
+EXTRA_DIST += tests/demo.sh
 
 # SPEC.md's layering, on the headers every compiled object reached.
 TESTS += tests/layering.sh

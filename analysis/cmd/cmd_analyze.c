@@ -44,7 +44,6 @@ int cmd_analyze(int argc, char **argv)
 	size_t kept = 0, skipped = 0;
 	int c, failed, read_rc;
 
-	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	if ((c = getopt_long(argc, argv, "h", options, NULL)) != -1)
 		return cmd_usage(usage, c == 'h'); /* it takes no option but --help */
 	if (optind != argc - 1)

@@ -61,7 +61,6 @@ int cmd_export(int argc, char **argv)
 	struct dirent **names;
 	int n;
 
-	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = getopt_long(argc, argv, "ch", options, NULL)) != -1) {
 		if (c == 'c') {
 			csv = 1;

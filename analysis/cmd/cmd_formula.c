@@ -108,7 +108,6 @@ int cmd_formula(int argc, char **argv)
 	char **specs;
 	int c, csv = 0, n, rc;
 
-	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = getopt_long(argc, argv, "cm:h", options, NULL)) != -1) {
 		if (c == 'c') {
 			csv = 1;

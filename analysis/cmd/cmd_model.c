@@ -47,7 +47,6 @@ int cmd_model(int argc, char **argv)
 	int c, csv = 0, tensors = 0, table = 0, rc = 0;
 	size_t n_shapes = 0;
 
-	optind = 0;
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (c) {
 		case 'c':

@@ -146,7 +146,6 @@ int cmd_plot(int argc, char **argv)
 	struct stat st;
 	int c, rc, read_rc;
 
-	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = getopt_long(argc, argv, "l:k:f:o:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'l':

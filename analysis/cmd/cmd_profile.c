@@ -38,7 +38,6 @@ int cmd_profile(int argc, char **argv)
 	char err[256];
 	int c;
 
-	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = getopt_long(argc, argv, "+o:t:qh", options, NULL)) != -1) {
 		int taken = dmo_profile_option(&opts, c, optarg, err, sizeof err);
 		if (taken < 0) {

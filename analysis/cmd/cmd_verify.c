@@ -212,7 +212,6 @@ int cmd_verify(int argc, char **argv)
 	const char *model = NULL;
 	int c, scan_given = 0;
 
-	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = getopt_long(argc, argv, "x:j:is:r:b:m:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'x':

@@ -32,7 +32,9 @@ static int tensor_of(const struct dmo_model_tensor *mt, struct dmo_net_tensor *t
 
 	*t = (struct dmo_net_tensor){ .name = mt->name, .rank = mt->rank, .data = mt->data,
 				      .n_quant = mt->quant.count, .scale = mt->quant.scale,
-				      .zero_point = mt->quant.zero_point, .quant_axis = mt->quant.axis };
+				      .zero_point = mt->quant.zero_point, .quant_axis = mt->quant.axis,
+				      .graph_input = mt->graph_input && !mt->data,
+				      .graph_output = mt->graph_output };
 	if (!mt->known_dtype) {
 		snprintf(err, err_len, "tensor '%s': element type %s is not supported", mt->name,
 			 mt->type_name ? mt->type_name : "?");
@@ -142,6 +144,17 @@ int dmo_net_from_model(const struct dmo_model *model, struct dmo_net *net, char 
 fail:
 	dmo_net_free(net);
 	return -1;
+}
+
+int dmo_net_runs(const struct dmo_model *model, struct dmo_net *net, char *why, size_t why_len)
+{
+	if (dmo_net_from_model(model, net, why, why_len) != 0)
+		return 0;
+	if (dmo_net_check(net, why, why_len) != 0) {
+		dmo_net_free(net);
+		return 0;
+	}
+	return 1;
 }
 
 void dmo_net_free(struct dmo_net *net)
