@@ -35,9 +35,12 @@ bench: bench/harness_cost$(EXEEXT) bench/bench_algorithmic$(EXEEXT) \
 		$(SHELL) $(srcdir)/bench/plan_report.sh
 	DMO=analysis/dmo $(SHELL) $(srcdir)/bench/run_model.sh
 
-# The sweep issue's bar (minutes: 2000 configurations under the tool, twice).
-dist_noinst_SCRIPTS += bench/sweep_jobs.sh
+# The sweep issue's bars (minutes: 2000 configurations under the tool,
+# twice, on ref; then 1000 on each third-party backend that was built).
+dist_noinst_SCRIPTS += bench/sweep_jobs.sh bench/sweep_backend.sh
 .PHONY: bench-sweep
 bench-sweep: all
 	top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)' \
 		$(SHELL) $(srcdir)/bench/sweep_jobs.sh
+	top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)' \
+		$(SHELL) $(srcdir)/bench/sweep_backend.sh

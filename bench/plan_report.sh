@@ -4,7 +4,10 @@
 # planned without overlap, from dmo plan's "no overlap:" lines), the arena by TFLite Micro's greedy
 # rule without overlaps, with diagonal overlaps by the same greedy rule and
 # by dmo's placement search, the lower bound, whether the plan is optimal,
-# the saving against TFLite Micro's arena, and the time planning took.
+# the saving against TFLite Micro's arena, the time planning took, and the
+# wall time of the whole `dmo plan --verify` (read, plan, run the model in
+# the planned arena and compare it with separate buffers; "FAILED" when the
+# outputs differ).
 #
 #   bench/plan_report.sh [--os algorithmic|analytic|measured:DIR]
 #                        [--time-limit SECONDS] [MODEL...]
@@ -41,20 +44,23 @@ fi
 
 echo "O_s: $os; search time limit: $limit s; saving: TFLite Micro greedy (no overlaps) to the overlap plan."
 echo
-printf '| %-34s | %7s | %4s | %6s | %12s | %12s | %12s | %12s | %-28s | %11s | %7s | %8s |\n' \
+printf '| %-34s | %7s | %4s | %6s | %12s | %12s | %12s | %12s | %-28s | %11s | %7s | %8s | %8s |\n' \
 	model tensors ops no-ovl "TFLM greedy" "greedy+ovl" "dmo plan" "lower bound" status \
-	"saving B" saving "time ms"
-printf '|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n' ------------------------------------ --------- ------ -------- \
+	"saving B" saving "time ms" "verify s"
+printf '|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n' ------------------------------------ --------- ------ -------- \
 	-------------- -------------- -------------- -------------- ------------------------------ \
-	------------- --------- ----------
+	------------- --------- ---------- ----------
 for model in "$@"; do
 	name=$(basename "$model")
 	name=${name%.csv}
-	if ! out=$("$dmo" plan --os "$os" --time-limit "$limit" "$model" 2>&1); then
+	start=$(date +%s.%N)
+	out=$("$dmo" plan --verify --os "$os" --time-limit "$limit" "$model" 2>&1) && verified=1 || verified=0
+	end=$(date +%s.%N)
+	if ! printf '%s\n' "$out" | grep -q '^peak with overlaps:'; then
 		printf '| %-34s | error: %s\n' "$name" "$(printf '%s\n' "$out" | head -n 1)"
 		continue
 	fi
-	printf '%s\n' "$out" | awk -v model="$name" '
+	printf '%s\n' "$out" | awk -v model="$name" -v verified=$verified -v start="$start" -v end="$end" '
 		/^model / {
 			for (i = 1; i <= NF; i++) {
 				if ($(i + 1) ~ /^layers,?$/) ops = $i
@@ -69,8 +75,8 @@ for model in "$@"; do
 		/^no overlap:/            { unsupported++ }
 		/^saving:/                { saving = $2; bytes = $4; sub(/^\(/, "", bytes) }
 		END {
-			printf "| %-34s | %7d | %4d | %6d | %12d | %12d | %12d | %12d | %-28s | %11d | %6s%% | %8.1f |\n",
+			printf "| %-34s | %7d | %4d | %6d | %12d | %12d | %12d | %12d | %-28s | %11d | %6s%% | %8.1f | %8s |\n",
 			       model, tensors, ops, unsupported, plain, greedy, dmo, bound, status,
-			       bytes, saving, ms
+			       bytes, saving, ms, verified ? sprintf("%.2f", end - start) : "FAILED"
 		}'
 done

@@ -136,12 +136,13 @@ static void fill_row(struct dmo_layer_summary *row, const struct dmo_protocol_la
 }
 
 /* Report a misuse: its message, then its row.  SEQ is the described
- * layer's number, 0 for an orphan. */
-static void misuse(struct dmo_protocol *p, const struct dmo_protocol_layer *l, uint32_t seq,
-		   const char *reason, const char *message)
+ * layer's number, 0 for an orphan.  The row gets L's buffer sizes when
+ * SIZES says they are valid. */
+static void misuse_row(struct dmo_protocol *p, const struct dmo_protocol_layer *l,
+		       uint32_t seq, const char *reason, const char *message, int sizes)
 {
 	struct dmo_layer_summary row;
-	char line[640], *end = line + sizeof line - 1, *q = line;
+	char line[1024], *end = line + sizeof line - 1, *q = line;
 
 	q = dmo_text_append(q, end, "dmo: protocol error: ");
 	q = dmo_text_append(q, end, message);
@@ -151,7 +152,17 @@ static void misuse(struct dmo_protocol *p, const struct dmo_protocol_layer *l, u
 	*q = 0;
 	p->ops->say(p->ctx, line);
 	fill_row(&row, l, seq, DMO_STATUS_ERROR, reason);
+	if (sizes) {
+		row.in_bytes = l->in_bytes;
+		row.out_bytes = l->out_bytes;
+	}
 	p->ops->error_row(p->ctx, &row);
+}
+
+static void misuse(struct dmo_protocol *p, const struct dmo_protocol_layer *l, uint32_t seq,
+		   const char *reason, const char *message)
+{
+	misuse_row(p, l, seq, reason, message, 0);
 }
 
 /* "layer N 'NAME'" into [q, end). */
@@ -336,33 +347,72 @@ void dmo_protocol_marker(struct dmo_protocol *p, unsigned word, uint64_t value)
 
 /* ---- the FIFO ---- */
 
+/* The layer a LAYER or REFUSED record describes. */
+static void layer_of(struct dmo_protocol_layer *l, const struct dmo_wire_record *rec)
+{
+	unsigned char *bytes = (unsigned char *)l;
+
+	for (size_t i = 0; i < sizeof *l; i++)
+		bytes[i] = 0;
+	l->seq = rec->seq;
+	for (size_t i = 0; i < rec->name_len; i++)
+		l->name[i] = rec->name[i];
+	for (size_t i = 0; i < rec->spec_len; i++)
+		l->spec[i] = rec->spec[i];
+	l->in_addr = rec->in_addr;
+	l->in_bytes = rec->in_bytes;
+	l->out_addr = rec->out_addr;
+	l->out_bytes = rec->out_bytes;
+}
+
+/* A layer number described before is refused as duplicate-seq (and its
+ * markers quietly), so no two rows share it.  Returns whether it was. */
+static int duplicate(struct dmo_protocol *p, const struct dmo_protocol_layer *l)
+{
+	char msg[400], *end = msg + sizeof msg - 1, *q = msg;
+
+	if (!seq_described(p, l->seq)) {
+		seq_remember(p, l->seq);
+		return 0;
+	}
+	q = name_layer(q, end, l->seq, l->name);
+	q = dmo_text_append(q, end, " reuses the number of a layer described before; "
+				    "it is not profiled");
+	*q = 0;
+	misuse(p, l, 0, "duplicate-seq", msg);
+	p->refused = l->seq;
+	return 1;
+}
+
+/* The program refused a layer itself (its op spec): the row says why and
+ * keeps the buffer sizes (the library sends REFUSED only for good
+ * buffers), the message adds the program's explanation.  Markers for it
+ * are refused. */
+static void take_refused(struct dmo_protocol *p, const struct dmo_wire_record *rec)
+{
+	struct dmo_protocol_layer l;
+	char msg[900], *end = msg + sizeof msg - 1, *q = msg;
+	const char *reason = rec->reason == DMO_REFUSED_BAD_SPEC ? "bad-op-spec" : "op-spec-size";
+
+	layer_of(&l, rec);
+	if (duplicate(p, &l))
+		return;
+	q = name_layer(q, end, l.seq, l.name);
+	q = dmo_text_append(q, end, ": refused by the program: ");
+	q = dmo_text_append_n(q, end, rec->message, rec->message_len);
+	*q = 0;
+	misuse_row(p, &l, l.seq, reason, msg,
+		   dmo_wire_buffers_bad(l.in_addr, l.in_bytes, l.out_addr, l.out_bytes) == 0);
+	p->refused = l.seq;
+}
+
 static void take_layer(struct dmo_protocol *p, const struct dmo_wire_record *rec)
 {
 	struct dmo_protocol_layer l;
-	unsigned char *bytes = (unsigned char *)&l;
 
-	for (size_t i = 0; i < sizeof l; i++)
-		bytes[i] = 0;
-	l.seq = rec->seq;
-	for (size_t i = 0; i < rec->name_len; i++)
-		l.name[i] = rec->name[i];
-	for (size_t i = 0; i < rec->spec_len; i++)
-		l.spec[i] = rec->spec[i];
-	l.in_addr = rec->in_addr;
-	l.in_bytes = rec->in_bytes;
-	l.out_addr = rec->out_addr;
-	l.out_bytes = rec->out_bytes;
-	if (seq_described(p, l.seq)) {
-		char msg[400], *end = msg + sizeof msg - 1, *q = msg;
-		q = name_layer(q, end, l.seq, l.name);
-		q = dmo_text_append(q, end, " reuses the number of a layer described before; "
-					    "it is not profiled");
-		*q = 0;
-		misuse(p, &l, 0, "duplicate-seq", msg);
-		p->refused = l.seq;
+	layer_of(&l, rec);
+	if (duplicate(p, &l))
 		return;
-	}
-	seq_remember(p, l.seq);
 	if (p->npending == DMO_PROTOCOL_MAX_PENDING) {
 		drop_pending(p, 0);
 		unqueue(p, 0);
@@ -374,6 +424,10 @@ static void take_record(struct dmo_protocol *p, const struct dmo_wire_record *re
 {
 	if (rec->type == DMO_WIRE_LAYER) {
 		take_layer(p, rec);
+		return;
+	}
+	if (rec->type == DMO_WIRE_REFUSED) {
+		take_refused(p, rec);
 		return;
 	}
 	if (!p->ops->mapped(p->ctx, rec->marker_addr, DMO_MARKER_REGION_BYTES, 1)) {

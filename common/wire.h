@@ -20,6 +20,7 @@
 enum dmo_wire_type {
 	DMO_WIRE_HELLO = 1, /* once, before anything else: where the markers are */
 	DMO_WIRE_LAYER = 2, /* describes the layer the next begin marker opens */
+	DMO_WIRE_REFUSED = 3, /* a layer the program refused itself: record why */
 };
 
 struct dmo_wire_header {
@@ -46,6 +47,28 @@ struct dmo_wire_layer {
 	uint64_t out_addr, out_bytes;
 	/* followed by name_len + spec_len bytes, no terminators */
 };
+
+/* Why the program refused a layer (REFUSED's `reason`).  The client
+ * library checks the op spec, which the tool cannot parse (it has no libc),
+ * and sends the verdict so that the refusal is on record. */
+enum dmo_wire_refusal {
+	DMO_REFUSED_BAD_SPEC = 1,  /* the op spec does not parse */
+	DMO_REFUSED_SPEC_SIZE = 2, /* its input/output bytes are not the buffers' */
+};
+#define DMO_WIRE_MAX_MESSAGE 511u
+
+/* REFUSED: a LAYER's fields, then why, then name, spec and message (the
+ * client's explanation, as its dmo_layer_error() gives it). */
+struct dmo_wire_refused {
+	struct dmo_wire_layer layer; /* header.type = DMO_WIRE_REFUSED, length
+				      * = 64 + name_len + spec_len + message_len */
+	uint16_t reason;             /* enum dmo_wire_refusal */
+	uint16_t message_len;        /* <= DMO_WIRE_MAX_MESSAGE */
+	uint32_t reserved;           /* zero */
+	/* followed by name, spec and message bytes, no terminators */
+};
+_Static_assert(sizeof(struct dmo_wire_refused) == 64,
+	       "docs/protocol.md: REFUSED's fixed part is 64 bytes");
 
 /* The target's marker region: three words, 8-byte aligned, writable.  A
  * layer is active from the store of its seq into `begin` to the store of

@@ -26,6 +26,33 @@ static int bad(const char **why, const char *reason, size_t *skip, size_t n)
 	return DMO_WIRE_BAD;
 }
 
+/* The layer fields of a LAYER or REFUSED record of LENGTH bytes (for
+ * REFUSED, without its message), whose name and spec start at FIXED. */
+static int layer_body(const uint8_t *buf, uint32_t length, struct dmo_wire_record *rec,
+		      const char **why, size_t *skip, size_t fixed)
+{
+	if (length < fixed)
+		return bad(why, "LAYER record shorter than its fixed part", skip, length);
+	rec->seq = get32(buf + 16);
+	rec->name_len = get16(buf + 20);
+	rec->spec_len = get16(buf + 22);
+	rec->in_addr = get64(buf + 24);
+	rec->in_bytes = get64(buf + 32);
+	rec->out_addr = get64(buf + 40);
+	rec->out_bytes = get64(buf + 48);
+	if (fixed + rec->name_len + rec->spec_len != length)
+		return bad(why, "LAYER name/spec lengths disagree with the record length", skip, length);
+	if (rec->name_len > DMO_WIRE_MAX_NAME || rec->spec_len > DMO_WIRE_MAX_SPEC)
+		return bad(why, "LAYER name or spec too long", skip, length);
+	if (rec->seq == 0)
+		return bad(why, "LAYER sequence number 0 is reserved", skip, length);
+	rec->name = (const char *)buf + fixed;
+	rec->spec = rec->name + rec->name_len;
+	if (!dmo_wire_text_ok(rec->name, (uint32_t)rec->name_len + rec->spec_len))
+		return bad(why, "LAYER name or spec holds a control character", skip, length);
+	return (int)length;
+}
+
 int dmo_wire_parse(const uint8_t *buf, size_t len, struct dmo_wire_record *rec,
 		   const char **why, size_t *skip)
 {
@@ -61,27 +88,26 @@ int dmo_wire_parse(const uint8_t *buf, size_t len, struct dmo_wire_record *rec,
 		if (rec->marker_addr == 0 || rec->marker_addr % 8 != 0)
 			return bad(why, "HELLO marker address is null or unaligned", skip, length);
 		return (int)length;
-	case DMO_WIRE_LAYER: {
-		const size_t fixed = sizeof(struct dmo_wire_layer);
+	case DMO_WIRE_LAYER:
+		return layer_body(buf, length, rec, why, skip, sizeof(struct dmo_wire_layer));
+	case DMO_WIRE_REFUSED: {
+		const size_t fixed = sizeof(struct dmo_wire_refused);
 		if (length < fixed)
-			return bad(why, "LAYER record shorter than its fixed part", skip, length);
-		rec->seq = get32(buf + 16);
-		rec->name_len = get16(buf + 20);
-		rec->spec_len = get16(buf + 22);
-		rec->in_addr = get64(buf + 24);
-		rec->in_bytes = get64(buf + 32);
-		rec->out_addr = get64(buf + 40);
-		rec->out_bytes = get64(buf + 48);
-		if (fixed + rec->name_len + rec->spec_len != length)
-			return bad(why, "LAYER name/spec lengths disagree with the record length", skip, length);
-		if (rec->name_len > DMO_WIRE_MAX_NAME || rec->spec_len > DMO_WIRE_MAX_SPEC)
-			return bad(why, "LAYER name or spec too long", skip, length);
-		if (rec->seq == 0)
-			return bad(why, "LAYER sequence number 0 is reserved", skip, length);
-		rec->name = (const char *)buf + fixed;
-		rec->spec = rec->name + rec->name_len;
-		if (!dmo_wire_text_ok(rec->name, (uint32_t)rec->name_len + rec->spec_len))
-			return bad(why, "LAYER name or spec holds a control character", skip, length);
+			return bad(why, "REFUSED record shorter than its fixed part", skip, length);
+		rec->reason = get16(buf + 56);
+		rec->message_len = get16(buf + 58);
+		if (rec->reason != DMO_REFUSED_BAD_SPEC && rec->reason != DMO_REFUSED_SPEC_SIZE)
+			return bad(why, "REFUSED record with an unknown reason", skip, length);
+		if (rec->message_len > DMO_WIRE_MAX_MESSAGE || rec->message_len > length - fixed)
+			return bad(why, "REFUSED message too long", skip, length);
+		int n = layer_body(buf, length - rec->message_len, rec, why, skip, fixed);
+		if (n <= 0) {
+			*skip = length;
+			return n;
+		}
+		rec->message = rec->spec + rec->spec_len;
+		if (!dmo_wire_text_ok(rec->message, rec->message_len))
+			return bad(why, "REFUSED message holds a control character", skip, length);
 		return (int)length;
 	}
 	default:

@@ -13,11 +13,14 @@ struct dmo_wire_record {
 	uint16_t type;
 	uint64_t marker_addr;  /* HELLO */
 	uint32_t pid;          /* HELLO */
-	uint32_t seq;          /* LAYER */
-	uint64_t in_addr, in_bytes, out_addr, out_bytes; /* LAYER */
-	const char *name;      /* LAYER: points into the input, not terminated */
+	uint32_t seq;          /* LAYER, REFUSED */
+	uint64_t in_addr, in_bytes, out_addr, out_bytes; /* LAYER, REFUSED */
+	const char *name;      /* LAYER, REFUSED: points into the input, not terminated */
 	const char *spec;
 	uint16_t name_len, spec_len;
+	uint16_t reason;       /* REFUSED: enum dmo_wire_refusal */
+	uint16_t message_len;  /* REFUSED */
+	const char *message;   /* REFUSED: points into the input, not terminated */
 };
 
 enum dmo_wire_status {

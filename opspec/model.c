@@ -110,6 +110,30 @@ int dmo_model_layer_spec(struct dmo_model *m, size_t l, const char *text, int in
 	return 0;
 }
 
+int dmo_model_layer_spec_runnable(struct dmo_model *m, size_t l, const char *text, int in,
+				  int out, const char *source, char *err, size_t err_len)
+{
+	struct dmo_opspec spec;
+	char msg[256];
+	const char *gap;
+
+	/* Tensors the op-spec language cannot describe (an empty or a huge
+	 * dimension), and op specs the kernels cannot run (they could not be
+	 * verified), leave the layer without one. */
+	if (dmo_opspec_parse(text, &spec, msg, sizeof msg) != 0)
+		return dmo_model_layer_unsupported(&m->layers[l], "%s", msg)
+			       ? fail(err, err_len, "%s: out of memory", source)
+			       : 0;
+	if ((gap = dmo_opspec_kernel_gap(&spec)) != NULL)
+		return dmo_model_layer_unsupported(&m->layers[l],
+						   "%s to %s: dmo's reference kernels have %s",
+						   m->tensors[in].type_name, m->tensors[out].type_name,
+						   gap)
+			       ? fail(err, err_len, "%s: out of memory", source)
+			       : 0;
+	return dmo_model_layer_spec(m, l, text, in, out, source, err, err_len);
+}
+
 int dmo_model_layer_unsupported(struct dmo_model_layer *layer, const char *why, ...)
 {
 	char msg[256];

@@ -293,6 +293,78 @@ static void nhwc(const struct dmo_model_tensor *t, char *buf, size_t len)
 		 (long long)t->shape[3], (long long)t->shape[1]);
 }
 
+/* Sigmoid, Softmax (over the last axis), Transpose and the reshapes
+ * (Reshape, Flatten, Squeeze, Unsqueeze) over the stored dims, which are
+ * layout-free (docs/models.md); an output shape the file left out is the
+ * input's (permuted for Transpose), except for the reshapes. */
+static int derive_layout_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
+			      struct dmo_model_tensor *in, struct dmo_model_tensor *out)
+{
+	struct dmo_model *m = o->model;
+	struct dmo_model_layer *layer = &m->layers[l];
+	const char *op = layer->op_name, *dt = dmo_dtype_name(in->dtype);
+	int r = in->rank, lead = 4 - in->rank;
+	int64_t dims[DMO_MODEL_MAX_RANK], perm[4] = { 0, 1, 2, 3 }, given[4];
+	char text[256], shape[96];
+
+	dmo_model_flat_shape(in, shape, sizeof shape);
+	if (!strcmp(op, "Softmax")) {
+		const Onnx__AttributeProto *a = attr(n, "axis");
+		int64_t axis = a && a->has_i ? a->i : -1;
+
+		if (a == NULL && r > 2)
+			return dmo_model_layer_unsupported(layer, "softmax over the opset's default axis of %d (1 before opset 13, then the last)",
+							   r);
+		if (axis != -1 && axis != r - 1)
+			return dmo_model_layer_unsupported(layer, "softmax over axis %lld of %d (dmo's is over the last)",
+							   (long long)axis, r);
+	}
+	if (!strcmp(op, "Transpose")) {
+		if (r < 1 || r > 4 || attr_ints(n, "perm", given, (size_t)r, -1) != 0)
+			return dmo_model_layer_unsupported(layer, "not a 1-D to 4-D input with a perm of its rank");
+		for (int i = 0; i < r; i++) {
+			/* No perm: the axes reversed. */
+			int64_t p = attr(n, "perm") == NULL ? r - 1 - i : given[i];
+			if (p < 0 || p >= r)
+				return dmo_model_layer_unsupported(layer, "perm entry %lld of %d axes",
+								   (long long)p, r);
+			perm[lead + i] = lead + p;
+			dims[i] = in->shape[p];
+		}
+		snprintf(text, sizeof text, "transpose:in=%s,perm=%lldx%lldx%lldx%lld,dtype=%s", shape,
+			 (long long)perm[0], (long long)perm[1], (long long)perm[2],
+			 (long long)perm[3], dt);
+	} else if (!strcmp(op, "Sigmoid") || !strcmp(op, "Softmax")) {
+		memcpy(dims, in->shape, sizeof dims);
+		snprintf(text, sizeof text, "%s:in=%s,dtype=%s", op[1] == 'i' ? "logistic" : "softmax",
+			 shape, dt);
+	} else {
+		snprintf(text, sizeof text, "reshape:in=%s,dtype=%s", shape, dt);
+	}
+	if (out->rank < 0 && strncmp(text, "reshape:", 8) != 0) {
+		out->type_name = in->type_name;
+		out->known_dtype = 1;
+		out->dtype = in->dtype;
+		out->elem_size = in->elem_size;
+		if (set_shape(o, out, dims, r) != 0)
+			return -1;
+	}
+	if (out->rank < 0)
+		return 0; /* read_node names the output without a shape */
+	if (!out->known_dtype || out->dtype != in->dtype)
+		return dmo_model_layer_unsupported(layer, "%s input to %s output", in->type_name,
+						   out->type_name);
+	return dmo_model_layer_spec_runnable(m, l, text, layer->operands[0], layer->results[0],
+					     o->source, o->err, o->err_len);
+}
+
+static int is_layout_op(const char *op)
+{
+	return !strcmp(op, "Sigmoid") || !strcmp(op, "Softmax") || !strcmp(op, "Transpose") ||
+	       !strcmp(op, "Reshape") || !strcmp(op, "Flatten") || !strcmp(op, "Squeeze") ||
+	       !strcmp(op, "Unsqueeze");
+}
+
 /* Derive layer L's op spec; fill an output shape the file left out from it.
  * Returns 0 (supported or not), or -1 with the error set. */
 static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
@@ -310,6 +382,8 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	out = &m->tensors[layer->results[0]];
 	if (in->rank < 0)
 		return fail(o, "node %zu (%s) reads '%s', whose shape is unknown", l, op, in->name);
+	if (is_layout_op(op) && in->known_dtype && in->producer != DMO_MODEL_CONSTANT)
+		return derive_layout_spec(o, l, n, in, out);
 	if (!in->known_dtype || in->dtype == DMO_I32 || in->producer == DMO_MODEL_CONSTANT)
 		return dmo_model_layer_unsupported(layer, "%s input: no dmo kernel", in->type_name);
 	if (!strcmp(op, "Relu") || !strcmp(op, "Add") || !strcmp(op, "Mul")) {

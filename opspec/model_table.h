@@ -155,6 +155,13 @@ int dmo_model_link(struct dmo_model *model, const char *source, char *err,
 int dmo_model_layer_spec(struct dmo_model *model, size_t l, const char *text, int in,
 			 int out, const char *source, char *err, size_t err_len);
 
+/* dmo_model_layer_spec for an op spec that parses and that the reference
+ * kernels can run (dmo_opspec_kernel_gap); any other leaves layer L
+ * unsupported, saying why (the parser's message, or which dtypes the
+ * kernels have).  Returns 0, or -1 with ERR. */
+int dmo_model_layer_spec_runnable(struct dmo_model *model, size_t l, const char *text, int in,
+				  int out, const char *source, char *err, size_t err_len);
+
 /* For the readers: layer L has no dmo op spec, for the reason WHY (printf
  * format); it is planned with O_s = 0.  Returns 0, or -1 out of memory. */
 int dmo_model_layer_unsupported(struct dmo_model_layer *layer, const char *why, ...)

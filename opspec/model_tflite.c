@@ -29,17 +29,21 @@ enum { OPERATOR_OPCODE_INDEX, OPERATOR_INPUTS, OPERATOR_OUTPUTS, OPERATOR_OPTION
 enum { OPCODE_DEPRECATED_BUILTIN, OPCODE_CUSTOM, OPCODE_VERSION, OPCODE_BUILTIN };
 
 /* BuiltinOperator values dmo has op specs for. */
-enum { OP_ADD = 0, OP_AVERAGE_POOL_2D = 1, OP_CONV_2D = 3, OP_DEPTHWISE_CONV_2D = 4,
-       OP_FULLY_CONNECTED = 9, OP_MAX_POOL_2D = 17, OP_MUL = 18, OP_RELU = 19,
-       OP_RELU6 = 21, OP_CUSTOM = 32 };
+enum { OP_ADD = 0, OP_AVERAGE_POOL_2D = 1, OP_CONCATENATION = 2, OP_CONV_2D = 3,
+       OP_DEPTHWISE_CONV_2D = 4, OP_DEQUANTIZE = 6, OP_FULLY_CONNECTED = 9,
+       OP_LOGISTIC = 14, OP_MAX_POOL_2D = 17, OP_MUL = 18, OP_RELU = 19, OP_RELU6 = 21,
+       OP_RESHAPE = 22, OP_SOFTMAX = 25, OP_CUSTOM = 32, OP_PAD = 34, OP_TRANSPOSE = 39,
+       OP_MEAN = 40, OP_PADV2 = 60, OP_QUANTIZE = 114 };
 
 /* BuiltinOptions union types and the options' field ids. */
-enum { OPT_CONV = 1, OPT_DWCONV = 2, OPT_POOL = 5, OPT_FC = 8, OPT_ADD = 11, OPT_MUL = 21 };
+enum { OPT_CONV = 1, OPT_DWCONV = 2, OPT_POOL = 5, OPT_FC = 8, OPT_CONCAT = 10, OPT_ADD = 11,
+       OPT_MUL = 21 };
 enum { CONV_PADDING, CONV_STRIDE_W, CONV_STRIDE_H, CONV_ACT, CONV_DIL_W, CONV_DIL_H };
 enum { DW_PADDING, DW_STRIDE_W, DW_STRIDE_H, DW_MULT, DW_ACT, DW_DIL_W, DW_DIL_H };
 enum { POOL_PADDING, POOL_STRIDE_W, POOL_STRIDE_H, POOL_FILTER_W, POOL_FILTER_H, POOL_ACT };
 enum { FC_ACT, FC_WEIGHTS_FORMAT, FC_KEEP_NUM_DIMS };
 enum { ADDMUL_ACT };
+enum { CONCAT_AXIS, CONCAT_ACT };
 
 /* BuiltinOperator names, 0..126 (schema.fbs). */
 static const char *const builtin_names[] = {
@@ -307,6 +311,144 @@ static const char *pad_of(int8_t code)
 	return code == 0 ? "same" : code == 1 ? "valid" : NULL;
 }
 
+/* The N integers of constant tensor C (int32 or int64), or -1 with WHY. */
+static int const_ints(const struct dmo_model_tensor *c, int64_t *v, size_t n)
+{
+	if (c == NULL || c->producer != DMO_MODEL_CONSTANT || c->elems != n ||
+	    (c->elem_size != 4 && c->elem_size != 8) || c->data_len < n * c->elem_size)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		int32_t v32;
+		int64_t v64;
+
+		if (c->elem_size == 4) {
+			memcpy(&v32, c->data + 4 * i, 4);
+			v[i] = v32;
+		} else {
+			memcpy(&v64, c->data + 8 * i, 8);
+			v[i] = v64;
+		}
+	}
+	return 0;
+}
+
+/* The op spec text of a layer whose op only moves or rescales elements
+ * (docs/kernels.md), over IN's dims right-aligned into NHWC, or a reason
+ * it has none in WHY.  Returns 0 with TEXT, or 1 with WHY. */
+static int layout_spec(const struct dmo_model *m, const struct dmo_model_layer *layer,
+		       uint32_t code, uint8_t options_type, struct fb_reader *fb,
+		       const struct fb_table *options, char *text, size_t len, char *why,
+		       size_t why_len)
+{
+	const struct dmo_model_tensor *in = operand(m, layer, 0), *arg = operand(m, layer, 1);
+	const struct dmo_model_tensor *out = &m->tensors[layer->results[0]];
+	const char *dt = dmo_dtype_name(in->dtype);
+	char shape[96];
+	int64_t v[8];
+	int r = in->rank, lead = 4 - in->rank;
+
+	dmo_model_flat_shape(in, shape, sizeof shape);
+	if (code != OP_QUANTIZE && code != OP_DEQUANTIZE && out->dtype != in->dtype)
+		return snprintf(why, why_len, "%s input to %s output", in->type_name, out->type_name), 1;
+	switch (code) {
+	case OP_RESHAPE:
+		snprintf(text, len, "reshape:in=%s,dtype=%s", shape, dt);
+		return 0;
+	case OP_LOGISTIC:
+	case OP_SOFTMAX:
+		snprintf(text, len, "%s:in=%s,dtype=%s", code == OP_SOFTMAX ? "softmax" : "logistic",
+			 shape, dt);
+		return 0;
+	case OP_QUANTIZE:
+	case OP_DEQUANTIZE:
+		snprintf(text, len, "%s:in=%s,dtype=%s,out_dtype=%s",
+			 code == OP_QUANTIZE ? "quantize" : "dequantize", shape, dt,
+			 dmo_dtype_name(out->dtype));
+		return 0;
+	case OP_MEAN: {
+		int h = 0, w = 0;
+
+		if (r != 4 || arg == NULL || arg->elems > 4 || const_ints(arg, v, arg->elems) != 0)
+			return snprintf(why, why_len, "not a 4-D input with constant axes"), 1;
+		for (uint64_t i = 0; i < arg->elems; i++) {
+			h += v[i] == 1 || v[i] == -3;
+			w += v[i] == 2 || v[i] == -2;
+		}
+		if (arg->elems != 2 || h != 1 || w != 1)
+			return snprintf(why, why_len, "a mean over other axes than height and width"), 1;
+		snprintf(text, len, "mean:in=%s,dtype=%s", shape, dt);
+		return 0;
+	}
+	case OP_PAD:
+	case OP_PADV2: {
+		int64_t b[4] = { 0 }, a[4] = { 0 };
+
+		if (r < 1 || r > 4 || arg == NULL || const_ints(arg, v, 2 * (size_t)r) != 0)
+			return snprintf(why, why_len, "not a 1-D to 4-D input with constant paddings"), 1;
+		for (int i = 0; i < r; i++) {
+			if (v[2 * i] < 0 || v[2 * i + 1] < 0 || v[2 * i] > (1 << 30) ||
+			    v[2 * i + 1] > (1 << 30))
+				return snprintf(why, why_len, "negative or huge paddings"), 1;
+			b[lead + i] = v[2 * i];
+			a[lead + i] = v[2 * i + 1];
+		}
+		snprintf(text, len, "pad:in=%s,before=%lldx%lldx%lldx%lld,after=%lldx%lldx%lldx%lld,dtype=%s",
+			 shape, (long long)b[0], (long long)b[1], (long long)b[2], (long long)b[3],
+			 (long long)a[0], (long long)a[1], (long long)a[2], (long long)a[3], dt);
+		return 0;
+	}
+	case OP_TRANSPOSE: {
+		int64_t p[4] = { 0, 1, 2, 3 };
+
+		if (r < 1 || r > 4 || arg == NULL || const_ints(arg, v, (size_t)r) != 0)
+			return snprintf(why, why_len, "not a 1-D to 4-D input with a constant permutation"), 1;
+		for (int i = 0; i < r; i++) {
+			if (v[i] < 0 || v[i] >= r)
+				return snprintf(why, why_len, "permutation entry %lld of %d axes",
+						(long long)v[i], r), 1;
+			p[lead + i] = lead + v[i];
+		}
+		snprintf(text, len, "transpose:in=%s,perm=%lldx%lldx%lldx%lld,dtype=%s", shape,
+			 (long long)p[0], (long long)p[1], (long long)p[2], (long long)p[3], dt);
+		return 0;
+	}
+	default: { /* CONCATENATION */
+		int32_t axis = options_type == OPT_CONCAT ? fb_i32(fb, options, CONCAT_AXIS, 0) : 0;
+
+		if (axis < 0)
+			axis += r;
+		if (r < 1 || axis != r - 1)
+			return snprintf(why, why_len, "concatenation along axis %d of %d (dmo's is along the last)",
+					axis, r), 1;
+		/* The inputs agree on every axis but the last, whose sizes add
+		 * up to the output's: the runner feeds the second one. */
+		int64_t channels = in->shape[r - 1];
+		for (size_t k = 1; k < layer->n_operands; k++) {
+			const struct dmo_model_tensor *o = operand(m, layer, k);
+
+			if (o == NULL || o->rank != r || o->dtype != in->dtype)
+				return snprintf(why, why_len, "inputs of other ranks or types"), 1;
+			for (int i = 0; i < r - 1; i++)
+				if (o->shape[i] != in->shape[i] || out->shape[i] != in->shape[i])
+					return snprintf(why, why_len, "inputs that disagree on axis %d", i), 1;
+			channels += o->shape[r - 1];
+		}
+		if (out->rank != r || channels != out->shape[r - 1])
+			return snprintf(why, why_len, "an output that is not the inputs side by side"), 1;
+		snprintf(text, len, "concat:in=%s,out_c=%lld,at=0,dtype=%s", shape,
+			 (long long)out->shape[r - 1], dt);
+		return 0;
+	}
+	}
+}
+
+static int is_layout_code(uint32_t code)
+{
+	return code == OP_RESHAPE || code == OP_LOGISTIC || code == OP_SOFTMAX ||
+	       code == OP_QUANTIZE || code == OP_DEQUANTIZE || code == OP_MEAN || code == OP_PAD ||
+	       code == OP_PADV2 || code == OP_TRANSPOSE || code == OP_CONCATENATION;
+}
+
 /* Build the op spec of layer L (a supported BuiltinOperator CODE) or say
  * why it has none.  Returns 0, or -1 with the error set. */
 static int derive_spec(struct tfl *t, size_t l, uint32_t code, uint8_t options_type,
@@ -326,6 +468,20 @@ static int derive_spec(struct tfl *t, size_t l, uint32_t code, uint8_t options_t
 		return dmo_model_layer_unsupported(layer, "not one input and one output tensor");
 	in_t = layer->operands[0];
 	out_t = layer->results[0];
+	if (is_layout_code(code)) {
+		char why[160];
+
+		if (!in->known_dtype || !out->known_dtype || in->producer == DMO_MODEL_CONSTANT)
+			return dmo_model_layer_unsupported(layer, "%s input to %s output: no dmo kernel",
+							   in->type_name, out->type_name);
+		if (layout_spec(m, layer, code, options_type, fb, options, text, sizeof text, why,
+				sizeof why) != 0)
+			return dmo_model_layer_unsupported(layer, "%s", why);
+		if (fb_check(t, "operator options") != 0)
+			return -1;
+		return dmo_model_layer_spec_runnable(m, l, text, in_t, out_t, t->source, t->err,
+						     t->err_len);
+	}
 	if (!in->known_dtype || in->dtype == DMO_I32 || in->dtype != out->dtype ||
 	    in->producer == DMO_MODEL_CONSTANT)
 		return dmo_model_layer_unsupported(layer, "%s input to %s output: no dmo kernel",
@@ -440,7 +596,8 @@ static int supported_code(uint32_t code)
 {
 	return code == OP_ADD || code == OP_AVERAGE_POOL_2D || code == OP_CONV_2D ||
 	       code == OP_DEPTHWISE_CONV_2D || code == OP_FULLY_CONNECTED ||
-	       code == OP_MAX_POOL_2D || code == OP_MUL || code == OP_RELU || code == OP_RELU6;
+	       code == OP_MAX_POOL_2D || code == OP_MUL || code == OP_RELU || code == OP_RELU6 ||
+	       is_layout_code(code);
 }
 
 static int read_operator(struct tfl *t, const struct fb_table *op, size_t l, uint32_t n_tensors)

@@ -16,18 +16,21 @@
 
 enum key {
 	KEY_IN, KEY_K, KEY_STRIDE, KEY_DIL, KEY_PAD, KEY_MULT, KEY_OUT_C,
-	KEY_UNITS, KEY_DTYPE, KEY_COUNT
+	KEY_UNITS, KEY_DTYPE, KEY_OUT_DTYPE, KEY_BEFORE, KEY_AFTER, KEY_AT, KEY_PERM,
+	KEY_COUNT
 };
 
 #define BIT(k) (1u << (k))
 
 static const char *const key_names[KEY_COUNT] = {
-	"in", "k", "stride", "dil", "pad", "mult", "out_c", "units", "dtype"
+	"in", "k", "stride", "dil", "pad", "mult", "out_c", "units", "dtype", "out_dtype",
+	"before", "after", "at", "perm"
 };
 
 static const char *const op_names[DMO_OP_COUNT] = {
 	"relu", "relu6", "add", "mul", "conv2d", "dwconv2d", "maxpool",
-	"avgpool", "fc"
+	"avgpool", "fc", "reshape", "softmax", "logistic", "mean", "quantize",
+	"dequantize", "pad", "concat", "transpose"
 };
 
 static const char *const dtype_names[DMO_DTYPE_COUNT] = {
@@ -56,6 +59,16 @@ static const struct {
 	[DMO_OP_AVGPOOL] = { WINDOW_KEYS, BIT(KEY_IN) | BIT(KEY_K) },
 	[DMO_OP_FC] = { BIT(KEY_IN) | BIT(KEY_UNITS) | BIT(KEY_DTYPE),
 			BIT(KEY_IN) | BIT(KEY_UNITS) },
+	[DMO_OP_RESHAPE] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_SOFTMAX] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_LOGISTIC] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_MEAN] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_QUANTIZE] = { ELEMENTWISE_KEYS | BIT(KEY_OUT_DTYPE), BIT(KEY_IN) },
+	[DMO_OP_DEQUANTIZE] = { ELEMENTWISE_KEYS | BIT(KEY_OUT_DTYPE), BIT(KEY_IN) },
+	[DMO_OP_PAD] = { ELEMENTWISE_KEYS | BIT(KEY_BEFORE) | BIT(KEY_AFTER), BIT(KEY_IN) },
+	[DMO_OP_CONCAT] = { ELEMENTWISE_KEYS | BIT(KEY_OUT_C) | BIT(KEY_AT),
+			    BIT(KEY_IN) | BIT(KEY_OUT_C) },
+	[DMO_OP_TRANSPOSE] = { ELEMENTWISE_KEYS | BIT(KEY_PERM), BIT(KEY_IN) | BIT(KEY_PERM) },
 };
 
 const char *dmo_op_name(enum dmo_op op)
@@ -164,6 +177,27 @@ static int bad_value(char *err, size_t err_len, enum key key, struct slice v,
 		    key_names[key], (int)v.n, v.p, expect);
 }
 
+/* Store D[N] into the NHWC vector OUT[4]: N = 4 is NxHxWxC, 3 HxWxC, 2
+ * HxW; the axes not given are 0. */
+static void nhwc_vector(int *out, const int *d, int n)
+{
+	int first = n == 4 ? 0 : 1;
+
+	for (int i = 0; i < 4; i++)
+		out[i] = i >= first && i - first < n ? d[i - first] : 0;
+}
+
+static int parse_dtype(struct slice v, enum dmo_dtype *dtype)
+{
+	for (int t = 0; t < DMO_DTYPE_COUNT; t++) {
+		if (slice_is(v, dtype_names[t])) {
+			*dtype = (enum dmo_dtype)t;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 static int parse_value(struct dmo_opspec *s, enum key key, struct slice v,
 		       char *err, size_t err_len)
 {
@@ -229,13 +263,34 @@ static int parse_value(struct dmo_opspec *s, enum key key, struct slice v,
 		break;
 	case KEY_DTYPE:
 		expect = "f32, i8, i16, i32 or u8";
-		rc = -1;
-		for (int t = 0; t < DMO_DTYPE_COUNT; t++) {
-			if (slice_is(v, dtype_names[t])) {
-				s->dtype = (enum dmo_dtype)t;
-				rc = 0;
-			}
+		rc = parse_dtype(v, &s->dtype);
+		break;
+	case KEY_OUT_DTYPE:
+		expect = "f32, i8, i16, i32 or u8";
+		rc = parse_dtype(v, &s->out_dtype);
+		break;
+	case KEY_BEFORE:
+	case KEY_AFTER:
+		expect = "HxW, HxWxC or NxHxWxC, integers >= 0";
+		rc = parse_dims(v, d, 2, 4, &n, 1);
+		if (!rc)
+			nhwc_vector(key == KEY_BEFORE ? s->before : s->after, d, n);
+		break;
+	case KEY_AT:
+		expect = "an integer >= 0";
+		rc = parse_uint(v, &s->before[3], 1);
+		break;
+	case KEY_PERM:
+		expect = "AxBxC or AxBxCxD, a permutation of in's axes";
+		rc = parse_dims(v, d, 3, 4, &n, 1);
+		for (int i = 0, seen = 0; !rc && i < n; i++) {
+			if (d[i] >= n || (seen & (1 << d[i])))
+				rc = -1;
+			seen |= 1 << (d[i] < n ? d[i] : 0);
 		}
+		/* Over HxWxC the batch axis stays first. */
+		for (int i = 0; !rc && i < 4; i++)
+			s->perm[i] = n == 4 ? d[i] : i == 0 ? 0 : d[i - 1] + 1;
 		break;
 	case KEY_COUNT:
 		break;
@@ -279,13 +334,67 @@ static int check_mul(uint64_t *acc, uint64_t factor)
 	return __builtin_mul_overflow(*acc, factor, acc) || *acc > MAX_BUFFER_BYTES;
 }
 
+/* Output dims of pad, concat and transpose, which move whole elements. */
+static int resolve_layout(struct dmo_opspec *s, char *err, size_t err_len)
+{
+	const int in[4] = { s->batch, s->in_h, s->in_w, s->in_c };
+	int64_t out[4];
+
+	if (s->op == DMO_OP_CONCAT) {
+		if ((int64_t)s->out_c < (int64_t)s->before[3] + s->in_c)
+			return fail(err, err_len,
+				    "bad value for 'out_c': %d is less than in's %d channels plus 'at' %d",
+				    s->out_c, s->in_c, s->before[3]);
+		s->after[3] = s->out_c - s->before[3] - s->in_c;
+	}
+	for (int i = 0; i < 4; i++) {
+		if (s->op == DMO_OP_TRANSPOSE)
+			out[i] = in[s->perm[i]];
+		else
+			out[i] = (int64_t)in[i] + s->before[i] + s->after[i];
+		if (out[i] > MAX_VALUE)
+			return fail(err, err_len, "output of 'in' with these '%s' is too large",
+				    s->op == DMO_OP_PAD ? "before'/'after" : "at'/'out_c");
+	}
+	if (s->op != DMO_OP_TRANSPOSE)
+		for (int i = 0; i < 4; i++)
+			s->perm[i] = i;
+	s->out_n = (int)out[0];
+	s->out_h = (int)out[1];
+	s->out_w = (int)out[2];
+	s->out_c = (int)out[3];
+	s->pad_top = s->before[1];
+	s->pad_left = s->before[2];
+	s->pad_bottom = s->after[1];
+	s->pad_right = s->after[2];
+	return 0;
+}
+
 static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 {
+	s->out_n = s->batch;
+	if (s->op != DMO_OP_QUANTIZE && s->op != DMO_OP_DEQUANTIZE)
+		s->out_dtype = s->dtype;
 	switch (s->op) {
+	case DMO_OP_PAD:
+	case DMO_OP_CONCAT:
+	case DMO_OP_TRANSPOSE:
+		if (resolve_layout(s, err, err_len))
+			return -1;
+		break;
+	case DMO_OP_MEAN:
+		s->out_h = s->out_w = 1;
+		s->out_c = s->in_c;
+		break;
 	case DMO_OP_RELU:
 	case DMO_OP_RELU6:
 	case DMO_OP_ADD:
 	case DMO_OP_MUL:
+	case DMO_OP_RESHAPE:
+	case DMO_OP_SOFTMAX:
+	case DMO_OP_LOGISTIC:
+	case DMO_OP_QUANTIZE:
+	case DMO_OP_DEQUANTIZE:
 	case DMO_OP_FC:
 		s->out_h = s->op == DMO_OP_FC ? 1 : s->in_h;
 		s->out_w = s->op == DMO_OP_FC ? 1 : s->in_w;
@@ -331,16 +440,18 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 		break;
 	}
 
-	uint64_t in = dtype_sizes[s->dtype], out = dtype_sizes[s->dtype];
+	uint64_t in = dtype_sizes[s->dtype], out = dtype_sizes[s->out_dtype];
 	if (check_mul(&in, (uint64_t)s->batch) || check_mul(&in, (uint64_t)s->in_h) ||
 	    check_mul(&in, (uint64_t)s->in_w) || check_mul(&in, (uint64_t)s->in_c))
 		return fail(err, err_len, "input buffer of 'in' exceeds 4 GiB");
-	if (check_mul(&out, (uint64_t)s->batch) || check_mul(&out, (uint64_t)s->out_h) ||
+	if (check_mul(&out, (uint64_t)s->out_n) || check_mul(&out, (uint64_t)s->out_h) ||
 	    check_mul(&out, (uint64_t)s->out_w) || check_mul(&out, (uint64_t)s->out_c))
 		return fail(err, err_len, "output buffer exceeds 4 GiB (check '%s')",
 			    s->op == DMO_OP_FC ? "units" :
 			    s->op == DMO_OP_CONV2D ? "out_c" :
-			    s->op == DMO_OP_DWCONV2D ? "mult" : "in");
+			    s->op == DMO_OP_DWCONV2D ? "mult" :
+			    s->op == DMO_OP_PAD ? "before'/'after" :
+			    s->op == DMO_OP_CONCAT ? "out_c" : "in");
 	return 0;
 }
 
@@ -350,7 +461,7 @@ int dmo_opspec_parse(const char *text, struct dmo_opspec *spec, char *err,
 	struct dmo_opspec s = {
 		.k_h = 1, .k_w = 1, .stride_h = 1, .stride_w = 1,
 		.dil_h = 1, .dil_w = 1, .pad = DMO_PAD_VALID, .mult = 1,
-		.dtype = DMO_F32,
+		.dtype = DMO_F32, .out_dtype = DMO_I8,
 	};
 	unsigned seen = 0;
 
@@ -364,9 +475,14 @@ int dmo_opspec_parse(const char *text, struct dmo_opspec *spec, char *err,
 			op = i;
 	if (op < 0)
 		return fail(err, err_len,
-			    "unknown op '%.*s' (expected relu, relu6, add, mul, conv2d, dwconv2d, maxpool, avgpool or fc)",
+			    "unknown op '%.*s' (expected relu, relu6, add, mul, conv2d, dwconv2d, maxpool, avgpool, fc, reshape, softmax, logistic, mean, quantize, dequantize, pad, concat or transpose)",
 			    (int)(oplen > 40 ? 40 : oplen), text);
 	s.op = (enum dmo_op)op;
+	/* TFLite's usual directions: quantize f32 -> i8, dequantize i8 -> f32. */
+	if (s.op == DMO_OP_DEQUANTIZE) {
+		s.dtype = DMO_I8;
+		s.out_dtype = DMO_F32;
+	}
 
 	const char *p = colon ? colon + 1 : text + oplen;
 	while (colon) {
@@ -417,10 +533,26 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 		return snprintf(buf, len, "fc:in=%dx%d,units=%d,dtype=%s",
 				s->batch, s->in_c, s->out_c,
 				dmo_dtype_name(s->dtype));
-	if (s->op < DMO_OP_CONV2D)
-		return snprintf(buf, len, "%s:in=%dx%dx%dx%d,dtype=%s",
+	if (s->op < DMO_OP_CONV2D || (s->op >= DMO_OP_RESHAPE && s->op <= DMO_OP_DEQUANTIZE))
+		return snprintf(buf, len, "%s:in=%dx%dx%dx%d,dtype=%s%s%s",
 				dmo_op_name(s->op), s->batch, s->in_h, s->in_w,
-				s->in_c, dmo_dtype_name(s->dtype));
+				s->in_c, dmo_dtype_name(s->dtype),
+				s->op == DMO_OP_QUANTIZE || s->op == DMO_OP_DEQUANTIZE ? ",out_dtype=" : "",
+				s->op == DMO_OP_QUANTIZE || s->op == DMO_OP_DEQUANTIZE
+					? dmo_dtype_name(s->out_dtype) : "");
+	if (s->op == DMO_OP_PAD)
+		return snprintf(buf, len, "pad:in=%dx%dx%dx%d,before=%dx%dx%dx%d,after=%dx%dx%dx%d,dtype=%s",
+				s->batch, s->in_h, s->in_w, s->in_c, s->before[0],
+				s->before[1], s->before[2], s->before[3], s->after[0],
+				s->after[1], s->after[2], s->after[3], dmo_dtype_name(s->dtype));
+	if (s->op == DMO_OP_CONCAT)
+		return snprintf(buf, len, "concat:in=%dx%dx%dx%d,out_c=%d,at=%d,dtype=%s",
+				s->batch, s->in_h, s->in_w, s->in_c, s->out_c, s->before[3],
+				dmo_dtype_name(s->dtype));
+	if (s->op == DMO_OP_TRANSPOSE)
+		return snprintf(buf, len, "transpose:in=%dx%dx%dx%d,perm=%dx%dx%dx%d,dtype=%s",
+				s->batch, s->in_h, s->in_w, s->in_c, s->perm[0], s->perm[1],
+				s->perm[2], s->perm[3], dmo_dtype_name(s->dtype));
 	if (s->pad == DMO_PAD_EXPLICIT)
 		snprintf(pad, sizeof pad, "%dx%d", s->pad_top, s->pad_left);
 	else
@@ -446,7 +578,7 @@ uint64_t dmo_opspec_in_elems(const struct dmo_opspec *s)
 
 uint64_t dmo_opspec_out_elems(const struct dmo_opspec *s)
 {
-	return (uint64_t)s->batch * s->out_h * s->out_w * s->out_c;
+	return (uint64_t)s->out_n * s->out_h * s->out_w * s->out_c;
 }
 
 uint64_t dmo_opspec_in_bytes(const struct dmo_opspec *s)
@@ -456,5 +588,29 @@ uint64_t dmo_opspec_in_bytes(const struct dmo_opspec *s)
 
 uint64_t dmo_opspec_out_bytes(const struct dmo_opspec *s)
 {
-	return dmo_opspec_out_elems(s) * dmo_dtype_size(s->dtype);
+	return dmo_opspec_out_elems(s) * dmo_dtype_size(s->out_dtype);
+}
+
+const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec)
+{
+	enum dmo_dtype in = spec->dtype, out = spec->out_dtype;
+
+	switch (spec->op) {
+	case DMO_OP_RESHAPE:
+	case DMO_OP_PAD:
+	case DMO_OP_CONCAT:
+	case DMO_OP_TRANSPOSE:
+		return NULL; /* they copy elements of any size */
+	case DMO_OP_SOFTMAX:
+	case DMO_OP_LOGISTIC:
+	case DMO_OP_MEAN:
+		return in == DMO_F32 || in == DMO_I8 ? NULL : "f32 and i8";
+	case DMO_OP_QUANTIZE:
+		return (in == DMO_F32 || in == DMO_I8) && out == DMO_I8 ? NULL
+		       : "f32 to i8 and i8 to i8";
+	case DMO_OP_DEQUANTIZE:
+		return in == DMO_I8 && out == DMO_F32 ? NULL : "i8 to f32";
+	default:
+		return in == DMO_F32 || in == DMO_I8 || in == DMO_I16 ? NULL : "f32, i8 and i16";
+	}
 }

@@ -19,6 +19,16 @@ enum dmo_op {
 	DMO_OP_MAXPOOL,
 	DMO_OP_AVGPOOL,
 	DMO_OP_FC,
+	/* Ops that move or rescale elements (docs/kernels.md, "Loop orders"). */
+	DMO_OP_RESHAPE,
+	DMO_OP_SOFTMAX,
+	DMO_OP_LOGISTIC,
+	DMO_OP_MEAN,
+	DMO_OP_QUANTIZE,
+	DMO_OP_DEQUANTIZE,
+	DMO_OP_PAD,
+	DMO_OP_CONCAT,
+	DMO_OP_TRANSPOSE,
 	DMO_OP_COUNT
 };
 
@@ -28,7 +38,10 @@ enum dmo_pad { DMO_PAD_SAME, DMO_PAD_VALID, DMO_PAD_EXPLICIT };
 
 /* A parsed and resolved op.  Shapes are NHWC; an fc input NxK is stored as
  * batch=N, in_h=in_w=1, in_c=K, and its output as batch=N, out_h=out_w=1,
- * out_c=units.  Element-wise ops have out shape == in shape and k=1x1. */
+ * out_c=units.  Element-wise ops have out shape == in shape and k=1x1.
+ * The output is out_n x out_h x out_w x out_c elements of out_dtype; out_n
+ * is batch and out_dtype is dtype except for pad/transpose (out_n) and
+ * quantize/dequantize (out_dtype). */
 struct dmo_opspec {
 	enum dmo_op op;
 	enum dmo_dtype dtype;
@@ -42,6 +55,13 @@ struct dmo_opspec {
 	int pad_top, pad_left, pad_bottom, pad_right;
 	int mult;       /* dwconv2d depth multiplier, default 1 */
 	int out_h, out_w, out_c;
+	int out_n;
+	enum dmo_dtype out_dtype;
+	/* pad and concat: elements added before/after the input along each
+	 * NHWC axis (concat: the other inputs' channels, `at` and the rest). */
+	int before[4], after[4];
+	/* transpose: output axis i is input axis perm[i] (NHWC, 0 = N). */
+	int perm[4];
 };
 
 /* Parse TEXT.  On success fill *SPEC and return 0.  On failure return -1 and
@@ -57,10 +77,16 @@ const char *dmo_dtype_name(enum dmo_dtype dtype);
 size_t dmo_dtype_size(enum dmo_dtype dtype);
 
 /* Element counts and byte sizes of the profiled input and output buffers.
- * For add/mul the profiled input is the first operand. */
+ * For add/mul and concat the profiled input is the first operand. */
 uint64_t dmo_opspec_in_elems(const struct dmo_opspec *spec);
 uint64_t dmo_opspec_out_elems(const struct dmo_opspec *spec);
 uint64_t dmo_opspec_in_bytes(const struct dmo_opspec *spec);
 uint64_t dmo_opspec_out_bytes(const struct dmo_opspec *spec);
+
+/* Whether the reference kernels (libdmokernels) implement SPEC's op for its
+ * dtypes: NULL when they do, else the dtypes they have for it (e.g. "f32
+ * and i8"), for a message.  The model readers give an op spec only to
+ * layers the kernels can run, so that every planned overlap can be run. */
+const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec);
 
 #endif

@@ -16,7 +16,10 @@ struct dmo_op_run {
 	struct dk_params params;
 	void *filter; /* conv2d, dwconv2d, fc */
 	void *bias;   /* same ops: float, int32 (i8) or int64 (i16) */
-	void *in2;    /* add, mul: the prepared second operand */
+	void *in2;    /* add, mul: the prepared second operand; concat: the
+		       * inputs after the profiled one */
+	void *in_before; /* concat: the inputs before the profiled one */
+	int64_t pad_value; /* pad: the border element (i8: the zero point) */
 };
 
 /* splitmix64: tiny, and the same sequence on every platform. */
@@ -93,6 +96,14 @@ static void make_quant(struct dmo_op_run *r, uint64_t *state)
 	int i8 = s->dtype == DMO_I8;
 	double taps = 1, factor;
 
+	if (s->op == DMO_OP_QUANTIZE || s->op == DMO_OP_DEQUANTIZE) {
+		/* Scales that map typical inputs inside the output range. */
+		q->scale = s->op == DMO_OP_QUANTIZE ? 1.0f / 100 : 1.0f / 20;
+		q->in_zero = s->dtype == DMO_I8 ? (int32_t)random_in(state, -8, 7) : 0;
+		q->out_zero = s->out_dtype == DMO_I8 ? (int32_t)random_in(state, -8, 7) : 0;
+		dk_quantize_multiplier(0.7, &q->out_mult, &q->out_shift);
+		return;
+	}
 	if (s->dtype == DMO_F32)
 		return;
 	if (i8) {
@@ -126,6 +137,15 @@ static void make_quant(struct dmo_op_run *r, uint64_t *state)
 	case DMO_OP_MUL:
 		factor = i8 ? 1.0 / 90 : 1.0 / 20000;
 		break;
+	case DMO_OP_SOFTMAX:
+		dk_softmax_quant(1.0f, 1.0f / 16, q);
+		return;
+	case DMO_OP_LOGISTIC:
+		dk_logistic_quant(1.0f / 16, q);
+		return;
+	case DMO_OP_MEAN:
+		factor = 0.9;
+		break;
 	case DMO_OP_ADD:
 		q->left_shift = i8 ? 20 : 15;
 		dk_quantize_multiplier(0.5, &q->in_mult, &q->in_shift);
@@ -146,6 +166,23 @@ static void *alloc_elems(uint64_t n, size_t size)
 	if (__builtin_mul_overflow(n, (uint64_t)size, &bytes) || bytes > SIZE_MAX)
 		return NULL;
 	return malloc(bytes ? bytes : 1);
+}
+
+/* Concat's other inputs: AT channels before the profiled input's, the rest
+ * after, each per pixel (docs/kernels.md); either may be empty. */
+static int make_concat_inputs(struct dmo_op_run *r, uint64_t *state)
+{
+	const struct dmo_opspec *s = &r->spec;
+	uint64_t pixels = (uint64_t)s->batch * s->in_h * s->in_w;
+	size_t es = dmo_dtype_size(s->dtype);
+
+	r->in_before = alloc_elems(pixels * (uint64_t)s->before[3], es);
+	r->in2 = alloc_elems(pixels * (uint64_t)s->after[3], es);
+	if (r->in_before == NULL || r->in2 == NULL)
+		return -1;
+	fill_values(r->in_before, pixels * (uint64_t)s->before[3], es, s->dtype == DMO_F32, state);
+	fill_values(r->in2, pixels * (uint64_t)s->after[3], es, s->dtype == DMO_F32, state);
+	return 0;
 }
 
 static int make_weights(struct dmo_op_run *r, uint64_t *state)
@@ -188,11 +225,17 @@ struct dmo_op_run *dmo_op_prepare(const struct dmo_opspec *spec, char *err,
 {
 	struct dmo_op_run *r;
 	uint64_t state = spec_seed(spec);
+	const char *have = dmo_opspec_kernel_gap(spec);
 	int ok = 1;
 
-	if (spec->dtype != DMO_F32 && spec->dtype != DMO_I8 && spec->dtype != DMO_I16) {
-		snprintf(err, err_len, "dtype %s has no reference kernel (there are f32, i8 and i16)",
-			 dmo_dtype_name(spec->dtype));
+	if (have != NULL) {
+		if (spec->dtype == spec->out_dtype)
+			snprintf(err, err_len, "%s of dtype %s has no reference kernel (there are %s)",
+				 dmo_op_name(spec->op), dmo_dtype_name(spec->dtype), have);
+		else
+			snprintf(err, err_len, "%s from %s to %s has no reference kernel (there are %s)",
+				 dmo_op_name(spec->op), dmo_dtype_name(spec->dtype),
+				 dmo_dtype_name(spec->out_dtype), have);
 		return NULL;
 	}
 	r = calloc(1, sizeof *r);
@@ -208,6 +251,7 @@ struct dmo_op_run *dmo_op_prepare(const struct dmo_opspec *spec, char *err,
 		.stride_h = spec->stride_h, .stride_w = spec->stride_w,
 		.dil_h = spec->dil_h, .dil_w = spec->dil_w,
 		.pad_top = spec->pad_top, .pad_left = spec->pad_left, .mult = spec->mult,
+		.beta = 1.0f,
 	};
 	make_quant(r, &state);
 	switch (spec->op) {
@@ -222,6 +266,12 @@ struct dmo_op_run *dmo_op_prepare(const struct dmo_opspec *spec, char *err,
 		if (r->in2 != NULL)
 			dmo_op_fill_input(spec, r->in2, next_random(&state));
 		ok = r->in2 != NULL;
+		break;
+	case DMO_OP_CONCAT:
+		ok = make_concat_inputs(r, &state) == 0;
+		break;
+	case DMO_OP_PAD:
+		r->pad_value = spec->dtype == DMO_I8 ? r->params.q.out_zero : 0;
 		break;
 	default:
 		break;
@@ -241,12 +291,57 @@ void dmo_op_free(struct dmo_op_run *run)
 	free(run->filter);
 	free(run->bias);
 	free(run->in2);
+	free(run->in_before);
 	free(run);
 }
 
 void dmo_op_weights(const struct dmo_op_run *run, struct dmo_op_weights *weights)
 {
 	*weights = (struct dmo_op_weights){ run->filter, run->bias, run->in2 };
+}
+
+/* The layout kernels (any element size) over the NHWC input. */
+static int call_layout(const struct dmo_op_run *r, const void *in, const void *in2,
+		       void *out, const struct dk_thread *t)
+{
+	const struct dmo_opspec *s = &r->spec;
+	const struct dk_shape shape = { 4, { s->batch, s->in_h, s->in_w, s->in_c } };
+	size_t es = dmo_dtype_size(s->dtype);
+
+	switch (s->op) {
+	case DMO_OP_RESHAPE:
+		return dk_reshape(in, out, dmo_opspec_in_bytes(s), t);
+	case DMO_OP_PAD: {
+		unsigned char value[8];
+		int32_t v32 = (int32_t)r->pad_value;
+		int8_t v8 = (int8_t)r->pad_value;
+
+		memset(value, 0, sizeof value);
+		if (es == 1)
+			memcpy(value, &v8, 1);
+		else if (es == 4 && s->dtype != DMO_F32)
+			memcpy(value, &v32, 4);
+		return dk_pad(&shape, s->before, s->after, es, value, in, out, t);
+	}
+	case DMO_OP_TRANSPOSE:
+		return dk_transpose(&shape, s->perm, es, in, out, t);
+	default: { /* concat: [before,] in [, after] along the channels */
+		struct dk_shape shapes[3];
+		const void *ins[3];
+		int n = 0;
+		int widths[3] = { s->before[3], s->in_c, s->after[3] };
+		const void *bufs[3] = { r->in_before, in, in2 };
+
+		for (int k = 0; k < 3; k++) {
+			if (widths[k] == 0)
+				continue;
+			shapes[n] = shape;
+			shapes[n].dims[3] = widths[k];
+			ins[n++] = bufs[k];
+		}
+		return dk_concat(n, shapes, 3, es, ins, out, t);
+	}
+	}
 }
 
 /* One call of the dk_* function of the op and dtype; void pointers convert
@@ -272,6 +367,21 @@ static int call_kernel(const struct dmo_op_run *r, const void *in, const void *i
 	case DMO_OP_MAXPOOL:  return BY_DTYPE(maxpool, in, out, t);
 	case DMO_OP_AVGPOOL:  return BY_DTYPE(avgpool, in, out, t);
 	case DMO_OP_FC:       return BY_DTYPE(fc, in, f, b, out, t);
+	case DMO_OP_SOFTMAX:
+		return dt == DMO_F32 ? dk_softmax_f32(p, in, out, t) : dk_softmax_i8(p, in, out, t);
+	case DMO_OP_LOGISTIC:
+		return dt == DMO_F32 ? dk_logistic_f32(p, in, out, t) : dk_logistic_i8(p, in, out, t);
+	case DMO_OP_MEAN:
+		return dt == DMO_F32 ? dk_mean_f32(p, in, out, t) : dk_mean_i8(p, in, out, t);
+	case DMO_OP_QUANTIZE:
+		return dt == DMO_F32 ? dk_quantize_f32_i8(p, in, out, t) : dk_quantize_i8_i8(p, in, out, t);
+	case DMO_OP_DEQUANTIZE:
+		return dk_dequantize_i8_f32(p, in, out, t);
+	case DMO_OP_RESHAPE:
+	case DMO_OP_PAD:
+	case DMO_OP_CONCAT:
+	case DMO_OP_TRANSPOSE:
+		return call_layout(r, in, in2, out, t);
 	default:              return -1;
 	}
 #undef BY_DTYPE

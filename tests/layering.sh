@@ -18,7 +18,7 @@ uses() {
 	target-harness/oracle) echo "" ;;                           # independent of dmo
 	runner) echo "opspec target-harness/kernels target-harness/include" ;;   # 2b
 	target-harness/backends) echo "target-harness/include" ;;   # plugins: the ABI only
-	target-harness/lib) echo "common target-harness/include" ;; # 3 client library
+	target-harness/lib) echo "common opspec target-harness/include" ;; # 3 client library
 	dmo-tool) echo "common" ;;                                  # 3 the tool
 	analysis/lib) echo "common opspec runner target-harness/kernels target-harness/include" ;;
 	analysis/cmd | target-harness/harness)                      # 4 front ends

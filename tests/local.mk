@@ -89,10 +89,18 @@ EXTRA_DIST += tests/onnx_conformance.sh
 tests_onnx_conformance_SOURCES = tests/onnx_conformance.c
 tests_onnx_conformance_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROTOBUF_C_CFLAGS)
 tests_onnx_conformance_LDADD = opspec/libdmo-model.la target-harness/kernels/libdmokernels.la -lm
+# Reshape, softmax, logistic, mean, quantize, dequantize, pad, concat and
+# transpose in the three-way cross-check, with native overlapped runs.
+TESTS += tests/layout_ops_tool.sh
+EXTRA_DIST += tests/layout_ops_tool.sh
 TESTS += tests/run_model.sh
 EXTRA_DIST += tests/run_model.sh
 TESTS += tests/demo.sh
 EXTRA_DIST += tests/demo.sh
+
+# Issue 17, item 6: op specs checked by dmo_layer_begin, natively and under the tool.
+TESTS += tests/layer_spec.sh
+EXTRA_DIST += tests/layer_spec.sh
 
 # SPEC.md's layering, on the headers every compiled object reached.
 TESTS += tests/layering.sh

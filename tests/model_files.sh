@@ -56,9 +56,17 @@ if [ -n "$with" ] && [ "$with" -lt 55296 ]; then
 else
 	fail "person_detect with overlaps: '$with', not below 55296"
 fi
-grep -q "^no overlap: op RESHAPE has no dmo model (layer 29_reshape)$" "$WORK/pd.out" &&
-	echo "ok: person_detect names its RESHAPE as planned without overlap" ||
-	fail "person_detect: no 'no overlap' line for RESHAPE"
+# Its RESHAPE and SOFTMAX have op specs now: no layer is left without one.
+expect_eq "person_detect layers without an op spec" 0 "$(grep -c "^no overlap" "$WORK/pd.out")"
+# keyword_scrambled's SVDF has no dmo model, and its int16 QUANTIZE no
+# reference kernel: both named, planned without overlap.
+"$DMO" plan "$top_srcdir/tests/models/tflm_keyword_scrambled_8bit.tflite" >"$WORK/ks.out"
+grep -q "^no overlap: op SVDF has no dmo model (layer 1_svdf)$" "$WORK/ks.out" &&
+	echo "ok: keyword_scrambled names its SVDF as planned without overlap" ||
+	fail "keyword_scrambled: no 'no overlap' line for SVDF"
+grep -q "^no overlap: op QUANTIZE, int16 to int8: dmo's reference kernels have f32 to i8 and i8 to i8 (layer 0_quantize)$" \
+	"$WORK/ks.out" && echo "ok: keyword_scrambled's int16 QUANTIZE is named with the kernels dmo has" ||
+	fail "keyword_scrambled: no 'no overlap' line for QUANTIZE"
 
 # ONNX, by hand from the ONNX operator docs:
 # conv_with_strides_padding: X 1x1x7x5, W 1x1x3x3 (a graph input), pads 1,
@@ -82,12 +90,12 @@ grep -q "^no overlap: op Add, broadcasting operands (layer 0_add)$" "$WORK/bcast
 	echo "ok: a broadcasting Add is read and planned without overlap" ||
 	fail "add_bcast: $(head -3 "$WORK/bcast.out")"
 
-# --table: kws_ref's 13 operators less its RESHAPE and SOFTMAX (no op spec,
-# same bytes in and out: left out) make an 11-layer table that plans and
-# verifies; a model with state (SVDF) is refused by name.
+# --table: kws_ref's 13 operators, RESHAPE and SOFTMAX included, make a
+# 13-layer table that plans and verifies; a model with state (SVDF) is
+# refused by name.
 "$DMO" model --table "$top_srcdir/tests/models/tiny_kws_ref_model.tflite" >"$WORK/kws.csv" 2>"$WORK/kws.err"
-expect_eq "kws_ref --table rows" 12 "$(wc -l <"$WORK/kws.csv")"
-expect_eq "kws_ref --table notes" 2 "$(grep -c "^dmo model: left out layer" "$WORK/kws.err")"
+expect_eq "kws_ref --table rows" 14 "$(wc -l <"$WORK/kws.csv")"
+expect_eq "kws_ref --table notes" 0 "$(grep -c "^dmo model: left out layer" "$WORK/kws.err")"
 "$DMO" plan --verify "$WORK/kws.csv" >"$WORK/kws.plan" 2>&1
 expect_eq "kws_ref table plan --verify exit status" 0 $?
 "$DMO" model --table "$top_srcdir/tests/models/tflm_keyword_scrambled_8bit.tflite" >/dev/null 2>"$WORK/svdf.err"
@@ -97,7 +105,8 @@ grep -q "state tensor .* has no place in a layer table" "$WORK/svdf.err" &&
 
 # dmo run --model on a .tflite file: every layer is profiled under the tool
 # (with the model's real weights, tests/run_model.sh), and on the layers with
-# an op spec the measured O_s equals the algorithmic (dmo formula --model).
+# an op spec, all four (RESHAPE, DEPTHWISE_CONV_2D, FULLY_CONNECTED, SOFTMAX),
+# the measured O_s equals the algorithmic (dmo formula --model).
 speech="$top_srcdir/tests/models/tflm_micro_speech_quantized.tflite"
 (cd "$WORK" && "$DMO" run --model "$speech" >run.out 2>&1)
 expect_eq "run --model micro_speech exit status" 0 $?
@@ -108,6 +117,7 @@ awk -F'\t' 'NR == FNR { want[$1]; next } $2 in want { print $4 }' "$WORK/spec_la
 	>"$WORK/measured"
 expect_eq "micro_speech measured O_s = algorithmic" "$(cat "$WORK/algo")" "$(cat "$WORK/measured")"
 expect_eq "micro_speech profiled layers" 4 "$(wc -l <"$WORK/rows")"
+expect_eq "micro_speech layers with an op spec" 4 "$(wc -l <"$WORK/measured")"
 
 # --shape names a tensor the model has.
 "$DMO" plan --shape nosuch=1x2 "$speech" >/dev/null 2>"$WORK/shape.err"

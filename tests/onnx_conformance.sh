@@ -21,4 +21,19 @@ expect_eq "onnx_conformance exit status" 0 "$status"
 for op in conv2d dwconv2d maxpool avgpool fc relu add mul; do
 	grep -q "^pass .* $op:" "$WORK/out" && echo "ok: $op cases pass" || fail "no passing $op case"
 done
+# The layout-free ops read with op specs over the stored dims (no expected
+# outputs are run for them here): each plans and verifies.
+for pair in sigmoid:logistic softmax_axis_2:softmax transpose_default:transpose \
+	    transpose_all_permutations_3:transpose flatten_axis1:reshape unsqueeze_axis_0:reshape; do
+	file="$data/node/test_${pair%%:*}/model.onnx"
+	"$DMO" model "$file" >"$WORK/layout.out" 2>&1
+	grep -q " ${pair#*:}:in=" "$WORK/layout.out" && echo "ok: ${pair%%:*} read as ${pair#*:}" ||
+		fail "${pair%%:*}: $(head -3 "$WORK/layout.out")"
+	"$DMO" plan --verify "$file" >"$WORK/layout.out" 2>&1
+	expect_eq "${pair%%:*} plan --verify exit status" 0 $?
+done
+"$DMO" model "$data/node/test_softmax_axis_1/model.onnx" >"$WORK/axis1.out" 2>&1
+grep -q "^no overlap: op Softmax, softmax over axis 1 of 3 (dmo's is over the last)" "$WORK/axis1.out" &&
+	echo "ok: a softmax over another axis is planned without overlap, named" ||
+	fail "softmax axis 1: $(cat "$WORK/axis1.out")"
 finish

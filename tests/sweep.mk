@@ -13,3 +13,6 @@ tests_sweep_paper_dwconv_la_LDFLAGS = -module -avoid-version -shared -rpath /now
 
 TESTS += tests/sweep.sh
 EXTRA_DIST += tests/sweep.sh tests/sweep/paper_dwconv.formula tests/fuzz/formula.dict docs/sweep.md
+# Issue 20: the sweep on a third-party backend (skipped when it was not built).
+TESTS += tests/sweep_backend.sh
+EXTRA_DIST += tests/sweep_backend.sh

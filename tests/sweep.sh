@@ -132,8 +132,8 @@ expect_error "unknown variable" 2 "bad formula: column 6: unknown name 'in_x'" \
 	'relu:in=4x4x1' --formula 'OB - in_x'
 expect_error "no valid configuration" 2 "no configuration of the grid is a valid op spec" \
 	'dwconv2d:in=2x2x1,k={5,6},pad=valid' --formula OB
-expect_error "backend" 2 "backend 'xnnpack' is not available" \
-	'relu:in=4x4x1' --formula OB --backend xnnpack
+expect_error "unknown backend" 2 "unknown backend 'nosuch'" \
+	'relu:in=4x4x1' --formula OB --backend nosuch
 expect_error "two sweeps in one collect" 2 "is a different sweep" \
 	--collect "$WORK/serial" "$WORK/ob"
 finish

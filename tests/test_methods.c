@@ -27,7 +27,7 @@ static void parse(const char *text, struct dmo_opspec *s)
 /* The oracle: the reference loop nests written out, offsets only. */
 struct oracle {
 	struct dmo_reducer r;
-	uint64_t es;
+	uint64_t es, oes; /* input and output element sizes */
 };
 
 static void rd(struct oracle *o, uint64_t elem)
@@ -37,7 +37,7 @@ static void rd(struct oracle *o, uint64_t elem)
 
 static void wr(struct oracle *o, uint64_t elem)
 {
-	dmo_reducer_add(&o->r, DMO_EV_WRITE | DMO_EV_OUT, elem * o->es, o->es);
+	dmo_reducer_add(&o->r, DMO_EV_WRITE | DMO_EV_OUT, elem * o->oes, o->oes);
 }
 
 static uint64_t in_at(const struct dmo_opspec *s, int b, int iy, int ix, int c)
@@ -45,9 +45,56 @@ static uint64_t in_at(const struct dmo_opspec *s, int b, int iy, int ix, int c)
 	return (((uint64_t)b * s->in_h + iy) * s->in_w + ix) * s->in_c + c;
 }
 
+/* docs/kernels.md's layout ops (pad, concat, transpose): the output in
+ * flat order, each element copied from the input element at its NHWC
+ * coordinates mapped back, or from elsewhere (padding, another input). */
+static void oracle_layout(struct oracle *o, const struct dmo_opspec *s)
+{
+	const int in[4] = { s->batch, s->in_h, s->in_w, s->in_c };
+	const int od[4] = { s->out_n, s->out_h, s->out_w, s->out_c };
+	uint64_t e = 0;
+
+	if (s->op == DMO_OP_CONCAT) {
+		/* Per pixel: `at` channels of the inputs before, this input's
+		 * in_c, then the rest. */
+		for (uint64_t p = 0; p < (uint64_t)s->batch * s->in_h * s->in_w; p++) {
+			for (int c = 0; c < s->before[3]; c++)
+				wr(o, e++);
+			for (int c = 0; c < s->in_c; c++) {
+				rd(o, p * s->in_c + c);
+				wr(o, e++);
+			}
+			for (int c = 0; c < s->after[3]; c++)
+				wr(o, e++);
+		}
+		return;
+	}
+	for (int a = 0; a < od[0]; a++)
+	for (int y = 0; y < od[1]; y++)
+	for (int x = 0; x < od[2]; x++)
+	for (int c = 0; c < od[3]; c++) {
+		const int coord[4] = { a, y, x, c };
+		int src[4], inside = 1;
+		if (s->op == DMO_OP_TRANSPOSE) {
+			/* out dims[i] = in dims[perm[i]]: input axis perm[i]
+			 * is at coordinate coord[i]. */
+			for (int i = 0; i < 4; i++)
+				src[s->perm[i]] = coord[i];
+		} else {
+			for (int i = 0; i < 4; i++) {
+				src[i] = coord[i] - s->before[i];
+				inside = inside && src[i] >= 0 && src[i] < in[i];
+			}
+		}
+		if (inside)
+			rd(o, in_at(s, src[0], src[1], src[2], src[3]));
+		wr(o, e++);
+	}
+}
+
 static uint64_t oracle_os(const struct dmo_opspec *s)
 {
-	struct oracle o = { .es = dmo_dtype_size(s->dtype) };
+	struct oracle o = { .es = dmo_dtype_size(s->dtype), .oes = dmo_dtype_size(s->out_dtype) };
 	uint64_t e = 0, n = dmo_opspec_in_elems(s);
 	int pool = s->op == DMO_OP_MAXPOOL || s->op == DMO_OP_AVGPOOL;
 
@@ -108,7 +155,41 @@ static uint64_t oracle_os(const struct dmo_opspec *s)
 		}
 		break;
 	}
-	default: /* element-wise, flat */
+	case DMO_OP_RESHAPE: /* byte by byte */
+		o.es = o.oes = 1;
+		for (uint64_t i = 0; i < dmo_opspec_in_bytes(s); i++) {
+			rd(&o, i);
+			wr(&o, i);
+		}
+		break;
+	case DMO_OP_SOFTMAX:
+		for (uint64_t r = 0; r < n / s->in_c; r++) {
+			uint64_t row = r * s->in_c;
+			for (int c = 0; c < s->in_c; c++) /* maximum */
+				rd(&o, row + c);
+			for (int c = 0; c < s->in_c; c++) /* sum of exponentials */
+				rd(&o, row + c);
+			for (int c = 0; c < s->in_c; c++) {
+				rd(&o, row + c);
+				wr(&o, row + c);
+			}
+		}
+		break;
+	case DMO_OP_MEAN:
+		for (int b = 0; b < s->batch; b++)
+		for (int c = 0; c < s->in_c; c++) {
+			for (int y = 0; y < s->in_h; y++)
+				for (int x = 0; x < s->in_w; x++)
+					rd(&o, in_at(s, b, y, x, c));
+			wr(&o, e++);
+		}
+		break;
+	case DMO_OP_PAD:
+	case DMO_OP_CONCAT:
+	case DMO_OP_TRANSPOSE:
+		oracle_layout(&o, s);
+		break;
+	default: /* element-wise (also logistic, quantize, dequantize), flat */
 		for (uint64_t i = 0; i < n; i++) {
 			rd(&o, i);
 			wr(&o, i);
@@ -134,7 +215,12 @@ static void check_against_oracle(const char *text)
 		      (unsigned long)a.os, (unsigned long)want);
 	ck_assert_msg(an.os <= a.os, "%s: analytic %lu > exact %lu", text,
 		      (unsigned long)an.os, (unsigned long)a.os);
-	ck_assert_uint_eq(a.steps, dmo_opspec_out_elems(&s));
+	/* reshape writes byte by byte (docs/kernels.md) */
+	ck_assert_uint_eq(a.steps, s.op == DMO_OP_RESHAPE ? dmo_opspec_out_bytes(&s)
+							   : dmo_opspec_out_elems(&s));
+	/* The closed forms of formulas.md section 4 are exact. */
+	ck_assert_msg(an.linear || an.os == a.os, "%s: closed form %lu, exact %lu", text,
+		      (unsigned long)an.os, (unsigned long)a.os);
 
 	/* The library's own replay mode agrees, event counts included. */
 	ck_assert_int_eq(dmo_geom_from_spec(&s, &g), 0);
@@ -161,6 +247,13 @@ static const char *const small[] = {
 	"maxpool:in=9x9x2,k=3,stride=2,pad=same", "avgpool:in=2x7x7x3,k=2,stride=2,pad=valid",
 	"avgpool:in=6x6x2,k=3,stride=1,pad=1x2",
 	"fc:in=2x10,units=20", "fc:in=10,units=3,dtype=i8", "fc:in=3x4,units=4",
+	"reshape:in=2x3x4", "softmax:in=2x3x5,dtype=i8", "softmax:in=1x1x1",
+	"logistic:in=3x3x2", "mean:in=2x4x3x5", "mean:in=3x3x1", "quantize:in=3x3x3",
+	"dequantize:in=3x3x3", "quantize:in=2x2x2,dtype=i16,out_dtype=i8",
+	"pad:in=3x4x2,before=1x1,after=1x1", "pad:in=2x3x4x2,before=1x0x2x1,after=0x2x0x3,dtype=i8",
+	"pad:in=1x1x1,after=0x0x3", "concat:in=3x3x2,out_c=5,at=0",
+	"concat:in=2x2x2x3,out_c=7,at=4,dtype=i16", "transpose:in=1x3x8x8,perm=0x2x3x1",
+	"transpose:in=2x3x4x5,perm=3x1x0x2,dtype=i8", "transpose:in=4x5x6,perm=1x0x2",
 };
 
 START_TEST(test_small_configs)
@@ -288,9 +381,11 @@ static unsigned rnd(unsigned *state, unsigned lo, unsigned hi)
 static void random_spec(unsigned *st, char *buf, size_t len)
 {
 	static const char *const ops[] = { "conv2d", "dwconv2d", "maxpool", "avgpool",
-					   "fc", "relu", "relu6", "add", "mul" };
+					   "fc", "relu", "relu6", "add", "mul", "reshape",
+					   "softmax", "logistic", "mean", "quantize", "dequantize",
+					   "pad", "concat", "transpose" };
 	static const char *const dtypes[] = { "f32", "i8", "i16", "i32" };
-	const char *op = ops[rnd(st, 0, 8)];
+	const char *op = ops[rnd(st, 0, 17)];
 	const char *dt = dtypes[rnd(st, 0, 3)];
 	unsigned n = rnd(st, 1, 2), h = rnd(st, 1, 16), w = rnd(st, 1, 16), c = rnd(st, 1, 8);
 	char pad[16];
@@ -314,13 +409,32 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 	else if (!strcmp(op, "fc"))
 		snprintf(buf, len, "fc:in=%ux%u,units=%u,dtype=%s", n, rnd(st, 1, 64),
 			 rnd(st, 1, 64), dt);
-	else
+	else if (!strcmp(op, "quantize") || !strcmp(op, "dequantize"))
+		snprintf(buf, len, "%s:in=%ux%ux%ux%u,dtype=%s,out_dtype=%s", op, n, h, w, c, dt,
+			 dtypes[rnd(st, 0, 3)]);
+	else if (!strcmp(op, "pad"))
+		snprintf(buf, len, "pad:in=%ux%ux%ux%u,before=%ux%ux%ux%u,after=%ux%ux%ux%u,dtype=%s",
+			 n, h, w, c, rnd(st, 0, 1), rnd(st, 0, 3), rnd(st, 0, 3), rnd(st, 0, 3),
+			 rnd(st, 0, 1), rnd(st, 0, 3), rnd(st, 0, 3), rnd(st, 0, 3), dt);
+	else if (!strcmp(op, "concat")) {
+		unsigned at = rnd(st, 0, 6);
+		snprintf(buf, len, "concat:in=%ux%ux%ux%u,out_c=%u,at=%u,dtype=%s", n, h, w, c,
+			 c + at + rnd(st, 0, 6), at, dt);
+	} else if (!strcmp(op, "transpose")) {
+		unsigned p[4] = { 0, 1, 2, 3 };
+		for (unsigned i = 3; i > 0; i--) { /* Fisher-Yates */
+			unsigned j = rnd(st, 0, i), t = p[i];
+			p[i] = p[j], p[j] = t;
+		}
+		snprintf(buf, len, "transpose:in=%ux%ux%ux%u,perm=%ux%ux%ux%u,dtype=%s", n, h, w,
+			 c, p[0], p[1], p[2], p[3], dt);
+	} else
 		snprintf(buf, len, "%s:in=%ux%ux%ux%u,dtype=%s", op, n, h, w, c, dt);
 }
 
 START_TEST(test_sweep)
 {
-	enum { WANT = 2400 };
+	enum { WANT = 4000 };
 	unsigned st = 20201004u;
 	unsigned accepted = 0, rejected = 0, replayed = 0, per_op[DMO_OP_COUNT] = { 0 };
 	double sum[DMO_OP_COUNT] = { 0 }, max[DMO_OP_COUNT] = { 0 }, all_sum = 0, all_max = 0;
@@ -340,6 +454,8 @@ START_TEST(test_sweep)
 		ck_assert_int_eq(dmo_algorithmic(&s, &a), 0);
 		ck_assert_int_eq(dmo_analytic(&s, &an), 0);
 		ck_assert_msg(an.os <= a.os, "%s: analytic %lu > exact %lu", text,
+			      (unsigned long)an.os, (unsigned long)a.os);
+		ck_assert_msg(an.linear || an.os == a.os, "%s: closed form %lu, exact %lu", text,
 			      (unsigned long)an.os, (unsigned long)a.os);
 		if (accepted % 2 == 0) {
 			uint64_t want = oracle_os(&s);

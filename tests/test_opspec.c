@@ -65,6 +65,25 @@ static const struct shape_case {
 	/* fc forms */
 	{ "fc:in=1024,units=1001", 1, 1, 1, 1001, 0, 0, 0, 0, 4096, 4004 },
 	{ "fc:in=3x64,units=12,dtype=i8", 3, 1, 1, 12, 0, 0, 0, 0, 192, 36 },
+	/* rows: softmax and logistic keep the shape; mean keeps N and C */
+	{ "softmax:in=1x1x1001,dtype=i8", 1, 1, 1, 1001, 0, 0, 0, 0, 1001, 1001 },
+	{ "logistic:in=2x3x4", 1, 2, 3, 4, 0, 0, 0, 0, 96, 96 },
+	{ "mean:in=2x7x7x5,dtype=i8", 2, 1, 1, 5, 0, 0, 0, 0, 490, 10 },
+	{ "reshape:in=1x1x10,dtype=i16", 1, 1, 1, 10, 0, 0, 0, 0, 20, 20 },
+	/* quantize f32 -> i8 by default, dequantize i8 -> f32 */
+	{ "quantize:in=2x2x3", 1, 2, 2, 3, 0, 0, 0, 0, 48, 12 },
+	{ "dequantize:in=2x2x3", 1, 2, 2, 3, 0, 0, 0, 0, 12, 48 },
+	{ "quantize:in=2x2x3,dtype=i16,out_dtype=i8", 1, 2, 2, 3, 0, 0, 0, 0, 24, 12 },
+	/* pad: each axis grows by before + after; 2 values are H and W */
+	{ "pad:in=112x112x96,before=1x1,after=1x1,dtype=i8", 1, 114, 114, 96, 1, 1, 1, 1, 1204224, 1247616 },
+	{ "pad:in=2x3x4,before=1x0x2,after=0x1x3", 1, 3, 4, 9, 1, 0, 0, 1, 96, 432 },
+	{ "pad:in=2x3x4,before=1x0x0x0,after=2x0x0x0", 4, 2, 3, 4, 0, 0, 0, 0, 96, 384 },
+	/* concat: out_c channels, this input's at 'at' */
+	{ "concat:in=4x4x3,out_c=8,at=2,dtype=i8", 1, 4, 4, 8, 0, 0, 0, 0, 48, 128 },
+	/* transpose NCHW -> NHWC of 1x3x224x224, and one that moves the batch */
+	{ "transpose:in=1x3x224x224,perm=0x2x3x1,dtype=i8", 1, 224, 224, 3, 0, 0, 0, 0, 150528, 150528 },
+	{ "transpose:in=2x3x4x5,perm=3x2x1x0", 5, 4, 3, 2, 0, 0, 0, 0, 480, 480 },
+	{ "transpose:in=3x4x5,perm=2x0x1", 1, 5, 3, 4, 0, 0, 0, 0, 240, 240 },
 	/* exactly 4 GiB is still accepted */
 	{ "relu:in=1024x1024x1024,dtype=i32", 1, 1024, 1024, 1024, 0, 0, 0, 0, 4ull << 30, 4ull << 30 },
 };
@@ -74,9 +93,9 @@ START_TEST(shapes)
 	const struct shape_case *c = &shape_cases[_i];
 	struct dmo_opspec s = parse_ok(c->text);
 
-	ck_assert_msg(s.batch == c->batch && s.out_h == c->out_h &&
+	ck_assert_msg(s.out_n == c->batch && s.out_h == c->out_h &&
 		      s.out_w == c->out_w && s.out_c == c->out_c,
-		      "%s: got %dx%dx%dx%d", c->text, s.batch, s.out_h, s.out_w, s.out_c);
+		      "%s: got %dx%dx%dx%d", c->text, s.out_n, s.out_h, s.out_w, s.out_c);
 	ck_assert_msg(s.pad_top == c->pt && s.pad_left == c->pl &&
 		      s.pad_bottom == c->pb && s.pad_right == c->pr,
 		      "%s: pads %d %d %d %d", c->text, s.pad_top, s.pad_left,
@@ -116,7 +135,22 @@ static const struct error_case {
 	const char *text, *needle;
 } error_cases[] = {
 	{ "", "unknown op" },
-	{ "softmax:in=1x1x1", "softmax" },
+	{ "tanh:in=1x1x1", "unknown op 'tanh'" },
+	{ "softmax:in=2x2x2,k=2", "'k' does not apply to softmax" },
+	{ "relu:in=2x2x2,out_dtype=i8", "'out_dtype' does not apply to relu" },
+	{ "quantize:in=2x2x2,out_dtype=f16", "bad value for 'out_dtype'" },
+	{ "pad:in=2x2x2,before=1", "bad value for 'before'" },
+	{ "pad:in=2x2x2,after=1x-1", "bad value for 'after'" },
+	{ "pad:in=2x2x2,before=1x1x1x1x1", "bad value for 'before'" },
+	{ "pad:in=2x2x2,before=0x2147483647", "too large" },
+	{ "transpose:in=2x2x2", "missing required key 'perm'" },
+	{ "transpose:in=2x2x2,perm=0x1x1", "bad value for 'perm'" },
+	{ "transpose:in=2x2x2,perm=0x1x3", "bad value for 'perm'" },
+	{ "transpose:in=2x2x2,perm=0x1", "bad value for 'perm'" },
+	{ "concat:in=2x2x2", "missing required key 'out_c'" },
+	{ "concat:in=2x2x4,out_c=5,at=2", "bad value for 'out_c'" },
+	{ "concat:in=2x2x2,out_c=4,at=x", "bad value for 'at'" },
+	{ "mean:in=2x2x2,at=1", "'at' does not apply to mean" },
 	{ "relu:in=2x2x2,foo=1", "unknown key 'foo'" },
 	{ "relu:in=2x2x2,in=2x2x2", "duplicate key 'in'" },
 	{ "conv2d:in=5x5x1,k=3", "missing required key 'out_c'" },

@@ -162,6 +162,25 @@ static size_t layer_rec(uint8_t *b, uint32_t seq, const char *name, const char *
 	return len;
 }
 
+/* A REFUSED record: a LAYER's fields, the reason, then the message. */
+static size_t refused_rec(uint8_t *b, uint32_t seq, const char *name, uint16_t reason,
+			  const char *message)
+{
+	const char *spec = "relu:in=64,k=3";
+	size_t nl = strlen(name), sl = strlen(spec), ml = strlen(message);
+	size_t len = 64 + nl + sl + ml;
+
+	layer_rec(b, seq, name, spec, IN, 256, OUT, 512);
+	header(b, DMO_WIRE_REFUSED, (uint32_t)len);
+	put16(b + 56, reason);
+	put16(b + 58, (uint16_t)ml);
+	put32(b + 60, 0);
+	memcpy(b + 64, name, nl);
+	memcpy(b + 64 + nl, spec, sl);
+	memcpy(b + 64 + nl + sl, message, ml);
+	return len;
+}
+
 static void send(const uint8_t *b, size_t len)
 {
 	dmo_protocol_bytes(p, b, len);
@@ -584,6 +603,78 @@ START_TEST(markers_before_hello_and_other_words)
 }
 END_TEST
 
+
+/* ---- layers the program refused itself (REFUSED records) ---- */
+
+/* The row says why and keeps the buffer sizes; the message carries the
+ * program's explanation; the layer's markers are refused quietly, and the
+ * layers around it are intact. */
+START_TEST(refused_by_program)
+{
+	uint8_t b[DMO_WIRE_MAX_RECORD];
+	hello();
+	good_layer(1, "before");
+	send(b, refused_rec(b, 2, "bad", DMO_REFUSED_BAD_SPEC, "bad op spec: key 'k' does not apply to relu"));
+	expect_row(1, 2, DMO_STATUS_ERROR, "bad-op-spec");
+	ck_assert_str_eq(w.rows[1].name, "bad");
+	ck_assert_str_eq(w.rows[1].spec, "relu:in=64,k=3");
+	ck_assert_uint_eq(w.rows[1].in_bytes, 256);
+	ck_assert_uint_eq(w.rows[1].out_bytes, 512);
+	expect_said("bad-op-spec");
+	ck_assert_ptr_nonnull(strstr(w.said[0], "layer 2 'bad': refused by the program: bad op spec: "
+						"key 'k' does not apply to relu [error:bad-op-spec]"));
+	begin(2);
+	ck_assert_int_eq(w.status, -1);
+	end(2);
+	ck_assert_int_eq(w.status, -1);
+	send(b, refused_rec(b, 3, "size", DMO_REFUSED_SPEC_SIZE, "sizes"));
+	expect_row(2, 3, DMO_STATUS_ERROR, "op-spec-size");
+	good_layer(4, "after");
+	expect_row(3, 4, DMO_STATUS_OK, "");
+	ck_assert_uint_eq(w.nrows, 4);
+	ck_assert_uint_eq(w.opens, 2);
+}
+END_TEST
+
+/* A REFUSED number is a described number: reusing it is a duplicate. */
+START_TEST(refused_duplicate_seq)
+{
+	uint8_t b[DMO_WIRE_MAX_RECORD];
+	hello();
+	good_layer(1, "first");
+	send(b, refused_rec(b, 1, "again", DMO_REFUSED_BAD_SPEC, "x"));
+	expect_row(1, 0, DMO_STATUS_ERROR, "duplicate-seq");
+	send(b, refused_rec(b, 2, "refused", DMO_REFUSED_BAD_SPEC, "x"));
+	describe(2, "reused", IN, 64, OUT, 64);
+	expect_row(3, 0, DMO_STATUS_ERROR, "duplicate-seq");
+	ck_assert_str_eq(w.rows[3].name, "reused");
+}
+END_TEST
+
+/* Malformed REFUSED records are bad FIFO records; the next write is read. */
+START_TEST(refused_malformed)
+{
+	uint8_t b[DMO_WIRE_MAX_RECORD];
+	size_t len;
+	hello();
+	len = refused_rec(b, 1, "a", 7, "unknown reason");
+	send(b, len);
+	len = refused_rec(b, 2, "b", DMO_REFUSED_BAD_SPEC, "tab\there");
+	send(b, len);
+	len = refused_rec(b, 3, "c", DMO_REFUSED_BAD_SPEC, "long");
+	put16(b + 58, (uint16_t)(len - 64 + 1)); /* message past the record */
+	send(b, len);
+	len = refused_rec(b, 4, "d", DMO_REFUSED_BAD_SPEC, "short");
+	put16(b + 58, 2); /* the name/spec lengths no longer add up */
+	send(b, len);
+	ck_assert_uint_eq(w.nrows, 4);
+	for (size_t i = 0; i < 4; i++)
+		expect_row(i, 0, DMO_STATUS_ERROR, "bad-fifo-record");
+	good_layer(5, "after");
+	expect_row(4, 5, DMO_STATUS_OK, "");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("protocol");
@@ -621,5 +712,8 @@ int main(void)
 	tcase_add_test(issue, duplicate_seq_while_pending);
 	tcase_add_test(issue, pending_overflow);
 	tcase_add_test(issue, forked_child);
+	tcase_add_test(misuse, refused_by_program);
+	tcase_add_test(misuse, refused_duplicate_seq);
+	tcase_add_test(misuse, refused_malformed);
 	return dmo_run_suite(s);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backend_options.h"
 #include "cmd.h"
 #include "sweep.h"
 
@@ -35,7 +36,10 @@ static const char usage[] =
 	"\n"
 	"  -f, --formula EXPR     the formula as an expression (or @FILE)\n"
 	"  -l, --formula-lib SO   the formula as a C function in a shared object\n"
-	"  -b, --backend NAME     kernel library (default and only one yet: ref)\n"
+	"  -b, --backend NAME     kernel library: ref (default) xnnpack onednn openblas\n"
+	"                         armnn (docs/backends.md); configurations it cannot\n"
+	"                         run are skipped and counted\n"
+	"      --isa CAP          cap the backend's instruction set: sse4, avx, avx2\n"
 	"  -o, --out DIR          results under DIR (default: dmo-sweep)\n"
 	"  -j, --jobs N           N Valgrind processes at once (default 1)\n"
 	"      --batch N          configurations per Valgrind process (default 20)\n"
@@ -82,6 +86,7 @@ int cmd_sweep(int argc, char **argv)
 		{ "formula", required_argument, NULL, 'f' },
 		{ "formula-lib", required_argument, NULL, 'l' },
 		{ "backend", required_argument, NULL, 'b' },
+		{ "isa", required_argument, NULL, OPT_ISA },
 		{ "out", required_argument, NULL, 'o' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "batch", required_argument, NULL, OPT_BATCH },
@@ -109,6 +114,9 @@ int cmd_sweep(int argc, char **argv)
 			break;
 		case 'b':
 			o.backend = optarg;
+			break;
+		case OPT_ISA:
+			o.isa = optarg;
 			break;
 		case 'o':
 			o.out_dir = optarg;
@@ -157,7 +165,7 @@ int cmd_sweep(int argc, char **argv)
 		}
 	}
 	if (collect) {
-		if (optind >= argc || emit || o.formula || o.formula_lib) {
+		if (optind >= argc || emit || o.formula || o.formula_lib || o.isa) {
 			fprintf(stderr, "dmo sweep: --collect takes result directories and --out only\n");
 			return 2;
 		}
@@ -189,6 +197,8 @@ int cmd_sweep(int argc, char **argv)
 	}
 	if (!o.sample)
 		o.seed = 0; /* not part of a whole grid's key */
+	if (dmo_backend_options_check("dmo sweep", &o.backend, o.isa, 1) != 0)
+		return 2;
 	o.grid = argv[optind];
 	struct dmo_sweep *s = dmo_sweep_open(&o, err, sizeof err);
 	if (!s) {

@@ -1,10 +1,11 @@
 /* algorithmic.c - exact O_s by replaying a reference kernel's loop nest on
  * offsets only (see algorithmic.h; derivation in docs/formulas.md).
  *
- * One walker visits the output elements in the kernel's order and describes
- * each element's reads as a box of taps.  Three visitors share it: the exact
+ * One walker per geometry visits the output elements in the kernel's order
+ * and describes each element's reads as up to three boxes of taps, in the
+ * order the kernel reads them.  Three visitors share the walkers: the exact
  * O(1) rule, the per-step curves and the event-by-event reducer replay.  The
- * walker and visitors are always inlined so each mode compiles to its own
+ * walkers and visitors are always inlined so each mode compiles to its own
  * tight loop. */
 #include <errno.h>
 #include <limits.h>
@@ -24,7 +25,7 @@ struct tap_box {
 	uint64_t ny, nx, nc;
 };
 
-typedef void (*visit_fn)(void *ctx, uint64_t out, const struct tap_box *box);
+typedef void (*visit_fn)(void *ctx, uint64_t out, const struct tap_box *boxes, int n);
 
 int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 {
@@ -36,7 +37,8 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 		return -1;
 	}
 	g->elem_size = dmo_dtype_size(s->dtype);
-	g->batch = s->batch;
+	g->out_elem_size = dmo_dtype_size(s->out_dtype);
+	g->batch = g->out_batch = s->batch;
 	g->k_h = g->k_w = g->stride_h = g->stride_w = g->dil_h = g->dil_w = 1;
 	g->mult = 1;
 	g->in_h = g->in_w = g->out_h = g->out_w = 1;
@@ -73,13 +75,50 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 		if (s->op == DMO_OP_DWCONV2D)
 			g->mult = s->mult;
 		break;
+	case DMO_OP_LOGISTIC:
+	case DMO_OP_QUANTIZE:
+	case DMO_OP_DEQUANTIZE:
+	case DMO_OP_SOFTMAX:
+		g->kind = s->op == DMO_OP_SOFTMAX ? DMO_GEOM_ROWS : DMO_GEOM_FLAT;
+		g->in_h = g->out_h = s->in_h, g->in_w = g->out_w = s->in_w;
+		g->in_c = g->out_c = s->in_c;
+		break;
+	case DMO_OP_RESHAPE: {
+		/* dk_reshape copies bytes: a flat walk over bytes. */
+		uint64_t c = (uint64_t)s->in_c * g->elem_size;
+		g->kind = DMO_GEOM_FLAT;
+		g->in_h = g->out_h = s->in_h, g->in_w = g->out_w = s->in_w;
+		g->in_c = g->out_c = c > INT_MAX ? 0 : (int)c; /* rejected below */
+		g->elem_size = g->out_elem_size = 1;
+		break;
+	}
+	case DMO_OP_MEAN:
+		/* One window over the whole image: the DEPTH loops batch, c,
+		 * filter_y, filter_x are mean's batch, c, y, x. */
+		g->kind = DMO_GEOM_MEAN;
+		g->in_h = g->k_h = s->in_h, g->in_w = g->k_w = s->in_w;
+		g->in_c = g->out_c = s->in_c;
+		break;
+	case DMO_OP_PAD:
+	case DMO_OP_CONCAT:
+	case DMO_OP_TRANSPOSE:
+		g->kind = DMO_GEOM_GATHER;
+		g->in_h = s->in_h, g->in_w = s->in_w, g->in_c = s->in_c;
+		g->out_batch = s->out_n;
+		g->out_h = s->out_h, g->out_w = s->out_w, g->out_c = s->out_c;
+		for (int i = 0; i < 4; i++) {
+			g->before[i] = s->op == DMO_OP_TRANSPOSE ? 0 : s->before[i];
+			g->perm[i] = s->perm[i];
+		}
+		break;
 	default:
 		break;
 	}
-	if (g->elem_size == 0 || g->in_c <= 0 || g->out_h <= 0 || g->out_w <= 0 ||
+	if (g->elem_size == 0 || g->out_elem_size == 0 || g->in_c <= 0 || g->out_batch <= 0 || g->out_h <= 0 || g->out_w <= 0 ||
 	    g->out_c <= 0 || g->k_h <= 0 || g->k_w <= 0 || g->stride_h <= 0 ||
 	    g->stride_w <= 0 || g->dil_h <= 0 || g->dil_w <= 0 || g->mult <= 0 ||
-	    (g->kind == DMO_GEOM_DEPTH && g->out_c != g->in_c * g->mult)) {
+	    (g->kind == DMO_GEOM_DEPTH && g->out_c != g->in_c * g->mult) ||
+	    (g->kind != DMO_GEOM_FLAT && g->out_elem_size != g->elem_size)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -93,7 +132,7 @@ uint64_t dmo_geom_in_bytes(const struct dmo_geom *g)
 
 uint64_t dmo_geom_out_bytes(const struct dmo_geom *g)
 {
-	return (uint64_t)g->batch * g->out_h * g->out_w * g->out_c * g->elem_size;
+	return (uint64_t)g->out_batch * g->out_h * g->out_w * g->out_c * g->out_elem_size;
 }
 
 /* Taps of one axis inside the image, for output position O: *FIRST is the
@@ -116,8 +155,8 @@ INLINE uint64_t axis_taps(int o, int stride, int pad, int dil, int k, int n,
 }
 
 /* The loop nest of SPEC.md: batch, out_y, out_x, then out_c (CONV) or
- * in_c, mult (DEPTH).  OUT is the flat output element. */
-INLINE void walk(const struct dmo_geom *g, visit_fn visit, void *ctx)
+ * in_c, mult (DEPTH, MEAN).  OUT is the flat output element. */
+INLINE void walk_window(const struct dmo_geom *g, visit_fn visit, void *ctx)
 {
 	const uint64_t C = (uint64_t)g->in_c, W = (uint64_t)g->in_w;
 	struct tap_box box = { .sy = (uint64_t)g->dil_h * W * C,
@@ -141,35 +180,142 @@ INLINE void walk(const struct dmo_geom *g, visit_fn visit, void *ctx)
 			if (g->kind == DMO_GEOM_CONV) {
 				box.base = pixel;
 				for (int oc = 0; oc < g->out_c; oc++)
-					visit(ctx, out++, &box);
+					visit(ctx, out++, &box, 1);
 			} else {
 				for (uint64_t ic = 0; ic < C; ic++) {
 					box.base = pixel + ic;
 					for (int m = 0; m < g->mult; m++)
-						visit(ctx, out++, &box);
+						visit(ctx, out++, &box, 1);
 				}
 			}
 		}
 	}
 }
 
+/* FLAT: read element t, write element t. */
+INLINE void walk_flat(const struct dmo_geom *g, visit_fn visit, void *ctx)
+{
+	uint64_t n = (uint64_t)g->batch * g->in_h * g->in_w * g->in_c;
+	struct tap_box box = { .ny = 1, .nx = 1, .nc = 1 };
+
+	for (uint64_t t = 0; t < n; t++) {
+		box.base = t;
+		visit(ctx, t, &box, 1);
+	}
+}
+
+/* ROWS (softmax, docs/kernels.md): per row of C elements, a pass reading
+ * the row (maximum), a pass reading it again (sum of exponentials), then
+ * for each c: read in[c], write out[c].  The two passes come before the
+ * row's first write, so they belong to element c = 0. */
+INLINE void walk_rows(const struct dmo_geom *g, visit_fn visit, void *ctx)
+{
+	uint64_t C = (uint64_t)g->in_c, rows = (uint64_t)g->batch * g->in_h * g->in_w;
+	struct tap_box first[3] = { { .ny = 1, .nx = 1, .nc = C }, { .ny = 1, .nx = 1, .nc = C },
+				    { .ny = 1, .nx = 1, .nc = 1 } };
+	struct tap_box one = { .ny = 1, .nx = 1, .nc = 1 };
+
+	for (uint64_t r = 0, t = 0; r < rows; r++) {
+		first[0].base = first[1].base = first[2].base = r * C;
+		visit(ctx, t++, first, 3);
+		for (uint64_t c = 1; c < C; c++) {
+			one.base = r * C + c;
+			visit(ctx, t++, &one, 1);
+		}
+	}
+}
+
+/* GATHER (pad, concat, transpose): the output in flat order; output axis
+ * i reads input axis perm[i] shifted by before[i], and an element outside
+ * the input (padding, another input's slab) reads nothing. */
+INLINE void walk_gather(const struct dmo_geom *g, visit_fn visit, void *ctx)
+{
+	const int in[4] = { g->batch, g->in_h, g->in_w, g->in_c };
+	const int od[4] = { g->out_batch, g->out_h, g->out_w, g->out_c };
+	const uint64_t in_stride[4] = { (uint64_t)g->in_h * g->in_w * g->in_c,
+					(uint64_t)g->in_w * g->in_c, (uint64_t)g->in_c, 1 };
+	int ext[4], sh[4];
+	uint64_t st[4], out = 0;
+	struct tap_box box = { .nc = 1 };
+
+	for (int i = 0; i < 4; i++) {
+		ext[i] = in[g->perm[i]];
+		st[i] = in_stride[g->perm[i]];
+		sh[i] = g->before[i];
+	}
+	for (int a = 0; a < od[0]; a++) {
+		int ia = a - sh[0], ok0 = ia >= 0 && ia < ext[0];
+		for (int b = 0; b < od[1]; b++) {
+			int ib = b - sh[1], ok1 = ok0 && ib >= 0 && ib < ext[1];
+			for (int c = 0; c < od[2]; c++) {
+				int ic = c - sh[2], ok2 = ok1 && ic >= 0 && ic < ext[2];
+				uint64_t row = ok2 ? (uint64_t)ia * st[0] + (uint64_t)ib * st[1] +
+							      (uint64_t)ic * st[2]
+						    : 0;
+				for (int d = 0; d < od[3]; d++) {
+					int id = d - sh[3];
+					int inside = ok2 && id >= 0 && id < ext[3];
+					box.ny = box.nx = inside;
+					box.base = inside ? row + (uint64_t)id * st[3] : 0;
+					visit(ctx, out++, &box, 1);
+				}
+			}
+		}
+	}
+}
+
+INLINE void walk(const struct dmo_geom *g, visit_fn visit, void *ctx)
+{
+	switch (g->kind) {
+	case DMO_GEOM_FLAT:
+		walk_flat(g, visit, ctx);
+		break;
+	case DMO_GEOM_ROWS:
+		walk_rows(g, visit, ctx);
+		break;
+	case DMO_GEOM_GATHER:
+		walk_gather(g, visit, ctx);
+		break;
+	default:
+		walk_window(g, visit, ctx);
+		break;
+	}
+}
+
+/* Smallest offset the boxes read, or NO_READ. */
+#define NO_READ UINT64_MAX
+
+INLINE uint64_t boxes_min(const struct tap_box *boxes, int n, uint64_t *count)
+{
+	uint64_t min = NO_READ;
+	*count = 0;
+	for (int i = 0; i < n; i++) {
+		uint64_t k = boxes[i].ny * boxes[i].nx * boxes[i].nc;
+		*count += k;
+		if (k && boxes[i].base < min)
+			min = boxes[i].base;
+	}
+	return min;
+}
+
 /* Exact mode (docs/formulas.md, "Exact O_s of a reference kernel"): the
  * reads of an element come before its write, so the tightest pair that
  * involves them is (largest write end so far, smallest read of the element):
- * a running maximum and a running minimum suffice.  Units are elements. */
+ * a running maximum and a running minimum suffice.  Units are bytes. */
 struct exact_state {
+	uint64_t ies, oes; /* input and output element sizes */
 	uint64_t max_w;  /* largest write end so far; 0 = no write yet */
 	uint64_t steps, reads, crit;
 	int64_t min_d;   /* min (read - max_w) over reads after a write */
 	int have;
 };
 
-INLINE void exact_visit(void *ctx, uint64_t out, const struct tap_box *box)
+INLINE void exact_visit(void *ctx, uint64_t out, const struct tap_box *boxes, int nb)
 {
 	struct exact_state *e = ctx;
-	uint64_t n = box->ny * box->nx * box->nc;
+	uint64_t n, min = boxes_min(boxes, nb, &n);
 	if (n && e->max_w) {
-		int64_t d = (int64_t)box->base - (int64_t)e->max_w;
+		int64_t d = (int64_t)(min * e->ies) - (int64_t)e->max_w;
 		if (!e->have || d < e->min_d) {
 			e->min_d = d;
 			e->crit = e->steps;
@@ -177,8 +323,8 @@ INLINE void exact_visit(void *ctx, uint64_t out, const struct tap_box *box)
 		}
 	}
 	e->reads += n;
-	if (out + 1 > e->max_w)
-		e->max_w = out + 1;
+	if ((out + 1) * e->oes > e->max_w)
+		e->max_w = (out + 1) * e->oes;
 	e->steps++;
 }
 
@@ -189,7 +335,7 @@ static void exact_walk(const struct dmo_geom *g, struct exact_state *e)
 
 int dmo_algorithmic_geom(const struct dmo_geom *g, struct dmo_algo_result *res)
 {
-	struct exact_state e = { 0 };
+	struct exact_state e = { .ies = g->elem_size, .oes = g->out_elem_size };
 	exact_walk(g, &e);
 
 	res->in_bytes = dmo_geom_in_bytes(g);
@@ -197,7 +343,7 @@ int dmo_algorithmic_geom(const struct dmo_geom *g, struct dmo_algo_result *res)
 	res->steps = e.steps;
 	res->reads = e.reads;
 	res->have_pair = e.have;
-	res->raw_bound = e.have ? (int64_t)res->out_bytes + e.min_d * (int64_t)g->elem_size : 0;
+	res->raw_bound = e.have ? (int64_t)res->out_bytes + e.min_d : 0;
 	res->critical_step = e.have ? e.crit : 0;
 	res->os = dmo_os_clamp(e.have, res->raw_bound, res->in_bytes, res->out_bytes);
 	return 0;
@@ -214,24 +360,27 @@ int dmo_algorithmic(const struct dmo_opspec *spec, struct dmo_algo_result *res)
 /* Replay mode: every event, in the kernel's order, into the reducer. */
 struct replay_state {
 	struct dmo_reducer *r;
-	uint64_t es;
+	uint64_t ies, oes;
 };
 
-INLINE void replay_visit(void *ctx, uint64_t out, const struct tap_box *box)
+INLINE void replay_visit(void *ctx, uint64_t out, const struct tap_box *boxes, int nb)
 {
 	struct replay_state *s = ctx;
-	for (uint64_t y = 0; y < box->ny; y++)
-		for (uint64_t x = 0; x < box->nx; x++)
-			for (uint64_t c = 0; c < box->nc; c++)
-				dmo_reducer_add(s->r, 0,
-						(box->base + y * box->sy + x * box->sx + c) * s->es,
-						s->es);
-	dmo_reducer_add(s->r, DMO_EV_WRITE | DMO_EV_OUT, out * s->es, s->es);
+	for (int i = 0; i < nb; i++) {
+		const struct tap_box *box = &boxes[i];
+		for (uint64_t y = 0; y < box->ny; y++)
+			for (uint64_t x = 0; x < box->nx; x++)
+				for (uint64_t c = 0; c < box->nc; c++)
+					dmo_reducer_add(s->r, 0,
+							(box->base + y * box->sy + x * box->sx + c) * s->ies,
+							s->ies);
+	}
+	dmo_reducer_add(s->r, DMO_EV_WRITE | DMO_EV_OUT, out * s->oes, s->oes);
 }
 
 int dmo_algorithmic_replay(const struct dmo_geom *g, struct dmo_reducer *r)
 {
-	struct replay_state s = { r, g->elem_size };
+	struct replay_state s = { r, g->elem_size, g->out_elem_size };
 	walk(g, replay_visit, &s);
 	return 0;
 }
@@ -239,45 +388,44 @@ int dmo_algorithmic_replay(const struct dmo_geom *g, struct dmo_reducer *r)
 /* Curve mode: a first walk records each step's smallest read, a backward
  * scan turns them into suffix minima, a second walk emits them with the
  * running write maximum. */
-#define NO_READ UINT64_MAX
-
 struct min_state {
 	uint64_t *min;
 	uint64_t step;
 };
 
-INLINE void min_visit(void *ctx, uint64_t out, const struct tap_box *box)
+INLINE void min_visit(void *ctx, uint64_t out, const struct tap_box *boxes, int nb)
 {
 	struct min_state *s = ctx;
+	uint64_t n;
 	(void)out;
-	s->min[s->step++] = box->ny && box->nx ? box->base : NO_READ;
+	s->min[s->step++] = boxes_min(boxes, nb, &n);
 }
 
 struct emit_state {
 	const uint64_t *suffix; /* suffix[i]: smallest read of steps >= i */
-	uint64_t steps, step, max_w, es, in_bytes;
+	uint64_t steps, step, max_w, ies, oes, in_bytes;
 	dmo_curve_fn fn;
 	void *ctx;
 	int rc;
 };
 
-INLINE void emit_visit(void *ctx, uint64_t out, const struct tap_box *box)
+INLINE void emit_visit(void *ctx, uint64_t out, const struct tap_box *boxes, int nb)
 {
 	struct emit_state *s = ctx;
-	(void)box;
+	(void)boxes, (void)nb;
 	if (out + 1 > s->max_w)
 		s->max_w = out + 1;
 	s->step++;
 	if (s->rc)
 		return;
 	uint64_t next = s->step < s->steps ? s->suffix[s->step] : NO_READ;
-	s->rc = s->fn(s->ctx, s->step, next == NO_READ ? s->in_bytes : next * s->es,
-		      s->max_w * s->es);
+	s->rc = s->fn(s->ctx, s->step, next == NO_READ ? s->in_bytes : next * s->ies,
+		      s->max_w * s->oes);
 }
 
 int dmo_algorithmic_curves(const struct dmo_geom *g, dmo_curve_fn fn, void *ctx)
 {
-	uint64_t steps = dmo_geom_out_bytes(g) / g->elem_size;
+	uint64_t steps = dmo_geom_out_bytes(g) / g->out_elem_size;
 	uint64_t *suffix = malloc((steps ? steps : 1) * sizeof *suffix);
 	if (!suffix)
 		return -1;
@@ -288,7 +436,8 @@ int dmo_algorithmic_curves(const struct dmo_geom *g, dmo_curve_fn fn, void *ctx)
 		if (suffix[i] < suffix[i - 1])
 			suffix[i - 1] = suffix[i];
 
-	struct emit_state e = { .suffix = suffix, .steps = steps, .es = g->elem_size,
+	struct emit_state e = { .suffix = suffix, .steps = steps, .ies = g->elem_size,
+				.oes = g->out_elem_size,
 				.in_bytes = dmo_geom_in_bytes(g), .fn = fn, .ctx = ctx };
 	walk(g, emit_visit, &e);
 	free(suffix);

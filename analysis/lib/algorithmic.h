@@ -13,11 +13,20 @@
 #include "opspec.h"
 #include "os_reducer.h"
 
-/* How an output element's reduction picks its input channels. */
+/* How an output element picks the input elements it reads. */
 enum dmo_geom_kind {
 	DMO_GEOM_CONV,  /* every in_c channel of each tap (conv2d, fc) */
 	DMO_GEOM_DEPTH, /* channel oc / mult of each tap (dwconv2d, pools,
 			 * element-wise ops) */
+	DMO_GEOM_FLAT,  /* element t reads input element t, the two of any
+			 * sizes (logistic, quantize, dequantize; reshape
+			 * byte by byte) */
+	DMO_GEOM_ROWS,  /* softmax: a row's first element reads the row
+			 * twice, then each element reads its own */
+	DMO_GEOM_MEAN,  /* walked as DEPTH with one window over the whole
+			 * image (mean over H x W), own closed form */
+	DMO_GEOM_GATHER, /* one input element or none per output element:
+			  * pad, concat (BEFORE), transpose (PERM) */
 };
 
 /* A reference loop nest, NHWC, in elements:
@@ -32,7 +41,10 @@ struct dmo_geom {
 	int k_h, k_w, stride_h, stride_w, dil_h, dil_w;
 	int pad_top, pad_left;
 	int mult;           /* DEPTH: output channels per input channel */
-	uint64_t elem_size; /* bytes per element, input and output alike */
+	uint64_t elem_size; /* bytes per input element */
+	uint64_t out_elem_size; /* bytes per output element */
+	int out_batch;
+	int before[4], perm[4]; /* GATHER, NHWC axes */
 };
 
 /* Fill *G from a parsed spec.  Returns 0, or -1 (errno EINVAL) when the spec

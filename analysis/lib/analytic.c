@@ -29,8 +29,61 @@ static i128 axis_lag(i128 a, i128 b, int n, int s, int p)
 	return best;
 }
 
+/* Section 4 of docs/formulas.md: the ops that move or rescale elements
+ * have an exact closed form; the result's raw value (before the clamp) is
+ * RAW bytes, reported as a penalty below OB. */
+static void closed_form(const struct dmo_geom *g, i128 raw, struct dmo_analytic_result *res)
+{
+	res->in_bytes = dmo_geom_in_bytes(g);
+	res->out_bytes = dmo_geom_out_bytes(g);
+	res->penalty = raw < (i128)res->out_bytes ? (uint64_t)((i128)res->out_bytes - raw) : 0;
+	res->rho = (double)res->in_bytes / (double)res->out_bytes;
+	res->lag = 0;
+	res->linear = 0;
+	res->os = dmo_os_clamp(1, raw < 0 ? -1 : raw > (i128)INT64_MAX ? INT64_MAX : (int64_t)raw,
+			       res->in_bytes, res->out_bytes);
+}
+
+/* 4.4: transpose, OB + es * sum over output axes of min(0, (n_i - 1) *
+ * (S_perm[i] - M_i)); pad and concat (4.3): IB, whatever the padding. */
+static i128 gather_raw(const struct dmo_geom *g)
+{
+	const i128 in[4] = { g->batch, g->in_h, g->in_w, g->in_c };
+	const i128 od[4] = { g->out_batch, g->out_h, g->out_w, g->out_c };
+	i128 S[4], M[4], sum = 0;
+
+	if (g->perm[0] == 0 && g->perm[1] == 1 && g->perm[2] == 2 && g->perm[3] == 3)
+		return (i128)dmo_geom_in_bytes(g);
+	S[3] = M[3] = 1;
+	for (int i = 2; i >= 0; i--) {
+		S[i] = S[i + 1] * in[i + 1];
+		M[i] = M[i + 1] * od[i + 1];
+	}
+	for (int i = 0; i < 4; i++) {
+		i128 term = (od[i] - 1) * (S[g->perm[i]] - M[i]);
+		sum += term < 0 ? term : 0;
+	}
+	return (i128)dmo_geom_out_bytes(g) + (i128)g->elem_size * sum;
+}
+
 int dmo_analytic_geom(const struct dmo_geom *g, struct dmo_analytic_result *res)
 {
+	switch (g->kind) {
+	case DMO_GEOM_FLAT:
+	case DMO_GEOM_ROWS:
+	case DMO_GEOM_MEAN: {
+		/* 4.1, 4.2: min(IB, OB) exactly. */
+		uint64_t ib = dmo_geom_in_bytes(g), ob = dmo_geom_out_bytes(g);
+		closed_form(g, ib < ob ? ib : ob, res);
+		return 0;
+	}
+	case DMO_GEOM_GATHER:
+		closed_form(g, gather_raw(g), res);
+		return 0;
+	default:
+		break;
+	}
+
 	const i128 Pi = (i128)g->in_h * g->in_w, Po = (i128)g->out_h * g->out_w;
 	const i128 Cin = g->in_c, Cout = g->out_c;
 	const i128 D = Po * Cout;       /* common denominator: rho = Pi*Cin/D */
@@ -65,6 +118,7 @@ int dmo_analytic_geom(const struct dmo_geom *g, struct dmo_analytic_result *res)
 	res->penalty = (uint64_t)pen * g->elem_size;
 	res->rho = (double)rho_num / (double)D;
 	res->lag = (double)lag / (double)D;
+	res->linear = 1;
 	res->os = dmo_os_clamp(1, (int64_t)res->out_bytes - (int64_t)res->penalty,
 			       res->in_bytes, res->out_bytes);
 	return 0;

@@ -1,5 +1,7 @@
 /* analytic.h - a closed-form lower bound on the safe overlap O_s of every
- * reference op, in O(1) and without walking the loop nest.
+ * reference op, in O(1) and without walking the loop nest.  The ops that
+ * only move or rescale elements have an exact closed form instead
+ * (docs/formulas.md, section 4).
  *
  * The bound is the paper's linear one: the smallest input offset still to be
  * read never falls more than a lag L behind rho times the output written,
@@ -21,6 +23,10 @@ struct dmo_analytic_result {
 			       * before clamping to [0, min(IB, OB)] */
 	double rho;           /* IB / OB */
 	double lag;           /* L, input elements */
+	int linear;           /* 1: the bound is the linear one (rho, lag);
+			       * 0: a per-op closed form (reshape, softmax,
+			       * logistic, mean, quantize, dequantize, pad,
+			       * concat, transpose), rho and lag unused */
 };
 
 /* Returns 0, or -1 (errno EINVAL) for an inconsistent spec. */

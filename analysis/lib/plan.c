@@ -311,8 +311,13 @@ static int build_graph(const struct dmo_model *model, const uint64_t *os,
 	for (size_t l = 0; l < model->n_layers; l++) {
 		const struct dmo_model_layer *layer = &model->layers[l];
 		struct dmo_plan_layer *pl = &p->layers[l];
+		/* The runner takes a second operand for add/mul, and for a
+		 * concat of two tensors its other input. */
 		int binary = layer->supported &&
-			     (layer->op.op == DMO_OP_ADD || layer->op.op == DMO_OP_MUL);
+			     (layer->op.op == DMO_OP_ADD || layer->op.op == DMO_OP_MUL ||
+			      (layer->op.op == DMO_OP_CONCAT && layer->op.before[3] == 0 &&
+			       layer->n_act_in == 2));
+		int reread = 0;
 
 		pl->in = layer->n_act_in ? plan_of[layer->act_in[0]] : -1;
 		pl->in2 = binary && layer->n_act_in > 1 ? plan_of[layer->act_in[1]] : -1;
@@ -332,8 +337,10 @@ static int build_graph(const struct dmo_model *model, const uint64_t *os,
 		}
 		/* Another operand read from the same tensor would see the
 		 * clobbered bytes: O_s only covers the first operand. */
+		for (size_t k = 1; k < layer->n_act_in; k++)
+			reread |= layer->n_act_in && layer->act_in[k] == layer->act_in[0];
 		pl->diagonal = layer->supported && pl->in >= 0 &&
-			       p->tensors[pl->in].last == (int)l && pl->in2 != pl->in &&
+			       p->tensors[pl->in].last == (int)l && pl->in2 != pl->in && !reread &&
 			       layer->n_results == 1;
 	}
 	return 0;

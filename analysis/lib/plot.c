@@ -561,7 +561,8 @@ static int bounds_sink(void *ctx, const struct dmo_curve_point *q)
 }
 
 /* The analytic bound of the layer's op spec, when it describes these
- * buffers: minR(i) >= es * (rho * i - L).  Returns 1 when it applies. */
+ * buffers and is the linear one: minR(i) >= es * (rho * i - L).  Returns 1
+ * when it applies (the closed forms of formulas.md section 4 draw no line). */
 static int analytic_of(const struct dmo_layer_row *row, struct dmo_geom *g,
 		       struct dmo_analytic_result *an)
 {
@@ -570,7 +571,8 @@ static int analytic_of(const struct dmo_layer_row *row, struct dmo_geom *g,
 
 	return row->op[0] && dmo_opspec_parse(row->op, &spec, err, sizeof err) == 0 &&
 	       dmo_geom_from_spec(&spec, g) == 0 && dmo_geom_out_bytes(g) == row->out_bytes &&
-	       dmo_geom_in_bytes(g) == row->in_bytes && dmo_analytic_geom(g, an) == 0;
+	       dmo_geom_in_bytes(g) == row->in_bytes && dmo_analytic_geom(g, an) == 0 &&
+	       an->linear;
 }
 
 static int plot_bounds(const struct dmo_plot_request *req, const char *dir, struct scan *s,

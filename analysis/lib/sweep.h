@@ -20,7 +20,8 @@ struct dmo_sweep_options {
 	uint64_t seed;
 	const char *formula;    /* expression text, "@FILE" for a file, or NULL */
 	const char *formula_lib;/* shared object path, or NULL */
-	const char *backend;    /* "ref" */
+	const char *backend;    /* "ref", "xnnpack", ... (backend.h) */
+	const char *isa;        /* --isa cap, or NULL */
 	const char *out_dir;    /* parent of sweep-KEY/ */
 	int jobs;               /* processes at once, >= 1 */
 	int batch;              /* configurations per Valgrind process, >= 1 */

@@ -53,7 +53,7 @@ static int execute(struct verifier *v, const void *in, void *out)
 static int run_at(struct verifier *v, uint64_t x, struct dmo_verify_diff *diff)
 {
 	uint64_t in_at = v->out_bytes - x;
-	size_t elem_size = dmo_dtype_size(v->spec->dtype);
+	size_t elem_size = dmo_dtype_size(v->spec->out_dtype);
 
 	/* The output part below the input starts zeroed, like the reference's
 	 * output buffer, so a kernel that reads its output sees the same. */

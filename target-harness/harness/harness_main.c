@@ -152,13 +152,15 @@ static int run_backend_layer(const char *name, const struct dmo_opspec *spec, co
 	rc = dmo_layer_begin(name, text, in, dmo_opspec_in_bytes(spec), out,
 			     dmo_opspec_out_bytes(spec));
 	if (rc != 0) {
-		fprintf(stderr, "dmo-harness: %s: dmo_layer_begin failed (error %d)\n", name, -rc);
+		fprintf(stderr, "dmo-harness: %s: dmo_layer_begin failed: %s\n", name,
+			dmo_layer_error());
 		dmo_backend_release(run);
 		return -1;
 	}
 	rc = dmo_backend_execute(run, in, out);
 	if (dmo_layer_end() != 0) {
-		fprintf(stderr, "dmo-harness: %s: dmo_layer_end failed\n", name);
+		fprintf(stderr, "dmo-harness: %s: dmo_layer_end failed: %s\n", name,
+			dmo_layer_error());
 		rc = -1;
 	} else if (rc != 0) {
 		fprintf(stderr, "dmo-harness: %s: backend %s failed to run\n", name,
@@ -189,13 +191,15 @@ static int run_layer(const char *name, const struct dmo_opspec *spec, const void
 	rc = dmo_layer_begin(name, text, in, dmo_opspec_in_bytes(spec), out,
 			     dmo_opspec_out_bytes(spec));
 	if (rc != 0) {
-		fprintf(stderr, "dmo-harness: %s: dmo_layer_begin failed (error %d)\n", name, -rc);
+		fprintf(stderr, "dmo-harness: %s: dmo_layer_begin failed: %s\n", name,
+			dmo_layer_error());
 		dmo_op_free(run);
 		return -1;
 	}
 	rc = dmo_op_execute2(run, in, in2, out, opts->threads, opts->interleave);
 	if (dmo_layer_end() != 0) {
-		fprintf(stderr, "dmo-harness: %s: dmo_layer_end failed\n", name);
+		fprintf(stderr, "dmo-harness: %s: dmo_layer_end failed: %s\n", name,
+			dmo_layer_error());
 		rc = -1;
 	} else if (rc != 0) {
 		fprintf(stderr, "dmo-harness: %s: the kernel refused its arguments\n", name);
@@ -439,13 +443,14 @@ static int run_net(const struct dmo_model *model, const struct dmo_net *net,
 					     arena + offsets[in], model->tensors[in].bytes,
 					     arena + offsets[out], model->tensors[out].bytes);
 			if (rc != 0) {
-				fprintf(stderr, "dmo-harness: %s: dmo_layer_begin failed (error %d)\n",
-					layer->name, -rc);
+				fprintf(stderr, "dmo-harness: %s: dmo_layer_begin failed: %s\n",
+					layer->name, dmo_layer_error());
 				break;
 			}
 			rc = dmo_net_run_step(net, l, arena, offsets, err, sizeof err);
 			if (dmo_layer_end() != 0) {
-				fprintf(stderr, "dmo-harness: %s: dmo_layer_end failed\n", layer->name);
+				fprintf(stderr, "dmo-harness: %s: dmo_layer_end failed: %s\n", layer->name,
+					dmo_layer_error());
 				rc = 1;
 				break;
 			}

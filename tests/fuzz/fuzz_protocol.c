@@ -1,7 +1,7 @@
 /* fuzz_protocol.c - libFuzzer target for the layer-protocol engine
  * (common/protocol.h): the input is a program of FIFO writes and marker
  * stores, interleaved as a guest makes them.  Besides raw bytes it can
- * write well-formed HELLO and LAYER records, so the fuzzer reaches every
+ * write well-formed HELLO, LAYER and REFUSED records, so the fuzzer reaches every
  * state of the engine, not only the wire parser's rejections.
  *
  * Contract checked after every step: a store is always answered (0 or -1);
@@ -190,6 +190,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				dmo_protocol_forked(p, 77);
 				w.open = 0;
 				w.forked = 1;
+			} else if (arg >= 0xf0) {
+				/* A REFUSED (a layer the program refused itself):
+				 * seq and reason from ARG, buffers from the next byte. */
+				uint8_t sel = i + 1 < size ? data[i + 1] : 0;
+				size_t len = 64 + 4 + 3 + 9;
+				i++;
+				header(rec, DMO_WIRE_REFUSED, (uint32_t)len);
+				put(rec + 16, arg % 8, 4);
+				put(rec + 20, 4, 2);
+				put(rec + 22, 3, 2);
+				put(rec + 24, addrs[sel % 6], 8);
+				put(rec + 32, sizes[(sel / 6) % 6], 8);
+				put(rec + 40, addrs[(sel + 1) % 6], 8);
+				put(rec + 48, sizes[(sel / 36) % 6], 8);
+				put(rec + 56, arg % 3, 2); /* 0 is no reason: bad record */
+				put(rec + 58, 9, 2);
+				put(rec + 60, 0, 4);
+				memcpy(rec + 64, "nameopsbad spec", 16);
+				dmo_protocol_bytes(p, rec, len);
 			}
 			i++;
 			break;

@@ -38,13 +38,20 @@ static int parse_checked(const uint8_t *bytes, size_t len, size_t *skip)
 				      *skip <= len));
 	} else {
 		assert(n >= (int)HEADER && (size_t)n <= len && n <= (int)DMO_WIRE_MAX_RECORD);
-		assert(rec.type == DMO_WIRE_HELLO || rec.type == DMO_WIRE_LAYER);
-		if (rec.type == DMO_WIRE_LAYER) {
+		assert(rec.type == DMO_WIRE_HELLO || rec.type == DMO_WIRE_LAYER ||
+		       rec.type == DMO_WIRE_REFUSED);
+		if (rec.type != DMO_WIRE_HELLO) {
 			const char *start = (const char *)buf, *end = start + n;
+			size_t tail = rec.type == DMO_WIRE_REFUSED ? rec.message_len : 0;
 			assert(rec.seq != 0);
 			assert(rec.name_len <= DMO_WIRE_MAX_NAME && rec.spec_len <= DMO_WIRE_MAX_SPEC);
 			assert(rec.name >= start && rec.name + rec.name_len <= end);
-			assert(rec.spec >= start && rec.spec + rec.spec_len == end);
+			assert(rec.spec >= start && rec.spec + rec.spec_len + tail == end);
+			if (rec.type == DMO_WIRE_REFUSED)
+				assert(rec.message == rec.spec + rec.spec_len &&
+				       rec.message_len <= DMO_WIRE_MAX_MESSAGE &&
+				       (rec.reason == DMO_REFUSED_BAD_SPEC ||
+					rec.reason == DMO_REFUSED_SPEC_SIZE));
 		}
 	}
 	free(buf);

@@ -113,6 +113,22 @@ static int misuse(const char *what)
 			return 0;
 		return rc;
 	}
+	if (strcmp(what, "bad-spec") == 0 || strcmp(what, "spec-size") == 0) {
+		/* Refused by the library with and without the tool, for the
+		 * same reason; under the tool a row records it.  spec-size
+		 * reuses the spec that passed for "before", with half the input
+		 * buffer: a spec that passed once is checked again. */
+		int rc = what[0] == 'b'
+				 ? dmo_layer_begin("badspec", "relu:in=1x1x256,k=3", in, sizeof in, out,
+						   sizeof out)
+				 : dmo_layer_begin("specsize", "relu:in=1x1x256", in, sizeof in / 2, out,
+						   sizeof out);
+		printf("begin: %s\n", dmo_layer_error());
+		out[4] = in[4];
+		if (dmo_layer_end() == 0)
+			return 0;
+		return rc;
+	}
 	if (strcmp(what, "fork") == 0) {
 		/* The child's layers are not recorded, and it says so once. */
 		pid_t child = fork();
