@@ -18,14 +18,15 @@ analysis_lib_libdmo_analysis_la_SOURCES = \
 	analysis/lib/compare.h analysis/lib/compare.c \
 	analysis/lib/formula.h analysis/lib/formula.c \
 	analysis/lib/sweep.h analysis/lib/sweep.c
-analysis_lib_libdmo_analysis_la_CPPFLAGS = $(AM_CPPFLAGS) -DDMO_VALGRIND='"$(VALGRIND)"' \
+analysis_lib_libdmo_analysis_la_CPPFLAGS = $(ANALYSIS_CPPFLAGS) -DDMO_VALGRIND='"$(VALGRIND)"' \
 	-DDMO_BUILDDIR='"$(abs_top_builddir)"' -DDMO_SRCDIR='"$(abs_top_srcdir)"' \
 	-DDMO_PKGLIBEXECDIR='"$(pkglibexecdir)"' -DDMO_BINDIR='"$(bindir)"' \
 	-DDMO_MODELS_DIR='"$(modelsdir)"' -DDMO_PLOTS_DIR='"$(plotsdir)"'
 analysis_lib_libdmo_analysis_la_LIBADD = $(CSV_LIBS) -lm
-# Convenience libraries, users first: what links the analysis links these.
+# What links the analysis links these convenience libraries, each after
+# every library that uses it (libtool keeps only the last mention of one).
 ANALYSIS_LIBS = analysis/lib/libdmo-analysis.la analysis/lib/libdmo-tape.la \
-	analysis/lib/libdmo-methods.la \
+	analysis/lib/libdmo-methods.la runner/libdmo-infer.la runner/libdmo-runner.la opspec/libdmo-model.la \
 	opspec/libdmo-opspec.la common/libdmo-core.la
 
 bin_PROGRAMS += analysis/dmo
@@ -38,5 +39,5 @@ analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \
 	analysis/cmd/backend_options.h analysis/cmd/backend_options.c \
 	analysis/cmd/cmd_compare.c \
 	analysis/cmd/cmd_sweep.c analysis/cmd/cmd_infer.c
-analysis_dmo_LDADD = analysis/lib/libdmo-plot.la $(ANALYSIS_LIBS) \
-	target-harness/runner/libdmo-infer.la target-harness/runner/libdmo-runner.la opspec/libdmo-model.la
+analysis_dmo_CPPFLAGS = $(FRONTEND_CPPFLAGS)
+analysis_dmo_LDADD = analysis/lib/libdmo-plot.la $(ANALYSIS_LIBS)

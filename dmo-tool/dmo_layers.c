@@ -367,7 +367,8 @@ void dmo_layers_init(const HChar *fifo_path, const HChar *out_dir, Bool full_tra
 	if (out_dir != NULL)
 		st.summary_fd = open_out_file(DMO_SUMMARY_FILE);
 	if (fifo_path == NULL) {
-		VG_(umsg)("dmo: no --dmo-fifo given: the target cannot describe layers\n");
+		VG_(umsg)("dmo: no --dmo-fifo and no $DMO_FIFO: the target cannot describe layers\n");
+		VG_(umsg)("dmo: (mkfifo F, then DMO_FIFO=F valgrind --tool=dmo PROG; or dmo profile PROG)\n");
 		return;
 	}
 	/* Read-write and non-blocking: open cannot wait for a writer, and a

@@ -24,6 +24,7 @@
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_options.h"
 #include "pub_tool_vkiscnums.h"
@@ -32,6 +33,7 @@
 #include "dmo_layers.h"
 #include "dmo_trace.h"
 #include "trace_format.h"
+#include "wire.h"
 
 static const HChar *clo_fifo = NULL;
 static const HChar *clo_out = NULL;
@@ -84,7 +86,7 @@ static void dmo_print_usage(void)
 {
 	VG_(printf)(
 "    --dmo-fifo=PATH           FIFO the target sends layer descriptors on\n"
-"                              [$DMO_FIFO is what the target opens]\n"
+"                              [$DMO_FIFO, the one the target opens]\n"
 "    --dmo-out=DIR             run directory for tool-layers.bin and event\n"
 "                              files; it must exist [none: report only]\n"
 "    --dmo-trace=summary|full  summary: per-layer counts and exact O_s;\n"
@@ -102,6 +104,10 @@ static void dmo_print_debug_usage(void)
 
 static void dmo_post_clo_init(void)
 {
+	/* The target finds the FIFO in $DMO_FIFO, so a plain
+	 * `DMO_FIFO=F valgrind --tool=dmo PROG` needs no second spelling. */
+	if (clo_fifo == NULL)
+		clo_fifo = VG_(getenv)(DMO_FIFO_ENV);
 	dmo_layers_init(clo_fifo, clo_out, clo_full_trace, clo_max_mem);
 }
 

@@ -4,12 +4,13 @@
 noinst_LTLIBRARIES += opspec/libdmo-opspec.la
 opspec_libdmo_opspec_la_SOURCES = opspec/opspec.h opspec/opspec.c opspec/errbuf.h \
 	opspec/grid.h opspec/grid.c
+opspec_libdmo_opspec_la_CPPFLAGS = $(OPSPEC_CPPFLAGS)
 
 noinst_LTLIBRARIES += opspec/libdmo-model.la
 opspec_libdmo_model_la_SOURCES = opspec/model_table.h opspec/model.c opspec/model_table.c \
 	opspec/flatbuf.h opspec/flatbuf.c opspec/model_tflite.c opspec/model_onnx.c
 nodist_opspec_libdmo_model_la_SOURCES = opspec/onnx.pb-c.c opspec/onnx.pb-c.h
-opspec_libdmo_model_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROTOBUF_C_CFLAGS)
+opspec_libdmo_model_la_CPPFLAGS = $(MODEL_CPPFLAGS)
 opspec_libdmo_model_la_LIBADD = opspec/libdmo-opspec.la $(CSV_LIBS) $(PROTOBUF_C_LIBS)
 
 # onnx.pb-c.{c,h}: generated from the system's onnx.proto (configure).

@@ -1,12 +1,16 @@
 # install.sh - `make install` into a staging folder gives a working dmo:
 # the files land where README and SPEC.md say, a program built with
 # pkg-config dmo-harness links, and the staged dmo profiles it with its
-# own tool, never touching the system's valgrind folders.
+# own tool, never touching the system's valgrind folders.  Then `make
+# install prefix=DIR`: its dmo-harness.pc names DIR, and valgrind --tool=dmo
+# finds the tool in the folder it was linked into (docs/install.md).
 . "$top_srcdir/tests/lib.sh"
 STAGE="$WORK/stage"
 make -C "$top_builddir" install DESTDIR="$STAGE" >"$WORK/install.log" 2>&1
 expect_eq "make install" 0 $?
-P="$STAGE$(sed -n 's/^prefix = //p' "$top_builddir/Makefile")"
+makevar() { sed -n "s/^$1 = //p" "$top_builddir/Makefile"; }
+prefix=$(makevar prefix)
+P="$STAGE$prefix"
 
 for f in bin/dmo bin/dmo-harness include/dmo/harness.h include/dmo/backend.h include/dmokernels.h \
 	lib/libdmo-harness.so lib/libdmo-harness.a lib/pkgconfig/dmo-harness.pc \
@@ -34,6 +38,17 @@ expect_eq "pkg-config dmo-harness" 0 $?
 cc -O1 -o "$WORK/user" "$WORK/user.c" $flags
 expect_eq "user program builds with pkg-config flags ($flags)" 0 $?
 
+# The .pc names the configured prefix, not the staging folder.
+expect_eq "dmo-harness.pc prefix (DESTDIR)" "prefix=$prefix" "$(grep '^prefix=' "$P/lib/pkgconfig/dmo-harness.pc")"
+expect_eq "dmo-harness.pc libdir (DESTDIR)" "$prefix/lib" \
+	"$(PKG_CONFIG_PATH="$P/lib/pkgconfig" pkg-config --variable=libdir dmo-harness)"
+# valgrind --tool=dmo: the tool linked into (the staged) valgrind folder.
+tooldir=$(makevar valgrindtooldir)
+if [ "$tooldir" != no ]; then
+	expect_eq "tool linked into valgrind's folder" "$prefix/libexec/dmo/dmo-amd64-linux" \
+		"$(readlink "$STAGE$tooldir/dmo-amd64-linux")"
+fi
+
 system_valgrind() { ls -l /usr/lib/x86_64-linux-gnu/valgrind /usr/libexec/valgrind 2>/dev/null | md5sum; }
 before=$(system_valgrind)
 LD_LIBRARY_PATH="$P/lib" "$P/bin/dmo" profile --out "$WORK/user-run" -- "$WORK/user" \
@@ -55,5 +70,37 @@ for so in "$top_builddir"/target-harness/backends/.libs/dmo-backend-*.so; do
 		--backend "${backend%.so}" --overlap 0 --scan-limit 0 fc:in=4,units=4 >"$WORK/plugin.out" 2>&1
 	expect_eq "staged dmo verify --backend ${backend%.so}" 0 $?
 done
+
+# make install prefix=DIR, with valgrind's folder stood in for by a copy
+# (links to every file of the installed one): the .pc names DIR, the
+# program builds without any sysroot, and plain valgrind --tool=dmo runs it.
+vglib="$WORK/valgrind-lib"
+mkdir "$vglib" && ln -s "$(makevar VALGRIND_LIBEXECDIR)"/* "$vglib"/
+D="$WORK/prefix"
+make -C "$top_builddir" install prefix="$D" valgrindtooldir="$vglib" >"$WORK/install-prefix.log" 2>&1
+expect_eq "make install prefix=DIR" 0 $?
+expect_eq "dmo-harness.pc prefix (prefix=)" "prefix=$D" "$(grep '^prefix=' "$D/lib/pkgconfig/dmo-harness.pc")"
+flags=$(PKG_CONFIG_PATH="$D/lib/pkgconfig" pkg-config --cflags --libs dmo-harness)
+expect_eq "pkg-config flags name DIR" "-I$D/include -L$D/lib -ldmo-harness" "$(echo $flags)"
+cc -O1 -o "$WORK/user2" "$WORK/user.c" $flags
+expect_eq "user program builds against DIR" 0 $?
+mkfifo "$WORK/fifo"
+DMO_FIFO="$WORK/fifo" VALGRIND_LIB="$vglib" LD_LIBRARY_PATH="$D/lib" \
+	valgrind --tool=dmo "$WORK/user2" >"$WORK/vg.out" 2>&1
+expect_eq "valgrind --tool=dmo exit status" 0 $?
+grep -q "layer 1 'user_copy': ok, O_s = 2048 of 2048 output bytes" "$WORK/vg.out" &&
+	echo "ok: valgrind --tool=dmo reports user_copy's O_s" || fail "valgrind --tool=dmo: $(cat "$WORK/vg.out")"
+# The installed dmo, moved to DIR, still finds its tool; Valgrind options
+# go through --vg-opt.
+LD_LIBRARY_PATH="$D/lib" "$D/bin/dmo" profile --vg-opt=--max-stackframe=4000000 \
+	--out "$WORK/prefix-run" -- "$WORK/user2" >"$WORK/prefix.out" 2>&1
+expect_eq "dmo profile from DIR" 0 $?
+expect_eq "dmo profile from DIR: user_copy O_s" 2048 "$(field "$WORK/prefix-run" user_copy 4)"
+make -C "$top_builddir" uninstall prefix="$D" valgrindtooldir="$vglib" >"$WORK/uninstall.log" 2>&1
+expect_eq "make uninstall prefix=DIR" 0 $?
+[ -e "$vglib/dmo-amd64-linux" ] && fail "uninstall left the tool in valgrind's folder" ||
+	echo "ok: uninstall took the tool out of valgrind's folder"
+left=$(find "$D" ! -type d | sed "s|^$D/||" | sort | tr '\n' ' ')
+expect_eq "files left after make uninstall" "" "$left"
 expect_eq "system valgrind folders untouched" "$before" "$(system_valgrind)"
 finish

@@ -101,3 +101,7 @@ EXTRA_DIST += tests/demo.sh
 # Issue 17, item 6: op specs checked by dmo_layer_begin, natively and under the tool.
 TESTS += tests/layer_spec.sh
 EXTRA_DIST += tests/layer_spec.sh
+
+# SPEC.md's layering, on the headers every compiled object reached.
+TESTS += tests/layering.sh
+EXTRA_DIST += tests/layering.sh

@@ -6,6 +6,7 @@ noinst_LTLIBRARIES += analysis/lib/libdmo-methods.la
 analysis_lib_libdmo_methods_la_SOURCES = \
 	analysis/lib/algorithmic.h analysis/lib/algorithmic.c \
 	analysis/lib/analytic.h analysis/lib/analytic.c
+analysis_lib_libdmo_methods_la_CPPFLAGS = $(ANALYSIS_CPPFLAGS)
 
 METHODS_LIBS = analysis/lib/libdmo-methods.la opspec/libdmo-opspec.la \
 	common/libdmo-core.la

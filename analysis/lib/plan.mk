@@ -5,9 +5,5 @@ check_PROGRAMS += tests/test_plan
 TESTS += tests/test_plan tests/plan_models.sh
 tests_test_plan_SOURCES = tests/test_plan.c
 tests_test_plan_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-# Not $(ANALYSIS_LIBS): libtool keeps only the last mention of a library,
-# and the planner (in libdmo-analysis) needs the runner linked after it.
-tests_test_plan_LDADD = analysis/lib/libdmo-analysis.la analysis/lib/libdmo-tape.la \
-	target-harness/runner/libdmo-runner.la opspec/libdmo-model.la \
-	$(METHODS_LIBS) $(CHECK_LIBS)
+tests_test_plan_LDADD = $(ANALYSIS_LIBS) $(CHECK_LIBS)
 EXTRA_DIST += tests/plan_models.sh bench/plan_report.sh docs/plan.md

@@ -13,7 +13,8 @@ analysis_lib_libdmo_plot_la_SOURCES = analysis/lib/plot.h analysis/lib/plot.c \
 	analysis/lib/plot_memory.c analysis/lib/plot_bounds.c \
 	analysis/lib/plot_plan.c
 # Where the templates are: analysis/lib/locate.c.
-analysis_lib_libdmo_plot_la_CPPFLAGS = $(AM_CPPFLAGS) -DDMO_GNUPLOT='"$(GNUPLOT)"'
+analysis_lib_libdmo_plot_la_CPPFLAGS = $(ANALYSIS_CPPFLAGS) -DDMO_GNUPLOT='"$(GNUPLOT)"'
+analysis_lib_libdmo_plot_la_LIBADD = $(CSV_LIBS)
 
 # Reads a PNG (zlib only) and reports its size and the share of inked pixels.
 check_PROGRAMS += tests/png_ink

@@ -3,6 +3,7 @@
 noinst_LTLIBRARIES += analysis/lib/libdmo-tape.la
 analysis_lib_libdmo_tape_la_SOURCES = analysis/lib/tape_libc.h \
 	analysis/lib/tape_libc.c
+analysis_lib_libdmo_tape_la_CPPFLAGS = $(ANALYSIS_CPPFLAGS)
 analysis_lib_libdmo_tape_la_CFLAGS = $(AM_CFLAGS) -pthread
 analysis_lib_libdmo_tape_la_LIBADD = common/libdmo-tape-core.la $(AX_PTHREAD_LIBS)
 

@@ -2,7 +2,7 @@
 # (dmo-backend-NAME.so, <dmo/backend.h>) per kernel library, each built
 # only when configure found its library.  They see dmo's public header
 # only: a backend is written like any outside one would be.
-BACKEND_CPPFLAGS = -I$(top_srcdir)/target-harness/include
+BACKEND_CPPFLAGS = $(PUBLIC_CPPFLAGS)
 BACKEND_LDFLAGS = -module -avoid-version -shared -export-symbols-regex '^dmo_backend_v1$$'
 EXTRA_DIST += target-harness/backends/plugin.h
 

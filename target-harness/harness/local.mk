@@ -3,8 +3,9 @@
 # and `dmo plan`), and the end-to-end test of `dmo run`.
 bin_PROGRAMS += target-harness/harness/dmo-harness
 target_harness_harness_dmo_harness_SOURCES = target-harness/harness/harness_main.c
+target_harness_harness_dmo_harness_CPPFLAGS = $(RUNNER_CPPFLAGS)
 target_harness_harness_dmo_harness_LDADD = target-harness/lib/libdmo-harness.la \
-	target-harness/runner/libdmo-infer.la target-harness/runner/libdmo-runner.la \
+	runner/libdmo-infer.la runner/libdmo-runner.la \
 	opspec/libdmo-model.la $(CSV_LIBS)
 # Link dmo's own libraries statically: in the build tree libtool would
 # otherwise make dmo-harness a wrapper script, and valgrind would profile

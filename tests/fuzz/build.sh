@@ -21,7 +21,7 @@ target() {
 	echo "  CC   $out/fuzz_$name"
 	# shellcheck disable=SC2086 # srcs is a word list
 	$CC $FUZZ_CFLAGS -I"$top/common" -I"$top/opspec" -I"$top/analysis/lib" \
-		-I"$top/target-harness/runner" -I"$top/target-harness/include" \
+		-I"$top/runner" -I"$top/target-harness/include" \
 		"$top/tests/fuzz/fuzz_$name.c" $srcs -o "$out/fuzz_$name"
 }
 

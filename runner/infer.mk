@@ -1,0 +1,14 @@
+# runner/infer.mk - libdmo-infer: a whole model with real weights run
+# through the reference kernels in one arena (infer.h), and its Check test.
+noinst_LTLIBRARIES += runner/libdmo-infer.la
+runner_libdmo_infer_la_SOURCES = runner/infer.h runner/infer.c \
+	runner/infer_model.h runner/infer_model.c \
+	runner/input_options.h runner/input_options.c
+runner_libdmo_infer_la_CPPFLAGS = $(RUNNER_CPPFLAGS)
+runner_libdmo_infer_la_LIBADD = target-harness/kernels/libdmokernels.la -lm
+
+check_PROGRAMS += tests/test_infer
+TESTS += tests/test_infer
+tests_test_infer_SOURCES = tests/test_infer.c
+tests_test_infer_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_infer_LDADD = runner/libdmo-infer.la $(METHODS_LIBS) $(CHECK_LIBS) -lm
