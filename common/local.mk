@@ -4,7 +4,7 @@
 noinst_LTLIBRARIES += common/libdmo-core.la
 common_libdmo_core_la_SOURCES = common/event.h common/wire.h common/os_reducer.h common/os_reducer.c \
 	common/wire_parse.h common/wire_parse.c common/summary.h common/trace_format.h \
-	common/protocol.h common/protocol.c common/text.h
+	common/protocol.h common/protocol.c common/text.h common/size_text.h
 check_PROGRAMS += tests/test_os_any
 TESTS += tests/test_os_any
 tests_test_os_any_SOURCES = tests/test_os_any.c

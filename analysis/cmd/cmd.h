@@ -1,7 +1,10 @@
 /* cmd.h - the `dmo` subcommands.  Each cmd_<name>.c is a thin front end:
- * it parses options with getopt_long and calls into analysis/lib. */
+ * it parses options with cmd_getopt (options.h) from one table that also
+ * writes its --help, and calls into analysis/lib. */
 #ifndef DMO_CMD_H
 #define DMO_CMD_H
+
+#include "options.h"
 
 struct dmo_command {
 	const char *name;
