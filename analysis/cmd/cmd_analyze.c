@@ -1,6 +1,5 @@
 /* cmd_analyze.c - `dmo analyze DIR`: cross-check the tool's exact O_s
  * against the event files, the algorithmic and the analytic methods. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -9,9 +8,10 @@
 #include "cmd.h"
 #include "profile.h"
 
-static const char usage[] =
-	"usage: dmo analyze DIR\n"
-	"\n"
+static const struct cmd_spec command = {
+	.name = "analyze",
+	.synopsis = "DIR",
+	.description =
 	"For each layer of the run directory DIR (from dmo profile or dmo run):\n"
 	"recompute the exact O_s and the minR/maxW curves from its event file\n"
 	"(when profiled with --trace=full; curves go to DIR/layer-NNNN-curves.csv),\n"
@@ -23,32 +23,29 @@ static const char usage[] =
 	"kernels (DIR/backend.csv says ref) they must agree with it (MISMATCH,\n"
 	"UNSAFE otherwise); for any other kernel the verdict says what they would\n"
 	"mean for it (ref-formula-unsafe, ref-formula-safe, ref-bound-unsafe) and\n"
-	"does not fail.  Verdicts: docs/backends.md.\n"
-	"Exit status (every reader's rule): 0 all layers read and all verdicts\n"
-	"hold; 1 a verdict failed (a mismatch, an unsafe analytic value, the trace\n"
-	"against the tool) or some layers were bad and skipped, each named on\n"
-	"stderr, the others analysed; 2 nothing could be analysed (bad usage, no\n"
-	"readable layers.csv).\n";
+	"does not fail.  Verdicts: docs/backends.md.\n",
+	.tables = { NULL },
+	.finding = "a verdict failed (a mismatch, an unsafe analytic value, the trace\n"
+		   "against the tool), or some layers were bad and skipped, each named\n"
+		   "on stderr, the others analysed",
+};
 
 int cmd_analyze(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct dmo_layer_table table;
 	struct dmo_backend_info_table backends;
 	struct dmo_layer_analysis *layers;
 	char path[4096], err[1024];
 	const char *dir;
 	size_t kept = 0, skipped = 0;
-	int c, failed, read_rc;
+	int failed, read_rc;
 
 	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
-	if ((c = getopt_long(argc, argv, "h", options, NULL)) != -1)
-		return cmd_usage(usage, c == 'h'); /* it takes no option but --help */
+	while (cmd_getopt(&command, argc, argv) != -1)
+		; /* it takes no option but --help and --version */
 	if (optind != argc - 1)
-		return cmd_usage(usage, 0);
+		return cmd_misuse(&command, optind == argc ? "no run directory given"
+						      : "one run directory expected");
 	dir = argv[optind];
 	if (dmo_rundir_recover(dir, err, sizeof err) != 0)
 		fprintf(stderr, "dmo analyze: %s\n", err);
