@@ -3,20 +3,27 @@
  * ReLU and a fully connected layer), cross-checks the three methods on
  * them, and draws the golden layer.  It is the same work as `dmo run`,
  * `dmo analyze` and `dmo plot` one after the other. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
 
-static const char usage[] =
-	"usage: dmo demo [--out DIR]\n"
-	"\n"
+static const struct cmd_option options[] = {
+	{ "out", required_argument, 'o', "DIR", "run directory (default: dmo-demo)" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const struct cmd_spec command = {
+	.name = "demo",
+	.synopsis = "[--out DIR]",
+	.description =
 	"Profile the second depthwise convolution of MobileNet v2 (the golden layer\n"
 	"of SPEC.md), a ReLU and a fully connected layer under valgrind --tool=dmo,\n"
 	"print the per-layer table, compare the exact, algorithmic and analytic O_s,\n"
-	"and draw the golden layer's access pattern and minR/maxW bounds.  The run\n"
-	"directory is DIR (default: dmo-demo).\n";
+	"and draw the golden layer's access pattern and minR/maxW bounds.\n",
+	.tables = { options },
+	.finding = "a step failed (as dmo run, dmo analyze, dmo plot)",
+};
 
 static const char *const demo_specs[] = {
 	"dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same",
@@ -26,25 +33,16 @@ static const char *const demo_specs[] = {
 
 int cmd_demo(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	char *dir = "dmo-demo";
 	char *run_argv[8], *analyze_argv[3], *plot_argv[5];
 	int c, n = 0, rc;
 
 	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
-	while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
-		if (c == 'o') {
+	while ((c = cmd_getopt(&command, argc, argv)) != -1)
+		if (c == 'o')
 			dir = optarg;
-		} else {
-			return cmd_usage(usage, c == 'h');
-		}
-	}
 	if (optind != argc)
-		return cmd_usage(usage, 0);
+		return cmd_misuse(&command, "takes no operand, not '%s'", argv[optind]);
 	printf("== dmo demo: profiling reference kernels under valgrind --tool=dmo\n");
 	run_argv[n++] = "run";
 	run_argv[n++] = "--out";
