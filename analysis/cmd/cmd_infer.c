@@ -3,7 +3,6 @@
  * a plan (with or without diagonal overlaps); the outputs written raw and
  * summarised (the top classes of a classifier). */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,26 +14,40 @@
 #include "model_table.h"
 #include "plan.h"
 
-static const char usage[] =
-	"usage: dmo infer [OPTIONS] MODEL\n"
-	"\n"
+enum { OPT_INPUT = CMD_LONG_ONLY, OPT_RANDOM, OPT_ZEROS, OPT_ARENA, OPT_ROUNDING, OPT_OS,
+       OPT_OUTPUT };
+
+static const struct cmd_option options[] = {
+	{ "input", required_argument, OPT_INPUT, "FILE",
+	  "raw bytes of every model input, in tensor order" },
+	{ "random", required_argument, OPT_RANDOM, "SEED",
+	  "pseudo-random inputs (default: --random 1)" },
+	{ "zeros", no_argument, OPT_ZEROS, NULL, "inputs of all-zero bytes" },
+	{ "arena", required_argument, OPT_ARENA, "KIND",
+	  "overlap (the plan with diagonal overlaps, default) or\n"
+	  "plain (no overlaps, TFLite Micro's greedy placement)" },
+	{ "rounding", required_argument, OPT_ROUNDING, "MODE",
+	  "double (TFLite Micro's default requantisation, default)\n"
+	  "or single (TFLITE_SINGLE_ROUNDING; what Arm NN computes)" },
+	{ "os", required_argument, OPT_OS, "SOURCE",
+	  "per-layer O_s of the overlap plan: algorithmic\n"
+	  "(default), analytic or measured:DIR" },
+	{ "output", required_argument, OPT_OUTPUT, "FILE",
+	  "write the raw bytes of every model output, in tensor\n"
+	  "order" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const struct cmd_spec command = {
+	.name = "infer",
+	.synopsis = "[OPTIONS] MODEL",
+	.description =
 	"Run a .tflite MODEL with its real weights and quantisation through dmo's\n"
 	"reference kernels (TensorFlow Lite Micro's integer arithmetic), every\n"
 	"activation tensor inside one arena laid out by `dmo plan`.  Print the\n"
-	"arena size and each output (the top classes of a classifier).\n"
-	"\n"
-	"  --input FILE     raw bytes of every model input, in tensor order\n"
-	"  --random SEED    pseudo-random inputs (default: --random 1)\n"
-	"  --zeros          inputs of all-zero bytes\n"
-	"  --arena KIND     overlap (the plan with diagonal overlaps, default) or\n"
-	"                   plain (no overlaps, TFLite Micro's greedy placement)\n"
-	"  --rounding MODE  double (TFLite Micro's default requantisation, default)\n"
-	"                   or single (TFLITE_SINGLE_ROUNDING; what Arm NN computes)\n"
-	"  --os SOURCE      per-layer O_s of the overlap plan: algorithmic\n"
-	"                   (default), analytic or measured:DIR\n"
-	"  --output FILE    write the raw bytes of every model output, in tensor\n"
-	"                   order\n"
-	"  -h, --help       this text\n";
+	"arena size and each output (the top classes of a classifier).\n",
+	.tables = { options },
+};
 
 /* xorshift64*: the same bytes for the same seed on every machine. */
 static uint8_t next_byte(uint64_t *state)
@@ -143,77 +156,59 @@ static void summarise(FILE *out, const struct dmo_net_tensor *t, const unsigned 
 
 int cmd_infer(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "input", required_argument, NULL, 'i' }, { "random", required_argument, NULL, 'r' },
-		{ "zeros", no_argument, NULL, 'z' },       { "arena", required_argument, NULL, 'a' },
-		{ "os", required_argument, NULL, 'o' },    { "output", required_argument, NULL, 'O' },
-		{ "rounding", required_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },        { NULL, 0, NULL, 0 },
-	};
 	const char *input = NULL, *output = NULL, *arena_kind = "overlap", *os_name = "algorithmic";
 	uint64_t seed = 1;
 	int c, zeros = 0, sources = 0, single = 0;
 	char *end;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		switch (c) {
-		case 'i':
+		case OPT_INPUT:
 			input = optarg;
 			sources++;
 			break;
-		case 'r':
+		case OPT_RANDOM:
 			errno = 0;
 			seed = strtoull(optarg, &end, 10);
-			if (errno || end == optarg || *end) {
-				fprintf(stderr, "dmo infer: --random '%s': expected a number\n", optarg);
-				return 2;
-			}
+			if (errno || end == optarg || *end)
+				return cmd_misuse(&command, "--random '%s': expected a number", optarg);
 			sources++;
 			break;
-		case 'z':
+		case OPT_ZEROS:
 			zeros = 1;
 			sources++;
 			break;
-		case 'a':
+		case OPT_ARENA:
 			arena_kind = optarg;
 			break;
-		case 'o':
+		case OPT_OS:
 			os_name = optarg;
 			break;
-		case 'O':
+		case OPT_OUTPUT:
 			output = optarg;
 			break;
-		case 'R':
-			if (strcmp(optarg, "single") && strcmp(optarg, "double")) {
-				fprintf(stderr, "dmo infer: --rounding '%s': expected double or single\n", optarg);
-				return 2;
-			}
+		case OPT_ROUNDING:
+			if (strcmp(optarg, "single") && strcmp(optarg, "double"))
+				return cmd_misuse(&command, "--rounding '%s': expected double or single",
+						  optarg);
 			single = !strcmp(optarg, "single");
 			break;
-		default:
-			return cmd_usage(usage, c == 'h');
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "dmo infer: give exactly one MODEL\n%s", usage);
-		return 2;
-	}
-	if (sources > 1) {
-		fprintf(stderr, "dmo infer: give at most one of --input, --random, --zeros\n");
-		return 2;
-	}
+	if (optind != argc - 1)
+		return cmd_misuse(&command, "give exactly one MODEL");
+	if (sources > 1)
+		return cmd_misuse(&command, "give at most one of --input, --random, --zeros");
 	int overlap = !strcmp(arena_kind, "overlap");
-	if (!overlap && strcmp(arena_kind, "plain")) {
-		fprintf(stderr, "dmo infer: --arena '%s': expected overlap or plain\n", arena_kind);
-		return 2;
-	}
+	if (!overlap && strcmp(arena_kind, "plain"))
+		return cmd_misuse(&command, "--arena '%s': expected overlap or plain", arena_kind);
 
 	struct dmo_model model = { 0 };
 	struct dmo_plan plan;
 	struct dmo_net net;
 	char err[1024];
-	int rc = 1;
+	int rc = 2; /* a model dmo cannot run is bad input: infer has no finding */
 	if (dmo_plan_model(argv[optind], NULL, 0, os_name, DMO_PLAN_TIME_LIMIT, &model, &plan,
 			   err, sizeof err)) {
 		fprintf(stderr, "dmo infer: %s\n", err);
