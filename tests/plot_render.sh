@@ -69,7 +69,7 @@ bad() { # what expected-message-part args...
 	expect_eq "$what exits" 2 "$rc"
 	grep -q -- "$msg" "$WORK/err" || fail "$what: message lacks '$msg': $(head -1 "$WORK/err")"
 }
-bad "unknown option" "usage" "$run" --bogus
+bad "unknown option" "unknown option '--bogus'" "$run" --bogus
 bad "bad kind" "--kind" "$run" --kind pie
 bad "bad format" "--format" "$run" --format jpg
 bad "no directory" "no run directory"
