@@ -12,10 +12,6 @@ struct dmo_command {
 	const char *summary;
 };
 
-/* A command's usage text: on stdout with exit status 0 when the user ASKED
- * (--help), else on stderr with 2, the status of every misuse. */
-int cmd_usage(const char *usage, int asked);
-
 int cmd_profile(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_demo(int argc, char **argv);

@@ -20,12 +20,6 @@ static const struct dmo_command commands[] = {
 	{ "sweep", cmd_sweep, "check a formula for O_s against the tool over a grid of op specs" },
 };
 
-int cmd_usage(const char *usage, int asked)
-{
-	fputs(usage, asked ? stdout : stderr);
-	return asked ? 0 : 2;
-}
-
 static void usage(FILE *out)
 {
 	fprintf(out, "Usage: dmo COMMAND [OPTIONS] [ARGS]\n"
