@@ -89,3 +89,5 @@ EXTRA_DIST += tests/onnx_conformance.sh
 tests_onnx_conformance_SOURCES = tests/onnx_conformance.c
 tests_onnx_conformance_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROTOBUF_C_CFLAGS)
 tests_onnx_conformance_LDADD = opspec/libdmo-model.la target-harness/kernels/libdmokernels.la -lm
+TESTS += tests/cli_conventions.sh
+EXTRA_DIST += tests/cli_conventions.sh

@@ -1,0 +1,89 @@
+# cli_conventions.sh - the conventions every dmo command keeps
+# (docs/cli.md), checked over the command list `dmo --help` prints, so a
+# new command is checked without touching this file: --help on stdout with
+# exit 0, --version, an unknown option or a missing value as one line
+# "dmo CMD: ..." plus the --help hint with exit 2, every option the help
+# lists known to the parser, and --help to a full disk failing.
+. "$top_srcdir/tests/lib.sh"
+
+version=$("$DMO" --version)
+echo "$version" | grep -qx "dmo [0-9][0-9.]*" && echo "ok: dmo --version: $version" ||
+	fail "dmo --version: $version"
+
+# one_line_misuse NAME CMD PATTERN ARGS...: exit 2, nothing on stdout, on
+# stderr "dmo CMD: " + a line matching PATTERN, then the hint, nothing more.
+one_line_misuse() {
+	name=$1 cmd=$2 pattern=$3; shift 3
+	"$DMO" "$@" >"$WORK/out" 2>"$WORK/err"
+	expect_eq "$name: exit status" 2 $?
+	[ -s "$WORK/out" ] && fail "$name: wrote to stdout: $(cat "$WORK/out")"
+	if [ "$(wc -l <"$WORK/err")" -eq 2 ] &&
+		head -1 "$WORK/err" | grep -q -e "^dmo $cmd: $pattern" &&
+		[ "$(tail -1 "$WORK/err")" = "try 'dmo $cmd --help'" ]; then
+		echo "ok: $name: one line and the hint"
+	else
+		fail "$name: stderr is not 'dmo $cmd: $pattern' + hint: $(cat "$WORK/err")"
+	fi
+}
+
+"$DMO" nosuch >"$WORK/out" 2>"$WORK/err"
+expect_eq "dmo nosuch: exit status" 2 $?
+expect_eq "dmo nosuch: message" "dmo: 'nosuch' is not a dmo command|try 'dmo --help'" \
+	"$(tr '\n' '|' <"$WORK/err" | sed 's/|$//')"
+
+commands=$("$DMO" --help | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }')
+expect_eq "dmo --help lists the commands" 13 "$(echo "$commands" | wc -l)"
+
+for cmd in $commands; do
+	"$DMO" "$cmd" --help >"$WORK/help" 2>"$WORK/err"
+	expect_eq "$cmd --help: exit status" 0 $?
+	[ -s "$WORK/err" ] && fail "$cmd --help wrote to stderr: $(cat "$WORK/err")"
+	head -1 "$WORK/help" | grep -q "^Usage: dmo $cmd" || fail "$cmd --help: first line $(head -1 "$WORK/help")"
+	grep -q "^Exit status:" "$WORK/help" || fail "$cmd --help: no exit status"
+	"$DMO" "$cmd" -h | cmp -s - "$WORK/help" || fail "$cmd -h differs from --help"
+
+	expect_eq "$cmd --version" "$version" "$("$DMO" "$cmd" --version)"
+	one_line_misuse "$cmd --no-such-option" "$cmd" "unknown option '--no-such-option'$" \
+		"$cmd" --no-such-option
+	one_line_misuse "$cmd -Z" "$cmd" "unknown option -Z$" "$cmd" -Z
+	one_line_misuse "$cmd --help=x" "$cmd" "option '--help=x' takes no value$" "$cmd" --help=x
+
+	# Every option the help lists is one the parser knows.  --version
+	# after it ends the run before anything is done; a value the option
+	# refuses is a usage error too, never "unknown option".
+	awk '/^ +(-[A-Za-z], )?--[a-z]/ { match($0, /--[a-z][a-z-]*/)
+		rest = substr($0, RSTART + RLENGTH)
+		print substr($0, RSTART + 2, RLENGTH - 2), (rest ~ /^ [^ ]/ ? "VALUE" : "") }' \
+		"$WORK/help" >"$WORK/options"
+	[ -s "$WORK/options" ] || fail "$cmd --help lists no option"
+	while read -r name arg; do
+		[ "$name" = help ] || [ "$name" = version ] && continue
+		if [ -n "$arg" ]; then set -- "--$name=1"; else set -- "--$name"; fi
+		"$DMO" "$cmd" "$@" --version >/dev/null 2>"$WORK/err"
+		grep -q "unknown option" "$WORK/err" && fail "$cmd: its help lists $1, its parser does not know it"
+		# One needing a value says so when it gets none.
+		if [ -n "$arg" ]; then
+			"$DMO" "$cmd" "--$name" >/dev/null 2>"$WORK/err"
+			grep -q "^dmo $cmd: option '--$name' needs a value$" "$WORK/err" ||
+				fail "$cmd --$name without a value: $(cat "$WORK/err")"
+		fi
+	done <"$WORK/options"
+	echo "ok: $cmd: $(wc -l <"$WORK/options") options of its help known to its parser"
+
+	if [ -w /dev/full ]; then
+		"$DMO" "$cmd" --help >/dev/full 2>/dev/null
+		expect_eq "$cmd --help to a full disk: exit status" 2 $?
+	fi
+done
+
+# Sizes are dmo's to check: Valgrind never starts with a bad one.
+one_line_misuse "profile --max-mem foo" profile "--max-mem takes a size" \
+	profile --out "$WORK/p" --max-mem foo -- true
+one_line_misuse "profile --max-mem 1M" profile "--max-mem takes a size of at least 2M" \
+	profile --out "$WORK/p" --max-mem 1M -- true
+one_line_misuse "run --max-mem 99999999999999999999" run "--max-mem takes a size" \
+	run --out "$WORK/p" --max-mem 99999999999999999999 relu:in=4
+[ -e "$WORK/p" ] && fail "a run directory was made for a refused --max-mem"
+one_line_misuse "verify --overlap -1" verify "--overlap '-1' is not a byte count" \
+	verify --overlap -1 relu:in=4
+finish
