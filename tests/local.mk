@@ -91,3 +91,5 @@ tests_onnx_conformance_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROT
 tests_onnx_conformance_LDADD = opspec/libdmo-model.la target-harness/kernels/libdmokernels.la -lm
 TESTS += tests/cli_conventions.sh
 EXTRA_DIST += tests/cli_conventions.sh
+TESTS += tests/man_pages.sh
+EXTRA_DIST += tests/man_pages.sh

@@ -46,7 +46,7 @@ static const struct cmd_spec command = {
 	"Measure the exact safe overlap O_s of every configuration of GRID under\n"
 	"the dmo tool and judge a formula against it: safe (formula < exact),\n"
 	"tight (=) or UNSAFE (>).  GRID is an op spec with {...} sets, e.g.\n"
-	"  dwconv2d:in={8..64:8}x{8..64:8}x{1,3,16},k={1..5}x{1..5},stride={1,2},pad={same,valid}\n"
+	"  dwconv2d:in={8..64:8}x{8..64:8}x{1,3},k={1..5}x{1..5}\n"
 	"(a set lists literals and ranges A..B or A..B:STEP).  Configurations that\n"
 	"are no valid op spec are skipped and counted.  EXPR is an integer\n"
 	"expression over the spec's variables (docs/sweep.md), e.g.\n"
