@@ -88,7 +88,7 @@ for l in 1 2; do
 	for kind in pattern bounds threads; do
 		"$DMO" plot --layer $l --kind $kind --format svg --out "$WORK/tiny-$l-$kind.svg" \
 			"$WORK/tiny" >/dev/null 2>"$WORK/tiny.err"
-		expect_eq "layer $l ($(field "$WORK/tiny" "$([ $l = 1 ] && echo before || echo dying)" 6) read) $kind: status" \
+		expect_eq "layer $l ($(field "$WORK/tiny" "$([ $l = 1 ] && echo before || echo dying)" in_reads) read) $kind: status" \
 			0 $?
 	done
 done
