@@ -86,4 +86,33 @@ one_line_misuse "run --max-mem 99999999999999999999" run "--max-mem takes a size
 [ -e "$WORK/p" ] && fail "a run directory was made for a refused --max-mem"
 one_line_misuse "verify --overlap -1" verify "--overlap '-1' is not a byte count" \
 	verify --overlap -1 relu:in=4
+
+# dmo analyze on a summary-only run (no event files): it names no curves
+# it did not write, writes penalty_pct as dmo formula --csv does, and
+# counts failed layers, not verdicts.  The layer: the golden dwconv with the
+# exact O_s the tool measures for it (SPEC.md), so only the analytic bound
+# has a penalty; then the same layer with a wrong exact O_s: one failure.
+GOLDEN=dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same
+golden_run() { # DIR OS_BYTES
+	mkdir -p "$1"
+	printf '%s\n%s\n' \
+		"layer,name,op,in_bytes,out_bytes,in_reads,in_writes,out_reads,out_writes,steps,instructions,os_bytes,status" \
+		"1,golden,\"$GOLDEN\",4816896,1204224,1,0,0,1,1,1,$2,ok" >"$1/layers.csv"
+	printf 'name,backend,version,isa_cap,isa,implementation,cpu\ngolden,ref,v,,x,y,z\n' \
+		>"$1/backend.csv" # the reference kernel: its values must agree
+}
+golden_run "$WORK/summary" 1204224
+"$DMO" analyze "$WORK/summary" >"$WORK/analyze.out" 2>"$WORK/analyze.err"
+expect_eq "analyze summary-only run: exit status" 0 $?
+grep -q "curves" "$WORK/analyze.out" && ! grep -q "no curves" "$WORK/analyze.out" &&
+	fail "analyze names curves it did not write: $(tail -1 "$WORK/analyze.out")"
+ls "$WORK/summary" | grep -q curves && fail "analyze wrote curves without an event file"
+expect_eq "analysis.csv penalty_pct = dmo formula --csv penalty_pct" \
+	"$("$DMO" formula --csv "$GOLDEN" | csv_rows /dev/stdin | by_name '{ print v("penalty_pct") }')" \
+	"$(csv_rows "$WORK/summary/analysis.csv" | by_name '{ print v("penalty_pct") }')"
+golden_run "$WORK/wrong" 1204000
+"$DMO" analyze "$WORK/wrong" >/dev/null 2>"$WORK/analyze.err"
+expect_eq "analyze, exact O_s off: exit status" 1 $?
+expect_eq "analyze, exact O_s off: message" "dmo analyze: 1 of 1 layer failed its verdict" \
+	"$(cat "$WORK/analyze.err")"
 finish

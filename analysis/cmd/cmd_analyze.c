@@ -89,7 +89,8 @@ int cmd_analyze(int argc, char **argv)
 	if (failed < 0)
 		fprintf(stderr, "dmo analyze: %s\n", err);
 	else if (failed > 0)
-		fprintf(stderr, "dmo analyze: %d verdict(s) failed\n", failed);
+		fprintf(stderr, "dmo analyze: %d of %zu layer%s failed %s verdict\n", failed, kept,
+			kept == 1 ? "" : "s", failed == 1 ? "its" : "their");
 	if (skipped > 0 && failed >= 0)
 		failed += (int)skipped;
 	free(layers);
