@@ -87,6 +87,14 @@ one_line_misuse "run --max-mem 99999999999999999999" run "--max-mem takes a size
 one_line_misuse "verify --overlap -1" verify "--overlap '-1' is not a byte count" \
 	verify --overlap -1 relu:in=4
 
+# Layers count from 1 everywhere, as the tool numbers a run's layers.csv:
+# the first layer of ds_cnn_kws (conv1) is layer 1 in dmo model and dmo plan.
+expect_eq "dmo model --csv: conv1's layer number" 1 \
+	"$("$DMO" model --csv ds_cnn_kws | csv_rows /dev/stdin | by_name 'v("name") == "conv1" { print v("layer") }')"
+expect_eq "dmo plan --csv: conv1's layer number and live range" "1 1-2" \
+	"$("$DMO" plan --csv ds_cnn_kws | csv_rows /dev/stdin |
+		by_name 'v("name") == "conv1" { print v("layer"), v("live_from") "-" v("live_to") }')"
+
 # dmo analyze on a summary-only run (no event files): it names no curves
 # it did not write, writes penalty_pct as dmo formula --csv does, and
 # counts failed layers, not verdicts.  The layer: the golden dwconv with the

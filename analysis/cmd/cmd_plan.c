@@ -68,7 +68,7 @@ static void print_summary(const char *model_name, const struct dmo_model *model,
 	       (unsigned long long)plan->peak_dmo, (unsigned long long)plan->peak_by_size,
 	       (unsigned long long)plan->peak_reverse);
 	printf("lower bound:           %llu bytes (live at layer %d %s, less its O_s)\n",
-	       (unsigned long long)plan->bound_dmo, plan->bound_layer,
+	       (unsigned long long)plan->bound_dmo, plan->bound_layer + 1,
 	       model->layers[plan->bound_layer].name);
 	if (plan->status == DMO_PLAN_BEST_FOUND)
 		printf("status:                best found in %.3f s, gap %llu bytes (%.2f %%)\n",
