@@ -193,20 +193,10 @@ static inline float mul_f32(const struct dk_quant *q, float a, float b)
 #define EW_ADD add_f32
 #define EW_MUL mul_f32
 #include "kernels_body.h"
-#undef T
-#undef W
-#undef B
-#undef ACC
-#undef SUFFIX
-#undef T_LOWEST
 #undef MAC
-#undef FINISH
 #undef POOL_AVG
 #undef POOL_MAX
-#undef EW_RELU
 #undef EW_RELU6
-#undef EW_ADD
-#undef EW_MUL
 
 /* ---- integers: element functions shared by i8 and i16, parameterised by
  * the output type's range ---- */
@@ -274,17 +264,6 @@ DK_INT_ELEMENT_FNS(uint8_t, u8, 0, UINT8_MAX)
 #define EW_ADD add_i8
 #define EW_MUL mul_i8
 #include "kernels_body.h"
-#undef T
-#undef W
-#undef B
-#undef ACC
-#undef SUFFIX
-#undef T_LOWEST
-#undef T_HIGHEST
-#undef FINISH
-#undef EW_RELU
-#undef EW_ADD
-#undef EW_MUL
 
 /* ---- int16 (16x8): int64 accumulation ---- */
 #define T int16_t
@@ -299,17 +278,6 @@ DK_INT_ELEMENT_FNS(uint8_t, u8, 0, UINT8_MAX)
 #define EW_ADD add_i16
 #define EW_MUL mul_i16
 #include "kernels_body.h"
-#undef T
-#undef W
-#undef B
-#undef ACC
-#undef SUFFIX
-#undef T_LOWEST
-#undef T_HIGHEST
-#undef FINISH
-#undef EW_RELU
-#undef EW_ADD
-#undef EW_MUL
 
 /* ---- uint8 (legacy per-tensor asymmetric): the int8 arithmetic ---- */
 #define T uint8_t

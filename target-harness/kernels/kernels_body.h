@@ -1,6 +1,7 @@
 /* kernels_body.h - the loop nests of every op, written once and instantiated
  * per data type by kernels.c (which defines T, W, B, ACC, SUFFIX and the
- * per-type arithmetic before each #include).  The loop order here is the
+ * per-type arithmetic before each #include, and undefines the per-type
+ * macros at its end).  The loop order here is the
  * normative one of dmokernels.h; keep it. */
 
 #define DK_CAT2(a, b) a##b
@@ -220,3 +221,18 @@ int DK_FN(mul)(const struct dk_params *p, const T *a, const T *b, T *out,
 #undef DK_FN
 #undef DK_CAT
 #undef DK_CAT2
+
+/* The includer's per-type macros end here, so the next type starts clean;
+ * the macros shared by several types (MAC, POOL_*, EW_RELU6) are the
+ * includer's to undefine. */
+#undef T
+#undef W
+#undef B
+#undef ACC
+#undef SUFFIX
+#undef T_LOWEST
+#undef T_HIGHEST
+#undef FINISH
+#undef EW_RELU
+#undef EW_ADD
+#undef EW_MUL

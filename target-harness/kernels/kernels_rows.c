@@ -12,6 +12,24 @@ static size_t elems_or_zero(const struct dk_params *p)
 	return (size_t)p->batch * p->in_h * p->in_w * p->in_c;
 }
 
+/* An element-wise kernel in flat order: out[e] = ELEM(p, in[e]) for each
+ * element the thread owns, E ascending (the loop order dmokernels.h
+ * documents for these ops). */
+#define DK_FLAT_KERNEL(NAME, TIN, TOUT, ELEM)                                    \
+	int NAME(const struct dk_params *p, const TIN *in, TOUT *out,              \
+		 const struct dk_thread *t)                                        \
+	{                                                                          \
+		struct share sh;                                                   \
+		size_t n = elems_or_zero(p);                                       \
+                                                                                   \
+		if (!n || !in || !out || share_init(&sh, t, n))                    \
+			return -1;                                                 \
+		for (size_t e = sh.lo; e < sh.hi; e++)                             \
+			if (owns(&sh, e))                                          \
+				out[e] = ELEM(p, in[e]);                           \
+		return 0;                                                          \
+	}
+
 /* ---- gemmlowp fixed point, on raw int32 values.  Qm is a value with m
  * integer bits and 31 - m fractional bits; a product of Qa and Qb is
  * Q(a+b), which is high_mul on the raw values. ---- */
@@ -184,19 +202,13 @@ int dk_softmax_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
 
 /* ---- logistic ---- */
 
-int dk_logistic_f32(const struct dk_params *p, const float *in, float *out,
-		    const struct dk_thread *t)
+static inline float logistic_f32(const struct dk_params *p, float x)
 {
-	struct share sh;
-	size_t n = elems_or_zero(p);
-
-	if (!n || !in || !out || share_init(&sh, t, n))
-		return -1;
-	for (size_t e = sh.lo; e < sh.hi; e++)
-		if (owns(&sh, e))
-			out[e] = 1.0f / (1.0f + expf(-in[e]));
-	return 0;
+	(void)p;
+	return 1.0f / (1.0f + expf(-x));
 }
+
+DK_FLAT_KERNEL(dk_logistic_f32, float, float, logistic_f32)
 
 /* gemmlowp's logistic of A in Q4, result in Q0: 1 / (1 + exp(-|a|)), and
  * one minus that for a negative A. */
@@ -208,31 +220,20 @@ static int32_t logistic_q4(int32_t a)
 	return a > 0 ? positive : INT32_MAX - positive;
 }
 
-int dk_logistic_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
-		   const struct dk_thread *t)
+static inline int8_t logistic_i8(const struct dk_params *p, int8_t in)
 {
-	struct share sh;
-	size_t n = elems_or_zero(p);
-
-	if (!n || !in || !out || share_init(&sh, t, n))
-		return -1;
 	const struct dk_quant *q = &p->q;
-	for (size_t e = sh.lo; e < sh.hi; e++) {
-		if (!owns(&sh, e))
-			continue;
-		int32_t x = in[e] - q->in_zero, v;
-		if (x <= -q->in_radius)
-			v = INT8_MIN;
-		else if (x >= q->in_radius)
-			v = INT8_MAX;
-		else
-			v = clamp32(divide_by_pot(logistic_q4(requant_q(q, x, q->in_mult, q->in_shift)), 23) +
-					    INT8_MIN,
-				    INT8_MIN, INT8_MAX);
-		out[e] = (int8_t)v;
-	}
-	return 0;
+	int32_t x = in - q->in_zero;
+	if (x <= -q->in_radius)
+		return INT8_MIN;
+	if (x >= q->in_radius)
+		return INT8_MAX;
+	return (int8_t)clamp32(divide_by_pot(logistic_q4(requant_q(q, x, q->in_mult, q->in_shift)), 23) +
+				       INT8_MIN,
+			       INT8_MIN, INT8_MAX);
 }
+
+DK_FLAT_KERNEL(dk_logistic_i8, int8_t, int8_t, logistic_i8)
 
 /* ---- mean over height and width ---- */
 
@@ -284,52 +285,36 @@ int dk_mean_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
 
 /* ---- quantize / dequantize ---- */
 
+static inline int8_t quantize_f32_i8(const struct dk_params *p, float x)
+{
+	float r = roundf(x / p->q.scale);
+	/* Clamp in float first: a huge value has no int32. */
+	r = r < -1e6f ? -1e6f : r > 1e6f ? 1e6f : r;
+	return (int8_t)clamp32((int32_t)r + p->q.out_zero, INT8_MIN, INT8_MAX);
+}
+
+static DK_FLAT_KERNEL(quantize_f32_i8_flat, float, int8_t, quantize_f32_i8)
+
 int dk_quantize_f32_i8(const struct dk_params *p, const float *in, int8_t *out,
 		       const struct dk_thread *t)
 {
-	struct share sh;
-	size_t n = elems_or_zero(p);
-
-	if (!n || !in || !out || share_init(&sh, t, n) || !(p->q.scale > 0))
+	if (!p || !(p->q.scale > 0))
 		return -1;
-	for (size_t e = sh.lo; e < sh.hi; e++) {
-		if (!owns(&sh, e))
-			continue;
-		float r = roundf(in[e] / p->q.scale);
-		/* Clamp in float first: a huge value has no int32. */
-		r = r < -1e6f ? -1e6f : r > 1e6f ? 1e6f : r;
-		out[e] = (int8_t)clamp32((int32_t)r + p->q.out_zero, INT8_MIN, INT8_MAX);
-	}
-	return 0;
+	return quantize_f32_i8_flat(p, in, out, t);
 }
 
-int dk_quantize_i8_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
-		      const struct dk_thread *t)
+static inline int8_t requantize_i8(const struct dk_params *p, int8_t x)
 {
-	struct share sh;
-	size_t n = elems_or_zero(p);
-
-	if (!n || !in || !out || share_init(&sh, t, n))
-		return -1;
 	const struct dk_quant *q = &p->q;
-	for (size_t e = sh.lo; e < sh.hi; e++)
-		if (owns(&sh, e))
-			out[e] = (int8_t)clamp32(requant_q(q, in[e] - q->in_zero, q->out_mult, q->out_shift) +
-							 q->out_zero,
-						 INT8_MIN, INT8_MAX);
-	return 0;
+	return (int8_t)clamp32(requant_q(q, x - q->in_zero, q->out_mult, q->out_shift) + q->out_zero,
+			       INT8_MIN, INT8_MAX);
 }
 
-int dk_dequantize_i8_f32(const struct dk_params *p, const int8_t *in, float *out,
-			 const struct dk_thread *t)
+DK_FLAT_KERNEL(dk_quantize_i8_i8, int8_t, int8_t, requantize_i8)
+
+static inline float dequantize_i8(const struct dk_params *p, int8_t x)
 {
-	struct share sh;
-	size_t n = elems_or_zero(p);
-
-	if (!n || !in || !out || share_init(&sh, t, n))
-		return -1;
-	for (size_t e = sh.lo; e < sh.hi; e++)
-		if (owns(&sh, e))
-			out[e] = (float)((double)p->q.scale * (in[e] - p->q.in_zero));
-	return 0;
+	return (float)((double)p->q.scale * (x - p->q.in_zero));
 }
+
+DK_FLAT_KERNEL(dk_dequantize_i8_f32, int8_t, float, dequantize_i8)
