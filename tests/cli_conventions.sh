@@ -118,6 +118,8 @@ ls "$WORK/summary" | grep -q curves && fail "analyze wrote curves without an eve
 expect_eq "analysis.csv penalty_pct = dmo formula --csv penalty_pct" \
 	"$("$DMO" formula --csv "$GOLDEN" | csv_rows /dev/stdin | by_name '{ print v("penalty_pct") }')" \
 	"$(csv_rows "$WORK/summary/analysis.csv" | by_name '{ print v("penalty_pct") }')"
+"$DMO" analyze --csv "$WORK/summary" >"$WORK/analyze.csv"
+expect_eq "analyze --csv prints analysis.csv" 0 "$(cmp -s "$WORK/analyze.csv" "$WORK/summary/analysis.csv"; echo $?)"
 golden_run "$WORK/wrong" 1204000
 "$DMO" analyze "$WORK/wrong" >/dev/null 2>"$WORK/analyze.err"
 expect_eq "analyze, exact O_s off: exit status" 1 $?
