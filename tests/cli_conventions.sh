@@ -120,6 +120,10 @@ expect_eq "analysis.csv penalty_pct = dmo formula --csv penalty_pct" \
 	"$(csv_rows "$WORK/summary/analysis.csv" | by_name '{ print v("penalty_pct") }')"
 "$DMO" analyze --csv "$WORK/summary" >"$WORK/analyze.csv"
 expect_eq "analyze --csv prints analysis.csv" 0 "$(cmp -s "$WORK/analyze.csv" "$WORK/summary/analysis.csv"; echo $?)"
+# --json for scripts: the golden layer's numbers of SPEC.md.
+expect_eq "formula --json: golden exact and analytic O_s" "1204224 1193376 0.9008" \
+	"$("$DMO" formula --json "$GOLDEN" | python3 -c 'import json, sys
+r = json.load(sys.stdin)[0]; print(r["algorithmic_os"], r["analytic_os"], r["penalty_pct"])')"
 golden_run "$WORK/wrong" 1204000
 "$DMO" analyze "$WORK/wrong" >/dev/null 2>"$WORK/analyze.err"
 expect_eq "analyze, exact O_s off: exit status" 1 $?

@@ -16,13 +16,15 @@
 
 static const struct cmd_option options[] = {
 	{ "csv", no_argument, 'c', NULL, "one CSV row per spec, with a header line" },
+	{ "json", no_argument, 'j', NULL,
+	  "a JSON array, one object per spec (the CSV's columns)" },
 	{ "model", required_argument, 'm', "MODEL", "the op specs of a model's layers" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
 static const struct cmd_spec command = {
 	.name = "formula",
-	.synopsis = "[--csv] SPEC...\n[--csv] --model MODEL",
+	.synopsis = "[--csv|--json] SPEC...\n[--csv|--json] --model MODEL",
 	.description =
 	"For each op spec (e.g. dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same),\n"
 	"print the output bytes, the exact safe overlap O_s of the reference\n"
@@ -58,6 +60,38 @@ static void print_csv(const struct row *rows, int n)
 		       (unsigned long long)r->exact.os, (unsigned long long)r->bound.os,
 		       (unsigned long long)(r->exact.os - r->bound.os), percent(r));
 	}
+}
+
+/* TEXT as a JSON string: quotes, backslashes and control bytes escaped. */
+static void json_string(const char *text)
+{
+	putchar('"');
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			printf("\\%c", *p);
+		else if (*p < 0x20)
+			printf("\\u%04x", *p);
+		else
+			putchar(*p);
+	}
+	putchar('"');
+}
+
+static void print_json(const struct row *rows, int n)
+{
+	putchar('[');
+	for (int i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+
+		printf("%s\n  {\"spec\": ", i ? "," : "");
+		json_string(r->spec);
+		printf(", \"out_bytes\": %llu, \"algorithmic_os\": %llu, \"analytic_os\": %llu, "
+		       "\"penalty_bytes\": %llu, \"penalty_pct\": %.4f}",
+		       (unsigned long long)r->exact.out_bytes, (unsigned long long)r->exact.os,
+		       (unsigned long long)r->bound.os,
+		       (unsigned long long)(r->exact.os - r->bound.os), percent(r));
+	}
+	printf("%s]\n", n ? "\n" : "");
 }
 
 static void print_table(const struct row *rows, int n)
@@ -103,17 +137,21 @@ int cmd_formula(int argc, char **argv)
 	struct dmo_model model = { 0 };
 	const char *model_name = NULL;
 	char **specs;
-	int c, csv = 0, n, rc;
+	int c, csv = 0, json = 0, n, rc;
 
 	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		if (c == 'c')
 			csv = 1;
+		else if (c == 'j')
+			json = 1;
 		else if (c == 'm')
 			model_name = optarg;
 	}
 	n = argc - optind;
 	specs = argv + optind;
+	if (csv && json)
+		return cmd_misuse(&command, "give one of --csv and --json");
 	if ((n < 1) == (model_name == NULL))
 		return cmd_misuse(&command, "give op specs or --model, %s",
 				  model_name == NULL ? "none given" : "not both");
@@ -139,6 +177,8 @@ int cmd_formula(int argc, char **argv)
 	rc = formula_rows(rows, specs, n);
 	if (rc == 0 && csv)
 		print_csv(rows, n);
+	else if (rc == 0 && json)
+		print_json(rows, n);
 	else if (rc == 0)
 		print_table(rows, n);
 	free(rows);
