@@ -10,6 +10,7 @@ analysis_lib_libdmo_analysis_la_SOURCES = \
 	analysis/lib/curves.h analysis/lib/curves.c \
 	analysis/lib/analyze.h analysis/lib/analyze.c \
 	analysis/lib/plan.h analysis/lib/plan.c \
+	analysis/lib/plan_arena.h analysis/lib/plan_arena.c \
 	analysis/lib/model_report.h analysis/lib/model_report.c \
 	analysis/lib/plan_search.h analysis/lib/plan_search.c \
 	analysis/lib/verify.h analysis/lib/verify.c \
@@ -39,5 +40,5 @@ analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \
 	analysis/cmd/backend_options.h analysis/cmd/backend_options.c \
 	analysis/cmd/cmd_compare.c \
 	analysis/cmd/cmd_sweep.c analysis/cmd/cmd_infer.c
-analysis_dmo_LDADD = analysis/lib/libdmo-infer.la target-harness/runner/libdmo-runner.la opspec/libdmo-model.la \
-	analysis/lib/libdmo-plot.la $(ANALYSIS_LIBS)
+analysis_dmo_LDADD = analysis/lib/libdmo-plot.la $(ANALYSIS_LIBS) \
+	target-harness/runner/libdmo-infer.la target-harness/runner/libdmo-runner.la opspec/libdmo-model.la

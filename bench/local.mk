@@ -13,7 +13,7 @@ bench_harness_cost_SOURCES = bench/harness_cost.c bench/bench_clock.h
 bench_harness_cost_LDFLAGS = -no-install
 bench_harness_cost_LDADD = $(BENCH_LIBS)
 CLEANFILES += bench/tool_speed$(EXEEXT) bench/harness_cost$(EXEEXT)
-dist_noinst_SCRIPTS += bench/tool_speed.sh
+dist_noinst_SCRIPTS += bench/tool_speed.sh bench/run_model.sh
 EXTRA_DIST += bench/README.md
 
 # 10^8 elements keeps the tape's part of `make bench` near three minutes;
@@ -33,6 +33,7 @@ bench: bench/harness_cost$(EXEEXT) bench/bench_algorithmic$(EXEEXT) \
 	bench/unmap_walk
 	DMO=analysis/dmo TABLES='$(srcdir)/target-harness/models' \
 		$(SHELL) $(srcdir)/bench/plan_report.sh
+	DMO=analysis/dmo $(SHELL) $(srcdir)/bench/run_model.sh
 
 # The sweep issue's bar (minutes: 2000 configurations under the tool, twice).
 dist_noinst_SCRIPTS += bench/sweep_jobs.sh

@@ -13,7 +13,7 @@
 #
 #   top_builddir=... bench/tool_speed.sh     (`make bench` sets it)
 #
-# Method: every row is timed twice, with P passes and with 0 passes, and
+# Method: every row is timed (CPU time by default) twice, with P passes and with 0 passes, and
 # the per-pass time is (t(P) - t(0)) / P, so valgrind's startup and the
 # program's set-up cancel.  RUNS rounds each run every row once, in turn,
 # and each time is the fastest of its rounds: a slow spell of the shared
@@ -22,7 +22,8 @@
 # file in a temporary folder, deleted afterwards; dmo's full trace, ~50 MB
 # a pass, runs FULL_PASSES (default 5).  Environment: PASSES (valgrind rows,
 # default 150, so the work outweighs the startup noise), NATIVE_PASSES
-# (500), FULL_PASSES, RUNS (5), TMPDIR.
+# (500), FULL_PASSES, SHORT_PASSES (add/ and small/, 1500), RUNS (5),
+# TIMER (cpu or wall), TMPDIR.
 set -e
 top_builddir=${top_builddir:-$(cd "$(dirname "$0")/.." && pwd)}
 prog=$top_builddir/bench/tool_speed
@@ -30,6 +31,10 @@ tool_dir=$top_builddir/dmo-tool
 passes=${PASSES:-150}
 native_passes=${NATIVE_PASSES:-500}
 full_passes=${FULL_PASSES:-5}
+# The add and small kernels take well under a millisecond a pass without
+# the tool: enough passes for a run of about a second, against CPU time's
+# 10 ms ticks.
+short_passes=${SHORT_PASSES:-1500}
 runs=${RUNS:-5}
 results=$top_builddir/bench/results
 valgrind=${DMO_VALGRIND:-valgrind}
@@ -46,11 +51,27 @@ trap 'exit 1' INT TERM
 mkfifo "$tmp/fifo"
 mkdir "$tmp/pw" "$tmp/add" "$tmp/small"
 mkdir "$tmp/out"
-timer="date +%s.%N around each run, fastest of $runs alternating rounds"
+timer_kind=${TIMER:-cpu}
+case $timer_kind in
+cpu) timer="CPU time (user + system) of each run, fastest of $runs alternating rounds" ;;
+wall) timer="date +%s.%N around each run, fastest of $runs alternating rounds" ;;
+*) echo "tool_speed.sh: TIMER is cpu or wall, not $timer_kind" >&2; exit 2 ;;
+esac
 
-# seconds CMD: the wall time of one run of the shell command CMD.  The
-# shell's own start costs the same with P passes and with 0, so it cancels.
-# The command's messages (cachegrind's cache notes) show only if it fails.
+# children_cpu: user + system seconds of this shell's finished children,
+# from the `times` builtin's second line (POSIX; 10 ms ticks here).  It
+# writes to a file: in a pipe it would run in a subshell with no children.
+children_cpu() {
+	times >"$tmp/times"
+	awk 'NR == 2 { gsub(/[ms]/, " "); print $1 * 60 + $2 + $3 * 60 + $4 }' "$tmp/times"
+}
+
+# seconds CMD: the time of one run of the shell command CMD: CPU time
+# (user + system, TIMER=cpu, the default) or wall time (TIMER=wall).  On
+# this shared VM other engineers' work lengthens wall time far more than
+# CPU time.  The shell's own start costs the same with P passes and with
+# 0, so it cancels.  The command's messages (cachegrind's cache notes)
+# show only if it fails.  Called in $(...), so `times` sees only CMD.
 seconds() {
 	t0=$(date +%s.%N)
 	sh -c "$1" >/dev/null 2>"$tmp/run.err" || {
@@ -58,7 +79,11 @@ seconds() {
 		return 1
 	}
 	t1=$(date +%s.%N)
-	echo "$t1 $t0" | awk '{ print $1 - $2 }'
+	if [ "$timer_kind" = cpu ]; then
+		children_cpu
+	else
+		echo "$t1 $t0" | awk '{ print $1 - $2 }'
+	fi
 }
 
 # keep_min FILE T: FILE holds the smallest T it was given.
@@ -109,10 +134,12 @@ while [ "$round" -le "$runs" ]; do
 	time_row dmo-after "$passes" "$dmo=summary" after "$layers"
 	time_row dmo-full "$full_passes" "$dmo=full" layer "$tmp/out"
 	time_row cachegrind "$passes" "$cachegrind" layer
-	for k in pw:conv1x1 add:add small:small; do
-		time_row "${k%%:*}/none" "$passes" "$valgrind -q --tool=none" "layer ${k#*:}"
-		time_row "${k%%:*}/dmo" "$passes" "$dmo=summary" "layer ${k#*:}" "$layers"
-		time_row "${k%%:*}/cg" "$passes" "$cachegrind" "layer ${k#*:}"
+	for k in pw:conv1x1:$passes add:add:$short_passes small:small:$short_passes; do
+		row=${k%%:*} kernel=${k#*:} kp=${k##*:}
+		kernel=${kernel%%:*}
+		time_row "$row/none" "$kp" "$valgrind -q --tool=none" "layer $kernel"
+		time_row "$row/dmo" "$kp" "$dmo=summary" "layer $kernel" "$layers"
+		time_row "$row/cg" "$kp" "$cachegrind" "layer $kernel"
 	done
 	round=$((round + 1))
 done
@@ -127,6 +154,7 @@ for name in native none dmo-layers dmo-outside dmo-after dmo-full cachegrind lac
 	native) p=$native_passes ;;
 	dmo-full) p=$full_passes ;;
 	lackey) p=1 ;;
+	add/* | small/*) p=$short_passes ;;
 	*) p=$passes ;;
 	esac
 	f=$tmp/$name

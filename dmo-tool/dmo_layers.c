@@ -27,12 +27,34 @@
 #include "dmo_trace.h"
 #include "trace_format.h"
 
-/* Core functions the installed headers do not declare. */
+/* Core functions the installed headers do not declare.
+ *
+ * VG_(safe_fd) moves a descriptor of the tool's (the FIFO, tool-layers.bin,
+ * event files) into the range Valgrind reserves above the guest's limit,
+ * close-on-exec.  The public headers have no way to reach that range (its
+ * bounds are core-private too), and a descriptor left in the guest's range
+ * would be the guest's to close, dup2 over or inherit.  It relies on the
+ * core's reserved range having room: a handful of descriptors at a time.
+ *
+ * VG_(discard_translations) is the core's own discard.  The public
+ * VG_(discard_translations_safely) asserts VG_(ok_to_discard_translations),
+ * which the core sets only while a tool's client-request handler runs;
+ * dmo discards from a dirty helper (the marker store, the idle count) and
+ * from the post-syscall hook (a HELLO read from the FIFO), never inside a
+ * client request, since the target talks to the tool through the FIFO and
+ * marker stores, not client requests.  Discarding from a helper relies on
+ * what the core does: it marks the translations deleted and unchains the
+ * jumps into them, but leaves their host code where it is until a later
+ * translation recycles the sector, which happens only once control is
+ * back in the scheduler.  So the block that called the helper runs on to
+ * its end (or to the exit the marker code takes at once), and the next
+ * block is looked up and translated afresh. */
 extern Int VG_(safe_fd)(Int oldfd);
 extern void VG_(discard_translations)(Addr start, ULong range, const HChar *who);
 
 struct dmo_active_layer *dmo_active = NULL;
 const struct dmo_active_layer *dmo_watched = NULL;
+struct dmo_watch_ranges dmo_watch;
 ULong dmo_instructions = 0;
 UInt dmo_running_tid = 0;
 
@@ -138,6 +160,37 @@ void dmo_layers_idle_access(void)
 	retranslate_all();
 }
 
+/* Separate mallocs of large buffers usually sit a page apart: one range
+ * over both makes a miss one compare.  Weights or the stack between two
+ * far-apart buffers would cost a useless helper call per access, so a
+ * wider gap keeps two ranges. */
+#define MAX_GAP_COVERED (64 * 1024)
+
+static void watch_range(UInt k, Addr base, ULong len)
+{
+	dmo_watch.lo[k] = base - DMO_WATCH_SLACK;
+	dmo_watch.span[k] = len + DMO_WATCH_SLACK;
+}
+
+/* Point the checks at L's buffers; returns the number of ranges. */
+static UInt watch_buffers(const struct dmo_active_layer *l)
+{
+	Addr lo = l->in_addr < l->out_addr ? l->in_addr : l->out_addr;
+	Addr in_end = l->in_addr + l->in_bytes, out_end = l->out_addr + l->out_bytes;
+	Addr hi = in_end > out_end ? in_end : out_end;
+	/* The engine opens only non-empty buffers in mapped guest memory,
+	 * which never starts in the first page. */
+	tl_assert(l->in_bytes > 0 && l->out_bytes > 0);
+	tl_assert(lo >= DMO_WATCH_SLACK);
+	if (hi - lo <= l->in_bytes + l->out_bytes + MAX_GAP_COVERED) {
+		watch_range(0, lo, hi - lo);
+		return 1;
+	}
+	watch_range(0, l->in_addr, l->in_bytes);
+	watch_range(1, l->out_addr, l->out_bytes);
+	return 2;
+}
+
 /* ---- the engine's world ---- */
 
 static void *op_alloc(void *ctx, SizeT bytes)
@@ -176,12 +229,6 @@ static void op_status(void *ctx, int64_t value)
 		((volatile struct dmo_marker_region *)marker)->status = value;
 }
 
-static Bool same_buffers(const struct dmo_active_layer *a, const struct dmo_active_layer *b)
-{
-	return a->in_addr == b->in_addr && a->in_bytes == b->in_bytes &&
-	       a->out_addr == b->out_addr && a->out_bytes == b->out_bytes;
-}
-
 static void op_open(void *ctx, const struct dmo_protocol_layer *l)
 {
 	struct dmo_active_layer next = {
@@ -189,9 +236,12 @@ static void op_open(void *ctx, const struct dmo_protocol_layer *l)
 		.in_bytes = l->in_bytes, .out_bytes = l->out_bytes,
 	};
 	struct dmo_layer_summary row;
-	/* Code translated for the last layer's buffers stays valid when this
-	 * layer has the same ones (a kernel run again, an inference loop). */
-	Bool rewatch = dmo_watched == NULL || !same_buffers(dmo_watched, &next);
+	/* Code translated with checks reads the ranges from dmo_watch, so
+	 * only plain code (before the first layer, or once the checks were
+	 * dropped) and code made for another number of ranges must be
+	 * translated again. */
+	Bool rewatch = dmo_watched == NULL;
+	UInt n_ranges;
 
 	st.active = next;
 	dmo_any_init(&st.active.reducer, l->in_bytes, l->out_bytes, thread_slots,
@@ -204,6 +254,10 @@ static void op_open(void *ctx, const struct dmo_protocol_layer *l)
 	}
 	dmo_active = &st.active;
 	dmo_watched = dmo_active;
+	n_ranges = watch_buffers(dmo_active);
+	if (n_ranges != dmo_watch.n_ranges)
+		rewatch = True;
+	dmo_watch.n_ranges = n_ranges;
 	st.idle_accesses = 0;
 	/* Claim the layer's row now: it reads "incomplete" until the layer
 	 * ends, and rewriting it in place needs no new disk space. */

@@ -7,8 +7,7 @@
 #include "pub_tool_basics.h"
 #include "os_reducer.h"
 
-/* The layer between its begin and end markers (dmo_active), or NULL; its
- * buffers are what the instrumenter bakes into the code (dmo_watched). */
+/* The layer between its begin and end markers (dmo_active), or NULL. */
 struct dmo_active_layer {
 	Addr in_addr, out_addr;
 	ULong in_bytes, out_bytes;
@@ -16,11 +15,35 @@ struct dmo_active_layer {
 };
 extern struct dmo_active_layer *dmo_active;
 
-/* The buffers the current translations check accesses against: the open
- * layer's, or the last one's after it ended (the helpers then see no open
- * layer and return); NULL before the first layer, when code is translated
- * with no checks at all. */
+/* Non-NULL while code is translated with checks: from the first layer
+ * on, the open layer, or the last one after it ended (the helpers then
+ * see no open layer and return).  NULL before the first layer and after
+ * the code went back to plain (dmo_layers_idle_access), when code is
+ * translated with no checks at all.  Only a change between NULL and
+ * non-NULL throws translations away. */
 extern const struct dmo_active_layer *dmo_watched;
+
+/* The ranges the checks compare each access with, read by the
+ * instrumented code at this fixed address, so a layer over new buffers
+ * needs no new translations.  Range k passes the accesses at addresses A
+ * with A - lo[k] < span[k], unsigned.  lo is a buffer's start less
+ * DMO_WATCH_SLACK, so one compare passes every access of up to
+ * DMO_WATCH_SLACK + 1 bytes that touches the buffer; a wider one is
+ * checked exactly (dmo_main.c).  An access that passes without touching a
+ * buffer (just below one) costs a helper call that finds nothing; no
+ * access that touches one is missed.  Two buffers close together are one
+ * range (n_ranges 1, helpers that find the buffer); far apart, range 0 is
+ * the input and range 1 the output.  The code is translated for one
+ * n_ranges, so a change of it throws translations away.  Valid while
+ * dmo_watched is non-NULL; set at each layer's begin, by the marker
+ * helper, after which the instrumented code reloads it. */
+#define DMO_WATCH_SLACK 31
+struct dmo_watch_ranges {
+	Addr lo[2];
+	ULong span[2];
+	UInt n_ranges;
+};
+extern struct dmo_watch_ranges dmo_watch;
 
 /* Guest instructions since the active layer's begin; the instrumented code
  * adds to it directly. */
@@ -50,7 +73,7 @@ Addr dmo_layers_marker_addr(void);
 
 /* A store of VALUE hit marker word WORD (0 = begin, 1 = end).  Returns
  * True when the translations were thrown away, so the caller leaves the
- * current one, made for other buffers. */
+ * current one, made with no checks or for another number of ranges. */
 Bool dmo_layers_marker(UWord word, ULong value);
 
 #endif

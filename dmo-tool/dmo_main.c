@@ -3,14 +3,22 @@
  *
  * Until the first layer a translation only watches for stores to the
  * target's marker region, which it recognises by their constant address at
- * translation time, so such code runs as under --tool=none.  When a layer
- * opens over buffers other than the ones the code was translated for,
- * every translation is thrown away and code is translated afresh.  Each
- * load and store then gets an inline range check against the buffers (the
- * ranges are constants in the code) guarding a helper call, plus an inline
- * instruction counter flushed before each side exit.  When the layer ends
- * the code stays as it is: its helpers find no open layer and return, and
- * the next layer over the same buffers costs no new translations. */
+ * translation time, so such code runs as under --tool=none.  When the
+ * first layer opens every translation is thrown away and code is
+ * translated afresh with checks: each load and store gets an inline range
+ * check guarding a helper call, plus an inline instruction counter flushed
+ * before each side exit.  The check reads the buffers' ranges from tool
+ * memory (dmo_watch, at an address the code holds as a constant), not
+ * from constants baked in at translation time, so a later layer over
+ * other buffers needs no new translations: correctness needs only that
+ * every translation made since the first layer checks against the ranges
+ * of the layer open when it runs, and the ranges change only in the
+ * marker helper, after which the block reloads them.  When a layer ends
+ * the code stays as it is: its helpers find no open layer and return.
+ * Translations are thrown away only when code goes from plain to checked
+ * (the first layer; a layer after the checks were dropped), from checked
+ * to plain (past many helper calls with no layer open), or when the
+ * buffers need another number of ranges (close together or apart). */
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_libcassert.h"
@@ -100,9 +108,9 @@ static void dmo_pre_syscall(ThreadId tid, UInt syscallno, UWord *args, UInt nArg
 
 /* ---- run-time helpers called from instrumented code ---- */
 
-/* The open layer, or NULL: code translated for the last layer's buffers
- * keeps calling the helpers when it touches them between layers, and past
- * a few such calls dmo_layers_idle_access stops watching them. */
+/* The open layer, or NULL: code translated with checks keeps calling the
+ * helpers when it touches the last layer's buffers between layers, and
+ * past a few such calls dmo_layers_idle_access stops watching them. */
 static inline const struct dmo_active_layer *open_layer(void)
 {
 	if (dmo_active == NULL)
@@ -112,72 +120,82 @@ static inline const struct dmo_active_layer *open_layer(void)
 
 /* The hot path, run for every access that passes the inline range check:
  * clip to the buffer, fold into the reducer, and keep the event when the
- * full trace is on.  One specialised helper per buffer and kind, so
- * nothing is decided at run time that the instrumenter already knew. */
+ * full trace is on.  Returns whether the access lies wholly inside this
+ * buffer: it then cannot touch the other one.  Most do, so that is tested
+ * first. */
 static inline Bool record(UInt flags, Addr base, ULong len, Addr addr, UWord size,
 			  UWord time_offset)
 {
 	uint64_t offset = addr - base, clipped = size;
-	/* Returns whether the access lies wholly inside this buffer: it then
-	 * cannot touch the other one.  Most do, so test that first. */
 	Bool inside = size <= len && offset <= len - size;
 	if (!inside && !dmo_clip(addr, size, base, len, &offset, &clipped))
 		return False;
 	dmo_any_add(&dmo_active->reducer, dmo_running_tid, flags, offset, clipped);
 	if (dmo_trace_on)
-		dmo_trace_event(flags, offset, clipped, dmo_instructions + time_offset);
+		dmo_trace_event(flags, offset, clipped, dmo_instructions + time_offset,
+				dmo_running_tid);
 	return inside;
 }
 
-static VG_REGPARM(3) void on_in_read(Addr addr, UWord size, UWord time_offset)
-{
-	const struct dmo_active_layer *l = open_layer();
-	if (l != NULL)
-		record(0, l->in_addr, l->in_bytes, addr, size, time_offset);
-}
-
-static VG_REGPARM(3) void on_in_write(Addr addr, UWord size, UWord time_offset)
-{
-	const struct dmo_active_layer *l = open_layer();
-	if (l != NULL)
-		record(DMO_EV_WRITE, l->in_addr, l->in_bytes, addr, size, time_offset);
-}
-
-static VG_REGPARM(3) void on_out_read(Addr addr, UWord size, UWord time_offset)
-{
-	const struct dmo_active_layer *l = open_layer();
-	if (l != NULL)
-		record(DMO_EV_OUT, l->out_addr, l->out_bytes, addr, size, time_offset);
-}
-
-static VG_REGPARM(3) void on_out_write(Addr addr, UWord size, UWord time_offset)
-{
-	const struct dmo_active_layer *l = open_layer();
-	if (l != NULL)
-		record(DMO_EV_OUT | DMO_EV_WRITE, l->out_addr, l->out_bytes, addr, size, time_offset);
-}
-
-/* For buffers that lie close together one range check covers both, and
- * the helper finds which one the access touched: the likelier one first,
- * and the other only if the access is not wholly inside it.  A write at
- * their junction counts its output part first, the order that can only
- * forbid more placements. */
-static VG_REGPARM(3) void on_read(Addr addr, UWord size, UWord time_offset)
+/* One access of unknown buffer (one range covers both): the likelier
+ * buffer first, the other only if the access is not wholly inside it.  A
+ * write at their junction counts its output part first, the order that
+ * can only forbid more placements.  An access that passed the range check
+ * but touches neither (the slack below a buffer, the gap between them)
+ * records nothing. */
+static inline void record_either(Bool write, Addr addr, UWord size, UWord time_offset)
 {
 	const struct dmo_active_layer *l = open_layer();
 	if (l == NULL)
 		return;
-	if (!record(0, l->in_addr, l->in_bytes, addr, size, time_offset))
+	if (write) {
+		if (!record(DMO_EV_OUT | DMO_EV_WRITE, l->out_addr, l->out_bytes, addr, size,
+			    time_offset))
+			record(DMO_EV_WRITE, l->in_addr, l->in_bytes, addr, size, time_offset);
+	} else if (!record(0, l->in_addr, l->in_bytes, addr, size, time_offset)) {
 		record(DMO_EV_OUT, l->out_addr, l->out_bytes, addr, size, time_offset);
+	}
 }
 
-static VG_REGPARM(3) void on_write(Addr addr, UWord size, UWord time_offset)
+/* One access near one buffer (two ranges: range 0 is the input). */
+static inline void record_one(UInt flags, Addr addr, UWord size, UWord time_offset)
 {
 	const struct dmo_active_layer *l = open_layer();
 	if (l == NULL)
 		return;
-	if (!record(DMO_EV_OUT | DMO_EV_WRITE, l->out_addr, l->out_bytes, addr, size, time_offset))
-		record(DMO_EV_WRITE, l->in_addr, l->in_bytes, addr, size, time_offset);
+	if (flags & DMO_EV_OUT)
+		record(flags, l->out_addr, l->out_bytes, addr, size, time_offset);
+	else
+		record(flags, l->in_addr, l->in_bytes, addr, size, time_offset);
+}
+
+/* The helpers: one per range shape and kind, so nothing is decided at run
+ * time that the instrumenter knew.  The summary's take two arguments; the
+ * full trace's also take the instructions of the block not yet added to
+ * dmo_instructions, for the event's time. */
+static VG_REGPARM(2) void on_read(Addr a, UWord n) { record_either(False, a, n, 0); }
+static VG_REGPARM(2) void on_write(Addr a, UWord n) { record_either(True, a, n, 0); }
+static VG_REGPARM(2) void on_in_read(Addr a, UWord n) { record_one(0, a, n, 0); }
+static VG_REGPARM(2) void on_in_write(Addr a, UWord n) { record_one(DMO_EV_WRITE, a, n, 0); }
+static VG_REGPARM(2) void on_out_read(Addr a, UWord n) { record_one(DMO_EV_OUT, a, n, 0); }
+static VG_REGPARM(2) void on_out_write(Addr a, UWord n)
+{
+	record_one(DMO_EV_OUT | DMO_EV_WRITE, a, n, 0);
+}
+static VG_REGPARM(3) void on_read_t(Addr a, UWord n, UWord t) { record_either(False, a, n, t); }
+static VG_REGPARM(3) void on_write_t(Addr a, UWord n, UWord t) { record_either(True, a, n, t); }
+static VG_REGPARM(3) void on_in_read_t(Addr a, UWord n, UWord t) { record_one(0, a, n, t); }
+static VG_REGPARM(3) void on_in_write_t(Addr a, UWord n, UWord t)
+{
+	record_one(DMO_EV_WRITE, a, n, t);
+}
+static VG_REGPARM(3) void on_out_read_t(Addr a, UWord n, UWord t)
+{
+	record_one(DMO_EV_OUT, a, n, t);
+}
+static VG_REGPARM(3) void on_out_write_t(Addr a, UWord n, UWord t)
+{
+	record_one(DMO_EV_OUT | DMO_EV_WRITE, a, n, t);
 }
 
 static VG_REGPARM(2) UWord on_marker(UWord word, ULong value)
@@ -191,13 +209,12 @@ struct sb_state {
 	IRSB *out;
 	Addr next_instr;      /* guest address after the current instruction */
 	UInt pending_instrs;  /* instructions not yet added to dmo_instructions */
-	Bool active;          /* translated to watch dmo_watched's buffers */
-	Addr in_addr, out_addr;
-	ULong in_bytes, out_bytes;
-	/* Both buffers as one range, when the gap between them is small, so
-	 * that an access far from both costs one check, not two; 0 = apart. */
-	Addr both_base;
-	ULong both_len;
+	Bool active;          /* translated with checks (dmo_watched set) */
+	UInt n_ranges;        /* dmo_watch.n_ranges it was translated for */
+	/* dmo_watch's words, loaded once into temporaries before the block's
+	 * first check, and again after a marker store (which may begin a
+	 * layer over other buffers); IRTemp_INVALID when not loaded. */
+	IRTemp lo[2], span[2];
 };
 
 static IRExpr *tmp_of(IRSB *sb, IRType ty, IRExpr *e)
@@ -205,6 +222,21 @@ static IRExpr *tmp_of(IRSB *sb, IRType ty, IRExpr *e)
 	IRTemp t = newIRTemp(sb->tyenv, ty);
 	addStmtToIRSB(sb, IRStmt_WrTmp(t, e));
 	return IRExpr_RdTmp(t);
+}
+
+static IRExpr *load_word(struct sb_state *st, IRTemp *cache, const void *where)
+{
+	if (*cache == IRTemp_INVALID) {
+		*cache = newIRTemp(st->out->tyenv, Ity_I64);
+		addStmtToIRSB(st->out, IRStmt_WrTmp(*cache, IRExpr_Load(Iend_LE, Ity_I64,
+									mkIRExpr_HWord((HWord)where))));
+	}
+	return IRExpr_RdTmp(*cache);
+}
+
+static void forget_ranges(struct sb_state *st)
+{
+	st->lo[0] = st->lo[1] = st->span[0] = st->span[1] = IRTemp_INVALID;
 }
 
 static void flush_instructions(struct sb_state *st)
@@ -225,42 +257,50 @@ struct helper {
 	void *fn;
 };
 
-/* One buffer's helper, indexed by dmo_event_kind(). */
-static const struct helper buffer_helpers[4] = {
-	{ "dmo_on_in_read", on_in_read },
-	{ "dmo_on_in_write", on_in_write },
-	{ "dmo_on_out_read", on_out_read },
-	{ "dmo_on_out_write", on_out_write },
+/* [timed][range shape][kind]: the range shape is 0 for the one range over
+ * both buffers (kinds 0 read, 1 write), 1 for the input's range and 2 for
+ * the output's (kinds 0 read, 1 write). */
+static const struct helper helpers[2][3][2] = {
+	{ { { "dmo_on_read", on_read }, { "dmo_on_write", on_write } },
+	  { { "dmo_on_in_read", on_in_read }, { "dmo_on_in_write", on_in_write } },
+	  { { "dmo_on_out_read", on_out_read }, { "dmo_on_out_write", on_out_write } } },
+	{ { { "dmo_on_read_t", on_read_t }, { "dmo_on_write_t", on_write_t } },
+	  { { "dmo_on_in_read_t", on_in_read_t }, { "dmo_on_in_write_t", on_in_write_t } },
+	  { { "dmo_on_out_read_t", on_out_read_t },
+	    { "dmo_on_out_write_t", on_out_write_t } } },
 };
 
-/* Either buffer's helper, indexed by "is a write". */
-static const struct helper either_helpers[2] = {
-	{ "dmo_on_read", on_read },
-	{ "dmo_on_write", on_write },
-};
-
-/* A helper call guarded by an inline check that [addr, addr+size) shares
- * a byte with [base, base+len), tested as one unsigned compare:
- * addr - (base - size + 1) < len + size - 1. */
-static void call_if_touching(struct sb_state *st, IRExpr *addr, UInt size, Addr base,
-			     ULong len, IRExpr *guard, const struct helper *helper)
+/* A helper call guarded by an inline check of range K of dmo_watch
+ * against [addr, addr+size).  For size <= DMO_WATCH_SLACK + 1 the range's
+ * slack makes it one compare:
+ *    t = addr - lo[k];  if (t <u span[k]) helper(addr, size[, time])
+ * A wider access (an xsave, say) adds E = size - 1 - DMO_WATCH_SLACK to
+ * both sides, which makes the test exact:
+ *    t = addr + E - lo[k];  if (t <u span[k] + E) ... */
+static void call_if_touching(struct sb_state *st, IRExpr *addr, UInt size, UInt k,
+			     IRExpr *guard, const struct helper *helper)
 {
+	IRExpr *lo = load_word(st, &st->lo[k], &dmo_watch.lo[k]);
+	IRExpr *span = load_word(st, &st->span[k], &dmo_watch.span[k]);
 	IRExpr *rel, *hit;
 	IRDirty *call;
-	if (len == 0)
-		return;
-	rel = tmp_of(st->out, Ity_I64,
-		     IRExpr_Binop(Iop_Sub64, addr,
-				  IRExpr_Const(IRConst_U64(base - size + 1))));
-	hit = tmp_of(st->out, Ity_I1,
-		     IRExpr_Binop(Iop_CmpLT64U, rel,
-				  IRExpr_Const(IRConst_U64(len + size - 1))));
+	if (size > DMO_WATCH_SLACK + 1) {
+		IRExpr *extra = IRExpr_Const(IRConst_U64(size - 1 - DMO_WATCH_SLACK));
+		addr = tmp_of(st->out, Ity_I64, IRExpr_Binop(Iop_Add64, addr, extra));
+		span = tmp_of(st->out, Ity_I64, IRExpr_Binop(Iop_Add64, span, extra));
+	}
+	rel = tmp_of(st->out, Ity_I64, IRExpr_Binop(Iop_Sub64, addr, lo));
+	hit = tmp_of(st->out, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, rel, span));
 	if (guard != NULL)
 		hit = tmp_of(st->out, Ity_I1, IRExpr_Binop(Iop_And1, hit, guard));
-	/* The instruction being executed has not been counted yet. */
-	call = unsafeIRDirty_0_N(3, helper->name, VG_(fnptr_to_fnentry)(helper->fn),
-				 mkIRExprVec_3(addr, mkIRExpr_HWord(size),
-					       mkIRExpr_HWord((HWord)((Long)st->pending_instrs - 1))));
+	if (clo_full_trace)
+		/* The instruction being executed has not been counted yet. */
+		call = unsafeIRDirty_0_N(3, helper->name, VG_(fnptr_to_fnentry)(helper->fn),
+					 mkIRExprVec_3(addr, mkIRExpr_HWord(size),
+						       mkIRExpr_HWord((HWord)((Long)st->pending_instrs - 1))));
+	else
+		call = unsafeIRDirty_0_N(2, helper->name, VG_(fnptr_to_fnentry)(helper->fn),
+					 mkIRExprVec_2(addr, mkIRExpr_HWord(size)));
 	call->guard = hit;
 	addStmtToIRSB(st->out, IRStmt_Dirty(call));
 }
@@ -268,24 +308,30 @@ static void call_if_touching(struct sb_state *st, IRExpr *addr, UInt size, Addr 
 static void watch(struct sb_state *st, IRExpr *addr, UInt size, Bool write,
 		  IRExpr *guard)
 {
-	UInt kind = write ? DMO_EV_WRITE : 0;
-	if (!st->active || size == 0)
+	const struct helper (*shapes)[2] = helpers[clo_full_trace ? 1 : 0];
+	if (!st->active)
 		return;
-	if (addr->tag != Iex_RdTmp && addr->tag != Iex_Const)
-		addr = tmp_of(st->out, Ity_I64, addr);
-	if (st->both_len != 0) {
-		call_if_touching(st, addr, size, st->both_base, st->both_len, guard,
-				 &either_helpers[write]);
+	/* Flat IR: addresses and guards are atoms of the host word; the
+	 * helper and the events take the size as given. */
+	tl_assert(addr != NULL && isIRAtom(addr));
+	tl_assert(typeOfIRExpr(st->out->tyenv, addr) == Ity_I64);
+	tl_assert(guard == NULL || typeOfIRExpr(st->out->tyenv, guard) == Ity_I1);
+	tl_assert(size > 0);
+	/* Every access belongs to an instruction: an IMark came first. */
+	tl_assert(st->next_instr != 0);
+	if (st->n_ranges == 1) {
+		call_if_touching(st, addr, size, 0, guard, &shapes[0][write]);
 		return;
 	}
-	call_if_touching(st, addr, size, st->in_addr, st->in_bytes, guard,
-			 &buffer_helpers[dmo_event_kind((UChar)kind)]);
-	call_if_touching(st, addr, size, st->out_addr, st->out_bytes, guard,
-			 &buffer_helpers[dmo_event_kind((UChar)(kind | DMO_EV_OUT))]);
+	call_if_touching(st, addr, size, 0, guard, &shapes[1][write]);
+	call_if_touching(st, addr, size, 1, guard, &shapes[2][write]);
 }
 
-/* A store to a marker word: call on_marker after it, and if the layer
- * state changed leave this translation at the next instruction. */
+/* A store to a marker word: call on_marker after it, and if the
+ * translations were thrown away (the first layer, or a change of range
+ * shape: this block has no checks, or the wrong ones) leave this
+ * translation at the next instruction.  Otherwise the block goes on, with
+ * dmo_watch reloaded for the checks after the store. */
 static void watch_marker(struct sb_state *st, IRStmt *store)
 {
 	Addr marker = dmo_layers_marker_addr();
@@ -297,6 +343,7 @@ static void watch_marker(struct sb_state *st, IRStmt *store)
 	if (marker == 0 || addr->tag != Iex_Const ||
 	    typeOfIRExpr(st->out->tyenv, data) != Ity_I64)
 		return;
+	tl_assert(addr->Iex.Const.con->tag == Ico_U64);
 	where = addr->Iex.Const.con->Ico.U64;
 	if (where != marker && where != marker + 8)
 		return;
@@ -305,9 +352,11 @@ static void watch_marker(struct sb_state *st, IRStmt *store)
 	call = unsafeIRDirty_1_N(changed, 2, "dmo_on_marker", VG_(fnptr_to_fnentry)(on_marker),
 				 mkIRExprVec_2(mkIRExpr_HWord(where == marker ? 0 : 1), data));
 	addStmtToIRSB(st->out, IRStmt_Dirty(call));
+	forget_ranges(st);
 	leave = tmp_of(st->out, Ity_I1,
 		       IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(changed),
 				    IRExpr_Const(IRConst_U64(0))));
+	tl_assert(st->next_instr != 0);
 	addStmtToIRSB(st->out, IRStmt_Exit(leave, Ijk_Boring,
 					   IRConst_U64(st->next_instr),
 					   st->out->offsIP));
@@ -322,7 +371,10 @@ static UInt load_g_size(IRLoadGOp cvt)
 
 static void watch_cas(struct sb_state *st, IRCAS *cas)
 {
-	UInt size = sizeofIRType(typeOfIRExpr(st->out->tyenv, cas->dataLo));
+	IRType ty = typeOfIRExpr(st->out->tyenv, cas->dataLo);
+	UInt size = sizeofIRType(ty);
+	/* A double CAS has two halves of one type. */
+	tl_assert(cas->dataHi == NULL || typeOfIRExpr(st->out->tyenv, cas->dataHi) == ty);
 	if (cas->dataHi != NULL)
 		size *= 2;
 	/* A CAS reads, then writes; counting the write even when the compare
@@ -335,26 +387,13 @@ static void watch_dirty(struct sb_state *st, IRDirty *d)
 {
 	if (d->mFx == Ifx_None)
 		return;
+	/* A helper that touches memory says where and how much. */
+	tl_assert(d->mAddr != NULL);
+	tl_assert(d->mSize != 0);
 	if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
 		watch(st, d->mAddr, d->mSize, False, d->guard);
 	if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
 		watch(st, d->mAddr, d->mSize, True, d->guard);
-}
-
-/* Separate mallocs of large buffers usually sit a page apart; weights or
- * the stack between them would cost a useless helper call per access, so
- * a wider gap keeps two checks. */
-#define MAX_GAP_COVERED (64 * 1024)
-
-static void cover_both(struct sb_state *st)
-{
-	Addr lo = st->in_addr < st->out_addr ? st->in_addr : st->out_addr;
-	Addr in_end = st->in_addr + st->in_bytes, out_end = st->out_addr + st->out_bytes;
-	Addr hi = in_end > out_end ? in_end : out_end;
-	if (hi - lo <= st->in_bytes + st->out_bytes + MAX_GAP_COVERED) {
-		st->both_base = lo;
-		st->both_len = hi - lo;
-	}
 }
 
 static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
@@ -369,18 +408,22 @@ static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 
 	if (gWordTy != hWordTy)
 		VG_(tool_panic)("host/guest word size mismatch");
+	tl_assert(gWordTy == Ity_I64);
 
 	st.out = deepCopyIRSBExceptStmts(in);
+	forget_ranges(&st);
 	if (dmo_watched != NULL) {
 		st.active = True;
-		st.in_addr = dmo_watched->in_addr;
-		st.in_bytes = dmo_watched->in_bytes;
-		st.out_addr = dmo_watched->out_addr;
-		st.out_bytes = dmo_watched->out_bytes;
-		cover_both(&st);
+		st.n_ranges = dmo_watch.n_ranges;
+		tl_assert(st.n_ranges == 1 || st.n_ranges == 2);
 	}
-	for (i = 0; i < in->stmts_used; i++) {
+	/* Copy the preamble up to the first IMark unchanged. */
+	for (i = 0; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
+		addStmtToIRSB(st.out, in->stmts[i]);
+	for (; i < in->stmts_used; i++) {
 		IRStmt *s = in->stmts[i];
+		/* The instrumenter reads addresses and guards as atoms. */
+		tl_assert(isFlatIRStmt(s));
 		switch (s->tag) {
 		case Ist_IMark:
 			st.next_instr = s->Ist.IMark.addr + s->Ist.IMark.len;

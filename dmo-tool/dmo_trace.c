@@ -8,11 +8,11 @@
  * their places and the header gets the event count.  Memory stays at the
  * inline buffer plus max_resident slabs whatever the trace length. */
 #include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
-#include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
 
 #include "dmo_trace.h"
@@ -33,6 +33,9 @@ static struct {
 } tr = { .fd = -1 };
 
 Bool dmo_trace_on = False;
+struct dmo_event *dmo_trace_next, *dmo_trace_limit;
+/* Where the reserved run began: its events go on the tape at commit. */
+static struct dmo_event *run_start;
 
 static ULong file_offset(ULong tape_offset)
 {
@@ -156,22 +159,45 @@ Bool dmo_trace_failed(void)
 	return tr.failed;
 }
 
-void dmo_trace_event(UInt flags, ULong offset, ULong size, ULong time)
+/* The tape failed (a slab could not be had or spilled): say so once and
+ * keep no more events; the events before stay in the file. */
+static void stop_trace(void)
 {
-	struct dmo_event e;
-	ThreadId tid = VG_(get_running_tid)();
-	e.time = time;
-	e.offset = (UInt)offset;
-	e.size = size > 0xffff ? 0xffff : (UShort)size;
-	e.flags = (UChar)flags;
-	e.tid = tid > 255 ? 255 : (UChar)tid;
-	if (dmo_tape_push(tr.tape, &e) != 0) {
-		VG_(umsg)("dmo: layer %u's event file: %s (disk full?); its trace stops at "
-			  "event %llu, its counts and O_s stay exact\n", tr.header.layer,
-			  dmo_tape_error(tr.tape), (ULong)dmo_tape_size(tr.tape));
-		tr.failed = True;
-		dmo_trace_on = False;
+	VG_(umsg)("dmo: layer %u's event file: %s (disk full?); its trace stops at "
+		  "event %llu, its counts and O_s stay exact\n", tr.header.layer,
+		  dmo_tape_error(tr.tape), (ULong)dmo_tape_size(tr.tape));
+	tr.failed = True;
+	dmo_trace_on = False;
+}
+
+/* Put the events written into the reserved run on the tape.  False (the
+ * trace stops) when the tape fails. */
+static Bool commit_run(void)
+{
+	SizeT written = (SizeT)(dmo_trace_next - run_start);
+	run_start = dmo_trace_next = dmo_trace_limit = NULL;
+	if (dmo_tape_commit(tr.tape, written) == 0)
+		return True;
+	stop_trace();
+	return False;
+}
+
+struct dmo_event *dmo_trace_refill(void)
+{
+	SizeT room;
+	struct dmo_event *run;
+	tl_assert(dmo_trace_on && tr.tape != NULL);
+	if (run_start != NULL && !commit_run())
+		return NULL;
+	run = dmo_tape_reserve(tr.tape, &room);
+	if (run == NULL) {
+		stop_trace();
+		return NULL;
 	}
+	tl_assert(room >= 1);
+	run_start = dmo_trace_next = run;
+	dmo_trace_limit = run + room;
+	return run;
 }
 
 /* Write what is still in RAM: the inline buffer, then each resident slab,
@@ -197,6 +223,8 @@ static Bool flush_resident(void)
 ULong dmo_trace_close(void)
 {
 	ULong events = 0;
+	if (run_start != NULL)
+		commit_run();
 	dmo_trace_on = False;
 	if (tr.tape != NULL) {
 		events = dmo_tape_size(tr.tape);
@@ -220,6 +248,7 @@ ULong dmo_trace_close(void)
 void dmo_trace_abandon(void)
 {
 	dmo_trace_on = False;
+	run_start = dmo_trace_next = dmo_trace_limit = NULL;
 	if (tr.tape != NULL)
 		dmo_tape_destroy(tr.tape);
 	tr.tape = NULL;

@@ -93,3 +93,7 @@ TESTS += tests/cli_conventions.sh
 EXTRA_DIST += tests/cli_conventions.sh
 TESTS += tests/man_pages.sh
 EXTRA_DIST += tests/man_pages.sh
+TESTS += tests/run_model.sh
+EXTRA_DIST += tests/run_model.sh
+TESTS += tests/demo.sh
+EXTRA_DIST += tests/demo.sh

@@ -63,7 +63,6 @@ int cmd_analyze(int argc, char **argv)
 	int c, failed, read_rc, as_csv = 0;
 	FILE *table_out = stdout;
 
-	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = cmd_getopt(&command, argc, argv)) != -1)
 		as_csv |= c == 'c';
 	if (optind != argc - 1)

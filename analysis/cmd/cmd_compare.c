@@ -187,7 +187,6 @@ int cmd_compare(int argc, char **argv)
 	int c, as_csv = 0, n_backends = 0, status = 2;
 	FILE *csv;
 
-	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		switch (c) {
 		case 'b':

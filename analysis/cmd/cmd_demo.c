@@ -1,15 +1,24 @@
-/* cmd_demo.c - `dmo demo`: the README's showcase.  It profiles three
+/* cmd_demo.c - `dmo demo`: the README's showcase, in two parts.  First three
  * reference kernels under the real tool (the golden MobileNet v2 layer, a
- * ReLU and a fully connected layer), cross-checks the three methods on
- * them, and draws the golden layer.  It is the same work as `dmo run`,
- * `dmo analyze` and `dmo plot` one after the other. */
+ * ReLU and a fully connected layer), the three methods cross-checked and
+ * the golden layer drawn.  Then a real model end to end: person_detect from
+ * its .tflite file, every layer profiled with its real weights, the arena
+ * planned with the measured O_s and drawn, and the model run in that arena,
+ * its output compared bit for bit with the plain arena's.  Each step is the
+ * dmo command it shows, run as a child process of this same dmo binary, so
+ * the demo is exactly what a user can type. */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cmd.h"
 
 static const struct cmd_option options[] = {
-	{ "out", required_argument, 'o', "DIR", "run directory (default: dmo-demo)" },
+	{ "out", required_argument, 'o', "DIR", "where the files go (default: dmo-demo)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -20,9 +29,15 @@ static const struct cmd_spec command = {
 	"Profile the second depthwise convolution of MobileNet v2 (the golden layer\n"
 	"of SPEC.md), a ReLU and a fully connected layer under valgrind --tool=dmo,\n"
 	"print the per-layer table, compare the exact, algorithmic and analytic O_s,\n"
-	"and draw the golden layer's access pattern and minR/maxW bounds.\n",
+	"and draw the golden layer's access pattern and minR/maxW bounds.  Then take\n"
+	"a real model, person_detect (TensorFlow Lite Micro's example), from its\n"
+	".tflite file: profile every layer with its real weights, plan its arena\n"
+	"with the measured O_s, draw the plan, and run the model in the overlapped\n"
+	"arena, its output bit for bit the plain arena's.  Every step is printed as\n"
+	"the dmo command that does it.  Files go to DIR (default: dmo-demo).\n",
 	.tables = { options },
-	.finding = "a step failed (as dmo run, dmo analyze, dmo plot)",
+	.finding = "a step failed (its own status: a failed verdict, an output that\n"
+		   "differs)",
 };
 
 static const char *const demo_specs[] = {
@@ -31,45 +46,153 @@ static const char *const demo_specs[] = {
 	"fc:in=1x1024,units=1000",
 };
 
+/* The real model, found by name (locate.h) in the build tree or installed. */
+static const char demo_model[] = "tflm_person_detect";
+
+/* Run `dmo ARGV...` (ARGV[0] is the subcommand) as a child of this binary,
+ * after echoing it.  Returns its exit status (128+signal if killed), or 2
+ * when it could not be started. */
+static int dmo(char *const argv[])
+{
+	char *child[32];
+	size_t n = 0;
+	pid_t pid;
+	int status;
+
+	child[n++] = "dmo";
+	printf("$ dmo");
+	for (; argv[n - 1] != NULL && n < sizeof child / sizeof child[0] - 1; n++) {
+		child[n] = argv[n - 1];
+		printf(" %s", child[n]);
+	}
+	child[n] = NULL;
+	printf("\n");
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "dmo demo: fork: %s\n", strerror(errno));
+		return 2;
+	}
+	if (pid == 0) {
+		execv("/proc/self/exe", child);
+		fprintf(stderr, "dmo demo: cannot run /proc/self/exe: %s\n", strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			fprintf(stderr, "dmo demo: waitpid: %s\n", strerror(errno));
+			return 2;
+		}
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+/* Whether files A and B hold the same bytes.  Returns 1, 0, or -1 (with a
+ * message) when one cannot be read. */
+static int same_bytes(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	int ca, cb, same = -1;
+
+	if (fa != NULL && fb != NULL) {
+		do {
+			ca = getc(fa);
+			cb = getc(fb);
+		} while (ca == cb && ca != EOF);
+		same = ca == cb;
+	} else {
+		fprintf(stderr, "dmo demo: cannot read %s: %s\n", fa ? b : a, strerror(errno));
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+static int kernels(const char *dir)
+{
+	char run_dir[PATH_MAX];
+	int rc;
+
+	snprintf(run_dir, sizeof run_dir, "%s/kernels", dir);
+	printf("== 1. three reference kernels under valgrind --tool=dmo\n");
+	char *run[] = { "run", "--out", run_dir, "--trace=full", (char *)demo_specs[0],
+			(char *)demo_specs[1], (char *)demo_specs[2], NULL };
+	if ((rc = dmo(run)) != 0)
+		return rc;
+	printf("\n== 2. exact (tool), trace (recomputed), algorithmic and analytic O_s\n");
+	char *analyze[] = { "analyze", run_dir, NULL };
+	if ((rc = dmo(analyze)) != 0)
+		return rc;
+	printf("\n== 3. figures of the golden layer (layer 1)\n");
+	char *pattern[] = { "plot", "--kind=pattern", "--layer=1", run_dir, NULL };
+	char *bounds[] = { "plot", "--kind=bounds", "--layer=1", run_dir, NULL };
+	if ((rc = dmo(pattern)) != 0)
+		return rc;
+	return dmo(bounds);
+}
+
+static int real_model(const char *dir)
+{
+	char run_dir[PATH_MAX], os[PATH_MAX + 16], figure[PATH_MAX], plain_out[PATH_MAX],
+	     overlap_out[PATH_MAX];
+	int rc;
+
+	snprintf(run_dir, sizeof run_dir, "%s/%s", dir, demo_model);
+	snprintf(os, sizeof os, "measured:%s", run_dir);
+	snprintf(figure, sizeof figure, "%s/%s-plan.png", dir, demo_model);
+	snprintf(plain_out, sizeof plain_out, "%s/%s-plain.out", dir, demo_model);
+	snprintf(overlap_out, sizeof overlap_out, "%s/%s-overlap.out", dir, demo_model);
+
+	printf("\n== 4. a real model: every layer of %s under the tool, with its real\n"
+	       "      weights and quantisation, on an all-zero input image\n", demo_model);
+	char *run[] = { "run", "--out", run_dir, "--zeros", "--model", (char *)demo_model, NULL };
+	if ((rc = dmo(run)) != 0)
+		return rc;
+	printf("\n== 5. the measured O_s cross-checked with the algorithmic and analytic ones\n");
+	char *analyze[] = { "analyze", run_dir, NULL };
+	if ((rc = dmo(analyze)) != 0)
+		return rc;
+	printf("\n== 6. the arena planned with the measured O_s (TensorFlow Lite Micro's\n"
+	       "      greedy plan needs 55296 bytes), checked by running the real model\n");
+	char *plan[] = { "plan", "--os", os, "--verify", (char *)demo_model, NULL };
+	if ((rc = dmo(plan)) != 0)
+		return rc;
+	char *plot[] = { "plot", "--plan", (char *)demo_model, "--os", os, "--out", figure, NULL };
+	if ((rc = dmo(plot)) != 0)
+		return rc;
+	printf("\n== 7. the model run in the overlapped arena and in the plain one\n");
+	char *overlap[] = { "infer", "--zeros", "--os", os, "--arena", "overlap", "--output",
+			    overlap_out, (char *)demo_model, NULL };
+	char *plain[] = { "infer", "--zeros", "--arena", "plain", "--output", plain_out,
+			  (char *)demo_model, NULL };
+	if ((rc = dmo(overlap)) != 0 || (rc = dmo(plain)) != 0)
+		return rc;
+	rc = same_bytes(overlap_out, plain_out);
+	if (rc < 0)
+		return 2;
+	printf("%s\n", rc ? "the two outputs are the same, bit for bit"
+			  : "dmo demo: the overlapped arena's output DIFFERS from the plain arena's");
+	return rc ? 0 : 1;
+}
+
 int cmd_demo(int argc, char **argv)
 {
-	char *dir = "dmo-demo";
-	char *run_argv[8], *analyze_argv[3], *plot_argv[5];
-	int c, n = 0, rc;
+	const char *dir = "dmo-demo";
+	int c, rc;
 
-	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = cmd_getopt(&command, argc, argv)) != -1)
 		if (c == 'o')
 			dir = optarg;
 	if (optind != argc)
 		return cmd_misuse(&command, "takes no operand, not '%s'", argv[optind]);
-	printf("== dmo demo: profiling reference kernels under valgrind --tool=dmo\n");
-	run_argv[n++] = "run";
-	run_argv[n++] = "--out";
-	run_argv[n++] = dir;
-	run_argv[n++] = "--trace=full";
-	for (size_t i = 0; i < sizeof demo_specs / sizeof demo_specs[0]; i++)
-		run_argv[n++] = (char *)demo_specs[i];
-	run_argv[n] = NULL;
-	rc = cmd_run(n, run_argv);
-	if (rc != 0)
-		return rc;
-	printf("\n== exact (tool), trace (recomputed), algorithmic and analytic O_s\n");
-	analyze_argv[0] = "analyze";
-	analyze_argv[1] = dir;
-	analyze_argv[2] = NULL;
-	rc = cmd_analyze(2, analyze_argv);
-	if (rc != 0)
-		return rc;
-	printf("\n== figures of the golden layer (layer 1)\n");
-	for (size_t i = 0; i < 2 && rc == 0; i++) {
-		/* Fresh each time: getopt_long permutes the vector it parses. */
-		plot_argv[0] = "plot";
-		plot_argv[1] = i == 0 ? "--kind=pattern" : "--kind=bounds";
-		plot_argv[2] = "--layer=1";
-		plot_argv[3] = dir;
-		plot_argv[4] = NULL;
-		rc = cmd_plot(4, plot_argv);
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "dmo demo: %s: %s\n", dir, strerror(errno));
+		return 2;
 	}
-	return rc;
+	rc = kernels(dir);
+	return rc ? rc : real_model(dir);
 }

@@ -64,7 +64,6 @@ int cmd_export(int argc, char **argv)
 	struct dirent **names;
 	int n;
 
-	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while (cmd_getopt(&command, argc, argv) != -1)
 		; /* --csv: the one format */
 	if (optind != argc - 1)

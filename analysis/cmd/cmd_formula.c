@@ -139,7 +139,6 @@ int cmd_formula(int argc, char **argv)
 	char **specs;
 	int c, csv = 0, json = 0, n, rc;
 
-	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		if (c == 'c')
 			csv = 1;

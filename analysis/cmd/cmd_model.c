@@ -47,7 +47,6 @@ int cmd_model(int argc, char **argv)
 	int c, csv = 0, tensors = 0, table = 0, rc = 0;
 	size_t n_shapes = 0;
 
-	optind = 0;
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_CSV:

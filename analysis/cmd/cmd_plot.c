@@ -142,7 +142,6 @@ int cmd_plot(int argc, char **argv)
 	struct stat st;
 	int c, rc, read_rc;
 
-	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		switch (c) {
 		case 'l':

@@ -34,7 +34,6 @@ int cmd_profile(int argc, char **argv)
 	char err[256];
 	int c;
 
-	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = cmd_getopt(&command, argc, argv)) != -1)
 		if (dmo_profile_option(&opts, c, optarg, err, sizeof err) < 0)
 			return cmd_misuse(&command, "%s", err);

@@ -1,13 +1,18 @@
-/* cmd_run.c - `dmo run`: profile the reference kernels of op specs, or of a
- * whole model layer table, by running dmo-harness under the dmo tool. */
+/* cmd_run.c - `dmo run`: profile the reference kernels of op specs, of a
+ * whole model layer table, or of a .tflite model with its real weights, by
+ * running dmo-harness under the dmo tool. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "backend_options.h"
 #include "cmd.h"
+#include "infer_model.h"
+#include "input_options.h"
 #include "locate.h"
 #include "model_table.h"
 #include "profile.h"
@@ -37,11 +42,16 @@ static const struct cmd_spec command = {
 	.description =
 	"Profile libdmokernels' reference kernel of each op SPEC (e.g.\n"
 	"dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same), or every layer of a\n"
-	"model table, on deterministic data under valgrind --tool=dmo, and print\n"
-	"the per-layer table (exact safe overlap O_s in os_bytes; with threads,\n"
-	"os_any_bytes holds for every interleaving of them).  NAME is a\n"
-	"table shipped with dmo (e.g. mobilenet_v2_1.0_224); FILE any table.\n",
-	.tables = { cmd_profile_options, run_options },
+	"model, under valgrind --tool=dmo, and print the per-layer table (exact\n"
+	"safe overlap O_s in os_bytes; with threads, os_any_bytes holds for every\n"
+	"interleaving of them).  NAME is a table shipped with dmo (e.g.\n"
+	"mobilenet_v2_1.0_224); FILE a table, .onnx or .tflite.  A .tflite runs\n"
+	"with its real weights and quantisation, each layer on the previous\n"
+	"layers' real outputs from the input below (as `dmo infer`), so every\n"
+	"layer's O_s is that of the real computation; everything else runs on\n"
+	"deterministic data.  A model's progress goes to stderr, a line per layer\n"
+	"(not with -q or when stderr is not a terminal).\n",
+	.tables = { cmd_profile_options, run_options, cmd_input_options },
 	.notes = "Environment: DMO_HARNESS (the harness program), DMO_MODELS_DIR (tables).\n",
 	.finding = "a kernel failed under the tool (the harness's status)",
 };
@@ -49,7 +59,7 @@ static const struct cmd_spec command = {
 /* Check the specs or the table here, and that the backend runs each op, so
  * a typo fails before valgrind starts. */
 static int check_inputs(char **specs, int count, const char *model_path, const char *backend,
-			const char *isa)
+			const char *isa, int threads, const char *input_file, int *real)
 {
 	char err[1024];
 	struct dmo_opspec spec;
@@ -69,6 +79,24 @@ static int check_inputs(char **specs, int count, const char *model_path, const c
 		fprintf(stderr, "dmo run: %s\n", err);
 		rc = -1;
 	}
+	struct dmo_net net;
+	*real = rc == 0 && model.format == DMO_FORMAT_TFLITE && dmo_net_runs(&model, &net, err, sizeof err);
+	if (*real) {
+		struct stat st;
+		uint64_t want = dmo_net_input_bytes(&net);
+		dmo_net_free(&net);
+		if (input_file != NULL && (stat(input_file, &st) != 0 || !S_ISREG(st.st_mode) ||
+					   (uint64_t)st.st_size != want)) {
+			fprintf(stderr, "dmo run: --input %s: not a file of the model's %llu input bytes\n",
+				input_file, (unsigned long long)want);
+			rc = -1;
+		}
+		if (backend != NULL || threads != 1) {
+			fprintf(stderr, "dmo run: a .tflite model runs with its real weights on the "
+				"reference kernels, one thread: no --backend, --isa or --threads\n");
+			rc = -1;
+		}
+	}
 	for (size_t l = 0; rc == 0 && h != NULL && l < model.n_layers; l++)
 		if (dmo_backend_check(h, &model.layers[l].op, err, sizeof err) != 0) {
 			fprintf(stderr, "dmo run: layer %s: %s\n", model.layers[l].name, err);
@@ -83,12 +111,14 @@ int cmd_run(int argc, char **argv)
 	struct dmo_profile_options opts = { .out_dir = "dmo-run" };
 	char harness[PATH_MAX], model_path[PATH_MAX], err[1024], info[PATH_MAX];
 	const char *threads_text = "1", *model = NULL, *backend = NULL, *isa = NULL;
+	struct dmo_input_options input = { .source.seed = 1 };
 	char **hargv;
-	int c, n = 0, threads = 1, interleave = 0, status, taken;
+	int c, n = 0, threads = 1, interleave = 0, status, taken, real = 0;
 
-	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		taken = dmo_profile_option(&opts, c, optarg, err, sizeof err);
+		if (taken == 0)
+			taken = dmo_input_option(&input, c, optarg, err, sizeof err);
 		if (taken < 0)
 			return cmd_misuse(&command, "%s", err);
 		if (taken)
@@ -122,15 +152,21 @@ int cmd_run(int argc, char **argv)
 		return 2;
 	}
 	if (dmo_backend_options_check("dmo run", &backend, isa, threads) != 0 ||
-	    check_inputs(argv + optind, argc - optind, model ? model_path : NULL, backend, isa) != 0)
+	    check_inputs(argv + optind, argc - optind, model ? model_path : NULL, backend, isa,
+			 threads, input.source.file, &real) != 0)
 		return 2;
+	if (input.given && !real) {
+		fprintf(stderr, "dmo run: --input, --random and --zeros are for a .tflite model that "
+			"runs with its real weights\n");
+		return 2;
+	}
 	if (dmo_locate_harness(harness, sizeof harness, err, sizeof err) != 0) {
 		fprintf(stderr, "dmo run: %s\n", err);
 		return 2;
 	}
 
 	/* dmo-harness --threads N [--interleave] (--model FILE | -- SPEC...) */
-	hargv = calloc((size_t)(argc - optind) + 14, sizeof *hargv);
+	hargv = calloc((size_t)(argc - optind) + 17, sizeof *hargv);
 	if (hargv == NULL) {
 		fprintf(stderr, "dmo run: out of memory\n");
 		return 2;
@@ -152,6 +188,18 @@ int cmd_run(int argc, char **argv)
 	snprintf(info, sizeof info, "%s/" DMO_BACKEND_INFO_CSV, opts.out_dir);
 	hargv[n++] = "--info";
 	hargv[n++] = info;
+	if (input.source.file != NULL) {
+		hargv[n++] = "--input";
+		hargv[n++] = (char *)input.source.file;
+	} else if (input.source.zeros) {
+		hargv[n++] = "--zeros";
+	} else if (input.seed_text != NULL) {
+		hargv[n++] = "--random";
+		hargv[n++] = (char *)input.seed_text;
+	}
+	/* Hundreds of layers take minutes under the tool: say how far it is. */
+	if (model != NULL && !opts.quiet && isatty(STDERR_FILENO))
+		hargv[n++] = "--progress";
 	if (model != NULL) {
 		hargv[n++] = "--model";
 		hargv[n++] = model_path;

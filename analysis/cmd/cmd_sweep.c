@@ -93,7 +93,6 @@ int cmd_sweep(int argc, char **argv)
 	uint64_t v;
 	char err[2048], self[PATH_MAX];
 
-	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		switch (c) {
 		case 'f':

@@ -208,7 +208,6 @@ int cmd_verify(int argc, char **argv)
 	const char *model = NULL;
 	int c, scan_given = 0;
 
-	optind = 0; /* 0, not 1: glibc then fully resets, as dmo demo runs several commands */
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		switch (c) {
 		case 'x':

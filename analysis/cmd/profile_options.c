@@ -1,6 +1,7 @@
-/* profile_options.c - the table of profile_options.h. */
+/* profile_options.c - the shared tables of profile_options.h. */
 #include "profile_options.h"
 
+#include "input_options.h"
 #include "profile.h"
 
 const struct cmd_option cmd_profile_options[] = {
@@ -20,5 +21,14 @@ const struct cmd_option cmd_profile_options[] = {
 	  "(--fair-sched=yes, varied block sizes); each layer's\n"
 	  "values are the minimum over the runs, spread shown;\n"
 	  "run K in DIR/run-K (default 1)" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+const struct cmd_option cmd_input_options[] = {
+	{ "input", required_argument, OPT_INPUT, "FILE",
+	  "raw bytes of every model input, in tensor order" },
+	{ "random", required_argument, OPT_RANDOM, "SEED",
+	  "pseudo-random inputs (default: --random 1)" },
+	{ "zeros", no_argument, OPT_ZEROS, NULL, "inputs of all-zero bytes" },
 	{ NULL, 0, 0, NULL, NULL },
 };

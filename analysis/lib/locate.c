@@ -149,6 +149,11 @@ int dmo_locate_model(const char *model, char *path, size_t len, char *err,
 	snprintf(path, len, "%s/%s.csv", dir, model);
 	if (access(path, R_OK) == 0)
 		return 0;
+	/* The .tflite examples shipped with dmo (test data in the build tree). */
+	snprintf(path, len, "%s/%s.tflite",
+		 pick("DMO_MODELS_DIR", DMO_SRCDIR "/tests/models", DMO_MODELS_DIR), model);
+	if (access(path, R_OK) == 0)
+		return 0;
 	list_tables(dir, known, sizeof known);
 	snprintf(err, err_len, "no model named '%s' in %s (known: %s)", model, dir,
 		 *known ? known : "none");

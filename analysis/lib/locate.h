@@ -26,7 +26,8 @@ int dmo_locate_harness(char *path, size_t len, char *err, size_t err_len);
 /* The model file for MODEL: MODEL itself when such a file exists (a table,
  * .tflite or .onnx file), else, when MODEL has no '/', the
  * built-in table NAME.csv in $DMO_MODELS_DIR if set, else in the tables
- * folder as above.  Returns 0, or -1 with a message in ERR (listing the
+ * folder as above, else the shipped example NAME.tflite (tests/models in
+ * the build tree, installed beside the tables).  Returns 0, or -1 with a message in ERR (listing the
  * known names) when there is no such model. */
 int dmo_locate_model(const char *model, char *path, size_t len, char *err,
 		     size_t err_len);

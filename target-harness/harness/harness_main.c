@@ -1,15 +1,20 @@
 /* harness_main.c - dmo-harness: runs reference kernels for op specs, or a
- * whole model layer table, on deterministic data, marking every kernel as a
- * layer for the dmo tool.  `dmo run` profiles this program. */
+ * whole model layer table, on deterministic data, or a .tflite model with
+ * its real weights on a real input, marking every kernel as a layer for the
+ * dmo tool.  `dmo run` profiles this program. */
 #include <csv.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <dmo/harness.h>
 
 #include "backend.h"
+#include "infer.h"
+#include "infer_model.h"
+#include "input_options.h"
 #include "model_table.h"
 #include "runner.h"
 
@@ -23,15 +28,31 @@ static const char usage[] =
 	"Run the reference kernel of each op SPEC (e.g.\n"
 	"dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same) once on deterministic\n"
 	"data, between dmo_layer_begin and dmo_layer_end; layer K is named\n"
-	"opK_<op>.  With --model, run the layers of a model table in order, each\n"
-	"reading its producers' outputs, named as in the table.  Only the input\n"
-	"and output buffers are profiled, not weights.  Meant to run under\n"
-	"`dmo run` (or `dmo profile`); alone it just runs the kernels.\n"
+	"opK_<op>.  With --model, run the layers of a model in order, each\n"
+	"reading its producers' outputs, named as in the model: a .tflite that\n"
+	"dmo's kernels run with its real weights and quantisation on the input\n"
+	"below, any other model (or a .tflite they do not run, with a note) on\n"
+	"deterministic data.  Only the input and output buffers are profiled,\n"
+	"not weights.  Meant to run under `dmo run` (or `dmo profile`); alone it\n"
+	"just runs the kernels.\n"
 	"\n"
 	"  -j, --threads N    split each kernel's output over N threads (default 1)\n"
 	"  -i, --interleave   threads take every N-th output element instead of\n"
 	"                     one contiguous block each\n"
-	"  -m, --model FILE   a model layer table (target-harness/models/*.csv)\n"
+	"  -m, --model FILE   a model: a .tflite, .onnx or layer table\n"
+	"                     (target-harness/models/*.csv)\n"
+	DMO_INPUT_OPTIONS_HELP
+	"      --progress     a line on stderr as each layer of a model completes\n"
+	"      --output FILE  after a real-weight run, write the raw bytes of every\n"
+	"                     model output in tensor order (as `dmo infer --output`)\n"
+	"      --rounding MODE  double (TFLite Micro's requantisation, default) or\n"
+	"                     single (TFLITE_SINGLE_ROUNDING; what Arm NN computes)\n"
+	"      --replay DIR   a real-weight run one layer at a time on another\n"
+	"                     runtime's tensors: before layer L, every activation\n"
+	"                     operand produced by layer P is read from\n"
+	"                     DIR/armnn-PPPP.bin when that file exists; after it, its\n"
+	"                     output goes to DIR/dmo-LLLL.bin (tests/armnn_layers.py\n"
+	"                     compares them op by op)\n"
 	"  -b, --backend NAME run the kernels of backend NAME (ref xnnpack onednn\n"
 	"                     openblas armnn; one thread) instead of libdmokernels\n"
 	"                     called directly\n"
@@ -48,9 +69,14 @@ struct harness_options {
 	const char *isa;
 	FILE *info;
 	struct dmo_backend_handle *described; /* the backend --info names */
+	struct dmo_input_options input;       /* a real model's input */
+	const char *output;                   /* a real model's outputs go here */
+	const char *replay;                   /* --replay DIR */
+	int single_rounding;
+	int progress;
 };
 
-enum { OPT_ISA = 0x100, OPT_INFO };
+enum { OPT_ISA = 0x100, OPT_INFO, OPT_PROGRESS, OPT_OUTPUT, OPT_ROUNDING, OPT_REPLAY };
 
 /* The x86 features this process sees: under Valgrind, its virtual CPU's. */
 static void cpu_features(char *text, size_t len)
@@ -227,6 +253,27 @@ static int run_specs(char **texts, int count, const struct harness_options *opts
 	return rc;
 }
 
+static double seconds_since(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
+}
+
+/* --progress: layer L of MODEL has completed. */
+static void progress(const struct harness_options *opts, const struct dmo_model *model, size_t l,
+		     const struct timespec *start)
+{
+	const struct dmo_model_layer *layer = &model->layers[l];
+
+	if (opts->progress)
+		fprintf(stderr, "dmo run: layer %zu/%zu done  %-24s %-17s %8.1f s\n", l + 1,
+			model->n_layers, layer->name,
+			layer->supported ? dmo_op_name(layer->op.op) : layer->op_name ? layer->op_name : "",
+			seconds_since(start));
+}
+
 /* Every activation tensor stays allocated until the end, which keeps any
  * producer available to later consumers (residual adds) at the cost of the
  * whole model's activations, a few tens of MB for the tables here.  Layers
@@ -235,6 +282,7 @@ static int run_specs(char **texts, int count, const struct harness_options *opts
 static int run_model(const struct dmo_model *model, const struct harness_options *opts)
 {
 	void **buffers = calloc(model->n_tensors + 1, sizeof *buffers);
+	struct timespec start;
 	int rc = 0;
 
 	if (buffers == NULL) {
@@ -263,6 +311,7 @@ static int run_model(const struct dmo_model *model, const struct harness_options
 		else
 			memset(buffers[t], 0x11, tt->bytes);
 	}
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (size_t l = 0; l < model->n_layers && rc == 0; l++) {
 		const struct dmo_model_layer *layer = &model->layers[l];
 		int binary = layer->op.op == DMO_OP_ADD || layer->op.op == DMO_OP_MUL;
@@ -276,11 +325,144 @@ static int run_model(const struct dmo_model *model, const struct harness_options
 		rc = run_layer(layer->name, &layer->op, buffers[layer->act_in[0]],
 			       binary && layer->n_act_in > 1 ? buffers[layer->act_in[1]] : NULL,
 			       buffers[layer->results[0]], opts) ? 1 : 0;
+		if (rc == 0)
+			progress(opts, model, l, &start);
 	}
 	for (size_t t = 0; t < model->n_tensors; t++)
 		free(buffers[t]);
 	free(buffers);
 	return rc;
+}
+
+/* The model's outputs, raw, in tensor order, into PATH. */
+static int write_outputs(const struct dmo_net *net, const unsigned char *arena,
+			 const uint64_t *offsets, const char *path)
+{
+	FILE *out = fopen(path, "wb");
+	int rc = out == NULL ? -1 : 0;
+
+	for (size_t t = 0; t < net->n_tensors && rc == 0; t++) {
+		uint64_t bytes = dmo_net_tensor_bytes(net, (int)t);
+		if (net->tensors[t].graph_output && fwrite(arena + offsets[t], 1, bytes, out) != bytes)
+			rc = -1;
+	}
+	if (out != NULL && fclose(out) != 0)
+		rc = -1;
+	if (rc != 0)
+		fprintf(stderr, "dmo-harness: %s: cannot write\n", path);
+	return rc;
+}
+
+/* --replay: layer L's operands from the other runtime's files (LOAD), or
+ * its output to DIR/dmo-LLLL.bin.  Returns 0, or -1 after a message. */
+static int replay_io(const struct dmo_model *model, size_t l, unsigned char *arena,
+		     const uint64_t *offsets, const char *dir, int load)
+{
+	const struct dmo_model_layer *layer = &model->layers[l];
+	char path[4096];
+
+	for (size_t k = 0; k < (load ? layer->n_act_in : 1); k++) {
+		int t = load ? layer->act_in[k] : layer->results[0];
+		int from = load ? model->tensors[t].producer : (int)l;
+		uint64_t bytes = model->tensors[t].bytes;
+
+		if (from < 0)
+			continue; /* a model input: --input's bytes */
+		snprintf(path, sizeof path, "%s/%s-%04d.bin", dir, load ? "armnn" : "dmo", from);
+		FILE *f = fopen(path, load ? "rb" : "wb");
+		if (f == NULL && load)
+			continue; /* not in the other runtime's dump: dmo's own */
+		int ok = f != NULL && (load ? fread(arena + offsets[t], 1, bytes, f) == bytes &&
+						      fgetc(f) == EOF
+					    : fwrite(arena + offsets[t], 1, bytes, f) == bytes);
+		if (f != NULL && fclose(f) != 0)
+			ok = 0;
+		if (!ok) {
+			fprintf(stderr, "dmo-harness: %s: %s %llu bytes failed\n", path,
+				load ? "reading exactly" : "writing", (unsigned long long)bytes);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A .tflite model run with its real weights: every activation tensor in
+ * its own 64-byte aligned slot of one allocation (so a layer's input and
+ * output never overlap, and each producer's output stays for every later
+ * consumer), the inputs from --input/--random/--zeros, and each step
+ * between begin and end with its first activation operand as the profiled
+ * input (the one the planner may overlap, model_table.h's act_in[0]).
+ * Layers without a dmo op spec are profiled too, with no spec. */
+static int run_net(const struct dmo_model *model, const struct dmo_net *net,
+		   const struct harness_options *opts)
+{
+	uint64_t *offsets = calloc(model->n_tensors + 1, sizeof *offsets), total = 0;
+	unsigned char *arena = NULL;
+	struct timespec start;
+	char err[1024];
+	int rc = 0;
+
+	if (offsets == NULL) {
+		fprintf(stderr, "dmo-harness: out of memory\n");
+		return 1;
+	}
+	for (size_t t = 0; t < model->n_tensors; t++)
+		if (!net->tensors[t].data) {
+			offsets[t] = total;
+			total += (dmo_net_tensor_bytes(net, (int)t) + 63) / 64 * 64;
+		}
+	arena = alloc_buffer("arena", total);
+	if (arena == NULL) {
+		free(offsets);
+		return 1;
+	}
+	/* Bytes no layer wrote must never look like a result. */
+	memset(arena, 0xa5, total);
+	if (dmo_net_fill_inputs(net, &opts->input.source, arena, offsets, err, sizeof err)) {
+		fprintf(stderr, "dmo-harness: %s\n", err);
+		rc = 2;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (size_t l = 0; l < model->n_layers && rc == 0; l++) {
+		const struct dmo_model_layer *layer = &model->layers[l];
+		int in = layer->n_act_in ? layer->act_in[0] : -1, out = layer->results[0];
+
+		if (opts->replay && replay_io(model, l, arena, offsets, opts->replay, 1)) {
+			rc = 1;
+			break;
+		}
+		if (in < 0) { /* nothing to profile: a layer of constants only */
+			rc = dmo_net_run_step(net, l, arena, offsets, err, sizeof err);
+		} else {
+			write_info(opts, layer->name, NULL);
+			rc = dmo_layer_begin(layer->name, layer->supported ? layer->spec : NULL,
+					     arena + offsets[in], model->tensors[in].bytes,
+					     arena + offsets[out], model->tensors[out].bytes);
+			if (rc != 0) {
+				fprintf(stderr, "dmo-harness: %s: dmo_layer_begin failed (error %d)\n",
+					layer->name, -rc);
+				break;
+			}
+			rc = dmo_net_run_step(net, l, arena, offsets, err, sizeof err);
+			if (dmo_layer_end() != 0) {
+				fprintf(stderr, "dmo-harness: %s: dmo_layer_end failed\n", layer->name);
+				rc = 1;
+				break;
+			}
+		}
+		if (rc != 0) {
+			fprintf(stderr, "dmo-harness: %s\n", err);
+			break;
+		}
+		progress(opts, model, l, &start);
+		if (opts->replay && replay_io(model, l, arena, offsets, opts->replay, 0))
+			rc = 1;
+	}
+	if (rc == 0 && opts->output != NULL && write_outputs(net, arena, offsets, opts->output) != 0)
+		rc = 1;
+	free(arena);
+	free(offsets);
+	return rc ? 1 : 0;
 }
 
 static int run_inputs(int argc, char **argv, struct harness_options *opts,
@@ -295,16 +477,28 @@ int main(int argc, char **argv)
 		{ "backend", required_argument, NULL, 'b' },
 		{ "isa", required_argument, NULL, OPT_ISA },
 		{ "info", required_argument, NULL, OPT_INFO },
+		{ "progress", no_argument, NULL, OPT_PROGRESS },
+		{ "output", required_argument, NULL, OPT_OUTPUT },
+		{ "rounding", required_argument, NULL, OPT_ROUNDING },
+		{ "replay", required_argument, NULL, OPT_REPLAY },
+		DMO_INPUT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct harness_options opts = { .threads = 1 };
+	struct harness_options opts = { .threads = 1, .input.source.seed = 1 };
 	struct dmo_model model = { 0 };
 	const char *backend = NULL, *info = NULL;
 	char err[1024];
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "j:im:b:h", options, NULL)) != -1) {
+		rc = dmo_input_option(&opts.input, c, optarg, err, sizeof err);
+		if (rc < 0) {
+			fprintf(stderr, "dmo-harness: %s\n", err);
+			return 2;
+		}
+		if (rc)
+			continue;
 		switch (c) {
 		case 'j':
 			if (dmo_op_parse_threads(optarg, &opts.threads) != 0) {
@@ -327,6 +521,23 @@ int main(int argc, char **argv)
 			break;
 		case OPT_INFO:
 			info = optarg;
+			break;
+		case OPT_PROGRESS:
+			opts.progress = 1;
+			break;
+		case OPT_OUTPUT:
+			opts.output = optarg;
+			break;
+		case OPT_ROUNDING:
+			if (strcmp(optarg, "single") && strcmp(optarg, "double")) {
+				fprintf(stderr, "dmo-harness: --rounding '%s': expected double or single\n",
+					optarg);
+				return 2;
+			}
+			opts.single_rounding = !strcmp(optarg, "single");
+			break;
+		case OPT_REPLAY:
+			opts.replay = optarg;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -391,7 +602,27 @@ static int run_inputs(int argc, char **argv, struct harness_options *opts,
 		dmo_model_free(model);
 		return 2;
 	}
-	rc = run_model(model, opts);
+	struct dmo_net net;
+	char why[1024];
+	int real = model->format == DMO_FORMAT_TFLITE && dmo_net_runs(model, &net, why, sizeof why);
+	if (real && (opts->backend != NULL || opts->threads != 1)) {
+		fprintf(stderr, "dmo-harness: a .tflite model runs with its real weights on the "
+			"reference kernels, one thread: no --backend, --isa or --threads\n");
+		rc = 2;
+	} else if (real) {
+		net.single_rounding = opts->single_rounding;
+		rc = run_net(model, &net, opts);
+	} else {
+		if (model->format == DMO_FORMAT_TFLITE)
+			fprintf(stderr, "dmo-harness: %s: not with real weights (%s): its layers with "
+				"an op spec run on deterministic data instead\n", opts->model, why);
+		else if (opts->input.given)
+			fprintf(stderr, "dmo-harness: --input, --random and --zeros need a .tflite "
+				"model (its real weights); ignored\n");
+		rc = run_model(model, opts);
+	}
+	if (real)
+		dmo_net_free(&net);
 	dmo_model_free(model);
 	return rc;
 }

@@ -15,3 +15,5 @@ EXTRA_DIST += tests/armnn_oracle.sh
 EXTRA_DIST += tests/models/NOTICE $(wildcard $(srcdir)/tests/models/*.tflite)
 TESTS += tests/armnn_compare.sh
 EXTRA_DIST += tests/armnn_compare.sh
+TESTS += tests/armnn_mobilenet.sh
+EXTRA_DIST += tests/armnn_mobilenet.sh tests/armnn_layers.py

@@ -59,6 +59,7 @@ struct dmo_net_tensor {
 	const float *scale;
 	const int64_t *zero_point;
 	int quant_axis;
+	int graph_input, graph_output; /* the model's inputs and outputs */
 };
 
 struct dmo_net_step {
@@ -104,6 +105,30 @@ int dmo_net_check(const struct dmo_net *net, char *err, size_t err_len);
  * with ERR naming the step. */
 int dmo_net_run(const struct dmo_net *net, unsigned char *arena, const uint64_t *offsets,
 		char *err, size_t err_len);
+
+/* Run step I alone (the steps before it have run): what a profiler
+ * wraps in dmo_layer_begin/end, one layer at a time.  Returns 0, or -1 with
+ * ERR naming the step. */
+int dmo_net_run_step(const struct dmo_net *net, size_t i, unsigned char *arena,
+		     const uint64_t *offsets, char *err, size_t err_len);
+
+/* Where the model's input bytes come from: FILE (raw bytes of every input
+ * tensor in tensor order, exactly), all zero bytes, or pseudo-random from
+ * SEED (the same bytes on every machine; a float input gets values in
+ * [-1, 1) rather than random bit patterns). */
+struct dmo_net_input {
+	const char *file; /* NULL: ZEROS or SEED */
+	int zeros;
+	uint64_t seed;
+};
+
+/* Bytes of all the model's inputs together (what --input FILE holds). */
+uint64_t dmo_net_input_bytes(const struct dmo_net *net);
+
+/* Write the model's inputs at their arena offsets.  Returns 0, or -1 with
+ * ERR (the file cannot be read, is too short or too long). */
+int dmo_net_fill_inputs(const struct dmo_net *net, const struct dmo_net_input *source,
+			unsigned char *arena, const uint64_t *offsets, char *err, size_t err_len);
 
 /* A step's first operand is the one the planner may overlap with its output
  * (SPEC.md's profiled input): the index of that tensor. */

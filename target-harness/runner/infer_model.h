@@ -14,6 +14,11 @@
 int dmo_net_from_model(const struct dmo_model *model, struct dmo_net *net, char *err,
 		       size_t err_len);
 
+/* Whether MODEL runs with its real weights: a .tflite whose every layer
+ * dmo's kernels run (dmo_net_from_model and dmo_net_check).  Returns 1
+ * with *NET filled (free it), or 0 with the reason in WHY. */
+int dmo_net_runs(const struct dmo_model *model, struct dmo_net *net, char *why, size_t why_len);
+
 void dmo_net_free(struct dmo_net *net);
 
 #endif

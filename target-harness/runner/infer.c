@@ -4,6 +4,7 @@
  * called on the step's tensors at their arena offsets. */
 #include "infer.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -636,6 +637,16 @@ static int step(const struct dmo_net *net, size_t i, unsigned char *arena, const
 	return rc;
 }
 
+int dmo_net_run_step(const struct dmo_net *net, size_t i, unsigned char *arena,
+		     const uint64_t *offsets, char *err, size_t err_len)
+{
+	if (!arena || !offsets || i >= net->n_steps) {
+		snprintf(err, err_len, !arena || !offsets ? "no arena" : "no step %zu", i);
+		return -1;
+	}
+	return step(net, i, arena, offsets, err, err_len);
+}
+
 int dmo_net_check(const struct dmo_net *net, char *err, size_t err_len)
 {
 	for (size_t i = 0; i < net->n_steps; i++)
@@ -654,5 +665,71 @@ int dmo_net_run(const struct dmo_net *net, unsigned char *arena, const uint64_t 
 	for (size_t i = 0; i < net->n_steps; i++)
 		if (step(net, i, arena, offsets, err, err_len))
 			return -1;
+	return 0;
+}
+
+/* xorshift64*: the same bytes for the same seed on every machine. */
+static uint8_t next_byte(uint64_t *state)
+{
+	*state ^= *state >> 12;
+	*state ^= *state << 25;
+	*state ^= *state >> 27;
+	return (uint8_t)((*state * 0x2545F4914F6CDD1DULL) >> 56);
+}
+
+uint64_t dmo_net_input_bytes(const struct dmo_net *net)
+{
+	uint64_t total = 0;
+
+	for (size_t t = 0; t < net->n_tensors; t++)
+		if (net->tensors[t].graph_input)
+			total += dmo_net_tensor_bytes(net, (int)t);
+	return total;
+}
+
+int dmo_net_fill_inputs(const struct dmo_net *net, const struct dmo_net_input *source,
+			unsigned char *arena, const uint64_t *offsets, char *err, size_t err_len)
+{
+	FILE *f = NULL;
+	uint64_t state = source->seed * 0x9E3779B97F4A7C15ULL + 1;
+
+	if (source->file && !(f = fopen(source->file, "rb"))) {
+		snprintf(err, err_len, "%s: %s", source->file, strerror(errno));
+		return -1;
+	}
+	for (size_t t = 0; t < net->n_tensors; t++) {
+		if (!net->tensors[t].graph_input)
+			continue;
+		unsigned char *p = arena + offsets[t];
+		uint64_t bytes = dmo_net_tensor_bytes(net, (int)t);
+		if (f) {
+			if (fread(p, 1, bytes, f) != bytes) {
+				snprintf(err, err_len, "%s: too short for input '%s' (%llu bytes)",
+					 source->file, net->tensors[t].name ? net->tensors[t].name : "",
+					 (unsigned long long)bytes);
+				fclose(f);
+				return -1;
+			}
+		} else if (source->zeros) {
+			memset(p, 0, bytes);
+		} else if (net->tensors[t].dtype == DMO_NET_F32) {
+			for (uint64_t i = 0; i < bytes / 4; i++) {
+				int hi = next_byte(&state), lo = next_byte(&state);
+				float v = (float)((hi << 8 | lo) / 32768.0 - 1.0);
+				memcpy(p + 4 * i, &v, 4);
+			}
+		} else {
+			for (uint64_t i = 0; i < bytes; i++)
+				p[i] = next_byte(&state);
+		}
+	}
+	if (f) {
+		int extra = fgetc(f);
+		fclose(f);
+		if (extra != EOF) {
+			snprintf(err, err_len, "%s: longer than the model's inputs", source->file);
+			return -1;
+		}
+	}
 	return 0;
 }
