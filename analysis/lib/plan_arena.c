@@ -96,7 +96,7 @@ static void check_row(struct plan_reader *rd)
 	char layer[24] = "-";
 
 	if (pt->producer >= 0)
-		snprintf(layer, sizeof layer, "%d", pt->producer);
+		snprintf(layer, sizeof layer, "%d", pt->producer + 1); /* shown from 1 */
 	if (strcmp(rd->text[COL_LAYER], layer))
 		plan_fail(rd, "layer '%s' where this model's plan has another tensor", rd->text[COL_LAYER]);
 	else if (pt->producer >= 0 && strcmp(rd->text[COL_NAME], rd->model->layers[pt->producer].name))
