@@ -32,6 +32,7 @@
 #include "event.h"
 #include "dmo_layers.h"
 #include "dmo_trace.h"
+#include "size_text.h"
 #include "trace_format.h"
 #include "wire.h"
 
@@ -39,28 +40,6 @@ static const HChar *clo_fifo = NULL;
 static const HChar *clo_out = NULL;
 static Bool clo_full_trace = False;
 static ULong clo_max_mem = (ULong)DMO_MAX_MEM_DEFAULT_MIB << 20;
-
-/* "64M", "2G", "1048576": bytes with an optional K/M/G suffix. */
-static Bool parse_size(const HChar *text, ULong *bytes)
-{
-	HChar *end;
-	ULong value = VG_(strtoull10)(text, &end);
-	UInt shift = 0;
-	if (end == text)
-		return False;
-	if (*end == 'K' || *end == 'k')
-		shift = 10;
-	else if (*end == 'M' || *end == 'm')
-		shift = 20;
-	else if (*end == 'G' || *end == 'g')
-		shift = 30;
-	if (shift != 0)
-		end++;
-	if (*end != '\0' || value > (~0ULL >> shift))
-		return False;
-	*bytes = value << shift;
-	return True;
-}
 
 static Bool dmo_process_cmd_line_option(const HChar *arg)
 {
@@ -75,8 +54,10 @@ static Bool dmo_process_cmd_line_option(const HChar *arg)
 		else
 			VG_(fmsg_bad_option)(arg, "expected summary or full\n");
 	} else if VG_STR_CLO(arg, "--dmo-max-mem", max_mem) {
-		if (!parse_size(max_mem, &clo_max_mem) || clo_max_mem < (2ULL << 20))
+		uint64_t bytes = 0;
+		if (dmo_size_parse(max_mem, &bytes) != 0 || bytes < DMO_MAX_MEM_MIN)
 			VG_(fmsg_bad_option)(arg, "expected a size of at least 2M, e.g. 64M or 2G\n");
+		clo_max_mem = bytes;
 	} else
 		return False;
 	return True;

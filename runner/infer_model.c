@@ -72,18 +72,18 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net_step 
 		if (l->op_name && !strcmp(l->op_name, tflite_ops[k].name))
 			break;
 	if (k == sizeof tflite_ops / sizeof tflite_ops[0]) {
-		snprintf(err, err_len, "layer %zu '%s': operator %s has no dmo kernel", i, l->name,
+		snprintf(err, err_len, "layer %zu '%s': operator %s has no dmo kernel", i + 1, l->name,
 			 l->op_name ? l->op_name : "?");
 		return -1;
 	}
 	if (l->n_operands > DMO_NET_MAX_INPUTS || l->n_results != 1) {
-		snprintf(err, err_len, "layer %zu '%s': %zu operands and %zu results", i, l->name,
+		snprintf(err, err_len, "layer %zu '%s': %zu operands and %zu results", i + 1, l->name,
 			 l->n_operands, l->n_results);
 		return -1;
 	}
 	if (l->act != DMO_ACT_NONE && l->act != DMO_ACT_RELU && l->act != DMO_ACT_RELU6 &&
 	    l->act != DMO_ACT_RELU_N1_TO_1) {
-		snprintf(err, err_len, "layer %zu '%s': fused activation %s is not supported", i,
+		snprintf(err, err_len, "layer %zu '%s': fused activation %s is not supported", i + 1,
 			 l->name, dmo_act_name(l->act));
 		return -1;
 	}
@@ -103,11 +103,11 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net_step 
 		s->filter_w = l->op.k_w;
 		s->mult = l->op.mult;
 		if (l->op.pad == DMO_PAD_EXPLICIT) {
-			snprintf(err, err_len, "layer %zu '%s': explicit padding", i, l->name);
+			snprintf(err, err_len, "layer %zu '%s': explicit padding", i + 1, l->name);
 			return -1;
 		}
 	} else if (s->op <= DMO_NET_RELU6) {
-		snprintf(err, err_len, "layer %zu '%s': %s without its options (%s)", i, l->name,
+		snprintf(err, err_len, "layer %zu '%s': %s without its options (%s)", i + 1, l->name,
 			 l->op_name, l->why ? l->why : "no op spec");
 		return -1;
 	}

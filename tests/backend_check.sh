@@ -33,18 +33,20 @@ mul:in=6x6x8"
 expect_eq "dmo compare exit status" 0 $?
 cat "$WORK/cmp.err"
 # Columns: csv_columns in cmd_compare.c; fields (specs) hold commas.
-"$top_builddir/tests/csv_tsv" "$WORK/cmp.csv" >"$WORK/cmp.tsv" || fail "compare.csv is malformed"
-rows=$(sed 1d "$WORK/cmp.tsv")
-expect_eq "one row per spec" "$(echo "$SPECS" | wc -l)" "$(echo "$rows" | wc -l)"
-ok=$(echo "$rows" | awk -F'\t' '$3 == "ok"' | wc -l)
+csv_rows "$WORK/cmp.csv" >"$WORK/cmp.tsv" || fail "compare.csv is malformed"
+rows() { by_name "$1" <"$WORK/cmp.tsv"; }
+expect_eq "one row per spec" "$(echo "$SPECS" | wc -l)" "$(rows '{ n++ } END { print n + 0 }')"
+ok=$(rows 'v("status") == "ok"' | wc -l)
 [ "$ok" -ge 1 ] && echo "ok: $ok of the specs run on $BACKEND" || fail "no spec runs on $BACKEND"
-echo "$rows" | awk -F'\t' '$3 != "ok" && $3 != "unsupported" { print "status " $3 }' >"$WORK/bad"
-echo "$rows" | awk -F'\t' '$3 == "ok" && $12 != 1 { print "UNSAFE at O_s " $10 }' >>"$WORK/bad"
-echo "$rows" | awk -F'\t' -v tol=1e-4 '$3 == "ok" && ($17 == "" || $17 + 0 > tol) {
-	print "output differs from ref by " $17 }' >>"$WORK/bad"
-echo "$rows" | awk -F'\t' '$3 == "ok" && $5 != $6 { print "ISA " $5 " under the tool, " $6 " natively" }' >>"$WORK/bad"
+rows 'v("status") != "ok" && v("status") != "unsupported" { print "status " v("status") }' >"$WORK/bad"
+rows 'v("status") == "ok" && v("safe") != 1 { print "UNSAFE at O_s " v("os_bytes") }' >>"$WORK/bad"
+rows 'v("status") == "ok" && (v("diff_vs_ref") == "" || v("diff_vs_ref") + 0 > 1e-4) {
+	print "output differs from ref by " v("diff_vs_ref") }' >>"$WORK/bad"
+rows 'v("status") == "ok" && v("isa_tool") != v("isa_native") {
+	print "ISA " v("isa_tool") " under the tool, " v("isa_native") " natively" }' >>"$WORK/bad"
 if [ "$BACKEND" = ref ]; then # the reference kernel is the algorithmic replica's
-	echo "$rows" | awk -F'\t' '$3 == "ok" && $10 != $15 { print "O_s " $10 " != algorithmic " $15 }' >>"$WORK/bad"
+	rows 'v("status") == "ok" && v("os_bytes") != v("algorithmic_os") {
+		print "O_s " v("os_bytes") " != algorithmic " v("algorithmic_os") }' >>"$WORK/bad"
 fi
 if [ -s "$WORK/bad" ]; then
 	fail "rows of $BACKEND: $(cat "$WORK/bad")"
@@ -54,7 +56,8 @@ else
 fi
 # What one element more does (reported, not asserted: a value-based check
 # cannot prove a larger overlap unsafe).
-echo "$rows" | awk -F'\t' '{ print $1, $3, "O_s=" $10, "tested=" $11, "next=" $13, "changed=" $14 }'
+rows '{ print v("spec"), v("status"), "O_s=" v("os_bytes"), "tested=" v("tested_bytes"),
+	"next=" v("next_bytes"), "changed=" v("next_changed") }'
 
 # A small residual model on the backend, then planned from its run
 # directory (dmo plan --os measured:DIR reads any backend's).  A backend

@@ -19,7 +19,7 @@ refuse "threads with a backend" "one thread" "$DMO" run --backend ref --threads 
 refuse "verify: unknown backend" "unknown backend" "$DMO" verify --backend nosuch relu:in=4
 refuse "compare: bad spec" "relu:in=0" "$DMO" compare --backends ref relu:in=0
 refuse "compare: bad ISA" "--isa 'sse9'" "$DMO" compare --isa sse9 relu:in=4
-refuse "compare: no spec" "usage" "$DMO" compare
+refuse "compare: no spec" "no op spec given" "$DMO" compare
 refuse "compare: unknown backend" "unknown backend 'cudnn'" "$DMO" compare --backends ref,cudnn relu:in=4
 # An op the backend cannot run is refused before valgrind starts: no run
 # directory appears.

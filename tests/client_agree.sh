@@ -3,7 +3,7 @@
 # end to end, and natively the library writes only into a FIFO.
 . "$top_srcdir/tests/lib.sh"
 
-statuses() { "$top_builddir/tests/layers_tsv" "$1/layers.csv" | cut -f1-3 | tr '\t\n' ' ' | sed 's/ $//'; }
+statuses() { layer_rows "$1" | by_name '{ print v("layer"), v("name"), v("status") }' | tr '\n' ' ' | sed 's/ $//'; }
 
 # A name over 255 bytes, a spec over 1023, a control character: refused by
 # dmo_layer_begin, never opened by the tool, and the next layer intact.
@@ -17,7 +17,7 @@ done
 name=$(printf '\303\274n\303\257c\303\270d\303\251_\345\261\202')
 profile "$WORK/utf8" -- "$TARGETS/misuse" utf8
 expect_eq "utf8: status" 0 $?
-expect_eq "utf8: layer recorded under its name" ok "$(field "$WORK/utf8" "$name" 3)"
+expect_eq "utf8: layer recorded under its name" ok "$(field "$WORK/utf8" "$name" status)"
 
 # fork: the child's layers are not recorded, and it is said once.
 profile "$WORK/fork" -- "$TARGETS/misuse" fork

@@ -17,8 +17,8 @@ for f in kernels/layer-0001-pattern.png kernels/layer-0001-bounds.png tflm_perso
 	is_png "$WORK/demo/$f" && echo "ok: $f is a PNG" || fail "$f: missing or not a PNG"
 done
 expect_eq "person_detect layers profiled, all ok" "31 31" \
-	"$("$top_builddir/tests/layers_tsv" "$WORK/demo/tflm_person_detect/layers.csv" |
-	   awk -F'\t' '{ n++; ok += $3 == "ok" } END { print n, ok }')"
+	"$(layer_rows "$WORK/demo/tflm_person_detect" |
+	   by_name '{ n++; ok += v("status") == "ok" } END { print n, ok }')"
 expect_eq "TFLite Micro's arena (plain plan)" 55296 \
 	"$(awk '/-byte arena \(plain plan/ { sub(/-byte/, "", $8); print $8 }' "$WORK/demo.log")"
 overlap=$(awk '/-byte arena \(overlap plan/ { sub(/-byte/, "", $8); print $8 }' "$WORK/demo.log")

@@ -21,14 +21,14 @@ cmp -s "$WORK/f" "$WORK/g2" && echo "ok: stdin is the program's" || fail "stdin 
 expect_eq "-q: status" 0 $?
 expect_eq "-q: nothing on stderr" "" "$(cat "$WORK/quiet.err")"
 expect_eq "-q: nothing on stdout" "" "$(cat "$WORK/quiet.out")"
-expect_eq "-q: layers.csv written" ok "$(field "$WORK/quiet" relu_forward 3)"
+expect_eq "-q: layers.csv written" ok "$(field "$WORK/quiet" relu_forward status)"
 
 # Exit statuses: exit(7) inside a layer, _exit(5), a signal.
 profile "$WORK/exit" -- "$TARGETS/misuse" exit-mid-layer
 expect_eq "exit(7): status" 7 $?
 profile "$WORK/_exit" -- "$TARGETS/misuse" _exit
 expect_eq "_exit(5): status" 5 $?
-expect_eq "_exit(5): layer before kept" ok "$(field "$WORK/_exit" before 3)"
+expect_eq "_exit(5): layer before kept" ok "$(field "$WORK/_exit" before status)"
 profile "$WORK/segv" -- "$TARGETS/misuse" crash-mid-layer
 expect_eq "SIGSEGV: status 128+11" 139 $?
 profile "$WORK/shexit" -- sh -c 'exit 3'

@@ -55,10 +55,10 @@ LD_LIBRARY_PATH="$P/lib" "$P/bin/dmo" profile --out "$WORK/user-run" -- "$WORK/u
 	>"$WORK/user.out" 2>&1
 expect_eq "staged dmo profile" 0 $?
 # An in-order copy: O_s = OB = 2048 bytes.
-expect_eq "staged dmo: user_copy O_s" 2048 "$(field "$WORK/user-run" user_copy 4)"
+expect_eq "staged dmo: user_copy O_s" 2048 "$(field "$WORK/user-run" user_copy os_bytes)"
 LD_LIBRARY_PATH="$P/lib" "$P/bin/dmo" run --out "$WORK/run" relu:in=4x4x8 >"$WORK/run.out" 2>&1
 expect_eq "staged dmo run (staged harness)" 0 $?
-expect_eq "staged dmo run: relu O_s" 512 "$(field "$WORK/run" op1_relu 4)"
+expect_eq "staged dmo run: relu O_s" 512 "$(field "$WORK/run" op1_relu os_bytes)"
 # The backend plugins configure built go to $(pkglibdir); a staged or moved
 # install finds them through DMO_BACKEND_DIR.
 for so in "$top_builddir"/target-harness/backends/.libs/dmo-backend-*.so; do

@@ -1,8 +1,9 @@
 /* layers_tsv.c - test helper: a run directory's layers.csv, read with
  * dmo's libcsv reader, printed one layer per line as tab-separated
  * `layer name status os_bytes out_bytes in_reads in_writes out_reads
- * out_writes steps instructions threads os_any_bytes` for the shell tests
- * to pick apart.
+ * out_writes steps instructions threads os_any_bytes` after a header line
+ * of those names, for the shell tests to pick apart by name (by_name in
+ * tests/lib.sh).
  * usage: layers_tsv LAYERS.CSV */
 #include <inttypes.h>
 #include <stdio.h>
@@ -27,6 +28,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}
+	printf("layer\tname\tstatus\tos_bytes\tout_bytes\tin_reads\tin_writes\tout_reads\t"
+	       "out_writes\tsteps\tinstructions\tthreads\tos_any_bytes\n");
 	for (size_t i = 0; i < table.count; i++) {
 		const struct dmo_layer_row *r = &table.rows[i];
 		printf("%u\t%s\t%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64

@@ -16,21 +16,39 @@ expect_eq() { # what expected actual
 	if [ "$2" = "$3" ]; then echo "ok: $1 = $3"; else fail "$1: expected $2, got $3"; fi
 }
 
-# field RUN_DIR LAYER_NAME COLUMN: one value of layers.csv, via layers_tsv.
-# Columns: 1 layer 2 name 3 status 4 os_bytes 5 out_bytes 6 in_reads
-# 7 in_writes 8 out_reads 9 out_writes 10 steps 11 instructions 12 threads
-# 13 os_any_bytes
+# by_name PROGRAM [AWK-OPTION...]: awk over tab-separated rows on stdin
+# whose first line names the columns (csv_rows, layer_rows); PROGRAM reads
+# a field by its column's name, v("status"), and never sees the header.  A
+# name the header lacks is an error, never an empty value.
+by_name() {
+	prog=$1; shift
+	awk -F'\t' "$@" 'function v(name) {
+		if (!(name in col)) { print "by_name: no column " name >"/dev/stderr"; exit 2 }
+		return $col[name] }
+	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	'"$prog"
+}
+
+# csv_rows FILE: a CSV file as by_name reads it (csv_tsv: quoted fields
+# holding commas stay whole).
+csv_rows() { "$top_builddir/tests/csv_tsv" "$1"; }
+
+# layer_rows RUN_DIR: its layers.csv as dmo's reader reads it (layers_tsv).
+layer_rows() { "$top_builddir/tests/layers_tsv" "$1/layers.csv"; }
+
+# field RUN_DIR LAYER_NAME COLUMN: one value of layers.csv, COLUMN a name
+# (layer, status, os_bytes, in_reads, out_writes, threads, os_any_bytes...).
 field() {
-	"$top_builddir/tests/layers_tsv" "$1/layers.csv" | awk -F'\t' -v n="$2" -v c="$3" '$2 == n { print $c }'
+	layer_rows "$1" | by_name 'v("name") == n { print v(c) }' -v n="$2" -v c="$3"
 }
 
 # expect_full_trace DIR LAYER_NAME: the layer's event file holds every
 # event it counted (72-byte header + 16 bytes an event; the kernels only
 # read the input and write the output).  Leaves the count in $events.
 expect_full_trace() {
-	events=$(( $(field "$1" "$2" 6) + $(field "$1" "$2" 9) ))
+	events=$(( $(field "$1" "$2" in_reads) + $(field "$1" "$2" out_writes) ))
 	expect_eq "event file holds every event" $((72 + 16 * events)) \
-		"$(stat -c %s "$(printf '%s/layer-%04d.events' "$1" "$(field "$1" "$2" 1)")")"
+		"$(stat -c %s "$(printf '%s/layer-%04d.events' "$1" "$(field "$1" "$2" layer)")")"
 }
 
 # expect_analyze_ok FILE: dmo analyze's output in FILE gives its layer the

@@ -93,6 +93,10 @@ tests_onnx_conformance_LDADD = opspec/libdmo-model.la target-harness/kernels/lib
 # transpose in the three-way cross-check, with native overlapped runs.
 TESTS += tests/layout_ops_tool.sh
 EXTRA_DIST += tests/layout_ops_tool.sh
+TESTS += tests/cli_conventions.sh
+EXTRA_DIST += tests/cli_conventions.sh
+TESTS += tests/man_pages.sh
+EXTRA_DIST += tests/man_pages.sh
 TESTS += tests/run_model.sh
 EXTRA_DIST += tests/run_model.sh
 TESTS += tests/demo.sh

@@ -17,16 +17,13 @@ dmo_facts() {
 	"$DMO" model --csv --tensors "$1" >"$WORK/tensors.csv" &&
 	"$DMO" model --csv "$1" >"$WORK/layers.csv" &&
 	"$DMO" plan --csv "$1" >"$WORK/plan.csv" 2>/dev/null || return 1
-	# Shapes hold no commas and names are quoted when they do: the
-	# kind column is found from the end of the row.
-	awk -F, -v layers="$(($(wc -l <"$WORK/layers.csv") - 1))" \
-		-v peak="$(awk -F, 'NR > 1 && $14 > m { m = $14 } END { print m + 0 }' "$WORK/plan.csv")" '
-		NR == 1 { next }
-		{ n++; kind = $(NF - 9); shape = $(NF - 12) }
+	csv_rows "$WORK/tensors.csv" | by_name '
+		{ n++; kind = v("kind"); shape = v("shape") }
 		kind == "input" { ins = ins (ins == "" ? "" : ";") shape }
 		kind == "output" { outs = outs (outs == "" ? "" : ";") shape }
 		END { printf "tensors=%d ops=%d inputs=%s outputs=%s peak=%d\n", n, layers, ins, outs, peak }
-	' "$WORK/tensors.csv"
+	' -v layers="$(($(wc -l <"$WORK/layers.csv") - 1))" \
+		-v peak="$(csv_rows "$WORK/plan.csv" | by_name 'v("live_bytes") + 0 > m { m = v("live_bytes") + 0 } END { print m + 0 }')"
 }
 
 for model in $models; do
@@ -110,10 +107,12 @@ grep -q "state tensor .* has no place in a layer table" "$WORK/svdf.err" &&
 speech="$top_srcdir/tests/models/tflm_micro_speech_quantized.tflite"
 (cd "$WORK" && "$DMO" run --model "$speech" >run.out 2>&1)
 expect_eq "run --model micro_speech exit status" 0 $?
-"$DMO" formula --csv --model "$speech" 2>/dev/null | awk -F, 'NR > 1 { print $(NF - 3) }' >"$WORK/algo"
-"$DMO" model --csv "$speech" | awk -F, 'NR > 1 && $4 == 1 { print $2 }' >"$WORK/spec_layers"
-"$top_builddir/tests/layers_tsv" "$WORK/dmo-run/layers.csv" >"$WORK/rows"
-awk -F'\t' 'NR == FNR { want[$1]; next } $2 in want { print $4 }' "$WORK/spec_layers" "$WORK/rows" \
+"$DMO" formula --csv --model "$speech" 2>/dev/null | csv_rows /dev/stdin |
+	by_name '{ print v("algorithmic_os") }' >"$WORK/algo"
+"$DMO" model --csv "$speech" | csv_rows /dev/stdin | by_name 'v("supported") == 1 { print v("name") }' \
+	>"$WORK/spec_layers"
+layer_rows "$WORK/dmo-run" | by_name '{ print v("name") "\t" v("os_bytes") }' >"$WORK/rows"
+awk -F'\t' 'NR == FNR { want[$1]; next } $1 in want { print $2 }' "$WORK/spec_layers" "$WORK/rows" \
 	>"$WORK/measured"
 expect_eq "micro_speech measured O_s = algorithmic" "$(cat "$WORK/algo")" "$(cat "$WORK/measured")"
 expect_eq "micro_speech profiled layers" 4 "$(wc -l <"$WORK/rows")"

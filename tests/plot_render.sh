@@ -145,7 +145,7 @@ bad() { # what expected-message-part args...
 	expect_eq "$what exits" 2 "$rc"
 	grep -q -- "$msg" "$WORK/err" || fail "$what: message lacks '$msg': $(head -1 "$WORK/err")"
 }
-bad "unknown option" "usage" "$run" --bogus
+bad "unknown option" "unknown option '--bogus'" "$run" --bogus
 bad "bad kind" "--kind" "$run" --kind pie
 bad "bad format" "--format" "$run" --format jpg
 bad "no directory" "no run directory"
@@ -164,7 +164,7 @@ for l in 1 2; do
 	for kind in pattern bounds threads; do
 		"$DMO" plot --layer $l --kind $kind --format svg --out "$WORK/tiny-$l-$kind.svg" \
 			"$WORK/tiny" >/dev/null 2>"$WORK/tiny.err"
-		expect_eq "layer $l ($(field "$WORK/tiny" "$([ $l = 1 ] && echo before || echo dying)" 6) read) $kind: status" \
+		expect_eq "layer $l ($(field "$WORK/tiny" "$([ $l = 1 ] && echo before || echo dying)" in_reads) read) $kind: status" \
 			0 $?
 		layout_ok "layer $l $kind SVG" "$WORK/tiny-$l-$kind.svg"
 	done

@@ -6,11 +6,11 @@
 check_case() { # CASE REASON_STATUS
 	profile "$WORK/$1" -- "$TARGETS/misuse" "$1"
 	expect_eq "$1: program exit status" 0 $?
-	expect_eq "$1: layer before" ok "$(field "$WORK/$1" before 3)"
-	expect_eq "$1: layer after" ok "$(field "$WORK/$1" after 3)"
+	expect_eq "$1: layer before" ok "$(field "$WORK/$1" before status)"
+	expect_eq "$1: layer after" ok "$(field "$WORK/$1" after status)"
 	grep -q "returned -" "$WORK/$1.out" && echo "ok: $1: harness call returned an error" \
 		|| fail "$1: harness call did not return an error"
-	"$top_builddir/tests/layers_tsv" "$WORK/$1/layers.csv" | cut -f3 | grep -qx "$2" \
+	layer_rows "$WORK/$1" | by_name '{ print v("status") }' | grep -qx "$2" \
 		&& echo "ok: $1: status $2 recorded" || fail "$1: no $2 row in layers.csv"
 	grep -q "dmo: protocol error: .*\[$2\]" "$WORK/$1.err" \
 		&& echo "ok: $1: message on valgrind's output" || fail "$1: no message for $2"
@@ -24,21 +24,21 @@ check_case unmapped error:unmapped-buffer
 check_case two-threads error:nested-begin
 # The outer layer of the nested cases completes normally; in two-threads
 # only the main thread touched its buffers.
-expect_eq "nested: outer layer" ok "$(field "$WORK/nested" outer 3)"
-expect_eq "two-threads: outer layer" ok "$(field "$WORK/two-threads" outer 3)"
+expect_eq "nested: outer layer" ok "$(field "$WORK/nested" outer status)"
+expect_eq "two-threads: outer layer" ok "$(field "$WORK/two-threads" outer status)"
 
 # Ending the program inside a layer keeps what was recorded, marked
 # incomplete, and dmo profile exits with the program's status.
 profile "$WORK/exit" -- "$TARGETS/misuse" exit-mid-layer
 expect_eq "exit-mid-layer: exit status passed through" 7 $?
-expect_eq "exit-mid-layer: layer before" ok "$(field "$WORK/exit" before 3)"
-expect_eq "exit-mid-layer: open layer" incomplete "$(field "$WORK/exit" dying 3)"
-expect_eq "exit-mid-layer: its write was counted" 1 "$(field "$WORK/exit" dying 9)"
+expect_eq "exit-mid-layer: layer before" ok "$(field "$WORK/exit" before status)"
+expect_eq "exit-mid-layer: open layer" incomplete "$(field "$WORK/exit" dying status)"
+expect_eq "exit-mid-layer: its write was counted" 1 "$(field "$WORK/exit" dying out_writes)"
 
 profile "$WORK/crash" -- "$TARGETS/misuse" crash-mid-layer
 expect_eq "crash-mid-layer: status 128+SIGSEGV" 139 $?
-expect_eq "crash-mid-layer: layer before" ok "$(field "$WORK/crash" before 3)"
-expect_eq "crash-mid-layer: open layer" incomplete "$(field "$WORK/crash" crashing 3)"
+expect_eq "crash-mid-layer: layer before" ok "$(field "$WORK/crash" before status)"
+expect_eq "crash-mid-layer: open layer" incomplete "$(field "$WORK/crash" crashing status)"
 # The table shows no O_s for the layer cut short (columns 7, 8: O_s bytes,
 # O_s %), and says what killed the program.
 expect_eq "crash-mid-layer: no O_s shown" "- -" \

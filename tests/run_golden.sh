@@ -7,20 +7,20 @@ GOLDEN=dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same
 
 "$DMO" run --out "$WORK/g" "$GOLDEN" >"$WORK/g.out" 2>"$WORK/g.err"
 expect_eq "dmo run exit status" 0 $?
-expect_eq "golden layer status" ok "$(field "$WORK/g" op1_dwconv2d 3)"
-expect_eq "golden layer OB" 1204224 "$(field "$WORK/g" op1_dwconv2d 5)"
-expect_eq "golden layer O_s" 1204224 "$(field "$WORK/g" op1_dwconv2d 4)"
+expect_eq "golden layer status" ok "$(field "$WORK/g" op1_dwconv2d status)"
+expect_eq "golden layer OB" 1204224 "$(field "$WORK/g" op1_dwconv2d out_bytes)"
+expect_eq "golden layer O_s" 1204224 "$(field "$WORK/g" op1_dwconv2d os_bytes)"
 # 56*56*96 outputs, each written once after its taps.
-expect_eq "golden layer out_writes" 301056 "$(field "$WORK/g" op1_dwconv2d 9)"
+expect_eq "golden layer out_writes" 301056 "$(field "$WORK/g" op1_dwconv2d out_writes)"
 
 # Two threads: the layer completes and its events come from two threads.
 # (Its O_s depends on how valgrind happened to interleave the threads, so
 # it is not checked.)
 "$DMO" run --out "$WORK/t" --trace=full --threads 2 "$GOLDEN" >"$WORK/t.out" 2>"$WORK/t.err"
 expect_eq "--threads 2 exit status" 0 $?
-expect_eq "--threads 2 status" ok:threads=2 "$(field "$WORK/t" op1_dwconv2d 3)"
+expect_eq "--threads 2 status" ok:threads=2 "$(field "$WORK/t" op1_dwconv2d status)"
 "$DMO" export --csv "$WORK/t" >/dev/null 2>&1
-tids=$(awk -F, 'NR > 1 { print $3 }' "$WORK/t/layer-0001.csv" | sort -u | wc -l)
+tids=$(csv_rows "$WORK/t/layer-0001.csv" | by_name '{ print v("tid") }' | sort -u | wc -l)
 if [ "$tids" -ge 2 ]; then echo "ok: $tids thread ids"; else fail "expected 2+ thread ids, got $tids"; fi
 
 # Bad input fails fast with a clear message and status 2.

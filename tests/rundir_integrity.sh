@@ -25,8 +25,8 @@ start() {
 # expect_kept WHAT DIR: the layer before the sleeping one is ok, the
 # sleeping one, cut short, incomplete.
 expect_kept() {
-	expect_eq "$1: layer before kept" ok "$(field "$2" before 3)"
-	expect_eq "$1: open layer kept, incomplete" incomplete "$(field "$2" sleeping 3)"
+	expect_eq "$1: layer before kept" ok "$(field "$2" before status)"
+	expect_eq "$1: open layer kept, incomplete" incomplete "$(field "$2" sleeping status)"
 }
 
 # dmo's private FIFO directories go to $TMPDIR: none may be left behind.
@@ -68,8 +68,8 @@ start "$WORK/int" sigint-then-finish
 kill -INT "$pid"
 wait "$pid"
 expect_eq "SIGINT handled by the program: dmo's status is the program's" 0 $?
-expect_eq "SIGINT handled: the layer finished ok" ok "$(field "$WORK/int" interrupted 3)"
-expect_eq "SIGINT handled: the layer after" ok "$(field "$WORK/int" after 3)"
+expect_eq "SIGINT handled: the layer finished ok" ok "$(field "$WORK/int" interrupted status)"
+expect_eq "SIGINT handled: the layer after" ok "$(field "$WORK/int" after status)"
 
 expect_eq "no private FIFO directory left behind" "" "$(ls "$TMPDIR")"
 
@@ -103,7 +103,7 @@ grep -q "is in use by another dmo run (pid $pid)" "$WORK/second.err" \
 kill -TERM "$pid"
 wait "$pid"
 expect_eq "the first run's layers are its own" "before sleeping" \
-	"$("$top_builddir/tests/layers_tsv" "$WORK/busy/layers.csv" | cut -f2 | tr '\n' ' ' | sed 's/ $//')"
+	"$(layer_rows "$WORK/busy" | by_name '{ print v("name") }' | tr '\n' ' ' | sed 's/ $//')"
 
 # Re-running into a directory replaces dmo's files only: derived files of
 # the old run go, the user's files stay, whatever their names.

@@ -14,7 +14,7 @@
 PAPER=$top_srcdir/tests/sweep/paper_dwconv.formula
 PLUGIN=$top_builddir/tests/sweep/.libs/paper_dwconv.so
 # summary VALUE DIR: one metric of DIR/sweep-*/summary.csv
-summary() { awk -F, -v m="$1" '$1 == m { print $2 }' "$2"/sweep-*/summary.csv; }
+summary() { csv_rows "$2"/sweep-*/summary.csv | by_name 'v("metric") == m { print v("value") }' -v m="$1"; }
 
 # 1. The paper's formula, as an expression and as a plugin.
 RICH='dwconv2d:in={3,5,8,12}x{3,5,8,12}x{1,3},k={1..4}x{1..4},stride={1..3}x{1..3},dil={1,2}x{1,2},pad={same,valid,1x1},mult={1,2}'
@@ -39,9 +39,8 @@ GRID='dwconv2d:in={4,7}x{5,8}x{1,3},k={1..3}x{1,3},stride={1,2},pad={same,valid}
 "$DMO" sweep "$GRID" --formula OB --batch 48 --out "$WORK/ob" >"$WORK/ob.out" 2>&1
 expect_eq "formula OB: exit status (1: unsafe)" 1 $?
 bash -c "printf '%s\n' $GRID" >"$WORK/specs"
-# Columns from the end (the spec is quoted and holds commas): out_bytes is
-# the fifth last, algorithmic_os the fourth last.
-"$DMO" formula --csv $(cat "$WORK/specs") | awk -F, 'NR > 1 { print ($(NF - 3) < $(NF - 4)) }' |
+"$DMO" formula --csv $(cat "$WORK/specs") | csv_rows /dev/stdin |
+	by_name '{ print (v("algorithmic_os") + 0 < v("out_bytes") + 0) }' |
 	paste -d' ' - "$WORK/specs" | sed -n 's/^1 //p' >"$WORK/below"
 expect_eq "grid size by bash" 192 "$(wc -l <"$WORK/specs")"
 [ -s "$WORK/below" ] || fail "the independent count found no configuration below OB"

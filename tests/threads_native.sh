@@ -12,20 +12,19 @@ REPEAT=200
 "$DMO" run --out "$WORK/c" --trace=full --runs 2 --threads 2 --interleave "$SPEC" \
 	>"$WORK/c.out" 2>"$WORK/c.err"
 expect_eq "dmo run --runs 2 exit status" 0 $?
-expect_eq "status" ok:threads=2 "$(field "$WORK/c" op1_conv2d 3)"
-expect_eq "threads" 2 "$(field "$WORK/c" op1_conv2d 12)"
-any=$(field "$WORK/c" op1_conv2d 13)
+expect_eq "status" ok:threads=2 "$(field "$WORK/c" op1_conv2d status)"
+expect_eq "threads" 2 "$(field "$WORK/c" op1_conv2d threads)"
+any=$(field "$WORK/c" op1_conv2d os_any_bytes)
 for k in 1 2; do
 	expect_eq "run $k: os_any_bytes = brute force over interleavings" \
 		"$("$top_builddir/tests/bruteforce_os" --any "$WORK/c/run-$k/layer-0001.events")" \
-		"$(field "$WORK/c/run-$k" op1_conv2d 13)"
+		"$(field "$WORK/c/run-$k" op1_conv2d os_any_bytes)"
 done
-# layers.csv holds the minimum of the runs (runs.csv: run,layer,threads,
-# os_bytes,os_any_bytes,status).
+# layers.csv holds the minimum of the runs (runs.csv).
 expect_eq "layers.csv os_any_bytes = minimum over runs.csv" \
-	"$(awk -F, 'NR > 1 { print $5 }' "$WORK/c/runs.csv" | sort -n | head -1)" "$any"
-run_max=$(awk -F, 'NR > 1 { print $4 }' "$WORK/c/runs.csv" | sort -n | tail -1)
-awk -F, -v any="$any" 'NR > 1 && $4 < any { bad = 1 } END { exit bad }' "$WORK/c/runs.csv" &&
+	"$(csv_rows "$WORK/c/runs.csv" | by_name '{ print v("os_any_bytes") }' | sort -n | head -1)" "$any"
+run_max=$(csv_rows "$WORK/c/runs.csv" | by_name '{ print v("os_bytes") }' | sort -n | tail -1)
+csv_rows "$WORK/c/runs.csv" | by_name 'v("os_bytes") + 0 < any + 0 { bad = 1 } END { exit bad }' -v any="$any" &&
 	echo "ok: os_any_bytes $any <= every run's os_bytes" || fail "os_any_bytes above a run's os_bytes"
 grep -q "warning: 1 layer ran on several threads" "$WORK/c.err" &&
 	echo "ok: dmo run warns" || fail "no thread warning: $(cat "$WORK/c.err")"

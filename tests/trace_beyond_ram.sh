@@ -49,7 +49,7 @@ in_cgroup() {
 in_cgroup "$DMO" profile --out "$WORK/bounded" --trace=full --max-mem 8M -- "$HARNESS" "$SPEC" \
 	>"$WORK/bounded.out" 2>"$WORK/bounded.err"
 expect_eq "dmo profile status within the cgroup" 0 $?
-expect_eq "layer status" ok "$(field "$WORK/bounded" op1_dwconv2d 3)"
+expect_eq "layer status" ok "$(field "$WORK/bounded" op1_dwconv2d status)"
 expect_full_trace "$WORK/bounded" op1_dwconv2d
 [ $((16 * events)) -gt $((4 * LIMIT)) ] &&
 	echo "ok: the trace, $((16 * events)) bytes, is over 4 times the cgroup's $LIMIT" ||
@@ -62,7 +62,7 @@ expect_analyze_ok "$WORK/analyze.out"
 in_cgroup "$DMO" profile --out "$WORK/unbounded" --trace=full --max-mem 2G -- "$HARNESS" "$SPEC" \
 	>"$WORK/unbounded.out" 2>"$WORK/unbounded.err"
 expect_eq "with --max-mem 2G the program is killed" 137 $?
-expect_eq "the killed layer is kept" incomplete "$(field "$WORK/unbounded" op1_dwconv2d 3)"
+expect_eq "the killed layer is kept" incomplete "$(field "$WORK/unbounded" op1_dwconv2d status)"
 grep -q "killed by signal 9" "$WORK/unbounded.err" && echo "ok: dmo says the program was killed" ||
 	fail "no message about the kill: $(cat "$WORK/unbounded.err")"
 # Its O_s so far is no answer: dmo analyze shows none and skips the layer.

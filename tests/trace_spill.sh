@@ -7,7 +7,7 @@ HARNESS="$top_builddir/target-harness/harness/dmo-harness"
 SPEC=dwconv2d:in=56x56x32,k=3x3,stride=1,pad=same
 
 profile "$WORK/spill" --trace=full --max-mem 2M -- "$HARNESS" "$SPEC"
-expect_eq "spilled layer status" ok "$(field "$WORK/spill" op1_dwconv2d 3)"
+expect_eq "spilled layer status" ok "$(field "$WORK/spill" op1_dwconv2d status)"
 expect_full_trace "$WORK/spill" op1_dwconv2d
 [ "$events" -gt 300000 ] && echo "ok: $events events > the 2 MiB budget (131072)" \
 	|| fail "layer too small to spill ($events events)"
@@ -30,7 +30,7 @@ if mount -t tmpfs -o size=1m tmpfs "$WORK/small" 2>/dev/null; then
 		|| fail "full disk: no tool message"
 	row=$(grep op1_dwconv2d "$WORK/full.err")
 	case "$row" in
-	*"$(field "$WORK/spill" op1_dwconv2d 4)"*error:trace-write-failed*)
+	*"$(field "$WORK/spill" op1_dwconv2d os_bytes)"*error:trace-write-failed*)
 		echo "ok: full disk: row kept with the exact O_s: $row" ;;
 	*) fail "full disk: row lost or wrong: $row" ;;
 	esac

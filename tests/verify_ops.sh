@@ -6,7 +6,7 @@
 
 # exact_os SPEC: the algorithmic O_s column of `dmo formula --csv`.
 exact_os() {
-	"$DMO" formula --csv "$1" | awk -F, 'NR == 2 { print $(NF - 3) }'
+	"$DMO" formula --csv "$1" | csv_rows /dev/stdin | by_name '{ print v("algorithmic_os") }'
 }
 
 # verify NAME EXPECTED_STATUS ARGS...: run dmo verify, keep its output.

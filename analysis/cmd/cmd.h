@@ -1,17 +1,16 @@
 /* cmd.h - the `dmo` subcommands.  Each cmd_<name>.c is a thin front end:
- * it parses options with getopt_long and calls into analysis/lib. */
+ * it parses options with cmd_getopt (options.h) from one table that also
+ * writes its --help, and calls into analysis/lib. */
 #ifndef DMO_CMD_H
 #define DMO_CMD_H
+
+#include "options.h"
 
 struct dmo_command {
 	const char *name;
 	int (*run)(int argc, char **argv); /* argv[0] is the subcommand name */
 	const char *summary;
 };
-
-/* A command's usage text: on stdout with exit status 0 when the user ASKED
- * (--help), else on stderr with 2, the status of every misuse. */
-int cmd_usage(const char *usage, int asked);
 
 int cmd_profile(int argc, char **argv);
 int cmd_export(int argc, char **argv);

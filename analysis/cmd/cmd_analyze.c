@@ -1,6 +1,5 @@
 /* cmd_analyze.c - `dmo analyze DIR`: cross-check the tool's exact O_s
  * against the event files, the algorithmic and the analytic methods. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -9,9 +8,32 @@
 #include "cmd.h"
 #include "profile.h"
 
-static const char usage[] =
-	"usage: dmo analyze DIR\n"
-	"\n"
+static const struct cmd_option options[] = {
+	{ "csv", no_argument, 'c', NULL, "print DIR/analysis.csv instead of the table" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+/* PATH copied to stdout: 0, or -1. */
+static int print_file(const char *path)
+{
+	char buf[8192];
+	size_t n;
+	FILE *in = fopen(path, "r");
+
+	if (in == NULL)
+		return -1;
+	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+		if (fwrite(buf, 1, n, stdout) != n)
+			break;
+	n = ferror(in) || ferror(stdout);
+	fclose(in);
+	return n ? -1 : 0;
+}
+
+static const struct cmd_spec command = {
+	.name = "analyze",
+	.synopsis = "[--csv] DIR",
+	.description =
 	"For each layer of the run directory DIR (from dmo profile or dmo run):\n"
 	"recompute the exact O_s and the minR/maxW curves from its event file\n"
 	"(when profiled with --trace=full; curves go to DIR/layer-NNNN-curves.csv),\n"
@@ -23,31 +45,29 @@ static const char usage[] =
 	"kernels (DIR/backend.csv says ref) they must agree with it (MISMATCH,\n"
 	"UNSAFE otherwise); for any other kernel the verdict says what they would\n"
 	"mean for it (ref-formula-unsafe, ref-formula-safe, ref-bound-unsafe) and\n"
-	"does not fail.  Verdicts: docs/backends.md.\n"
-	"Exit status (every reader's rule): 0 all layers read and all verdicts\n"
-	"hold; 1 a verdict failed (a mismatch, an unsafe analytic value, the trace\n"
-	"against the tool) or some layers were bad and skipped, each named on\n"
-	"stderr, the others analysed; 2 nothing could be analysed (bad usage, no\n"
-	"readable layers.csv).\n";
+	"does not fail.  Verdicts: docs/backends.md.\n",
+	.tables = { options },
+	.finding = "a verdict failed (a mismatch, an unsafe analytic value, the trace\n"
+		   "against the tool), or some layers were bad and skipped, each named\n"
+		   "on stderr, the others analysed",
+};
 
 int cmd_analyze(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct dmo_layer_table table;
 	struct dmo_backend_info_table backends;
 	struct dmo_layer_analysis *layers;
 	char path[4096], err[1024];
 	const char *dir;
 	size_t kept = 0, skipped = 0;
-	int c, failed, read_rc;
+	int c, failed, read_rc, as_csv = 0;
+	FILE *table_out = stdout;
 
-	if ((c = getopt_long(argc, argv, "h", options, NULL)) != -1)
-		return cmd_usage(usage, c == 'h'); /* it takes no option but --help */
+	while ((c = cmd_getopt(&command, argc, argv)) != -1)
+		as_csv |= c == 'c';
 	if (optind != argc - 1)
-		return cmd_usage(usage, 0);
+		return cmd_misuse(&command, optind == argc ? "no run directory given"
+						      : "one run directory expected");
 	dir = argv[optind];
 	if (dmo_rundir_recover(dir, err, sizeof err) != 0)
 		fprintf(stderr, "dmo analyze: %s\n", err);
@@ -87,11 +107,22 @@ int cmd_analyze(int argc, char **argv)
 		fprintf(stderr, "dmo analyze: layer %u: %s; skipped\n", table.rows[i].layer, err);
 		skipped++;
 	}
-	failed = dmo_analysis_report(dir, layers, kept, stdout, err, sizeof err);
+	/* --csv: the table goes nowhere, the file it writes to stdout. */
+	if (as_csv && (table_out = fopen("/dev/null", "w")) == NULL)
+		table_out = stdout;
+	failed = dmo_analysis_report(dir, layers, kept, table_out, err, sizeof err);
+	if (table_out != stdout)
+		fclose(table_out);
+	snprintf(path, sizeof path, "%s/" DMO_ANALYSIS_CSV, dir);
+	if (as_csv && failed >= 0 && print_file(path) != 0) {
+		snprintf(err, sizeof err, "cannot print %s", DMO_ANALYSIS_CSV);
+		failed = -1;
+	}
 	if (failed < 0)
 		fprintf(stderr, "dmo analyze: %s\n", err);
 	else if (failed > 0)
-		fprintf(stderr, "dmo analyze: %d verdict(s) failed\n", failed);
+		fprintf(stderr, "dmo analyze: %d of %zu layer%s failed %s verdict\n", failed, kept,
+			kept == 1 ? "" : "s", failed == 1 ? "its" : "their");
 	if (skipped > 0 && failed >= 0)
 		failed += (int)skipped;
 	free(layers);

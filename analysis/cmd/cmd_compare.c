@@ -1,6 +1,5 @@
 /* cmd_compare.c - `dmo compare SPEC...`: one op spec measured and verified
  * on every backend, side by side (compare.h). */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,9 +12,26 @@
 #include "cmd.h"
 #include "compare.h"
 
-static const char usage[] =
-	"usage: dmo compare [OPTIONS] SPEC...\n"
-	"\n"
+static const struct cmd_option options[] = {
+	{ "backends", required_argument, 'b', "LIST",
+	  "comma-separated (default: every backend that is\n"
+	  "available: ref xnnpack onednn openblas armnn)" },
+	{ "isa", required_argument, OPT_ISA, "CAP",
+	  "instruction-set cap for every backend, under the\n"
+	  "tool and natively: sse4, avx, avx2 (default avx2,\n"
+	  "the most Valgrind's virtual CPU offers), none" },
+	{ "out", required_argument, 'o', "DIR",
+	  "run directories, one per backend (default dmo-compare)" },
+	{ "csv", no_argument, 'c', NULL,
+	  "print CSV instead of the table (DIR/compare.csv\n"
+	  "is written either way)" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const struct cmd_spec command = {
+	.name = "compare",
+	.synopsis = "[OPTIONS] SPEC...",
+	.description =
 	"For each op SPEC and each backend: profile the backend's kernel under\n"
 	"valgrind --tool=dmo (exact O_s), run it natively with its input really\n"
 	"placed at that overlap in one arena and compare the output bit for bit\n"
@@ -24,20 +40,10 @@ static const char usage[] =
 	"algorithmic and analytic O_s.  A backend that needs aligned buffers\n"
 	"(armnn: 16 bytes) is verified at the largest aligned overlap <= O_s and\n"
 	"one alignment step more.  \"vs ref\" is the largest relative difference\n"
-	"of the backend's output from the ref backend's on the same input.\n"
-	"\n"
-	"  -b, --backends LIST  comma-separated (default: every backend that is\n"
-	"                       available: ref xnnpack onednn openblas armnn)\n"
-	"      --isa CAP        instruction-set cap for every backend, under the\n"
-	"                       tool and natively: sse4, avx, avx2 (default avx2,\n"
-	"                       the most Valgrind's virtual CPU offers), none\n"
-	"  -o, --out DIR        run directories, one per backend (default dmo-compare)\n"
-	"  -c, --csv            print CSV instead of the table (DIR/compare.csv\n"
-	"                       is written either way)\n"
-	"  -h, --help           this text\n"
-	"\n"
-	"Exit status: 0 every measured O_s is safe natively, 1 one is not,\n"
-	"2 bad input or dmo failed.\n";
+	"of the backend's output from the ref backend's on the same input.\n",
+	.tables = { options },
+	.finding = "a measured O_s is not safe natively",
+};
 
 static const char *const csv_columns[] = {
 	"spec", "backend", "status", "version", "isa_tool", "isa_native", "implementation",
@@ -174,14 +180,6 @@ static const char **available_backends(const char *isa)
 
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "backends", required_argument, NULL, 'b' },
-		{ "isa", required_argument, NULL, OPT_ISA },
-		{ "out", required_argument, NULL, 'o' },
-		{ "csv", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct dmo_compare_options opts = { .isa = "avx2", .out_dir = "dmo-compare" };
 	struct dmo_compare_row *rows = NULL;
 	const char **backends = NULL;
@@ -189,7 +187,7 @@ int cmd_compare(int argc, char **argv)
 	int c, as_csv = 0, n_backends = 0, status = 2;
 	FILE *csv;
 
-	while ((c = getopt_long(argc, argv, "b:o:ch", options, NULL)) != -1) {
+	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		switch (c) {
 		case 'b':
 			list = optarg;
@@ -203,17 +201,13 @@ int cmd_compare(int argc, char **argv)
 		case 'c':
 			as_csv = 1;
 			break;
-		default:
-			return cmd_usage(usage, c == 'h');
 		}
 	}
 	if (optind >= argc)
-		return cmd_usage(usage, 0);
-	if (opts.isa != NULL && !dmo_backend_isa_valid(opts.isa)) {
-		fprintf(stderr, "dmo compare: --isa '%s' is not one of sse4, avx, avx2, none\n",
-			opts.isa);
-		return 2;
-	}
+		return cmd_misuse(&command, "no op spec given");
+	if (opts.isa != NULL && !dmo_backend_isa_valid(opts.isa))
+		return cmd_misuse(&command, "--isa '%s' is not one of sse4, avx, avx2, none",
+				  opts.isa);
 	backends = list != NULL ? split_list(list) : available_backends(opts.isa);
 	if (backends == NULL) {
 		fprintf(stderr, "dmo compare: out of memory\n");

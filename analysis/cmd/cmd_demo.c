@@ -8,7 +8,6 @@
  * dmo command it shows, run as a child process of this same dmo binary, so
  * the demo is exactly what a user can type. */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,9 +17,15 @@
 
 #include "cmd.h"
 
-static const char usage[] =
-	"usage: dmo demo [--out DIR]\n"
-	"\n"
+static const struct cmd_option options[] = {
+	{ "out", required_argument, 'o', "DIR", "where the files go (default: dmo-demo)" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const struct cmd_spec command = {
+	.name = "demo",
+	.synopsis = "[--out DIR]",
+	.description =
 	"Profile the second depthwise convolution of MobileNet v2 (the golden layer\n"
 	"of SPEC.md), a ReLU and a fully connected layer under valgrind --tool=dmo,\n"
 	"print the per-layer table, compare the exact, algorithmic and analytic O_s,\n"
@@ -29,7 +34,11 @@ static const char usage[] =
 	".tflite file: profile every layer with its real weights, plan its arena\n"
 	"with the measured O_s, draw the plan, and run the model in the overlapped\n"
 	"arena, its output bit for bit the plain arena's.  Every step is printed as\n"
-	"the dmo command that does it.  Files go to DIR (default: dmo-demo).\n";
+	"the dmo command that does it.  Files go to DIR (default: dmo-demo).\n",
+	.tables = { options },
+	.finding = "a step failed (its own status: a failed verdict, an output that\n"
+		   "differs)",
+};
 
 static const char *const demo_specs[] = {
 	"dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same",
@@ -172,22 +181,14 @@ static int real_model(const char *dir)
 
 int cmd_demo(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *dir = "dmo-demo";
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
+	while ((c = cmd_getopt(&command, argc, argv)) != -1)
 		if (c == 'o')
 			dir = optarg;
-		else
-			return cmd_usage(usage, c == 'h');
-	}
 	if (optind != argc)
-		return cmd_usage(usage, 0);
+		return cmd_misuse(&command, "takes no operand, not '%s'", argv[optind]);
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
 		fprintf(stderr, "dmo demo: %s: %s\n", dir, strerror(errno));
 		return 2;

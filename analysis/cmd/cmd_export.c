@@ -1,7 +1,7 @@
-/* cmd_export.c - `dmo export --csv DIR`: each layer-NNNN.events of a run
+/* cmd_export.c - `dmo export [--csv] DIR`: each layer-NNNN.events of a run
  * directory becomes layer-NNNN.csv beside it. */
 #include <dirent.h>
-#include <getopt.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,13 +11,21 @@
 #include "trace.h"
 #include "trace_format.h"
 
-static const char usage[] =
-	"usage: dmo export --csv DIR\n"
-	"\n"
+static const struct cmd_option options[] = {
+	{ "csv", no_argument, 'c', NULL, "CSV, the one format (the default; kept for scripts)" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const struct cmd_spec command = {
+	.name = "export",
+	.synopsis = "[--csv] DIR",
+	.description =
 	"Write DIR/layer-NNNN.csv (index,time,tid,kind,buffer,offset,size) for\n"
-	"every event file DIR/layer-NNNN.events of a `dmo profile --trace=full` run.\n"
-	"Exit status (every reader's rule): 0 all exported; 1 some files were bad\n"
-	"and skipped (named on stderr), the others exported; 2 none exported.\n";
+	"every event file DIR/layer-NNNN.events of a `dmo profile --trace=full` run.\n",
+	.tables = { options },
+	.finding = "some files were bad and skipped (named on stderr), the others\n"
+		   "exported",
+};
 
 static int export_one(const char *dir, const char *leaf)
 {
@@ -34,7 +42,7 @@ static int export_one(const char *dir, const char *leaf)
 	}
 	out = fopen(out_path, "w");
 	if (out == NULL) {
-		perror(out_path);
+		fprintf(stderr, "dmo export: %s: %s\n", out_path, strerror(errno));
 		dmo_trace_close(&trace);
 		return -1;
 	}
@@ -52,27 +60,18 @@ static int export_one(const char *dir, const char *leaf)
 
 int cmd_export(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "csv", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, csv = 0, failed = 0, found = 0;
+	int failed = 0, found = 0;
 	struct dirent **names;
 	int n;
 
-	while ((c = getopt_long(argc, argv, "ch", options, NULL)) != -1) {
-		if (c == 'c') {
-			csv = 1;
-		} else {
-			return cmd_usage(usage, c == 'h');
-		}
-	}
-	if (!csv || optind != argc - 1)
-		return cmd_usage(usage, 0);
+	while (cmd_getopt(&command, argc, argv) != -1)
+		; /* --csv: the one format */
+	if (optind != argc - 1)
+		return cmd_misuse(&command, optind == argc ? "no run directory given"
+						      : "one run directory expected");
 	n = scandir(argv[optind], &names, NULL, alphasort);
 	if (n < 0) {
-		perror(argv[optind]);
+		fprintf(stderr, "dmo export: %s: %s\n", argv[optind], strerror(errno));
 		return 2;
 	}
 	for (int i = 0; i < n; i++) {

@@ -2,7 +2,6 @@
  * algorithmic (exact) and analytic (lower bound) O_s of op specs, or of
  * every layer of a model that has one, without running any kernel. */
 #include <csv.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +14,18 @@
 #include "model_table.h"
 #include "opspec.h"
 
-static const char usage[] =
-	"usage: dmo formula [--csv] SPEC...\n"
-	"       dmo formula [--csv] --model MODEL\n"
-	"\n"
+static const struct cmd_option options[] = {
+	{ "csv", no_argument, 'c', NULL, "one CSV row per spec, with a header line" },
+	{ "json", no_argument, 'j', NULL,
+	  "a JSON array, one object per spec (the CSV's columns)" },
+	{ "model", required_argument, 'm', "MODEL", "the op specs of a model's layers" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const struct cmd_spec command = {
+	.name = "formula",
+	.synopsis = "[--csv|--json] SPEC...\n[--csv|--json] --model MODEL",
+	.description =
 	"For each op spec (e.g. dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same),\n"
 	"print the output bytes, the exact safe overlap O_s of the reference\n"
 	"kernel (algorithmic: its loop nest replayed on offsets), the analytic\n"
@@ -27,11 +34,9 @@ static const char usage[] =
 	"\n"
 	"With --model, the specs are those dmo derives for the layers of MODEL (a\n"
 	"built-in table name, a table file, a .tflite or .onnx file); layers\n"
-	"without one are listed on stderr as planned without overlap.\n"
-	"\n"
-	"  --csv          one CSV row per spec, with a header line\n"
-	"  -m, --model M  the op specs of a model's layers\n"
-	"  --help         show this text\n";
+	"without one are listed on stderr as planned without overlap.\n",
+	.tables = { options },
+};
 
 struct row {
 	const char *spec;
@@ -55,6 +60,38 @@ static void print_csv(const struct row *rows, int n)
 		       (unsigned long long)r->exact.os, (unsigned long long)r->bound.os,
 		       (unsigned long long)(r->exact.os - r->bound.os), percent(r));
 	}
+}
+
+/* TEXT as a JSON string: quotes, backslashes and control bytes escaped. */
+static void json_string(const char *text)
+{
+	putchar('"');
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			printf("\\%c", *p);
+		else if (*p < 0x20)
+			printf("\\u%04x", *p);
+		else
+			putchar(*p);
+	}
+	putchar('"');
+}
+
+static void print_json(const struct row *rows, int n)
+{
+	putchar('[');
+	for (int i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+
+		printf("%s\n  {\"spec\": ", i ? "," : "");
+		json_string(r->spec);
+		printf(", \"out_bytes\": %llu, \"algorithmic_os\": %llu, \"analytic_os\": %llu, "
+		       "\"penalty_bytes\": %llu, \"penalty_pct\": %.4f}",
+		       (unsigned long long)r->exact.out_bytes, (unsigned long long)r->exact.os,
+		       (unsigned long long)r->bound.os,
+		       (unsigned long long)(r->exact.os - r->bound.os), percent(r));
+	}
+	printf("%s]\n", n ? "\n" : "");
 }
 
 static void print_table(const struct row *rows, int n)
@@ -97,30 +134,26 @@ static int formula_rows(struct row *rows, char **specs, int n)
 
 int cmd_formula(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "csv", no_argument, NULL, 'c' },
-		{ "model", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct dmo_model model = { 0 };
 	const char *model_name = NULL;
 	char **specs;
-	int c, csv = 0, n, rc;
+	int c, csv = 0, json = 0, n, rc;
 
-	while ((c = getopt_long(argc, argv, "cm:h", options, NULL)) != -1) {
-		if (c == 'c') {
+	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
+		if (c == 'c')
 			csv = 1;
-		} else if (c == 'm') {
+		else if (c == 'j')
+			json = 1;
+		else if (c == 'm')
 			model_name = optarg;
-		} else {
-			return cmd_usage(usage, c == 'h');
-		}
 	}
 	n = argc - optind;
 	specs = argv + optind;
+	if (csv && json)
+		return cmd_misuse(&command, "give one of --csv and --json");
 	if ((n < 1) == (model_name == NULL))
-		return cmd_usage(usage, 0);
+		return cmd_misuse(&command, "give op specs or --model, %s",
+				  model_name == NULL ? "none given" : "not both");
 	if (model_name != NULL) {
 		char err[1024];
 
@@ -137,12 +170,14 @@ int cmd_formula(int argc, char **argv)
 	}
 	struct row *rows = calloc((size_t)n + 1, sizeof *rows);
 	if (!rows || !specs) {
-		perror("dmo formula");
-		return 1;
+		fprintf(stderr, "dmo formula: out of memory\n");
+		return 2;
 	}
 	rc = formula_rows(rows, specs, n);
 	if (rc == 0 && csv)
 		print_csv(rows, n);
+	else if (rc == 0 && json)
+		print_json(rows, n);
 	else if (rc == 0)
 		print_table(rows, n);
 	free(rows);
@@ -150,5 +185,5 @@ int cmd_formula(int argc, char **argv)
 		free(specs);
 		dmo_model_free(&model);
 	}
-	return rc ? rc : fflush(stdout) == 0 ? 0 : 1;
+	return rc ? rc : fflush(stdout) == 0 ? 0 : 2;
 }

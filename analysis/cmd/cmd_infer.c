@@ -3,13 +3,13 @@
  * a plan (with or without diagonal overlaps); the outputs written raw and
  * summarised (the top classes of a classifier). */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "profile_options.h"
 #include "infer.h"
 #include "infer_model.h"
 #include "input_options.h"
@@ -17,27 +17,37 @@
 #include "plan.h"
 #include "plan_arena.h"
 
-static const char usage[] =
-	"usage: dmo infer [OPTIONS] MODEL\n"
-	"\n"
+enum { OPT_ARENA = CMD_LONG_ONLY, OPT_ROUNDING, OPT_OS, OPT_OUTPUT };
+
+static const struct cmd_option options[] = {
+	{ "arena", required_argument, OPT_ARENA, "KIND",
+	  "overlap (the plan with diagonal overlaps, default),\n"
+	  "plain (no overlaps, TFLite Micro's greedy placement)\n"
+	  "or a FILE written by `dmo plan --csv` for this model\n"
+	  "(its offset_dmo column; refused unless it is safe for\n"
+	  "the layers' O_s)" },
+	{ "rounding", required_argument, OPT_ROUNDING, "MODE",
+	  "double (TFLite Micro's default requantisation, default)\n"
+	  "or single (TFLITE_SINGLE_ROUNDING; what Arm NN computes)" },
+	{ "os", required_argument, OPT_OS, "SOURCE",
+	  "per-layer O_s of the overlap plan: algorithmic\n"
+	  "(default), analytic or measured:DIR" },
+	{ "output", required_argument, OPT_OUTPUT, "FILE",
+	  "write the raw bytes of every model output, in tensor\n"
+	  "order" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const struct cmd_spec command = {
+	.name = "infer",
+	.synopsis = "[OPTIONS] MODEL",
+	.description =
 	"Run a .tflite MODEL with its real weights and quantisation through dmo's\n"
 	"reference kernels (TensorFlow Lite Micro's integer arithmetic), every\n"
 	"activation tensor inside one arena laid out by `dmo plan`.  Print the\n"
-	"arena size and each output (the top classes of a classifier).\n"
-	"\n"
-	DMO_INPUT_OPTIONS_HELP
-	"  --arena KIND     overlap (the plan with diagonal overlaps, default),\n"
-	"                   plain (no overlaps, TFLite Micro's greedy placement)\n"
-	"                   or a FILE written by `dmo plan --csv` for this model\n"
-	"                   (its offset_dmo column; refused unless it is safe for\n"
-	"                   the layers' O_s)\n"
-	"  --rounding MODE  double (TFLite Micro's default requantisation, default)\n"
-	"                   or single (TFLITE_SINGLE_ROUNDING; what Arm NN computes)\n"
-	"  --os SOURCE      per-layer O_s of the overlap plan: algorithmic\n"
-	"                   (default), analytic or measured:DIR\n"
-	"  --output FILE    write the raw bytes of every model output, in tensor\n"
-	"                   order\n"
-	"  -h, --help       this text\n";
+	"arena size and each output (the top classes of a classifier).\n",
+	.tables = { cmd_input_options, options },
+};
 
 static double real_value(const struct dmo_net_tensor *t, const unsigned char *p, uint64_t i)
 {
@@ -90,57 +100,44 @@ static void summarise(FILE *out, const struct dmo_net_tensor *t, const unsigned 
 
 int cmd_infer(int argc, char **argv)
 {
-	static const struct option options[] = {
-		DMO_INPUT_LONG_OPTIONS,                    { "arena", required_argument, NULL, 'a' },
-		{ "os", required_argument, NULL, 'o' },    { "output", required_argument, NULL, 'O' },
-		{ "rounding", required_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },        { NULL, 0, NULL, 0 },
-	};
 	struct dmo_input_options in = { .source.seed = 1 };
 	const char *output = NULL, *arena_kind = "overlap", *os_name = "algorithmic";
 	char err[1024];
 	int c, single = 0, taken;
 
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		taken = dmo_input_option(&in, c, optarg, err, sizeof err);
-		if (taken < 0) {
-			fprintf(stderr, "dmo infer: %s\n", err);
-			return 2;
-		}
+		if (taken < 0)
+			return cmd_misuse(&command, "%s", err);
 		if (taken)
 			continue;
 		switch (c) {
-		case 'a':
+		case OPT_ARENA:
 			arena_kind = optarg;
 			break;
-		case 'o':
+		case OPT_OS:
 			os_name = optarg;
 			break;
-		case 'O':
+		case OPT_OUTPUT:
 			output = optarg;
 			break;
-		case 'R':
-			if (strcmp(optarg, "single") && strcmp(optarg, "double")) {
-				fprintf(stderr, "dmo infer: --rounding '%s': expected double or single\n", optarg);
-				return 2;
-			}
+		case OPT_ROUNDING:
+			if (strcmp(optarg, "single") && strcmp(optarg, "double"))
+				return cmd_misuse(&command, "--rounding '%s': expected double or single",
+						  optarg);
 			single = !strcmp(optarg, "single");
 			break;
-		default:
-			return cmd_usage(usage, c == 'h');
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "dmo infer: give exactly one MODEL\n%s", usage);
-		return 2;
-	}
+	if (optind != argc - 1)
+		return cmd_misuse(&command, "give exactly one MODEL");
 	/* overlap, plain, or a plan file (whose offsets replace offset_dmo) */
 	int plain = !strcmp(arena_kind, "plain"), from_file = !plain && strcmp(arena_kind, "overlap");
 
 	struct dmo_model model = { 0 };
 	struct dmo_plan plan;
 	struct dmo_net net;
-	int rc = 1;
+	int rc = 2; /* a model dmo cannot run is bad input: infer has no finding */
 	if (dmo_plan_model(argv[optind], NULL, 0, os_name, DMO_PLAN_TIME_LIMIT, &model, &plan,
 			   err, sizeof err)) {
 		fprintf(stderr, "dmo infer: %s\n", err);

@@ -1,6 +1,5 @@
 /* cmd_plan.c - `dmo plan`: the tensor arena a model layer table needs with
  * and without diagonal overlaps, and optionally the proof by execution. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +14,35 @@
 
 #define MAX_SHAPES 16
 
-static const char usage[] =
-	"usage: dmo plan [OPTIONS] MODEL\n"
-	"\n"
+enum { OPT_OS = CMD_LONG_ONLY, OPT_TIME_LIMIT, OPT_CSV, OPT_VERIFY, OPT_SHAPE };
+
+static const struct cmd_option options[] = {
+	{ "os", required_argument, OPT_OS, "SOURCE",
+	  "per-layer O_s: algorithmic (exact, default), analytic\n"
+	  "(safe lower bound) or measured:DIR (os_any_bytes of a\n"
+	  "run directory, matched by layer name: safe for every\n"
+	  "interleaving of a multi-threaded layer's threads)" },
+	{ "shape", required_argument, OPT_SHAPE, "NAME=DIMS",
+	  "the shape of a tensor a .tflite or .onnx file leaves\n"
+	  "dynamic, e.g. input=1x3x224x224 (repeatable)" },
+	{ "time-limit", required_argument, OPT_TIME_LIMIT, "SECONDS",
+	  "stop the exact placement search after SECONDS (default\n"
+	  "10); it then finishes as a narrow beam search, keeps the\n"
+	  "best plan found and says so" },
+	{ "csv", no_argument, OPT_CSV, NULL, "print the per-layer table as CSV only" },
+	{ "verify", no_argument, OPT_VERIFY, NULL,
+	  "run the model inside one arena laid out by the overlap\n"
+	  "plan and compare its outputs bit for bit with a run on\n"
+	  "separate buffers (a .tflite: its real weights, every\n"
+	  "layer's output against the plain plan's arena, on the\n"
+	  "input of --random 1)" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const struct cmd_spec command = {
+	.name = "plan",
+	.synopsis = "[OPTIONS] MODEL",
+	.description =
 	"Plan the tensor arena of a model (MODEL: a .tflite or .onnx file, a layer\n"
 	"table file, or a name shipped with dmo, e.g. mobilenet_v2_1.0_224) twice:\n"
 	"without overlaps\n"
@@ -27,27 +52,11 @@ static const char usage[] =
 	"search for the lowest peak, which proves it optimal or stops at the time\n"
 	"limit with the best plan found.  Print both peaks, the lower bound, the\n"
 	"status, the saving and a per-layer table of offsets, live ranges and\n"
-	"overlaps (docs/plan.md).\n"
-	"\n"
-	"  --os SOURCE    per-layer O_s: algorithmic (exact, default), analytic\n"
-	"                 (safe lower bound) or measured:DIR (os_any_bytes of a\n"
-	"                 run directory, matched by layer name: safe for every\n"
-	"                 interleaving of a multi-threaded layer's threads)\n"
-	"  --shape NAME=DIMS  the shape of a tensor a .tflite or .onnx file leaves\n"
-	"                 dynamic, e.g. input=1x3x224x224 (repeatable)\n"
-	"  --time-limit SECONDS\n"
-	"                 stop the exact placement search after SECONDS (default\n"
-	"                 10); it then finishes as a narrow beam search, keeps the\n"
-	"                 best plan found and says so\n"
-	"  --csv          print the per-layer table as CSV only\n"
-	"  --verify       run the model inside one arena laid out by the overlap\n"
-	"                 plan and compare its outputs bit for bit with a run on\n"
-	"                 separate buffers (a .tflite: its real weights, every\n"
-	"                 layer's output against the plain plan's arena, input\n"
-	"                 --random 1); exit 1 if they differ\n"
-	"  -h, --help     this text\n"
-	"\n"
-	"Environment: DMO_MODELS_DIR (tables).\n";
+	"overlaps (docs/plan.md).\n",
+	.tables = { options },
+	.notes = "Environment: DMO_MODELS_DIR (tables).\n",
+	.finding = "with --verify, the overlapped arena's outputs differ",
+};
 
 static void print_summary(const char *model_name, const struct dmo_model *model,
 			  const char *os_name, const struct dmo_plan *plan)
@@ -64,7 +73,7 @@ static void print_summary(const char *model_name, const struct dmo_model *model,
 	       (unsigned long long)plan->peak_dmo, (unsigned long long)plan->peak_by_size,
 	       (unsigned long long)plan->peak_reverse);
 	printf("lower bound:           %llu bytes (live at layer %d %s, less its O_s)\n",
-	       (unsigned long long)plan->bound_dmo, plan->bound_layer,
+	       (unsigned long long)plan->bound_dmo, plan->bound_layer + 1,
 	       model->layers[plan->bound_layer].name);
 	if (plan->status == DMO_PLAN_BEST_FOUND)
 		printf("status:                best found in %.3f s, gap %llu bytes (%.2f %%)\n",
@@ -112,15 +121,6 @@ static int verify_plan(const struct dmo_model *model, const struct dmo_plan *pla
 
 int cmd_plan(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "os", required_argument, NULL, 'o' },
-		{ "time-limit", required_argument, NULL, 't' },
-		{ "csv", no_argument, NULL, 'c' },
-		{ "verify", no_argument, NULL, 'v' },
-		{ "shape", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct dmo_model_shape shapes[MAX_SHAPES];
 	size_t n_shapes = 0;
 	const char *os_name = "algorithmic";
@@ -131,43 +131,34 @@ int cmd_plan(int argc, char **argv)
 	char err[1024];
 	int c, csv = 0, verify = 0, rc;
 
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		switch (c) {
-		case 'o':
+		case OPT_OS:
 			os_name = optarg;
 			break;
-		case 't':
+		case OPT_TIME_LIMIT:
 			time_limit = strtod(optarg, &end);
-			if (end == optarg || *end != '\0' || !(time_limit >= 0 && time_limit <= 1e6)) {
-				fprintf(stderr, "dmo plan: --time-limit takes seconds from 0 to 1e6, not '%s'\n",
-					optarg);
-				return 2;
-			}
+			if (end == optarg || *end != '\0' || !(time_limit >= 0 && time_limit <= 1e6))
+				return cmd_misuse(&command,
+						  "--time-limit takes seconds from 0 to 1e6, not '%s'",
+						  optarg);
 			break;
-		case 'c':
+		case OPT_CSV:
 			csv = 1;
 			break;
-		case 'v':
+		case OPT_VERIFY:
 			verify = 1;
 			break;
-		case 's':
-			if (n_shapes == MAX_SHAPES) {
-				fprintf(stderr, "dmo plan: at most %d --shape options\n", MAX_SHAPES);
-				return 2;
-			}
-			if (dmo_model_shape_parse(optarg, &shapes[n_shapes++], err, sizeof err) != 0) {
-				fprintf(stderr, "dmo plan: %s\n", err);
-				return 2;
-			}
+		case OPT_SHAPE:
+			if (n_shapes == MAX_SHAPES)
+				return cmd_misuse(&command, "at most %d --shape options", MAX_SHAPES);
+			if (dmo_model_shape_parse(optarg, &shapes[n_shapes++], err, sizeof err) != 0)
+				return cmd_misuse(&command, "%s", err);
 			break;
-		default:
-			return cmd_usage(usage, c == 'h');
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "dmo plan: give exactly one MODEL\n%s", usage);
-		return 2;
-	}
+	if (optind != argc - 1)
+		return cmd_misuse(&command, "give exactly one MODEL");
 	if (dmo_plan_model(argv[optind], shapes, n_shapes, os_name, time_limit, &model, &plan,
 			   err, sizeof err) != 0) {
 		fprintf(stderr, "dmo plan: %s\n", err);

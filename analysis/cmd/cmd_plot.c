@@ -3,7 +3,6 @@
  * a model's arena with and without overlaps.  Rendered by analysis/lib
  * plot.c through gnuplot. */
 #include <ctype.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,11 +19,31 @@
 #include "trace.h"
 #include "trace_format.h"
 
-static const char usage[] =
-	"usage: dmo plot DIR [--layer N|NAME] [--kind pattern|bounds|threads]\n"
-	"                    [--format png|svg] [--out FILE]\n"
-	"       dmo plot --plan MODEL [--os SOURCE] [--format png|svg] [--out FILE]\n"
-	"\n"
+enum { OPT_PLAN = CMD_LONG_ONLY, OPT_OS };
+
+static const struct cmd_option options[] = {
+	{ "layer", required_argument, 'l', "N|NAME",
+	  "layer number or name in DIR/layers.csv (default: the\n"
+	  "first layer with an event file)" },
+	{ "kind", required_argument, 'k', "KIND",
+	  "pattern, bounds or threads (default pattern)" },
+	{ "format", required_argument, 'f', "FMT", "png (1200x800) or svg (default png)" },
+	{ "out", required_argument, 'o', "FILE",
+	  "where to write it (default DIR/layer-NNNN-KIND.FMT;\n"
+	  "with --plan, MODEL-plan.FMT in the current directory)" },
+	{ "plan", required_argument, OPT_PLAN, "MODEL",
+	  "draw MODEL's arena plan instead of a run's layer" },
+	{ "os", required_argument, OPT_OS, "SOURCE",
+	  "with --plan, the O_s source as in dmo plan" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const struct cmd_spec command = {
+	.name = "plot",
+	.synopsis = "DIR [--layer N|NAME] [--kind pattern|bounds|threads] [--format png|svg] "
+		    "[--out FILE]\n"
+		    "--plan MODEL [--os SOURCE] [--format png|svg] [--out FILE]",
+	.description =
 	"Draw one layer of a `dmo profile --trace=full` run directory:\n"
 	"  pattern  time against byte offset, one colour per access kind; the input\n"
 	"           is drawn overlapping the output by the exact safe overlap O_s\n"
@@ -32,23 +51,17 @@ static const char usage[] =
 	"           for a layer with an op spec, the analytic linear bound\n"
 	"  threads  the access pattern with one colour per thread\n"
 	"\n"
-	"  --layer N|NAME  layer number or name in DIR/layers.csv (default: the\n"
-	"                  first layer with an event file)\n"
-	"  --kind KIND     the figure (default pattern)\n"
-	"  --format FMT    png (1200x800) or svg (default png)\n"
-	"  --out FILE      where to write it (default DIR/layer-NNNN-KIND.FMT)\n"
-	"\n"
 	"Traces longer than 10000 events are drawn as min/max envelopes per time\n"
-	"bin; the figure's subtitle says so.\n"
+	"bin; the figure's subtitle says so.  An incomplete layer (the program\n"
+	"ended inside it) is drawn and marked as such, with no O_s.\n"
 	"\n"
-	"With --plan, draw the tensor arena of a model layer table over its layers,\n"
-	"without and with diagonal overlaps side by side, as `dmo plan MODEL\n"
-	"--os SOURCE` plans it (default: MODEL.png in the current directory).\n"
-	"Templates: $DMO_PLOTS_DIR overrides.\n"
-	"\n"
-	"An incomplete layer (the program ended inside it) is drawn and marked as\n"
-	"such, with no O_s.  Exit status (every reader's rule): 0 drawn; 1 drawn,\n"
-	"but bad rows of layers.csv were skipped (named on stderr); 2 nothing drawn.\n";
+	"With --plan, draw the tensor arena of a model over its layers, without\n"
+	"and with diagonal overlaps side by side, as `dmo plan MODEL --os SOURCE`\n"
+	"plans it.\n",
+	.tables = { options },
+	.notes = "Environment: DMO_PLOTS_DIR (gnuplot templates).\n",
+	.finding = "drawn, but bad rows of layers.csv were skipped (named on stderr)",
+};
 
 /* `dmo plot --plan MODEL`. */
 static int plot_plan(const char *model_name, const char *source, enum dmo_plot_format format,
@@ -79,13 +92,6 @@ static int plot_plan(const char *model_name, const char *source, enum dmo_plot_f
 	dmo_plan_free(&plan);
 	dmo_model_free(&model);
 	return rc != 0 ? 2 : 0;
-}
-
-static int bad_usage(const char *msg, const char *arg)
-{
-	if (msg != NULL)
-		fprintf(stderr, "dmo plot: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
-	return cmd_usage(usage, 0);
 }
 
 static void event_file(const char *dir, const struct dmo_layer_row *row, char *path, size_t len)
@@ -126,16 +132,6 @@ static const struct dmo_layer_row *pick_layer(const char *dir, const struct dmo_
 
 int cmd_plot(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "layer", required_argument, NULL, 'l' },
-		{ "kind", required_argument, NULL, 'k' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "plan", required_argument, NULL, 'p' },
-		{ "os", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct dmo_plot_request req = { .kind = DMO_PLOT_PATTERN, .format = DMO_PLOT_PNG };
 	struct dmo_plot_result res;
 	struct dmo_layer_table table = { 0 };
@@ -146,14 +142,15 @@ int cmd_plot(int argc, char **argv)
 	struct stat st;
 	int c, rc, read_rc;
 
-	while ((c = getopt_long(argc, argv, "l:k:f:o:h", options, NULL)) != -1) {
+	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		switch (c) {
 		case 'l':
 			layer = optarg;
 			break;
 		case 'k':
 			if (dmo_plot_kind_parse(optarg, &req.kind) != 0)
-				return bad_usage("--kind must be pattern, bounds or threads", optarg);
+				return cmd_misuse(&command, "--kind must be pattern, bounds or "
+						  "threads, not '%s'", optarg);
 			break;
 		case 'f':
 			if (strcmp(optarg, "png") == 0)
@@ -161,33 +158,31 @@ int cmd_plot(int argc, char **argv)
 			else if (strcmp(optarg, "svg") == 0)
 				req.format = DMO_PLOT_SVG;
 			else
-				return bad_usage("--format must be png or svg", optarg);
+				return cmd_misuse(&command, "--format must be png or svg, not '%s'",
+						  optarg);
 			break;
 		case 'o':
 			req.out_file = optarg;
 			break;
-		case 'p':
+		case OPT_PLAN:
 			model = optarg;
 			break;
-		case 's':
+		case OPT_OS:
 			source = optarg;
 			break;
-		case 'h':
-			return cmd_usage(usage, 1);
-		default:
-			return bad_usage(NULL, NULL);
 		}
 	}
 	if (model != NULL) {
 		if (optind != argc || layer != NULL || req.kind != DMO_PLOT_PATTERN)
-			return bad_usage("--plan takes a model, not a run directory or layer", NULL);
+			return cmd_misuse(&command,
+					  "--plan takes a model, not a run directory or layer");
 		return plot_plan(model, source ? source : "algorithmic", req.format, req.out_file);
 	}
 	if (source != NULL)
-		return bad_usage("--os goes with --plan", NULL);
+		return cmd_misuse(&command, "--os goes with --plan");
 	if (optind != argc - 1)
-		return bad_usage(optind < argc ? "one run directory expected" : "no run directory",
-				 NULL);
+		return cmd_misuse(&command, optind < argc ? "one run directory expected"
+							  : "no run directory given");
 	dir = argv[optind];
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "dmo plot: %s is not a run directory\n", dir);

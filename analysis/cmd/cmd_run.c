@@ -1,7 +1,6 @@
 /* cmd_run.c - `dmo run`: profile the reference kernels of op specs, of a
  * whole model layer table, or of a .tflite model with its real weights, by
  * running dmo-harness under the dmo tool. */
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,12 +16,30 @@
 #include "locate.h"
 #include "model_table.h"
 #include "profile.h"
+#include "profile_options.h"
 #include "runner.h"
 
-static const char usage[] =
-	"usage: dmo run [OPTIONS] SPEC...\n"
-	"       dmo run [OPTIONS] --model NAME|FILE\n"
-	"\n"
+static const struct cmd_option run_options[] = {
+	{ "threads", required_argument, 'j', "N",
+	  "split each kernel's output over N threads (default 1)" },
+	{ "interleave", no_argument, 'i', NULL,
+	  "threads take every N-th output element instead of\n"
+	  "one contiguous block each" },
+	{ "model", required_argument, 'm', "M", "run a model layer table instead of SPECs" },
+	{ "backend", required_argument, 'b', "NAME",
+	  "profile backend NAME's kernels (ref xnnpack onednn\n"
+	  "openblas armnn; one thread; docs/backends.md); the run\n"
+	  "directory gets backend.csv (version, ISA, implementation,\n"
+	  "CPU features seen under the tool)" },
+	{ "isa", required_argument, OPT_ISA, "CAP",
+	  "cap the backend's instruction set: sse4, avx, avx2" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const struct cmd_spec command = {
+	.name = "run",
+	.synopsis = "[OPTIONS] SPEC...\n[OPTIONS] --model NAME|FILE",
+	.description =
 	"Profile libdmokernels' reference kernel of each op SPEC (e.g.\n"
 	"dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same), or every layer of a\n"
 	"model, under valgrind --tool=dmo, and print the per-layer table (exact\n"
@@ -33,22 +50,11 @@ static const char usage[] =
 	"layers' real outputs from the input below (as `dmo infer`), so every\n"
 	"layer's O_s is that of the real computation; everything else runs on\n"
 	"deterministic data.  A model's progress goes to stderr, a line per layer\n"
-	"(not with -q or when stderr is not a terminal).\n"
-	"\n"
-	DMO_PROFILE_OPTIONS_HELP
-	"  -j, --threads N    split each kernel's output over N threads (default 1)\n"
-	"  -i, --interleave   threads take every N-th output element instead of\n"
-	"                     one contiguous block each\n"
-	"  -m, --model M      run a model layer table instead of SPECs\n"
-	"  -b, --backend NAME profile backend NAME's kernels (ref xnnpack onednn\n"
-	"                     openblas armnn; one thread; docs/backends.md); the run\n"
-	"                     directory gets backend.csv (version, ISA, implementation,\n"
-	"                     CPU features seen under the tool)\n"
-	"      --isa CAP      cap the backend's instruction set: sse4, avx, avx2\n"
-	DMO_INPUT_OPTIONS_HELP
-	"  -h, --help         this text\n"
-	"\n"
-	"Environment: DMO_HARNESS (the harness program), DMO_MODELS_DIR (tables).\n";
+	"(not with -q or when stderr is not a terminal).\n",
+	.tables = { cmd_profile_options, run_options, cmd_input_options },
+	.notes = "Environment: DMO_HARNESS (the harness program), DMO_MODELS_DIR (tables).\n",
+	.finding = "a kernel failed under the tool (the harness's status)",
+};
 
 /* Check the specs or the table here, and that the backend runs each op, so
  * a typo fails before valgrind starts. */
@@ -102,17 +108,6 @@ static int check_inputs(char **specs, int count, const char *model_path, const c
 
 int cmd_run(int argc, char **argv)
 {
-	static const struct option options[] = {
-		DMO_PROFILE_LONG_OPTIONS,
-		{ "threads", required_argument, NULL, 'j' },
-		{ "interleave", no_argument, NULL, 'i' },
-		{ "model", required_argument, NULL, 'm' },
-		{ "backend", required_argument, NULL, 'b' },
-		{ "isa", required_argument, NULL, OPT_ISA },
-		DMO_INPUT_LONG_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct dmo_profile_options opts = { .out_dir = "dmo-run" };
 	char harness[PATH_MAX], model_path[PATH_MAX], err[1024], info[PATH_MAX];
 	const char *threads_text = "1", *model = NULL, *backend = NULL, *isa = NULL;
@@ -120,23 +115,19 @@ int cmd_run(int argc, char **argv)
 	char **hargv;
 	int c, n = 0, threads = 1, interleave = 0, status, taken, real = 0;
 
-	while ((c = getopt_long(argc, argv, "o:t:qj:im:b:h", options, NULL)) != -1) {
+	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		taken = dmo_profile_option(&opts, c, optarg, err, sizeof err);
 		if (taken == 0)
 			taken = dmo_input_option(&input, c, optarg, err, sizeof err);
-		if (taken < 0) {
-			fprintf(stderr, "dmo run: %s\n", err);
-			return 2;
-		}
+		if (taken < 0)
+			return cmd_misuse(&command, "%s", err);
 		if (taken)
 			continue;
 		switch (c) {
 		case 'j':
-			if (dmo_op_parse_threads(optarg, &threads) != 0) {
-				fprintf(stderr, "dmo run: --threads must be 1..%d, not '%s'\n",
-					DMO_OP_MAX_THREADS, optarg);
-				return 2;
-			}
+			if (dmo_op_parse_threads(optarg, &threads) != 0)
+				return cmd_misuse(&command, "--threads must be 1..%d, not '%s'",
+						  DMO_OP_MAX_THREADS, optarg);
 			threads_text = optarg;
 			break;
 		case 'i':
@@ -151,15 +142,11 @@ int cmd_run(int argc, char **argv)
 		case OPT_ISA:
 			isa = optarg;
 			break;
-		default:
-			return cmd_usage(usage, c == 'h');
 		}
 	}
-	if ((model == NULL) == (optind >= argc)) {
-		fprintf(stderr, "dmo run: give op specs or --model, %s\n%s",
-			model == NULL ? "none given" : "not both", usage);
-		return 2;
-	}
+	if ((model == NULL) == (optind >= argc))
+		return cmd_misuse(&command, "give op specs or --model, %s",
+				  model == NULL ? "none given" : "not both");
 	if (model != NULL && dmo_locate_model(model, model_path, sizeof model_path, err, sizeof err) != 0) {
 		fprintf(stderr, "dmo run: %s\n", err);
 		return 2;

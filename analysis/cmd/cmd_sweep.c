@@ -2,7 +2,6 @@
  * exact value measured under the tool, over a grid of op specs
  * (analysis/lib/sweep.c; docs/sweep.md). */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -14,15 +13,45 @@
 #include "cmd.h"
 #include "sweep.h"
 
-static const char usage[] =
-	"usage: dmo sweep GRID (--formula EXPR | --formula-lib FILE.so) [OPTIONS]\n"
-	"       dmo sweep GRID (--formula EXPR | --formula-lib FILE.so) --emit-commands [OPTIONS]\n"
-	"       dmo sweep --collect DIR... [--out DIR]\n"
-	"\n"
+enum { OPT_BATCH = CMD_LONG_ONLY, OPT_CONFIGS };
+
+static const struct cmd_option options[] = {
+	{ "formula", required_argument, 'f', "EXPR", "the formula as an expression (or @FILE)" },
+	{ "formula-lib", required_argument, 'l', "SO",
+	  "the formula as a C function in a shared object" },
+	{ "backend", required_argument, 'b', "NAME",
+	  "kernel library: ref (default) xnnpack onednn openblas\n"
+	  "armnn (docs/backends.md); configurations it cannot\n"
+	  "run are skipped and counted" },
+	{ "isa", required_argument, OPT_ISA, "CAP",
+	  "cap the backend's instruction set: sse4, avx, avx2" },
+	{ "out", required_argument, 'o', "DIR", "results under DIR (default: dmo-sweep)" },
+	{ "jobs", required_argument, 'j', "N", "N Valgrind processes at once (default 1)" },
+	{ "batch", required_argument, OPT_BATCH, "N",
+	  "configurations per Valgrind process (default 20)" },
+	{ "sample", required_argument, 'n', "N", "N configurations drawn from the valid ones" },
+	{ "seed", required_argument, 's', "S", "the sample's seed (default 1)" },
+	{ "configs", required_argument, OPT_CONFIGS, "A-B",
+	  "run only configurations A..B (0-based, as emitted)" },
+	{ "emit-commands", no_argument, 'e', NULL,
+	  "print one self-contained command per batch, each\n"
+	  "writing OUT/part-A, for GNU parallel or a batch system" },
+	{ "collect", no_argument, 'c', NULL,
+	  "merge the result directories DIR... into OUT and\n"
+	  "summarise" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const struct cmd_spec command = {
+	.name = "sweep",
+	.synopsis = "GRID (--formula EXPR | --formula-lib FILE.so) [OPTIONS]\n"
+		    "GRID (--formula EXPR | --formula-lib FILE.so) --emit-commands [OPTIONS]\n"
+		    "--collect DIR... [--out DIR]",
+	.description =
 	"Measure the exact safe overlap O_s of every configuration of GRID under\n"
 	"the dmo tool and judge a formula against it: safe (formula < exact),\n"
 	"tight (=) or UNSAFE (>).  GRID is an op spec with {...} sets, e.g.\n"
-	"  dwconv2d:in={8..64:8}x{8..64:8}x{1,3,16},k={1..5}x{1..5},stride={1,2},pad={same,valid}\n"
+	"  dwconv2d:in={8..64:8}x{8..64:8}x{1,3},k={1..5}x{1..5}\n"
 	"(a set lists literals and ranges A..B or A..B:STEP).  Configurations that\n"
 	"are no valid op spec are skipped and counted.  EXPR is an integer\n"
 	"expression over the spec's variables (docs/sweep.md), e.g.\n"
@@ -30,29 +59,10 @@ static const char usage[] =
 	"FILE.so exports dmo_formula (<dmo/formula.h>).\n"
 	"\n"
 	"Results go to OUT/sweep-KEY/, KEY a hash of grid, sample, formula and\n"
-	"backend: running the same command again continues an interrupted sweep.\n"
-	"Exit status: 0 no configuration unsafe, 1 some unsafe or a formula error,\n"
-	"2 misuse or configurations that could not be run.\n"
-	"\n"
-	"  -f, --formula EXPR     the formula as an expression (or @FILE)\n"
-	"  -l, --formula-lib SO   the formula as a C function in a shared object\n"
-	"  -b, --backend NAME     kernel library: ref (default) xnnpack onednn openblas\n"
-	"                         armnn (docs/backends.md); configurations it cannot\n"
-	"                         run are skipped and counted\n"
-	"      --isa CAP          cap the backend's instruction set: sse4, avx, avx2\n"
-	"  -o, --out DIR          results under DIR (default: dmo-sweep)\n"
-	"  -j, --jobs N           N Valgrind processes at once (default 1)\n"
-	"      --batch N          configurations per Valgrind process (default 20)\n"
-	"  -n, --sample N         N configurations drawn from the valid ones\n"
-	"  -s, --seed S           the sample's seed (default 1)\n"
-	"      --configs A-B      run only configurations A..B (0-based, as emitted)\n"
-	"  -e, --emit-commands    print one self-contained command per batch, each\n"
-	"                         writing OUT/part-A, for GNU parallel or a batch system\n"
-	"  -c, --collect          merge the result directories DIR... into OUT and\n"
-	"                         summarise\n"
-	"  -h, --help             this text\n";
-
-enum { OPT_BATCH = 0x100, OPT_CONFIGS };
+	"backend: running the same command again continues an interrupted sweep.\n",
+	.tables = { options },
+	.finding = "some configuration unsafe, or a formula error",
+};
 
 static int parse_count(const char *text, uint64_t max, uint64_t *out)
 {
@@ -82,29 +92,13 @@ static const char *self_path(char *buf, size_t len)
 
 int cmd_sweep(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "formula", required_argument, NULL, 'f' },
-		{ "formula-lib", required_argument, NULL, 'l' },
-		{ "backend", required_argument, NULL, 'b' },
-		{ "isa", required_argument, NULL, OPT_ISA },
-		{ "out", required_argument, NULL, 'o' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "batch", required_argument, NULL, OPT_BATCH },
-		{ "sample", required_argument, NULL, 'n' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "configs", required_argument, NULL, OPT_CONFIGS },
-		{ "emit-commands", no_argument, NULL, 'e' },
-		{ "collect", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct dmo_sweep_options o = { .backend = "ref", .out_dir = "dmo-sweep", .jobs = 1,
 				       .batch = 20, .seed = 1 };
 	int c, emit = 0, collect = 0, seed_given = 0, rc;
 	uint64_t v;
 	char err[2048], self[PATH_MAX];
 
-	while ((c = getopt_long(argc, argv, "f:l:b:o:j:n:s:ech", options, NULL)) != -1) {
+	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		switch (c) {
 		case 'f':
 			o.formula = optarg;
@@ -123,34 +117,26 @@ int cmd_sweep(int argc, char **argv)
 			break;
 		case 'j':
 		case OPT_BATCH:
-			if (parse_count(optarg, 4096, &v) || v == 0) {
-				fprintf(stderr, "dmo sweep: --%s must be 1..4096, not '%s'\n",
-					c == 'j' ? "jobs" : "batch", optarg);
-				return 2;
-			}
+			if (parse_count(optarg, 4096, &v) || v == 0)
+				return cmd_misuse(&command, "--%s must be 1..4096, not '%s'",
+						  c == 'j' ? "jobs" : "batch", optarg);
 			*(c == 'j' ? &o.jobs : &o.batch) = (int)v;
 			break;
 		case 'n':
-			if (parse_count(optarg, UINT64_MAX, &o.sample) || o.sample == 0) {
-				fprintf(stderr, "dmo sweep: --sample must be a positive count, not '%s'\n",
-					optarg);
-				return 2;
-			}
+			if (parse_count(optarg, UINT64_MAX, &o.sample) || o.sample == 0)
+				return cmd_misuse(&command,
+						  "--sample must be a positive count, not '%s'", optarg);
 			break;
 		case 's':
-			if (parse_count(optarg, UINT64_MAX, &o.seed)) {
-				fprintf(stderr, "dmo sweep: --seed must be a number, not '%s'\n", optarg);
-				return 2;
-			}
+			if (parse_count(optarg, UINT64_MAX, &o.seed))
+				return cmd_misuse(&command, "--seed must be a number, not '%s'", optarg);
 			seed_given = 1;
 			break;
 		case OPT_CONFIGS: {
 			char *dash = strchr(optarg, '-');
 			if (!dash || (*dash = '\0', parse_count(optarg, UINT64_MAX, &o.first)) ||
-			    parse_count(dash + 1, UINT64_MAX, &o.last)) {
-				fprintf(stderr, "dmo sweep: --configs takes A-B, two indices\n");
-				return 2;
-			}
+			    parse_count(dash + 1, UINT64_MAX, &o.last))
+				return cmd_misuse(&command, "--configs takes A-B, two indices");
 			o.have_range = 1;
 			break;
 		}
@@ -160,15 +146,12 @@ int cmd_sweep(int argc, char **argv)
 		case 'c':
 			collect = 1;
 			break;
-		default:
-			return cmd_usage(usage, c == 'h');
 		}
 	}
 	if (collect) {
-		if (optind >= argc || emit || o.formula || o.formula_lib || o.isa) {
-			fprintf(stderr, "dmo sweep: --collect takes result directories and --out only\n");
-			return 2;
-		}
+		if (optind >= argc || emit || o.formula || o.formula_lib || o.isa)
+			return cmd_misuse(&command,
+					  "--collect takes result directories and --out only");
 		struct dmo_sweep *s = dmo_sweep_collect(argv + optind, argc - optind, o.out_dir,
 							err, sizeof err);
 		if (!s) {
@@ -183,18 +166,12 @@ int cmd_sweep(int argc, char **argv)
 		}
 		return rc;
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "dmo sweep: give one GRID\n%s", usage);
-		return 2;
-	}
-	if (!o.formula == !o.formula_lib) {
-		fprintf(stderr, "dmo sweep: give one of --formula and --formula-lib\n");
-		return 2;
-	}
-	if (seed_given && !o.sample) {
-		fprintf(stderr, "dmo sweep: --seed goes with --sample\n");
-		return 2;
-	}
+	if (optind != argc - 1)
+		return cmd_misuse(&command, "give one GRID");
+	if (!o.formula == !o.formula_lib)
+		return cmd_misuse(&command, "give one of --formula and --formula-lib");
+	if (seed_given && !o.sample)
+		return cmd_misuse(&command, "--seed goes with --sample");
 	if (!o.sample)
 		o.seed = 0; /* not part of a whole grid's key */
 	if (dmo_backend_options_check("dmo sweep", &o.backend, o.isa, 1) != 0)

@@ -2,7 +2,6 @@
  * kernel with its input really placed at an overlap inside one arena and
  * compare the output bit for bit with a separate-buffer run (verify.h). */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,52 +18,61 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-static const char usage[] =
-	"usage: dmo verify [OPTIONS] SPEC\n"
-	"       dmo verify [OPTIONS] --model MODEL\n"
-	"\n"
+static const struct cmd_option options[] = {
+	{ "overlap", required_argument, 'x', "BYTES",
+	  "overlap X to test (default: the exact O_s of\n"
+	  "the reference loop order, as `dmo formula`);\n"
+	  "any byte count up to min(IB, OB), though one that\n"
+	  "is not a multiple of e misaligns the input" },
+	{ "threads", required_argument, 'j', "N",
+	  "split the kernel's output over N threads\n"
+	  "(default 1); the threads race, so an overlapped\n"
+	  "run may differ from run to run: use the\n"
+	  "os_any_bytes of a threaded profile as --overlap" },
+	{ "repeat", required_argument, 'r', "R",
+	  "overlapped runs at X after the first, counting\n"
+	  "those that differ (default: about a second's\n"
+	  "worth with --threads 2 or more, else 0)" },
+	{ "interleave", no_argument, 'i', NULL, "threads take every N-th output element" },
+	{ "scan-limit", required_argument, 's', "N",
+	  "at most N kernel runs for the larger-overlap scan\n"
+	  "(default " STR(DMO_VERIFY_SCAN_LIMIT) "; 0: no scan)" },
+	{ "model", required_argument, 'm', "MODEL",
+	  "check every layer of MODEL (a built-in table, a\n"
+	  "table file, a .tflite or .onnx file) that has an\n"
+	  "op spec, each at its own O_s, one line a layer\n"
+	  "(no scan unless --scan-limit is given)" },
+	{ "backend", required_argument, 'b', "NAME",
+	  "run the op on backend NAME (ref xnnpack onednn\n"
+	  "openblas armnn; one thread; docs/backends.md); the\n"
+	  "default overlap stays the reference's O_s, so give\n"
+	  "the backend's measured O_s (dmo run --backend)" },
+	{ "isa", required_argument, OPT_ISA, "CAP",
+	  "cap the backend's instruction set (sse4 avx avx2),\n"
+	  "as under the tool, so the same kernel runs" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static const struct cmd_spec command = {
+	.name = "verify",
+	.synopsis = "[OPTIONS] SPEC\n[OPTIONS] --model MODEL",
+	.description =
 	"Run the reference kernel of the op SPEC (e.g.\n"
 	"dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same) on deterministic data\n"
 	"with its input placed X bytes before the end of its output in one arena\n"
 	"(input byte r shares memory with output byte r + OB - X), and compare\n"
 	"the output bit for bit with a run on separate buffers.  Then try larger\n"
 	"overlaps X + e, X + 2e, ... (e = element size) up to min(IB, OB), one\n"
-	"kernel run each, and report the smallest one that changes the output.\n"
-	"\n"
-	"  -x, --overlap BYTES  overlap X to test (default: the exact O_s of\n"
-	"                       the reference loop order, as `dmo formula`);\n"
-	"                       any byte count up to min(IB, OB), though one that\n"
-	"                       is not a multiple of e misaligns the input\n"
-	"  -j, --threads N      split the kernel's output over N threads\n"
-	"                       (default 1); the threads race, so an overlapped\n"
-	"                       run may differ from run to run: use the\n"
-	"                       os_any_bytes of a threaded profile as --overlap\n"
-	"  -r, --repeat R       overlapped runs at X after the first, counting\n"
-	"                       those that differ (default: about a second's\n"
-	"                       worth with --threads 2 or more, else 0)\n"
-	"  -i, --interleave     threads take every N-th output element\n"
-	"  -s, --scan-limit N   at most N kernel runs for the larger-overlap scan\n"
-	"                       (default " STR(DMO_VERIFY_SCAN_LIMIT) "; 0: no scan)\n"
-	"  -m, --model MODEL    check every layer of MODEL (a built-in table, a\n"
-	"                       table file, a .tflite or .onnx file) that has an\n"
-	"                       op spec, each at its own O_s, one line a layer\n"
-	"                       (no scan unless --scan-limit is given)\n"
-	"  -b, --backend NAME   run the op on backend NAME (ref xnnpack onednn\n"
-	"                       openblas armnn; one thread; docs/backends.md); the\n"
-	"                       default overlap stays the reference's O_s, so give\n"
-	"                       the backend's measured O_s (dmo run --backend)\n"
-	"      --isa CAP        cap the backend's instruction set (sse4 avx avx2),\n"
-	"                       as under the tool, so the same kernel runs\n"
-	"  -h, --help           this text\n"
-	"\n"
+	"kernel run each, and report the smallest one that changes the output.\n",
+	.tables = { options },
+	.notes =
 	"The check is value based.  At X = O_s the output must match: that is\n"
 	"the check.  An unchanged output at some X' > O_s is no proof that X' is\n"
 	"safe: a clobbered input may happen to hold the value it had, so the\n"
 	"smallest changing overlap is an upper bound of the real limit, and O_s,\n"
-	"derived from the access order, is the proof.\n"
-	"\n"
-	"Exit status: 0 the output matches at the tested overlap, 1 it differs,\n"
-	"2 bad input (spec, overlap, number) or the check could not run.\n";
+	"derived from the access order, is the proof.\n",
+	.finding = "the output differs at the tested overlap",
+};
 
 /* A whole decimal number into *VALUE: 0, or -1 when TEXT is not one. */
 static int parse_u64(const char *text, uint64_t *value)
@@ -195,49 +203,31 @@ static int verify_model(const char *name, const struct dmo_verify_opts *opts)
 
 int cmd_verify(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "overlap", required_argument, NULL, 'x' },
-		{ "threads", required_argument, NULL, 'j' },
-		{ "interleave", no_argument, NULL, 'i' },
-		{ "scan-limit", required_argument, NULL, 's' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "backend", required_argument, NULL, 'b' },
-		{ "isa", required_argument, NULL, OPT_ISA },
-		{ "model", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct dmo_verify_opts opts = { .threads = 1, .scan_limit = DMO_VERIFY_SCAN_LIMIT,
 					.repeat = DMO_VERIFY_REPEAT_AUTO };
 	const char *model = NULL;
 	int c, scan_given = 0;
 
-	while ((c = getopt_long(argc, argv, "x:j:is:r:b:m:h", options, NULL)) != -1) {
+	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		switch (c) {
 		case 'x':
-			if (parse_u64(optarg, &opts.overlap) != 0) {
-				fprintf(stderr, "dmo verify: --overlap '%s' is not a byte count\n",
-					optarg);
-				return 2;
-			}
+			if (parse_u64(optarg, &opts.overlap) != 0)
+				return cmd_misuse(&command, "--overlap '%s' is not a byte count",
+						  optarg);
 			opts.have_overlap = 1;
 			break;
 		case 'j':
-			if (dmo_op_parse_threads(optarg, &opts.threads) != 0) {
-				fprintf(stderr, "dmo verify: --threads '%s' is not 1..%d\n", optarg,
-					DMO_OP_MAX_THREADS);
-				return 2;
-			}
+			if (dmo_op_parse_threads(optarg, &opts.threads) != 0)
+				return cmd_misuse(&command, "--threads '%s' is not 1..%d", optarg,
+						  DMO_OP_MAX_THREADS);
 			break;
 		case 'i':
 			opts.interleave = 1;
 			break;
 		case 's':
-			if (parse_u64(optarg, &opts.scan_limit) != 0) {
-				fprintf(stderr, "dmo verify: --scan-limit '%s' is not a number\n",
-					optarg);
-				return 2;
-			}
+			if (parse_u64(optarg, &opts.scan_limit) != 0)
+				return cmd_misuse(&command, "--scan-limit '%s' is not a number",
+						  optarg);
 			scan_given = 1;
 			break;
 		case 'm':
@@ -245,11 +235,9 @@ int cmd_verify(int argc, char **argv)
 			break;
 		case 'r':
 			if (parse_u64(optarg, &opts.repeat) != 0 ||
-			    opts.repeat > DMO_VERIFY_REPEAT_MAX) {
-				fprintf(stderr, "dmo verify: --repeat '%s' is not 0..%d\n", optarg,
-					DMO_VERIFY_REPEAT_MAX);
-				return 2;
-			}
+			    opts.repeat > DMO_VERIFY_REPEAT_MAX)
+				return cmd_misuse(&command, "--repeat '%s' is not 0..%d", optarg,
+						  DMO_VERIFY_REPEAT_MAX);
 			break;
 		case 'b':
 			opts.backend = optarg;
@@ -257,21 +245,19 @@ int cmd_verify(int argc, char **argv)
 		case OPT_ISA:
 			opts.isa = optarg;
 			break;
-		default:
-			return cmd_usage(usage, c == 'h');
 		}
 	}
 	if (model != NULL) {
-		if (argc != optind || opts.have_overlap) {
-			fprintf(stderr, "dmo verify: --model takes no SPEC and no --overlap (each layer is tested at its O_s)\n");
-			return 2;
-		}
+		if (argc != optind || opts.have_overlap)
+			return cmd_misuse(&command, "--model takes no SPEC and no --overlap "
+					  "(each layer is tested at its O_s)");
 		if (!scan_given)
 			opts.scan_limit = 0;
 		return verify_model(model, &opts);
 	}
 	if (argc - optind != 1)
-		return cmd_usage(usage, 0);
+		return cmd_misuse(&command, optind == argc ? "no op spec given"
+						       : "one op spec expected");
 	if (dmo_backend_options_check("dmo verify", &opts.backend, opts.isa, opts.threads) != 0)
 		return 2;
 

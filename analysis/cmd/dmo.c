@@ -20,37 +20,44 @@ static const struct dmo_command commands[] = {
 	{ "sweep", cmd_sweep, "check a formula for O_s against the tool over a grid of op specs" },
 };
 
-int cmd_usage(const char *usage, int asked)
-{
-	fputs(usage, asked ? stdout : stderr);
-	return asked ? 0 : 2;
-}
-
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: dmo <command> [options]   (dmo <command> --help)\n\ncommands:\n");
+	fprintf(out, "Usage: dmo COMMAND [OPTIONS] [ARGS]\n"
+		"  or:  dmo --help | --version\n\n"
+		"dmo finds how many bytes of a kernel's input and output buffers can\n"
+		"share memory (the safe overlap O_s), three ways: under its Valgrind\n"
+		"tool, by replaying the kernel's loop order, and by a closed form.\n"
+		"\nCommands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\n'dmo COMMAND --help' describes each command and its options.\n"
+		"Layers are numbered from 1, in the order they ran, in every command.\n"
+		"\nExit status (every command but dmo profile, which passes on its\n"
+		"program's):\n"
+		"  0  success\n"
+		"  1  a finding: what the command checks failed (a verdict, an\n"
+		"     overlapped run that differs, an unsafe formula), or some inputs\n"
+		"     were bad and skipped, each named on stderr\n"
+		"  2  misuse (bad option, operand or input), or dmo could not do its work\n");
 }
 
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		usage(stderr);
+		fprintf(stderr, "dmo: no command given\ntry 'dmo --help'\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return 0;
+		return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 2;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("dmo %s\n", PACKAGE_VERSION);
-		return 0;
+		cmd_print_version(stdout);
+		return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 2;
 	}
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "dmo: '%s' is not a dmo command\n", argv[1]);
-	usage(stderr);
+	fprintf(stderr, "dmo: '%s' is not a dmo command\ntry 'dmo --help'\n", argv[1]);
 	return 2;
 }

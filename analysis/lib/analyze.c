@@ -213,7 +213,7 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 		const struct dmo_layer_analysis *a = &layers[i];
 		const struct dmo_layer_row *r = a->row;
 		char exact[24] = "-", trace[24] = "-", algo[24] = "-", analytic[24] = "-";
-		char penalty[24] = "-";
+		char penalty[24] = "-", penalty_pct[24] = "";
 		uint64_t penalty_bytes = 0;
 
 		if (dmo_layer_os_known(r))
@@ -227,6 +227,9 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 			snprintf(algo, sizeof algo, "%" PRIu64, a->algorithmic_os);
 			snprintf(analytic, sizeof analytic, "%" PRIu64, a->analytic_os);
 			snprintf(penalty, sizeof penalty, "%.3f%%", percent(penalty_bytes, r->out_bytes));
+			/* A number, as dmo formula --csv writes it: no % sign. */
+			snprintf(penalty_pct, sizeof penalty_pct, "%.4f",
+				 percent(penalty_bytes, r->out_bytes));
 			total_out += r->out_bytes;
 			total_exact += safe;
 			total_algo += a->algorithmic_os;
@@ -245,7 +248,7 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 			dmo_layer_os_known(r) ? exact : "", a->have_trace ? trace : "",
 			a->have_spec ? algo : "",
 			a->have_spec ? analytic : "", penalty_bytes,
-			a->have_spec ? penalty : "", verdict(a), r->threads, r->os_bytes);
+			penalty_pct, verdict(a), r->threads, r->os_bytes);
 		csv_fwrite(csv, a->backend ? a->backend : "", a->backend ? strlen(a->backend) : 0);
 		fputc('\n', csv);
 	}
@@ -265,6 +268,15 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 		fprintf(out, "%zu layer%s ran on several threads: their exact and trace values are "
 			"os_any_bytes, safe for every interleaving (docs/threads.md)\n", multi,
 			multi == 1 ? "" : "s");
-	fprintf(out, "analysis: %s; curves: %s/layer-NNNN-curves.csv\n", path, dir);
+	size_t traced = 0;
+	for (size_t i = 0; i < count; i++)
+		traced += layers[i].have_trace != 0;
+	/* Name the curves only when some were written. */
+	if (traced > 0)
+		fprintf(out, "analysis: %s; curves of %zu layer%s: %s/layer-NNNN-curves.csv\n", path,
+			traced, traced == 1 ? "" : "s", dir);
+	else
+		fprintf(out, "analysis: %s (no event files, so no curves: profile with "
+			"--trace=full)\n", path);
 	return failed;
 }

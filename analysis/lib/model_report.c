@@ -69,6 +69,14 @@ static void index_list(const int *list, size_t n, char *buf, size_t len)
 						 list[i]);
 }
 
+/* Layers are shown numbered from 1, in the order they run, as in a run
+ * directory's layers.csv (docs/cli.md); in memory they count from 0.
+ * A tensor no layer writes keeps its negative producer. */
+static long shown_layer(long index)
+{
+	return index < 0 ? index : index + 1;
+}
+
 static void consumers(const struct dmo_model *m, int t, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -77,8 +85,8 @@ static void consumers(const struct dmo_model *m, int t, char *buf, size_t len)
 	for (size_t l = 0; l < m->n_layers && used < len; l++)
 		for (size_t k = 0; k < m->layers[l].n_operands; k++)
 			if (m->layers[l].operands[k] == t) {
-				used += (size_t)snprintf(buf + used, len - used, "%s%zu",
-							 used ? ";" : "", l);
+				used += (size_t)snprintf(buf + used, len - used, "%s%ld",
+							 used ? ";" : "", shown_layer((long)l));
 				break;
 			}
 }
@@ -111,7 +119,7 @@ void dmo_model_print(FILE *out, const char *source, const struct dmo_model *m)
 
 		index_list(layer->operands, layer->n_operands, ins, sizeof ins);
 		index_list(layer->results, layer->n_results, outs, sizeof outs);
-		fprintf(out, "%5zu  %-24s %-18s %-6s %-14s %-14s %s\n", l, layer->name,
+		fprintf(out, "%5ld  %-24s %-18s %-6s %-14s %-14s %s\n", shown_layer((long)l), layer->name,
 			layer->op_name, dmo_act_name(layer->act), ins, outs,
 			layer->supported ? layer->spec : "-");
 	}
@@ -123,13 +131,14 @@ void dmo_model_print(FILE *out, const char *source, const struct dmo_model *m)
 		shape_text(tt, shape, sizeof shape);
 		quant_text(tt, quant, sizeof quant);
 		consumers(m, (int)t, cons, sizeof cons);
-		snprintf(prod, sizeof prod, "%d", tt->producer);
+		snprintf(prod, sizeof prod, "%ld", shown_layer(tt->producer));
 		if (tt->producer < 0)
 			snprintf(prod, sizeof prod, "-");
 		if (tt->producer == DMO_MODEL_CONSTANT)
 			snprintf(live, sizeof live, "-");
 		else
-			snprintf(live, sizeof live, "%d-%d", tt->first, tt->last);
+			snprintf(live, sizeof live, "%ld-%ld", shown_layer(tt->first),
+				 shown_layer(tt->last));
 		fprintf(out, "%6zu  %-40.40s %-8s %-16s %10llu %-10s %8s %-10s %8s %s\n", t, tt->name,
 			tt->type_name, shape, (unsigned long long)tt->bytes, kind(tt), prod,
 			cons[0] ? cons : "-", live, quant);
@@ -163,7 +172,7 @@ void dmo_model_print_csv(FILE *out, const struct dmo_model *m, int tensors)
 			const struct dmo_model_layer *layer = &m->layers[l];
 			uint64_t in = layer->n_act_in ? m->tensors[layer->act_in[0]].bytes : 0;
 
-			fprintf(out, "%zu,", l);
+			fprintf(out, "%ld,", shown_layer((long)l));
 			csv_field(out, layer->name, 0);
 			csv_field(out, layer->op_name, 0);
 			fprintf(out, "%d,", layer->supported);
@@ -188,9 +197,10 @@ void dmo_model_print_csv(FILE *out, const struct dmo_model *m, int tensors)
 		consumers(m, (int)t, a, sizeof a);
 		snprintf(d, sizeof d, "%.9g", tt->quant.count ? (double)tt->quant.scale[0] : 0.0);
 		snprintf(e, sizeof e, "%lld", tt->quant.count ? (long long)tt->quant.zero_point[0] : 0LL);
-		fprintf(out, "%s,%s,%llu,%llu,%s,%d,%s,%d,%d,%zu,%s,%s,%d,%zu\n", tt->type_name, c,
+		fprintf(out, "%s,%s,%llu,%llu,%s,%ld,%s,%ld,%ld,%zu,%s,%s,%d,%zu\n", tt->type_name, c,
 			(unsigned long long)tt->elems, (unsigned long long)tt->bytes, kind(tt),
-			tt->producer, a, tt->first, tt->last, tt->quant.count,
+			shown_layer(tt->producer), a, shown_layer(tt->first), shown_layer(tt->last),
+			tt->quant.count,
 			tt->quant.count ? d : "", tt->quant.count ? e : "", tt->quant.axis,
 			tt->data_len);
 	}

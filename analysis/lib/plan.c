@@ -622,12 +622,14 @@ static void print_row(FILE *out, const struct dmo_model *model, const struct dmo
 				 ? "(model input)" : model->tensors[pt->model_tensor].name);
 	else
 		snprintf(name, sizeof name, "%s", ml->name);
-	snprintf(live, sizeof live, "%d-%d%s", pt->first, pt->last, pt->output ? "*" : "");
+	/* Layers are shown numbered from 1, as in a run directory (docs/cli.md);
+	 * '*' marks a model output, live to the end. */
+	snprintf(live, sizeof live, "%d-%d%s", pt->first + 1, pt->last + 1, pt->output ? "*" : "");
 	snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)pt->bytes);
 	snprintf(plain, sizeof plain, "%llu", (unsigned long long)pt->offset_plain);
 	snprintf(dmo, sizeof dmo, "%llu", (unsigned long long)pt->offset_dmo);
 	if (pl != NULL) {
-		snprintf(layer, sizeof layer, "%d", l);
+		snprintf(layer, sizeof layer, "%d", l + 1);
 		if (pl->in >= 0)
 			snprintf(in_off, sizeof in_off, "%llu",
 				 (unsigned long long)p->tensors[pl->in].offset_dmo);
@@ -639,7 +641,7 @@ static void print_row(FILE *out, const struct dmo_model *model, const struct dmo
 	}
 	if (csv)
 		fprintf(out, "%s,%s,%s,%d,%s,%d,%d,%s,%s,%s,%s,%d,%llu,%llu\n", layer,
-			pl ? name : "input", op, pl ? pl->in : -1, bytes, pt->first, pt->last,
+			pl ? name : "input", op, pl ? pl->in : -1, bytes, pt->first + 1, pt->last + 1,
 			plain, dmo, in_off, os, pl ? pl->diagonal : 0,
 			pl ? (unsigned long long)pl->overlap : 0ULL,
 			pl ? (unsigned long long)pl->live_bytes : 0ULL);
@@ -666,6 +668,12 @@ void dmo_plan_print(FILE *out, const struct dmo_model *model, const struct dmo_p
 			  l >= 0 && model->layers[l].results[0] == p->tensors[t].model_tensor ? l : -1,
 			  csv);
 	}
+	if (!csv)
+		fputs("\nlive: the layers (from 1) during which the tensor is in the arena; * a model\n"
+		      "output, kept to the end.  overlap: bytes the layer's output shares with its\n"
+		      "input; 'in live' none: the input is read again (later, or twice here);\n"
+		      "'no model' dmo has no O_s for the op.  Offsets in bytes (docs/plan.md).\n",
+		      out);
 }
 
 void dmo_plan_free(struct dmo_plan *plan)

@@ -96,7 +96,7 @@ static void check_row(struct plan_reader *rd)
 	char layer[24] = "-";
 
 	if (pt->producer >= 0)
-		snprintf(layer, sizeof layer, "%d", pt->producer);
+		snprintf(layer, sizeof layer, "%d", pt->producer + 1); /* shown from 1 */
 	if (strcmp(rd->text[COL_LAYER], layer))
 		plan_fail(rd, "layer '%s' where this model's plan has another tensor", rd->text[COL_LAYER]);
 	else if (pt->producer >= 0 && strcmp(rd->text[COL_NAME], rd->model->layers[pt->producer].name))
@@ -240,7 +240,7 @@ int dmo_plan_verify_net(const struct dmo_model *model, const struct dmo_net *net
 		for (uint64_t i = 0; i < bytes && rc == 0; i++)
 			if (plain[plain_at[t] + i] != dmo[dmo_at[t] + i]) {
 				snprintf(err, err_len, "layer %zu '%s': output '%s' differs at byte %" PRIu64
-					 " of %" PRIu64, l, model->layers[l].name,
+					 " of %" PRIu64, l + 1, model->layers[l].name,
 					 net->tensors[t].name ? net->tensors[t].name : "", i, bytes);
 				rc = 1;
 			}

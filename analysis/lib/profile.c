@@ -26,6 +26,7 @@
 #include "locate.h"
 #include "profile.h"
 #include "profile_runs.h"
+#include "size_text.h"
 #include "summary.h"
 #include "wire.h"
 
@@ -347,9 +348,19 @@ int dmo_profile_option(struct dmo_profile_options *opts, int option, const char 
 		}
 		opts->full_trace = strcmp(value, "full") == 0;
 		return 1;
-	case DMO_OPT_MAX_MEM:
+	case DMO_OPT_MAX_MEM: {
+		uint64_t bytes;
+
+		/* Checked by the tool's own rule here, so Valgrind never
+		 * starts with a size it would refuse. */
+		if (dmo_size_parse(value, &bytes) != 0 || bytes < DMO_MAX_MEM_MIN) {
+			snprintf(err, err_len, "--max-mem takes a size of at least 2M, "
+				 "e.g. 64M or 2G, not '%s'", value);
+			return -1;
+		}
 		opts->max_mem = value;
 		return 1;
+	}
 	case 'q':
 		opts->quiet = 1;
 		return 1;

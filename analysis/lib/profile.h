@@ -50,27 +50,8 @@ int dmo_rundir_recover(const char *dir, char *err, size_t err_len);
 /* The options `dmo profile` and `dmo run` share, as getopt_long codes:
  * 'o' --out DIR, 't' --trace=summary|full, 'q' --quiet,
  * DMO_OPT_MAX_MEM --max-mem SIZE, DMO_OPT_VG_OPT --vg-opt OPTION,
- * DMO_OPT_RUNS --runs K. */
+ * DMO_OPT_RUNS --runs K (their help: analysis/cmd/profile_options.c). */
 enum { DMO_OPT_MAX_MEM = 0x100, DMO_OPT_VG_OPT, DMO_OPT_RUNS };
-#define DMO_PROFILE_LONG_OPTIONS                                          \
-	{ "out", required_argument, NULL, 'o' },                          \
-	{ "trace", required_argument, NULL, 't' },                        \
-	{ "quiet", no_argument, NULL, 'q' },                              \
-	{ "max-mem", required_argument, NULL, DMO_OPT_MAX_MEM },          \
-	{ "vg-opt", required_argument, NULL, DMO_OPT_VG_OPT },            \
-	{ "runs", required_argument, NULL, DMO_OPT_RUNS }
-#define DMO_PROFILE_OPTIONS_HELP                                                      \
-	"  -o, --out DIR      run directory (default: dmo-run)\n"                        \
-	"  -t, --trace MODE   summary (counts and exact O_s) or full (every event)\n"    \
-	"  -q, --quiet        no per-layer table (layers.csv is written as always)\n"   \
-	"      --max-mem SIZE RAM a full trace may hold before it goes to disk\n"      \
-	"                     (K, M, G suffixes; default " DMO_MAX_MEM_DEFAULT_TEXT ")\n"                       \
-	"      --vg-opt OPT   hand OPT (e.g. --fair-sched=yes) to valgrind; repeatable;\n" \
-	"                     the options dmo sets itself are refused\n"             \
-	"      --runs K       run K times under different valgrind schedules\n"      \
-	"                     (--fair-sched=yes, varied block sizes); each layer's\n" \
-	"                     values are the minimum over the runs, spread shown;\n" \
-	"                     run K in DIR/run-K (default 1)\n"
 
 /* Take OPTION (with VALUE) into *OPTS.  Returns 1 when it is one of the
  * shared options, 0 when it is not, -1 with a message in ERR when its

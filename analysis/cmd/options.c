@@ -1,0 +1,200 @@
+/* options.c - getopt_long's tables and each command's --help text, built
+ * from one struct cmd_spec (options.h). */
+#include "options.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { KEY_HELP = 'h', KEY_VERSION = CMD_LONG_ONLY - 1 };
+
+/* --help and --version, which every command takes. */
+static const struct cmd_option common_options[] = {
+	{ "help", no_argument, KEY_HELP, NULL, "show this help and exit" },
+	{ "version", no_argument, KEY_VERSION, NULL, "show dmo's version and exit" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+#define MAX_OPTIONS 64
+
+/* getopt_long's view of the spec last parsed; rebuilt when another
+ * command parses. */
+static const struct cmd_spec *built_for;
+static struct option long_options[MAX_OPTIONS + 1];
+static char short_options[3 * MAX_OPTIONS + 3];
+
+/* Each option of SPEC's tables and then the common ones, in help order. */
+static const struct cmd_option *option_at(const struct cmd_spec *spec, size_t index)
+{
+	for (int t = 0; t <= CMD_MAX_TABLES; t++) {
+		const struct cmd_option *table = t < CMD_MAX_TABLES ? spec->tables[t] : common_options;
+
+		for (; table != NULL && table->name != NULL; table++)
+			if (index-- == 0)
+				return table;
+	}
+	return NULL;
+}
+
+static int has_short(const struct cmd_option *o)
+{
+	return o->key < CMD_LONG_ONLY && o->key != KEY_VERSION;
+}
+
+static void build(const struct cmd_spec *spec)
+{
+	const struct cmd_option *o;
+	size_t n = 0, s = 0;
+
+	/* ':' first: a missing value is told apart from an unknown option. */
+	if (spec->stop_at_operand)
+		short_options[s++] = '+';
+	short_options[s++] = ':';
+	for (; (o = option_at(spec, n)) != NULL && n < MAX_OPTIONS; n++) {
+		long_options[n] = (struct option){ o->name, o->has_arg, NULL, o->key };
+		if (has_short(o)) {
+			short_options[s++] = (char)o->key;
+			if (o->has_arg == required_argument)
+				short_options[s++] = ':';
+		}
+	}
+	long_options[n] = (struct option){ NULL, 0, NULL, 0 };
+	short_options[s] = '\0';
+	built_for = spec;
+}
+
+static const struct cmd_option *option_with_key(const struct cmd_spec *spec, int key)
+{
+	const struct cmd_option *o;
+
+	for (size_t i = 0; (o = option_at(spec, i)) != NULL; i++)
+		if (o->key == key)
+			return o;
+	return NULL;
+}
+
+static void vmessage(const struct cmd_spec *spec, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "dmo %s: ", spec->name);
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\ntry 'dmo %s --help'\n", spec->name);
+}
+
+int cmd_misuse(const struct cmd_spec *spec, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(spec, fmt, ap);
+	va_end(ap);
+	return 2;
+}
+
+/* stdout was written: exit 0, or 2 when it could not be (a full disk, a
+ * closed pipe), as coreutils do. */
+static void exit_after_output(void)
+{
+	exit(fflush(stdout) == 0 && !ferror(stdout) ? 0 : 2);
+}
+
+int cmd_getopt(const struct cmd_spec *spec, int argc, char **argv)
+{
+	int key;
+
+	if (built_for != spec)
+		build(spec);
+	opterr = 0; /* the messages below say which command */
+	key = getopt_long(argc, argv, short_options, long_options, NULL);
+	switch (key) {
+	case KEY_HELP:
+		cmd_print_help(spec, stdout);
+		exit_after_output();
+		break;
+	case KEY_VERSION:
+		cmd_print_version(stdout);
+		exit_after_output();
+		break;
+	case ':':
+		cmd_misuse(spec, "option '%s' needs a value", argv[optind - 1]);
+		exit(2);
+	case '?':
+		if (optopt != 0 && option_with_key(spec, optopt) == NULL)
+			cmd_misuse(spec, "unknown option -%c", optopt);
+		else if (optopt != 0)
+			cmd_misuse(spec, "option '%s' takes no value", argv[optind - 1]);
+		else
+			cmd_misuse(spec, "unknown option '%s'", argv[optind - 1]);
+		exit(2);
+	}
+	return key;
+}
+
+/* TEXT, each of its lines indented by INDENT after the first. */
+static void indented(FILE *out, const char *text, int indent)
+{
+	for (const char *p = text; *p; p++) {
+		fputc(*p, out);
+		if (*p == '\n' && p[1] != '\0')
+			fprintf(out, "%*s", indent, "");
+	}
+}
+
+/* "  -o, --out DIR" or "      --isa CAP": an option's left column. */
+static int option_label(const struct cmd_option *o, char *label, size_t len)
+{
+	char letter[8] = "    ";
+
+	if (has_short(o))
+		snprintf(letter, sizeof letter, "-%c, ", o->key);
+	return snprintf(label, len, "  %s--%s%s%s", letter, o->name, o->arg ? " " : "",
+			o->arg ? o->arg : "");
+}
+
+/* Labels up to this width have their help beside them, longer ones above. */
+#define HELP_COLUMN 24
+
+void cmd_print_help(const struct cmd_spec *spec, FILE *out)
+{
+	const struct cmd_option *o;
+	const char *form = spec->synopsis;
+	char label[128];
+
+	/* "Usage:" and "  or:" are the forms help2man reads (docs/man.mk). */
+	for (int first = 1; first || *form; first = 0) {
+		size_t len = strcspn(form, "\n");
+
+		fprintf(out, "%s dmo %s%s%.*s\n", first ? "Usage:" : "  or: ", spec->name,
+			len ? " " : "", (int)len, form);
+		form += len + (form[len] == '\n');
+	}
+	fprintf(out, "\n%s\nOptions:\n", spec->description);
+	for (size_t i = 0; (o = option_at(spec, i)) != NULL; i++) {
+		int width = option_label(o, label, sizeof label);
+
+		if (width + 2 > HELP_COLUMN)
+			fprintf(out, "%s\n%*s", label, HELP_COLUMN, "");
+		else
+			fprintf(out, "%-*s", HELP_COLUMN, label);
+		indented(out, o->help, HELP_COLUMN);
+		fputc('\n', out);
+	}
+	if (spec->notes != NULL)
+		fprintf(out, "\n%s", spec->notes);
+	fprintf(out, "\nExit status:\n");
+	if (spec->exit_status != NULL) {
+		fprintf(out, "%s", spec->exit_status);
+		return;
+	}
+	fprintf(out, "  0  success\n");
+	if (spec->finding != NULL) {
+		fprintf(out, "  1  ");
+		indented(out, spec->finding, 5);
+		fputc('\n', out);
+	}
+	fprintf(out, "  2  misuse (bad option, operand or input), or dmo could not do its work\n");
+}
+
+void cmd_print_version(FILE *out)
+{
+	fprintf(out, "dmo %s\n", PACKAGE_VERSION);
+}

@@ -1,0 +1,34 @@
+/* profile_options.c - the shared tables of profile_options.h. */
+#include "profile_options.h"
+
+#include "input_options.h"
+#include "profile.h"
+
+const struct cmd_option cmd_profile_options[] = {
+	{ "out", required_argument, 'o', "DIR", "run directory (default: dmo-run)" },
+	{ "trace", required_argument, 't', "MODE",
+	  "summary (counts and exact O_s) or full (every event)" },
+	{ "quiet", no_argument, 'q', NULL,
+	  "no per-layer table (layers.csv is written as always)" },
+	{ "max-mem", required_argument, DMO_OPT_MAX_MEM, "SIZE",
+	  "RAM a full trace may hold before it goes to disk\n"
+	  "(K, M, G suffixes; at least 2M; default " DMO_MAX_MEM_DEFAULT_TEXT ")" },
+	{ "vg-opt", required_argument, DMO_OPT_VG_OPT, "OPT",
+	  "hand OPT (e.g. --fair-sched=yes) to valgrind;\n"
+	  "repeatable; the options dmo sets itself are refused" },
+	{ "runs", required_argument, DMO_OPT_RUNS, "K",
+	  "run K times under different valgrind schedules\n"
+	  "(--fair-sched=yes, varied block sizes); each layer's\n"
+	  "values are the minimum over the runs, spread shown;\n"
+	  "run K in DIR/run-K (default 1)" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+const struct cmd_option cmd_input_options[] = {
+	{ "input", required_argument, OPT_INPUT, "FILE",
+	  "raw bytes of every model input, in tensor order" },
+	{ "random", required_argument, OPT_RANDOM, "SEED",
+	  "pseudo-random inputs (default: --random 1)" },
+	{ "zeros", no_argument, OPT_ZEROS, NULL, "inputs of all-zero bytes" },
+	{ NULL, 0, 0, NULL, NULL },
+};

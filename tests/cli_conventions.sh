@@ -1,0 +1,132 @@
+# cli_conventions.sh - the conventions every dmo command keeps
+# (docs/cli.md), checked over the command list `dmo --help` prints, so a
+# new command is checked without touching this file: --help on stdout with
+# exit 0, --version, an unknown option or a missing value as one line
+# "dmo CMD: ..." plus the --help hint with exit 2, every option the help
+# lists known to the parser, and --help to a full disk failing.
+. "$top_srcdir/tests/lib.sh"
+
+version=$("$DMO" --version)
+echo "$version" | grep -qx "dmo [0-9][0-9.]*" && echo "ok: dmo --version: $version" ||
+	fail "dmo --version: $version"
+
+# one_line_misuse NAME CMD PATTERN ARGS...: exit 2, nothing on stdout, on
+# stderr "dmo CMD: " + a line matching PATTERN, then the hint, nothing more.
+one_line_misuse() {
+	name=$1 cmd=$2 pattern=$3; shift 3
+	"$DMO" "$@" >"$WORK/out" 2>"$WORK/err"
+	expect_eq "$name: exit status" 2 $?
+	[ -s "$WORK/out" ] && fail "$name: wrote to stdout: $(cat "$WORK/out")"
+	if [ "$(wc -l <"$WORK/err")" -eq 2 ] &&
+		head -1 "$WORK/err" | grep -q -e "^dmo $cmd: $pattern" &&
+		[ "$(tail -1 "$WORK/err")" = "try 'dmo $cmd --help'" ]; then
+		echo "ok: $name: one line and the hint"
+	else
+		fail "$name: stderr is not 'dmo $cmd: $pattern' + hint: $(cat "$WORK/err")"
+	fi
+}
+
+"$DMO" nosuch >"$WORK/out" 2>"$WORK/err"
+expect_eq "dmo nosuch: exit status" 2 $?
+expect_eq "dmo nosuch: message" "dmo: 'nosuch' is not a dmo command|try 'dmo --help'" \
+	"$(tr '\n' '|' <"$WORK/err" | sed 's/|$//')"
+
+commands=$("$DMO" --help | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }')
+expect_eq "dmo --help lists the commands" 13 "$(echo "$commands" | wc -l)"
+
+for cmd in $commands; do
+	"$DMO" "$cmd" --help >"$WORK/help" 2>"$WORK/err"
+	expect_eq "$cmd --help: exit status" 0 $?
+	[ -s "$WORK/err" ] && fail "$cmd --help wrote to stderr: $(cat "$WORK/err")"
+	head -1 "$WORK/help" | grep -q "^Usage: dmo $cmd" || fail "$cmd --help: first line $(head -1 "$WORK/help")"
+	grep -q "^Exit status:" "$WORK/help" || fail "$cmd --help: no exit status"
+	"$DMO" "$cmd" -h | cmp -s - "$WORK/help" || fail "$cmd -h differs from --help"
+
+	expect_eq "$cmd --version" "$version" "$("$DMO" "$cmd" --version)"
+	one_line_misuse "$cmd --no-such-option" "$cmd" "unknown option '--no-such-option'$" \
+		"$cmd" --no-such-option
+	one_line_misuse "$cmd -Z" "$cmd" "unknown option -Z$" "$cmd" -Z
+	one_line_misuse "$cmd --help=x" "$cmd" "option '--help=x' takes no value$" "$cmd" --help=x
+
+	# Every option the help lists is one the parser knows.  --version
+	# after it ends the run before anything is done; a value the option
+	# refuses is a usage error too, never "unknown option".
+	awk '/^ +(-[A-Za-z], )?--[a-z]/ { match($0, /--[a-z][a-z-]*/)
+		rest = substr($0, RSTART + RLENGTH)
+		print substr($0, RSTART + 2, RLENGTH - 2), (rest ~ /^ [^ ]/ ? "VALUE" : "") }' \
+		"$WORK/help" >"$WORK/options"
+	[ -s "$WORK/options" ] || fail "$cmd --help lists no option"
+	while read -r name arg; do
+		[ "$name" = help ] || [ "$name" = version ] && continue
+		if [ -n "$arg" ]; then set -- "--$name=1"; else set -- "--$name"; fi
+		"$DMO" "$cmd" "$@" --version >/dev/null 2>"$WORK/err"
+		grep -q "unknown option" "$WORK/err" && fail "$cmd: its help lists $1, its parser does not know it"
+		# One needing a value says so when it gets none.
+		if [ -n "$arg" ]; then
+			"$DMO" "$cmd" "--$name" >/dev/null 2>"$WORK/err"
+			grep -q "^dmo $cmd: option '--$name' needs a value$" "$WORK/err" ||
+				fail "$cmd --$name without a value: $(cat "$WORK/err")"
+		fi
+	done <"$WORK/options"
+	echo "ok: $cmd: $(wc -l <"$WORK/options") options of its help known to its parser"
+
+	if [ -w /dev/full ]; then
+		"$DMO" "$cmd" --help >/dev/full 2>/dev/null
+		expect_eq "$cmd --help to a full disk: exit status" 2 $?
+	fi
+done
+
+# Sizes are dmo's to check: Valgrind never starts with a bad one.
+one_line_misuse "profile --max-mem foo" profile "--max-mem takes a size" \
+	profile --out "$WORK/p" --max-mem foo -- true
+one_line_misuse "profile --max-mem 1M" profile "--max-mem takes a size of at least 2M" \
+	profile --out "$WORK/p" --max-mem 1M -- true
+one_line_misuse "run --max-mem 99999999999999999999" run "--max-mem takes a size" \
+	run --out "$WORK/p" --max-mem 99999999999999999999 relu:in=4
+[ -e "$WORK/p" ] && fail "a run directory was made for a refused --max-mem"
+one_line_misuse "verify --overlap -1" verify "--overlap '-1' is not a byte count" \
+	verify --overlap -1 relu:in=4
+
+# Layers count from 1 everywhere, as the tool numbers a run's layers.csv:
+# the first layer of ds_cnn_kws (conv1) is layer 1 in dmo model and dmo plan.
+expect_eq "dmo model --csv: conv1's layer number" 1 \
+	"$("$DMO" model --csv ds_cnn_kws | csv_rows /dev/stdin | by_name 'v("name") == "conv1" { print v("layer") }')"
+expect_eq "dmo plan --csv: conv1's layer number and live range" "1 1-2" \
+	"$("$DMO" plan --csv ds_cnn_kws | csv_rows /dev/stdin |
+		by_name 'v("name") == "conv1" { print v("layer"), v("live_from") "-" v("live_to") }')"
+
+# dmo analyze on a summary-only run (no event files): it names no curves
+# it did not write, writes penalty_pct as dmo formula --csv does, and
+# counts failed layers, not verdicts.  The layer: the golden dwconv with the
+# exact O_s the tool measures for it (SPEC.md), so only the analytic bound
+# has a penalty; then the same layer with a wrong exact O_s: one failure.
+GOLDEN=dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same
+golden_run() { # DIR OS_BYTES
+	mkdir -p "$1"
+	printf '%s\n%s\n' \
+		"layer,name,op,in_bytes,out_bytes,in_reads,in_writes,out_reads,out_writes,steps,instructions,os_bytes,status" \
+		"1,golden,\"$GOLDEN\",4816896,1204224,1,0,0,1,1,1,$2,ok" >"$1/layers.csv"
+	printf 'name,backend,version,isa_cap,isa,implementation,cpu\ngolden,ref,v,,x,y,z\n' \
+		>"$1/backend.csv" # the reference kernel: its values must agree
+}
+golden_run "$WORK/summary" 1204224
+"$DMO" analyze "$WORK/summary" >"$WORK/analyze.out" 2>"$WORK/analyze.err"
+expect_eq "analyze summary-only run: exit status" 0 $?
+grep -q "curves" "$WORK/analyze.out" && ! grep -q "no curves" "$WORK/analyze.out" &&
+	fail "analyze names curves it did not write: $(tail -1 "$WORK/analyze.out")"
+ls "$WORK/summary" | grep -q curves && fail "analyze wrote curves without an event file"
+expect_eq "analysis.csv penalty_pct = dmo formula --csv penalty_pct" \
+	"$("$DMO" formula --csv "$GOLDEN" | csv_rows /dev/stdin | by_name '{ print v("penalty_pct") }')" \
+	"$(csv_rows "$WORK/summary/analysis.csv" | by_name '{ print v("penalty_pct") }')"
+"$DMO" analyze --csv "$WORK/summary" >"$WORK/analyze.csv"
+expect_eq "analyze --csv prints analysis.csv" 0 "$(cmp -s "$WORK/analyze.csv" "$WORK/summary/analysis.csv"; echo $?)"
+# --json for scripts: the golden layer's numbers of SPEC.md.
+expect_eq "formula --json: golden exact and analytic O_s" "1204224 1193376 0.9008" \
+	"$("$DMO" formula --json "$GOLDEN" | python3 -c 'import json, sys
+r = json.load(sys.stdin)[0]; print(r["algorithmic_os"], r["analytic_os"], r["penalty_pct"])')"
+golden_run "$WORK/wrong" 1204000
+"$DMO" analyze "$WORK/wrong" >/dev/null 2>"$WORK/analyze.err"
+expect_eq "analyze, exact O_s off: exit status" 1 $?
+expect_eq "analyze, exact O_s off: message" "dmo analyze: 1 of 1 layer failed its verdict" \
+	"$(cat "$WORK/analyze.err")"
+finish
