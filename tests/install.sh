@@ -95,7 +95,7 @@ grep -q "layer 1 'user_copy': ok, O_s = 2048 of 2048 output bytes" "$WORK/vg.out
 LD_LIBRARY_PATH="$D/lib" "$D/bin/dmo" profile --vg-opt=--max-stackframe=4000000 \
 	--out "$WORK/prefix-run" -- "$WORK/user2" >"$WORK/prefix.out" 2>&1
 expect_eq "dmo profile from DIR" 0 $?
-expect_eq "dmo profile from DIR: user_copy O_s" 2048 "$(field "$WORK/prefix-run" user_copy 4)"
+expect_eq "dmo profile from DIR: user_copy O_s" 2048 "$(field "$WORK/prefix-run" user_copy os_bytes)"
 make -C "$top_builddir" uninstall prefix="$D" valgrindtooldir="$vglib" >"$WORK/uninstall.log" 2>&1
 expect_eq "make uninstall prefix=DIR" 0 $?
 [ -e "$vglib/dmo-amd64-linux" ] && fail "uninstall left the tool in valgrind's folder" ||

@@ -5,7 +5,7 @@
 # and the layers before and after it are recorded as usual.
 . "$top_srcdir/tests/lib.sh"
 
-statuses() { "$top_builddir/tests/layers_tsv" "$1/layers.csv" | cut -f1-3 | tr '\t\n' ' ' | sed 's/ $//'; }
+statuses() { layer_rows "$1" | by_name '{ print v("layer"), v("name"), v("status") }' | tr '\n' ' ' | sed 's/ $//'; }
 
 # CASE NAME CODE REASON ROW_STATUS: the target's misuse CASE begins layer
 # NAME with a bad spec; the parser's or the size check's REASON is the

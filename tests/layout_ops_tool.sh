@@ -61,7 +61,7 @@ n=0 brute_ok=0 verify_ok=0 saved=0
 while read -r spec; do
 	n=$((n + 1))
 	name=$(printf 'op%d_%s' "$n" "${spec%%:*}")
-	os=$(field "$WORK/run" "$name" 4)
+	os=$(field "$WORK/run" "$name" os_bytes)
 	brute=$("$top_builddir/tests/bruteforce_os" "$(printf '%s/layer-%04d.events' "$WORK/run" "$n")")
 	if [ "$os" = "$brute" ]; then brute_ok=$((brute_ok + 1)); else fail "$spec: tool O_s $os, brute force $brute"; fi
 	if "$DMO" verify --scan-limit 0 "$spec" >"$WORK/verify.out" 2>&1 &&
@@ -85,7 +85,8 @@ echo "layers with O_s > 0: $saved of $COUNT"
 # 223 * (1 - 3)) = 150528 - 99904 - 446 = 50178.  Dequantize i8 -> f32 of 64
 # elements: min(IB, OB) = 64.
 formula_os() {
-	"$DMO" formula --csv "$1" | awk -F, 'NR == 2 { print $(NF - 3) "," $(NF - 2) }'
+	"$DMO" formula --csv "$1" >"$WORK/formula.csv"
+	csv_rows "$WORK/formula.csv" | by_name '{ print v("algorithmic_os") "," v("analytic_os") }'
 }
 expect_eq "pad O_s (algorithmic,analytic)" "96,96" "$(formula_os pad:in=2x3x4,before=1x1,after=0x1x2)"
 expect_eq "transpose NCHW->NHWC O_s" "50178,50178" \

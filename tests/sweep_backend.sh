@@ -44,11 +44,9 @@ expect_eq "configurations run" "$(grep -c 'dtype=f32' "$WORK/specs")" "$(summary
 expect_eq "backend in summary.csv" "$BACKEND" "$(summary backend "$WORK/sw")"
 expect_eq "ISA cap in summary.csv" "$ISA" "$(summary isa_cap "$WORK/sw")"
 
-# results.csv rows as "spec exact formula verdict" (the spec is quoted and
-# holds commas: fields counted from the end).
-sed 1d "$WORK"/sw/sweep-*/results.csv |
-	awk -F, '{ spec = $0; sub(/^[0-9]*,"/, "", spec); sub(/",.*/, "", spec)
-		print spec, $(NF - 5), $(NF - 2), $(NF - 1) }' >"$WORK/rows"
+# results.csv rows as "spec exact formula verdict".
+csv_rows "$WORK"/sw/sweep-*/results.csv |
+	by_name '{ print v("spec"), v("exact_os"), v("formula_os"), v("verdict") }' >"$WORK/rows"
 expect_eq "rows in results.csv" 32 "$(wc -l <"$WORK/rows")"
 
 # 2. Every measured O_s is safe natively.
@@ -60,10 +58,10 @@ done <"$WORK/rows"
 expect_eq "measured O_s that change the output natively" 0 "$unsafe_native"
 
 # 3. The formula column is dmo's analytic bound (the paper's), and the
-# verdicts follow from it and the exact value.  `dmo formula --csv`: the
-# analytic value is the third last column.
+# verdicts follow from it and the exact value.
 cut -d' ' -f1 "$WORK/rows" >"$WORK/run_specs"
-"$DMO" formula --csv $(cat "$WORK/run_specs") | awk -F, 'NR > 1 { print $(NF - 2) }' >"$WORK/analytic"
+"$DMO" formula --csv $(cat "$WORK/run_specs") >"$WORK/formula.csv"
+csv_rows "$WORK/formula.csv" | by_name '{ print v("analytic_os") }' >"$WORK/analytic"
 cut -d' ' -f3 "$WORK/rows" | cmp -s - "$WORK/analytic" && echo "ok: formula = dmo formula's analytic value" ||
 	fail "formula column differs from dmo formula: $(cut -d' ' -f3 "$WORK/rows" | paste - "$WORK/analytic" | head -3)"
 want=$(awk '$3 > $2 { n++ } END { print n + 0 }' "$WORK/rows")
