@@ -11,6 +11,7 @@
 #include "backend_options.h"
 #include "cmd.h"
 #include "compare.h"
+#include "progress.h"
 
 static const struct cmd_option options[] = {
 	{ "backends", required_argument, 'b', "LIST",
@@ -25,6 +26,9 @@ static const struct cmd_option options[] = {
 	{ "csv", no_argument, 'c', NULL,
 	  "print CSV instead of the table (DIR/compare.csv\n"
 	  "is written either way)" },
+	{ "quiet", no_argument, 'q', NULL,
+	  "no progress on stderr (a line per spec and backend\n"
+	  "when stderr is a terminal)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -178,13 +182,19 @@ static const char **available_backends(const char *isa)
 	return names;
 }
 
+static void show_row(void *progress, const struct dmo_compare_row *row)
+{
+	cmd_progress_step(progress, "%s %s: %s", row->backend, row->spec, status_name(row->status));
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct dmo_compare_options opts = { .isa = "avx2", .out_dir = "dmo-compare" };
 	struct dmo_compare_row *rows = NULL;
 	const char **backends = NULL;
 	char *list = NULL, err[1024], path[4096];
-	int c, as_csv = 0, n_backends = 0, status = 2;
+	int c, as_csv = 0, quiet = 0, n_backends = 0, status = 2;
+	struct cmd_progress progress;
 	FILE *csv;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
@@ -200,6 +210,9 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 'c':
 			as_csv = 1;
+			break;
+		case 'q':
+			quiet = 1;
 			break;
 		}
 	}
@@ -231,6 +244,10 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "dmo compare: out of memory\n");
 		goto out;
 	}
+	cmd_progress_start(&progress, command.name, (size_t)opts.n_specs * (size_t)n_backends,
+			   quiet);
+	opts.row_done = show_row;
+	opts.row_done_arg = &progress;
 	if (dmo_compare(&opts, rows, err, sizeof err) != 0) {
 		fprintf(stderr, "dmo compare: %s\n", err);
 		goto out;

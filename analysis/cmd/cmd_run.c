@@ -17,6 +17,7 @@
 #include "model_table.h"
 #include "profile.h"
 #include "profile_options.h"
+#include "progress.h"
 #include "runner.h"
 
 static const struct cmd_option run_options[] = {
@@ -198,7 +199,7 @@ int cmd_run(int argc, char **argv)
 		hargv[n++] = (char *)input.seed_text;
 	}
 	/* Hundreds of layers take minutes under the tool: say how far it is. */
-	if (model != NULL && !opts.quiet && isatty(STDERR_FILENO))
+	if (model != NULL && cmd_progress_wanted(opts.quiet))
 		hargv[n++] = "--progress";
 	if (model != NULL) {
 		hargv[n++] = "--model";

@@ -12,6 +12,7 @@
 #include "model_report.h"
 #include "model_table.h"
 #include "opspec.h"
+#include "progress.h"
 #include "runner.h"
 #include "verify.h"
 
@@ -50,6 +51,9 @@ static const struct cmd_option options[] = {
 	{ "isa", required_argument, OPT_ISA, "CAP",
 	  "cap the backend's instruction set (sse4 avx avx2),\n"
 	  "as under the tool, so the same kernel runs" },
+	{ "quiet", no_argument, 'q', NULL,
+	  "no progress on stderr (--model shows a line per\n"
+	  "layer when stderr is a terminal)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -169,10 +173,12 @@ static void print_result(const char *text, const struct dmo_verify_opts *opts,
 }
 
 /* --model: every layer with an op spec at its overlap; 1 if any differs. */
-static int verify_model(const char *name, const struct dmo_verify_opts *opts)
+static int verify_model(const char *name, const struct dmo_verify_opts *opts, int quiet)
 {
 	struct dmo_model model;
 	struct dmo_verify_result res;
+	struct cmd_progress progress;
+	size_t n_supported = 0;
 	char err[1024];
 	int rc = 0;
 
@@ -181,6 +187,9 @@ static int verify_model(const char *name, const struct dmo_verify_opts *opts)
 		return 2;
 	}
 	dmo_model_print_unsupported(stdout, &model);
+	for (size_t l = 0; l < model.n_layers; l++)
+		n_supported += model.layers[l].supported;
+	cmd_progress_start(&progress, command.name, n_supported, quiet);
 	for (size_t l = 0; l < model.n_layers && rc != 2; l++) {
 		const struct dmo_model_layer *layer = &model.layers[l];
 
@@ -194,6 +203,8 @@ static int verify_model(const char *name, const struct dmo_verify_opts *opts)
 		printf("%-24s overlap %10llu of %10llu bytes: %s  %s\n", layer->name,
 		       (unsigned long long)res.overlap, (unsigned long long)res.max_overlap,
 		       res.safe ? "output identical" : "OUTPUT DIFFERS  ", layer->spec);
+		fflush(stdout);
+		cmd_progress_step(&progress, "layer %zu %s", l + 1, layer->name);
 		if (!res.safe)
 			rc = 1;
 	}
@@ -206,7 +217,7 @@ int cmd_verify(int argc, char **argv)
 	struct dmo_verify_opts opts = { .threads = 1, .scan_limit = DMO_VERIFY_SCAN_LIMIT,
 					.repeat = DMO_VERIFY_REPEAT_AUTO };
 	const char *model = NULL;
-	int c, scan_given = 0;
+	int c, scan_given = 0, quiet = 0;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		switch (c) {
@@ -245,6 +256,9 @@ int cmd_verify(int argc, char **argv)
 		case OPT_ISA:
 			opts.isa = optarg;
 			break;
+		case 'q':
+			quiet = 1;
+			break;
 		}
 	}
 	if (model != NULL) {
@@ -253,7 +267,7 @@ int cmd_verify(int argc, char **argv)
 					  "(each layer is tested at its O_s)");
 		if (!scan_given)
 			opts.scan_limit = 0;
-		return verify_model(model, &opts);
+		return verify_model(model, &opts, quiet);
 	}
 	if (argc - optind != 1)
 		return cmd_misuse(&command, optind == argc ? "no op spec given"

@@ -235,9 +235,7 @@ int dmo_compare(const struct dmo_compare_options *opts, struct dmo_compare_row *
 			else
 				todo[n++] = row;
 		}
-		if (n == 0)
-			continue;
-		if (profile_backend(opts, opts->backends[b], todo, n, err, err_len) != 0)
+		if (n > 0 && profile_backend(opts, opts->backends[b], todo, n, err, err_len) != 0)
 			goto out;
 		for (int i = 0; i < n; i++)
 			if (todo[i]->status == DMO_COMPARE_OK) {
@@ -246,6 +244,9 @@ int dmo_compare(const struct dmo_compare_options *opts, struct dmo_compare_row *
 				verify_row(opts, spec, dmo_backend_desc(h)->alignment, todo[i]);
 				diff_vs_ref(opts, spec, todo[i]);
 			}
+		if (opts->row_done != NULL)
+			for (int s = 0; s < opts->n_specs; s++)
+				opts->row_done(opts->row_done_arg, &rows[s * n_backends + b]);
 	}
 	rc = 0;
 out:

@@ -47,6 +47,10 @@ struct dmo_compare_options {
 	const char *const *backends; /* NULL-terminated */
 	const char *isa;             /* cap for every backend, both runs; NULL: none */
 	const char *out_dir;         /* one run directory per backend below it */
+	/* Called, when not NULL, with each row once it is complete (a backend's
+	 * rows together, after its one profiling run): the front end's progress. */
+	void (*row_done)(void *arg, const struct dmo_compare_row *row);
+	void *row_done_arg;
 };
 
 /* Fill ROWS (n_specs x backends, spec-major).  Returns 0, or -1 with ERR
