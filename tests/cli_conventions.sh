@@ -129,4 +129,31 @@ golden_run "$WORK/wrong" 1204000
 expect_eq "analyze, exact O_s off: exit status" 1 $?
 expect_eq "analyze, exact O_s off: message" "dmo analyze: 1 of 1 layer failed its verdict" \
 	"$(cat "$WORK/analyze.err")"
+
+# --csv where a table is printed, header as docs/cli.md and the code say.
+# relu:in=1x1x8 is 8 f32 elements: IB = OB = 32 bytes; an elementwise op reads
+# each element before writing it, so the whole buffer is shared: O_s = 32.
+VERIFY_HEADER="layer,name,spec,in_bytes,out_bytes,os_bytes,overlap_bytes,max_overlap_bytes,safe,runs,differed,smallest_changing_bytes"
+"$DMO" verify --csv relu:in=1x1x8 >"$WORK/verify.csv"
+expect_eq "verify --csv: exit status" 0 $?
+expect_eq "verify --csv: header" "$VERIFY_HEADER" "$(head -1 "$WORK/verify.csv")"
+expect_eq "verify --csv: relu:in=1x1x8" "relu:in=1x1x8 32 32 32 1" \
+	"$(csv_rows "$WORK/verify.csv" | by_name '{ print v("spec"), v("in_bytes"), v("os_bytes"), v("overlap_bytes"), v("safe") }')"
+# hello_world: three FULLY_CONNECTED layers, numbered 1..3, each safe at its O_s.
+"$DMO" verify --csv --model "$top_srcdir/tests/models/tflm_hello_world_float.tflite" >"$WORK/verify_model.csv"
+expect_eq "verify --csv --model: exit status" 0 $?
+expect_eq "verify --csv --model: header" "$VERIFY_HEADER" "$(head -1 "$WORK/verify_model.csv")"
+expect_eq "verify --csv --model: layers and verdicts" "1:1 2:1 3:1 " \
+	"$(csv_rows "$WORK/verify_model.csv" | by_name '{ printf "%s:%s ", v("layer"), v("safe") }')"
+# sweep: two configurations, each judged, formula OB (relu's O_s, as above)
+# tight on both.
+"$DMO" sweep --csv -o "$WORK/sweep" --formula OB 'relu:in=1x1x{4,8}' >"$WORK/sweep.csv" 2>/dev/null
+expect_eq "sweep --csv: exit status" 0 $?
+expect_eq "sweep --csv: header" "metric,value" "$(head -1 "$WORK/sweep.csv")"
+expect_eq "sweep --csv: configurations, tight, unsafe" "2 2 0" \
+	"$(csv_rows "$WORK/sweep.csv" | by_name '{ x[v("metric")] = v("value") }
+		END { print x["configurations"], x["tight"], x["unsafe"] }')"
+cmp -s "$WORK/sweep.csv" "$WORK"/sweep/sweep-*/summary.csv ||
+	fail "sweep --csv differs from summary.csv"
+
 finish

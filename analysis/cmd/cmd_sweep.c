@@ -13,7 +13,7 @@
 #include "cmd.h"
 #include "sweep.h"
 
-enum { OPT_BATCH = CMD_LONG_ONLY, OPT_CONFIGS };
+enum { OPT_BATCH = CMD_LONG_ONLY, OPT_CONFIGS, OPT_CSV };
 
 static const struct cmd_option options[] = {
 	{ "formula", required_argument, 'f', "EXPR", "the formula as an expression (or @FILE)" },
@@ -39,6 +39,9 @@ static const struct cmd_option options[] = {
 	{ "collect", no_argument, 'c', NULL,
 	  "merge the result directories DIR... into OUT and\n"
 	  "summarise" },
+	{ "csv", no_argument, OPT_CSV, NULL,
+	  "print the summary as CSV (OUT/sweep-KEY/summary.csv,\n"
+	  "written either way: metric,value)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -94,7 +97,7 @@ int cmd_sweep(int argc, char **argv)
 {
 	struct dmo_sweep_options o = { .backend = "ref", .out_dir = "dmo-sweep", .jobs = 1,
 				       .batch = 20, .seed = 1 };
-	int c, emit = 0, collect = 0, seed_given = 0, rc;
+	int c, emit = 0, collect = 0, seed_given = 0, as_csv = 0, rc;
 	uint64_t v;
 	char err[2048], self[PATH_MAX];
 
@@ -146,6 +149,9 @@ int cmd_sweep(int argc, char **argv)
 		case 'c':
 			collect = 1;
 			break;
+		case OPT_CSV:
+			as_csv = 1;
+			break;
 		}
 	}
 	if (collect) {
@@ -158,7 +164,7 @@ int cmd_sweep(int argc, char **argv)
 			fprintf(stderr, "dmo sweep: %s\n", err);
 			return 2;
 		}
-		rc = dmo_sweep_summary(s, stdout, err, sizeof err);
+		rc = dmo_sweep_summary(s, stdout, as_csv, err, sizeof err);
 		dmo_sweep_close(s);
 		if (rc < 0) {
 			fprintf(stderr, "dmo sweep: %s\n", err);
@@ -199,7 +205,7 @@ int cmd_sweep(int argc, char **argv)
 		dmo_sweep_close(s);
 		return rc ? 2 : 0;
 	}
-	int status = dmo_sweep_summary(s, stdout, err, sizeof err);
+	int status = dmo_sweep_summary(s, stdout, as_csv, err, sizeof err);
 	if (status < 0)
 		fprintf(stderr, "dmo sweep: %s\n", err);
 	dmo_sweep_close(s);

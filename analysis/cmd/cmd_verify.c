@@ -1,6 +1,7 @@
 /* cmd_verify.c - `dmo verify SPEC [--overlap BYTES]`: run the reference
  * kernel with its input really placed at an overlap inside one arena and
  * compare the output bit for bit with a separate-buffer run (verify.h). */
+#include <csv.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,9 @@ static const struct cmd_option options[] = {
 	{ "isa", required_argument, OPT_ISA, "CAP",
 	  "cap the backend's instruction set (sse4 avx avx2),\n"
 	  "as under the tool, so the same kernel runs" },
+	{ "csv", no_argument, 'c', NULL,
+	  "print CSV, a row per spec or layer (with --model\n"
+	  "only the layers that have an op spec)" },
 	{ "quiet", no_argument, 'q', NULL,
 	  "no progress on stderr (--model shows a line per\n"
 	  "layer when stderr is a terminal)" },
@@ -172,8 +176,34 @@ static void print_result(const char *text, const struct dmo_verify_opts *opts,
 	print_scan(r);
 }
 
+/* --csv: one header for a spec and a model's layers (LAYER 0: a spec). */
+static void csv_header(void)
+{
+	puts("layer,name,spec,in_bytes,out_bytes,os_bytes,overlap_bytes,max_overlap_bytes,safe,"
+	     "runs,differed,smallest_changing_bytes");
+}
+
+static void csv_row(size_t layer, const char *name, const char *spec,
+		    const struct dmo_verify_result *r)
+{
+	if (layer > 0)
+		printf("%zu", layer);
+	putchar(',');
+	csv_fwrite(stdout, name, strlen(name));
+	putchar(',');
+	csv_fwrite(stdout, spec, strlen(spec));
+	printf(",%llu,%llu,%llu,%llu,%llu,%d,%llu,%llu,", (unsigned long long)r->in_bytes,
+	       (unsigned long long)r->out_bytes, (unsigned long long)r->exact_os,
+	       (unsigned long long)r->overlap, (unsigned long long)r->max_overlap, r->safe,
+	       (unsigned long long)r->runs, (unsigned long long)r->differed);
+	if (r->scan == DMO_SCAN_FOUND)
+		printf("%llu", (unsigned long long)r->scan_overlap);
+	putchar('\n');
+}
+
 /* --model: every layer with an op spec at its overlap; 1 if any differs. */
-static int verify_model(const char *name, const struct dmo_verify_opts *opts, int quiet)
+static int verify_model(const char *name, const struct dmo_verify_opts *opts, int as_csv,
+			int quiet)
 {
 	struct dmo_model model;
 	struct dmo_verify_result res;
@@ -186,7 +216,10 @@ static int verify_model(const char *name, const struct dmo_verify_opts *opts, in
 		fprintf(stderr, "dmo verify: %s\n", err);
 		return 2;
 	}
-	dmo_model_print_unsupported(stdout, &model);
+	if (as_csv)
+		csv_header();
+	else
+		dmo_model_print_unsupported(stdout, &model);
 	for (size_t l = 0; l < model.n_layers; l++)
 		n_supported += model.layers[l].supported;
 	cmd_progress_start(&progress, command.name, n_supported, quiet);
@@ -200,9 +233,12 @@ static int verify_model(const char *name, const struct dmo_verify_opts *opts, in
 			rc = 2;
 			break;
 		}
-		printf("%-24s overlap %10llu of %10llu bytes: %s  %s\n", layer->name,
-		       (unsigned long long)res.overlap, (unsigned long long)res.max_overlap,
-		       res.safe ? "output identical" : "OUTPUT DIFFERS  ", layer->spec);
+		if (as_csv)
+			csv_row(l + 1, layer->name, layer->spec, &res);
+		else
+			printf("%-24s overlap %10llu of %10llu bytes: %s  %s\n", layer->name,
+			       (unsigned long long)res.overlap, (unsigned long long)res.max_overlap,
+			       res.safe ? "output identical" : "OUTPUT DIFFERS  ", layer->spec);
 		fflush(stdout);
 		cmd_progress_step(&progress, "layer %zu %s", l + 1, layer->name);
 		if (!res.safe)
@@ -217,7 +253,7 @@ int cmd_verify(int argc, char **argv)
 	struct dmo_verify_opts opts = { .threads = 1, .scan_limit = DMO_VERIFY_SCAN_LIMIT,
 					.repeat = DMO_VERIFY_REPEAT_AUTO };
 	const char *model = NULL;
-	int c, scan_given = 0, quiet = 0;
+	int c, scan_given = 0, as_csv = 0, quiet = 0;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		switch (c) {
@@ -256,6 +292,9 @@ int cmd_verify(int argc, char **argv)
 		case OPT_ISA:
 			opts.isa = optarg;
 			break;
+		case 'c':
+			as_csv = 1;
+			break;
 		case 'q':
 			quiet = 1;
 			break;
@@ -267,7 +306,7 @@ int cmd_verify(int argc, char **argv)
 					  "(each layer is tested at its O_s)");
 		if (!scan_given)
 			opts.scan_limit = 0;
-		return verify_model(model, &opts, quiet);
+		return verify_model(model, &opts, as_csv, quiet);
 	}
 	if (argc - optind != 1)
 		return cmd_misuse(&command, optind == argc ? "no op spec given"
@@ -288,7 +327,12 @@ int cmd_verify(int argc, char **argv)
 		fprintf(stderr, "dmo verify: '%s': %s\n", text, err);
 		return 2;
 	}
-	print_result(text, &opts, &res);
+	if (as_csv) {
+		csv_header();
+		csv_row(0, "", text, &res);
+	} else {
+		print_result(text, &opts, &res);
+	}
 	if (fflush(stdout) != 0)
 		return 2;
 	return res.safe ? 0 : 1;

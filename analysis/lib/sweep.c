@@ -1302,20 +1302,10 @@ static int write_figure_data(FILE *f, const void *ctx)
 	return ferror(f);
 }
 
-int dmo_sweep_summary(struct dmo_sweep *s, FILE *out, char *err, size_t err_len)
+/* The summary for people; summary.csv holds the same for scripts. */
+static void print_summary(const struct dmo_sweep *s, const struct summary *m, FILE *out)
 {
-	struct summary m;
-	char path[PATH_MAX + 32], spec[SPEC_MAX], title[512], subtitle[512];
-
-	if (summarize(s, &m) != 0)
-		return dmo_errf(err, err_len, "out of memory");
-	snprintf(path, sizeof path, "%s/results.csv", s->dir);
-	if (write_atomic(path, write_results_csv, s, err, err_len))
-		return -1;
-	snprintf(path, sizeof path, "%s/summary.csv", s->dir);
-	struct summary_ctx ctx = { s, &m };
-	if (write_atomic(path, write_summary_csv, &ctx, err, err_len))
-		return -1;
+	char spec[SPEC_MAX];
 
 	fprintf(out, "grid:     %s\n", s->grid_text);
 	if (!s->formula_text)
@@ -1333,14 +1323,14 @@ int dmo_sweep_summary(struct dmo_sweep *s, FILE *out, char *err, size_t err_len)
 		strcmp(s->backend, "ref") ? s->backend : "");
 	if (s->sample)
 		fprintf(out, ", a sample of %zu (seed %" PRIu64 ")", s->count, s->seed);
-	fprintf(out, ", %" PRIu64 " with results", m.run);
-	if (m.missing)
-		fprintf(out, ", %" PRIu64 " MISSING", m.missing);
+	fprintf(out, ", %" PRIu64 " with results", m->run);
+	if (m->missing)
+		fprintf(out, ", %" PRIu64 " MISSING", m->missing);
 	fputc('\n', out);
 	for (int r = 0; r < MAX_REASONS && s->reasons[r].count; r++)
 		fprintf(out, "  skipped %" PRIu64 "x: %s\n", s->reasons[r].count, s->reasons[r].text);
 	fprintf(out, "verdicts: %" PRIu64 " safe, %" PRIu64 " tight, %" PRIu64 " UNSAFE, %" PRIu64
-		" formula errors\n", m.n[V_SAFE], m.n[V_TIGHT], m.n[V_UNSAFE], m.n[V_ERROR]);
+		" formula errors\n", m->n[V_SAFE], m->n[V_TIGHT], m->n[V_UNSAFE], m->n[V_ERROR]);
 	size_t shown = 0;
 	for (size_t i = 0; i < s->count && shown < 20; i++) {
 		const struct result *r = &s->results[i];
@@ -1354,28 +1344,51 @@ int dmo_sweep_summary(struct dmo_sweep *s, FILE *out, char *err, size_t err_len)
 			fprintf(out, "  error  %s: %s\n", spec, r->note);
 		shown++;
 	}
-	if (shown < m.n[V_UNSAFE] + m.n[V_ERROR])
+	if (shown < m->n[V_UNSAFE] + m->n[V_ERROR])
 		fprintf(out, "  ... (all in results.csv)\n");
-	if (m.n[V_UNSAFE]) {
-		dmo_grid_spec(s->grid, s->configs[m.worst], spec, sizeof spec);
+	if (m->n[V_UNSAFE]) {
+		dmo_grid_spec(s->grid, s->configs[m->worst], spec, sizeof spec);
 		fprintf(out, "worst unsafe excess: %" PRId64 " bytes (%.3f %% of OB) at %s\n",
-			m.worst_excess,
-			100.0 * (double)m.worst_excess / (double)s->results[m.worst].out_bytes, spec);
+			m->worst_excess,
+			100.0 * (double)m->worst_excess / (double)s->results[m->worst].out_bytes, spec);
 	}
 	fprintf(out, "penalty (exact - formula, %% of OB, safe and tight): mean %.3f, p50 %.3f, "
-		"p90 %.3f, p99 %.3f, max %.3f\n", m.mean, m.p50, m.p90, m.p99, m.max);
+		"p90 %.3f, p99 %.3f, max %.3f\n", m->mean, m->p50, m->p90, m->p99, m->max);
 	fprintf(out, "formula = dmo's analytic bound on %" PRIu64 " of %" PRIu64
-		"; exact = algorithmic on %" PRIu64 "\n", m.equal_analytic, m.run - m.n[V_ERROR],
-		m.run - m.mismatches);
+		"; exact = algorithmic on %" PRIu64 "\n", m->equal_analytic, m->run - m->n[V_ERROR],
+		m->run - m->mismatches);
 	/* On ref a difference is a bug of dmo's; elsewhere a finding. */
-	if (m.mismatches && strcmp(s->backend, "ref") == 0)
+	if (m->mismatches && strcmp(s->backend, "ref") == 0)
 		fprintf(stderr, "dmo sweep: warning: the measured O_s differs from the reference "
 			"loop order's algorithmic value on %" PRIu64 " configurations\n",
-			m.mismatches);
-	else if (m.mismatches)
+			m->mismatches);
+	else if (m->mismatches)
 		fprintf(out, "%s's kernels differ from the reference loop order on %" PRIu64
 			" configurations (exact != algorithmic; docs/backends.md)\n", s->backend,
-			m.mismatches);
+			m->mismatches);
+}
+
+int dmo_sweep_summary(struct dmo_sweep *s, FILE *out, int csv, char *err, size_t err_len)
+{
+	struct summary m;
+	char path[PATH_MAX + 32], title[512], subtitle[512];
+
+	if (summarize(s, &m) != 0)
+		return dmo_errf(err, err_len, "out of memory");
+	snprintf(path, sizeof path, "%s/results.csv", s->dir);
+	if (write_atomic(path, write_results_csv, s, err, err_len))
+		return -1;
+	snprintf(path, sizeof path, "%s/summary.csv", s->dir);
+	struct summary_ctx ctx = { s, &m };
+	if (write_atomic(path, write_summary_csv, &ctx, err, err_len))
+		return -1;
+
+	if (csv) {
+		if (write_summary_csv(out, &ctx) != 0)
+			return dmo_errf(err, err_len, "cannot write the summary");
+	} else {
+		print_summary(s, &m, out);
+	}
 
 	/* The figure last: a gnuplot problem must not cost the tables. */
 	snprintf(path, sizeof path, "%s/figure.csv", s->dir);
@@ -1394,8 +1407,9 @@ int dmo_sweep_summary(struct dmo_sweep *s, FILE *out, char *err, size_t err_len)
 		fprintf(stderr, "dmo sweep: no figure: %s\n", err);
 	else
 		drawn = 1;
-	fprintf(out, "results:  %s/ (results.csv, summary.csv%s)\n", s->dir,
-		drawn ? ", sweep.png" : "");
+	if (!csv)
+		fprintf(out, "results:  %s/ (results.csv, summary.csv%s)\n", s->dir,
+			drawn ? ", sweep.png" : "");
 	if (m.missing)
 		return 2;
 	return m.n[V_UNSAFE] || m.n[V_ERROR] ? 1 : 0;

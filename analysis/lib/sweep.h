@@ -60,9 +60,10 @@ struct dmo_sweep *dmo_sweep_collect(char *const *dirs, int count, const char *ou
 				    char *err, size_t err_len);
 
 /* Write results.csv, summary.csv and sweep.png (formula against exact) in
- * the sweep directory and print the summary on OUT.  Returns 0 when every
+ * the sweep directory and print the summary on OUT (as summary.csv when
+ * CSV is not 0).  Returns 0 when every
  * configuration has a result and none is unsafe or a formula error, 1 when
  * some is, 2 when results are missing, -1 with ERR on failure. */
-int dmo_sweep_summary(struct dmo_sweep *sweep, FILE *out, char *err, size_t err_len);
+int dmo_sweep_summary(struct dmo_sweep *sweep, FILE *out, int csv, char *err, size_t err_len);
 
 #endif
