@@ -156,4 +156,12 @@ expect_eq "sweep --csv: configurations, tight, unsafe" "2 2 0" \
 cmp -s "$WORK/sweep.csv" "$WORK"/sweep/sweep-*/summary.csv ||
 	fail "sweep --csv differs from summary.csv"
 
+# Misuse found after parsing is one line and the hint too.
+one_line_misuse "run --zeros on an op spec" run \
+	"--input, --random and --zeros are for a .tflite model" run --out "$WORK/z" --zeros relu:in=1x1x4
+# The child that runs Valgrind names the command when it cannot.
+DMO_VALGRIND="$WORK/no-valgrind" "$DMO" profile --out "$WORK/nv" -- true >/dev/null 2>"$WORK/err"
+grep -q "^dmo profile: cannot run $WORK/no-valgrind: " "$WORK/err" &&
+	echo "ok: profile without valgrind: prefixed message" ||
+	fail "profile without valgrind: $(cat "$WORK/err")"
 finish

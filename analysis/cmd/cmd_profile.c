@@ -30,7 +30,7 @@ static const struct cmd_spec command = {
 
 int cmd_profile(int argc, char **argv)
 {
-	struct dmo_profile_options opts = { .out_dir = "dmo-run" };
+	struct dmo_profile_options opts = { .out_dir = "dmo-run", .who = "dmo profile" };
 	char err[256];
 	int c;
 

@@ -109,7 +109,7 @@ static int check_inputs(char **specs, int count, const char *model_path, const c
 
 int cmd_run(int argc, char **argv)
 {
-	struct dmo_profile_options opts = { .out_dir = "dmo-run" };
+	struct dmo_profile_options opts = { .out_dir = "dmo-run", .who = "dmo run" };
 	char harness[PATH_MAX], model_path[PATH_MAX], err[1024], info[PATH_MAX];
 	const char *threads_text = "1", *model = NULL, *backend = NULL, *isa = NULL;
 	struct dmo_input_options input = { .source.seed = 1 };
@@ -156,11 +156,9 @@ int cmd_run(int argc, char **argv)
 	    check_inputs(argv + optind, argc - optind, model ? model_path : NULL, backend, isa,
 			 threads, input.source.file, &real) != 0)
 		return 2;
-	if (input.given && !real) {
-		fprintf(stderr, "dmo run: --input, --random and --zeros are for a .tflite model that "
-			"runs with its real weights\n");
-		return 2;
-	}
+	if (input.given && !real)
+		return cmd_misuse(&command, "--input, --random and --zeros are for a .tflite model "
+				  "that runs with its real weights");
 	if (dmo_locate_harness(harness, sizeof harness, err, sizeof err) != 0) {
 		fprintf(stderr, "dmo run: %s\n", err);
 		return 2;

@@ -38,7 +38,7 @@ static int profile_backend(const struct dmo_compare_options *opts, const char *b
 	const char **argv = calloc((size_t)n + 12, sizeof *argv);
 	struct dmo_layer_table table = { 0 };
 	struct dmo_backend_info_table infos = { 0 };
-	struct dmo_profile_options popts = { 0 };
+	struct dmo_profile_options popts = { .who = "dmo compare" };
 	int a = 0, status = 0, sig = 0, rc = -1;
 
 	if (argv == NULL) {

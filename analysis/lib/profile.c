@@ -199,7 +199,7 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 			dup2(null_fd, STDOUT_FILENO);
 	}
 	execvp(argv[0], argv);
-	fprintf(stderr, "dmo: cannot run %s: %s\n", argv[0], strerror(errno));
+	fprintf(stderr, "%s: cannot run %s: %s\n", opts->who, argv[0], strerror(errno));
 	_exit(127);
 }
 

@@ -25,6 +25,8 @@ struct dmo_profile_options {
 	int runs;             /* --runs K: K runs, per-layer minimum (profile_runs.h) */
 	FILE *report;         /* where the table goes; NULL: stderr, never the program's stdout */
 	int quiet;            /* no table (layers.csv as always) */
+	const char *who;      /* "dmo run": starts the messages of the child that
+			       * runs Valgrind, which has no ERR to return */
 };
 
 /* mkdir -p PATH.  Returns 0, or -1 with errno. */

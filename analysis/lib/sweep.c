@@ -730,7 +730,8 @@ static int run_batch(struct dmo_sweep *s, size_t first, size_t count, char *err,
 	/* The pid keeps a Valgrind orphaned by a killed sweep out of the
 	 * directory a resumed sweep runs the same batch in. */
 	snprintf(run_dir, sizeof run_dir, "%s/run-%08zu-%ld", s->dir, first, (long)getpid());
-	struct dmo_profile_options opts = { .out_dir = run_dir, .argv = argv, .quiet_program = 1 };
+	struct dmo_profile_options opts = { .out_dir = run_dir, .argv = argv, .quiet_program = 1,
+					    .who = "dmo sweep" };
 	if (dmo_profile_run(&opts, &status, &signal_no, &table, err, err_len) != 0)
 		goto out;
 	dmo_layer_table_free(&table);
