@@ -7,13 +7,8 @@
 # layers can grow), reported, not checked; the float model agrees to 1e-5.
 # Skipped (77) without Arm NN.
 . "$top_srcdir/tests/lib.sh"
-ORACLE="$top_builddir/target-harness/oracle/dmo-armnn-run"
+need_armnn_oracle
 MODELS="$top_srcdir/tests/models"
-[ -x "$ORACLE" ] || { echo "SKIP: dmo-armnn-run not built (no Arm NN)"; exit 77; }
-
-bytes() {
-	LC_ALL=C awk -v n="$1" -v seed="$2" 'BEGIN { srand(seed); for (i = 0; i < n; i++) printf "%c", int(rand() * 256) }'
-}
 
 # differing A B: how many bytes differ, and the largest int8 difference.
 differing() {

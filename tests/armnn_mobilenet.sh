@@ -14,16 +14,15 @@
 #     integer arithmetic; docs/kernels.md).
 # Skipped (77) without Arm NN or without ../shared/models.
 . "$top_srcdir/tests/lib.sh"
-ORACLE="$top_builddir/target-harness/oracle/dmo-armnn-run"
+need_armnn_oracle
 HARNESS="$top_builddir/target-harness/harness/dmo-harness"
-[ -x "$ORACLE" ] || { echo "SKIP: dmo-armnn-run not built (no Arm NN)"; exit 77; }
 M=
 for dir in "$top_srcdir/../shared/models" "$top_srcdir/../../shared/models" /work/shared/models; do
 	[ -r "$dir/tflm_mobilenet_v2_quant_224.tflite" ] && { M="$dir/tflm_mobilenet_v2_quant_224.tflite"; break; }
 done
 [ -n "$M" ] || { echo "SKIP: no ../shared/models/tflm_mobilenet_v2_quant_224.tflite"; exit 77; }
 
-LC_ALL=C awk 'BEGIN { srand(1); for (i = 0; i < 150528; i++) printf "%c", int(rand() * 256) }' >"$WORK/in"
+bytes 150528 1 >"$WORK/in"
 "$ORACLE" --debug "$M" "$WORK/in" "$WORK/arm.out" >"$WORK/debug.jsonl" 2>"$WORK/arm.err"
 expect_eq "Arm NN exit status" 0 $?
 "$DMO" infer --rounding single --input "$WORK/in" --output "$WORK/dmo.out" "$M" >/dev/null

@@ -6,14 +6,8 @@
 # was trained for (sin x, to about 0.1), and rejects bad usage and input
 # files.  Skipped (77) when configure did not find Arm NN.
 . "$top_srcdir/tests/lib.sh"
-ORACLE="$top_builddir/target-harness/oracle/dmo-armnn-run"
+need_armnn_oracle
 MODELS="$top_srcdir/tests/models"
-[ -x "$ORACLE" ] || { echo "SKIP: dmo-armnn-run not built (no Arm NN)"; exit 77; }
-
-# bytes N SEED: N pseudo-random bytes, the same for the same seed.
-bytes() {
-	LC_ALL=C awk -v n="$1" -v seed="$2" 'BEGIN { srand(seed); for (i = 0; i < n; i++) printf "%c", int(rand() * 256) }'
-}
 
 # announced LOG: the output bytes the oracle's summary lists.
 announced() {

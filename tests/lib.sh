@@ -58,6 +58,18 @@ expect_analyze_ok() {
 		fail "analyze verdict: $(cat "$1")"
 }
 
+# need_armnn_oracle: sets ORACLE to the Arm NN oracle program, or skips
+# the test (77) when configure did not find Arm NN.
+need_armnn_oracle() {
+	ORACLE="$top_builddir/target-harness/oracle/dmo-armnn-run"
+	[ -x "$ORACLE" ] || { echo "SKIP: dmo-armnn-run not built (no Arm NN)"; exit 77; }
+}
+
+# bytes N SEED: N pseudo-random bytes, the same for the same seed.
+bytes() {
+	LC_ALL=C awk -v n="$1" -v seed="$2" 'BEGIN { srand(seed); for (i = 0; i < n; i++) printf "%c", int(rand() * 256) }'
+}
+
 # profile DIR [--trace=full] -- PROGRAM...: runs dmo profile, keeps output.
 profile() {
 	dir=$1; shift
