@@ -503,13 +503,11 @@ static void stand_in(const struct dmo_plan *p, const struct dmo_model_layer *lay
 	}
 }
 
-/* Run every layer with tensor T at BASES[T]; the model inputs (and state)
- * are filled first: through the kernel's own input filler when a layer
- * with an op spec reads them first, else with bytes of a fixed seed.
- * Returns 0, or -1 with ERR. */
-static int run_model(const struct dmo_model *model, const struct dmo_plan *p,
-		     struct dmo_op_run **runs, unsigned char **bases, const int *plan_of,
-		     char *err, size_t err_len)
+/* Fill the model inputs (and state) at BASES[T]: through the kernel's own
+ * input filler when a layer with an op spec reads them first, else with
+ * bytes of a fixed seed. */
+static void fill_model_inputs(const struct dmo_model *model, const struct dmo_plan *p,
+			      unsigned char **bases)
 {
 	for (size_t t = 0; t < p->n_tensors; t++) {
 		const struct dmo_model_layer *reader = NULL;
@@ -524,18 +522,42 @@ static int run_model(const struct dmo_model *model, const struct dmo_plan *p,
 		else
 			fill_bytes(bases[t], p->tensors[t].bytes, VERIFY_SEED + t);
 	}
-	for (size_t l = 0; l < p->n_layers; l++) {
-		const struct dmo_plan_layer *pl = &p->layers[l];
+}
 
-		if (!model->layers[l].supported) {
-			stand_in(p, &model->layers[l], l, bases, plan_of);
-			continue;
-		}
-		if (dmo_op_execute2(runs[l], bases[pl->in], pl->in2 >= 0 ? bases[pl->in2] : NULL,
-				    bases[pl->out], 1, 0) != 0)
-			return dmo_errf(err, err_len, "layer '%s': the kernel refused its arguments",
-				    model->layers[l].name);
+/* Run layer L with tensor T at BASES[T].  Returns 0, or -1 with ERR. */
+static int run_layer(const struct dmo_model *model, const struct dmo_plan *p,
+		     struct dmo_op_run **runs, unsigned char **bases, const int *plan_of,
+		     size_t l, char *err, size_t err_len)
+{
+	const struct dmo_plan_layer *pl = &p->layers[l];
+
+	if (!model->layers[l].supported) {
+		stand_in(p, &model->layers[l], l, bases, plan_of);
+		return 0;
 	}
+	if (dmo_op_execute2(runs[l], bases[pl->in], pl->in2 >= 0 ? bases[pl->in2] : NULL,
+			    bases[pl->out], 1, 0) != 0)
+		return dmo_errf(err, err_len, "layer '%s': the kernel refused its arguments",
+				model->layers[l].name);
+	return 0;
+}
+
+/* Tensor T the same in both runs?  Returns 0, or 1 with ERR naming the
+ * first differing byte. */
+static int same_tensor(const struct dmo_model *model, const struct dmo_plan *p,
+		       unsigned char **separate, unsigned char **planned, int t, char *err,
+		       size_t err_len)
+{
+	const struct dmo_plan_tensor *pt = &p->tensors[t];
+
+	for (uint64_t i = 0; i < pt->bytes; i++)
+		if (separate[t][i] != planned[t][i]) {
+			snprintf(err, err_len, "output %s of layer '%s' differs at byte %llu of %llu",
+				 model->tensors[pt->model_tensor].name,
+				 pt->producer >= 0 ? model->layers[pt->producer].name : "-",
+				 (unsigned long long)i, (unsigned long long)pt->bytes);
+			return 1;
+		}
 	return 0;
 }
 
@@ -574,24 +596,28 @@ int dmo_plan_verify(const struct dmo_model *model, const struct dmo_plan *p, cha
 	}
 	if (rc == 0) {
 		memset(arena, 0xa5, p->peak_dmo);
-		rc = run_model(model, p, runs, separate, plan_of, err, err_len);
+		fill_model_inputs(model, p, separate);
+		fill_model_inputs(model, p, planned);
 	}
-	if (rc == 0)
-		rc = run_model(model, p, runs, planned, plan_of, err, err_len);
-	for (size_t t = 0; t < p->n_tensors && rc == 0; t++) {
-		if (!p->tensors[t].output)
-			continue;
-		for (uint64_t i = 0; i < p->tensors[t].bytes && rc == 0; i++)
-			if (separate[t][i] != planned[t][i]) {
-				const struct dmo_model_tensor *mt = &model->tensors[p->tensors[t].model_tensor];
+	/* Layer by layer, each result compared as soon as it is written: a
+	 * clobbered input shows at the layer that read it, even where later
+	 * layers (a pool, a softmax) would wash it out of the model outputs
+	 * (as dmo_plan_verify_net does for real weights). */
+	for (size_t l = 0; l < p->n_layers && rc == 0; l++) {
+		const struct dmo_model_layer *layer = &model->layers[l];
 
-				snprintf(err, err_len, "output %s of layer '%s' differs at byte %llu of %llu",
-					 mt->name, p->tensors[t].producer >= 0
-					 ? model->layers[p->tensors[t].producer].name : "-",
-					 (unsigned long long)i, (unsigned long long)p->tensors[t].bytes);
-				rc = 1;
-			}
+		rc = run_layer(model, p, runs, separate, plan_of, l, err, err_len);
+		if (rc == 0)
+			rc = run_layer(model, p, runs, planned, plan_of, l, err, err_len);
+		for (size_t k = 0; k < layer->n_results && rc == 0; k++)
+			if (plan_of[layer->results[k]] >= 0)
+				rc = same_tensor(model, p, separate, planned,
+						 plan_of[layer->results[k]], err, err_len);
 	}
+	/* And the model outputs at the end, which no later layer may touch. */
+	for (size_t t = 0; t < p->n_tensors && rc == 0; t++)
+		if (p->tensors[t].output)
+			rc = same_tensor(model, p, separate, planned, (int)t, err, err_len);
 	for (size_t l = 0; runs != NULL && l < p->n_layers; l++)
 		dmo_op_free(runs[l]);
 	for (size_t t = 0; separate != NULL && t < p->n_tensors; t++)
