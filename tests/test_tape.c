@@ -699,6 +699,70 @@ START_TEST(threads_push_and_pop_concurrently)
 }
 END_TEST
 
+/* Slabs of a huge page (2 MiB) or more bypass malloc (tape_libc.c): the
+ * first is a plain mapping, later ones start on a 2 MiB boundary, and a
+ * freed one is kept (up to 32 MiB) for the next request of its length. */
+#define HUGE_PAGE ((size_t)2 << 20)
+#define POOL_MAX ((size_t)32 << 20)
+
+START_TEST(huge_slabs_aligned_and_kept)
+{
+	struct dmo_tape_libc *c = dmo_tape_libc_ctx_new();
+	const size_t len = HUGE_PAGE + 3 * 4096;
+	char *first, *second, *again, *blocks[POOL_MAX / HUGE_PAGE + 1], *back[POOL_MAX / HUGE_PAGE];
+	size_t n = sizeof blocks / sizeof *blocks, kept = 0;
+
+	first = dmo_tape_libc_ops.alloc(c, len);
+	second = dmo_tape_libc_ops.alloc(c, len - 100); /* rounds up to LEN */
+	ck_assert_ptr_nonnull(first);
+	ck_assert_ptr_nonnull(second);
+	ck_assert_uint_eq((uintptr_t)second % HUGE_PAGE, 0);
+	memset(second, 0x5a, len); /* all LEN bytes are mapped */
+	dmo_tape_libc_ops.free(c, second, len - 100);
+	again = dmo_tape_libc_ops.alloc(c, len);
+	ck_assert_ptr_eq(again, second);
+	/* 17 blocks of 2 MiB: the pool keeps 16 (32 MiB) and unmaps the last;
+	 * the next 16 requests of that length get kept blocks back. */
+	for (size_t i = 0; i < n; i++)
+		ck_assert_ptr_nonnull(blocks[i] = dmo_tape_libc_ops.alloc(c, HUGE_PAGE));
+	for (size_t i = 0; i < n; i++)
+		dmo_tape_libc_ops.free(c, blocks[i], HUGE_PAGE);
+	for (size_t i = 0; i + 1 < n; i++) {
+		char *p = dmo_tape_libc_ops.alloc(c, HUGE_PAGE);
+
+		for (size_t j = 0; j + 1 < n; j++)
+			kept += p == blocks[j];
+		back[i] = p;
+	}
+	ck_assert_uint_eq(kept, n - 1);
+	for (size_t i = 0; i + 1 < n; i++)
+		dmo_tape_libc_ops.free(c, back[i], HUGE_PAGE);
+	dmo_tape_libc_ops.free(c, again, len);
+	dmo_tape_libc_ops.free(c, first, len);
+	dmo_tape_libc_ctx_free(c);
+}
+END_TEST
+
+/* A tape with 2 MiB slabs, destroyed, and a second one that reuses them:
+ * both read back every element. */
+START_TEST(huge_slab_tapes_in_turn)
+{
+	const size_t slab = HUGE_PAGE / sizeof(struct dmo_event);
+	const uint64_t n = 2 * slab + 5;
+
+	for (int round = 0; round < 2; round++) {
+		struct dmo_tape *t = open_tape(64, slab, 8, IO_NONE);
+
+		push_range(t, 0, n);
+		ck_assert_uint_eq(dmo_tape_size(t), n);
+		for (uint64_t i = 0; i < n; i += 4099)
+			ck_assert(ev_eq(dmo_tape_at(t, i), i));
+		ck_assert(ev_eq(dmo_tape_back(t), n - 1));
+		close_tape(t);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("tape");
@@ -718,6 +782,8 @@ int main(void)
 	tcase_add_loop_test(tc, unwritable_spill_dir, 0, IO_MODES);
 	tcase_add_loop_test(tc, full_disk_simulated, 0, IO_MODES);
 	tcase_add_loop_test(tc, full_disk_tmpfs, 0, IO_MODES);
+	tcase_add_test(tc, huge_slabs_aligned_and_kept);
+	tcase_add_test(tc, huge_slab_tapes_in_turn);
 	suite_add_tcase(s, tc);
 	return dmo_run_suite(s);
 }
