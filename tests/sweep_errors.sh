@@ -1,0 +1,141 @@
+# sweep_errors.sh - `dmo sweep`'s refusals and rarer paths, each checked
+# for its status and message: option errors found before any run, result
+# files damaged between runs (a resume must refuse, never mix), --collect
+# on what is no sweep, a formula that fails on some configurations, and
+# --emit-commands quoting a path for the shell.  Two sweeps of relu run
+# under the tool (one batch each); everything else stops before Valgrind.
+. "$top_srcdir/tests/lib.sh"
+PLUGIN=$top_builddir/tests/sweep/.libs/paper_dwconv.so
+NOT_A_FORMULA=$top_builddir/tests/targets/badbackend/.libs/dmo-backend-xnnpack.so
+
+expect_error() { # what expected-status expected-text dmo-sweep-arguments...
+	what=$1 status=$2 text=$3; shift 3
+	"$DMO" sweep "$@" >"$WORK/out" 2>"$WORK/err"
+	rc=$?
+	if [ $rc -eq "$status" ] && grep -qF -- "$text" "$WORK/err"; then
+		echo "ok: $what: $(head -1 "$WORK/err")"
+	else
+		fail "$what: status $rc, message '$(cat "$WORK/err")'"
+	fi
+}
+
+# 1. Refused before anything runs.
+expect_error "grid of two lines" 2 "bad grid: column 14: a grid is one line" \
+	"$(printf 'relu:in=4x4x1\nrelu:in=8x8x1')" --formula OB
+expect_error "--configs past the last configuration" 2 "--configs 1-2 is outside 0-1" \
+	'relu:in=1x1x{4,8}' --formula OB --configs 1-2 --out "$WORK/x"
+printf 'OB\0 - 1' >"$WORK/nul.formula"
+expect_error "formula file with a NUL byte" 2 "nul.formula: a formula file holds text, not NUL bytes" \
+	'relu:in=4x4x1' --formula "@$WORK/nul.formula" --out "$WORK/x"
+expect_error "formula library that does not exist" 2 "$WORK/none.so: No such file or directory" \
+	'relu:in=4x4x1' --formula-lib "$WORK/none.so" --out "$WORK/x"
+expect_error "formula library that is no shared object" 2 "cannot load $WORK/nul.formula" \
+	'relu:in=4x4x1' --formula-lib "$WORK/nul.formula" --out "$WORK/x"
+expect_error "shared object without dmo_formula_abi" 2 "exports no dmo_formula_abi" \
+	'relu:in=4x4x1' --formula-lib "$NOT_A_FORMULA" --out "$WORK/x"
+# 1030 leading zeros make the only configuration 1042 characters long
+# (the limit is 1023), so nothing is left to run.
+zeros=$(printf '%01030d' 0)
+expect_error "spec longer than 1023 characters" 2 "no configuration of the grid is a valid op spec" \
+	"relu:in=${zeros}4x4x1" --formula OB --out "$WORK/x"
+grep -qF "spec longer than 1023 characters" "$WORK/err" && echo "ok: the reason is counted" ||
+	fail "reason for the long spec: $(cat "$WORK/err")"
+
+# 2. A formula that fails where OB = 16 (relu:in=1x1x4 in f32: 4 elements of
+# 4 bytes): its one configuration is an error, and no figure can be drawn.
+"$DMO" sweep 'relu:in=1x1x4' --formula 'OB / (OB - 16)' --out "$WORK/err16" \
+	>"$WORK/err16.out" 2>"$WORK/err16.err"
+expect_eq "all configurations errors: exit status" 1 $?
+grep -qF "[1/1] relu:in=1x1x4: exact 16, formula error: column 4: division by zero" \
+	"$WORK/err16.err" && echo "ok: progress line names the error" || fail "progress: $(cat "$WORK/err16.err")"
+grep -qF "  error  relu:in=1x1x4: column 4: division by zero in '/'" "$WORK/err16.out" &&
+	echo "ok: summary lists the error" || fail "summary: $(cat "$WORK/err16.out")"
+grep -qF "no figure: no configuration has a formula value yet" "$WORK/err16.err" &&
+	echo "ok: no figure without a formula value" || fail "figure: $(cat "$WORK/err16.err")"
+
+# 3. A sweep of two configurations with only the second run (--configs):
+# relu's O_s is OB = 32 bytes for 1x1x8 in f32, and the formula OB - 1 = 31
+# is safe (in and out: 8 elements of 4 bytes).  --collect of it reports the first as missing.
+GRID='relu:in=1x1x{4,8}'
+"$DMO" sweep "$GRID" --formula 'OB - 1' --configs 1-1 --out "$WORK/half" >/dev/null 2>&1
+expect_eq "half sweep: exit status" 0 $?
+sweep=$(echo "$WORK"/half/sweep-*)
+expect_eq "half sweep's batch file" "1,relu:in=1x1x8,32,32,32,32,32,31,safe," \
+	"$(csv_rows "$sweep/parts/part-00000001.csv" | tail -1 | tr '\t' ,)"
+"$DMO" sweep --collect "$WORK/half" --out "$WORK/collected" >"$WORK/collected.out" 2>&1
+grep -qF "2 in the grid, 0 skipped as invalid, 1 with results, 1 MISSING" "$WORK/collected.out" &&
+	echo "ok: collect counts the missing configuration" || fail "collect: $(cat "$WORK/collected.out")"
+
+# 4. The same sweep resumed over a damaged directory: refused, with the
+# file and line.  Each case damages a fresh copy.
+part=parts/part-00000001.csv
+header=$(head -1 "$sweep/$part")
+damaged() { # what expected-text CONTENT-OF-THE-BATCH-FILE
+	rm -rf "$WORK/d" && cp -r "$WORK/half" "$WORK/d"
+	printf '%s\n' "$3" >"$(echo "$WORK"/d/sweep-*)/$part"
+	expect_error "$1" 2 "$2" "$GRID" --formula 'OB - 1' --configs 1-1 --out "$WORK/d"
+}
+damaged "row of 3 fields" "part-00000001.csv:2: 3 fields, not 10" "$header
+1,x,2"
+damaged "row of 12 fields" "part-00000001.csv:2: more than 10 fields" "$header
+1,relu:in=1x1x8,32,32,32,32,32,31,safe,,,"
+damaged "header without exact_os" "part-00000001.csv: no column 'exact_os'" \
+	"$(echo "$header" | sed 's/exact_os/exact/')"
+damaged "config index not a number" "part-00000001.csv:2: bad config index 'one'" "$header
+one,relu:in=1x1x8,32,32,32,32,32,31,safe,"
+damaged "config index past the grid" "bad config index '2'" "$header
+2,relu:in=1x1x8,32,32,32,32,32,31,safe,"
+damaged "spec of another configuration" \
+	"configuration 1 is 'relu:in=1x1x8' in this sweep, not 'relu:in=1x1x4'" "$header
+1,relu:in=1x1x4,32,32,32,32,32,31,safe,"
+damaged "unknown verdict" "part-00000001.csv:2: malformed result row" "$header
+1,relu:in=1x1x8,32,32,32,32,32,31,fine,"
+damaged "negative byte count" "part-00000001.csv:2: malformed result row" "$header
+1,relu:in=1x1x8,-32,32,32,32,32,31,safe,"
+damaged "formula value not a number" "part-00000001.csv:2: bad formula_os '3x'" "$header
+1,relu:in=1x1x8,32,32,32,32,32,3x,safe,"
+damaged "quote never closed" "part-00000001.csv:2:" "$header
+1,\"relu:in=1x1x8,32,32,32,32,32,31,safe,"
+rm -rf "$WORK/d" && cp -r "$WORK/half" "$WORK/d"
+d=$(echo "$WORK"/d/sweep-*)
+sed 's/,31,safe/,30,safe/' "$d/$part" >"$d/parts/part-00000009.csv"
+expect_error "two batch files disagree" 2 "configuration 1 has two different results" \
+	"$GRID" --formula 'OB - 1' --configs 1-1 --out "$WORK/d"
+rm -f "$d/parts/part-00000009.csv"
+echo "seed=5" >>"$d/sweep.txt"
+expect_error "sweep.txt of another sweep" 2 "belongs to a different sweep" \
+	"$GRID" --formula 'OB - 1' --configs 1-1 --out "$WORK/d"
+rm -rf "$WORK/d" && cp -r "$WORK/half" "$WORK/d"
+d=$(echo "$WORK"/d/sweep-*)
+if command -v flock >/dev/null; then
+	flock "$d/lock" "$DMO" sweep "$GRID" --formula 'OB - 1' --configs 1-1 --out "$WORK/d" \
+		>/dev/null 2>"$WORK/err"
+	expect_eq "sweep directory locked by another: exit status" 2 $?
+	grep -qF "is in use by another dmo sweep" "$WORK/err" && echo "ok: lock held is refused" ||
+		fail "lock: $(cat "$WORK/err")"
+fi
+
+# 5. --collect on what is not one sweep.
+mkdir -p "$WORK/empty" "$WORK/two/sweep-a" "$WORK/two/sweep-b" "$WORK/bad/sweep-a"
+expect_error "collect: no sweep directory" 2 "holds no sweep directory" --collect "$WORK/empty"
+expect_error "collect: two sweep directories" 2 "holds more than one sweep directory" \
+	--collect "$WORK/two"
+echo "key=0123456789abcdef" >"$WORK/bad/sweep-a/sweep.txt"
+expect_error "collect: sweep.txt without a grid" 2 "sweep.txt is not a sweep description" \
+	--collect "$WORK/bad"
+
+# 6. --emit-commands with a formula library whose path holds a quote and
+# a sample: the emitted line, read back by the shell, has the path whole.
+cp "$PLUGIN" "$WORK/it's.so"
+DMO_COMMAND=$DMO "$DMO" sweep 'dwconv2d:in=4x4x1,k={1,3}x1' --formula-lib "$WORK/it's.so" \
+	--sample 1 --seed 3 --emit-commands --out "$WORK/emit" >"$WORK/commands"
+expect_eq "emit: exit status" 0 $?
+eval "set -- $(head -1 "$WORK/commands")"
+lib= sample=
+while [ $# -gt 0 ]; do
+	case $1 in --formula-lib) lib=$2 ;; --sample) sample=$2 ;; esac
+	shift
+done
+expect_eq "emitted --formula-lib, after the shell's quote removal" "$WORK/it's.so" "$lib"
+expect_eq "emitted --sample" 1 "$sample"
+finish
