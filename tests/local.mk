@@ -113,3 +113,5 @@ TESTS += tests/layering.sh
 EXTRA_DIST += tests/layering.sh
 TESTS += tests/sweep_errors.sh
 EXTRA_DIST += tests/sweep_errors.sh
+TESTS += tests/harness_cli.sh
+EXTRA_DIST += tests/harness_cli.sh

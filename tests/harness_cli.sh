@@ -1,0 +1,48 @@
+# harness_cli.sh - dmo-harness's command line, run natively (no Valgrind):
+# every misuse exits 2 with its message (a failed write of a result file
+# exits 1), --help prints the usage on stdout and exits 0.
+. "$top_srcdir/tests/lib.sh"
+HARNESS=$top_builddir/target-harness/harness/dmo-harness
+TFLITE=$top_srcdir/tests/models/tflm_hello_world_int8.tflite
+ONNX=$top_srcdir/tests/models/onnx_add_bcast.onnx
+
+expect_harness() { # what expected-status expected-text arguments...
+	what=$1 status=$2 text=$3; shift 3
+	"$HARNESS" "$@" >"$WORK/out" 2>"$WORK/err"
+	rc=$?
+	if [ $rc -eq "$status" ] && grep -qF -- "$text" "$WORK/err"; then
+		echo "ok: $what: $(head -1 "$WORK/err")"
+	else
+		fail "$what: status $rc, message '$(head -3 "$WORK/err")'"
+	fi
+}
+expect_harness "--threads 0" 2 "--threads must be 1..256, not '0'" --threads 0 relu:in=4x4x1
+expect_harness "--rounding half" 2 "--rounding 'half': expected double or single" \
+	--rounding half relu:in=4x4x1
+expect_harness "unknown option" 2 "unrecognized option '--nosuch'" --nosuch relu:in=4x4x1
+expect_harness "--backend with --threads 2" 2 "--backend runs one thread; --threads 2" \
+	--backend ref --threads 2 relu:in=4x4x1
+expect_harness "unknown backend" 2 "unknown backend 'nosuch'" --backend nosuch relu:in=4x4x1
+expect_harness "--info in a missing folder" 2 "$WORK/none/info.csv: cannot write" \
+	--info "$WORK/none/info.csv" relu:in=4x4x1
+expect_harness "no op spec" 2 "no op spec given" --threads 2
+expect_harness "bad op spec" 2 "'badop:in=1': unknown op 'badop'" badop:in=1
+expect_harness "--model and op specs" 2 "give either --model or op specs, not both" \
+	--model "$TFLITE" relu:in=4x4x1
+expect_harness "missing model" 2 "$WORK/none.tflite: No such file or directory" \
+	--model "$WORK/none.tflite"
+expect_harness "real weights with --threads" 2 "runs with its real weights on the reference kernels, one thread" \
+	--model "$TFLITE" --threads 2
+expect_harness "--output in a missing folder" 1 "$WORK/none/out.bin: cannot write" \
+	--model "$TFLITE" --output "$WORK/none/out.bin"
+# hello_world's first layer (0) writes 16 bytes: 1x16 int8.
+expect_harness "--replay into a missing folder" 1 "$WORK/none/dmo-0000.bin: writing 16 bytes failed" \
+	--model "$TFLITE" --replay "$WORK/none"
+expect_harness "--zeros on an ONNX model: a warning, and it runs" 0 \
+	"--input, --random and --zeros need a .tflite model (its real weights); ignored" \
+	--model "$ONNX" --zeros
+"$HARNESS" --help >"$WORK/help" 2>&1
+expect_eq "--help: exit status" 0 $?
+expect_eq "--help: usage first" "usage: dmo-harness [--threads N] [--interleave] SPEC..." \
+	"$(head -1 "$WORK/help")"
+finish
