@@ -221,11 +221,6 @@ void dmo_sweep_close(struct dmo_sweep *s)
 	free(s);
 }
 
-const char *dmo_sweep_dir(const struct dmo_sweep *s)
-{
-	return s->dir;
-}
-
 /* ---- formula and key ---------------------------------------------------- */
 
 static char *read_file(const char *path, size_t *len, char *err, size_t err_len)

@@ -38,9 +38,6 @@ struct dmo_sweep *dmo_sweep_open(const struct dmo_sweep_options *opts, char *err
 				 size_t err_len);
 void dmo_sweep_close(struct dmo_sweep *sweep);
 
-/* The sweep directory (OUT/sweep-KEY). */
-const char *dmo_sweep_dir(const struct dmo_sweep *sweep);
-
 /* Run every configuration (of the range, if one was given) that has no
  * result yet, with per-configuration progress on PROGRESS.  Returns 0 when
  * all of them have results, 1 when some batches failed (said on stderr;
