@@ -8,13 +8,7 @@ ONNX=$top_srcdir/tests/models/onnx_add_bcast.onnx
 
 expect_harness() { # what expected-status expected-text arguments...
 	what=$1 status=$2 text=$3; shift 3
-	"$HARNESS" "$@" >"$WORK/out" 2>"$WORK/err"
-	rc=$?
-	if [ $rc -eq "$status" ] && grep -qF -- "$text" "$WORK/err"; then
-		echo "ok: $what: $(head -1 "$WORK/err")"
-	else
-		fail "$what: status $rc, message '$(head -3 "$WORK/err")'"
-	fi
+	expect_refusal "$what" "$status" "$text" "$HARNESS" "$@"
 }
 expect_harness "--threads 0" 2 "--threads must be 1..256, not '0'" --threads 0 relu:in=4x4x1
 expect_harness "--rounding half" 2 "--rounding 'half': expected double or single" \

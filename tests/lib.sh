@@ -76,6 +76,25 @@ profile() {
 	"$DMO" profile --out "$dir" "$@" >"$dir.out" 2>"$dir.err"
 }
 
+# expect_refusal WHAT STATUS TEXT COMMAND...: COMMAND exits STATUS and its
+# stderr holds TEXT (stdout and stderr are kept in $WORK/out, $WORK/err).
+expect_refusal() {
+	what=$1 status=$2 text=$3; shift 3
+	"$@" >"$WORK/out" 2>"$WORK/err"
+	rc=$?
+	if [ $rc -eq "$status" ] && grep -qF -- "$text" "$WORK/err"; then
+		echo "ok: $what: $(head -1 "$WORK/err")"
+	else
+		fail "$what: status $rc, message '$(head -3 "$WORK/err")'"
+	fi
+}
+
+# expect_sweep_error WHAT STATUS TEXT DMO-SWEEP-ARGUMENTS...
+expect_sweep_error() {
+	what=$1 status=$2 text=$3; shift 3
+	expect_refusal "$what" "$status" "$text" "$DMO" sweep "$@"
+}
+
 finish() {
 	if [ "$failures" -ne 0 ]; then
 		echo "$failures check(s) failed"

@@ -111,28 +111,18 @@ expect_eq "batches finished before the kill that ran again" "" "$twice"
 expect_eq "batch files after the resume" 8 "$(ls "$WORK"/resume/sweep-*/parts | grep -c '^part-')"
 
 # 5. Errors name the position.
-expect_error() { # what expected-status expected-text dmo-arguments...
-	what=$1 status=$2 text=$3; shift 3
-	"$DMO" sweep "$@" >/dev/null 2>"$WORK/err"
-	rc=$?
-	if [ $rc -eq "$status" ] && grep -qF -- "$text" "$WORK/err"; then
-		echo "ok: $what: $(cat "$WORK/err")"
-	else
-		fail "$what: status $rc, message '$(cat "$WORK/err")'"
-	fi
-}
-expect_error "empty range" 2 "bad grid: column 14: empty range: 8 > 4" \
+expect_sweep_error "empty range" 2 "bad grid: column 14: empty range: 8 > 4" \
 	'dwconv2d:in={8..4}x8x1,k=3' --formula OB
-expect_error "unclosed set" 2 "bad grid: column 21: '{' is never closed" \
+expect_sweep_error "unclosed set" 2 "bad grid: column 21: '{' is never closed" \
 	'dwconv2d:in=8x8x1,k={3' --formula OB
-expect_error "bad formula" 2 "bad formula: column 5: expected a number, name or '(', found '*'" \
+expect_sweep_error "bad formula" 2 "bad formula: column 5: expected a number, name or '(', found '*'" \
 	'relu:in=4x4x1' --formula 'OB +* 2'
-expect_error "unknown variable" 2 "bad formula: column 6: unknown name 'in_x'" \
+expect_sweep_error "unknown variable" 2 "bad formula: column 6: unknown name 'in_x'" \
 	'relu:in=4x4x1' --formula 'OB - in_x'
-expect_error "no valid configuration" 2 "no configuration of the grid is a valid op spec" \
+expect_sweep_error "no valid configuration" 2 "no configuration of the grid is a valid op spec" \
 	'dwconv2d:in=2x2x1,k={5,6},pad=valid' --formula OB
-expect_error "unknown backend" 2 "unknown backend 'nosuch'" \
+expect_sweep_error "unknown backend" 2 "unknown backend 'nosuch'" \
 	'relu:in=4x4x1' --formula OB --backend nosuch
-expect_error "two sweeps in one collect" 2 "is a different sweep" \
+expect_sweep_error "two sweeps in one collect" 2 "is a different sweep" \
 	--collect "$WORK/serial" "$WORK/ob"
 finish

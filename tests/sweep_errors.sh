@@ -8,35 +8,25 @@
 PLUGIN=$top_builddir/tests/sweep/.libs/paper_dwconv.so
 NOT_A_FORMULA=$top_builddir/tests/targets/badbackend/.libs/dmo-backend-xnnpack.so
 
-expect_error() { # what expected-status expected-text dmo-sweep-arguments...
-	what=$1 status=$2 text=$3; shift 3
-	"$DMO" sweep "$@" >"$WORK/out" 2>"$WORK/err"
-	rc=$?
-	if [ $rc -eq "$status" ] && grep -qF -- "$text" "$WORK/err"; then
-		echo "ok: $what: $(head -1 "$WORK/err")"
-	else
-		fail "$what: status $rc, message '$(cat "$WORK/err")'"
-	fi
-}
 
 # 1. Refused before anything runs.
-expect_error "grid of two lines" 2 "bad grid: column 14: a grid is one line" \
+expect_sweep_error "grid of two lines" 2 "bad grid: column 14: a grid is one line" \
 	"$(printf 'relu:in=4x4x1\nrelu:in=8x8x1')" --formula OB
-expect_error "--configs past the last configuration" 2 "--configs 1-2 is outside 0-1" \
+expect_sweep_error "--configs past the last configuration" 2 "--configs 1-2 is outside 0-1" \
 	'relu:in=1x1x{4,8}' --formula OB --configs 1-2 --out "$WORK/x"
 printf 'OB\0 - 1' >"$WORK/nul.formula"
-expect_error "formula file with a NUL byte" 2 "nul.formula: a formula file holds text, not NUL bytes" \
+expect_sweep_error "formula file with a NUL byte" 2 "nul.formula: a formula file holds text, not NUL bytes" \
 	'relu:in=4x4x1' --formula "@$WORK/nul.formula" --out "$WORK/x"
-expect_error "formula library that does not exist" 2 "$WORK/none.so: No such file or directory" \
+expect_sweep_error "formula library that does not exist" 2 "$WORK/none.so: No such file or directory" \
 	'relu:in=4x4x1' --formula-lib "$WORK/none.so" --out "$WORK/x"
-expect_error "formula library that is no shared object" 2 "cannot load $WORK/nul.formula" \
+expect_sweep_error "formula library that is no shared object" 2 "cannot load $WORK/nul.formula" \
 	'relu:in=4x4x1' --formula-lib "$WORK/nul.formula" --out "$WORK/x"
-expect_error "shared object without dmo_formula_abi" 2 "exports no dmo_formula_abi" \
+expect_sweep_error "shared object without dmo_formula_abi" 2 "exports no dmo_formula_abi" \
 	'relu:in=4x4x1' --formula-lib "$NOT_A_FORMULA" --out "$WORK/x"
 # 1030 leading zeros make the only configuration 1042 characters long
 # (the limit is 1023), so nothing is left to run.
 zeros=$(printf '%01030d' 0)
-expect_error "spec longer than 1023 characters" 2 "no configuration of the grid is a valid op spec" \
+expect_sweep_error "spec longer than 1023 characters" 2 "no configuration of the grid is a valid op spec" \
 	"relu:in=${zeros}4x4x1" --formula OB --out "$WORK/x"
 grep -qF "spec longer than 1023 characters" "$WORK/err" && echo "ok: the reason is counted" ||
 	fail "reason for the long spec: $(cat "$WORK/err")"
@@ -73,7 +63,7 @@ header=$(head -1 "$sweep/$part")
 damaged() { # what expected-text CONTENT-OF-THE-BATCH-FILE
 	rm -rf "$WORK/d" && cp -r "$WORK/half" "$WORK/d"
 	printf '%s\n' "$3" >"$(echo "$WORK"/d/sweep-*)/$part"
-	expect_error "$1" 2 "$2" "$GRID" --formula 'OB - 1' --configs 1-1 --out "$WORK/d"
+	expect_sweep_error "$1" 2 "$2" "$GRID" --formula 'OB - 1' --configs 1-1 --out "$WORK/d"
 }
 damaged "row of 3 fields" "part-00000001.csv:2: 3 fields, not 10" "$header
 1,x,2"
@@ -99,11 +89,11 @@ damaged "quote never closed" "part-00000001.csv:2:" "$header
 rm -rf "$WORK/d" && cp -r "$WORK/half" "$WORK/d"
 d=$(echo "$WORK"/d/sweep-*)
 sed 's/,31,safe/,30,safe/' "$d/$part" >"$d/parts/part-00000009.csv"
-expect_error "two batch files disagree" 2 "configuration 1 has two different results" \
+expect_sweep_error "two batch files disagree" 2 "configuration 1 has two different results" \
 	"$GRID" --formula 'OB - 1' --configs 1-1 --out "$WORK/d"
 rm -f "$d/parts/part-00000009.csv"
 echo "seed=5" >>"$d/sweep.txt"
-expect_error "sweep.txt of another sweep" 2 "belongs to a different sweep" \
+expect_sweep_error "sweep.txt of another sweep" 2 "belongs to a different sweep" \
 	"$GRID" --formula 'OB - 1' --configs 1-1 --out "$WORK/d"
 rm -rf "$WORK/d" && cp -r "$WORK/half" "$WORK/d"
 d=$(echo "$WORK"/d/sweep-*)
@@ -117,11 +107,11 @@ fi
 
 # 5. --collect on what is not one sweep.
 mkdir -p "$WORK/empty" "$WORK/two/sweep-a" "$WORK/two/sweep-b" "$WORK/bad/sweep-a"
-expect_error "collect: no sweep directory" 2 "holds no sweep directory" --collect "$WORK/empty"
-expect_error "collect: two sweep directories" 2 "holds more than one sweep directory" \
+expect_sweep_error "collect: no sweep directory" 2 "holds no sweep directory" --collect "$WORK/empty"
+expect_sweep_error "collect: two sweep directories" 2 "holds more than one sweep directory" \
 	--collect "$WORK/two"
 echo "key=0123456789abcdef" >"$WORK/bad/sweep-a/sweep.txt"
-expect_error "collect: sweep.txt without a grid" 2 "sweep.txt is not a sweep description" \
+expect_sweep_error "collect: sweep.txt without a grid" 2 "sweep.txt is not a sweep description" \
 	--collect "$WORK/bad"
 
 # 6. --emit-commands with a formula library whose path holds a quote and
