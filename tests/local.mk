@@ -115,3 +115,5 @@ TESTS += tests/sweep_errors.sh
 EXTRA_DIST += tests/sweep_errors.sh
 TESTS += tests/harness_cli.sh
 EXTRA_DIST += tests/harness_cli.sh
+TESTS += tests/layers_csv.sh
+EXTRA_DIST += tests/layers_csv.sh
