@@ -1,9 +1,10 @@
 # sweep_errors.sh - `dmo sweep`'s refusals and rarer paths, each checked
 # for its status and message: option errors found before any run, result
 # files damaged between runs (a resume must refuse, never mix), --collect
-# on what is no sweep, a formula that fails on some configurations, and
-# --emit-commands quoting a path for the shell.  Two sweeps of relu run
-# under the tool (one batch each); everything else stops before Valgrind.
+# on what is no sweep, a formula that fails on some configurations,
+# --emit-commands quoting a path for the shell, and harness programs that
+# fail or do not exist.  Two sweeps of relu run under the tool (one batch
+# each); everything else stops before Valgrind or its program.
 . "$top_srcdir/tests/lib.sh"
 PLUGIN=$top_builddir/tests/sweep/.libs/paper_dwconv.so
 NOT_A_FORMULA=$top_builddir/tests/targets/badbackend/.libs/dmo-backend-xnnpack.so
@@ -128,4 +129,20 @@ while [ $# -gt 0 ]; do
 done
 expect_eq "emitted --formula-lib, after the shell's quote removal" "$WORK/it's.so" "$lib"
 expect_eq "emitted --sample" 1 "$sample"
+# 7. Batches whose harness fails: each is reported, the sweep exits 2 and
+# asks for a rerun, and the summary counts both configurations as missing.
+DMO_HARNESS=/bin/false "$DMO" sweep "$GRID" --formula OB --batch 1 --out "$WORK/false" \
+	>"$WORK/false.out" 2>"$WORK/false.err"
+expect_eq "harness exits 1: exit status" 2 $?
+expect_eq "harness exits 1: batches reported" 2 \
+	"$(grep -c "configurations [01]-[01]: the harness exited with status 1" "$WORK/false.err")"
+grep -qF "2 configurations failed to run; run the same command again to retry them" \
+	"$WORK/false.err" && echo "ok: rerun asked for" || fail "rerun: $(cat "$WORK/false.err")"
+grep -qF "0 with results, 2 MISSING" "$WORK/false.out" && echo "ok: both missing" ||
+	fail "summary: $(cat "$WORK/false.out")"
+DMO_HARNESS=$WORK/no-harness "$DMO" sweep "$GRID" --formula OB --out "$WORK/none" \
+	>/dev/null 2>"$WORK/none.err"
+expect_eq "no harness program: exit status" 2 $?
+grep -qF "cannot run the harness program $WORK/no-harness" "$WORK/none.err" &&
+	echo "ok: the missing harness is named" || fail "missing harness: $(cat "$WORK/none.err")"
 finish
