@@ -39,6 +39,11 @@
 static const HChar *clo_fifo = NULL;
 static const HChar *clo_out = NULL;
 static Bool clo_full_trace = False;
+static Bool clo_count = False;
+/* Whether the code counts guest instructions: the full trace's events
+ * need their times; a summary needs the count only for layers.csv's
+ * instructions column, so only when asked (--dmo-count=yes). */
+static Bool count_instructions = False;
 static ULong clo_max_mem = (ULong)DMO_MAX_MEM_DEFAULT_MIB << 20;
 
 static Bool dmo_process_cmd_line_option(const HChar *arg)
@@ -53,6 +58,7 @@ static Bool dmo_process_cmd_line_option(const HChar *arg)
 			clo_full_trace = False;
 		else
 			VG_(fmsg_bad_option)(arg, "expected summary or full\n");
+	} else if VG_BOOL_CLO(arg, "--dmo-count", clo_count) {
 	} else if VG_STR_CLO(arg, "--dmo-max-mem", max_mem) {
 		uint64_t bytes = 0;
 		if (dmo_size_parse(max_mem, &bytes) != 0 || bytes < DMO_MAX_MEM_MIN)
@@ -73,6 +79,9 @@ static void dmo_print_usage(void)
 "    --dmo-trace=summary|full  summary: per-layer counts and exact O_s;\n"
 "                              full: also every event, in layer-NNNN.events\n"
 "                              [summary]\n"
+"    --dmo-count=no|yes        count guest instructions for layers.csv's\n"
+"                              instructions column; a full trace always\n"
+"                              counts (event times) [no]\n"
 "    --dmo-max-mem=SIZE        RAM a full trace may hold (K, M, G suffixes);\n"
 "                              beyond it, events go straight to disk ["
 				DMO_MAX_MEM_DEFAULT_TEXT "]\n");
@@ -89,7 +98,8 @@ static void dmo_post_clo_init(void)
 	 * `DMO_FIFO=F valgrind --tool=dmo PROG` needs no second spelling. */
 	if (clo_fifo == NULL)
 		clo_fifo = VG_(getenv)(DMO_FIFO_ENV);
-	dmo_layers_init(clo_fifo, clo_out, clo_full_trace, clo_max_mem);
+	count_instructions = clo_full_trace || clo_count;
+	dmo_layers_init(clo_fifo, clo_out, clo_full_trace, count_instructions, clo_max_mem);
 }
 
 static void dmo_post_syscall(ThreadId tid, UInt syscallno, UWord *args,
@@ -433,7 +443,7 @@ static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 		switch (s->tag) {
 		case Ist_IMark:
 			st.next_instr = s->Ist.IMark.addr + s->Ist.IMark.len;
-			if (st.active)
+			if (st.active && count_instructions)
 				st.pending_instrs++;
 			break;
 		case Ist_WrTmp:
