@@ -296,6 +296,7 @@ static const struct helper helpers[2][3][2] = {
 static void call_if_touching(struct sb_state *st, IRExpr *addr, UInt size, UInt k,
 			     IRExpr *guard, const struct helper *helper)
 {
+	IRExpr *exact_addr = addr; /* the helper's; ADDR may be moved below */
 	IRExpr *lo = load_word(st, &st->lo[k], &dmo_watch.lo[k]);
 	IRExpr *span = load_word(st, &st->span[k], &dmo_watch.span[k]);
 	IRExpr *rel, *hit;
@@ -312,11 +313,11 @@ static void call_if_touching(struct sb_state *st, IRExpr *addr, UInt size, UInt 
 	if (clo_full_trace)
 		/* The instruction being executed has not been counted yet. */
 		call = unsafeIRDirty_0_N(3, helper->name, VG_(fnptr_to_fnentry)(helper->fn),
-					 mkIRExprVec_3(addr, mkIRExpr_HWord(size),
+					 mkIRExprVec_3(exact_addr, mkIRExpr_HWord(size),
 						       mkIRExpr_HWord((HWord)((Long)st->pending_instrs - 1))));
 	else
 		call = unsafeIRDirty_0_N(2, helper->name, VG_(fnptr_to_fnentry)(helper->fn),
-					 mkIRExprVec_2(addr, mkIRExpr_HWord(size)));
+					 mkIRExprVec_2(exact_addr, mkIRExpr_HWord(size)));
 	call->guard = hit;
 	addStmtToIRSB(st->out, IRStmt_Dirty(call));
 }
