@@ -2,7 +2,7 @@
 # reducer, tape core), compiled once for libc users here and again, with the
 # tool's flags, in dmo-tool/local.mk.
 noinst_LTLIBRARIES += common/libdmo-core.la
-common_libdmo_core_la_SOURCES = common/event.h common/wire.h common/os_reducer.h common/os_fold_rule.h common/os_reducer.c \
+common_libdmo_core_la_SOURCES = common/event.h common/wire.h common/os_reducer.h common/os_reducer.c \
 	common/wire_parse.h common/wire_parse.c common/summary.h common/trace_format.h \
 	common/protocol.h common/protocol.c common/text.h common/size_text.h
 common_libdmo_core_la_CPPFLAGS = $(CORE_CPPFLAGS) $(FREESTANDING_CPPFLAGS)

@@ -17,11 +17,51 @@ struct dmo_reducer {
 	uint64_t max_out_write_end;  /* valid when counts[3] > 0 */
 	uint64_t min_in_write_start; /* valid when counts[1] > 0 */
 	int64_t min_bound;           /* valid when have_bound */
-	uint64_t have_bound;         /* 0 or 1; a word, as the rule's IR loads it */
+	int have_bound;
 };
 
 void dmo_reducer_init(struct dmo_reducer *r, uint64_t in_bytes,
 		      uint64_t out_bytes);
+
+/* A forbidding pair is E1 before E2 on different buffers: W(O)->R(I),
+ * W(O)->W(I) or W(I)->R(O).  Each forbids every X > OB + i - o_end, where i
+ * is the start of the input-side range and o_end the end of the output-side
+ * one (docs/formulas.md).  For a later input access the tightest earlier
+ * W(O) is the one with the largest end; for a later R(O) the tightest
+ * earlier W(I) is the one with the smallest start.  So two running
+ * extremes suffice. */
+static inline void dmo_reducer_forbid(struct dmo_reducer *r, uint64_t in_start,
+				      uint64_t out_end)
+{
+	int64_t bound = (int64_t)r->out_bytes + (int64_t)in_start - (int64_t)out_end;
+	if (!r->have_bound || bound < r->min_bound) {
+		r->min_bound = bound;
+		r->have_bound = 1;
+	}
+}
+
+/* Fold one access, already clipped to its buffer: OFFSET and SIZE are in
+ * bytes from the start of the buffer named by FLAGS (see event.h). */
+static inline void dmo_reducer_add(struct dmo_reducer *r, unsigned flags, uint64_t offset,
+				   uint64_t size)
+{
+	if (flags & DMO_EV_OUT) {
+		if (flags & DMO_EV_WRITE) {
+			if (r->counts[3] == 0 || offset + size > r->max_out_write_end)
+				r->max_out_write_end = offset + size;
+		} else if (r->counts[1] > 0) {
+			dmo_reducer_forbid(r, r->min_in_write_start, offset + size);
+		}
+	} else {
+		/* Both R(I) and W(I) conflict with an earlier W(O). */
+		if (r->counts[3] > 0)
+			dmo_reducer_forbid(r, offset, r->max_out_write_end);
+		if ((flags & DMO_EV_WRITE) &&
+		    (r->counts[1] == 0 || offset < r->min_in_write_start))
+			r->min_in_write_start = offset;
+	}
+	r->counts[dmo_event_kind((uint8_t)flags)]++;
+}
 
 /* SPEC.md's clamp: a tightest bound BOUND (when HAVE_BOUND) limited to
  * [0, min(IN_BYTES, OUT_BYTES)]; with no bound, the whole min. */
@@ -71,64 +111,17 @@ struct dmo_any_reducer {
 void dmo_any_init(struct dmo_any_reducer *a, uint64_t in_bytes, uint64_t out_bytes,
 		  struct dmo_thread_acc *threads, uint32_t capacity);
 
-/* A forbidding pair is E1 before E2 on different buffers: W(O)->R(I),
- * W(O)->W(I) or W(I)->R(O).  Each forbids every X > OB + i - o_end, where i
- * is the start of the input-side range and o_end the end of the output-side
- * one (docs/formulas.md).  For a later input access the tightest earlier
- * W(O) is the one with the largest end; for a later R(O) the tightest
- * earlier W(I) is the one with the smallest start.  So two running
- * extremes suffice.  The rule itself is os_fold_rule.h, instantiated
- * below in C (dmo_reducer_add); the tool also instantiates it as inline
- * IR. */
-#define FOLD_NAME(x) dmo_c_##x
-#define FOLD_CTX int
-#define FOLD_V uint64_t
-#define FOLD_B int
-#define FOLD_GET(c, p) ((uint64_t)*(p))
-#define FOLD_PUT(c, p, v) (*(p) = (v))
-#define FOLD_K(c, k) ((uint64_t)(k))
-#define FOLD_ADD(c, a, b) ((a) + (b))
-#define FOLD_SUB(c, a, b) ((a) - (b))
-#define FOLD_LTU(c, a, b) ((a) < (b))
-#define FOLD_LTS(c, a, b) ((int64_t)(a) < (int64_t)(b))
-#define FOLD_NE0(c, a) ((a) != 0)
-#define FOLD_AND(c, a, b) ((a) && (b))
-#define FOLD_OR(c, a, b) ((a) || (b))
-#define FOLD_NOT(c, a) (!(a))
-#define FOLD_B2V(c, b) ((uint64_t)(b))
-#define FOLD_ITE(c, b, x, y) ((b) ? (x) : (y))
-#include "os_fold_rule.h"
-#undef FOLD_NAME
-#undef FOLD_CTX
-#undef FOLD_V
-#undef FOLD_B
-#undef FOLD_GET
-#undef FOLD_PUT
-#undef FOLD_K
-#undef FOLD_ADD
-#undef FOLD_SUB
-#undef FOLD_LTU
-#undef FOLD_LTS
-#undef FOLD_NE0
-#undef FOLD_AND
-#undef FOLD_OR
-#undef FOLD_NOT
-#undef FOLD_B2V
-#undef FOLD_ITE
-
-/* Fold one access, already clipped to its buffer: OFFSET and SIZE are in
- * bytes from the start of the buffer named by FLAGS (see event.h). */
-static inline void dmo_reducer_add(struct dmo_reducer *r, unsigned flags, uint64_t offset,
-				   uint64_t size)
-{
-	dmo_c_reducer_add(0, r, flags, offset, size);
-}
-
 /* One event into a thread's own state: its reducer and extremes. */
 static inline void dmo_any_fold(struct dmo_thread_acc *t, unsigned flags, uint64_t offset,
 				uint64_t size)
 {
-	dmo_c_thread_add(0, t, flags, offset, size);
+	if (!(flags & DMO_EV_OUT)) {
+		if (offset < t->min_in_start)
+			t->min_in_start = offset;
+	} else if (!(flags & DMO_EV_WRITE) && offset + size > t->max_out_read_end) {
+		t->max_out_read_end = offset + size;
+	}
+	dmo_reducer_add(&t->own, flags, offset, size);
 }
 
 /* dmo_any_add for the first event and for layers of several threads:

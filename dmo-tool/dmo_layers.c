@@ -59,7 +59,7 @@ ULong dmo_instructions = 0;
 UInt dmo_running_tid = 0;
 
 /* One slot per thread id an event file can tell apart (os_reducer.h). */
-struct dmo_thread_acc dmo_thread_slots[DMO_TID_LUMPED + 1];
+static struct dmo_thread_acc thread_slots[DMO_TID_LUMPED + 1];
 
 static struct {
 	Int fifo_fd, summary_fd;
@@ -170,8 +170,6 @@ static void watch_range(UInt k, Addr base, ULong len)
 {
 	dmo_watch.lo[k] = base - DMO_WATCH_SLACK;
 	dmo_watch.span[k] = len + DMO_WATCH_SLACK;
-	dmo_watch.base[k] = base;
-	dmo_watch.len[k] = len;
 }
 
 /* Point the checks at L's buffers; returns the number of ranges. */
@@ -184,7 +182,7 @@ static UInt watch_buffers(const struct dmo_active_layer *l)
 	 * which never starts in the first page. */
 	tl_assert(l->in_bytes > 0 && l->out_bytes > 0);
 	tl_assert(lo >= DMO_WATCH_SLACK);
-	if (!dmo_watch.always_two && hi - lo <= l->in_bytes + l->out_bytes + MAX_GAP_COVERED) {
+	if (hi - lo <= l->in_bytes + l->out_bytes + MAX_GAP_COVERED) {
 		watch_range(0, lo, hi - lo);
 		return 1;
 	}
@@ -246,7 +244,7 @@ static void op_open(void *ctx, const struct dmo_protocol_layer *l)
 	UInt n_ranges;
 
 	st.active = next;
-	dmo_any_init(&st.active.reducer, l->in_bytes, l->out_bytes, dmo_thread_slots,
+	dmo_any_init(&st.active.reducer, l->in_bytes, l->out_bytes, thread_slots,
 		     DMO_TID_LUMPED + 1);
 	dmo_instructions = 0;
 	if (st.full_trace && st.out_dir != NULL) {

@@ -42,20 +42,12 @@ struct dmo_watch_ranges {
 	Addr lo[2];
 	ULong span[2];
 	UInt n_ranges;
-	/* With two ranges, range k's buffer, for the inline O_s update. */
-	Addr base[2];
-	ULong len[2];
-	Bool always_two; /* set once: the code updates O_s inline */
 };
 extern struct dmo_watch_ranges dmo_watch;
 
 /* Guest instructions since the active layer's begin; the instrumented code
  * adds to it directly, when it counts (dmo_layers_init's COUNT). */
 extern ULong dmo_instructions;
-
-/* The reducer's per-thread slots, at a fixed address the inline update
- * holds as a constant. */
-extern struct dmo_thread_acc dmo_thread_slots[DMO_TID_LUMPED + 1];
 
 /* The thread running guest code, kept by Valgrind's start_client_code
  * callback, so the helpers need no call to learn it. */

@@ -30,7 +30,6 @@
 #include "pub_tool_vkiscnums.h"
 
 #include "event.h"
-#include "dmo_fold_ir.h"
 #include "dmo_layers.h"
 #include "dmo_trace.h"
 #include "size_text.h"
@@ -45,11 +44,6 @@ static Bool clo_count = False;
  * need their times; a summary needs the count only for layers.csv's
  * instructions column, so only when asked (--dmo-count=yes). */
 static Bool count_instructions = False;
-static Bool clo_inline = False;
-/* The summary's O_s update runs inline in the code (dmo_fold_ir.c) for
- * an access wholly inside a buffer by the layer's only thread; the
- * helper does the rest. */
-static Bool fold_inline = False;
 static ULong clo_max_mem = (ULong)DMO_MAX_MEM_DEFAULT_MIB << 20;
 
 static Bool dmo_process_cmd_line_option(const HChar *arg)
@@ -65,7 +59,6 @@ static Bool dmo_process_cmd_line_option(const HChar *arg)
 		else
 			VG_(fmsg_bad_option)(arg, "expected summary or full\n");
 	} else if VG_BOOL_CLO(arg, "--dmo-count", clo_count) {
-	} else if VG_BOOL_CLO(arg, "--dmo-inline", clo_inline) {
 	} else if VG_STR_CLO(arg, "--dmo-max-mem", max_mem) {
 		uint64_t bytes = 0;
 		if (dmo_size_parse(max_mem, &bytes) != 0 || bytes < DMO_MAX_MEM_MIN)
@@ -106,8 +99,6 @@ static void dmo_post_clo_init(void)
 	if (clo_fifo == NULL)
 		clo_fifo = VG_(getenv)(DMO_FIFO_ENV);
 	count_instructions = clo_full_trace || clo_count;
-	fold_inline = clo_inline && !clo_full_trace;
-	dmo_watch.always_two = fold_inline;
 	dmo_layers_init(clo_fifo, clo_out, clo_full_trace, count_instructions, clo_max_mem);
 }
 
@@ -240,14 +231,7 @@ struct sb_state {
 	 * first check, and again after a marker store (which may begin a
 	 * layer over other buffers); IRTemp_INVALID when not loaded. */
 	IRTemp lo[2], span[2];
-	IRTemp base[2], len[2], fast_ok; /* the same, for the inline update */
-	UInt inline_left; /* inline updates this block may still have */
 };
-
-/* Each inline update is some 40 IR statements; a block of many accesses
- * (a register save, say) would outgrow Valgrind's buffer for one
- * translation, so its later accesses call the helper. */
-#define INLINE_UPDATES_PER_BLOCK 16
 
 static IRExpr *tmp_of(IRSB *sb, IRType ty, IRExpr *e)
 {
@@ -269,57 +253,6 @@ static IRExpr *load_word(struct sb_state *st, IRTemp *cache, const void *where)
 static void forget_ranges(struct sb_state *st)
 {
 	st->lo[0] = st->lo[1] = st->span[0] = st->span[1] = IRTemp_INVALID;
-	st->base[0] = st->base[1] = st->len[0] = st->len[1] = IRTemp_INVALID;
-	st->fast_ok = IRTemp_INVALID;
-}
-
-/* Whether the inline update may run in this block: a layer is open and
- * the running thread is its only one so far.  Loaded once a block, like
- * the ranges: the thread changes only between blocks, a layer only at a
- * marker (after which it is loaded again), and a helper in the block can
- * only make it true (the layer's first event), which a stale false
- * leaves to the helper. */
-static IRExpr *fast_ok(struct sb_state *st)
-{
-	if (st->fast_ok == IRTemp_INVALID) {
-		IRExpr *open = tmp_of(st->out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
-					mkIRExpr_HWord((HWord)&dmo_active)));
-		IRExpr *only = tmp_of(st->out, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32,
-					mkIRExpr_HWord((HWord)&dmo_watched->reducer.only_tid)));
-		IRExpr *running = tmp_of(st->out, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32,
-					mkIRExpr_HWord((HWord)&dmo_running_tid)));
-		IRExpr *same = tmp_of(st->out, Ity_I1, IRExpr_Binop(Iop_CmpEQ32, only, running));
-		IRExpr *is_open = tmp_of(st->out, Ity_I1, IRExpr_Binop(Iop_CmpNE64, open,
-						IRExpr_Const(IRConst_U64(0))));
-		st->fast_ok = newIRTemp(st->out->tyenv, Ity_I1);
-		addStmtToIRSB(st->out, IRStmt_WrTmp(st->fast_ok,
-					IRExpr_Binop(Iop_And1, same, is_open)));
-	}
-	return IRExpr_RdTmp(st->fast_ok);
-}
-
-/* The inline update of range K's buffer for an access of FLAGS at ADDR
- * that passed the check HIT: runs when the access lies wholly inside the
- * buffer and fast_ok; returns the condition under which the helper must
- * still be called (HIT and not that). */
-static IRExpr *fold_if_inside(struct sb_state *st, IRExpr *addr, UInt size, UInt k,
-			      UInt flags, IRExpr *hit)
-{
-	IRExpr *base = load_word(st, &st->base[k], &dmo_watch.base[k]);
-	IRExpr *len = load_word(st, &st->len[k], &dmo_watch.len[k]);
-	IRExpr *offset = tmp_of(st->out, Ity_I64, IRExpr_Binop(Iop_Sub64, addr, base));
-	IRExpr *end = tmp_of(st->out, Ity_I64, IRExpr_Binop(Iop_Add64, offset,
-						IRExpr_Const(IRConst_U64(size))));
-	/* offset <= len rules out an address below the buffer (a huge
-	 * offset), so end cannot wrap. */
-	IRExpr *starts_in = tmp_of(st->out, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, offset, len));
-	IRExpr *ends_in = tmp_of(st->out, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, end, len));
-	IRExpr *inside = tmp_of(st->out, Ity_I1, IRExpr_Binop(Iop_And1, starts_in, ends_in));
-	IRExpr *fast = tmp_of(st->out, Ity_I1, IRExpr_Binop(Iop_And1, inside, fast_ok(st)));
-	fast = tmp_of(st->out, Ity_I1, IRExpr_Binop(Iop_And1, fast, hit));
-	dmo_fold_ir(st->out, fast, &dmo_thread_slots[0], flags, offset, size);
-	return tmp_of(st->out, Ity_I1, IRExpr_Binop(Iop_And1, hit,
-					tmp_of(st->out, Ity_I1, IRExpr_Unop(Iop_Not1, fast))));
 }
 
 static void flush_instructions(struct sb_state *st)
@@ -361,9 +294,9 @@ static const struct helper helpers[2][3][2] = {
  * both sides, which makes the test exact:
  *    t = addr + E - lo[k];  if (t <u span[k] + E) ... */
 static void call_if_touching(struct sb_state *st, IRExpr *addr, UInt size, UInt k,
-			     IRExpr *guard, const struct helper *helper, UInt flags)
+			     IRExpr *guard, const struct helper *helper)
 {
-	IRExpr *exact_addr = addr;
+	IRExpr *exact_addr = addr; /* the helper's; ADDR may be moved below */
 	IRExpr *lo = load_word(st, &st->lo[k], &dmo_watch.lo[k]);
 	IRExpr *span = load_word(st, &st->span[k], &dmo_watch.span[k]);
 	IRExpr *rel, *hit;
@@ -377,10 +310,6 @@ static void call_if_touching(struct sb_state *st, IRExpr *addr, UInt size, UInt 
 	hit = tmp_of(st->out, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, rel, span));
 	if (guard != NULL)
 		hit = tmp_of(st->out, Ity_I1, IRExpr_Binop(Iop_And1, hit, guard));
-	if (fold_inline && size <= DMO_WATCH_SLACK + 1 && st->inline_left > 0) {
-		st->inline_left--;
-		hit = fold_if_inside(st, exact_addr, size, k, flags, hit);
-	}
 	if (clo_full_trace)
 		/* The instruction being executed has not been counted yet. */
 		call = unsafeIRDirty_0_N(3, helper->name, VG_(fnptr_to_fnentry)(helper->fn),
@@ -408,19 +337,11 @@ static void watch(struct sb_state *st, IRExpr *addr, UInt size, Bool write,
 	/* Every access belongs to an instruction: an IMark came first. */
 	tl_assert(st->next_instr != 0);
 	if (st->n_ranges == 1) {
-		call_if_touching(st, addr, size, 0, guard, &shapes[0][write], 0);
+		call_if_touching(st, addr, size, 0, guard, &shapes[0][write]);
 		return;
 	}
-	/* A write to both buffers (close together, split for the inline
-	 * update) counts its output part first, as on_write does. */
-	if (write) {
-		call_if_touching(st, addr, size, 1, guard, &shapes[2][1],
-				 DMO_EV_OUT | DMO_EV_WRITE);
-		call_if_touching(st, addr, size, 0, guard, &shapes[1][1], DMO_EV_WRITE);
-	} else {
-		call_if_touching(st, addr, size, 0, guard, &shapes[1][0], 0);
-		call_if_touching(st, addr, size, 1, guard, &shapes[2][0], DMO_EV_OUT);
-	}
+	call_if_touching(st, addr, size, 0, guard, &shapes[1][write]);
+	call_if_touching(st, addr, size, 1, guard, &shapes[2][write]);
 }
 
 /* A store to a marker word: call on_marker after it, and if the
@@ -507,7 +428,6 @@ static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 	tl_assert(gWordTy == Ity_I64);
 
 	st.out = deepCopyIRSBExceptStmts(in);
-	st.inline_left = INLINE_UPDATES_PER_BLOCK;
 	forget_ranges(&st);
 	if (dmo_watched != NULL) {
 		st.active = True;
