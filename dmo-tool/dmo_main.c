@@ -6,13 +6,16 @@
  * translation time, so such code runs as under --tool=none.  When the
  * first layer opens every translation is thrown away and code is
  * translated afresh with checks: each load and store gets an inline range
- * check guarding a helper call, plus an inline instruction counter flushed
- * before each side exit.  The check reads the buffers' ranges from tool
- * memory (dmo_watch, at an address the code holds as a constant), not
- * from constants baked in at translation time, so a later layer over
- * other buffers needs no new translations: correctness needs only that
- * every translation made since the first layer checks against the ranges
- * of the layer open when it runs, and the ranges change only in the
+ * check guarding a helper call, plus, for a full trace or --dmo-count=yes,
+ * an inline instruction counter flushed before each side exit.  (The O_s
+ * update itself was also built inline in IR: with no branches in IR it
+ * ran for every watched access, misses too, and was several times slower
+ * than the guarded call; bench/README.md.)  The check reads the buffers'
+ * ranges from tool memory (dmo_watch, at an address the code holds as a
+ * constant), not from constants baked in at translation time, so a later
+ * layer over other buffers needs no new translations: correctness needs
+ * only that every translation made since the first layer checks against
+ * the ranges of the layer open when it runs, and the ranges change only in the
  * marker helper, after which the block reloads them.  When a layer ends
  * the code stays as it is: its helpers find no open layer and return.
  * Translations are thrown away only when code goes from plain to checked
