@@ -117,3 +117,7 @@ TESTS += tests/harness_cli.sh
 EXTRA_DIST += tests/harness_cli.sh
 TESTS += tests/layers_csv.sh
 EXTRA_DIST += tests/layers_csv.sh
+
+# Issue 18: instructions counted only for a full trace or when asked.
+TESTS += tests/tool_count.sh
+EXTRA_DIST += tests/tool_count.sh
