@@ -121,3 +121,5 @@ EXTRA_DIST += tests/layers_csv.sh
 # Issue 18: instructions counted only for a full trace or when asked.
 TESTS += tests/tool_count.sh
 EXTRA_DIST += tests/tool_count.sh
+TESTS += tests/event_file_damage.sh
+EXTRA_DIST += tests/event_file_damage.sh
