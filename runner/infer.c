@@ -42,11 +42,6 @@ uint64_t dmo_net_tensor_bytes(const struct dmo_net *net, int t)
 	return elems(&net->tensors[t]) * dmo_net_dtype_size(net->tensors[t].dtype);
 }
 
-int dmo_net_step_input(const struct dmo_net_step *step)
-{
-	return step->n_inputs > 0 ? step->inputs[0] : DMO_NET_ABSENT;
-}
-
 /* One step being prepared or run. */
 struct ctx {
 	const struct dmo_net *net;
