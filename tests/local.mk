@@ -111,3 +111,5 @@ EXTRA_DIST += tests/layer_spec.sh
 # SPEC.md's layering, on the headers every compiled object reached.
 TESTS += tests/layering.sh
 EXTRA_DIST += tests/layering.sh
+TESTS += tests/cmd_edges.sh
+EXTRA_DIST += tests/cmd_edges.sh
