@@ -88,8 +88,11 @@ mkdir notrace
 printf '%s\n%s\n' \
 	"layer,name,op,in_bytes,out_bytes,in_reads,in_writes,out_reads,out_writes,steps,instructions,os_bytes,status" \
 	"1,op1_relu,relu:in=4x4x4,256,256,64,0,0,64,64,1000,256,ok" >notrace/layers.csv
+echo "2,op2_bad,relu:in=4x4x4,256,256" >>notrace/layers.csv
 refuse "plot: a layer without its event file" "^dmo plot: layer 1 has no event file" \
 	"$DMO" plot --layer op1_relu notrace
+grep -q "^dmo plot: .*layers.csv.*1 bad row skipped" "$WORK/err" && echo "ok: plot names the bad row" ||
+	fail "plot: the bad row is not named: $(cat "$WORK/err")"
 
 # dmo plot --plan without --out: MODEL-plan.png in the current directory.
 "$DMO" plot --plan "$int8" --format png >"$WORK/out" 2>"$WORK/err"
@@ -117,6 +120,13 @@ expect_eq "verify --scan: safe at O_s, changes at O_s + 4" "1 0 ok" \
 	"$(csv_rows verify.csv | by_name '{ print v("safe"), v("differed"),
 		(v("smallest_changing_bytes") == v("os_bytes") + 4 ? "ok" : v("os_bytes") " " v("smallest_changing_bytes")) }')"
 
+# A backend that cannot run a layer of the model stops dmo verify --model.
+if [ -f "$top_builddir/target-harness/backends/.libs/dmo-backend-openblas.so" ]; then
+	refuse "verify --model: a layer the backend refuses" \
+		"^dmo verify: layer 0_depthwise_conv_2d 'dwconv2d:.*': openblas backend runs f32 only" \
+		"$DMO" verify --backend openblas --model "$MODELS/tflm_person_detect.tflite"
+fi
+
 # dmo verify --model on a layer without an op spec (a broadcasting ONNX Add):
 # named, nothing run, exit 0.
 "$DMO" verify --model "$MODELS/onnx_add_bcast.onnx" >verify.out 2>&1
@@ -126,10 +136,15 @@ grep -q "^no overlap: op Add, broadcasting" verify.out && echo "ok: the unsuppor
 
 # Under the tool.  --isa without --backend means the reference backend with
 # that cap: backend.csv says ref and avx2.
-"$DMO" run -q --isa avx2 -o isa relu:in=4x4x4 >/dev/null 2>isa.err
+"$DMO" run -q --isa avx2 --trace=full -o isa relu:in=4x4x4 >/dev/null 2>isa.err
 expect_eq "run --isa avx2: exit status" 0 $?
 expect_eq "run --isa avx2: backend.csv" "ref avx2" \
 	"$(csv_rows isa/backend.csv | by_name '{ print v("backend"), v("isa_cap") }')"
+# Its trace, drawn or exported where nothing can be written.
+refuse "plot: unwritable figure" "^dmo plot: " "$DMO" plot --out /nonexistent/x.png isa
+mkdir isa/layer-0001.csv
+refuse "export: the CSV path is a directory" "^dmo export: isa/layer-0001.csv: Is a directory" \
+	"$DMO" export isa
 # A .tflite model with its input from a file or a seed: every layer ok.
 printf '\000\000\000\077' >half.bin # 0.5f, little-endian
 for source in "--input half.bin" "--random 3"; do
