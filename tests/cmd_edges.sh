@@ -79,6 +79,11 @@ refuse "plot --plan: unwritable figure" "^dmo plot: " \
 	"$DMO" plot --plan "$int8" --out /nonexistent/x.png
 refuse "compare: an empty backend list" "^dmo compare: no backend to compare" \
 	"$DMO" compare --backends , relu:in=4
+: >plain
+refuse "sweep --emit-commands: an --out below a file" "^dmo sweep: plain/x: Not a directory" \
+	"$DMO" sweep 'relu:in={4,8}x4x1' --formula OB --emit-commands -o plain/x
+refuse "sweep: an --out below a file" "^dmo sweep: cannot create plain/x/sweep-.*: Not a directory" \
+	"$DMO" sweep 'relu:in={4,8}x4x1' --formula OB -o plain/x
 # A plugin file that is no shared object.
 mkdir junk && printf 'not an ELF file' >junk/dmo-backend-xnnpack.so
 DMO_BACKEND_DIR="$WORK/junk" refuse "a plugin dlopen refuses" "^dmo verify: backend xnnpack: .*junk/dmo-backend-xnnpack.so" \
