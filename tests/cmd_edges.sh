@@ -171,4 +171,11 @@ grep -q "^  ref .* = reference order$" cmp.out && echo "ok: ref in the reference
 	fail "no ref row: $(cat cmp.out)"
 grep -q "^  onednn *[a-z]*: .*cop" cmp.out && echo "ok: the copying backend's row says why" ||
 	fail "no row for the copying backend: $(cat cmp.out)"
+# --csv prints the compare.csv it writes.
+"$DMO" compare -q --csv --backends ref -o cmp-csv relu:in=4x4x4 >cmp.csv 2>/dev/null
+expect_eq "compare --csv: exit status" 0 $?
+cmp -s cmp.csv cmp-csv/compare.csv && echo "ok: --csv prints compare.csv" ||
+	fail "compare --csv: stdout differs from compare.csv"
+expect_eq "compare --csv: ref's row" "ok 256 256" \
+	"$(csv_rows cmp.csv | by_name '{ print v("status"), v("os_bytes"), v("algorithmic_os") }')"
 finish
