@@ -67,6 +67,9 @@ refuse "run: no such model" "^dmo run: cannot read model file" "$DMO" run --mode
 refuse "run: an empty model file" "^dmo run: empty.tflite" "$DMO" run --model empty.tflite
 refuse "run --input: 3 of 4 bytes" "^dmo run: --input short.bin: not a file of the model's 4 input bytes" \
 	"$DMO" run --input short.bin --model "$float"
+DMO_HARNESS=/nonexistent/dmo-harness refuse "run: no harness program" \
+	"^dmo run: cannot run the harness program /nonexistent/dmo-harness; build it or set DMO_HARNESS" \
+	"$DMO" run relu:in=4x4x4
 refuse "sweep --collect: no such directory" "^dmo sweep: /nonexistent" "$DMO" sweep --collect /nonexistent
 refuse "verify: no such model" "^dmo verify: cannot read model file" "$DMO" verify --model /nonexistent.tflite
 refuse "formula: no such model" "^dmo formula: cannot read model file" "$DMO" formula --model /nonexistent.tflite
@@ -145,8 +148,12 @@ grep -q "^no overlap: op Add, broadcasting" verify.out && echo "ok: the unsuppor
 expect_eq "run --isa avx2: exit status" 0 $?
 expect_eq "run --isa avx2: backend.csv" "ref avx2" \
 	"$(csv_rows isa/backend.csv | by_name '{ print v("backend"), v("isa_cap") }')"
-# Its trace, drawn or exported where nothing can be written.
+# Its trace, drawn or exported where nothing can be written; dmo plot first
+# rebuilds a lost layers.csv from the tool's summary, and says so.
+rm isa/layers.csv
 refuse "plot: unwritable figure" "^dmo plot: " "$DMO" plot --out /nonexistent/x.png isa
+grep -q "^dmo plot: isa/layers.csv was missing .*rebuilt from" "$WORK/err" &&
+	echo "ok: plot rebuilt layers.csv" || fail "plot did not rebuild layers.csv: $(cat "$WORK/err")"
 mkdir isa/layer-0001.csv
 refuse "export: the CSV path is a directory" "^dmo export: isa/layer-0001.csv: Is a directory" \
 	"$DMO" export isa
