@@ -4,9 +4,10 @@
  *   dequantize, in int8 and float32, with fused activations, each against
  *   values derived here (by hand, or in double and quantised with explicit
  *   rounding: within one unit, as TFLite's double rounding may cost one);
- * - every refusal of dmo_net_check, each with its step and reason, and the
- *   ones only the kernel finds (dmo_net_run), and the misuse of
- *   dmo_net_run and dmo_net_run_step. */
+ * - every refusal of dmo_net_check, each with its step and reason (the
+ *   kernels would refuse none of the nets it passes, but for a batch of 0,
+ *   which no model file can hold), and the misuse of dmo_net_run and
+ *   dmo_net_run_step. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -77,7 +78,8 @@ static void refused(const char *why)
 	ck_assert_msg(strstr(err, why) != NULL, "'%s' does not say '%s'", err, why);
 }
 
-/* Passes dmo_net_check, but the kernel refuses its parameters. */
+/* Passes dmo_net_check, but the kernel refuses its parameters (a batch of
+ * 0: only a net built in code can have one). */
 static void refused_by_kernel(void)
 {
 	uint64_t apart[MAX_T] = { 0, 64, 128, 192, 256, 320 };
@@ -432,14 +434,14 @@ START_TEST(elementwise_refusals)
 	quant(1, &one, &zero);
 	refused("only int8 and float32 are supported");
 	/* An input scale so small that the scaled differences would need a
-	 * right shift (TFLite's softmax only shifts left): the kernel refuses. */
+	 * right shift (TFLite's softmax only shifts left). */
 	static const float tiny = 1e-9f, prob = 1.0f / 256;
 	static const int64_t zp = -128;
 	unary(DMO_NET_SOFTMAX, DMO_NET_I8, DMO_NET_I8);
 	quant(0, &tiny, &zero);
 	quant(1, &prob, &zp);
 	s.beta = 1;
-	refused_by_kernel();
+	refused("input scale 1e-09 is too small for the int8 softmax");
 }
 END_TEST
 
@@ -477,11 +479,11 @@ START_TEST(layout_refusals)
 	shape(1, DMO_NET_I32, 1, (int[]){ 2 });
 	t[1].data = perm_2d;
 	refused("perm does not give the output shape");
-	/* Square, so that every output dimension matches: only the kernel
-	 * sees the axis taken twice. */
+	/* Square, so that every output dimension matches: the axis taken
+	 * twice is refused by itself (the kernel would refuse it too). */
 	t[0].dims[1] = t[2].dims[1] = 2;
 	t[1].data = perm_twice;
-	refused_by_kernel();
+	refused("perm takes axis 0 twice");
 
 	reset(DMO_NET_MEAN, 1, 2);
 	shape(0, DMO_NET_F32, 4, (int[]){ 1, 2, 2, 2 });
@@ -508,13 +510,16 @@ START_TEST(layout_refusals)
 	refused("input 1 differs from the output in type or quantisation");
 	t[1].dtype = DMO_NET_F32;
 	s.axis = 2;
-	refused("axis 2 or the output size does not fit the inputs");
-	/* 1x2 and 3x1 hold the 5 elements of the 1x5 output, but their first
-	 * axes differ: only the kernel compares the axes besides AXIS. */
+	refused("axis 2 is outside rank 2");
 	s.axis = 1;
+	t[2].dims[1] = 6;
+	refused("the inputs hold 5 elements, the output 6");
+	/* 1x2 and 3x1 hold the 5 elements of the 1x5 output, but their first
+	 * axes differ (the kernel would refuse them). */
+	t[2].dims[1] = 5;
 	t[1].dims[0] = 3;
 	t[1].dims[1] = 1;
-	refused_by_kernel();
+	refused("input 1 differs from input 0 beside axis 1");
 }
 END_TEST
 
@@ -534,11 +539,11 @@ START_TEST(convert_refusals)
 	unary(DMO_NET_DEQUANTIZE, DMO_NET_I8, DMO_NET_I32);
 	quant(0, &one, &zero);
 	refused("conversion between these types is not supported");
-	/* A zero output scale divides by zero: the kernel refuses it. */
+	/* A zero output scale would divide by zero. */
 	static const float nothing = 0;
 	unary(DMO_NET_QUANTIZE, DMO_NET_F32, DMO_NET_I8);
 	quant(1, &nothing, &zero);
-	refused_by_kernel();
+	refused("output scale 0 is not positive");
 }
 END_TEST
 
