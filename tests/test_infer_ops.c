@@ -113,6 +113,19 @@ static void expect_f32(const void *got, const float *want, int n, float toleranc
 
 static const int v4[] = { 4 };
 
+/* OP from N int8 values IN (scale SI, zero ZI) to N int8 values (SO, ZO):
+ * the output's bytes. */
+static const void *run_i8(enum dmo_net_op op, const int8_t *in, int n, const float *si,
+			  const int64_t *zi, const float *so, const int64_t *zo)
+{
+	reset(op, 1, 1);
+	shape(0, DMO_NET_I8, 1, (int[]){ n });
+	shape(1, DMO_NET_I8, 1, (int[]){ n });
+	quant(0, si, zi);
+	quant(1, so, zo);
+	return run((const void *[MAX_T]){ in });
+}
+
 START_TEST(mul_int8_relu)
 {
 	static const float sa = 0.5f, sb = 0.25f, so = 0.1f;
@@ -158,12 +171,7 @@ START_TEST(relu_int8)
 	const int8_t in[5] = { -50, 0, 3, 50, 100 };
 	double want[5];
 
-	reset(_i ? DMO_NET_RELU6 : DMO_NET_RELU, 1, 1);
-	shape(0, DMO_NET_I8, 1, (int[]){ 5 });
-	shape(1, DMO_NET_I8, 1, (int[]){ 5 });
-	quant(0, &si, &zi);
-	quant(1, &so, &zo);
-	const void *out = run((const void *[MAX_T]){ in });
+	const void *out = run_i8(_i ? DMO_NET_RELU6 : DMO_NET_RELU, in, 5, &si, &zi, &so, &zo);
 	for (int i = 0; i < 5; i++)
 		want[i] = quantized(fmin(fmax(si * (in[i] - zi), 0), _i ? 6 : INFINITY), so, zo);
 	expect_i8_near(out, want, 5);
@@ -190,12 +198,7 @@ START_TEST(logistic)
 	float fwant[4];
 	double want[5];
 
-	reset(DMO_NET_LOGISTIC, 1, 1);
-	shape(0, DMO_NET_I8, 1, (int[]){ 5 });
-	shape(1, DMO_NET_I8, 1, (int[]){ 5 });
-	quant(0, &si, &zi);
-	quant(1, &so, &zo);
-	const void *out = run((const void *[MAX_T]){ in });
+	const void *out = run_i8(DMO_NET_LOGISTIC, in, 5, &si, &zi, &so, &zo);
 	for (int i = 0; i < 5; i++)
 		want[i] = quantized(1 / (1 + exp(-si * in[i])), so, zo);
 	expect_i8_near(out, want, 5);
@@ -209,20 +212,28 @@ START_TEST(logistic)
 }
 END_TEST
 
+static const float one = 1.0f;
+static const int64_t zero;
+
+/* int8 max pool, 2x2 windows with stride 2, of a 1x2xWx1 image (scale 1,
+ * zero 0) into 1x1x(W/2)x1. */
+static void pool_2x2(int w)
+{
+	reset(DMO_NET_MAXPOOL, 1, 1);
+	shape(0, DMO_NET_I8, 4, (int[]){ 1, 2, w, 1 });
+	shape(1, DMO_NET_I8, 4, (int[]){ 1, 1, w / 2, 1 });
+	quant(0, &one, &zero);
+	quant(1, &one, &zero);
+	s.stride_h = s.stride_w = s.filter_h = s.filter_w = 2;
+}
+
 /* 2x2 windows, stride 2, on a 2x4 int8 image: the maxima 5 and -1, and
  * relu (real 0 = zero point 0) lifts -1 to 0. */
 START_TEST(maxpool_int8_relu)
 {
-	static const float sc = 0.1f;
-	static const int64_t z = 0;
 	const int8_t in[8] = { 1, 5, -3, -7, 2, 0, -8, -1 };
 
-	reset(DMO_NET_MAXPOOL, 1, 1);
-	shape(0, DMO_NET_I8, 4, (int[]){ 1, 2, 4, 1 });
-	shape(1, DMO_NET_I8, 4, (int[]){ 1, 1, 2, 1 });
-	quant(0, &sc, &z);
-	quant(1, &sc, &z);
-	s.stride_h = s.stride_w = s.filter_h = s.filter_w = 2;
+	pool_2x2(4);
 	s.act = DMO_NET_ACT_RELU;
 	const int8_t *out = run((const void *[MAX_T]){ in });
 	ck_assert_int_eq(out[0], 5);
@@ -291,12 +302,7 @@ START_TEST(quantize_dequantize)
 	/* int8 0.5/0 to int8 0.25/5: reals -5 0 3.5 30 -> q * 2 + 5 */
 	const int8_t i[4] = { -10, 0, 7, 60 };
 	double want[4] = { -15, 5, 19, 125 };
-	reset(DMO_NET_QUANTIZE, 1, 1);
-	shape(0, DMO_NET_I8, 1, v4);
-	shape(1, DMO_NET_I8, 1, v4);
-	quant(0, &half, &z0);
-	quant(1, &quarter, &z5);
-	expect_i8_near(run((const void *[MAX_T]){ i }), want, 4);
+	expect_i8_near(run_i8(DMO_NET_QUANTIZE, i, 4, &half, &z0, &quarter, &z5), want, 4);
 
 	/* int8 0.5/-3 to float: 0.5 * (q + 3) */
 	const int8_t d[4] = { -3, 0, 10, -128 };
@@ -311,8 +317,8 @@ END_TEST
 
 /* conv2d 1x2x2x1 -> 1x2x2x1 with a 1x1 filter (tensor 1) and no bias
  * (tensor 3 when given): the base for the conv refusals. */
-static const float one = 1.0f, ones[4] = { 1, 1, 1, 1 };
-static const int64_t zero, zeros2[2] = { 0, 3 };
+static const float ones[4] = { 1, 1, 1, 1 };
+static const int64_t zeros2[2] = { 0, 3 };
 static void conv_1x1(enum dmo_net_dtype dtype)
 {
 	reset(DMO_NET_CONV2D, 2, 2);
@@ -325,16 +331,6 @@ static void conv_1x1(enum dmo_net_dtype dtype)
 	if (dtype == DMO_NET_I8)
 		for (int i = 0; i < 3; i++)
 			quant(i, &one, &zero);
-}
-
-static void pool_2x2(void)
-{
-	reset(DMO_NET_MAXPOOL, 1, 1);
-	shape(0, DMO_NET_I8, 4, (int[]){ 1, 2, 2, 1 });
-	shape(1, DMO_NET_I8, 4, (int[]){ 1, 1, 1, 1 });
-	quant(0, &one, &zero);
-	quant(1, &one, &zero);
-	s.stride_h = s.stride_w = s.filter_h = s.filter_w = 2;
 }
 
 static void unary(enum dmo_net_op op, enum dmo_net_dtype in, enum dmo_net_dtype out)
@@ -401,13 +397,13 @@ START_TEST(windowed_refusals)
 	t[1].dims[1] = 3;
 	refused("output has 2 elements, expected 4");
 
-	pool_2x2();
+	pool_2x2(2);
 	t[1].dims[3] = 2;
 	refused("pooling changes the channel count");
-	pool_2x2();
+	pool_2x2(2);
 	t[1].n_quant = 0;
 	refused("output tensor 'x' is int8 but has no quantisation");
-	pool_2x2();
+	pool_2x2(2);
 	t[1].zero_point = &zeros2[1];
 	refused("input and output quantisation differ");
 }
