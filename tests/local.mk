@@ -120,3 +120,7 @@ tests_fail_nth_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
 tests_fail_nth_la_LIBADD = -ldl
 TESTS += tests/out_of_resources.sh
 EXTRA_DIST += tests/out_of_resources.sh
+
+# Issue 18: instructions counted only for a full trace or when asked.
+TESTS += tests/tool_count.sh
+EXTRA_DIST += tests/tool_count.sh
