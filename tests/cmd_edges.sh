@@ -187,4 +187,15 @@ cmp -s cmp.csv cmp-csv/compare.csv && echo "ok: --csv prints compare.csv" ||
 	fail "compare --csv: stdout differs from compare.csv"
 expect_eq "compare --csv: ref's row" "ok 256 256" \
 	"$(csv_rows cmp.csv | by_name '{ print v("status"), v("os_bytes"), v("algorithmic_os") }')"
+# Output that never reached its file is a failure, as coreutils' close_stdout
+# has it: with stdout on /dev/full (every write fails with ENOSPC) each
+# command that prints exits 2 and says so, instead of exit 0 with the
+# table lost.
+for args in "--help" "--version" "formula relu:in=4x4x4" "model $int8" "compare -q --csv --backends ref -o cmp-full relu:in=4x4x4"; do
+	# shellcheck disable=SC2086 # one word an argument
+	"$DMO" $args >/dev/full 2>"$WORK/err"
+	expect_eq "dmo $args >/dev/full: exit status" 2 $?
+	grep -q "write error on standard output" "$WORK/err" && echo "ok: dmo $args >/dev/full: said so" ||
+		fail "dmo $args >/dev/full: no write error in: $(cat "$WORK/err")"
+done
 finish
