@@ -95,6 +95,14 @@ expect_eq "dmo plan --csv: conv1's layer number and live range" "1 1-2" \
 	"$("$DMO" plan --csv ds_cnn_kws | csv_rows /dev/stdin |
 		by_name 'v("name") == "conv1" { print v("layer"), v("live_from") "-" v("live_to") }')"
 
+# The layer-table file counts the same way: conv1 is row 1 of the shipped
+# table, and dmo model --table writes the tables that way too.
+expect_eq "ds_cnn_kws.csv: conv1's layer number" 1 \
+	"$(csv_rows "$top_srcdir/target-harness/models/ds_cnn_kws.csv" | by_name 'v("name") == "conv1" { print v("layer") }')"
+"$DMO" model --table "$top_srcdir/tests/models/tflm_hello_world_float.tflite" >"$WORK/table.csv" 2>/dev/null
+expect_eq "dmo model --table: layers of hello_world" "1 2 3" \
+	"$(csv_rows "$WORK/table.csv" | by_name '{ printf "%s%s", sep, v("layer"); sep = " " } END { print "" }')"
+
 # dmo analyze on a summary-only run (no event files): it names no curves
 # it did not write, writes penalty_pct as dmo formula --csv does, and
 # counts failed layers, not verdicts.  The layer: the golden dwconv with the
