@@ -32,7 +32,7 @@ ANALYSIS_LIBS = analysis/lib/libdmo-analysis.la analysis/lib/libdmo-tape.la \
 bin_PROGRAMS += analysis/dmo
 analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \
 	analysis/cmd/options.h analysis/cmd/options.c \
-	analysis/cmd/progress.h analysis/cmd/progress.c \
+	analysis/cmd/json.h analysis/cmd/json.c \
 	analysis/cmd/profile_options.h analysis/cmd/profile_options.c \
 	analysis/cmd/cmd_profile.c analysis/cmd/cmd_export.c analysis/cmd/cmd_demo.c \
 	analysis/cmd/cmd_formula.c analysis/cmd/cmd_run.c analysis/cmd/cmd_analyze.c \

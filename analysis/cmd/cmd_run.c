@@ -197,7 +197,7 @@ int cmd_run(int argc, char **argv)
 		hargv[n++] = (char *)input.seed_text;
 	}
 	/* Hundreds of layers take minutes under the tool: say how far it is. */
-	if (model != NULL && cmd_progress_wanted(opts.quiet))
+	if (model != NULL && dmo_progress_wanted(opts.quiet))
 		hargv[n++] = "--progress";
 	if (model != NULL) {
 		hargv[n++] = "--model";
