@@ -39,11 +39,16 @@ check() { # NAME TOTAL CMD ARGS...
 printf '%s\n' 'layer,name,spec,inputs' '1,a,"relu:in=4x4x2",' '2,b,"relu:in=4x4x2",' \
 	'3,c,"relu:in=4x4x2",' '4,d,"add:in=4x4x2",a;c' >"$WORK/table.csv"
 
+# Three traced layers for dmo analyze, a step each.
+"$DMO" run -q --trace=full -o "$WORK/traced" relu:in=1x1x8 relu:in=1x1x16 relu:in=1x1x4 >/dev/null 2>&1 ||
+	fail "dmo run for analyze's run directory"
+
 check "verify --model" 3 verify --model "$MODELS/tflm_hello_world_float.tflite"
 check "compare" 2 compare --backends ref -o "$WORK/cmp" relu:in=1x1x8 relu:in=1x1x16
 check "infer" 3 infer "$MODELS/tflm_hello_world_float.tflite"
 check "plan --verify" 3 plan --verify "$MODELS/tflm_hello_world_float.tflite"
 check "plan --verify, a layer table" 4 plan --verify "$WORK/table.csv"
 check "sweep" 2 sweep -o @ --formula OB 'relu:in=1x1x{4,8}'
+check "analyze" 3 analyze "$WORK/traced"
 check "run --model" 3 run -o @ --model "$MODELS/tflm_hello_world_float.tflite"
 finish

@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "json.h"
 #include "profile.h"
+#include "progress.h"
 
 static const struct cmd_spec command = {
 	.name = "analyze",
@@ -25,7 +26,7 @@ static const struct cmd_spec command = {
 	"UNSAFE otherwise); for any other kernel the verdict says what they would\n"
 	"mean for it (ref-formula-unsafe, ref-formula-safe, ref-bound-unsafe) and\n"
 	"does not fail.  Verdicts: docs/backends.md.\n",
-	.outputs = CMD_HAS_CSV | CMD_HAS_JSON,
+	.outputs = CMD_HAS_CSV | CMD_HAS_JSON | CMD_HAS_QUIET,
 	.finding = "a verdict failed (a mismatch, an unsafe analytic value, the trace\n"
 		   "against the tool), or some layers were bad and skipped, each named\n"
 		   "on stderr, the others analysed",
@@ -40,6 +41,7 @@ int cmd_analyze(int argc, char **argv)
 	const char *dir;
 	size_t kept = 0, skipped = 0;
 	struct cmd_output output = { CMD_TEXT, 0 };
+	struct dmo_progress steps;
 	int c, failed, read_rc, as_csv;
 	FILE *table_out = stdout;
 
@@ -76,12 +78,15 @@ int cmd_analyze(int argc, char **argv)
 	}
 	/* One bad layer (a damaged or foreign event file) is reported and
 	 * left out; the others are analysed. */
+	dmo_progress_start(&steps, command.name, table.count, dmo_progress_wanted(output.quiet));
 	for (size_t i = 0; i < table.count; i++) {
 		const struct dmo_backend_info *info =
 			dmo_backend_info_find(&backends, table.rows[i].name);
+		int analysed = dmo_analyze_layer(dir, &table.rows[i], info ? info->backend : NULL,
+						 &layers[kept], err, sizeof err) == 0;
 
-		if (dmo_analyze_layer(dir, &table.rows[i], info ? info->backend : NULL,
-				      &layers[kept], err, sizeof err) == 0) {
+		dmo_progress_step(&steps, "layer %u %s", table.rows[i].layer, table.rows[i].name);
+		if (analysed) {
 			kept++;
 			continue;
 		}
