@@ -44,3 +44,10 @@ analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \
 	analysis/cmd/cmd_sweep.c analysis/cmd/cmd_infer.c
 analysis_dmo_CPPFLAGS = $(FRONTEND_CPPFLAGS)
 analysis_dmo_LDADD = analysis/lib/libdmo-plot.la $(ANALYSIS_LIBS)
+
+check_PROGRAMS += tests/test_json
+TESTS += tests/test_json
+tests_test_json_SOURCES = tests/test_json.c analysis/cmd/json.c
+tests_test_json_CPPFLAGS = -I$(top_srcdir)/analysis/cmd $(FRONTEND_CPPFLAGS)
+tests_test_json_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_json_LDADD = $(CSV_LIBS) $(CHECK_LIBS)
