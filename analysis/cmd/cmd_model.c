@@ -10,10 +10,9 @@
 #include "locate.h"
 #include "model_report.h"
 #include "model_table.h"
+#include "profile_options.h"
 
-#define MAX_SHAPES 16
-
-enum { OPT_TENSORS = CMD_LONG_ONLY, OPT_TABLE, OPT_SHAPE };
+enum { OPT_TENSORS = CMD_LONG_ONLY, OPT_TABLE };
 
 static const struct cmd_option options[] = {
 	{ "tensors", no_argument, OPT_TENSORS, NULL,
@@ -22,9 +21,6 @@ static const struct cmd_option options[] = {
 	{ "table", no_argument, OPT_TABLE, NULL,
 	  "write the model in dmo's layer-table format\n"
 	  "(layer,name,spec,inputs) on stdout" },
-	{ "shape", required_argument, OPT_SHAPE, "NAME=DIMS",
-	  "the shape of a tensor the file leaves dynamic,\n"
-	  "e.g. --shape input=1x3x224x224 (repeatable)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -38,35 +34,30 @@ static const struct cmd_spec command = {
 	"planned with no overlap), and its tensors with type, shape, bytes,\n"
 	"producer, consumers, live range and quantisation.  ONNX shapes are NCHW\n"
 	"as in the file; op specs are NHWC (docs/models.md).\n",
-	.tables = { options },
+	.tables = { options, cmd_shape_options },
 	.outputs = CMD_HAS_CSV | CMD_HAS_JSON,
 };
 
 int cmd_model(int argc, char **argv)
 {
-	struct dmo_model_shape shapes[MAX_SHAPES];
+	struct cmd_shapes shapes = { .n = 0 };
 	struct dmo_model model;
 	char path[PATH_MAX], err[1024];
 	struct cmd_output output = { CMD_TEXT, 0 };
 	struct cmd_table csv_table;
 	int c, csv, tensors = 0, table = 0, rc = 0;
-	size_t n_shapes = 0;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		if (cmd_output_option(c, &output))
 			continue;
+		if (cmd_shape_option(&shapes, c, optarg, err, sizeof err) < 0)
+			return cmd_misuse(&command, "%s", err);
 		switch (c) {
 		case OPT_TENSORS:
 			tensors = 1;
 			break;
 		case OPT_TABLE:
 			table = 1;
-			break;
-		case OPT_SHAPE:
-			if (n_shapes == MAX_SHAPES)
-				return cmd_misuse(&command, "at most %d --shape options", MAX_SHAPES);
-			if (dmo_model_shape_parse(optarg, &shapes[n_shapes++], err, sizeof err) != 0)
-				return cmd_misuse(&command, "%s", err);
 			break;
 		}
 	}
@@ -80,7 +71,7 @@ int cmd_model(int argc, char **argv)
 		return cmd_misuse(&command,
 				  "--tensors selects the CSV or JSON table; the text report shows both");
 	if (dmo_locate_model(argv[optind], path, sizeof path, err, sizeof err) != 0 ||
-	    dmo_model_load_shaped(path, shapes, n_shapes, &model, err, sizeof err) != 0) {
+	    dmo_model_load_shaped(path, shapes.list, shapes.n, &model, err, sizeof err) != 0) {
 		fprintf(stderr, "dmo model: %s\n", err);
 		return 2;
 	}

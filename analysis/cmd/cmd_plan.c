@@ -6,17 +6,16 @@
 
 #include "cmd.h"
 #include "infer.h"
-#include "json.h"
 #include "infer_model.h"
+#include "json.h"
 #include "model_report.h"
 #include "model_table.h"
 #include "plan.h"
 #include "plan_arena.h"
+#include "profile_options.h"
 #include "progress.h"
 
-#define MAX_SHAPES 16
-
-enum { OPT_OS = CMD_LONG_ONLY, OPT_TIME_LIMIT, OPT_VERIFY, OPT_SHAPE };
+enum { OPT_OS = CMD_LONG_ONLY, OPT_TIME_LIMIT, OPT_VERIFY };
 
 static const struct cmd_option options[] = {
 	{ "os", required_argument, OPT_OS, "SOURCE",
@@ -24,9 +23,6 @@ static const struct cmd_option options[] = {
 	  "(safe lower bound) or measured:DIR (os_any_bytes of a\n"
 	  "run directory, matched by layer name: safe for every\n"
 	  "interleaving of a multi-threaded layer's threads)" },
-	{ "shape", required_argument, OPT_SHAPE, "NAME=DIMS",
-	  "the shape of a tensor a .tflite or .onnx file leaves\n"
-	  "dynamic, e.g. input=1x3x224x224 (repeatable)" },
 	{ "time-limit", required_argument, OPT_TIME_LIMIT, "SECONDS",
 	  "stop the exact placement search after SECONDS (default\n"
 	  "10); it then finishes as a narrow beam search, keeps the\n"
@@ -54,7 +50,7 @@ static const struct cmd_spec command = {
 	"limit with the best plan found.  Print both peaks, the lower bound, the\n"
 	"status, the saving and a per-layer table of offsets, live ranges and\n"
 	"overlaps (docs/plan.md).\n",
-	.tables = { options },
+	.tables = { options, cmd_shape_options },
 	.notes = "With --csv or --json, only the per-layer table is printed (and --verify's\n"
 		 "verdict goes to stderr).  --verify shows a line per layer on stderr.\n"
 		 "Environment: DMO_MODELS_DIR (tables).\n",
@@ -143,8 +139,7 @@ static int verify_plan(const struct dmo_model *model, const struct dmo_plan *pla
 
 int cmd_plan(int argc, char **argv)
 {
-	struct dmo_model_shape shapes[MAX_SHAPES];
-	size_t n_shapes = 0;
+	struct cmd_shapes shapes = { .n = 0 };
 	const char *os_name = "algorithmic";
 	double time_limit = DMO_PLAN_TIME_LIMIT;
 	char *end;
@@ -158,6 +153,8 @@ int cmd_plan(int argc, char **argv)
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		if (cmd_output_option(c, &output))
 			continue;
+		if (cmd_shape_option(&shapes, c, optarg, err, sizeof err) < 0)
+			return cmd_misuse(&command, "%s", err);
 		switch (c) {
 		case OPT_OS:
 			os_name = optarg;
@@ -172,17 +169,11 @@ int cmd_plan(int argc, char **argv)
 		case OPT_VERIFY:
 			verify = 1;
 			break;
-		case OPT_SHAPE:
-			if (n_shapes == MAX_SHAPES)
-				return cmd_misuse(&command, "at most %d --shape options", MAX_SHAPES);
-			if (dmo_model_shape_parse(optarg, &shapes[n_shapes++], err, sizeof err) != 0)
-				return cmd_misuse(&command, "%s", err);
-			break;
 		}
 	}
 	if (optind != argc - 1)
 		return cmd_misuse(&command, "give exactly one MODEL");
-	if (dmo_plan_model(argv[optind], shapes, n_shapes, os_name, time_limit, &model, &plan,
+	if (dmo_plan_model(argv[optind], shapes.list, shapes.n, os_name, time_limit, &model, &plan,
 			   err, sizeof err) != 0) {
 		fprintf(stderr, "dmo plan: %s\n", err);
 		return 2;
