@@ -11,6 +11,9 @@
 #define DMO_SUMMARY_VERSION 2u /* 2: threads, os_any_bytes, per-thread counts */
 #define DMO_SUMMARY_FILE "tool-layers.bin"
 #define DMO_SUMMARY_THREADS 8
+/* `instructions` of a layer the tool did not count (a summary without
+ * --dmo-count=yes); layers.csv leaves the field empty. */
+#define DMO_NOT_COUNTED UINT64_MAX
 
 enum dmo_layer_status {
 	DMO_STATUS_OK = 0,
@@ -24,7 +27,7 @@ struct dmo_layer_summary {
 	uint32_t status; /* enum dmo_layer_status */
 	uint64_t in_bytes, out_bytes;
 	uint64_t counts[4]; /* in_reads, in_writes, out_reads, out_writes */
-	uint64_t steps, instructions, os_bytes;
+	uint64_t steps, instructions, os_bytes; /* instructions: DMO_NOT_COUNTED */
 	uint64_t trace_events; /* events in layer-NNNN.events; 0 = no trace */
 	char name[256];   /* NUL-terminated */
 	char spec[1024];  /* NUL-terminated; empty = no op spec */

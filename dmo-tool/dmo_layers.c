@@ -64,7 +64,7 @@ static struct dmo_thread_acc thread_slots[DMO_TID_LUMPED + 1];
 static struct {
 	Int fifo_fd, summary_fd;
 	const HChar *out_dir;
-	Bool full_trace;
+	Bool full_trace, count;
 	struct dmo_protocol *engine;
 	struct dmo_active_layer active;
 	ULong max_mem;
@@ -121,7 +121,7 @@ static void add_measures(struct dmo_layer_summary *row, ULong trace_events)
 	for (i = 0; i < DMO_COUNT_KINDS; i++)
 		row->counts[i] = r->counts[i];
 	row->steps = r->counts[DMO_COUNT_OUT_WRITES];
-	row->instructions = dmo_instructions;
+	row->instructions = st.count ? dmo_instructions : DMO_NOT_COUNTED;
 	row->os_bytes = dmo_reducer_os(r);
 	row->trace_events = trace_events;
 	fill_threads(row, &st.active.reducer);
@@ -355,8 +355,9 @@ static void in_forked_child(ThreadId tid)
 }
 
 void dmo_layers_init(const HChar *fifo_path, const HChar *out_dir, Bool full_trace,
-		     ULong max_mem)
+		     Bool count, ULong max_mem)
 {
+	st.count = count;
 	st.max_mem = max_mem;
 	st.out_dir = out_dir;
 	st.full_trace = full_trace;

@@ -6,13 +6,16 @@
  * translation time, so such code runs as under --tool=none.  When the
  * first layer opens every translation is thrown away and code is
  * translated afresh with checks: each load and store gets an inline range
- * check guarding a helper call, plus an inline instruction counter flushed
- * before each side exit.  The check reads the buffers' ranges from tool
- * memory (dmo_watch, at an address the code holds as a constant), not
- * from constants baked in at translation time, so a later layer over
- * other buffers needs no new translations: correctness needs only that
- * every translation made since the first layer checks against the ranges
- * of the layer open when it runs, and the ranges change only in the
+ * check guarding a helper call, plus, for a full trace or --dmo-count=yes,
+ * an inline instruction counter flushed before each side exit.  (The O_s
+ * update itself was also built inline in IR: with no branches in IR it
+ * ran for every watched access, misses too, and was several times slower
+ * than the guarded call; bench/README.md.)  The check reads the buffers'
+ * ranges from tool memory (dmo_watch, at an address the code holds as a
+ * constant), not from constants baked in at translation time, so a later
+ * layer over other buffers needs no new translations: correctness needs
+ * only that every translation made since the first layer checks against
+ * the ranges of the layer open when it runs, and the ranges change only in the
  * marker helper, after which the block reloads them.  When a layer ends
  * the code stays as it is: its helpers find no open layer and return.
  * Translations are thrown away only when code goes from plain to checked
@@ -39,6 +42,11 @@
 static const HChar *clo_fifo = NULL;
 static const HChar *clo_out = NULL;
 static Bool clo_full_trace = False;
+static Bool clo_count = False;
+/* Whether the code counts guest instructions: the full trace's events
+ * need their times; a summary needs the count only for layers.csv's
+ * instructions column, so only when asked (--dmo-count=yes). */
+static Bool count_instructions = False;
 static ULong clo_max_mem = (ULong)DMO_MAX_MEM_DEFAULT_MIB << 20;
 
 static Bool dmo_process_cmd_line_option(const HChar *arg)
@@ -53,6 +61,7 @@ static Bool dmo_process_cmd_line_option(const HChar *arg)
 			clo_full_trace = False;
 		else
 			VG_(fmsg_bad_option)(arg, "expected summary or full\n");
+	} else if VG_BOOL_CLO(arg, "--dmo-count", clo_count) {
 	} else if VG_STR_CLO(arg, "--dmo-max-mem", max_mem) {
 		uint64_t bytes = 0;
 		if (dmo_size_parse(max_mem, &bytes) != 0 || bytes < DMO_MAX_MEM_MIN)
@@ -73,6 +82,9 @@ static void dmo_print_usage(void)
 "    --dmo-trace=summary|full  summary: per-layer counts and exact O_s;\n"
 "                              full: also every event, in layer-NNNN.events\n"
 "                              [summary]\n"
+"    --dmo-count=no|yes        count guest instructions for layers.csv's\n"
+"                              instructions column; a full trace always\n"
+"                              counts (event times) [no]\n"
 "    --dmo-max-mem=SIZE        RAM a full trace may hold (K, M, G suffixes);\n"
 "                              beyond it, events go straight to disk ["
 				DMO_MAX_MEM_DEFAULT_TEXT "]\n");
@@ -89,7 +101,8 @@ static void dmo_post_clo_init(void)
 	 * `DMO_FIFO=F valgrind --tool=dmo PROG` needs no second spelling. */
 	if (clo_fifo == NULL)
 		clo_fifo = VG_(getenv)(DMO_FIFO_ENV);
-	dmo_layers_init(clo_fifo, clo_out, clo_full_trace, clo_max_mem);
+	count_instructions = clo_full_trace || clo_count;
+	dmo_layers_init(clo_fifo, clo_out, clo_full_trace, count_instructions, clo_max_mem);
 }
 
 static void dmo_post_syscall(ThreadId tid, UInt syscallno, UWord *args,
@@ -286,6 +299,7 @@ static const struct helper helpers[2][3][2] = {
 static void call_if_touching(struct sb_state *st, IRExpr *addr, UInt size, UInt k,
 			     IRExpr *guard, const struct helper *helper)
 {
+	IRExpr *exact_addr = addr; /* the helper's; ADDR may be moved below */
 	IRExpr *lo = load_word(st, &st->lo[k], &dmo_watch.lo[k]);
 	IRExpr *span = load_word(st, &st->span[k], &dmo_watch.span[k]);
 	IRExpr *rel, *hit;
@@ -302,11 +316,11 @@ static void call_if_touching(struct sb_state *st, IRExpr *addr, UInt size, UInt 
 	if (clo_full_trace)
 		/* The instruction being executed has not been counted yet. */
 		call = unsafeIRDirty_0_N(3, helper->name, VG_(fnptr_to_fnentry)(helper->fn),
-					 mkIRExprVec_3(addr, mkIRExpr_HWord(size),
+					 mkIRExprVec_3(exact_addr, mkIRExpr_HWord(size),
 						       mkIRExpr_HWord((HWord)((Long)st->pending_instrs - 1))));
 	else
 		call = unsafeIRDirty_0_N(2, helper->name, VG_(fnptr_to_fnentry)(helper->fn),
-					 mkIRExprVec_2(addr, mkIRExpr_HWord(size)));
+					 mkIRExprVec_2(exact_addr, mkIRExpr_HWord(size)));
 	call->guard = hit;
 	addStmtToIRSB(st->out, IRStmt_Dirty(call));
 }
@@ -433,7 +447,7 @@ static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 		switch (s->tag) {
 		case Ist_IMark:
 			st.next_instr = s->Ist.IMark.addr + s->Ist.IMark.len;
-			if (st.active)
+			if (st.active && count_instructions)
 				st.pending_instrs++;
 			break;
 		case Ist_WrTmp:

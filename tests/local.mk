@@ -111,3 +111,7 @@ EXTRA_DIST += tests/layer_spec.sh
 # SPEC.md's layering, on the headers every compiled object reached.
 TESTS += tests/layering.sh
 EXTRA_DIST += tests/layering.sh
+
+# Issue 18: instructions counted only for a full trace or when asked.
+TESTS += tests/tool_count.sh
+EXTRA_DIST += tests/tool_count.sh

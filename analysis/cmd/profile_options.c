@@ -10,6 +10,9 @@ const struct cmd_option cmd_profile_options[] = {
 	{ "out", required_argument, 'o', "DIR", "run directory (default: dmo-run)" },
 	{ "trace", required_argument, 't', "MODE",
 	  "summary (counts and exact O_s) or full (every event)" },
+	{ "count", no_argument, DMO_OPT_COUNT, NULL,
+	  "count guest instructions for layers.csv's instructions\n"
+	  "column (a full trace always counts; otherwise it is empty)" },
 	{ "quiet", no_argument, 'q', NULL,
 	  "no per-layer table (layers.csv is written as always)" },
 	{ "max-mem", required_argument, DMO_OPT_MAX_MEM, "SIZE",

@@ -169,7 +169,7 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 
 	while (opts->argv[argc] != NULL)
 		argc++;
-	argv = calloc(argc + 8 + (size_t)opts->n_vg_opts, sizeof *argv);
+	argv = calloc(argc + 9 + (size_t)opts->n_vg_opts, sizeof *argv);
 	if (argv == NULL)
 		_exit(127);
 	snprintf(fifo_opt, sizeof fifo_opt, "--dmo-fifo=%s", fifo);
@@ -185,8 +185,9 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 		snprintf(mem_opt, sizeof mem_opt, "--dmo-max-mem=%s", opts->max_mem);
 		argv[6] = mem_opt;
 	}
-	memcpy(argv + 7, opts->vg_opts, (size_t)opts->n_vg_opts * sizeof *argv);
-	memcpy(argv + 7 + opts->n_vg_opts, opts->argv, argc * sizeof *argv);
+	argv[7] = opts->count ? "--dmo-count=yes" : "--dmo-count=no";
+	memcpy(argv + 8, opts->vg_opts, (size_t)opts->n_vg_opts * sizeof *argv);
+	memcpy(argv + 8 + opts->n_vg_opts, opts->argv, argc * sizeof *argv);
 	/* If dmo is killed outright, Valgrind gets SIGTERM, so the tool still
 	 * finishes its rows; the program is never left running alone. */
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
@@ -363,6 +364,9 @@ int dmo_profile_option(struct dmo_profile_options *opts, int option, const char 
 	}
 	case 'q':
 		opts->quiet = 1;
+		return 1;
+	case DMO_OPT_COUNT:
+		opts->count = 1;
 		return 1;
 	case DMO_OPT_VG_OPT:
 		return dmo_profile_vg_opt(opts, value, err, err_len) == 0 ? 1 : -1;

@@ -16,6 +16,7 @@
 struct dmo_profile_options {
 	const char *out_dir;  /* created if missing */
 	int full_trace;       /* --dmo-trace=full */
+	int count;            /* --dmo-count=yes */
 	char *const *argv;    /* the program and its arguments */
 	int quiet_program;    /* send the program's stdout to /dev/null */
 	const char *max_mem;  /* --dmo-max-mem for full traces; NULL: the tool's default */
@@ -52,8 +53,9 @@ int dmo_rundir_recover(const char *dir, char *err, size_t err_len);
 /* The options `dmo profile` and `dmo run` share, as getopt_long codes:
  * 'o' --out DIR, 't' --trace=summary|full, 'q' --quiet,
  * DMO_OPT_MAX_MEM --max-mem SIZE, DMO_OPT_VG_OPT --vg-opt OPTION,
- * DMO_OPT_RUNS --runs K (their help: analysis/cmd/profile_options.c). */
-enum { DMO_OPT_MAX_MEM = 0x100, DMO_OPT_VG_OPT, DMO_OPT_RUNS };
+ * DMO_OPT_RUNS --runs K, DMO_OPT_COUNT --count (their help:
+ * analysis/cmd/profile_options.c). */
+enum { DMO_OPT_MAX_MEM = 0x100, DMO_OPT_VG_OPT, DMO_OPT_RUNS, DMO_OPT_COUNT };
 
 /* Take OPTION (with VALUE) into *OPTS.  Returns 1 when it is one of the
  * shared options, 0 when it is not, -1 with a message in ERR when its

@@ -23,8 +23,9 @@ static const char *const columns[] = {
 };
 /* Columns are found by name; files written before threads were counted
  * lack the last two (N_REQUIRED). */
-enum { N_COLUMNS = sizeof columns / sizeof columns[0], N_REQUIRED = 13, COL_OS = 11,
-       COL_STATUS = 12, COL_THREADS = 13, COL_OS_ANY = 14, MAX_FIELDS = 64 };
+enum { N_COLUMNS = sizeof columns / sizeof columns[0], N_REQUIRED = 13,
+       COL_INSTRUCTIONS = 10, COL_OS = 11, COL_STATUS = 12, COL_THREADS = 13, COL_OS_ANY = 14,
+       MAX_FIELDS = 64 };
 
 void dmo_layer_table_free(struct dmo_layer_table *table)
 {
@@ -219,7 +220,10 @@ int dmo_layers_csv_write(const char *path, const struct dmo_layer_table *table,
 		for (int k = 0; k < DMO_COUNT_KINDS; k++)
 			put_number(out, r->counts[k]);
 		put_number(out, r->steps);
-		put_number(out, r->instructions);
+		if (r->instructions == DMO_NOT_COUNTED)
+			fputc(',', out); /* the tool did not count (--dmo-count=no) */
+		else
+			put_number(out, r->instructions);
 		put_number(out, r->os_bytes);
 		put_field(out, r->status, 0);
 		put_number(out, r->threads);
@@ -401,6 +405,8 @@ static void on_field(void *text, size_t len, void *data)
 		if (copy_field(rd, r->status, sizeof r->status, text, len) == 0 &&
 		    !status_valid(r->status))
 			fail(rd, "status is not ok, ok:threads=N, incomplete or error:<reason>");
+	} else if (c == COL_INSTRUCTIONS && len == 0) {
+		r->instructions = DMO_NOT_COUNTED;
 	} else if (parse_u64(rd, text, len, &value) == 0) {
 		if (c == 0 || c == COL_THREADS) {
 			if (value > UINT32_MAX)
@@ -413,7 +419,8 @@ static void on_field(void *text, size_t len, void *data)
 		} else if (c == COL_OS_ANY) {
 			r->os_any_bytes = value;
 		} else {
-			*(c == 9 ? &r->steps : c == 10 ? &r->instructions : &r->os_bytes) = value;
+			*(c == 9 ? &r->steps : c == COL_INSTRUCTIONS ? &r->instructions :
+			  &r->os_bytes) = value;
 		}
 	}
 	rd->field++;

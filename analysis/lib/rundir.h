@@ -18,7 +18,7 @@ struct dmo_layer_row {
 	char op[1024];      /* the op spec, empty when the target gave none */
 	uint64_t in_bytes, out_bytes;
 	uint64_t counts[4]; /* in_reads, in_writes, out_reads, out_writes */
-	uint64_t steps, instructions, os_bytes;
+	uint64_t steps, instructions, os_bytes; /* instructions: DMO_NOT_COUNTED */
 	char status[80];    /* ok, ok:threads=N, incomplete or error:<reason> */
 	/* Threads that touched I or O (0: none, or a layers.csv from before
 	 * threads were counted) and the O_s safe for every interleaving of

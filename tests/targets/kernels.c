@@ -12,6 +12,8 @@
  *              copies in[i] to out[i] for i in 32..63, so writes the end
  *              of the output while thread 1 still has input to read;
  *              then thread 1 finishes (O_s derived in profile_kernels.sh)
+ *   fxsave     one FXSAVE of the FPU state into the output: an access
+ *              wider than 32 bytes, which the tool checks another way
  * Run as `kernels NAME...`; each becomes one layer. */
 #include <pthread.h>
 #include <semaphore.h>
@@ -160,6 +162,12 @@ static int run(const char *name)
 		pthread_barrier_destroy(&both_started);
 	} else if (strcmp(name, "handoff") == 0) {
 		rc |= handoff();
+	} else if (strcmp(name, "fxsave") == 0) {
+		/* malloc's 16-byte alignment is the one FXSAVE needs. */
+		float *in = buffer(128), *out = buffer(128);
+		rc |= dmo_layer_begin("fxsave", NULL, in, 512, out, 512);
+		__asm__ volatile("fxsave64 %0" : "=m"(*(char(*)[512])out));
+		rc |= dmo_layer_end();
 	} else {
 		fprintf(stderr, "kernels: unknown kernel %s\n", name);
 		return 2;
