@@ -51,4 +51,5 @@ check "plan --verify, a layer table" 4 plan --verify "$WORK/table.csv"
 check "sweep" 2 sweep -o @ --formula OB 'relu:in=1x1x{4,8}'
 check "analyze" 3 analyze "$WORK/traced"
 check "run --model" 3 run -o @ --model "$MODELS/tflm_hello_world_float.tflite"
+check "run SPEC..." 2 run -o @ relu:in=1x1x8 relu:in=1x1x16
 finish

@@ -51,7 +51,7 @@ static const struct cmd_spec command = {
 	"with its real weights and quantisation, each layer on the previous\n"
 	"layers' real outputs from the input below (as `dmo infer`), so every\n"
 	"layer's O_s is that of the real computation; everything else runs on\n"
-	"deterministic data.  A model's progress goes to stderr, a line per layer\n"
+	"deterministic data.  Progress goes to stderr, a line per layer\n"
 	"(not with -q or when stderr is not a terminal).\n",
 	.tables = { cmd_profile_options, run_options, cmd_input_options },
 	.outputs = CMD_HAS_CSV | CMD_HAS_JSON,
@@ -203,8 +203,9 @@ int cmd_run(int argc, char **argv)
 		hargv[n++] = "--random";
 		hargv[n++] = (char *)input.seed_text;
 	}
-	/* Hundreds of layers take minutes under the tool: say how far it is. */
-	if (model != NULL && dmo_progress_wanted(opts.quiet))
+	/* Hundreds of layers take minutes under the tool, and one large op
+	 * spec seconds: say how far it is. */
+	if (dmo_progress_wanted(opts.quiet))
 		hargv[n++] = "--progress";
 	if (model != NULL) {
 		hargv[n++] = "--model";

@@ -42,7 +42,7 @@ static const char usage[] =
 	"  -m, --model FILE   a model: a .tflite, .onnx or layer table\n"
 	"                     (target-harness/models/*.csv)\n"
 	DMO_INPUT_OPTIONS_HELP
-	"      --progress     a line on stderr as each layer of a model completes\n"
+	"      --progress     a line on stderr as each layer completes\n"
 	"      --output FILE  after a real-weight run, write the raw bytes of every\n"
 	"                     model output in tensor order (as `dmo infer --output`)\n"
 	"      --rounding MODE  double (TFLite Micro's requantisation, default) or\n"
@@ -223,6 +223,7 @@ static void *alloc_buffer(const char *name, size_t bytes)
 static int run_specs(char **texts, int count, const struct harness_options *opts)
 {
 	struct dmo_opspec *specs = calloc((size_t)count, sizeof *specs);
+	struct dmo_progress steps;
 	char err[256];
 	int rc = 0;
 
@@ -237,6 +238,7 @@ static int run_specs(char **texts, int count, const struct harness_options *opts
 			free(specs);
 			return 2;
 		}
+	dmo_progress_start(&steps, "run", (size_t)count, opts->progress);
 	for (int i = 0; i < count && rc == 0; i++) {
 		char name[64];
 		void *in, *out;
@@ -249,6 +251,8 @@ static int run_specs(char **texts, int count, const struct harness_options *opts
 		else {
 			dmo_op_fill_input(&specs[i], in, INPUT_SEED);
 			rc = run_layer(name, &specs[i], in, NULL, out, opts) ? 1 : 0;
+			if (rc == 0)
+				dmo_progress_step(&steps, "layer %d %s", i + 1, name);
 		}
 		free(in);
 		free(out);
