@@ -42,11 +42,6 @@ uint64_t dmo_net_tensor_bytes(const struct dmo_net *net, int t)
 	return elems(&net->tensors[t]) * dmo_net_dtype_size(net->tensors[t].dtype);
 }
 
-int dmo_net_step_input(const struct dmo_net_step *step)
-{
-	return step->n_inputs > 0 ? step->inputs[0] : DMO_NET_ABSENT;
-}
-
 /* One step being prepared or run. */
 struct ctx {
 	const struct dmo_net *net;
@@ -372,10 +367,16 @@ static int run_elementwise(struct ctx *c)
 				return fail(c, "only int8 and float32 are supported");
 			if (zero_of(out) != -128 || fabs(scale_of(out) - 1.0 / 256) > 0.001 / 256)
 				return fail(c, "int8 output must have scale 1/256 and zero point -128");
-			if (s->op == DMO_NET_SOFTMAX)
-				dk_softmax_quant(s->beta, (float)scale_of(in), q);
-			else
+			if (s->op == DMO_NET_LOGISTIC) {
 				dk_logistic_quant((float)scale_of(in), q);
+				break;
+			}
+			dk_softmax_quant(s->beta, (float)scale_of(in), q);
+			/* The fixed-point exp takes the scaled differences by a
+			 * left shift only, as TFLite's softmax does. */
+			if (q->in_shift < 0)
+				return fail(c, "input scale %g is too small for the int8 softmax",
+					    scale_of(in));
 			break;
 		}
 	}
@@ -481,7 +482,7 @@ static int run_layout(struct ctx *c)
 	}
 	case DMO_NET_TRANSPOSE: {
 		const int32_t *perm32 = int_constant(c, 1, (uint64_t)in->rank, "perm");
-		int perm[DK_MAX_DIMS];
+		int perm[DK_MAX_DIMS], taken[DK_MAX_DIMS] = { 0 };
 		if (!perm32)
 			return -1;
 		for (int i = 0; i < in->rank; i++) {
@@ -489,6 +490,8 @@ static int run_layout(struct ctx *c)
 			if (perm[i] < 0 || perm[i] >= in->rank || out->rank != in->rank ||
 			    out->dims[i] != in->dims[perm[i]])
 				return fail(c, "perm does not give the output shape");
+			if (taken[perm[i]]++)
+				return fail(c, "perm takes axis %d twice", perm[i]);
 		}
 		if (c->arena)
 			rc = dk_transpose(&shape, perm, elem, at(c, in), at(c, out), NULL);
@@ -525,17 +528,24 @@ static int run_layout(struct ctx *c)
 		const void *ins[DMO_NET_MAX_INPUTS];
 		int axis = s->axis < 0 ? s->axis + in->rank : s->axis;
 		uint64_t total = 0;
+		if (axis < 0 || axis >= in->rank)
+			return fail(c, "axis %d is outside rank %d", s->axis, in->rank);
 		for (int k = 0; k < s->n_inputs; k++) {
 			const struct dmo_net_tensor *t = operand(c, k);
 			if (!t || t->dtype != out->dtype || !same_quant(t, out))
 				return fail(c, "input %d differs from the output in type or quantisation "
 					       "(a requantising concatenation is not supported)", k);
+			for (int i = 0; i < in->rank; i++)
+				if (t->rank != in->rank || (i != axis && t->dims[i] != in->dims[i]))
+					return fail(c, "input %d differs from input 0 beside axis %d", k,
+						    s->axis);
 			to_shape(t, &shapes[k]);
 			ins[k] = c->arena ? at(c, t) : NULL;
 			total += elems(t);
 		}
-		if (axis < 0 || axis >= in->rank || total != elems(out))
-			return fail(c, "axis %d or the output size does not fit the inputs", s->axis);
+		if (total != elems(out))
+			return fail(c, "the inputs hold %llu elements, the output %llu",
+				    (unsigned long long)total, (unsigned long long)elems(out));
 		if (c->arena)
 			rc = dk_concat(s->n_inputs, shapes, axis, elem, ins, at(c, out), NULL);
 		break;
@@ -559,6 +569,8 @@ static int run_convert(struct ctx *c)
 	if (qt->dtype != DMO_NET_I8 || need_quant(c, qt, "quantised"))
 		return fail(c, "only int8 quantised tensors are supported");
 	if (quantize && in->dtype == DMO_NET_F32) {
+		if (!(scale_of(out) > 0))
+			return fail(c, "output scale %g is not positive", scale_of(out));
 		q->scale = (float)scale_of(out);
 		q->out_zero = zero_of(out);
 	} else if (quantize && in->dtype == DMO_NET_I8) {

@@ -130,8 +130,4 @@ uint64_t dmo_net_input_bytes(const struct dmo_net *net);
 int dmo_net_fill_inputs(const struct dmo_net *net, const struct dmo_net_input *source,
 			unsigned char *arena, const uint64_t *offsets, char *err, size_t err_len);
 
-/* A step's first operand is the one the planner may overlap with its output
- * (SPEC.md's profiled input): the index of that tensor. */
-int dmo_net_step_input(const struct dmo_net_step *step);
-
 #endif

@@ -28,12 +28,14 @@ relu6:in=6x6x8
 add:in=6x6x8
 mul:in=6x6x8"
 
+# The table on stdout (a line per spec), the same rows in compare.csv.
 # shellcheck disable=SC2086 # one argument per spec
-"$DMO" compare --backends "$BACKEND" --csv -o "$WORK/cmp" $SPECS >"$WORK/cmp.csv" 2>"$WORK/cmp.err"
+"$DMO" compare --backends "$BACKEND" -o "$WORK/cmp" $SPECS >"$WORK/cmp.txt" 2>"$WORK/cmp.err"
 expect_eq "dmo compare exit status" 0 $?
-cat "$WORK/cmp.err"
+cat "$WORK/cmp.err" "$WORK/cmp.txt"
+expect_eq "the table: a line per spec" "$(echo "$SPECS" | wc -l)" "$(grep -c "^  $BACKEND " "$WORK/cmp.txt")"
 # Columns: csv_columns in cmd_compare.c; fields (specs) hold commas.
-csv_rows "$WORK/cmp.csv" >"$WORK/cmp.tsv" || fail "compare.csv is malformed"
+csv_rows "$WORK/cmp/compare.csv" >"$WORK/cmp.tsv" || fail "compare.csv is malformed"
 rows() { by_name "$1" <"$WORK/cmp.tsv"; }
 expect_eq "one row per spec" "$(echo "$SPECS" | wc -l)" "$(rows '{ n++ } END { print n + 0 }')"
 ok=$(rows 'v("status") == "ok"' | wc -l)
@@ -50,7 +52,7 @@ if [ "$BACKEND" = ref ]; then # the reference kernel is the algorithmic replica'
 fi
 if [ -s "$WORK/bad" ]; then
 	fail "rows of $BACKEND: $(cat "$WORK/bad")"
-	cat "$WORK/cmp.csv"
+	cat "$WORK/cmp/compare.csv"
 else
 	echo "ok: every measured O_s is safe natively, output = ref, same ISA under the tool"
 fi

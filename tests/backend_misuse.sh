@@ -4,14 +4,6 @@
 # fail a layer only when backend.csv says the reference kernel ran.
 . "$top_srcdir/tests/lib.sh"
 
-# refuse NAME PATTERN COMMAND...: exit 2, PATTERN on stderr.
-refuse() {
-	name=$1 pattern=$2; shift 2
-	"$@" >"$WORK/out" 2>"$WORK/err"
-	expect_eq "$name: exit status" 2 $?
-	grep -q -e "$pattern" "$WORK/err" || fail "$name: no '$pattern' in: $(cat "$WORK/err")"
-}
-
 cd "$WORK" || exit 1
 refuse "unknown backend" "unknown backend 'nosuch'" "$DMO" run --backend nosuch relu:in=4
 refuse "unknown ISA" "--isa 'avx9'" "$DMO" run --isa avx9 relu:in=4

@@ -10,22 +10,6 @@ version=$("$DMO" --version)
 echo "$version" | grep -qx "dmo [0-9][0-9.]*" && echo "ok: dmo --version: $version" ||
 	fail "dmo --version: $version"
 
-# one_line_misuse NAME CMD PATTERN ARGS...: exit 2, nothing on stdout, on
-# stderr "dmo CMD: " + a line matching PATTERN, then the hint, nothing more.
-one_line_misuse() {
-	name=$1 cmd=$2 pattern=$3; shift 3
-	"$DMO" "$@" >"$WORK/out" 2>"$WORK/err"
-	expect_eq "$name: exit status" 2 $?
-	[ -s "$WORK/out" ] && fail "$name: wrote to stdout: $(cat "$WORK/out")"
-	if [ "$(wc -l <"$WORK/err")" -eq 2 ] &&
-		head -1 "$WORK/err" | grep -q -e "^dmo $cmd: $pattern" &&
-		[ "$(tail -1 "$WORK/err")" = "try 'dmo $cmd --help'" ]; then
-		echo "ok: $name: one line and the hint"
-	else
-		fail "$name: stderr is not 'dmo $cmd: $pattern' + hint: $(cat "$WORK/err")"
-	fi
-}
-
 "$DMO" nosuch >"$WORK/out" 2>"$WORK/err"
 expect_eq "dmo nosuch: exit status" 2 $?
 expect_eq "dmo nosuch: message" "dmo: 'nosuch' is not a dmo command|try 'dmo --help'" \

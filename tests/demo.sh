@@ -7,10 +7,6 @@
 # output byte for byte (compared here with cmp, not taken from the demo).
 . "$top_srcdir/tests/lib.sh"
 
-is_png() {
-	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
-}
-
 "$DMO" demo --out "$WORK/demo" >"$WORK/demo.log" 2>&1
 expect_eq "dmo demo exit status" 0 $?
 for f in kernels/layer-0001-pattern.png kernels/layer-0001-bounds.png tflm_person_detect-plan.png; do

@@ -76,6 +76,35 @@ profile() {
 	"$DMO" profile --out "$dir" "$@" >"$dir.out" 2>"$dir.err"
 }
 
+# refuse NAME PATTERN COMMAND...: exit 2, PATTERN on stderr.
+refuse() {
+	name=$1 pattern=$2; shift 2
+	"$@" >"$WORK/out" 2>"$WORK/err"
+	expect_eq "$name: exit status" 2 $?
+	grep -q -e "$pattern" "$WORK/err" || fail "$name: no '$pattern' in: $(cat "$WORK/err")"
+}
+
+# one_line_misuse NAME CMD PATTERN ARGS...: exit 2, nothing on stdout, on
+# stderr "dmo CMD: " + a line matching PATTERN, then the hint, nothing more.
+one_line_misuse() {
+	name=$1 cmd=$2 pattern=$3; shift 3
+	"$DMO" "$@" >"$WORK/out" 2>"$WORK/err"
+	expect_eq "$name: exit status" 2 $?
+	[ -s "$WORK/out" ] && fail "$name: wrote to stdout: $(cat "$WORK/out")"
+	if [ "$(wc -l <"$WORK/err")" -eq 2 ] &&
+		head -1 "$WORK/err" | grep -q -e "^dmo $cmd: $pattern" &&
+		[ "$(tail -1 "$WORK/err")" = "try 'dmo $cmd --help'" ]; then
+		echo "ok: $name: one line and the hint"
+	else
+		fail "$name: stderr is not 'dmo $cmd: $pattern' + hint: $(cat "$WORK/err")"
+	fi
+}
+
+# is_png FILE: FILE starts with PNG's signature.
+is_png() {
+	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+}
+
 finish() {
 	if [ "$failures" -ne 0 ]; then
 		echo "$failures check(s) failed"

@@ -111,6 +111,15 @@ EXTRA_DIST += tests/layer_spec.sh
 # SPEC.md's layering, on the headers every compiled object reached.
 TESTS += tests/layering.sh
 EXTRA_DIST += tests/layering.sh
+TESTS += tests/cmd_edges.sh
+EXTRA_DIST += tests/cmd_edges.sh
+# Failing calloc, fork and execv (an LD_PRELOAD shim) under dmo commands.
+check_LTLIBRARIES += tests/fail_nth.la
+tests_fail_nth_la_SOURCES = tests/fail_nth.c
+tests_fail_nth_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+tests_fail_nth_la_LIBADD = -ldl
+TESTS += tests/out_of_resources.sh
+EXTRA_DIST += tests/out_of_resources.sh
 
 # Issue 18: instructions counted only for a full trace or when asked.
 TESTS += tests/tool_count.sh

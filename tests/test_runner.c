@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "check_main.h"
 #include "runner.h"
 
@@ -140,6 +141,11 @@ START_TEST(rejects_what_has_no_kernel)
 	ck_assert_int_eq(dmo_opspec_parse("relu:in=2x2x1,dtype=i32", &spec, err, sizeof err), 0);
 	ck_assert_ptr_null(dmo_op_prepare(&spec, err, sizeof err));
 	ck_assert_msg(strstr(err, "i32") != NULL, "message: %s", err);
+	ck_assert_int_eq(dmo_opspec_parse("quantize:in=2x2x1,dtype=i16,out_dtype=i8", &spec, err,
+					  sizeof err), 0);
+	ck_assert_ptr_null(dmo_op_prepare(&spec, err, sizeof err));
+	ck_assert_str_eq(err, "quantize from i16 to i8 has no reference kernel "
+			      "(there are f32 to i8 and i8 to i8)");
 
 	ck_assert_int_eq(dmo_opspec_parse("relu:in=2x2x1", &spec, err, sizeof err), 0);
 	run = dmo_op_prepare(&spec, err, sizeof err);
@@ -147,6 +153,47 @@ START_TEST(rejects_what_has_no_kernel)
 	ck_assert_int_eq(dmo_op_execute(run, in, out, DMO_OP_MAX_THREADS + 1, 0), -1);
 	ck_assert_int_eq(dmo_op_execute(run, NULL, out, 1, 0), -1);
 	dmo_op_free(run);
+}
+END_TEST
+
+/* pad copies elements of any size: an int32 tensor 1x1x2 padded by one
+ * element after each row axis gets zeros around its two values. */
+START_TEST(pad_int32)
+{
+	char err[256];
+	struct dmo_opspec spec;
+	const int32_t in[2] = { -5, 70000 };
+	const int32_t want[8] = { -5, 70000, 0, 0, 0, 0, 0, 0 }; /* 2x2x2, HWC */
+	int32_t out[8];
+
+	ck_assert_int_eq(dmo_opspec_parse("pad:in=1x1x2,after=1x1x0,dtype=i32", &spec, err,
+					  sizeof err), 0);
+	ck_assert_uint_eq(dmo_opspec_out_bytes(&spec), sizeof out);
+	struct dmo_op_run *run = dmo_op_prepare(&spec, err, sizeof err);
+	ck_assert_msg(run != NULL, "%s", err);
+	memset(out, 0xa5, sizeof out);
+	ck_assert_int_eq(dmo_op_execute(run, in, out, 1, 0), 0);
+	ck_assert_mem_eq(out, want, sizeof out);
+	dmo_op_free(run);
+}
+END_TEST
+
+/* The backend loader's refusals that the command line checks first. */
+START_TEST(backend_load_refusals)
+{
+	char err[512];
+	struct dmo_opspec spec;
+
+	ck_assert_ptr_null(dmo_backend_load("ref", "avx9", err, sizeof err));
+	ck_assert_str_eq(err, "unknown ISA cap 'avx9' (known: sse4 avx avx2)");
+	struct dmo_backend_handle *ref = dmo_backend_load("ref", NULL, err, sizeof err);
+	ck_assert_msg(ref != NULL, "%s", err);
+	ck_assert_ptr_eq(dmo_backend_load("ref", NULL, err, sizeof err), ref);
+	ck_assert_ptr_null(dmo_backend_load("ref", "avx2", err, sizeof err));
+	ck_assert_str_eq(err, "backend ref is already initialised with ISA cap ''");
+	ck_assert_int_eq(dmo_opspec_parse("relu:in=2x2x1,dtype=i32", &spec, err, sizeof err), 0);
+	ck_assert_ptr_null(dmo_backend_prepare(ref, &spec, NULL, err, sizeof err));
+	ck_assert_msg(strstr(err, "relu of dtype i32 has no reference kernel") != NULL, "%s", err);
 }
 END_TEST
 
@@ -161,6 +208,8 @@ int main(void)
 	tcase_add_loop_test(tc, in_place_elementwise, 0, 4 * 3);
 	tcase_add_test(tc, second_operand_override);
 	tcase_add_test(tc, rejects_what_has_no_kernel);
+	tcase_add_test(tc, pad_int32);
+	tcase_add_test(tc, backend_load_refusals);
 	suite_add_tcase(s, tc);
 	return dmo_run_suite(s);
 }

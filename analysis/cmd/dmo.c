@@ -1,4 +1,5 @@
 /* dmo.c - the `dmo` command: dispatches `dmo <cmd>` to cmd_<cmd>(). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,6 +42,22 @@ static void usage(FILE *out)
 		"  2  misuse (bad option, operand or input), or dmo could not do its work\n");
 }
 
+/* As coreutils' close_stdout: output that never reached its file (a full
+ * disk, /dev/full, a closed pipe) is a failure, not a success, and the
+ * commands write through stdio, whose last buffer is only written here.
+ * A command's own status wins when it already failed. */
+static int finish_stdout(const char *who, int status)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return status;
+	if (errno)
+		fprintf(stderr, "%s: write error on standard output: %s\n", who, strerror(errno));
+	else
+		fprintf(stderr, "%s: write error on standard output\n", who);
+	return status ? status : 2;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -49,15 +66,19 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 2;
+		return finish_stdout("dmo", 0);
 	}
 	if (!strcmp(argv[1], "--version")) {
 		cmd_print_version(stdout);
-		return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 2;
+		return finish_stdout("dmo", 0);
 	}
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+		if (!strcmp(argv[1], commands[i].name)) {
+			char who[32];
+			int status = commands[i].run(argc - 1, argv + 1);
+			snprintf(who, sizeof who, "dmo %s", commands[i].name);
+			return finish_stdout(who, status);
+		}
 	fprintf(stderr, "dmo: '%s' is not a dmo command\ntry 'dmo --help'\n", argv[1]);
 	return 2;
 }

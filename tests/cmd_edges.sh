@@ -1,0 +1,201 @@
+#!/bin/sh
+# cmd_edges.sh - the paths of the dmo commands that no other test takes
+# (found by `make coverage`; docs/coverage.md lists what is still left):
+# every usage error below as one line plus the hint with exit 2; every bad
+# input or unwritable output as a message naming it with exit 2; and the
+# working paths only reached here, each checked against a value derived in
+# a comment next to it (never taken from dmo's own output alone).
+. "$top_srcdir/tests/lib.sh"
+MODELS="$top_srcdir/tests/models"
+cd "$WORK" || exit 1
+
+"$DMO" >"$WORK/out" 2>"$WORK/err"
+expect_eq "dmo with no command: exit status" 2 $?
+expect_eq "dmo with no command: message" "dmo: no command given|try 'dmo --help'" \
+	"$(tr '\n' '|' <"$WORK/err" | sed 's/|$//')"
+
+# Usage errors.
+shapes=$(for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do printf -- '--shape t%d=1 ' $i; done)
+int8=$MODELS/tflm_hello_world_int8.tflite   # input 1x1 int8: 1 byte
+float=$MODELS/tflm_hello_world_float.tflite # input 1x1 float32: 4 bytes
+one_line_misuse "infer without a model" infer "give exactly one MODEL$" infer
+one_line_misuse "infer --random x" infer "--random 'x': expected a number$" infer --random x "$int8"
+one_line_misuse "model without a model" model "give exactly one MODEL$" model
+one_line_misuse "model --table --csv" model "--table is a format of its own" model --table --csv "$int8"
+one_line_misuse "model --tensors without --csv" model "--tensors selects the CSV table" model --tensors "$int8"
+# shellcheck disable=SC2086 # one word an option
+one_line_misuse "model with 17 --shape" model "at most 16 --shape options$" model $shapes "$int8"
+one_line_misuse "plan without a model" plan "give exactly one MODEL$" plan
+# shellcheck disable=SC2086
+one_line_misuse "plan with 17 --shape" plan "at most 16 --shape options$" plan $shapes "$int8"
+one_line_misuse "run --threads 0" run "--threads must be 1\.\.[0-9]*, not '0'$" run --threads 0 relu:in=4
+one_line_misuse "run with nothing to run" run "give op specs or --model, none given$" run
+one_line_misuse "sweep --jobs 0" sweep "--jobs must be 1..4096, not '0'$" sweep --jobs 0 g
+one_line_misuse "sweep --sample 0" sweep "--sample must be a positive count, not '0'$" sweep --sample 0 g
+one_line_misuse "sweep --seed x" sweep "--seed must be a number, not 'x'$" sweep --seed x g
+one_line_misuse "sweep --collect alone" sweep "--collect takes result directories" sweep --collect
+one_line_misuse "sweep without a grid" sweep "give one GRID$" sweep
+one_line_misuse "sweep without a formula" sweep "give one of --formula and --formula-lib$" sweep g
+one_line_misuse "sweep --seed without --sample" sweep "--seed goes with --sample$" sweep --formula f --seed 3 g
+one_line_misuse "verify --model with a spec" verify "--model takes no SPEC" verify --model "$int8" relu:in=4
+one_line_misuse "formula --csv --json" formula "give one of --csv and --json$" formula --csv --json relu:in=4
+one_line_misuse "formula with nothing" formula "give op specs or --model, none given$" formula
+one_line_misuse "export without a directory" export "no run directory given$" export
+one_line_misuse "analyze without a directory" analyze "no run directory given$" analyze
+one_line_misuse "demo with an operand" demo "takes no operand, not 'extra'$" demo extra
+
+# Bad input and unwritable output: a message naming it, exit 2.
+printf 'abc' >short.bin
+printf 'ab' >long.bin
+mkdir empty
+: >empty.tflite
+refuse "infer: no such model" "^dmo infer: cannot read model file /nonexistent.tflite" \
+	"$DMO" infer /nonexistent.tflite
+refuse "infer: an ONNX model" "^dmo infer: .*dmo infer runs .tflite models (this one is a onnx" \
+	"$DMO" infer "$MODELS/onnx_add_bcast.onnx"
+refuse "infer --input: no such file" "^dmo infer: /nonexistent.bin: No such file" \
+	"$DMO" infer --input /nonexistent.bin "$int8"
+refuse "infer --input: 3 of 4 bytes" "^dmo infer: short.bin: too short for input '.*' (4 bytes)" \
+	"$DMO" infer --input short.bin "$float"
+refuse "infer --input: 2 bytes for 1" "^dmo infer: long.bin: longer than the model's inputs" \
+	"$DMO" infer --input long.bin "$int8"
+refuse "infer --output in no directory" "^dmo infer: /nonexistent/x: No such file" \
+	"$DMO" infer --output /nonexistent/x "$int8"
+refuse "infer --output to a full disk" "^dmo infer: /dev/full: write failed" \
+	"$DMO" infer --output /dev/full "$int8"
+refuse "run: no such model" "^dmo run: cannot read model file" "$DMO" run --model /nonexistent.tflite
+refuse "run: an empty model file" "^dmo run: empty.tflite" "$DMO" run --model empty.tflite
+refuse "run --input: 3 of 4 bytes" "^dmo run: --input short.bin: not a file of the model's 4 input bytes" \
+	"$DMO" run --input short.bin --model "$float"
+DMO_HARNESS=/nonexistent/dmo-harness refuse "run: no harness program" \
+	"^dmo run: cannot run the harness program /nonexistent/dmo-harness; build it or set DMO_HARNESS" \
+	"$DMO" run relu:in=4x4x4
+refuse "sweep --collect: no such directory" "^dmo sweep: /nonexistent" "$DMO" sweep --collect /nonexistent
+refuse "verify: no such model" "^dmo verify: cannot read model file" "$DMO" verify --model /nonexistent.tflite
+refuse "formula: no such model" "^dmo formula: cannot read model file" "$DMO" formula --model /nonexistent.tflite
+refuse "export: no such directory" "^dmo export: /nonexistent: No such file" "$DMO" export /nonexistent
+refuse "export: no event files" "^dmo export: empty holds no layer-NNNN.events files" "$DMO" export empty
+refuse "demo: no such parent directory" "^dmo demo: /nonexistent/x: No such file" \
+	"$DMO" demo --out /nonexistent/x
+refuse "plot: no layers.csv" "^dmo plot: empty/layers.csv" "$DMO" plot empty
+refuse "plot --plan: unwritable figure" "^dmo plot: " \
+	"$DMO" plot --plan "$int8" --out /nonexistent/x.png
+refuse "compare: an empty backend list" "^dmo compare: no backend to compare" \
+	"$DMO" compare --backends , relu:in=4
+: >plain
+refuse "sweep --emit-commands: an --out below a file" "^dmo sweep: plain/x: Not a directory" \
+	"$DMO" sweep 'relu:in={4,8}x4x1' --formula OB --emit-commands -o plain/x
+refuse "sweep: an --out below a file" "^dmo sweep: cannot create plain/x/sweep-.*: Not a directory" \
+	"$DMO" sweep 'relu:in={4,8}x4x1' --formula OB -o plain/x
+# A plugin file that is no shared object.
+mkdir junk && printf 'not an ELF file' >junk/dmo-backend-xnnpack.so
+DMO_BACKEND_DIR="$WORK/junk" refuse "a plugin dlopen refuses" "^dmo verify: backend xnnpack: .*junk/dmo-backend-xnnpack.so" \
+	"$DMO" verify --backend xnnpack relu:in=4
+# A run directory whose layer kept no trace.
+mkdir notrace
+printf '%s\n%s\n' \
+	"layer,name,op,in_bytes,out_bytes,in_reads,in_writes,out_reads,out_writes,steps,instructions,os_bytes,status" \
+	"1,op1_relu,relu:in=4x4x4,256,256,64,0,0,64,64,1000,256,ok" >notrace/layers.csv
+echo "2,op2_bad,relu:in=4x4x4,256,256" >>notrace/layers.csv
+refuse "plot: a layer without its event file" "^dmo plot: layer 1 has no event file" \
+	"$DMO" plot --layer op1_relu notrace
+grep -q "^dmo plot: .*layers.csv.*1 bad row skipped" "$WORK/err" && echo "ok: plot names the bad row" ||
+	fail "plot: the bad row is not named: $(cat "$WORK/err")"
+
+# dmo plot --plan without --out: MODEL-plan.png in the current directory.
+"$DMO" plot --plan "$int8" --format png >"$WORK/out" 2>"$WORK/err"
+expect_eq "plot --plan: exit status" 0 $?
+expect_eq "plot --plan: the figure's name" tflm_hello_world_int8-plan.png "$(cat "$WORK/out")"
+is_png tflm_hello_world_int8-plan.png && echo "ok: the plan figure is a PNG" || fail "no PNG plan figure"
+
+# dmo plan stopped by --time-limit 0 before the search proves anything:
+# the gap it prints is the planned peak less the lower bound, as a share
+# of the bound.
+"$DMO" plan --time-limit 0 "$MODELS/tiny_kws_ref_model.tflite" >plan.out
+expect_eq "plan --time-limit 0: exit status" 0 $?
+expect_eq "plan --time-limit 0: gap = peak - bound, in % of the bound" "ok" \
+	"$(awk '/^peak with overlaps:/ { peak = $4 } /^lower bound:/ { bound = $3 }
+		/^status: *best found/ { gap = $(NF - 3); pct = $(NF - 1); sub(/\(/, "", pct) }
+		END { print (gap != "" && gap == peak - bound &&
+			     sprintf("%.2f", 100 * gap / bound) == pct) ? "ok" : "peak " peak " bound " bound " gap " gap " " pct }' plan.out)"
+
+# dmo verify --csv's scan: conv2d 3x3 SAME on 4x4x1 float32 runs safely at
+# its O_s; the smallest overlap the scan finds changing the output must be
+# above O_s, and is one element (4 bytes) above it if O_s is exact.
+"$DMO" verify --csv --scan-limit 64 conv2d:in=4x4x1,k=3x3,stride=1,pad=same,out_c=1 >verify.csv
+expect_eq "verify --scan: exit status" 0 $?
+expect_eq "verify --scan: safe at O_s, changes at O_s + 4" "1 0 ok" \
+	"$(csv_rows verify.csv | by_name '{ print v("safe"), v("differed"),
+		(v("smallest_changing_bytes") == v("os_bytes") + 4 ? "ok" : v("os_bytes") " " v("smallest_changing_bytes")) }')"
+
+# A backend that cannot run a layer of the model stops dmo verify --model.
+if [ -f "$top_builddir/target-harness/backends/.libs/dmo-backend-openblas.so" ]; then
+	refuse "verify --model: a layer the backend refuses" \
+		"^dmo verify: layer 0_depthwise_conv_2d 'dwconv2d:.*': openblas backend runs f32 only" \
+		"$DMO" verify --backend openblas --model "$MODELS/tflm_person_detect.tflite"
+fi
+
+# dmo verify --model on a layer without an op spec (a broadcasting ONNX Add):
+# named, nothing run, exit 0.
+"$DMO" verify --model "$MODELS/onnx_add_bcast.onnx" >verify.out 2>&1
+expect_eq "verify --model with no layer to run: exit status" 0 $?
+grep -q "^no overlap: op Add, broadcasting" verify.out && echo "ok: the unsupported layer is named" ||
+	fail "verify --model: $(cat verify.out)"
+
+# Under the tool.  --isa without --backend means the reference backend with
+# that cap: backend.csv says ref and avx2.
+"$DMO" run -q --isa avx2 --trace=full -o isa relu:in=4x4x4 >/dev/null 2>isa.err
+expect_eq "run --isa avx2: exit status" 0 $?
+expect_eq "run --isa avx2: backend.csv" "ref avx2" \
+	"$(csv_rows isa/backend.csv | by_name '{ print v("backend"), v("isa_cap") }')"
+# Its trace, drawn or exported where nothing can be written; dmo plot first
+# rebuilds a lost layers.csv from the tool's summary, and says so.
+rm isa/layers.csv
+refuse "plot: unwritable figure" "^dmo plot: " "$DMO" plot --out /nonexistent/x.png isa
+grep -q "^dmo plot: isa/layers.csv was missing .*rebuilt from" "$WORK/err" &&
+	echo "ok: plot rebuilt layers.csv" || fail "plot did not rebuild layers.csv: $(cat "$WORK/err")"
+mkdir isa/layer-0001.csv
+refuse "export: the CSV path is a directory" "^dmo export: isa/layer-0001.csv: Is a directory" \
+	"$DMO" export isa
+# A .tflite model with its input from a file or a seed: every layer ok.
+printf '\000\000\000\077' >half.bin # 0.5f, little-endian
+for source in "--input half.bin" "--random 3"; do
+	# shellcheck disable=SC2086 # an option and its value
+	"$DMO" run -q $source -o model --model "$float" >/dev/null 2>model.err
+	expect_eq "run $source --model: exit status" 0 $?
+	expect_eq "run $source --model: 3 layers, all ok" "3 3" \
+		"$(layer_rows model | by_name '{ n++; ok += v("status") == "ok" } END { print n, ok }')"
+done
+
+# dmo compare over every backend whose plugin loads, here the reference and
+# a plugin that copies its buffers: the others are skipped with a message,
+# the copying one gets a row that says why it was not profiled.
+DMO_BACKEND_DIR="$top_builddir/tests/targets/copybackend/.libs" \
+	"$DMO" compare -q -o cmp relu:in=4x4x4 >cmp.out 2>cmp.err
+expect_eq "compare over the loadable backends: exit status" 0 $?
+expect_eq "compare: backends skipped" 3 "$(grep -c "^dmo compare: skipping backend .* is not available" cmp.err)"
+grep -q "^  ref .* = reference order$" cmp.out && echo "ok: ref in the reference order" ||
+	fail "no ref row: $(cat cmp.out)"
+grep -q "^  onednn *[a-z]*: .*cop" cmp.out && echo "ok: the copying backend's row says why" ||
+	fail "no row for the copying backend: $(cat cmp.out)"
+# --csv prints the compare.csv it writes.  relu:in=4x4x4 in float32 has
+# IB = OB = 256 bytes, and the reference kernel reads each element right
+# before it writes it: the whole input may lie under the output, O_s = 256.
+"$DMO" compare -q --csv --backends ref -o cmp-csv relu:in=4x4x4 >cmp.csv 2>/dev/null
+expect_eq "compare --csv: exit status" 0 $?
+cmp -s cmp.csv cmp-csv/compare.csv && echo "ok: --csv prints compare.csv" ||
+	fail "compare --csv: stdout differs from compare.csv"
+expect_eq "compare --csv: ref's row" "ok 256 256" \
+	"$(csv_rows cmp.csv | by_name '{ print v("status"), v("os_bytes"), v("algorithmic_os") }')"
+# Output that never reached its file is a failure, as coreutils' close_stdout
+# has it: with stdout on /dev/full (every write fails with ENOSPC) each
+# command that prints exits 2 and says so, instead of exit 0 with the
+# table lost.
+for args in "--help" "--version" "formula relu:in=4x4x4" "model $int8" "compare -q --csv --backends ref -o cmp-full relu:in=4x4x4"; do
+	# shellcheck disable=SC2086 # one word an argument
+	"$DMO" $args >/dev/full 2>"$WORK/err"
+	expect_eq "dmo $args >/dev/full: exit status" 2 $?
+	grep -q "write error on standard output" "$WORK/err" && echo "ok: dmo $args >/dev/full: said so" ||
+		fail "dmo $args >/dev/full: no write error in: $(cat "$WORK/err")"
+done
+finish
