@@ -46,7 +46,7 @@ int cmd_analyze(int argc, char **argv)
 	FILE *table_out = stdout;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1)
-		cmd_output_option(c, &output);
+		cmd_output_option(&command, c, &output);
 	as_csv = output.format != CMD_TEXT;
 	if (optind != argc - 1)
 		return cmd_misuse(&command, optind == argc ? "no run directory given"

@@ -198,7 +198,7 @@ int cmd_compare(int argc, char **argv)
 	FILE *csv;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
-		if (cmd_output_option(c, &output))
+		if (cmd_output_option(&command, c, &output))
 			continue;
 		switch (c) {
 		case 'b':

@@ -110,7 +110,7 @@ int cmd_formula(int argc, char **argv)
 	int c, n, rc;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1)
-		if (!cmd_output_option(c, &output) && c == 'm')
+		if (!cmd_output_option(&command, c, &output) && c == 'm')
 			model_name = optarg;
 	n = argc - optind;
 	specs = argv + optind;

@@ -160,7 +160,7 @@ int cmd_infer(int argc, char **argv)
 	int c, single = 0, taken;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
-		if (cmd_output_option(c, &shown))
+		if (cmd_output_option(&command, c, &shown))
 			continue;
 		taken = dmo_input_option(&in, c, optarg, err, sizeof err);
 		if (taken < 0)

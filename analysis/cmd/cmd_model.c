@@ -48,7 +48,7 @@ int cmd_model(int argc, char **argv)
 	int c, csv, tensors = 0, table = 0, rc = 0;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
-		if (cmd_output_option(c, &output))
+		if (cmd_output_option(&command, c, &output))
 			continue;
 		if (cmd_shape_option(&shapes, c, optarg, err, sizeof err) < 0)
 			return cmd_misuse(&command, "%s", err);
@@ -69,7 +69,7 @@ int cmd_model(int argc, char **argv)
 				  "--table is a format of its own, not with --csv, --json or --tensors");
 	if (tensors && !csv)
 		return cmd_misuse(&command,
-				  "--tensors selects the CSV or JSON table; the text report shows both");
+				  "--tensors selects the CSV table (or the JSON one); the text report shows both");
 	if (dmo_locate_model(argv[optind], path, sizeof path, err, sizeof err) != 0 ||
 	    dmo_model_load_shaped(path, shapes.list, shapes.n, &model, err, sizeof err) != 0) {
 		fprintf(stderr, "dmo model: %s\n", err);

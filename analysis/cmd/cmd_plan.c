@@ -151,7 +151,7 @@ int cmd_plan(int argc, char **argv)
 	int c, csv, verify = 0, rc;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
-		if (cmd_output_option(c, &output))
+		if (cmd_output_option(&command, c, &output))
 			continue;
 		if (cmd_shape_option(&shapes, c, optarg, err, sizeof err) < 0)
 			return cmd_misuse(&command, "%s", err);

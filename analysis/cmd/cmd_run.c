@@ -126,7 +126,7 @@ int cmd_run(int argc, char **argv)
 		if (taken == 0)
 			taken = dmo_input_option(&input, c, optarg, err, sizeof err);
 		if (taken == 0)
-			taken = cmd_output_option(c, &shown);
+			taken = cmd_output_option(&command, c, &shown);
 		if (taken < 0)
 			return cmd_misuse(&command, "%s", err);
 		if (taken)

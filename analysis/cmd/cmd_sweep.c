@@ -121,7 +121,7 @@ int cmd_sweep(int argc, char **argv)
 	char err[2048], self[PATH_MAX];
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
-		if (cmd_output_option(c, &output))
+		if (cmd_output_option(&command, c, &output))
 			continue;
 		switch (c) {
 		case 'f':

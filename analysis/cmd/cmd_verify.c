@@ -273,7 +273,7 @@ int cmd_verify(int argc, char **argv)
 	int c, scan_given = 0;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
-		if (cmd_output_option(c, &output))
+		if (cmd_output_option(&command, c, &output))
 			continue;
 		switch (c) {
 		case 'x':

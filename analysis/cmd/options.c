@@ -102,14 +102,16 @@ static void vmessage(const struct cmd_spec *spec, const char *fmt, va_list ap)
 	fprintf(stderr, "\ntry 'dmo %s --help'\n", spec->name);
 }
 
-int cmd_output_option(int key, struct cmd_output *out)
+int cmd_output_option(const struct cmd_spec *spec, int key, struct cmd_output *out)
 {
 	switch (key) {
 	case CMD_KEY_CSV:
-		out->format = CMD_CSV;
-		return 1;
 	case CMD_KEY_JSON:
-		out->format = CMD_JSON;
+		if (out->format != CMD_TEXT && out->format != (key == CMD_KEY_CSV ? CMD_CSV : CMD_JSON)) {
+			cmd_misuse(spec, "give one of --csv and --json");
+			exit(2);
+		}
+		out->format = key == CMD_KEY_CSV ? CMD_CSV : CMD_JSON;
 		return 1;
 	case CMD_KEY_QUIET:
 		out->quiet = 1;

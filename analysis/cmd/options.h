@@ -23,7 +23,7 @@ enum { CMD_KEY_CSV = 0xfe, CMD_KEY_JSON = 0xfd, CMD_KEY_QUIET = 'q' };
 enum cmd_format { CMD_TEXT, CMD_CSV, CMD_JSON };
 
 struct cmd_output {
-	enum cmd_format format; /* the last of --csv and --json given wins */
+	enum cmd_format format; /* CMD_CSV or CMD_JSON: never both */
 	int quiet;              /* -q: no progress lines */
 };
 
@@ -64,8 +64,9 @@ struct cmd_spec {
 int cmd_getopt(const struct cmd_spec *spec, int argc, char **argv);
 
 /* KEY, as cmd_getopt returned it: one of the output options (--csv,
- * --json, -q) recorded in OUT and 1, or 0 for any other key. */
-int cmd_output_option(int key, struct cmd_output *out);
+ * --json, -q) recorded in OUT and 1, or 0 for any other key.  --csv and
+ * --json together are a usage error of SPEC's command: it exits 2. */
+int cmd_output_option(const struct cmd_spec *spec, int key, struct cmd_output *out);
 
 /* A usage error after parsing: "dmo NAME: MESSAGE" and the --help hint on
  * stderr.  Returns 2, the status of misuse. */
