@@ -32,7 +32,7 @@ ANALYSIS_LIBS = analysis/lib/libdmo-analysis.la analysis/lib/libdmo-tape.la \
 bin_PROGRAMS += analysis/dmo
 analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \
 	analysis/cmd/options.h analysis/cmd/options.c \
-	analysis/cmd/progress.h analysis/cmd/progress.c \
+	analysis/cmd/json.h analysis/cmd/json.c \
 	analysis/cmd/profile_options.h analysis/cmd/profile_options.c \
 	analysis/cmd/cmd_profile.c analysis/cmd/cmd_export.c analysis/cmd/cmd_demo.c \
 	analysis/cmd/cmd_formula.c analysis/cmd/cmd_run.c analysis/cmd/cmd_analyze.c \
@@ -44,3 +44,10 @@ analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \
 	analysis/cmd/cmd_sweep.c analysis/cmd/cmd_infer.c
 analysis_dmo_CPPFLAGS = $(FRONTEND_CPPFLAGS)
 analysis_dmo_LDADD = analysis/lib/libdmo-plot.la $(ANALYSIS_LIBS)
+
+check_PROGRAMS += tests/test_json
+TESTS += tests/test_json
+tests_test_json_SOURCES = tests/test_json.c analysis/cmd/json.c
+tests_test_json_CPPFLAGS = -I$(top_srcdir)/analysis/cmd $(FRONTEND_CPPFLAGS)
+tests_test_json_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_json_LDADD = $(CSV_LIBS) $(CHECK_LIBS)

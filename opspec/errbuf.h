@@ -23,4 +23,21 @@ static inline int dmo_errf(char *err, size_t err_len, const char *fmt, ...)
 	return -1;
 }
 
+/* As dmo_errf, the message after WHERE and ": " (the file, or the step, a
+ * reader or runner reports on).  Each module's fail() is this, a macro
+ * over it, so no module writes the prefixing again. */
+static inline int dmo_errf_at(char *err, size_t err_len, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static inline int dmo_errf_at(char *err, size_t err_len, const char *where, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return dmo_errf(err, err_len, "%s: %s", where, msg);
+}
+
 #endif

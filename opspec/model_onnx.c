@@ -11,11 +11,11 @@
  * layout-free.  Shapes must be static: a symbolic dimension needs --shape;
  * intermediate shapes come from value_info or, for ops with an op spec,
  * from the op spec itself. */
+#include "errbuf.h"
 #include "model_table.h"
 #include "onnx.pb-c.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,17 +47,9 @@ struct onnx {
 	size_t err_len;
 };
 
-static int fail(struct onnx *o, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	snprintf(o->err, o->err_len, "%s: %s", o->source, msg);
-	return -1;
-}
+/* An error about the model file, prefixed with its name (a macro: the format
+ * arguments reach dmo_errf_at as written, checked against the format). */
+#define fail(x, ...) dmo_errf_at((x)->err, (x)->err_len, (x)->source, __VA_ARGS__)
 
 static int find_tensor(const struct dmo_model *m, const char *name)
 {

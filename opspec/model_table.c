@@ -21,6 +21,7 @@ struct reader {
 	char *fields[COLUMNS];
 	size_t n_fields;
 	int row;
+	long first;     /* the first row's layer number: 1, or 0 in an old table */
 	int failed;
 	char *err;
 	size_t err_len;
@@ -147,9 +148,13 @@ static void add_layer(struct reader *r)
 	char *end;
 	errno = 0;
 	long index = strtol(r->fields[0], &end, 10);
-	if (!*r->fields[0] || *end || errno || index != (long)m->n_layers) {
-		reader_fail(r, "column 'layer' is '%.32s', expected %zu (layers are numbered from 0 in order)",
-			    r->fields[0], m->n_layers);
+	/* Layers count from 1, as every command prints them; a table written
+	 * before that counts from 0, and its first row says which. */
+	if (m->n_layers == 0 && !errno && !*end && (index == 0 || index == 1))
+		r->first = index;
+	if (!*r->fields[0] || *end || errno || index != r->first + (long)m->n_layers) {
+		reader_fail(r, "column 'layer' is '%.32s', expected %ld (layers are numbered in order, from 1)",
+			    r->fields[0], r->first + (long)m->n_layers);
 		return;
 	}
 	if (!valid_name(r->fields[1])) {
@@ -251,7 +256,7 @@ int dmo_model_parse(const char *data, size_t len, const char *source,
 		    struct dmo_model *model, char *err, size_t err_len)
 {
 	struct csv_parser parser;
-	struct reader r = { .source = source, .model = model, .err = err,
+	struct reader r = { .source = source, .model = model, .first = 1, .err = err,
 			    .err_len = err_len };
 
 	*model = (struct dmo_model){ 0 };

@@ -5,11 +5,11 @@
  * spec for get one, derived from their tensors and options and checked
  * against the output tensor; every other operator is kept, with its name,
  * as a layer without one (planned with O_s = 0). */
+#include "errbuf.h"
 #include "flatbuf.h"
 #include "model_table.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,17 +102,9 @@ struct tfl {
 	size_t n_shapes;
 };
 
-static int fail(struct tfl *t, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	snprintf(t->err, t->err_len, "%s: %s", t->source, msg);
-	return -1;
-}
+/* An error about the model file, prefixed with its name (a macro: the format
+ * arguments reach dmo_errf_at as written, checked against the format). */
+#define fail(x, ...) dmo_errf_at((x)->err, (x)->err_len, (x)->source, __VA_ARGS__)
 
 /* After a batch of FlatBuffer reads: a bounds failure becomes the error. */
 static int fb_check(struct tfl *t, const char *where)

@@ -6,12 +6,12 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dmokernels.h"
+#include "errbuf.h"
 
 static const char *const op_names[DMO_NET_OP_COUNT] = {
 	"conv2d", "dwconv2d", "fc", "maxpool", "avgpool", "add", "mul", "relu", "relu6",
@@ -54,20 +54,12 @@ struct ctx {
 	struct dk_params p;
 	int32_t *mults;           /* per-channel requantisation, owned */
 	int *shifts;
+	char where[160];          /* "step N 'NAME' (OP)": what fail() names */
 };
 
-static int fail(struct ctx *c, const char *fmt, ...)
-{
-	char why[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof why, fmt, ap);
-	va_end(ap);
-	snprintf(c->err, c->err_len, "step %zu '%s' (%s): %s", c->index,
-		 c->step->name ? c->step->name : "", dmo_net_op_name(c->step->op), why);
-	return -1;
-}
+/* An error about a step, prefixed with "step N 'NAME' (OP)" (a macro: the format
+ * arguments reach dmo_errf_at as written, checked against the format). */
+#define fail(x, ...) dmo_errf_at((x)->err, (x)->err_len, (x)->where, __VA_ARGS__)
 
 /* Operand I of the step: a valid tensor, or NULL when absent or bad. */
 static const struct dmo_net_tensor *operand(struct ctx *c, int i)
@@ -607,6 +599,8 @@ static int step(const struct dmo_net *net, size_t i, unsigned char *arena, const
 {
 	struct ctx c = { .net = net, .step = &net->steps[i], .index = i, .arena = arena,
 			 .offsets = offsets, .err = err, .err_len = err_len };
+	snprintf(c.where, sizeof c.where, "step %zu '%s' (%s)", i,
+		 c.step->name ? c.step->name : "", dmo_net_op_name(c.step->op));
 	const struct dmo_net_tensor *out = result(&c);
 	int rc;
 

@@ -6,7 +6,8 @@ noinst_LTLIBRARIES += runner/libdmo-runner.la
 runner_libdmo_runner_la_SOURCES = \
 	runner/runner.h runner/runner.c \
 	runner/backend.h runner/backend.c \
-	runner/backend_ref.c
+	runner/backend_ref.c \
+	runner/progress.h runner/progress.c
 runner_libdmo_runner_la_CFLAGS = $(AM_CFLAGS) -pthread
 runner_libdmo_runner_la_CPPFLAGS = $(RUNNER_CPPFLAGS) \
 	-DDMO_TOP_BUILDDIR='"$(abs_top_builddir)"' \

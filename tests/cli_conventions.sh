@@ -79,6 +79,14 @@ expect_eq "dmo plan --csv: conv1's layer number and live range" "1 1-2" \
 	"$("$DMO" plan --csv ds_cnn_kws | csv_rows /dev/stdin |
 		by_name 'v("name") == "conv1" { print v("layer"), v("live_from") "-" v("live_to") }')"
 
+# The layer-table file counts the same way: conv1 is row 1 of the shipped
+# table, and dmo model --table writes the tables that way too.
+expect_eq "ds_cnn_kws.csv: conv1's layer number" 1 \
+	"$(csv_rows "$top_srcdir/target-harness/models/ds_cnn_kws.csv" | by_name 'v("name") == "conv1" { print v("layer") }')"
+"$DMO" model --table "$top_srcdir/tests/models/tflm_hello_world_float.tflite" >"$WORK/table.csv" 2>/dev/null
+expect_eq "dmo model --table: layers of hello_world" "1 2 3" \
+	"$(csv_rows "$WORK/table.csv" | by_name '{ printf "%s%s", sep, v("layer"); sep = " " } END { print "" }')"
+
 # dmo analyze on a summary-only run (no event files): it names no curves
 # it did not write, writes penalty_pct as dmo formula --csv does, and
 # counts failed layers, not verdicts.  The layer: the golden dwconv with the
@@ -139,6 +147,80 @@ expect_eq "sweep --csv: configurations, tight, unsafe" "2 2 0" \
 		END { print x["configurations"], x["tight"], x["unsafe"] }')"
 cmp -s "$WORK/sweep.csv" "$WORK"/sweep/sweep-*/summary.csv ||
 	fail "sweep --csv differs from summary.csv"
+
+# --json is the --csv table as JSON, on every command that takes it: the
+# same rows, the same names, numbers as numbers and empty fields as null.
+# A command whose help lists --json and that has no sample here fails, so a
+# new one is checked too.
+json_sample() { # CMD FORMAT: arguments for a small table (FORMAT keeps outputs apart)
+	case $1 in
+	analyze) echo "$WORK/summary" ;;
+	compare) echo "--backends ref -o $WORK/cmp-$2 relu:in=1x1x8" ;;
+	formula) echo "$GOLDEN" ;;
+	infer) echo "$top_srcdir/tests/models/tflm_micro_speech_quantized.tflite" ;;
+	model) echo "ds_cnn_kws" ;;
+	plan) echo "ds_cnn_kws" ;;
+	run) echo "-o $WORK/run-$2 relu:in=1x1x8" ;;
+	sweep) echo "-o $WORK/sweep --formula OB relu:in=1x1x{4,8}" ;;
+	verify) echo "--model $top_srcdir/tests/models/tflm_hello_world_float.tflite" ;;
+	esac
+}
+for cmd in $commands; do
+	"$DMO" "$cmd" --help | grep -q -- "--csv" ||
+		{ [ "$cmd" != demo ] && [ "$cmd" != plot ] && [ "$cmd" != profile ] &&
+			fail "$cmd prints a table but has no --csv"; continue; }
+	"$DMO" "$cmd" --help | grep -q -- "--json" || continue
+	args=$(json_sample "$cmd" csv)
+	[ -n "$args" ] || { fail "$cmd --json: no sample in this test"; continue; }
+	# shellcheck disable=SC2086 # the sample is words
+	"$DMO" "$cmd" --csv $args >"$WORK/t.csv" 2>/dev/null
+	# shellcheck disable=SC2086
+	"$DMO" "$cmd" --json $(json_sample "$cmd" json) >"$WORK/t.json" 2>/dev/null
+	python3 - "$WORK/t.csv" "$WORK/t.json" "$WORK" <<'PY' && echo "ok: $cmd --json = --csv" || fail "$cmd --json differs from --csv"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+objs = json.load(open(sys.argv[2]))
+def same(text, value):
+    if text == "":
+        return value is None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(text) == value
+    # the two runs wrote to different directories
+    return value == text or value.replace("-json", "-csv") == text
+assert rows and len(rows) == len(objs), (len(rows), len(objs))
+for r, o in zip(rows, objs):
+    assert list(r) == list(o), (list(r), list(o))
+    for k in r:
+        assert same(r[k], o[k]), (k, r[k], o[k])
+PY
+done
+
+# Values against independent ones.  dmo infer --csv: every output element,
+# its value as the text output prints it (%g) and its rank, counted here
+# by sorting the text's values.
+SPEECH="$top_srcdir/tests/models/tflm_micro_speech_quantized.tflite"
+"$DMO" infer --csv "$SPEECH" >"$WORK/infer.csv"
+expect_eq "infer --csv: header" "output,shape,index,value,rank" "$(head -1 "$WORK/infer.csv")"
+text=$("$DMO" infer "$SPEECH" | sed -n "s/^output 'labels_softmax' \[1x4\]: //p")
+expect_eq "infer --csv: values = the text output's" "$text" \
+	"$(csv_rows "$WORK/infer.csv" | by_name '{ printf "%s%g", (NR > 2 ? " " : ""), v("value") } END { print "" }')"
+expect_eq "infer --csv: ranks = the text's values sorted" \
+	"$(echo "$text" | tr ' ' '\n' | awk '{ print NR - 1, $1 }' | sort -k2,2gr -k1,1n |
+		awk '{ rank[$1] = NR } END { for (i = 0; i < NR; i++) printf "%s%d", i ? " " : "", rank[i]; print "" }')" \
+	"$(csv_rows "$WORK/infer.csv" | by_name '{ printf "%s%s", (NR > 2 ? " " : ""), v("rank") } END { print "" }')"
+# dmo plan --json: conv1's O_s is what dmo formula computes for its spec.
+conv1=$(csv_rows "$top_srcdir/target-harness/models/ds_cnn_kws.csv" | by_name 'v("name") == "conv1" { print v("spec") }')
+expect_eq "plan --json: conv1's os_bytes = dmo formula's algorithmic O_s" \
+	"$("$DMO" formula --csv "$conv1" | csv_rows /dev/stdin | by_name '{ print v("algorithmic_os") }')" \
+	"$("$DMO" plan --json ds_cnn_kws | python3 -c 'import json, sys
+print([r["os_bytes"] for r in json.load(sys.stdin) if r["name"] == "conv1"][0])')"
+# dmo run --csv prints layers.csv: relu:in=1x1x8 reads 8 f32 and writes 8
+# (32 bytes each way), and an elementwise op shares all of it: O_s = 32.
+"$DMO" run --csv -o "$WORK/run-hand" relu:in=1x1x8 >"$WORK/run.csv"
+expect_eq "run --csv: relu:in=1x1x8" "1 32 32 8 8 32" \
+	"$(csv_rows "$WORK/run.csv" | by_name '{ print v("layer"), v("in_bytes"), v("out_bytes"), v("in_reads"), v("out_writes"), v("os_bytes") }')"
+cmp -s "$WORK/run.csv" "$WORK/run-hand/layers.csv" && echo "ok: run --csv prints layers.csv" ||
+	fail "run --csv differs from layers.csv"
 
 # Misuse found after parsing is one line and the hint too.
 one_line_misuse "run --zeros on an op spec" run \

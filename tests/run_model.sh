@@ -48,7 +48,7 @@ for name in tflm_person_detect tiny_kws_ref_model tflm_micro_speech_quantized; d
 	d="$WORK/$name"
 	"$DMO" run --out "$d" --model "$m" >"$d.out" 2>"$d.err"
 	expect_eq "$name: dmo run exit status" 0 $?
-	grep -q "layer .* done" "$d.err" && fail "$name: progress lines on a stderr that is not a terminal"
+	grep -q "^dmo run: [0-9]*/[0-9]* layer " "$d.err" && fail "$name: progress lines on a stderr that is not a terminal"
 	expect_eq "$name: layers and sizes against dmo model" same "$(same_layers "$d" "$m")"
 	"$DMO" analyze "$d" >"$d.analyze" 2>&1
 	expect_eq "$name: dmo analyze exit status" 0 $?
@@ -132,9 +132,9 @@ if command -v script >/dev/null; then
 	m="$MODELS/tflm_micro_speech_quantized.tflite"
 	n=$("$DMO" model --csv "$m" | python3 -c 'import csv, sys; print(len(list(csv.DictReader(sys.stdin))))')
 	script -qec "'$DMO' run --zeros --out '$WORK/tty' --model '$m'" /dev/null >"$WORK/tty.log" 2>&1
-	expect_eq "progress lines on a terminal" "$n" "$(grep -c "layer [0-9]*/$n done" "$WORK/tty.log")"
+	expect_eq "progress lines on a terminal" "$n" "$(grep -c "^dmo run: [0-9]*/$n layer " "$WORK/tty.log")"
 	script -qec "'$DMO' run -q --out '$WORK/tty-q' --model '$m'" /dev/null >"$WORK/tty-q.log" 2>&1
-	expect_eq "progress lines with -q" 0 "$(grep -c "layer [0-9]*/$n done" "$WORK/tty-q.log")"
+	expect_eq "progress lines with -q" 0 "$(grep -c "^dmo run: [0-9]*/$n layer " "$WORK/tty-q.log")"
 fi
 
 # Bad options: a clear message and status 2 before valgrind starts.

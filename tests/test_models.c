@@ -102,7 +102,9 @@ static const struct bad_table {
 	{ "layer,name,op,inputs\n", "row 1: header must be" },
 	{ HDR "0,a,\"relu:in=2x2x2\"\n", "row 2: 3 columns" },
 	{ HDR "0,a,\"relu:in=2x2x2\",,extra\n", "row 2: 5 columns" },
-	{ HDR "1,a,\"relu:in=2x2x2\",\n", "row 2: column 'layer' is '1'" },
+	{ HDR "2,a,\"relu:in=2x2x2\",\n", "row 2: column 'layer' is '2', expected 1" },
+	{ HDR "1,a,\"relu:in=2x2x2\",\n1,b,\"relu:in=2x2x2\",\n", "row 3: column 'layer' is '1', expected 2" },
+	{ HDR "0,a,\"relu:in=2x2x2\",\n2,b,\"relu:in=2x2x2\",\n", "row 3: column 'layer' is '2', expected 1" },
 	{ HDR "0,,\"relu:in=2x2x2\",\n", "row 2: column 'name'" },
 	{ HDR "0,a,\"relu:in=2x2x2\",\n1,a,\"relu:in=2x2x2\",\n", "row 3: duplicate layer name 'a'" },
 	{ HDR "0,a,\"relu:in=2x2x2,units=3\",\n", "row 2: column 'spec': key 'units' does not apply" },
@@ -122,6 +124,29 @@ START_TEST(rejects_malformed)
 	ck_assert_msg(strstr(err, c->needle) && strncmp(err, "t.csv: ", 7) == 0,
 		      "table %d: message '%s' lacks '%s'", _i, err, c->needle);
 	ck_assert_uint_eq(m.n_layers, 0);
+}
+END_TEST
+
+/* Layers count from 1, as every command prints them; a table written
+ * when the format counted from 0 reads as the same model. */
+START_TEST(counts_from_one_or_zero)
+{
+	static const char from1[] = HDR "1,a,\"relu:in=2x2x2\",\n2,b,\"add:in=2x2x2\",a;a\n";
+	static const char from0[] = HDR "0,a,\"relu:in=2x2x2\",\n1,b,\"add:in=2x2x2\",a;a\n";
+	struct dmo_model m1, m0;
+	char err[512] = "";
+
+	ck_assert_msg(dmo_model_parse(from1, strlen(from1), "t.csv", &m1, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(dmo_model_parse(from0, strlen(from0), "t.csv", &m0, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(m1.n_layers, 2);
+	ck_assert_uint_eq(m0.n_layers, 2);
+	for (size_t l = 0; l < 2; l++) {
+		ck_assert_str_eq(m1.layers[l].name, m0.layers[l].name);
+		ck_assert_uint_eq(m1.layers[l].n_inputs, m0.layers[l].n_inputs);
+	}
+	ck_assert_int_eq(m1.layers[1].inputs[0], 0);
+	dmo_model_free(&m1);
+	dmo_model_free(&m0);
 }
 END_TEST
 
@@ -166,6 +191,7 @@ int main(void)
 
 	tcase_add_loop_test(tc, tables_chain, 0, sizeof models / sizeof models[0]);
 	tcase_add_test(tc, known_layers);
+	tcase_add_test(tc, counts_from_one_or_zero);
 	tcase_add_loop_test(tc, rejects_malformed, 0, sizeof bad_tables / sizeof bad_tables[0]);
 	tcase_add_loop_test(tc, rejects_broken_chain, 0, sizeof bad_chains / sizeof bad_chains[0]);
 	tcase_add_test(tc, missing_file);

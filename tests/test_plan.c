@@ -90,7 +90,7 @@ START_TEST(relu_chain)
 	ck_assert_uint_eq(p.layers[0].overlap, 64);
 	ck_assert_uint_eq(p.layers[1].overlap, 64);
 	check_invariant(&p);
-	ck_assert_int_eq(dmo_plan_verify(&m, &p, err, sizeof err), 0);
+	ck_assert_int_eq(dmo_plan_verify(&m, &p, NULL, err, sizeof err), 0);
 	dmo_plan_free(&p);
 	dmo_model_free(&m);
 }
@@ -200,7 +200,7 @@ START_TEST(residual)
 	ck_assert_uint_eq(p.bound_dmo, 128);
 	ck_assert_uint_eq(p.tensors[2].offset_dmo, 64);
 	check_invariant(&p);
-	ck_assert_int_eq(dmo_plan_verify(&m, &p, err, sizeof err), 0);
+	ck_assert_int_eq(dmo_plan_verify(&m, &p, NULL, err, sizeof err), 0);
 
 	/* The checker refuses the residual overlapped by b's output... */
 	p.tensors[2].offset_dmo = 32;
@@ -232,11 +232,11 @@ START_TEST(verify_catches_wrong_os)
 	ck_assert_uint_lt(os[0], 8 * 8 * 4 * 4);
 	build(&m, os, &p);
 	ck_assert_uint_eq(p.layers[0].overlap, os[0]);
-	ck_assert_int_eq(dmo_plan_verify(&m, &p, err, sizeof err), 0);
+	ck_assert_int_eq(dmo_plan_verify(&m, &p, NULL, err, sizeof err), 0);
 	dmo_plan_free(&p);
 	os[0] = 8 * 8 * 4 * 4;
 	build(&m, os, &p);
-	ck_assert_int_eq(dmo_plan_verify(&m, &p, err, sizeof err), 1);
+	ck_assert_int_eq(dmo_plan_verify(&m, &p, NULL, err, sizeof err), 1);
 	dmo_plan_free(&p);
 	dmo_model_free(&m);
 }

@@ -6,33 +6,13 @@
 #include "analyze.h"
 #include "backend_info.h"
 #include "cmd.h"
+#include "json.h"
 #include "profile.h"
-
-static const struct cmd_option options[] = {
-	{ "csv", no_argument, 'c', NULL, "print DIR/analysis.csv instead of the table" },
-	{ NULL, 0, 0, NULL, NULL },
-};
-
-/* PATH copied to stdout: 0, or -1. */
-static int print_file(const char *path)
-{
-	char buf[8192];
-	size_t n;
-	FILE *in = fopen(path, "r");
-
-	if (in == NULL)
-		return -1;
-	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-		if (fwrite(buf, 1, n, stdout) != n)
-			break;
-	n = ferror(in) || ferror(stdout);
-	fclose(in);
-	return n ? -1 : 0;
-}
+#include "progress.h"
 
 static const struct cmd_spec command = {
 	.name = "analyze",
-	.synopsis = "[--csv] DIR",
+	.synopsis = "[--csv|--json] DIR",
 	.description =
 	"For each layer of the run directory DIR (from dmo profile or dmo run):\n"
 	"recompute the exact O_s and the minR/maxW curves from its event file\n"
@@ -46,7 +26,7 @@ static const struct cmd_spec command = {
 	"UNSAFE otherwise); for any other kernel the verdict says what they would\n"
 	"mean for it (ref-formula-unsafe, ref-formula-safe, ref-bound-unsafe) and\n"
 	"does not fail.  Verdicts: docs/backends.md.\n",
-	.tables = { options },
+	.outputs = CMD_HAS_CSV | CMD_HAS_JSON | CMD_HAS_QUIET,
 	.finding = "a verdict failed (a mismatch, an unsafe analytic value, the trace\n"
 		   "against the tool), or some layers were bad and skipped, each named\n"
 		   "on stderr, the others analysed",
@@ -60,11 +40,14 @@ int cmd_analyze(int argc, char **argv)
 	char path[4096], err[1024];
 	const char *dir;
 	size_t kept = 0, skipped = 0;
-	int c, failed, read_rc, as_csv = 0;
+	struct cmd_output output = { CMD_TEXT, 0 };
+	struct dmo_progress steps;
+	int c, failed, read_rc, as_csv;
 	FILE *table_out = stdout;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1)
-		as_csv |= c == 'c';
+		cmd_output_option(&command, c, &output);
+	as_csv = output.format != CMD_TEXT;
 	if (optind != argc - 1)
 		return cmd_misuse(&command, optind == argc ? "no run directory given"
 						      : "one run directory expected");
@@ -95,12 +78,15 @@ int cmd_analyze(int argc, char **argv)
 	}
 	/* One bad layer (a damaged or foreign event file) is reported and
 	 * left out; the others are analysed. */
+	dmo_progress_start(&steps, command.name, table.count, dmo_progress_wanted(output.quiet));
 	for (size_t i = 0; i < table.count; i++) {
 		const struct dmo_backend_info *info =
 			dmo_backend_info_find(&backends, table.rows[i].name);
+		int analysed = dmo_analyze_layer(dir, &table.rows[i], info ? info->backend : NULL,
+						 &layers[kept], err, sizeof err) == 0;
 
-		if (dmo_analyze_layer(dir, &table.rows[i], info ? info->backend : NULL,
-				      &layers[kept], err, sizeof err) == 0) {
+		dmo_progress_step(&steps, "layer %u %s", table.rows[i].layer, table.rows[i].name);
+		if (analysed) {
 			kept++;
 			continue;
 		}
@@ -114,10 +100,8 @@ int cmd_analyze(int argc, char **argv)
 	if (table_out != stdout)
 		fclose(table_out);
 	snprintf(path, sizeof path, "%s/" DMO_ANALYSIS_CSV, dir);
-	if (as_csv && failed >= 0 && print_file(path) != 0) {
-		snprintf(err, sizeof err, "cannot print %s", DMO_ANALYSIS_CSV);
+	if (as_csv && failed >= 0 && cmd_table_file(output.format, path, err, sizeof err) != 0)
 		failed = -1;
-	}
 	if (failed < 0)
 		fprintf(stderr, "dmo analyze: %s\n", err);
 	else if (failed > 0)

@@ -11,6 +11,7 @@
 #include "backend_options.h"
 #include "cmd.h"
 #include "compare.h"
+#include "json.h"
 #include "progress.h"
 
 static const struct cmd_option options[] = {
@@ -23,12 +24,6 @@ static const struct cmd_option options[] = {
 	  "the most Valgrind's virtual CPU offers), none" },
 	{ "out", required_argument, 'o', "DIR",
 	  "run directories, one per backend (default dmo-compare)" },
-	{ "csv", no_argument, 'c', NULL,
-	  "print CSV instead of the table (DIR/compare.csv\n"
-	  "is written either way)" },
-	{ "quiet", no_argument, 'q', NULL,
-	  "no progress on stderr (a line per spec and backend\n"
-	  "when stderr is a terminal)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -46,6 +41,9 @@ static const struct cmd_spec command = {
 	"one alignment step more.  \"vs ref\" is the largest relative difference\n"
 	"of the backend's output from the ref backend's on the same input.\n",
 	.tables = { options },
+	.notes = "DIR/compare.csv holds the table as --csv prints it, written either way;\n"
+		 "a line per spec and backend goes to stderr as each completes.\n",
+	.outputs = CMD_HAS_CSV | CMD_HAS_JSON | CMD_HAS_QUIET,
 	.finding = "a measured O_s is not safe natively",
 };
 
@@ -184,7 +182,7 @@ static const char **available_backends(const char *isa)
 
 static void show_row(void *progress, const struct dmo_compare_row *row)
 {
-	cmd_progress_step(progress, "%s %s: %s", row->backend, row->spec, status_name(row->status));
+	dmo_progress_step(progress, "%s %s: %s", row->backend, row->spec, status_name(row->status));
 }
 
 int cmd_compare(int argc, char **argv)
@@ -193,11 +191,15 @@ int cmd_compare(int argc, char **argv)
 	struct dmo_compare_row *rows = NULL;
 	const char **backends = NULL;
 	char *list = NULL, err[1024], path[4096];
-	int c, as_csv = 0, quiet = 0, n_backends = 0, status = 2;
-	struct cmd_progress progress;
+	struct cmd_output output = { CMD_TEXT, 0 };
+	struct cmd_table table;
+	int c, n_backends = 0, status = 2;
+	struct dmo_progress progress;
 	FILE *csv;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
+		if (cmd_output_option(&command, c, &output))
+			continue;
 		switch (c) {
 		case 'b':
 			list = optarg;
@@ -207,12 +209,6 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 'o':
 			opts.out_dir = optarg;
-			break;
-		case 'c':
-			as_csv = 1;
-			break;
-		case 'q':
-			quiet = 1;
 			break;
 		}
 	}
@@ -244,8 +240,7 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "dmo compare: out of memory\n");
 		goto out;
 	}
-	cmd_progress_start(&progress, command.name, (size_t)opts.n_specs * (size_t)n_backends,
-			   quiet);
+	dmo_progress_start(&progress, command.name, (size_t)opts.n_specs * (size_t)n_backends, dmo_progress_wanted(output.quiet));
 	opts.row_done = show_row;
 	opts.row_done_arg = &progress;
 	if (dmo_compare(&opts, rows, err, sizeof err) != 0) {
@@ -264,8 +259,14 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "dmo compare: cannot write %s\n", path);
 		goto out;
 	}
-	if (as_csv) {
-		write_csv(stdout, rows, n);
+	if (output.format != CMD_TEXT) {
+		if (cmd_table_open(&table, output.format) == NULL)
+			goto out;
+		write_csv(table.stream, rows, n);
+		if (cmd_table_close(&table, err, sizeof err) != 0) {
+			fprintf(stderr, "dmo compare: %s\n", err);
+			goto out;
+		}
 	} else {
 		print_table(rows, n);
 		printf("ISA cap %s; run directories and compare.csv in %s\n",

@@ -12,12 +12,10 @@
 #include "locate.h"
 #include "model_report.h"
 #include "model_table.h"
+#include "json.h"
 #include "opspec.h"
 
 static const struct cmd_option options[] = {
-	{ "csv", no_argument, 'c', NULL, "one CSV row per spec, with a header line" },
-	{ "json", no_argument, 'j', NULL,
-	  "a JSON array, one object per spec (the CSV's columns)" },
 	{ "model", required_argument, 'm', "MODEL", "the op specs of a model's layers" },
 	{ NULL, 0, 0, NULL, NULL },
 };
@@ -36,6 +34,7 @@ static const struct cmd_spec command = {
 	"built-in table name, a table file, a .tflite or .onnx file); layers\n"
 	"without one are listed on stderr as planned without overlap.\n",
 	.tables = { options },
+	.outputs = CMD_HAS_CSV | CMD_HAS_JSON,
 };
 
 struct row {
@@ -50,48 +49,16 @@ static double percent(const struct row *r)
 					    (double)r->exact.out_bytes : 0.0;
 }
 
-static void print_csv(const struct row *rows, int n)
+static void print_csv(FILE *out, const struct row *rows, int n)
 {
-	puts("spec,out_bytes,algorithmic_os,analytic_os,penalty_bytes,penalty_pct");
+	fputs("spec,out_bytes,algorithmic_os,analytic_os,penalty_bytes,penalty_pct\n", out);
 	for (int i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
-		csv_fwrite(stdout, r->spec, strlen(r->spec));
-		printf(",%llu,%llu,%llu,%llu,%.4f\n", (unsigned long long)r->exact.out_bytes,
+		csv_fwrite(out, r->spec, strlen(r->spec));
+		fprintf(out, ",%llu,%llu,%llu,%llu,%.4f\n", (unsigned long long)r->exact.out_bytes,
 		       (unsigned long long)r->exact.os, (unsigned long long)r->bound.os,
 		       (unsigned long long)(r->exact.os - r->bound.os), percent(r));
 	}
-}
-
-/* TEXT as a JSON string: quotes, backslashes and control bytes escaped. */
-static void json_string(const char *text)
-{
-	putchar('"');
-	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			printf("\\%c", *p);
-		else if (*p < 0x20)
-			printf("\\u%04x", *p);
-		else
-			putchar(*p);
-	}
-	putchar('"');
-}
-
-static void print_json(const struct row *rows, int n)
-{
-	putchar('[');
-	for (int i = 0; i < n; i++) {
-		const struct row *r = &rows[i];
-
-		printf("%s\n  {\"spec\": ", i ? "," : "");
-		json_string(r->spec);
-		printf(", \"out_bytes\": %llu, \"algorithmic_os\": %llu, \"analytic_os\": %llu, "
-		       "\"penalty_bytes\": %llu, \"penalty_pct\": %.4f}",
-		       (unsigned long long)r->exact.out_bytes, (unsigned long long)r->exact.os,
-		       (unsigned long long)r->bound.os,
-		       (unsigned long long)(r->exact.os - r->bound.os), percent(r));
-	}
-	printf("%s]\n", n ? "\n" : "");
 }
 
 static void print_table(const struct row *rows, int n)
@@ -137,20 +104,16 @@ int cmd_formula(int argc, char **argv)
 	struct dmo_model model = { 0 };
 	const char *model_name = NULL;
 	char **specs;
-	int c, csv = 0, json = 0, n, rc;
+	struct cmd_output output = { CMD_TEXT, 0 };
+	struct cmd_table table;
+	char err[256];
+	int c, n, rc;
 
-	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
-		if (c == 'c')
-			csv = 1;
-		else if (c == 'j')
-			json = 1;
-		else if (c == 'm')
+	while ((c = cmd_getopt(&command, argc, argv)) != -1)
+		if (!cmd_output_option(&command, c, &output) && c == 'm')
 			model_name = optarg;
-	}
 	n = argc - optind;
 	specs = argv + optind;
-	if (csv && json)
-		return cmd_misuse(&command, "give one of --csv and --json");
 	if ((n < 1) == (model_name == NULL))
 		return cmd_misuse(&command, "give op specs or --model, %s",
 				  model_name == NULL ? "none given" : "not both");
@@ -174,12 +137,17 @@ int cmd_formula(int argc, char **argv)
 		return 2;
 	}
 	rc = formula_rows(rows, specs, n);
-	if (rc == 0 && csv)
-		print_csv(rows, n);
-	else if (rc == 0 && json)
-		print_json(rows, n);
-	else if (rc == 0)
+	if (rc == 0 && output.format == CMD_TEXT)
 		print_table(rows, n);
+	else if (rc == 0 && cmd_table_open(&table, output.format) == NULL)
+		rc = 2;
+	else if (rc == 0) {
+		print_csv(table.stream, rows, n);
+		if (cmd_table_close(&table, err, sizeof err) != 0) {
+			fprintf(stderr, "dmo formula: %s\n", err);
+			rc = 2;
+		}
+	}
 	free(rows);
 	if (model_name != NULL) {
 		free(specs);

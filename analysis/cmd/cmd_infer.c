@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <csv.h>
+
 #include "cmd.h"
+#include "json.h"
 #include "profile_options.h"
 #include "infer.h"
 #include "infer_model.h"
@@ -16,6 +19,7 @@
 #include "model_table.h"
 #include "plan.h"
 #include "plan_arena.h"
+#include "progress.h"
 
 enum { OPT_ARENA = CMD_LONG_ONLY, OPT_ROUNDING, OPT_OS, OPT_OUTPUT };
 
@@ -47,6 +51,11 @@ static const struct cmd_spec command = {
 	"activation tensor inside one arena laid out by `dmo plan`.  Print the\n"
 	"arena size and each output (the top classes of a classifier).\n",
 	.tables = { cmd_input_options, options },
+	.notes = "--csv and --json print every output element, a row each: the output's\n"
+		 "name and shape, the element's index and real value, and its rank by\n"
+		 "value within its output (1: the largest; a classifier's best class).\n"
+		 "A line per layer goes to stderr as each is run.\n",
+	.outputs = CMD_HAS_CSV | CMD_HAS_JSON | CMD_HAS_QUIET,
 };
 
 static double real_value(const struct dmo_net_tensor *t, const unsigned char *p, uint64_t i)
@@ -98,14 +107,61 @@ static void summarise(FILE *out, const struct dmo_net_tensor *t, const unsigned 
 	fprintf(out, "\n");
 }
 
+static const struct dmo_net_tensor *ranked_tensor;
+static const unsigned char *ranked_bytes;
+
+/* Larger values first; equal ones by index, so ranks are deterministic. */
+static int by_value(const void *a, const void *b)
+{
+	uint64_t i = *(const uint64_t *)a, j = *(const uint64_t *)b;
+	double x = real_value(ranked_tensor, ranked_bytes, i), y = real_value(ranked_tensor, ranked_bytes, j);
+
+	return x > y ? -1 : x < y ? 1 : (i > j) - (i < j);
+}
+
+/* --csv: every element of output T (N of them at P), with its rank. */
+static int write_rows(FILE *out, const struct dmo_net_tensor *t, const unsigned char *p, uint64_t n)
+{
+	uint64_t *order = malloc((n ? n : 1) * sizeof *order), *rank = malloc((n ? n : 1) * sizeof *rank);
+	char shape[128] = "";
+	size_t used = 0;
+
+	if (order == NULL || rank == NULL) {
+		free(order);
+		free(rank);
+		return -1;
+	}
+	for (uint64_t i = 0; i < n; i++)
+		order[i] = i;
+	ranked_tensor = t;
+	ranked_bytes = p;
+	qsort(order, n, sizeof *order, by_value);
+	for (uint64_t k = 0; k < n; k++)
+		rank[order[k]] = k + 1;
+	for (int i = 0; i < t->rank && used < sizeof shape; i++)
+		used += (size_t)snprintf(shape + used, sizeof shape - used, "%s%d", i ? "x" : "", t->dims[i]);
+	for (uint64_t i = 0; i < n; i++) {
+		csv_fwrite(out, t->name ? t->name : "", t->name ? strlen(t->name) : 0);
+		fprintf(out, ",%s,%" PRIu64 ",%.9g,%" PRIu64 "\n", shape, i, real_value(t, p, i), rank[i]);
+	}
+	free(order);
+	free(rank);
+	return 0;
+}
+
 int cmd_infer(int argc, char **argv)
 {
 	struct dmo_input_options in = { .source.seed = 1 };
 	const char *output = NULL, *arena_kind = "overlap", *os_name = "algorithmic";
+	struct cmd_output shown = { CMD_TEXT, 0 };
+	struct cmd_table table = { .stream = NULL };
+	struct dmo_progress steps;
 	char err[1024];
 	int c, single = 0, taken;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
+		if (cmd_output_option(&command, c, &shown))
+			continue;
 		taken = dmo_input_option(&in, c, optarg, err, sizeof err);
 		if (taken < 0)
 			return cmd_misuse(&command, "%s", err);
@@ -171,11 +227,20 @@ int cmd_infer(int argc, char **argv)
 		fprintf(stderr, "dmo infer: %s\n", err);
 		goto done;
 	}
-	if (dmo_net_run(&net, arena, offsets, err, sizeof err)) {
-		fprintf(stderr, "dmo infer: %s: %s\n", argv[optind], err);
-		goto done;
+	dmo_progress_start(&steps, command.name, net.n_steps, dmo_progress_wanted(shown.quiet));
+	for (size_t l = 0; l < net.n_steps; l++) {
+		if (dmo_net_run_step(&net, l, arena, offsets, err, sizeof err)) {
+			fprintf(stderr, "dmo infer: %s: %s\n", argv[optind], err);
+			goto done;
+		}
+		dmo_progress_step(&steps, "layer %zu %s", l + 1, model.layers[l].name);
 	}
-	printf("model %s: %zu layers run in a %" PRIu64 "-byte arena (%s%s; %s: %" PRIu64 " bytes)\n",
+	if (shown.format != CMD_TEXT) {
+		if (cmd_table_open(&table, shown.format) == NULL)
+			goto done;
+		fputs("output,shape,index,value,rank\n", table.stream);
+	} else
+		printf("model %s: %zu layers run in a %" PRIu64 "-byte arena (%s%s; %s: %" PRIu64 " bytes)\n",
 	       argv[optind], net.n_steps, size, from_file ? "plan " : plain ? "plain plan" : "overlap plan",
 	       from_file ? arena_kind : "", plain ? "with overlaps" : "without overlaps",
 	       plain ? plan.peak_dmo : plan.peak_plain);
@@ -187,7 +252,14 @@ int cmd_infer(int argc, char **argv)
 		if (!net.tensors[t].graph_output)
 			continue;
 		uint64_t bytes = dmo_net_tensor_bytes(&net, (int)t);
-		summarise(stdout, &net.tensors[t], arena + offsets[t], bytes / dmo_net_dtype_size(net.tensors[t].dtype));
+		uint64_t n = bytes / dmo_net_dtype_size(net.tensors[t].dtype);
+
+		if (shown.format == CMD_TEXT)
+			summarise(stdout, &net.tensors[t], arena + offsets[t], n);
+		else if (write_rows(table.stream, &net.tensors[t], arena + offsets[t], n) != 0) {
+			fprintf(stderr, "dmo infer: out of memory\n");
+			goto done;
+		}
 		if (out && fwrite(arena + offsets[t], 1, bytes, out) != bytes) {
 			fprintf(stderr, "dmo infer: %s: write failed\n", output);
 			goto done;
@@ -199,8 +271,17 @@ int cmd_infer(int argc, char **argv)
 		goto done;
 	}
 	out = NULL;
+	if (table.stream != NULL && cmd_table_close(&table, err, sizeof err) != 0) {
+		table.stream = NULL;
+		fprintf(stderr, "dmo infer: %s\n", err);
+		goto done;
+	}
+	table.stream = NULL;
 	rc = 0;
 done:
+	if (table.stream != NULL && table.stream != stdout)
+		fclose(table.stream);
+	free(table.csv);
 	if (out)
 		fclose(out);
 	free(arena);

@@ -6,23 +6,21 @@
 #include <stdlib.h>
 
 #include "cmd.h"
+#include "json.h"
 #include "locate.h"
 #include "model_report.h"
 #include "model_table.h"
+#include "profile_options.h"
 
-#define MAX_SHAPES 16
-
-enum { OPT_CSV = CMD_LONG_ONLY, OPT_TENSORS, OPT_TABLE, OPT_SHAPE };
+enum { OPT_TENSORS = CMD_LONG_ONLY, OPT_TABLE };
 
 static const struct cmd_option options[] = {
-	{ "csv", no_argument, OPT_CSV, NULL, "the layers as CSV (with --tensors: the tensors)" },
-	{ "tensors", no_argument, OPT_TENSORS, NULL, "with --csv, print the tensor table" },
+	{ "tensors", no_argument, OPT_TENSORS, NULL,
+	  "with --csv or --json, the tensor table instead of\n"
+	  "the layers" },
 	{ "table", no_argument, OPT_TABLE, NULL,
 	  "write the model in dmo's layer-table format\n"
 	  "(layer,name,spec,inputs) on stdout" },
-	{ "shape", required_argument, OPT_SHAPE, "NAME=DIMS",
-	  "the shape of a tensor the file leaves dynamic,\n"
-	  "e.g. --shape input=1x3x224x224 (repeatable)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -36,46 +34,44 @@ static const struct cmd_spec command = {
 	"planned with no overlap), and its tensors with type, shape, bytes,\n"
 	"producer, consumers, live range and quantisation.  ONNX shapes are NCHW\n"
 	"as in the file; op specs are NHWC (docs/models.md).\n",
-	.tables = { options },
+	.tables = { options, cmd_shape_options },
+	.outputs = CMD_HAS_CSV | CMD_HAS_JSON,
 };
 
 int cmd_model(int argc, char **argv)
 {
-	struct dmo_model_shape shapes[MAX_SHAPES];
+	struct cmd_shapes shapes = { .n = 0 };
 	struct dmo_model model;
 	char path[PATH_MAX], err[1024];
-	int c, csv = 0, tensors = 0, table = 0, rc = 0;
-	size_t n_shapes = 0;
+	struct cmd_output output = { CMD_TEXT, 0 };
+	struct cmd_table csv_table;
+	int c, csv, tensors = 0, table = 0, rc = 0;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
+		if (cmd_output_option(&command, c, &output))
+			continue;
+		if (cmd_shape_option(&shapes, c, optarg, err, sizeof err) < 0)
+			return cmd_misuse(&command, "%s", err);
 		switch (c) {
-		case OPT_CSV:
-			csv = 1;
-			break;
 		case OPT_TENSORS:
 			tensors = 1;
 			break;
 		case OPT_TABLE:
 			table = 1;
 			break;
-		case OPT_SHAPE:
-			if (n_shapes == MAX_SHAPES)
-				return cmd_misuse(&command, "at most %d --shape options", MAX_SHAPES);
-			if (dmo_model_shape_parse(optarg, &shapes[n_shapes++], err, sizeof err) != 0)
-				return cmd_misuse(&command, "%s", err);
-			break;
 		}
 	}
 	if (optind != argc - 1)
 		return cmd_misuse(&command, "give exactly one MODEL");
+	csv = output.format != CMD_TEXT;
 	if (table && (csv || tensors))
 		return cmd_misuse(&command,
-				  "--table is a format of its own, not with --csv or --tensors");
+				  "--table is a format of its own, not with --csv, --json or --tensors");
 	if (tensors && !csv)
 		return cmd_misuse(&command,
-				  "--tensors selects the CSV table; the text report shows both");
+				  "--tensors selects the CSV table (or the JSON one); the text report shows both");
 	if (dmo_locate_model(argv[optind], path, sizeof path, err, sizeof err) != 0 ||
-	    dmo_model_load_shaped(path, shapes, n_shapes, &model, err, sizeof err) != 0) {
+	    dmo_model_load_shaped(path, shapes.list, shapes.n, &model, err, sizeof err) != 0) {
 		fprintf(stderr, "dmo model: %s\n", err);
 		return 2;
 	}
@@ -85,7 +81,15 @@ int cmd_model(int argc, char **argv)
 			rc = 2;
 		}
 	} else if (csv) {
-		dmo_model_print_csv(stdout, &model, tensors);
+		if (cmd_table_open(&csv_table, output.format) == NULL) {
+			rc = 2;
+		} else {
+			dmo_model_print_csv(csv_table.stream, &model, tensors);
+			if (cmd_table_close(&csv_table, err, sizeof err) != 0) {
+				fprintf(stderr, "dmo model: %s\n", err);
+				rc = 2;
+			}
+		}
 	} else {
 		dmo_model_print(stdout, argv[optind], &model);
 	}

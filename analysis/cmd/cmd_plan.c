@@ -7,14 +7,15 @@
 #include "cmd.h"
 #include "infer.h"
 #include "infer_model.h"
+#include "json.h"
 #include "model_report.h"
 #include "model_table.h"
 #include "plan.h"
 #include "plan_arena.h"
+#include "profile_options.h"
+#include "progress.h"
 
-#define MAX_SHAPES 16
-
-enum { OPT_OS = CMD_LONG_ONLY, OPT_TIME_LIMIT, OPT_CSV, OPT_VERIFY, OPT_SHAPE };
+enum { OPT_OS = CMD_LONG_ONLY, OPT_TIME_LIMIT, OPT_VERIFY };
 
 static const struct cmd_option options[] = {
 	{ "os", required_argument, OPT_OS, "SOURCE",
@@ -22,14 +23,10 @@ static const struct cmd_option options[] = {
 	  "(safe lower bound) or measured:DIR (os_any_bytes of a\n"
 	  "run directory, matched by layer name: safe for every\n"
 	  "interleaving of a multi-threaded layer's threads)" },
-	{ "shape", required_argument, OPT_SHAPE, "NAME=DIMS",
-	  "the shape of a tensor a .tflite or .onnx file leaves\n"
-	  "dynamic, e.g. input=1x3x224x224 (repeatable)" },
 	{ "time-limit", required_argument, OPT_TIME_LIMIT, "SECONDS",
 	  "stop the exact placement search after SECONDS (default\n"
 	  "10); it then finishes as a narrow beam search, keeps the\n"
 	  "best plan found and says so" },
-	{ "csv", no_argument, OPT_CSV, NULL, "print the per-layer table as CSV only" },
 	{ "verify", no_argument, OPT_VERIFY, NULL,
 	  "run the model inside one arena laid out by the overlap\n"
 	  "plan and compare its outputs bit for bit with a run on\n"
@@ -53,8 +50,11 @@ static const struct cmd_spec command = {
 	"limit with the best plan found.  Print both peaks, the lower bound, the\n"
 	"status, the saving and a per-layer table of offsets, live ranges and\n"
 	"overlaps (docs/plan.md).\n",
-	.tables = { options },
-	.notes = "Environment: DMO_MODELS_DIR (tables).\n",
+	.tables = { options, cmd_shape_options },
+	.notes = "With --csv or --json, only the per-layer table is printed (and --verify's\n"
+		 "verdict goes to stderr).  --verify shows a line per layer on stderr.\n"
+		 "Environment: DMO_MODELS_DIR (tables).\n",
+	.outputs = CMD_HAS_CSV | CMD_HAS_JSON | CMD_HAS_QUIET,
 	.finding = "with --verify, the overlapped arena's outputs differ",
 };
 
@@ -93,20 +93,37 @@ static void print_summary(const char *model_name, const struct dmo_model *model,
 	printf("\n");
 }
 
+/* --verify's progress: a line as each layer's results compare equal. */
+struct layer_progress {
+	struct dmo_progress steps;
+	const struct dmo_model *model;
+};
+
+static void layer_checked(void *arg, size_t layer)
+{
+	struct layer_progress *p = arg;
+
+	dmo_progress_step(&p->steps, "layer %zu %s", layer + 1, p->model->layers[layer].name);
+}
+
 /* A .tflite that dmo's kernels run is verified with its real weights and
  * quantisation; any other model with the reference kernels on
  * deterministic data (and stand-ins for layers without an op spec).  *WHAT
  * says which. */
-static int verify_plan(const struct dmo_model *model, const struct dmo_plan *plan,
+static int verify_plan(const struct dmo_model *model, const struct dmo_plan *plan, int quiet,
 		       const char **what, char *err, size_t err_len)
 {
+	struct layer_progress progress = { .model = model };
+	struct dmo_plan_watch watch = { layer_checked, &progress };
 	struct dmo_net net;
 	char why[1024];
 
 	if (model->format == DMO_FORMAT_TFLITE) {
 		if (dmo_net_runs(model, &net, why, sizeof why)) {
 			struct dmo_net_input input = { .seed = 1 };
-			int rc = dmo_plan_verify_net(model, &net, plan, &input, err, err_len);
+			dmo_progress_start(&progress.steps, command.name, net.n_steps,
+					   dmo_progress_wanted(quiet));
+			int rc = dmo_plan_verify_net(model, &net, plan, &input, &watch, err, err_len);
 			dmo_net_free(&net);
 			*what = "the plain arena's run, layer by layer, with the model's real weights "
 				"(input --random 1)";
@@ -116,22 +133,28 @@ static int verify_plan(const struct dmo_model *model, const struct dmo_plan *pla
 			"kernels on deterministic data instead\n", why);
 	}
 	*what = "the separate-buffer run";
-	return dmo_plan_verify(model, plan, err, err_len);
+	dmo_progress_start(&progress.steps, command.name, plan->n_layers, dmo_progress_wanted(quiet));
+	return dmo_plan_verify(model, plan, &watch, err, err_len);
 }
 
 int cmd_plan(int argc, char **argv)
 {
-	struct dmo_model_shape shapes[MAX_SHAPES];
-	size_t n_shapes = 0;
+	struct cmd_shapes shapes = { .n = 0 };
 	const char *os_name = "algorithmic";
 	double time_limit = DMO_PLAN_TIME_LIMIT;
 	char *end;
 	struct dmo_model model = { 0 };
 	struct dmo_plan plan;
 	char err[1024];
-	int c, csv = 0, verify = 0, rc;
+	struct cmd_output output = { CMD_TEXT, 0 };
+	struct cmd_table table;
+	int c, csv, verify = 0, rc;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
+		if (cmd_output_option(&command, c, &output))
+			continue;
+		if (cmd_shape_option(&shapes, c, optarg, err, sizeof err) < 0)
+			return cmd_misuse(&command, "%s", err);
 		switch (c) {
 		case OPT_OS:
 			os_name = optarg;
@@ -143,34 +166,32 @@ int cmd_plan(int argc, char **argv)
 						  "--time-limit takes seconds from 0 to 1e6, not '%s'",
 						  optarg);
 			break;
-		case OPT_CSV:
-			csv = 1;
-			break;
 		case OPT_VERIFY:
 			verify = 1;
-			break;
-		case OPT_SHAPE:
-			if (n_shapes == MAX_SHAPES)
-				return cmd_misuse(&command, "at most %d --shape options", MAX_SHAPES);
-			if (dmo_model_shape_parse(optarg, &shapes[n_shapes++], err, sizeof err) != 0)
-				return cmd_misuse(&command, "%s", err);
 			break;
 		}
 	}
 	if (optind != argc - 1)
 		return cmd_misuse(&command, "give exactly one MODEL");
-	if (dmo_plan_model(argv[optind], shapes, n_shapes, os_name, time_limit, &model, &plan,
+	if (dmo_plan_model(argv[optind], shapes.list, shapes.n, os_name, time_limit, &model, &plan,
 			   err, sizeof err) != 0) {
 		fprintf(stderr, "dmo plan: %s\n", err);
 		return 2;
 	}
+	csv = output.format != CMD_TEXT;
 	if (!csv)
 		print_summary(argv[optind], &model, os_name, &plan);
-	dmo_plan_print(stdout, &model, &plan, csv);
-	rc = 0;
-	if (verify) {
+	rc = cmd_table_open(&table, output.format) == NULL ? 2 : 0;
+	if (rc == 0) {
+		dmo_plan_print(table.stream, &model, &plan, csv);
+		if (cmd_table_close(&table, err, sizeof err) != 0) {
+			fprintf(stderr, "dmo plan: %s\n", err);
+			rc = 2;
+		}
+	}
+	if (verify && rc == 0) {
 		const char *what = NULL;
-		rc = verify_plan(&model, &plan, &what, err, sizeof err);
+		rc = verify_plan(&model, &plan, output.quiet, &what, err, sizeof err);
 		if (rc != 0)
 			fprintf(stderr, "dmo plan: --verify: %s\n", err);
 		else

@@ -11,6 +11,7 @@
 #include "backend.h"
 #include "backend_options.h"
 #include "cmd.h"
+#include "json.h"
 #include "infer_model.h"
 #include "input_options.h"
 #include "locate.h"
@@ -50,10 +51,13 @@ static const struct cmd_spec command = {
 	"with its real weights and quantisation, each layer on the previous\n"
 	"layers' real outputs from the input below (as `dmo infer`), so every\n"
 	"layer's O_s is that of the real computation; everything else runs on\n"
-	"deterministic data.  A model's progress goes to stderr, a line per layer\n"
+	"deterministic data.  Progress goes to stderr, a line per layer\n"
 	"(not with -q or when stderr is not a terminal).\n",
 	.tables = { cmd_profile_options, run_options, cmd_input_options },
-	.notes = "Environment: DMO_HARNESS (the harness program), DMO_MODELS_DIR (tables).\n",
+	.outputs = CMD_HAS_CSV | CMD_HAS_JSON,
+	.notes = "--csv and --json print DIR/layers.csv (written either way) instead of\n"
+		 "the table.\n"
+		 "Environment: DMO_HARNESS (the harness program), DMO_MODELS_DIR (tables).\n",
 	.finding = "a kernel failed under the tool (the harness's status)",
 };
 
@@ -113,6 +117,7 @@ int cmd_run(int argc, char **argv)
 	char harness[PATH_MAX], model_path[PATH_MAX], err[1024], info[PATH_MAX];
 	const char *threads_text = "1", *model = NULL, *backend = NULL, *isa = NULL;
 	struct dmo_input_options input = { .source.seed = 1 };
+	struct cmd_output shown = { CMD_TEXT, 0 };
 	char **hargv;
 	int c, n = 0, threads = 1, interleave = 0, status, taken, real = 0;
 
@@ -120,6 +125,8 @@ int cmd_run(int argc, char **argv)
 		taken = dmo_profile_option(&opts, c, optarg, err, sizeof err);
 		if (taken == 0)
 			taken = dmo_input_option(&input, c, optarg, err, sizeof err);
+		if (taken == 0)
+			taken = cmd_output_option(&command, c, &shown);
 		if (taken < 0)
 			return cmd_misuse(&command, "%s", err);
 		if (taken)
@@ -196,8 +203,9 @@ int cmd_run(int argc, char **argv)
 		hargv[n++] = "--random";
 		hargv[n++] = (char *)input.seed_text;
 	}
-	/* Hundreds of layers take minutes under the tool: say how far it is. */
-	if (model != NULL && cmd_progress_wanted(opts.quiet))
+	/* Hundreds of layers take minutes under the tool, and one large op
+	 * spec seconds: say how far it is. */
+	if (dmo_progress_wanted(opts.quiet))
 		hargv[n++] = "--progress";
 	if (model != NULL) {
 		hargv[n++] = "--model";
@@ -209,9 +217,16 @@ int cmd_run(int argc, char **argv)
 	}
 	opts.argv = hargv;
 	/* The program is dmo's own harness: the table is this command's
-	 * output, on stdout. */
+	 * output, on stdout, or layers.csv as CSV or JSON. */
 	opts.report = stdout;
+	opts.quiet |= shown.format != CMD_TEXT;
 	status = dmo_profile_command(&opts, "dmo run");
 	free(hargv);
+	snprintf(info, sizeof info, "%s/%s", opts.out_dir, DMO_LAYERS_CSV);
+	if (shown.format != CMD_TEXT && status != 2 &&
+	    cmd_table_file(shown.format, info, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo run: %s\n", err);
+		status = 2;
+	}
 	return status;
 }

@@ -11,9 +11,11 @@
 
 #include "backend_options.h"
 #include "cmd.h"
+#include "json.h"
+#include "progress.h"
 #include "sweep.h"
 
-enum { OPT_BATCH = CMD_LONG_ONLY, OPT_CONFIGS, OPT_CSV };
+enum { OPT_BATCH = CMD_LONG_ONLY, OPT_CONFIGS };
 
 static const struct cmd_option options[] = {
 	{ "formula", required_argument, 'f', "EXPR", "the formula as an expression (or @FILE)" },
@@ -39,9 +41,6 @@ static const struct cmd_option options[] = {
 	{ "collect", no_argument, 'c', NULL,
 	  "merge the result directories DIR... into OUT and\n"
 	  "summarise" },
-	{ "csv", no_argument, OPT_CSV, NULL,
-	  "print the summary as CSV (OUT/sweep-KEY/summary.csv,\n"
-	  "written either way: metric,value)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -64,6 +63,9 @@ static const struct cmd_spec command = {
 	"Results go to OUT/sweep-KEY/, KEY a hash of grid, sample, formula and\n"
 	"backend: running the same command again continues an interrupted sweep.\n",
 	.tables = { options },
+	.notes = "--csv and --json print the summary as OUT/sweep-KEY/summary.csv's\n"
+		 "metric,value rows (written either way).\n",
+	.outputs = CMD_HAS_CSV | CMD_HAS_JSON | CMD_HAS_QUIET,
 	.finding = "some configuration unsafe, or a formula error",
 };
 
@@ -93,15 +95,34 @@ static const char *self_path(char *buf, size_t len)
 	return buf;
 }
 
+/* The summary in FORMAT: dmo_sweep_summary's status, or -1 with ERR. */
+static int summarise(struct dmo_sweep *s, enum cmd_format format, char *err, size_t err_len)
+{
+	struct cmd_table table;
+	int status;
+
+	if (cmd_table_open(&table, format) == NULL) {
+		snprintf(err, err_len, "out of memory");
+		return -1;
+	}
+	status = dmo_sweep_summary(s, table.stream, format != CMD_TEXT, err, err_len);
+	if (cmd_table_close(&table, err, err_len) != 0)
+		status = -1;
+	return status;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
 	struct dmo_sweep_options o = { .backend = "ref", .out_dir = "dmo-sweep", .jobs = 1,
 				       .batch = 20, .seed = 1 };
-	int c, emit = 0, collect = 0, seed_given = 0, as_csv = 0, rc;
+	struct cmd_output output = { CMD_TEXT, 0 };
+	int c, emit = 0, collect = 0, seed_given = 0, rc;
 	uint64_t v;
 	char err[2048], self[PATH_MAX];
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
+		if (cmd_output_option(&command, c, &output))
+			continue;
 		switch (c) {
 		case 'f':
 			o.formula = optarg;
@@ -149,9 +170,6 @@ int cmd_sweep(int argc, char **argv)
 		case 'c':
 			collect = 1;
 			break;
-		case OPT_CSV:
-			as_csv = 1;
-			break;
 		}
 	}
 	if (collect) {
@@ -164,7 +182,7 @@ int cmd_sweep(int argc, char **argv)
 			fprintf(stderr, "dmo sweep: %s\n", err);
 			return 2;
 		}
-		rc = dmo_sweep_summary(s, stdout, as_csv, err, sizeof err);
+		rc = summarise(s, output.format, err, sizeof err);
 		dmo_sweep_close(s);
 		if (rc < 0) {
 			fprintf(stderr, "dmo sweep: %s\n", err);
@@ -195,7 +213,7 @@ int cmd_sweep(int argc, char **argv)
 		dmo_sweep_close(s);
 		return rc ? 2 : 0;
 	}
-	rc = dmo_sweep_run(s, stderr, err, sizeof err);
+	rc = dmo_sweep_run(s, dmo_progress_wanted(output.quiet), err, sizeof err);
 	if (rc < 0) {
 		fprintf(stderr, "dmo sweep: %s\n", err);
 		dmo_sweep_close(s);
@@ -205,7 +223,7 @@ int cmd_sweep(int argc, char **argv)
 		dmo_sweep_close(s);
 		return rc ? 2 : 0;
 	}
-	int status = dmo_sweep_summary(s, stdout, as_csv, err, sizeof err);
+	int status = summarise(s, output.format, err, sizeof err);
 	if (status < 0)
 		fprintf(stderr, "dmo sweep: %s\n", err);
 	dmo_sweep_close(s);

@@ -13,6 +13,7 @@
 #include "model_report.h"
 #include "model_table.h"
 #include "opspec.h"
+#include "json.h"
 #include "progress.h"
 #include "runner.h"
 #include "verify.h"
@@ -52,12 +53,6 @@ static const struct cmd_option options[] = {
 	{ "isa", required_argument, OPT_ISA, "CAP",
 	  "cap the backend's instruction set (sse4 avx avx2),\n"
 	  "as under the tool, so the same kernel runs" },
-	{ "csv", no_argument, 'c', NULL,
-	  "print CSV, a row per spec or layer (with --model\n"
-	  "only the layers that have an op spec)" },
-	{ "quiet", no_argument, 'q', NULL,
-	  "no progress on stderr (--model shows a line per\n"
-	  "layer when stderr is a terminal)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -73,6 +68,7 @@ static const struct cmd_spec command = {
 	"overlaps X + e, X + 2e, ... (e = element size) up to min(IB, OB), one\n"
 	"kernel run each, and report the smallest one that changes the output.\n",
 	.tables = { options },
+	.outputs = CMD_HAS_CSV | CMD_HAS_JSON | CMD_HAS_QUIET,
 	.notes =
 	"The check is value based.  At X = O_s the output must match: that is\n"
 	"the check.  An unchanged output at some X' > O_s is no proof that X' is\n"
@@ -177,37 +173,50 @@ static void print_result(const char *text, const struct dmo_verify_opts *opts,
 }
 
 /* --csv: one header for a spec and a model's layers (LAYER 0: a spec). */
-static void csv_header(void)
+static void csv_header(FILE *out)
 {
-	puts("layer,name,spec,in_bytes,out_bytes,os_bytes,overlap_bytes,max_overlap_bytes,safe,"
-	     "runs,differed,smallest_changing_bytes");
+	fputs("layer,name,spec,in_bytes,out_bytes,os_bytes,overlap_bytes,max_overlap_bytes,safe,"
+	      "runs,differed,smallest_changing_bytes\n", out);
 }
 
-static void csv_row(size_t layer, const char *name, const char *spec,
+static void csv_row(FILE *out, size_t layer, const char *name, const char *spec,
 		    const struct dmo_verify_result *r)
 {
 	if (layer > 0)
-		printf("%zu", layer);
-	putchar(',');
-	csv_fwrite(stdout, name, strlen(name));
-	putchar(',');
-	csv_fwrite(stdout, spec, strlen(spec));
-	printf(",%llu,%llu,%llu,%llu,%llu,%d,%llu,%llu,", (unsigned long long)r->in_bytes,
+		fprintf(out, "%zu", layer);
+	fputc(',', out);
+	csv_fwrite(out, name, strlen(name));
+	fputc(',', out);
+	csv_fwrite(out, spec, strlen(spec));
+	fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%d,%llu,%llu,", (unsigned long long)r->in_bytes,
 	       (unsigned long long)r->out_bytes, (unsigned long long)r->exact_os,
 	       (unsigned long long)r->overlap, (unsigned long long)r->max_overlap, r->safe,
 	       (unsigned long long)r->runs, (unsigned long long)r->differed);
 	if (r->scan == DMO_SCAN_FOUND)
-		printf("%llu", (unsigned long long)r->scan_overlap);
-	putchar('\n');
+		fprintf(out, "%llu", (unsigned long long)r->scan_overlap);
+	fputc('\n', out);
+}
+
+/* The table written: JSON printed, or a message and 2. */
+static int table_done(struct cmd_table *table)
+{
+	char err[256];
+
+	if (cmd_table_close(table, err, sizeof err) == 0)
+		return 0;
+	fprintf(stderr, "dmo verify: %s\n", err);
+	return 2;
 }
 
 /* --model: every layer with an op spec at its overlap; 1 if any differs. */
-static int verify_model(const char *name, const struct dmo_verify_opts *opts, int as_csv,
-			int quiet)
+static int verify_model(const char *name, const struct dmo_verify_opts *opts,
+			const struct cmd_output *output)
 {
+	int as_csv = output->format != CMD_TEXT;
+	struct cmd_table table;
 	struct dmo_model model;
 	struct dmo_verify_result res;
-	struct cmd_progress progress;
+	struct dmo_progress progress;
 	size_t n_supported = 0;
 	char err[1024];
 	int rc = 0;
@@ -216,13 +225,17 @@ static int verify_model(const char *name, const struct dmo_verify_opts *opts, in
 		fprintf(stderr, "dmo verify: %s\n", err);
 		return 2;
 	}
+	if (cmd_table_open(&table, output->format) == NULL) {
+		dmo_model_free(&model);
+		return 2;
+	}
 	if (as_csv)
-		csv_header();
+		csv_header(table.stream);
 	else
 		dmo_model_print_unsupported(stdout, &model);
 	for (size_t l = 0; l < model.n_layers; l++)
 		n_supported += model.layers[l].supported;
-	cmd_progress_start(&progress, command.name, n_supported, quiet);
+	dmo_progress_start(&progress, command.name, n_supported, dmo_progress_wanted(output->quiet));
 	for (size_t l = 0; l < model.n_layers && rc != 2; l++) {
 		const struct dmo_model_layer *layer = &model.layers[l];
 
@@ -234,16 +247,18 @@ static int verify_model(const char *name, const struct dmo_verify_opts *opts, in
 			break;
 		}
 		if (as_csv)
-			csv_row(l + 1, layer->name, layer->spec, &res);
+			csv_row(table.stream, l + 1, layer->name, layer->spec, &res);
 		else
 			printf("%-24s overlap %10llu of %10llu bytes: %s  %s\n", layer->name,
 			       (unsigned long long)res.overlap, (unsigned long long)res.max_overlap,
 			       res.safe ? "output identical" : "OUTPUT DIFFERS  ", layer->spec);
 		fflush(stdout);
-		cmd_progress_step(&progress, "layer %zu %s", l + 1, layer->name);
+		dmo_progress_step(&progress, "layer %zu %s", l + 1, layer->name);
 		if (!res.safe)
 			rc = 1;
 	}
+	if (table_done(&table) != 0)
+		rc = 2;
 	dmo_model_free(&model);
 	return rc;
 }
@@ -253,9 +268,13 @@ int cmd_verify(int argc, char **argv)
 	struct dmo_verify_opts opts = { .threads = 1, .scan_limit = DMO_VERIFY_SCAN_LIMIT,
 					.repeat = DMO_VERIFY_REPEAT_AUTO };
 	const char *model = NULL;
-	int c, scan_given = 0, as_csv = 0, quiet = 0;
+	struct cmd_output output = { CMD_TEXT, 0 };
+	struct cmd_table table;
+	int c, scan_given = 0;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
+		if (cmd_output_option(&command, c, &output))
+			continue;
 		switch (c) {
 		case 'x':
 			if (parse_u64(optarg, &opts.overlap) != 0)
@@ -292,12 +311,6 @@ int cmd_verify(int argc, char **argv)
 		case OPT_ISA:
 			opts.isa = optarg;
 			break;
-		case 'c':
-			as_csv = 1;
-			break;
-		case 'q':
-			quiet = 1;
-			break;
 		}
 	}
 	if (model != NULL) {
@@ -306,7 +319,7 @@ int cmd_verify(int argc, char **argv)
 					  "(each layer is tested at its O_s)");
 		if (!scan_given)
 			opts.scan_limit = 0;
-		return verify_model(model, &opts, as_csv, quiet);
+		return verify_model(model, &opts, &output);
 	}
 	if (argc - optind != 1)
 		return cmd_misuse(&command, optind == argc ? "no op spec given"
@@ -327,9 +340,13 @@ int cmd_verify(int argc, char **argv)
 		fprintf(stderr, "dmo verify: '%s': %s\n", text, err);
 		return 2;
 	}
-	if (as_csv) {
-		csv_header();
-		csv_row(0, "", text, &res);
+	if (output.format != CMD_TEXT) {
+		if (cmd_table_open(&table, output.format) == NULL)
+			return 2;
+		csv_header(table.stream);
+		csv_row(table.stream, 0, "", text, &res);
+		if (table_done(&table) != 0)
+			return 2;
 	} else {
 		print_result(text, &opts, &res);
 	}

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { KEY_HELP = 'h', KEY_VERSION = CMD_LONG_ONLY - 1 };
+enum { KEY_HELP = 'h', KEY_VERSION = 0xff };
 
 /* --help and --version, which every command takes. */
 static const struct cmd_option common_options[] = {
@@ -15,6 +15,24 @@ static const struct cmd_option common_options[] = {
 	{ NULL, 0, 0, NULL, NULL },
 };
 
+/* The output options (options.h), each taken by the commands whose spec
+ * names its flag. */
+static const struct output_option {
+	unsigned flag;
+	struct cmd_option option;
+} output_options[] = {
+	{ CMD_HAS_CSV, { "csv", no_argument, CMD_KEY_CSV, NULL,
+			 "print the table as CSV: a header line naming the\n"
+			 "columns, then a row a line" } },
+	{ CMD_HAS_JSON, { "json", no_argument, CMD_KEY_JSON, NULL,
+			  "print the table as JSON: an array of objects, one a\n"
+			  "row, keyed by the CSV header's names" } },
+	{ CMD_HAS_QUIET, { "quiet", no_argument, CMD_KEY_QUIET, NULL,
+			   "no progress lines on stderr (shown only when stderr\n"
+			   "is a terminal)" } },
+};
+
+#define N_OUTPUT_OPTIONS (sizeof output_options / sizeof output_options[0])
 #define MAX_OPTIONS 64
 
 /* getopt_long's view of the spec last parsed; rebuilt when another
@@ -23,22 +41,26 @@ static const struct cmd_spec *built_for;
 static struct option long_options[MAX_OPTIONS + 1];
 static char short_options[3 * MAX_OPTIONS + 3];
 
-/* Each option of SPEC's tables and then the common ones, in help order. */
+/* Each option of SPEC's tables, its output options and then the common
+ * ones, in help order. */
 static const struct cmd_option *option_at(const struct cmd_spec *spec, size_t index)
 {
-	for (int t = 0; t <= CMD_MAX_TABLES; t++) {
-		const struct cmd_option *table = t < CMD_MAX_TABLES ? spec->tables[t] : common_options;
-
-		for (; table != NULL && table->name != NULL; table++)
+	for (int t = 0; t < CMD_MAX_TABLES; t++)
+		for (const struct cmd_option *o = spec->tables[t]; o != NULL && o->name != NULL; o++)
 			if (index-- == 0)
-				return table;
-	}
+				return o;
+	for (size_t k = 0; k < N_OUTPUT_OPTIONS; k++)
+		if ((spec->outputs & output_options[k].flag) && index-- == 0)
+			return &output_options[k].option;
+	for (const struct cmd_option *o = common_options; o->name != NULL; o++)
+		if (index-- == 0)
+			return o;
 	return NULL;
 }
 
 static int has_short(const struct cmd_option *o)
 {
-	return o->key < CMD_LONG_ONLY && o->key != KEY_VERSION;
+	return o->key < 0x80;
 }
 
 static void build(const struct cmd_spec *spec)
@@ -78,6 +100,24 @@ static void vmessage(const struct cmd_spec *spec, const char *fmt, va_list ap)
 	fprintf(stderr, "dmo %s: ", spec->name);
 	vfprintf(stderr, fmt, ap);
 	fprintf(stderr, "\ntry 'dmo %s --help'\n", spec->name);
+}
+
+int cmd_output_option(const struct cmd_spec *spec, int key, struct cmd_output *out)
+{
+	switch (key) {
+	case CMD_KEY_CSV:
+	case CMD_KEY_JSON:
+		if (out->format != CMD_TEXT && out->format != (key == CMD_KEY_CSV ? CMD_CSV : CMD_JSON)) {
+			cmd_misuse(spec, "give one of --csv and --json");
+			exit(2);
+		}
+		out->format = key == CMD_KEY_CSV ? CMD_CSV : CMD_JSON;
+		return 1;
+	case CMD_KEY_QUIET:
+		out->quiet = 1;
+		return 1;
+	}
+	return 0;
 }
 
 int cmd_misuse(const struct cmd_spec *spec, const char *fmt, ...)

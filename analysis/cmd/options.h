@@ -9,9 +9,23 @@
 #include <getopt.h>
 #include <stdio.h>
 
-/* Keys of options with no short form start here (a key below it is also
+/* Keys of options with no short form start here (a key below 0x80 is also
  * the option's one-letter form). */
 enum { CMD_LONG_ONLY = 0x100 };
+
+/* The output options several commands take, written once (options.c) with
+ * one key and one help text each: a command names the ones it has in its
+ * spec's OUTPUTS and reads them with cmd_output_option. */
+enum { CMD_HAS_CSV = 1, CMD_HAS_JSON = 2, CMD_HAS_QUIET = 4 };
+enum { CMD_KEY_CSV = 0xfe, CMD_KEY_JSON = 0xfd, CMD_KEY_QUIET = 'q' };
+
+/* How a command prints its table: aligned text, CSV or JSON (json.h). */
+enum cmd_format { CMD_TEXT, CMD_CSV, CMD_JSON };
+
+struct cmd_output {
+	enum cmd_format format; /* CMD_CSV or CMD_JSON: never both */
+	int quiet;              /* -q: no progress lines */
+};
 
 struct cmd_option {
 	const char *name;  /* long name, without "--"; NULL ends a table */
@@ -38,6 +52,7 @@ struct cmd_spec {
 	const char *exit_status; /* a rule of its own instead (dmo profile
 				  * passes on the program's status) */
 	int stop_at_operand;     /* options end at the first operand */
+	unsigned outputs;        /* CMD_HAS_* it takes, listed after its tables */
 };
 
 /* The next option of ARGV, as getopt_long: its key (optarg holds the value)
@@ -47,6 +62,11 @@ struct cmd_spec {
  * unknown option or a missing value prints one line and the hint on stderr
  * and exits 2. */
 int cmd_getopt(const struct cmd_spec *spec, int argc, char **argv);
+
+/* KEY, as cmd_getopt returned it: one of the output options (--csv,
+ * --json, -q) recorded in OUT and 1, or 0 for any other key.  --csv and
+ * --json together are a usage error of SPEC's command: it exits 2. */
+int cmd_output_option(const struct cmd_spec *spec, int key, struct cmd_output *out);
 
 /* A usage error after parsing: "dmo NAME: MESSAGE" and the --help hint on
  * stderr.  Returns 2, the status of misuse. */

@@ -1,6 +1,8 @@
 /* profile_options.c - the shared tables of profile_options.h. */
 #include "profile_options.h"
 
+#include <stdio.h>
+
 #include "input_options.h"
 #include "profile.h"
 
@@ -35,3 +37,25 @@ const struct cmd_option cmd_input_options[] = {
 	{ "zeros", no_argument, OPT_ZEROS, NULL, "inputs of all-zero bytes" },
 	{ NULL, 0, 0, NULL, NULL },
 };
+
+const struct cmd_option cmd_shape_options[] = {
+	{ "shape", required_argument, CMD_OPT_SHAPE, "NAME=DIMS",
+	  "the shape of a tensor a .tflite or .onnx file leaves\n"
+	  "dynamic, e.g. input=1x3x224x224 (repeatable)" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+int cmd_shape_option(struct cmd_shapes *shapes, int key, const char *arg, char *err,
+		     size_t err_len)
+{
+	if (key != CMD_OPT_SHAPE)
+		return 0;
+	if (shapes->n == CMD_MAX_SHAPES) {
+		snprintf(err, err_len, "at most %d --shape options", CMD_MAX_SHAPES);
+		return -1;
+	}
+	if (dmo_model_shape_parse(arg, &shapes->list[shapes->n], err, err_len) != 0)
+		return -1;
+	shapes->n++;
+	return 1;
+}

@@ -270,7 +270,7 @@ int dmo_model_write_table(FILE *out, FILE *notes, const struct dmo_model *m, cha
 		}
 		if (rc != 0)
 			break;
-		fprintf(out, "%d,%s,\"%s\",%s\n", rows++, layer->name, layer->spec, inputs);
+		fprintf(out, "%d,%s,\"%s\",%s\n", ++rows, layer->name, layer->spec, inputs);
 		source[layer->results[0]] = (int)l;
 	}
 	free(source);

@@ -561,8 +561,8 @@ static int same_tensor(const struct dmo_model *model, const struct dmo_plan *p,
 	return 0;
 }
 
-int dmo_plan_verify(const struct dmo_model *model, const struct dmo_plan *p, char *err,
-		    size_t err_len)
+int dmo_plan_verify(const struct dmo_model *model, const struct dmo_plan *p,
+		    const struct dmo_plan_watch *watch, char *err, size_t err_len)
 {
 	struct dmo_op_run **runs = calloc(p->n_layers, sizeof *runs);
 	unsigned char **separate = calloc(p->n_tensors, sizeof *separate);
@@ -613,6 +613,8 @@ int dmo_plan_verify(const struct dmo_model *model, const struct dmo_plan *p, cha
 			if (plan_of[layer->results[k]] >= 0)
 				rc = same_tensor(model, p, separate, planned,
 						 plan_of[layer->results[k]], err, err_len);
+		if (rc == 0 && watch != NULL)
+			watch->layer_done(watch->arg, l);
 	}
 	/* And the model outputs at the end, which no later layer may touch. */
 	for (size_t t = 0; t < p->n_tensors && rc == 0; t++)

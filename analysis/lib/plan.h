@@ -109,13 +109,22 @@ const char *dmo_plan_status_name(enum dmo_plan_status status);
 int dmo_plan_check(const struct dmo_plan *plan, int with_overlaps, char *err,
 		   size_t err_len);
 
+/* Told as each layer of a plan check has run in both layouts and its
+ * results compared equal (dmo plan --verify's progress); LAYER counts from
+ * 0 in the model's layers. */
+struct dmo_plan_watch {
+	void (*layer_done)(void *arg, size_t layer);
+	void *arg;
+};
+
 /* Run MODEL through the reference kernels twice, on deterministic data:
  * every tensor in its own buffer, then every tensor at its offset_dmo inside
  * one arena of peak_dmo bytes, and compare every model output bit for bit.
  * Returns 0 when equal, 1 when they differ (ERR names the first tensor and
- * byte), -1 with ERR when a kernel could not run. */
+ * byte), -1 with ERR when a kernel could not run.  WATCH (or NULL) is
+ * told of each layer checked. */
 int dmo_plan_verify(const struct dmo_model *model, const struct dmo_plan *plan,
-		    char *err, size_t err_len);
+		    const struct dmo_plan_watch *watch, char *err, size_t err_len);
 
 /* The per-layer table: live ranges, both offsets, O_s and the overlap used,
  * as aligned text or (CSV) one row per layer with a header. */

@@ -213,7 +213,7 @@ static int arena_for(const struct dmo_model *model, const struct dmo_net *net,
  * outputs. */
 int dmo_plan_verify_net(const struct dmo_model *model, const struct dmo_net *net,
 			const struct dmo_plan *plan, const struct dmo_net_input *source,
-			char *err, size_t err_len)
+			const struct dmo_plan_watch *watch, char *err, size_t err_len)
 {
 	size_t n = model->n_tensors ? model->n_tensors : 1;
 	uint64_t *plain_at = malloc(n * sizeof *plain_at), *dmo_at = malloc(n * sizeof *dmo_at);
@@ -244,6 +244,8 @@ int dmo_plan_verify_net(const struct dmo_model *model, const struct dmo_net *net
 					 net->tensors[t].name ? net->tensors[t].name : "", i, bytes);
 				rc = 1;
 			}
+		if (rc == 0 && watch != NULL)
+			watch->layer_done(watch->arg, l);
 	}
 done:
 	free(plain);

@@ -32,9 +32,10 @@ int dmo_plan_read_csv(const char *path, const struct dmo_model *model, struct dm
  * shows, and compare every step's output bit for bit as soon as it is
  * written (the model's outputs included).  Returns 0 when all are equal, 1
  * at the first that differs (ERR names the layer, tensor and byte), -1 with
- * ERR when the model could not run. */
+ * ERR when the model could not run.  WATCH (or NULL) is told of each step
+ * checked. */
 int dmo_plan_verify_net(const struct dmo_model *model, const struct dmo_net *net,
 			const struct dmo_plan *plan, const struct dmo_net_input *source,
-			char *err, size_t err_len);
+			const struct dmo_plan_watch *watch, char *err, size_t err_len);
 
 #endif

@@ -31,6 +31,7 @@
 #include "locate.h"
 #include "opspec.h"
 #include "plot.h"
+#include "progress.h"
 #include "profile.h"
 #include "rundir.h"
 
@@ -861,30 +862,29 @@ static void batches_free(struct batches *b)
 	free(b->len);
 }
 
-static void show_progress(FILE *out, const struct dmo_sweep *s, size_t first, size_t count,
-			  size_t *done, size_t total)
+static void show_progress(struct dmo_progress *p, const struct dmo_sweep *s, size_t first,
+			  size_t count)
 {
 	char spec[SPEC_MAX];
 	for (size_t i = first; i < first + count; i++) {
 		const struct result *r = &s->results[i];
 		dmo_grid_spec(s->grid, s->configs[i], spec, sizeof spec);
-		++*done;
 		if (r->verdict == V_ERROR)
-			fprintf(out, "[%zu/%zu] %s: exact %" PRIu64 ", formula error: %s\n", *done,
-				total, spec, r->exact, r->note);
+			dmo_progress_step(p, "%s: exact %" PRIu64 ", formula error: %s", spec,
+					  r->exact, r->note);
 		else
-			fprintf(out, "[%zu/%zu] %s: exact %" PRIu64 ", formula %" PRId64 ": %s\n",
-				*done, total, spec, r->exact, r->formula, verdict_names[r->verdict]);
+			dmo_progress_step(p, "%s: exact %" PRIu64 ", formula %" PRId64 ": %s", spec,
+					  r->exact, r->formula, verdict_names[r->verdict]);
 	}
-	fflush(out);
 }
 
-int dmo_sweep_run(struct dmo_sweep *s, FILE *progress, char *err, size_t err_len)
+int dmo_sweep_run(struct dmo_sweep *s, int show, char *err, size_t err_len)
 {
+	struct dmo_progress steps, *progress = &steps;
 	struct batches b;
 	pid_t *pids = NULL;
 	size_t *slot_batch = NULL; /* the batch each running child has */
-	size_t next = 0, running = 0, done = 0, total = 0, failed = 0;
+	size_t next = 0, running = 0, total = 0, failed = 0;
 
 	if (prepare_dir(s, err, err_len) != 0)
 		return -1;
@@ -896,8 +896,9 @@ int dmo_sweep_run(struct dmo_sweep *s, FILE *progress, char *err, size_t err_len
 	}
 	for (size_t k = 0; k < b.count; k++)
 		total += b.len[k];
-	if (progress)
-		fprintf(progress, "dmo sweep: %zu configurations to run in %zu batches, %d at a time "
+	dmo_progress_start(progress, "sweep", total, show);
+	if (show)
+		fprintf(stderr, "dmo sweep: %zu configurations to run in %zu batches, %d at a time "
 			"(%s)\n", total, b.count, s->jobs, s->dir);
 	/* One child per batch, at most JOBS at once: each writes its batch file
 	 * and exits; the parent reads it back for the progress lines. */
@@ -951,11 +952,10 @@ int dmo_sweep_run(struct dmo_sweep *s, FILE *progress, char *err, size_t err_len
 					fprintf(stderr, "dmo sweep: batch at configuration %zu killed by signal %d\n",
 						b.start[k], WTERMSIG(status));
 				failed += b.len[k];
-				done += b.len[k];
+				progress->done += b.len[k]; /* counted, though not shown */
 				continue;
 			}
-			if (progress)
-				show_progress(progress, s, b.start[k], b.len[k], &done, total);
+			show_progress(progress, s, b.start[k], b.len[k]);
 		}
 	}
 	free(slot_batch);

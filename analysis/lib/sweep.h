@@ -39,10 +39,11 @@ struct dmo_sweep *dmo_sweep_open(const struct dmo_sweep_options *opts, char *err
 void dmo_sweep_close(struct dmo_sweep *sweep);
 
 /* Run every configuration (of the range, if one was given) that has no
- * result yet, with per-configuration progress on PROGRESS.  Returns 0 when
+ * result yet, with a progress line per configuration on stderr when SHOW
+ * (runner/progress.h).  Returns 0 when
  * all of them have results, 1 when some batches failed (said on stderr;
  * a re-run retries them), -1 with ERR when the sweep could not start. */
-int dmo_sweep_run(struct dmo_sweep *sweep, FILE *progress, char *err, size_t err_len);
+int dmo_sweep_run(struct dmo_sweep *sweep, int show, char *err, size_t err_len);
 
 /* One self-contained shell command per pending batch, each writing its own
  * result directory OUT/part-FIRST, on OUT_FILE.  SELF is the dmo program. */

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <dmo/harness.h>
 
@@ -16,6 +15,7 @@
 #include "infer_model.h"
 #include "input_options.h"
 #include "model_table.h"
+#include "progress.h"
 #include "runner.h"
 
 /* Seed of every input buffer; the weights are seeded by the spec itself. */
@@ -42,7 +42,7 @@ static const char usage[] =
 	"  -m, --model FILE   a model: a .tflite, .onnx or layer table\n"
 	"                     (target-harness/models/*.csv)\n"
 	DMO_INPUT_OPTIONS_HELP
-	"      --progress     a line on stderr as each layer of a model completes\n"
+	"      --progress     a line on stderr as each layer completes\n"
 	"      --output FILE  after a real-weight run, write the raw bytes of every\n"
 	"                     model output in tensor order (as `dmo infer --output`)\n"
 	"      --rounding MODE  double (TFLite Micro's requantisation, default) or\n"
@@ -223,6 +223,7 @@ static void *alloc_buffer(const char *name, size_t bytes)
 static int run_specs(char **texts, int count, const struct harness_options *opts)
 {
 	struct dmo_opspec *specs = calloc((size_t)count, sizeof *specs);
+	struct dmo_progress steps;
 	char err[256];
 	int rc = 0;
 
@@ -237,6 +238,7 @@ static int run_specs(char **texts, int count, const struct harness_options *opts
 			free(specs);
 			return 2;
 		}
+	dmo_progress_start(&steps, "run", (size_t)count, opts->progress);
 	for (int i = 0; i < count && rc == 0; i++) {
 		char name[64];
 		void *in, *out;
@@ -249,6 +251,8 @@ static int run_specs(char **texts, int count, const struct harness_options *opts
 		else {
 			dmo_op_fill_input(&specs[i], in, INPUT_SEED);
 			rc = run_layer(name, &specs[i], in, NULL, out, opts) ? 1 : 0;
+			if (rc == 0)
+				dmo_progress_step(&steps, "layer %d %s", i + 1, name);
 		}
 		free(in);
 		free(out);
@@ -257,25 +261,14 @@ static int run_specs(char **texts, int count, const struct harness_options *opts
 	return rc;
 }
 
-static double seconds_since(const struct timespec *start)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
-}
-
-/* --progress: layer L of MODEL has completed. */
-static void progress(const struct harness_options *opts, const struct dmo_model *model, size_t l,
-		     const struct timespec *start)
+/* --progress: layer L of MODEL has completed, in the line format of every
+ * dmo command (runner/progress.h). */
+static void progress(struct dmo_progress *p, const struct dmo_model *model, size_t l)
 {
 	const struct dmo_model_layer *layer = &model->layers[l];
 
-	if (opts->progress)
-		fprintf(stderr, "dmo run: layer %zu/%zu done  %-24s %-17s %8.1f s\n", l + 1,
-			model->n_layers, layer->name,
-			layer->supported ? dmo_op_name(layer->op.op) : layer->op_name ? layer->op_name : "",
-			seconds_since(start));
+	dmo_progress_step(p, "layer %zu %s %s", l + 1, layer->name,
+			  layer->supported ? dmo_op_name(layer->op.op) : layer->op_name ? layer->op_name : "");
 }
 
 /* Every activation tensor stays allocated until the end, which keeps any
@@ -286,7 +279,8 @@ static void progress(const struct harness_options *opts, const struct dmo_model 
 static int run_model(const struct dmo_model *model, const struct harness_options *opts)
 {
 	void **buffers = calloc(model->n_tensors + 1, sizeof *buffers);
-	struct timespec start;
+	struct dmo_progress steps;
+	size_t n_supported = 0;
 	int rc = 0;
 
 	if (buffers == NULL) {
@@ -315,7 +309,9 @@ static int run_model(const struct dmo_model *model, const struct harness_options
 		else
 			memset(buffers[t], 0x11, tt->bytes);
 	}
-	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (size_t l = 0; l < model->n_layers; l++)
+		n_supported += model->layers[l].supported;
+	dmo_progress_start(&steps, "run", n_supported, opts->progress);
 	for (size_t l = 0; l < model->n_layers && rc == 0; l++) {
 		const struct dmo_model_layer *layer = &model->layers[l];
 		int binary = layer->op.op == DMO_OP_ADD || layer->op.op == DMO_OP_MUL;
@@ -330,7 +326,7 @@ static int run_model(const struct dmo_model *model, const struct harness_options
 			       binary && layer->n_act_in > 1 ? buffers[layer->act_in[1]] : NULL,
 			       buffers[layer->results[0]], opts) ? 1 : 0;
 		if (rc == 0)
-			progress(opts, model, l, &start);
+			progress(&steps, model, l);
 	}
 	for (size_t t = 0; t < model->n_tensors; t++)
 		free(buffers[t]);
@@ -402,7 +398,7 @@ static int run_net(const struct dmo_model *model, const struct dmo_net *net,
 {
 	uint64_t *offsets = calloc(model->n_tensors + 1, sizeof *offsets), total = 0;
 	unsigned char *arena = NULL;
-	struct timespec start;
+	struct dmo_progress steps;
 	char err[1024];
 	int rc = 0;
 
@@ -426,7 +422,7 @@ static int run_net(const struct dmo_model *model, const struct dmo_net *net,
 		fprintf(stderr, "dmo-harness: %s\n", err);
 		rc = 2;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &start);
+	dmo_progress_start(&steps, "run", model->n_layers, opts->progress);
 	for (size_t l = 0; l < model->n_layers && rc == 0; l++) {
 		const struct dmo_model_layer *layer = &model->layers[l];
 		int in = layer->n_act_in ? layer->act_in[0] : -1, out = layer->results[0];
@@ -459,7 +455,7 @@ static int run_net(const struct dmo_model *model, const struct dmo_net *net,
 			fprintf(stderr, "dmo-harness: %s\n", err);
 			break;
 		}
-		progress(opts, model, l, &start);
+		progress(&steps, model, l);
 		if (opts->replay && replay_io(model, l, arena, offsets, opts->replay, 0))
 			rc = 1;
 	}

@@ -5,21 +5,21 @@
 
 #include "progress.h"
 
-int cmd_progress_wanted(int quiet)
+int dmo_progress_wanted(int quiet)
 {
 	return !quiet && isatty(STDERR_FILENO);
 }
 
-void cmd_progress_start(struct cmd_progress *p, const char *cmd, size_t total, int quiet)
+void dmo_progress_start(struct dmo_progress *p, const char *cmd, size_t total, int on)
 {
 	p->cmd = cmd;
 	p->done = 0;
 	p->total = total;
-	p->on = cmd_progress_wanted(quiet);
+	p->on = on;
 	clock_gettime(CLOCK_MONOTONIC, &p->start);
 }
 
-void cmd_progress_step(struct cmd_progress *p, const char *fmt, ...)
+void dmo_progress_step(struct dmo_progress *p, const char *fmt, ...)
 {
 	struct timespec now;
 	va_list ap;
