@@ -187,6 +187,15 @@ cmp -s cmp.csv cmp-csv/compare.csv && echo "ok: --csv prints compare.csv" ||
 	fail "compare --csv: stdout differs from compare.csv"
 expect_eq "compare --csv: ref's row" "ok 256 256" \
 	"$(csv_rows cmp.csv | by_name '{ print v("status"), v("os_bytes"), v("algorithmic_os") }')"
+# A compare where no backend gets to profile (OpenBLAS runs fc only, so it
+# refuses a ReLU) still writes its table: the folder is made for compare.csv
+# itself, not only by the profiler.
+"$DMO" compare -q --backends openblas -o cmp-none/deep relu:in=4x4x4 >cmp-none.out 2>cmp-none.err
+expect_eq "compare with nothing profiled: exit status" 0 $?
+# (unavailable, where configure did not find OpenBLAS, is the same case)
+expect_eq "compare with nothing profiled: openblas's row" "not profiled" \
+	"$(csv_rows cmp-none/deep/compare.csv |
+		by_name '{ s = v("status"); print (s == "unsupported" || s == "unavailable") ? "not profiled" : s }')"
 # Output that never reached its file is a failure, as coreutils' close_stdout
 # has it: with stdout on /dev/full (every write fails with ENOSPC) each
 # command that prints exits 2 and says so, instead of exit 0 with the

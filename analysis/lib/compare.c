@@ -4,6 +4,7 @@
  * measured O_s natively in this process, with the same ISA cap. */
 #include "compare.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,6 +189,13 @@ int dmo_compare(const struct dmo_compare_options *opts, struct dmo_compare_row *
 
 	if (specs == NULL || todo == NULL) {
 		snprintf(err, err_len, "out of memory");
+		goto out;
+	}
+	/* The folder holds compare.csv even when no backend gets to profile
+	 * (all unavailable, or all refusing the specs), which is when the
+	 * profiler would not have made it. */
+	if (dmo_make_dirs(opts->out_dir) != 0) {
+		snprintf(err, err_len, "cannot create %s: %s", opts->out_dir, strerror(errno));
 		goto out;
 	}
 	while (opts->backends[n_backends] != NULL)
