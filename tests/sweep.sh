@@ -50,6 +50,10 @@ grep ',UNSAFE,' "$WORK"/ob/sweep-*/results.csv | sed 's/^[0-9]*,"\{0,1\}\([^"]*\
 	>"$WORK/unsafe"
 cmp -s "$WORK/below" "$WORK/unsafe" && echo "ok: unsafe exactly where O_s < OB" ||
 	fail "unsafe set differs: $(diff "$WORK/below" "$WORK/unsafe" | head -5)"
+# Each batch's Valgrind run directory goes once its results are in, dot
+# files (the profiler's .dmo-lock) and all: 192 / 48 = 4 batches, 0 left.
+expect_eq "formula OB: batch run directories left" 0 \
+	"$(find "$WORK"/ob -name 'run-*' | wc -l)"
 
 # 3. Serial = --jobs 2 = emitted commands through GNU parallel, collected.
 SMALL='dwconv2d:in={4,7}x5x{1,3},k={1..3}x3,stride={1,2},pad={same,valid}'

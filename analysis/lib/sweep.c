@@ -671,8 +671,11 @@ static void remove_run_dir(const char *dir)
 
 	if (!d)
 		return;
+	/* Only "." and "..": the run directory holds dot files too (the
+	 * profiler's .dmo-lock), and one left behind keeps rmdir from
+	 * removing the directory. */
 	while ((e = readdir(d)))
-		if (e->d_name[0] != '.') {
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
 			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
 			unlink(path);
 		}
