@@ -19,6 +19,7 @@ damaged() {
 }
 export_refused() { # name what text
 	expect_refusal "$2" 2 "$WORK/$1/$EVENTS: $3" "$DMO" export --csv "$WORK/$1"
+	expect_eq "$2: the file named once" 1 "$(grep -oF "$WORK/$1/$EVENTS" "$WORK/err" | wc -l)"
 }
 damaged magic 0 'X'
 export_refused magic "wrong magic" "not a dmo event file"

@@ -29,7 +29,7 @@ static const struct cmd_spec command = {
 
 static int export_one(const char *dir, const char *leaf)
 {
-	char in_path[PATH_MAX], out_path[PATH_MAX], err[1024];
+	char in_path[PATH_MAX], out_path[PATH_MAX], err[1024] = "";
 	struct dmo_trace trace;
 	FILE *out;
 	int rc;
@@ -49,8 +49,12 @@ static int export_one(const char *dir, const char *leaf)
 	rc = dmo_trace_export_csv(&trace, out, err, sizeof err);
 	if (fclose(out) != 0)
 		rc = -1;
-	if (rc != 0)
-		fprintf(stderr, "dmo export: %s: %s\n", in_path, err[0] ? err : "write failed");
+	/* The reader's messages name the event file already; a failed write
+	 * is the CSV's. */
+	if (rc != 0 && err[0])
+		fprintf(stderr, "dmo export: %s\n", err);
+	else if (rc != 0)
+		fprintf(stderr, "dmo export: %s: write failed\n", out_path);
 	else
 		printf("%s (%llu events%s)\n", out_path, (unsigned long long)trace.count,
 		       trace.incomplete ? ", incomplete run" : "");
