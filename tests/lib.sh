@@ -77,30 +77,30 @@ profile() {
 }
 
 # expect_refusal WHAT STATUS TEXT COMMAND...: COMMAND exits STATUS and its
-# stderr holds TEXT (stdout and stderr are kept in $WORK/out, $WORK/err).
-expect_refusal() {
-	what=$1 status=$2 text=$3; shift 3
+# stderr holds TEXT, a fixed string (stdout and stderr are kept in
+# $WORK/out, $WORK/err).  refuse NAME PATTERN COMMAND...: exit 2 and a
+# line matching the basic regular expression PATTERN.  Both are
+# check_refusal, which takes grep's -F or -G first.
+check_refusal() {
+	grep_mode=$1 what=$2 status=$3 text=$4; shift 4
 	"$@" >"$WORK/out" 2>"$WORK/err"
 	rc=$?
-	if [ $rc -eq "$status" ] && grep -qF -- "$text" "$WORK/err"; then
+	if [ $rc -eq "$status" ] && grep -q "$grep_mode" -e "$text" "$WORK/err"; then
 		echo "ok: $what: $(head -1 "$WORK/err")"
 	else
 		fail "$what: status $rc, message '$(head -3 "$WORK/err")'"
 	fi
+}
+expect_refusal() { check_refusal -F "$@"; }
+refuse() {
+	name=$1 pattern=$2; shift 2
+	check_refusal -G "$name" 2 "$pattern" "$@"
 }
 
 # expect_sweep_error WHAT STATUS TEXT DMO-SWEEP-ARGUMENTS...
 expect_sweep_error() {
 	what=$1 status=$2 text=$3; shift 3
 	expect_refusal "$what" "$status" "$text" "$DMO" sweep "$@"
-}
-
-# refuse NAME PATTERN COMMAND...: exit 2, PATTERN on stderr.
-refuse() {
-	name=$1 pattern=$2; shift 2
-	"$@" >"$WORK/out" 2>"$WORK/err"
-	expect_eq "$name: exit status" 2 $?
-	grep -q -e "$pattern" "$WORK/err" || fail "$name: no '$pattern' in: $(cat "$WORK/err")"
 }
 
 # one_line_misuse NAME CMD PATTERN ARGS...: exit 2, nothing on stdout, on
