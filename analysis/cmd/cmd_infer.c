@@ -75,12 +75,22 @@ static double real_value(const struct dmo_net_tensor *t, const unsigned char *p,
 	}
 }
 
+/* T's dimensions as "1x2", the way the text and the CSV both show them. */
+static void shape_text(const struct dmo_net_tensor *t, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < t->rank && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%d", i ? "x" : "", t->dims[i]);
+}
+
 static void summarise(FILE *out, const struct dmo_net_tensor *t, const unsigned char *p, uint64_t n)
 {
-	fprintf(out, "output '%s' [", t->name);
-	for (int i = 0; i < t->rank; i++)
-		fprintf(out, "%s%d", i ? "x" : "", t->dims[i]);
-	fprintf(out, "]:");
+	char shape[128];
+
+	shape_text(t, shape, sizeof shape);
+	fprintf(out, "output '%s' [%s]:", t->name, shape);
 	if (n <= 8) {
 		for (uint64_t i = 0; i < n; i++)
 			fprintf(out, " %g", real_value(t, p, i));
@@ -123,8 +133,7 @@ static int by_value(const void *a, const void *b)
 static int write_rows(FILE *out, const struct dmo_net_tensor *t, const unsigned char *p, uint64_t n)
 {
 	uint64_t *order = malloc((n ? n : 1) * sizeof *order), *rank = malloc((n ? n : 1) * sizeof *rank);
-	char shape[128] = "";
-	size_t used = 0;
+	char shape[128];
 
 	if (order == NULL || rank == NULL) {
 		free(order);
@@ -138,8 +147,7 @@ static int write_rows(FILE *out, const struct dmo_net_tensor *t, const unsigned 
 	qsort(order, n, sizeof *order, by_value);
 	for (uint64_t k = 0; k < n; k++)
 		rank[order[k]] = k + 1;
-	for (int i = 0; i < t->rank && used < sizeof shape; i++)
-		used += (size_t)snprintf(shape + used, sizeof shape - used, "%s%d", i ? "x" : "", t->dims[i]);
+	shape_text(t, shape, sizeof shape);
 	for (uint64_t i = 0; i < n; i++) {
 		csv_fwrite(out, t->name ? t->name : "", t->name ? strlen(t->name) : 0);
 		fprintf(out, ",%s,%" PRIu64 ",%.9g,%" PRIu64 "\n", shape, i, real_value(t, p, i), rank[i]);
