@@ -15,25 +15,7 @@
 #include <unistd.h>
 
 #include "locate.h"
-
-/* Remove the data folder and what it holds (no subfolders). */
-static void remove_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *entry;
-	char path[PATH_MAX];
-
-	if (d != NULL) {
-		while ((entry = readdir(d)) != NULL) {
-			if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
-				continue;
-			snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
-			unlink(path);
-		}
-		closedir(d);
-	}
-	rmdir(dir);
-}
+#include "profile.h"
 
 struct plot_gp *plot_gp_open(enum dmo_plot_format format, const char *out_file, char *err,
 			     size_t err_len)
@@ -64,7 +46,7 @@ void plot_gp_close(struct plot_gp *gp)
 {
 	if (gp == NULL)
 		return;
-	remove_dir(gp->dir);
+	dmo_remove_dir(gp->dir);
 	free(gp);
 }
 

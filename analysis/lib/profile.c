@@ -49,6 +49,24 @@ int dmo_make_dirs(const char *path)
 	return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
 }
 
+void dmo_remove_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *entry;
+	char path[PATH_MAX];
+
+	if (d != NULL) {
+		while ((entry = readdir(d)) != NULL) {
+			if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+				continue;
+			snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
+			unlink(path);
+		}
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
 /* Leftovers of an earlier run would mix with this one's: dmo's own files
  * go, derived ones (analysis, curves, figures) too, anything else stays. */
 static void clear_run_dir(const char *dir)

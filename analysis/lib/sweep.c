@@ -663,26 +663,6 @@ static int write_part(FILE *f, const void *ctx)
 	return ferror(f);
 }
 
-static void remove_run_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char path[PATH_MAX + 300];
-
-	if (!d)
-		return;
-	/* Only "." and "..": the run directory holds dot files too (the
-	 * profiler's .dmo-lock), and one left behind keeps rmdir from
-	 * removing the directory. */
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-			unlink(path);
-		}
-	closedir(d);
-	rmdir(dir);
-}
-
 static void part_path(const struct dmo_sweep *s, size_t first, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/%s/part-%08zu.csv", s->dir, PARTS_DIR, first);
@@ -764,7 +744,7 @@ static int run_batch(struct dmo_sweep *s, size_t first, size_t count, char *err,
 	struct part_ctx ctx = { s, first, count };
 	rc = write_atomic(path, write_part, &ctx, err, err_len);
 	if (rc == 0)
-		remove_run_dir(run_dir);
+		dmo_remove_dir(run_dir);
 out:
 	dmo_layer_table_free(&table);
 	free(texts);
@@ -823,7 +803,7 @@ static int prepare_dir(struct dmo_sweep *s, char *err, size_t err_len)
 		while ((e = readdir(d)))
 			if (!strncmp(e->d_name, "run-", 4)) {
 				snprintf(path, sizeof path, "%s/%s", s->dir, e->d_name);
-				remove_run_dir(path);
+				dmo_remove_dir(path);
 			}
 		closedir(d);
 	}
