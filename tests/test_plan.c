@@ -28,7 +28,7 @@ static void build(const struct dmo_model *m, const uint64_t *os, struct dmo_plan
 {
 	char err[512];
 
-	ck_assert_msg(dmo_plan_build(m, os, DMO_PLAN_TIME_LIMIT, p, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(dmo_plan_build(m, os, DMO_PLAN_TIME_LIMIT, NULL, p, err, sizeof err) == 0, "%s", err);
 }
 
 /* The invariant, stated per layer rather than per pair as in plan.c: at
@@ -444,7 +444,7 @@ START_TEST(time_limit_zero)
 	     "0,a,\"relu:in=4x4x2\",\n"
 	     "1,b,\"maxpool:in=4x4x2,k=2x2,stride=2,pad=valid\",\n"
 	     "2,c,\"conv2d:in=2x2x2,k=1x1,out_c=8\",\n", &m);
-	ck_assert_msg(dmo_plan_build(&m, os, 0, &p, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(dmo_plan_build(&m, os, 0, NULL, &p, err, sizeof err) == 0, "%s", err);
 	check_invariant(&p);
 	ck_assert_uint_eq(p.peak_dmo, 160);
 	ck_assert_int_eq(p.status, DMO_PLAN_BEST_FOUND);

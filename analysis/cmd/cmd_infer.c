@@ -202,7 +202,7 @@ int cmd_infer(int argc, char **argv)
 	struct dmo_plan plan;
 	struct dmo_net net;
 	int rc = 2; /* a model dmo cannot run is bad input: infer has no finding */
-	if (dmo_plan_model(argv[optind], NULL, 0, os_name, DMO_PLAN_TIME_LIMIT, &model, &plan,
+	if (dmo_plan_model(argv[optind], NULL, 0, os_name, DMO_PLAN_TIME_LIMIT, NULL, &model, &plan,
 			   err, sizeof err)) {
 		fprintf(stderr, "dmo infer: %s\n", err);
 		return 2;
