@@ -196,6 +196,13 @@ expect_eq "compare with nothing profiled: exit status" 0 $?
 expect_eq "compare with nothing profiled: openblas's row" "not profiled" \
 	"$(csv_rows cmp-none/deep/compare.csv |
 		by_name '{ s = v("status"); print (s == "unsupported" || s == "unavailable") ? "not profiled" : s }')"
+# A harness that runs and records nothing (/bin/true): the row says that
+# profiling failed, and since dmo could not do its work the exit is 2.
+DMO_HARNESS=/bin/true "$DMO" compare -q --backends ref -o cmp-true relu:in=4x4x4 >cmp-true.out 2>&1
+expect_eq "compare with a harness that records nothing: exit status" 2 $?
+expect_eq "compare with a harness that records nothing: ref's row" \
+	"failed|profiling under the tool failed (no layer, exit 0; see cmp-true/ref)" \
+	"$(csv_rows cmp-true/compare.csv | by_name '{ print v("status") "|" v("reason") }')"
 # Output that never reached its file is a failure, as coreutils' close_stdout
 # has it: with stdout on /dev/full (every write fails with ENOSPC) each
 # command that prints exits 2 and says so, instead of exit 0 with the
