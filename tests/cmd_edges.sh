@@ -82,7 +82,22 @@ refuse "plot --plan: unwritable figure" "^dmo plot: " \
 	"$DMO" plot --plan "$int8" --out /nonexistent/x.png
 refuse "compare: an empty backend list" "^dmo compare: no backend to compare" \
 	"$DMO" compare --backends , relu:in=4
+refuse "model --table: two model inputs" \
+	"^dmo model: --table: two model inputs ('serving_default_input_1:0', 'serving_default_input_2:0'); a layer table has one$" \
+	"$DMO" model --table "$MODELS/tflm_simple_add_model.tflite"
+# shellcheck disable=SC2046 # 33 options, one past the limit
+one_line_misuse "profile with 33 --vg-opt" profile "at most 32 --vg-opt options$" \
+	profile $(seq -f '--vg-opt=--x%g' 33) -- true
+DMO_HARNESS=/nonexistent refuse "compare: no harness program" \
+	"^dmo compare: cannot run the harness program /nonexistent; build it or set DMO_HARNESS" \
+	"$DMO" compare --backends ref -o cmp-noharness relu:in=4x4x4
+mkdir cmp-file && : >cmp-file/ref
+refuse "compare: a backend's run directory is a file" \
+	"^dmo compare: cannot write to output directory cmp-file/ref: Not a directory" \
+	"$DMO" compare --backends ref -o cmp-file relu:in=4x4x4
 : >plain
+refuse "compare: an --out below a file" "^dmo compare: cannot create plain/x: Not a directory" \
+	"$DMO" compare --backends ref -o plain/x relu:in=4x4x4
 refuse "sweep --emit-commands: an --out below a file" "^dmo sweep: plain/x: Not a directory" \
 	"$DMO" sweep 'relu:in={4,8}x4x1' --formula OB --emit-commands -o plain/x
 refuse "sweep: an --out below a file" "^dmo sweep: cannot create plain/x/sweep-.*: Not a directory" \
@@ -118,6 +133,21 @@ expect_eq "plan --time-limit 0: gap = peak - bound, in % of the bound" "ok" \
 		/^status: *best found/ { gap = $(NF - 3); pct = $(NF - 1); sub(/\(/, "", pct) }
 		END { print (gap != "" && gap == peak - bound &&
 			     sprintf("%.2f", 100 * gap / bound) == pct) ? "ok" : "peak " peak " bound " bound " gap " gap " " pct }' plan.out)"
+
+# A table where 14 tensors stay live together: r1..r14 (1x1 convolutions
+# over 4x4 with 1..6 channels) each read again at the end by f1..f14, so at
+# layer 14 all of them and r14's input are live: more than the 12 + 1 the
+# exact search tries every choice of.  No greedy plan is at the bound, so
+# the search runs, and it can only say "best found", never prove optimal.
+awk 'BEGIN { print "layer,name,spec,inputs"; c = 1
+	for (i = 1; i <= 14; i++) { d = 1 + (i * 5) % 6; ch[i] = d
+		printf "%d,r%d,\"conv2d:in=4x4x%d,k=1x1,out_c=%d\",\n", i, i, c, d; c = d }
+	for (i = 1; i <= 14; i++)
+		printf "%d,f%d,\"conv2d:in=4x4x%d,k=1x1,out_c=1\",r%d\n", 14 + i, i, ch[i], i }' >wide.csv
+"$DMO" plan --time-limit 0 wide.csv >wide.out 2>&1
+expect_eq "plan, 15 tensors live at once: exit status" 0 $?
+grep -q "^status: *best found in .*, gap [1-9]" wide.out && echo "ok: best found, above the bound" ||
+	fail "plan of the wide table: $(cat wide.out)"
 
 # dmo verify --csv's scan: conv2d 3x3 SAME on 4x4x1 float32 runs safely at
 # its O_s; the smallest overlap the scan finds changing the output must be

@@ -27,6 +27,9 @@ expect_sweep_error "shared object without dmo_formula_abi" 2 "exports no dmo_for
 # 1030 leading zeros make the only configuration 1042 characters long
 # (the limit is 1023), so nothing is left to run.
 zeros=$(printf '%01030d' 0)
+long=$(printf 'x%.0s' $(seq 4000)) # PATH_MAX is 4096 with "/sweep-KEY" after it
+expect_sweep_error "--out of 4000 characters" 2 "dmo sweep: --out path too long" \
+	'relu:in=4x4x1' --formula OB --out "$WORK/$long"
 expect_sweep_error "spec longer than 1023 characters" 2 "no configuration of the grid is a valid op spec" \
 	"relu:in=${zeros}4x4x1" --formula OB --out "$WORK/x"
 grep -qF "spec longer than 1023 characters" "$WORK/err" && echo "ok: the reason is counted" ||
@@ -112,6 +115,29 @@ expect_sweep_error "collect: two sweep directories" 2 "holds more than one sweep
 echo "key=0123456789abcdef" >"$WORK/bad/sweep-a/sweep.txt"
 expect_sweep_error "collect: sweep.txt without a grid" 2 "sweep.txt is not a sweep description" \
 	--collect "$WORK/bad"
+
+# --collect of a damaged copy of the half sweep of 3.: refused, naming what.
+# Given the sweep-KEY folder itself rather than its parent, it reads the
+# same (and exits 2 as every summary with a configuration missing does).
+"$DMO" sweep --collect "$sweep" --out "$WORK/collected2" >"$WORK/collected2.out" 2>&1
+expect_eq "collect of the sweep folder itself: exit status" 2 $?
+grep -qF "2 in the grid, 0 skipped as invalid, 1 with results, 1 MISSING" "$WORK/collected2.out" &&
+	echo "ok: the same counts" || fail "collect: $(cat "$WORK/collected2.out")"
+collect_damaged() { # what expected-text SHELL-COMMAND-IN-THE-COPY'S-SWEEP-FOLDER
+	rm -rf "$WORK/d" && cp -r "$WORK/half" "$WORK/d"
+	(cd "$WORK"/d/sweep-* && eval "$3")
+	expect_sweep_error "collect, $1" 2 "$2" --collect "$WORK/d" --out "$WORK/collected3"
+}
+collect_damaged "sweep.txt a folder" "sweep.txt: read error" "rm sweep.txt && mkdir sweep.txt"
+collect_damaged "no formula.txt" "formula.txt: No such file or directory" "rm formula.txt"
+collect_damaged "a grid that does not parse" "bad grid: column 8: '{' is never closed" \
+	"sed -i 's/^grid=.*/grid=relu:in{/' sweep.txt"
+collect_damaged "a batch file of 3 fields" "part-00000001.csv:2: 3 fields, not 10" \
+	"printf '%s\\n1,x,2\\n' '$header' >$part"
+collect_damaged "parts a file" "parts: Not a directory" "rm -r parts && : >parts"
+: >"$WORK/plain"
+expect_sweep_error "collect into an --out below a file" 2 "plain/x/sweep-" \
+	--collect "$WORK/half" --out "$WORK/plain/x"
 
 # 6. --emit-commands with a formula library whose path holds a quote and
 # a sample: the emitted line, read back by the shell, has the path whole.
