@@ -24,6 +24,11 @@ expect_sweep_error "formula library that is no shared object" 2 "cannot load $WO
 	'relu:in=4x4x1' --formula-lib "$WORK/nul.formula" --out "$WORK/x"
 expect_sweep_error "shared object without dmo_formula_abi" 2 "exports no dmo_formula_abi" \
 	'relu:in=4x4x1' --formula-lib "$NOT_A_FORMULA" --out "$WORK/x"
+FUTURE=$top_builddir/tests/sweep/.libs/future_abi.so
+expect_sweep_error "formula library of the next ABI" 2 \
+	"$FUTURE is built for formula ABI $(($(sed -n 's/^#define DMO_FORMULA_ABI \([0-9]*\).*/\1/p' \
+		"$top_srcdir/target-harness/include/dmo/formula.h") + 1))" \
+	'relu:in=4x4x1' --formula-lib "$FUTURE" --out "$WORK/x"
 # 1030 leading zeros make the only configuration 1042 characters long
 # (the limit is 1023), so nothing is left to run.
 zeros=$(printf '%01030d' 0)
@@ -107,6 +112,23 @@ if command -v flock >/dev/null; then
 		fail "lock: $(cat "$WORK/err")"
 fi
 
+rm -rf "$WORK/d" && cp -r "$WORK/half" "$WORK/d"
+d=$(echo "$WORK"/d/sweep-*)
+rm "$d/lock" && mkdir "$d/lock"
+expect_sweep_error "lock file a folder" 2 "$d/lock: Is a directory" \
+	"$GRID" --formula 'OB - 1' --configs 1-1 --out "$WORK/d"
+# --emit-commands over an --out whose part-* folder (a command emitted
+# before, run elsewhere) holds configuration 1's result: only configuration
+# 0 is left to emit; a damaged batch file there is refused.
+mkdir -p "$WORK/emit-parts/part-1" && cp -r "$sweep" "$WORK/emit-parts/part-1/"
+"$DMO" sweep "$GRID" --formula 'OB - 1' --emit-commands --out "$WORK/emit-parts" >"$WORK/emitted"
+expect_eq "emit with one result in a part-* folder: exit status" 0 $?
+expect_eq "emit with one result in a part-* folder: the commands" "1 --configs 0-0" \
+	"$(wc -l <"$WORK/emitted") $(grep -o -- '--configs [0-9-]*' "$WORK/emitted")"
+printf '%s\n1,x,2\n' "$header" >"$(echo "$WORK"/emit-parts/part-1/sweep-*)/$part"
+expect_sweep_error "emit over a damaged part-* folder" 2 "part-00000001.csv:2: 3 fields, not 10" \
+	"$GRID" --formula 'OB - 1' --emit-commands --out "$WORK/emit-parts"
+
 # 5. --collect on what is not one sweep.
 mkdir -p "$WORK/empty" "$WORK/two/sweep-a" "$WORK/two/sweep-b" "$WORK/bad/sweep-a"
 expect_sweep_error "collect: no sweep directory" 2 "holds no sweep directory" --collect "$WORK/empty"
@@ -164,6 +186,13 @@ grep -qF "2 configurations failed to run; run the same command again to retry th
 	"$WORK/false.err" && echo "ok: rerun asked for" || fail "rerun: $(cat "$WORK/false.err")"
 grep -qF "0 with results, 2 MISSING" "$WORK/false.out" && echo "ok: both missing" ||
 	fail "summary: $(cat "$WORK/false.out")"
+# A harness that runs and records nothing (/bin/true): the batch of two
+# configurations recorded 0 layers, and both are missing.
+DMO_HARNESS=/bin/true "$DMO" sweep "$GRID" --formula OB --out "$WORK/true" \
+	>"$WORK/true.out" 2>"$WORK/true.err"
+expect_eq "harness records nothing: exit status" 2 $?
+grep -qF "configurations 0-1: 0 layers recorded, not 2" "$WORK/true.err" &&
+	echo "ok: the empty batch is named" || fail "empty batch: $(cat "$WORK/true.err")"
 DMO_HARNESS=$WORK/no-harness "$DMO" sweep "$GRID" --formula OB --out "$WORK/none" \
 	>/dev/null 2>"$WORK/none.err"
 expect_eq "no harness program: exit status" 2 $?
