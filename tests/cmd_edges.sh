@@ -117,6 +117,49 @@ refuse "plot: a layer without its event file" "^dmo plot: layer 1 has no event f
 grep -q "^dmo plot: .*layers.csv.*1 bad row skipped" "$WORK/err" && echo "ok: plot names the bad row" ||
 	fail "plot: the bad row is not named: $(cat "$WORK/err")"
 
+# dmo analyze of a hand-written summary run: relu on 4 floats (16 bytes in
+# and out).  An op spec it cannot use is named, and the layer keeps its
+# exact O_s; a damaged backend.csv is refused with its line and field.
+mkdir an
+an_row() { # OP-SPEC: layers.csv of the one layer, with that op spec
+	printf '%s\n%s\n' \
+		"layer,name,op,in_bytes,out_bytes,in_reads,in_writes,out_reads,out_writes,steps,instructions,os_bytes,status,threads,os_any_bytes" \
+		"1,op1_relu,\"$1\",16,16,4,0,0,4,4,,16,ok,1,16" >an/layers.csv
+}
+an_row "relu:in=bogus"
+"$DMO" analyze an >an.out 2>&1
+expect_eq "analyze, an op spec that does not parse: exit status" 0 $?
+grep -q "exact-only  op spec ignored: bad value for 'in': 'bogus'" an.out &&
+	echo "ok: the spec's error is named" || fail "analyze: $(cat an.out)"
+an_row "relu:in=1x1x8" # 32 bytes each
+"$DMO" analyze an >an.out 2>&1
+grep -q "op spec ignored: its buffers (32/32 bytes) differ from the layer's" an.out &&
+	echo "ok: the spec's other buffers are named" || fail "analyze: $(cat an.out)"
+an_row "relu:in=1x1x4"
+B='name,backend,version,isa_cap,isa,implementation,cpu'
+B1='op1_relu,ref,1,,compiled,loops,avx2'
+backend_csv() { # WHAT TEXT FILE-CONTENT
+	printf '%s' "$3" >an/backend.csv
+	expect_refusal "analyze, backend.csv $1" 2 "an/backend.csv: $2" "$DMO" analyze an
+}
+backend_csv "empty" "line 1, field 1: empty file, no header" ""
+backend_csv "with a row of 8 fields" "line 2, field 8: more fields than the header" "$B
+$B1,x
+"
+backend_csv "with a row of 6 fields" "line 2, field 7: fewer fields than the header" "$B
+op1_relu,ref,1,,compiled,loops
+"
+backend_csv "with a header of 65 fields" "line 1, field 65: too many fields" \
+	"$B$(printf ',x%.0s' $(seq 58))
+"
+backend_csv "with a version of 300 characters" "line 2, field 3: too long or holds a NUL byte" "$B
+op1_relu,ref,$(printf 'v%.0s' $(seq 300)),,compiled,loops,avx2
+"
+backend_csv "with a quote inside a field" "line 2, field 2: error parsing data" "$B
+op1_relu,r\"ef,1,,compiled,loops,avx2
+"
+rm -r an
+
 # dmo plot --plan without --out: MODEL-plan.png in the current directory.
 "$DMO" plot --plan "$int8" --format png >"$WORK/out" 2>"$WORK/err"
 expect_eq "plot --plan: exit status" 0 $?
