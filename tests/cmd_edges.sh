@@ -80,6 +80,12 @@ refuse "demo: no such parent directory" "^dmo demo: /nonexistent/x: No such file
 refuse "plot: no layers.csv" "^dmo plot: empty/layers.csv" "$DMO" plot empty
 refuse "plot --plan: unwritable figure" "^dmo plot: " \
 	"$DMO" plot --plan "$int8" --out /nonexistent/x.png
+TMPDIR=/nonexistent refuse "plot with TMPDIR missing" \
+	"^dmo plot: cannot create a temporary folder /nonexistent/dmo-plot\.[^:]*: No such file or directory$" \
+	"$DMO" plot --plan "$int8" --out x.png
+DMO_PLOTS_DIR=/nonexistent refuse "plot with DMO_PLOTS_DIR missing" \
+	"^dmo plot: gnuplot template /nonexistent/plan.gp not found (set DMO_PLOTS_DIR)$" \
+	"$DMO" plot --plan "$int8" --out x.png
 refuse "compare: an empty backend list" "^dmo compare: no backend to compare" \
 	"$DMO" compare --backends , relu:in=4
 refuse "model --table: two model inputs" \
@@ -159,6 +165,34 @@ backend_csv "with a quote inside a field" "line 2, field 2: error parsing data" 
 op1_relu,r\"ef,1,,compiled,loops,avx2
 "
 rm -r an
+
+# dmo infer --arena PLAN.csv, damaged: hello_world's plan has four rows
+# after its header (the input, then layers 1-3); each damage is named with
+# its line (run_model.sh has the plan that runs, and other damages).
+"$DMO" plan --csv "$float" >plan.csv
+arena_refused() { # WHAT TEXT AWK-PROGRAM-ON-plan.csv
+	awk -F, -v OFS=, "$3" plan.csv >bad-plan.csv
+	expect_refusal "infer --arena, $1" 2 "dmo infer: --arena bad-plan.csv: $2" \
+		"$DMO" infer --arena bad-plan.csv "$float"
+}
+arena_refused "another layer number" "line 3: layer '7' where this model's plan has another tensor" \
+	'NR == 3 { $1 = 7 } { print }'
+arena_refused "another layer name" "line 3: layer name 'x' is not this model's" \
+	'NR == 3 { $2 = "x" } { print }'
+arena_refused "an offset that is no number" "line 3: offset_dmo 'abc' is not a byte offset" \
+	'NR == 3 { $9 = "abc" } { print }'
+arena_refused "a row of 3 fields" "line 3: fewer fields than the header" \
+	'NR == 3 { print $1, $2, $3; next } { print }'
+arena_refused "a fifth row" "line 6: more rows than the model has activation tensors" \
+	'{ print } END { print }'
+arena_refused "a header of 33 fields" "line 1: too many fields" \
+	'NR == 1 { for (i = 0; i < 19; i++) $0 = $0 ",x" } { print }'
+arena_refused "a name of 300 characters" "line 3: a field too long or holding a NUL byte" \
+	'NR == 3 { $2 = ""; for (i = 0; i < 300; i++) $2 = $2 "n" } { print }'
+arena_refused "a quote inside a field" "line 3: error parsing data while strict checking enabled" \
+	'NR == 3 { $2 = "a\"b" } { print }'
+arena_refused "a quote never closed" "line 5: error parsing data while strict checking enabled" \
+	'NR == 5 { $2 = "\"x" } { print }'
 
 # dmo plot --plan without --out: MODEL-plan.png in the current directory.
 "$DMO" plot --plan "$int8" --format png >"$WORK/out" 2>"$WORK/err"
