@@ -108,6 +108,19 @@ refuse "sweep --emit-commands: an --out below a file" "^dmo sweep: plain/x: Not 
 	"$DMO" sweep 'relu:in={4,8}x4x1' --formula OB --emit-commands -o plain/x
 refuse "sweep: an --out below a file" "^dmo sweep: cannot create plain/x/sweep-.*: Not a directory" \
 	"$DMO" sweep 'relu:in={4,8}x4x1' --formula OB -o plain/x
+# The run directory is refused before Valgrind runs: its lock a dangling
+# symbolic link (never followed), its write probe a folder; a lost
+# layers.csv cannot be rebuilt from a tool-layers.bin that is no file.
+mkdir lockdir probedir recover && ln -s /nonexistent lockdir/.dmo-lock &&
+	mkdir probedir/.dmo-write-test recover/tool-layers.bin
+refuse "profile: the lock a dangling symlink" \
+	"^dmo profile: cannot create .*/lockdir/\.dmo-lock: Too many levels of symbolic links$" \
+	"$DMO" profile --out lockdir -- true
+refuse "profile: the write probe a folder" \
+	"^dmo profile: cannot write to output directory probedir: Is a directory$" \
+	"$DMO" profile --out probedir -- true
+refuse "analyze: tool-layers.bin a folder" "^dmo analyze: recover/tool-layers.bin: not a regular file$" \
+	"$DMO" analyze recover
 # A plugin file that is no shared object.
 mkdir junk && printf 'not an ELF file' >junk/dmo-backend-xnnpack.so
 DMO_BACKEND_DIR="$WORK/junk" refuse "a plugin dlopen refuses" "^dmo verify: backend xnnpack: .*junk/dmo-backend-xnnpack.so" \
@@ -165,6 +178,13 @@ backend_csv "with a quote inside a field" "line 2, field 2: error parsing data" 
 op1_relu,r\"ef,1,,compiled,loops,avx2
 "
 rm -r an
+
+# dmo model's tensor table names per-channel quantisation by axis and
+# count: micro_speech's convolution has 8 output channels, so its int32
+# bias holds 8 values (32 bytes), one scale each along axis 0.
+"$DMO" model "$MODELS/tflm_micro_speech_quantized.tflite" >model.out
+expect_eq "model: the conv bias's quantisation" "int32 8 32 per-channel(axis 0, 8)" \
+	"$(awk '$2 == "Conv2D_bias" { print $3, $4, $5, $(NF - 2), $(NF - 1), $NF }' model.out)"
 
 # dmo infer --arena PLAN.csv, damaged: hello_world's plan has four rows
 # after its header (the input, then layers 1-3); each damage is named with
