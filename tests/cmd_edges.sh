@@ -125,6 +125,13 @@ refuse "analyze: tool-layers.bin a folder" "^dmo analyze: recover/tool-layers.bi
 mkdir junk && printf 'not an ELF file' >junk/dmo-backend-xnnpack.so
 DMO_BACKEND_DIR="$WORK/junk" refuse "a plugin dlopen refuses" "^dmo verify: backend xnnpack: .*junk/dmo-backend-xnnpack.so" \
 	"$DMO" verify --backend xnnpack relu:in=4
+# dmo compare asked for that backend alone: its row says why it is
+# unavailable (not a failure of dmo: exit 0, as for a backend not built).
+DMO_BACKEND_DIR="$WORK/junk" "$DMO" compare -q --backends xnnpack -o cmp-junk relu:in=4x4x4 >/dev/null 2>&1
+expect_eq "compare with its backend's plugin damaged: exit status" 0 $?
+expect_eq "compare with its backend's plugin damaged: the row" \
+	"unavailable|backend xnnpack: $WORK/junk/dmo-backend-xnnpack.so: file too short" \
+	"$(csv_rows cmp-junk/compare.csv | by_name '{ print v("status") "|" v("reason") }')"
 # A run directory whose layer kept no trace.
 mkdir notrace
 printf '%s\n%s\n' \
