@@ -157,6 +157,15 @@ collect_damaged "a grid that does not parse" "bad grid: column 8: '{' is never c
 collect_damaged "a batch file of 3 fields" "part-00000001.csv:2: 3 fields, not 10" \
 	"printf '%s\\n1,x,2\\n' '$header' >$part"
 collect_damaged "parts a file" "parts: Not a directory" "rm -r parts && : >parts"
+# The sweep ran on a backend whose plugin no longer loads.
+rm -rf "$WORK/d" && cp -r "$WORK/half" "$WORK/d"
+sed -i 's/^backend=.*/backend=xnnpack/' "$WORK"/d/sweep-*/sweep.txt
+mkdir -p "$WORK/junk" && printf 'not an ELF file' >"$WORK/junk/dmo-backend-xnnpack.so"
+DMO_BACKEND_DIR=$WORK/junk "$DMO" sweep --collect "$WORK/d" --out "$WORK/collected3" \
+	>/dev/null 2>"$WORK/err"
+expect_eq "collect, its backend's plugin damaged: exit status" 2 $?
+grep -qF "dmo sweep: backend xnnpack: $WORK/junk/dmo-backend-xnnpack.so: file too short" "$WORK/err" &&
+	echo "ok: the plugin is named" || fail "collect, damaged plugin: $(cat "$WORK/err")"
 : >"$WORK/plain"
 expect_sweep_error "collect into an --out below a file" 2 "plain/x/sweep-" \
 	--collect "$WORK/half" --out "$WORK/plain/x"
