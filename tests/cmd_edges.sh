@@ -184,6 +184,12 @@ op1_relu,ref,$(printf 'v%.0s' $(seq 300)),,compiled,loops,avx2
 backend_csv "with a quote inside a field" "line 2, field 2: error parsing data" "$B
 op1_relu,r\"ef,1,,compiled,loops,avx2
 "
+backend_csv "without its cpu column" "line 1, field 7: the header lacks a column of backend.csv" \
+	"${B%,cpu}
+"
+backend_csv "with a quote never closed" "line 2, field 7: error parsing data" "$B
+op1_relu,ref,1,,compiled,loops,\"avx2
+"
 rm -r an
 
 # dmo model's tensor table names per-channel quantisation by axis and
