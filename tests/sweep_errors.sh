@@ -93,6 +93,8 @@ damaged "formula value not a number" "part-00000001.csv:2: bad formula_os '3x'" 
 1,relu:in=1x1x8,32,32,32,32,32,3x,safe,"
 damaged "quote never closed" "part-00000001.csv:2:" "$header
 1,\"relu:in=1x1x8,32,32,32,32,32,31,safe,"
+damaged "quote inside a field" "part-00000001.csv:2: error parsing data while strict checking enabled" "$header
+1,re\"lu:in=1x1x8,32,32,32,32,32,31,safe,"
 rm -rf "$WORK/d" && cp -r "$WORK/half" "$WORK/d"
 d=$(echo "$WORK"/d/sweep-*)
 sed 's/,31,safe/,30,safe/' "$d/$part" >"$d/parts/part-00000009.csv"
