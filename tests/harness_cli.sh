@@ -35,6 +35,10 @@ expect_harness "--replay into a missing folder" 1 "$WORK/none/dmo-0000.bin: writ
 expect_harness "--zeros on an ONNX model: a warning, and it runs" 0 \
 	"--input, --random and --zeros need a .tflite model (its real weights); ignored" \
 	--model "$ONNX" --zeros
+# hello_world int8 takes one 1x1 int8 input: 1 byte, so 3 are too many.
+printf abc >"$WORK/three.bin"
+expect_harness "--input longer than the model's input" 2 "$WORK/three.bin: longer than the model's inputs" \
+	--model "$TFLITE" --input "$WORK/three.bin"
 "$HARNESS" --help >"$WORK/help" 2>&1
 expect_eq "--help: exit status" 0 $?
 expect_eq "--help: usage first" "usage: dmo-harness [--threads N] [--interleave] SPEC..." \

@@ -409,7 +409,8 @@ static int net_kernel(void *arg)
  * consumer), the inputs from --input/--random/--zeros, and each step
  * between begin and end with its first activation operand as the profiled
  * input (the one the planner may overlap, model_table.h's act_in[0]).
- * Layers without a dmo op spec are profiled too, with no spec. */
+ * Layers without a dmo op spec are profiled too, with no spec.  Returns 0,
+ * 1 when a layer or a file failed, 2 when the input does not fit the model. */
 static int run_net(const struct dmo_model *model, const struct dmo_net *net,
 		   const struct harness_options *opts)
 {
@@ -472,7 +473,7 @@ static int run_net(const struct dmo_model *model, const struct dmo_net *net,
 		rc = 1;
 	free(arena);
 	free(offsets);
-	return rc ? 1 : 0;
+	return rc;
 }
 
 static int run_inputs(int argc, char **argv, struct harness_options *opts,
