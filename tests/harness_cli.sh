@@ -39,6 +39,8 @@ expect_harness "--zeros on an ONNX model: a warning, and it runs" 0 \
 printf abc >"$WORK/three.bin"
 expect_harness "--input longer than the model's input" 2 "$WORK/three.bin: longer than the model's inputs" \
 	--model "$TFLITE" --input "$WORK/three.bin"
+# Each --info row is flushed as its layer starts: /dev/full refuses the first.
+expect_harness "--info on a full disk" 1 "/dev/full: cannot write" --info /dev/full relu:in=4x4x1
 "$HARNESS" --help >"$WORK/help" 2>&1
 expect_eq "--help: exit status" 0 $?
 expect_eq "--help: usage first" "usage: dmo-harness [--threads N] [--interleave] SPEC..." \

@@ -583,9 +583,14 @@ int main(int argc, char **argv)
 		fputs(backend_info_header, opts.info);
 	}
 	rc = run_inputs(argc, argv, &opts, &model, err, sizeof err);
-	if (opts.info != NULL && fclose(opts.info) != 0 && rc == 0) {
-		fprintf(stderr, "dmo-harness: %s: cannot write\n", info);
-		rc = 1;
+	if (opts.info != NULL) {
+		/* A row that did not reach the disk failed at its fflush already. */
+		int lost = ferror(opts.info);
+
+		if ((fclose(opts.info) != 0 || lost) && rc == 0) {
+			fprintf(stderr, "dmo-harness: %s: cannot write\n", info);
+			rc = 1;
+		}
 	}
 	return rc;
 }
