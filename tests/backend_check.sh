@@ -88,4 +88,11 @@ fi
 "$DMO" analyze "$WORK/cmp/$BACKEND" >"$WORK/analyze.out" 2>&1
 expect_eq "dmo analyze of the $BACKEND run exits 0" 0 $?
 grep -E "MISMATCH|UNSAFE" "$WORK/analyze.out" && fail "a failed verdict"
+# A spec the backend declines, when backend_NAME.sh names one
+# (DECLINED_SPEC, and DECLINED_TEXT from the backend's reason): natively,
+# dmo-harness names the layer and the reason, and exits 1.
+if [ -n "${DECLINED_SPEC:-}" ]; then
+	expect_refusal "$BACKEND declines $DECLINED_SPEC" 1 "op1_${DECLINED_SPEC%%:*}: $DECLINED_TEXT" \
+		"$top_builddir/target-harness/harness/dmo-harness" --backend "$BACKEND" "$DECLINED_SPEC"
+fi
 [ "$failures" -eq 0 ]
