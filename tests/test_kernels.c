@@ -2,8 +2,9 @@
  * an independent naive implementation (gather formulation, accumulating in
  * double, output channel outermost), and the threaded split (3 threads,
  * contiguous and interleaved) against the single-threaded run.  The int8
- * conv/dwconv/fc of odd geometries requantise per output channel; uint8 is
- * TFLite's asymmetric per-tensor scheme (filters with a zero point). */
+ * and int16 conv/dwconv/fc of odd geometries requantise per output channel;
+ * uint8 is TFLite's asymmetric per-tensor scheme (filters with a zero
+ * point). */
 #include <check.h>
 #include <math.h>
 #include <pthread.h>
@@ -97,9 +98,10 @@ static struct dk_params make_params(const struct geo *g, enum op op, enum dt dt)
 		scale = 1.3 / (1 << p.q.left_shift);
 	}
 	dk_quantize_multiplier(scale, &p.q.out_mult, &p.q.out_shift);
-	if (dt == I8 && (op == CONV || op == DWCONV || op == FC) && (g - geos) % 2) {
-		/* Per channel: channel c's factor is (1 + c / 3) times the tensor's;
-		 * the arrays are the test's, one geometry at a time. */
+	if ((dt == I8 || dt == I16) && (op == CONV || op == DWCONV || op == FC) && (g - geos) % 2) {
+		/* Per channel (int8, and int16 with its 64-bit accumulator):
+		 * channel c's factor is (1 + c / 3) times the tensor's; the
+		 * arrays are the test's, one geometry at a time. */
 		static int32_t mults[64];
 		static int shifts[64];
 		for (int c = 0; c < p.out_c && c < 64; c++)
