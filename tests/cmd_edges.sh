@@ -205,6 +205,14 @@ expect_eq "compare with nothing profiled: exit status" 0 $?
 expect_eq "compare with nothing profiled: openblas's row" "not profiled" \
 	"$(csv_rows cmp-none/deep/compare.csv |
 		by_name '{ s = v("status"); print (s == "unsupported" || s == "unavailable") ? "not profiled" : s }')"
+# The same where compare.csv cannot be made (a directory) or written (a full
+# disk, seen at fclose): exit 2, the file named.
+mkdir -p cmp-dir/compare.csv cmp-fulldisk
+ln -s /dev/full cmp-fulldisk/compare.csv
+refuse "compare: compare.csv is a directory" "^dmo compare: cannot write cmp-dir/compare.csv$" \
+	"$DMO" compare -q --backends openblas -o cmp-dir relu:in=4x4x4
+refuse "compare: compare.csv on a full disk" "^dmo compare: cannot write cmp-fulldisk/compare.csv$" \
+	"$DMO" compare -q --backends openblas -o cmp-fulldisk relu:in=4x4x4
 # Output that never reached its file is a failure, as coreutils' close_stdout
 # has it: with stdout on /dev/full (every write fails with ENOSPC) each
 # command that prints exits 2 and says so, instead of exit 0 with the
