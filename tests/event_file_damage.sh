@@ -29,6 +29,9 @@ damaged version 8 '\143'
 export_refused version "version 99" "unsupported event-file version 99 (header 72, event 16 bytes)"
 damaged flags $((72 + 14)) '\377'
 export_refused flags "first event's flags 255" "event 0 is malformed (flags 255"
+# dmo analyze skips that layer, names it, and exits 1 (bad input skipped).
+expect_refusal "analyze of the same" 1 "dmo analyze: layer 1: $WORK/flags/$EVENTS: event 0 is malformed (flags 255" \
+	"$DMO" analyze "$WORK/flags"
 rm -rf "$WORK/short" && cp -r "$WORK/run" "$WORK/short"
 truncate -s $((size - 16)) "$WORK/short/$EVENTS"
 export_refused short "one event cut off" \
