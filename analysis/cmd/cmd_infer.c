@@ -244,7 +244,7 @@ int cmd_infer(int argc, char **argv)
 		dmo_progress_step(&steps, "layer %zu %s", l + 1, model.layers[l].name);
 	}
 	if (shown.format != CMD_TEXT) {
-		if (cmd_table_open(&table, shown.format) == NULL)
+		if (cmd_table_open(&table, shown.format, "infer") == NULL)
 			goto done;
 		fputs("output,shape,index,value,rank\n", table.stream);
 	} else

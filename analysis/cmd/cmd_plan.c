@@ -181,7 +181,7 @@ int cmd_plan(int argc, char **argv)
 	csv = output.format != CMD_TEXT;
 	if (!csv)
 		print_summary(argv[optind], &model, os_name, &plan);
-	rc = cmd_table_open(&table, output.format) == NULL ? 2 : 0;
+	rc = cmd_table_open(&table, output.format, "plan") == NULL ? 2 : 0;
 	if (rc == 0) {
 		dmo_plan_print(table.stream, &model, &plan, csv);
 		if (cmd_table_close(&table, err, sizeof err) != 0) {
