@@ -213,7 +213,7 @@ int cmd_infer(int argc, char **argv)
 		dmo_model_free(&model);
 		return 2;
 	}
-	if (!dmo_net_runs(&model, &net, err, sizeof err)) {
+	if (dmo_net_runs(&model, &net, err, sizeof err) <= 0) {
 		fprintf(stderr, "dmo infer: %s: %s\n", argv[optind], err);
 		dmo_plan_free(&plan);
 		dmo_model_free(&model);

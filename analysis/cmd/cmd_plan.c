@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "errbuf.h"
 #include "infer.h"
 #include "infer_model.h"
 #include "json.h"
@@ -119,7 +120,11 @@ static int verify_plan(const struct dmo_model *model, const struct dmo_plan *pla
 	char why[1024];
 
 	if (model->format == DMO_FORMAT_TFLITE) {
-		if (dmo_net_runs(model, &net, why, sizeof why)) {
+		int runs = dmo_net_runs(model, &net, why, sizeof why);
+
+		if (runs < 0)
+			return dmo_errf(err, err_len, "%s", why);
+		if (runs) {
 			struct dmo_net_input input = { .seed = 1 };
 			dmo_progress_start(&progress.steps, command.name, net.n_steps,
 					   dmo_progress_wanted(quiet));
