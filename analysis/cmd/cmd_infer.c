@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <csv.h>
 
@@ -202,6 +203,7 @@ int cmd_infer(int argc, char **argv)
 	struct dmo_plan plan;
 	struct dmo_net net;
 	int rc = 2; /* a model dmo cannot run is bad input: infer has no finding */
+	int created = 0; /* OUTPUT, opened by this run */
 	if (dmo_plan_model(argv[optind], NULL, 0, os_name, DMO_PLAN_TIME_LIMIT, &model, &plan,
 			   err, sizeof err)) {
 		fprintf(stderr, "dmo infer: %s\n", err);
@@ -256,6 +258,7 @@ int cmd_infer(int argc, char **argv)
 		fprintf(stderr, "dmo infer: %s: %s\n", output, strerror(errno));
 		goto done;
 	}
+	created = output != NULL;
 	for (size_t t = 0; t < net.n_tensors; t++) {
 		if (!net.tensors[t].graph_output)
 			continue;
@@ -292,6 +295,8 @@ done:
 	free(table.csv);
 	if (out)
 		fclose(out);
+	if (created && rc != 0)
+		unlink(output); /* a part of the outputs is no result */
 	free(arena);
 	free(offsets);
 	dmo_net_free(&net);
