@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "algorithmic.h"
 #include "analytic.h"
@@ -57,12 +58,14 @@ static int analyze_trace(const char *dir, struct dmo_layer_analysis *a, char *er
 	}
 	fputs("step,time,min_read,max_write\n", out);
 	rc = dmo_trace_curves(events, dir, write_curve_point, out, &a->trace, err, err_len);
-	if (fclose(out) != 0 && rc == 0) {
-		snprintf(err, err_len, "%s: %s", curves, strerror(errno));
+	if ((ferror(out) | fclose(out)) != 0 && rc == 0) {
+		snprintf(err, err_len, "%s: write failed", curves);
 		rc = -1;
 	}
-	if (rc != 0)
+	if (rc != 0) {
+		unlink(curves); /* part of the curves is no result */
 		return -1;
+	}
 	a->have_trace = 1;
 	a->trace_os = a->trace.any_os;
 	/* A layers.csv from before threads were counted has no os_any. */
@@ -257,8 +260,9 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 			" %7.3f%%  (layers with an op spec; penalty %.3f%% of the exact saving)\n",
 			"total", "", total_out, total_exact, "", total_algo, total_analytic,
 			percent(total_penalty, total_out), percent(total_penalty, total_exact));
-	if (fclose(csv) != 0) {
-		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+	if ((ferror(csv) | fclose(csv)) != 0) {
+		snprintf(err, err_len, "%s: write failed", path);
+		unlink(path);
 		return -1;
 	}
 	size_t multi = 0;
