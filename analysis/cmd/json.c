@@ -157,7 +157,9 @@ int cmd_table_close(struct cmd_table *t, char *err, size_t err_len)
 
 	if (t->format != CMD_JSON)
 		return 0;
-	if (fclose(t->stream) != 0)
+	/* When glibc's fclose cannot trim a memory stream's buffer it frees it,
+	 * sets csv to NULL and still returns 0. */
+	if ((ferror(t->stream) | fclose(t->stream)) != 0 || t->csv == NULL)
 		rc = dmo_errf(err, err_len, "out of memory");
 	else
 		rc = cmd_csv_to_json(t->csv, t->len, stdout, err, err_len);
