@@ -63,6 +63,12 @@ refuse "infer --output in no directory" "^dmo infer: /nonexistent/x: No such fil
 	"$DMO" infer --output /nonexistent/x "$int8"
 refuse "infer --output to a full disk" "^dmo infer: /dev/full: write failed" \
 	"$DMO" infer --output /dev/full "$int8"
+# simple_add's output, 1x128x128x1 int8 (16 KiB), is more than stdio buffers:
+# its fwrite fails, before any fclose.
+refuse "infer --output of 16 KiB to a full disk" "^dmo infer: /dev/full: write failed" \
+	"$DMO" infer --output /dev/full "$MODELS/tflm_simple_add_model.tflite"
+refuse "infer --json --output in no directory" "^dmo infer: /nonexistent/x: No such file" \
+	"$DMO" infer --json --output /nonexistent/x "$int8"
 refuse "run: no such model" "^dmo run: cannot read model file" "$DMO" run --model /nonexistent.tflite
 refuse "run: an empty model file" "^dmo run: empty.tflite" "$DMO" run --model empty.tflite
 refuse "run --input: 3 of 4 bytes" "^dmo run: --input short.bin: not a file of the model's 4 input bytes" \
@@ -157,6 +163,9 @@ grep -q "^dmo plot: isa/layers.csv was missing .*rebuilt from" "$WORK/err" &&
 mkdir isa/layer-0001.csv
 refuse "export: the CSV path is a directory" "^dmo export: isa/layer-0001.csv: Is a directory" \
 	"$DMO" export isa
+rmdir isa/layer-0001.csv
+ln -s /dev/full isa/layer-0001.csv
+refuse "export: the CSV on a full disk" "^dmo export: isa/layer-0001.csv: write failed$" "$DMO" export isa
 # A .tflite model with its input from a file or a seed: every layer ok.
 printf '\000\000\000\077' >half.bin # 0.5f, little-endian
 for source in "--input half.bin" "--random 3"; do
@@ -196,6 +205,14 @@ expect_eq "compare with nothing profiled: exit status" 0 $?
 expect_eq "compare with nothing profiled: openblas's row" "not profiled" \
 	"$(csv_rows cmp-none/deep/compare.csv |
 		by_name '{ s = v("status"); print (s == "unsupported" || s == "unavailable") ? "not profiled" : s }')"
+# The same where compare.csv cannot be made (a directory) or written (a full
+# disk, seen at fclose): exit 2, the file named.
+mkdir -p cmp-dir/compare.csv cmp-fulldisk
+ln -s /dev/full cmp-fulldisk/compare.csv
+refuse "compare: compare.csv is a directory" "^dmo compare: cannot write cmp-dir/compare.csv$" \
+	"$DMO" compare -q --backends openblas -o cmp-dir relu:in=4x4x4
+refuse "compare: compare.csv on a full disk" "^dmo compare: cannot write cmp-fulldisk/compare.csv$" \
+	"$DMO" compare -q --backends openblas -o cmp-fulldisk relu:in=4x4x4
 # Output that never reached its file is a failure, as coreutils' close_stdout
 # has it: with stdout on /dev/full (every write fails with ENOSPC) each
 # command that prints exits 2 and says so, instead of exit 0 with the

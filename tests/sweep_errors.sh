@@ -41,6 +41,13 @@ grep -qF "  error  relu:in=1x1x4: column 4: division by zero in '/'" "$WORK/err1
 	echo "ok: summary lists the error" || fail "summary: $(cat "$WORK/err16.out")"
 grep -qF "no figure: no configuration has a formula value yet" "$WORK/err16.err" &&
 	echo "ok: no figure without a formula value" || fail "figure: $(cat "$WORK/err16.err")"
+# Resumed with nothing left to run, where results.csv cannot be replaced:
+# the summary's write fails, named.
+sweep16=$(echo "$WORK"/err16/sweep-*)
+rm "$sweep16/results.csv" && mkdir "$sweep16/results.csv"
+expect_sweep_error "summary over a results.csv that is a directory" 2 \
+	"cannot write $sweep16/results.csv: Is a directory" \
+	'relu:in=1x1x4' --formula 'OB / (OB - 16)' --out "$WORK/err16"
 
 # 3. A sweep of two configurations with only the second run (--configs):
 # relu's O_s is OB = 32 bytes for 1x1x8 in f32, and the formula OB - 1 = 31
@@ -54,6 +61,10 @@ expect_eq "half sweep's batch file" "1,relu:in=1x1x8,32,32,32,32,32,31,safe," \
 "$DMO" sweep --collect "$WORK/half" --out "$WORK/collected" >"$WORK/collected.out" 2>&1
 grep -qF "2 in the grid, 0 skipped as invalid, 1 with results, 1 MISSING" "$WORK/collected.out" &&
 	echo "ok: collect counts the missing configuration" || fail "collect: $(cat "$WORK/collected.out")"
+collected=$(echo "$WORK"/collected/sweep-*)
+rm "$collected/results.csv" && mkdir "$collected/results.csv"
+expect_sweep_error "collect over a results.csv that is a directory" 2 \
+	"cannot write $collected/results.csv: Is a directory" --collect "$WORK/half" --out "$WORK/collected"
 
 # 4. The same sweep resumed over a damaged directory: refused, with the
 # file and line.  Each case damages a fresh copy.
