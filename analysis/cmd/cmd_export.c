@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd.h"
+#include "profile.h"
 #include "trace.h"
 #include "trace_format.h"
 
@@ -51,7 +51,7 @@ static int export_one(const char *dir, const char *leaf)
 	if (fclose(out) != 0)
 		rc = -1;
 	if (rc != 0)
-		unlink(out_path); /* a part of the events is no result */
+		dmo_remove_unfinished(out_path); /* a part of the events is no result */
 	/* The reader's messages name the event file already; a failed write
 	 * is the CSV's. */
 	if (rc != 0 && err[0])

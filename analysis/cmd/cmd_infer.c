@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <csv.h>
 
 #include "cmd.h"
+#include "profile.h"
 #include "json.h"
 #include "profile_options.h"
 #include "infer.h"
@@ -300,7 +300,7 @@ done:
 	if (out)
 		fclose(out);
 	if (created && rc != 0)
-		unlink(output); /* a part of the outputs is no result */
+		dmo_remove_unfinished(output); /* a part of the outputs is no result */
 	free(arena);
 	free(offsets);
 	dmo_net_free(&net);

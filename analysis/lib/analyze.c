@@ -20,6 +20,7 @@
 #include "analytic.h"
 #include "analyze.h"
 #include "opspec.h"
+#include "profile.h"
 #include "trace.h"
 #include "trace_format.h"
 
@@ -63,7 +64,7 @@ static int analyze_trace(const char *dir, struct dmo_layer_analysis *a, char *er
 		rc = -1;
 	}
 	if (rc != 0) {
-		unlink(curves); /* part of the curves is no result */
+		dmo_remove_unfinished(curves); /* part of the curves is no result */
 		return -1;
 	}
 	a->have_trace = 1;
@@ -262,7 +263,7 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 			percent(total_penalty, total_out), percent(total_penalty, total_exact));
 	if ((ferror(csv) | fclose(csv)) != 0) {
 		snprintf(err, err_len, "%s: write failed", path);
-		unlink(path);
+		dmo_remove_unfinished(path);
 		return -1;
 	}
 	size_t multi = 0;

@@ -67,6 +67,14 @@ void dmo_remove_dir(const char *dir)
 	rmdir(dir);
 }
 
+void dmo_remove_unfinished(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		unlink(path);
+}
+
 /* Leftovers of an earlier run would mix with this one's: dmo's own files
  * go, derived ones (analysis, curves, figures) too, anything else stays. */
 static void clear_run_dir(const char *dir)

@@ -37,6 +37,10 @@ int dmo_make_dirs(const char *path);
  * files included.  Best effort: what cannot go stays. */
 void dmo_remove_dir(const char *dir);
 
+/* Remove PATH, a result a command could not finish, if it is a regular
+ * file: --output /dev/full or a link to a device is left alone. */
+void dmo_remove_unfinished(const char *path);
+
 /* Run the program under the tool, then turn tool-layers.bin into
  * layers.csv.  Returns 0 when dmo itself worked, with the program's exit
  * status (128+signal when it was killed) in *PROGRAM_STATUS, the signal
