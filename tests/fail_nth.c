@@ -278,41 +278,28 @@ WRITE_WRAP(int, puts, EOF, stdout, (const char *s), (s))
 WRITE_WRAP(int, putchar, EOF, stdout, (int ch), (ch))
 WRITE_WRAP(int, vfprintf, -1, f, (FILE *f, const char *fmt, va_list ap), (f, fmt, ap))
 
-/* fprintf's own work: glibc's vfprintf, not ours, which would count again. */
-static int real_vfprintf(FILE *f, const char *fmt, va_list ap)
+/* fprintf and printf, as call C: glibc's vfprintf does the work (ours
+ * would count the call again). */
+static int formatted(enum call c, FILE *f, const char *fmt, va_list ap)
 {
 	static int (*real)(FILE *, const char *, va_list);
 
+	if (write_fails(c, f))
+		return -1;
 	if (!real)
 		*(void **)&real = next("vfprintf");
 	return real(f, fmt, ap);
 }
 
-int fprintf(FILE *f, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
+#define FORMATTED(call, stream)                                               \
+	va_list ap;                                                           \
+	va_start(ap, fmt);                                                    \
+	int n = formatted(call, stream, fmt, ap);                             \
+	va_end(ap);                                                           \
+	return n
 
-	if (write_fails(CALL_fprintf, f))
-		return -1;
-	va_start(ap, fmt);
-	n = real_vfprintf(f, fmt, ap);
-	va_end(ap);
-	return n;
-}
-
-int printf(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (write_fails(CALL_printf, stdout))
-		return -1;
-	va_start(ap, fmt);
-	n = real_vfprintf(stdout, fmt, ap);
-	va_end(ap);
-	return n;
-}
+int fprintf(FILE *f, const char *fmt, ...) { FORMATTED(CALL_fprintf, f); }
+int printf(const char *fmt, ...) { FORMATTED(CALL_printf, stdout); }
 
 /* fflush and fclose do their work, then report the failure. */
 int fflush(FILE *f)
