@@ -130,7 +130,7 @@ int dmo_net_from_model(const struct dmo_model *model, struct dmo_net *net, char 
 	if (!net->tensors || !net->steps) {
 		dmo_net_free(net);
 		snprintf(err, err_len, "out of memory");
-		return -1;
+		return -2;
 	}
 	net->n_tensors = model->n_tensors;
 	net->n_steps = model->n_layers;
@@ -148,8 +148,10 @@ fail:
 
 int dmo_net_runs(const struct dmo_model *model, struct dmo_net *net, char *why, size_t why_len)
 {
-	if (dmo_net_from_model(model, net, why, why_len) != 0)
-		return 0;
+	int rc = dmo_net_from_model(model, net, why, why_len);
+
+	if (rc != 0)
+		return rc == -2 ? -1 : 0;
 	if (dmo_net_check(net, why, why_len) != 0) {
 		dmo_net_free(net);
 		return 0;

@@ -10,13 +10,15 @@
 
 /* Fill *NET from MODEL (a .tflite; tables carry no weights and ONNX is
  * NCHW: refused).  NET points into MODEL, which must outlive it.  Returns
- * 0, or -1 with ERR naming the first layer or tensor dmo cannot run. */
+ * 0, -1 with ERR naming the first layer or tensor dmo cannot run, or -2
+ * with ERR when out of memory. */
 int dmo_net_from_model(const struct dmo_model *model, struct dmo_net *net, char *err,
 		       size_t err_len);
 
 /* Whether MODEL runs with its real weights: a .tflite whose every layer
  * dmo's kernels run (dmo_net_from_model and dmo_net_check).  Returns 1
- * with *NET filled (free it), or 0 with the reason in WHY. */
+ * with *NET filled (free it), 0 with the reason in WHY, or -1 when out of
+ * memory (WHY says so): no answer, not a "no". */
 int dmo_net_runs(const struct dmo_model *model, struct dmo_net *net, char *why, size_t why_len);
 
 void dmo_net_free(struct dmo_net *net);

@@ -120,9 +120,11 @@ EXTRA_DIST += tests/layers_csv.sh
 
 TESTS += tests/cmd_edges.sh
 EXTRA_DIST += tests/cmd_edges.sh
-# Failing calloc, fork and execv (an LD_PRELOAD shim) under dmo commands.
+# Failing the libc calls dmo checks (an LD_PRELOAD shim) under dmo commands;
+# no coverage counters of its own, as it is preloaded into gnuplot too.
 check_LTLIBRARIES += tests/fail_nth.la
 tests_fail_nth_la_SOURCES = tests/fail_nth.c
+tests_fail_nth_la_CFLAGS = -O2
 tests_fail_nth_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
 tests_fail_nth_la_LIBADD = -ldl
 TESTS += tests/out_of_resources.sh
@@ -133,3 +135,5 @@ TESTS += tests/tool_count.sh
 EXTRA_DIST += tests/tool_count.sh
 TESTS += tests/event_file_damage.sh
 EXTRA_DIST += tests/event_file_damage.sh
+TESTS += tests/fault_injection.sh
+EXTRA_DIST += tests/fault_injection.sh

@@ -15,7 +15,7 @@ cd "$WORK" || exit 1
 calloc_calls() {
 	rm -f count
 	LD_PRELOAD="$SHIM" DMO_FAIL_CALL=calloc DMO_FAIL_COUNT="$WORK/count" "$DMO" "$@" >/dev/null 2>&1
-	cat count
+	awk '$1 == "calloc" { print $2 }' count
 }
 # failing CALL N NAME PATTERN COMMAND...: the Nth CALL fails: exit 2, PATTERN on stderr.
 failing() {

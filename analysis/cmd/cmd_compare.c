@@ -260,7 +260,7 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	if (output.format != CMD_TEXT) {
-		if (cmd_table_open(&table, output.format) == NULL)
+		if (cmd_table_open(&table, output.format, "compare") == NULL)
 			goto out;
 		write_csv(table.stream, rows, n);
 		if (cmd_table_close(&table, err, sizeof err) != 0) {

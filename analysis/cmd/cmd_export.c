@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "fs.h"
 #include "trace.h"
 #include "trace_format.h"
 
@@ -49,6 +50,8 @@ static int export_one(const char *dir, const char *leaf)
 	rc = dmo_trace_export_csv(&trace, out, err, sizeof err);
 	if (fclose(out) != 0)
 		rc = -1;
+	if (rc != 0)
+		dmo_remove_unfinished(out_path); /* a part of the events is no result */
 	/* The reader's messages name the event file already; a failed write
 	 * is the CSV's. */
 	if (rc != 0 && err[0])

@@ -140,7 +140,7 @@ int cmd_formula(int argc, char **argv)
 	rc = formula_rows(rows, specs, n);
 	if (rc == 0 && output.format == CMD_TEXT)
 		print_table(rows, n);
-	else if (rc == 0 && cmd_table_open(&table, output.format) == NULL)
+	else if (rc == 0 && cmd_table_open(&table, output.format, "formula") == NULL)
 		rc = 2;
 	else if (rc == 0) {
 		print_csv(table.stream, rows, n);

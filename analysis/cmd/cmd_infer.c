@@ -11,6 +11,7 @@
 #include <csv.h>
 
 #include "cmd.h"
+#include "fs.h"
 #include "json.h"
 #include "profile_options.h"
 #include "infer.h"
@@ -207,6 +208,7 @@ int cmd_infer(int argc, char **argv)
 	struct dmo_plan plan;
 	struct dmo_net net;
 	int rc = 2; /* a model dmo cannot run is bad input: infer has no finding */
+	int created = 0; /* OUTPUT, opened by this run */
 	if (dmo_plan_model(argv[optind], NULL, 0, os_name, DMO_PLAN_TIME_LIMIT, NULL, &model, &plan,
 			   err, sizeof err)) {
 		fprintf(stderr, "dmo infer: %s\n", err);
@@ -218,7 +220,7 @@ int cmd_infer(int argc, char **argv)
 		dmo_model_free(&model);
 		return 2;
 	}
-	if (!dmo_net_runs(&model, &net, err, sizeof err)) {
+	if (dmo_net_runs(&model, &net, err, sizeof err) <= 0) {
 		fprintf(stderr, "dmo infer: %s: %s\n", argv[optind], err);
 		dmo_plan_free(&plan);
 		dmo_model_free(&model);
@@ -249,7 +251,7 @@ int cmd_infer(int argc, char **argv)
 		dmo_progress_step(&steps, "layer %zu %s", l + 1, model.layers[l].name);
 	}
 	if (shown.format != CMD_TEXT) {
-		if (cmd_table_open(&table, shown.format) == NULL)
+		if (cmd_table_open(&table, shown.format, "infer") == NULL)
 			goto done;
 		fputs("output,shape,index,value,rank\n", table.stream);
 	} else
@@ -261,6 +263,7 @@ int cmd_infer(int argc, char **argv)
 		fprintf(stderr, "dmo infer: %s: %s\n", output, strerror(errno));
 		goto done;
 	}
+	created = output != NULL;
 	for (size_t t = 0; t < net.n_tensors; t++) {
 		if (!net.tensors[t].graph_output)
 			continue;
@@ -296,6 +299,8 @@ done:
 	free(table.csv);
 	if (out)
 		fclose(out);
+	if (created && rc != 0)
+		dmo_remove_unfinished(output); /* a part of the outputs is no result */
 	free(arena);
 	free(offsets);
 	dmo_net_free(&net);

@@ -81,7 +81,7 @@ int cmd_model(int argc, char **argv)
 			rc = 2;
 		}
 	} else if (csv) {
-		if (cmd_table_open(&csv_table, output.format) == NULL) {
+		if (cmd_table_open(&csv_table, output.format, "model") == NULL) {
 			rc = 2;
 		} else {
 			dmo_model_print_csv(csv_table.stream, &model, tensors);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "errbuf.h"
 #include "infer.h"
 #include "infer_model.h"
 #include "json.h"
@@ -130,7 +131,11 @@ static int verify_plan(const struct dmo_model *model, const struct dmo_plan *pla
 	char why[1024];
 
 	if (model->format == DMO_FORMAT_TFLITE) {
-		if (dmo_net_runs(model, &net, why, sizeof why)) {
+		int runs = dmo_net_runs(model, &net, why, sizeof why);
+
+		if (runs < 0)
+			return dmo_errf(err, err_len, "%s", why);
+		if (runs) {
 			struct dmo_net_input input = { .seed = 1 };
 			dmo_progress_start(&progress.steps, command.name, net.n_steps,
 					   dmo_progress_wanted(quiet));
@@ -195,7 +200,7 @@ int cmd_plan(int argc, char **argv)
 	csv = output.format != CMD_TEXT;
 	if (!csv)
 		print_summary(argv[optind], &model, os_name, &plan);
-	rc = cmd_table_open(&table, output.format) == NULL ? 2 : 0;
+	rc = cmd_table_open(&table, output.format, "plan") == NULL ? 2 : 0;
 	if (rc == 0) {
 		dmo_plan_print(table.stream, &model, &plan, csv);
 		if (cmd_table_close(&table, err, sizeof err) != 0) {

@@ -85,7 +85,12 @@ static int check_inputs(char **specs, int count, const char *model_path, const c
 		rc = -1;
 	}
 	struct dmo_net net;
-	*real = rc == 0 && model.format == DMO_FORMAT_TFLITE && dmo_net_runs(&model, &net, err, sizeof err);
+	*real = rc == 0 && model.format == DMO_FORMAT_TFLITE ? dmo_net_runs(&model, &net, err, sizeof err) : 0;
+	if (*real < 0) {
+		fprintf(stderr, "dmo run: %s\n", err);
+		*real = 0;
+		rc = -1;
+	}
 	if (*real) {
 		struct stat st;
 		uint64_t want = dmo_net_input_bytes(&net);

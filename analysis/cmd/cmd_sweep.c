@@ -101,7 +101,7 @@ static int summarise(struct dmo_sweep *s, enum cmd_format format, char *err, siz
 	struct cmd_table table;
 	int status;
 
-	if (cmd_table_open(&table, format) == NULL) {
+	if (cmd_table_open(&table, format, NULL) == NULL) {
 		snprintf(err, err_len, "out of memory");
 		return -1;
 	}

@@ -225,7 +225,7 @@ static int verify_model(const char *name, const struct dmo_verify_opts *opts,
 		fprintf(stderr, "dmo verify: %s\n", err);
 		return 2;
 	}
-	if (cmd_table_open(&table, output->format) == NULL) {
+	if (cmd_table_open(&table, output->format, "verify") == NULL) {
 		dmo_model_free(&model);
 		return 2;
 	}
@@ -341,7 +341,7 @@ int cmd_verify(int argc, char **argv)
 		return 2;
 	}
 	if (output.format != CMD_TEXT) {
-		if (cmd_table_open(&table, output.format) == NULL)
+		if (cmd_table_open(&table, output.format, "verify") == NULL)
 			return 2;
 		csv_header(table.stream);
 		csv_row(table.stream, 0, "", text, &res);

@@ -143,11 +143,11 @@ int cmd_csv_to_json(const char *csv, size_t len, FILE *out, char *err, size_t er
 	return c.failed ? -1 : 0;
 }
 
-FILE *cmd_table_open(struct cmd_table *t, enum cmd_format format)
+FILE *cmd_table_open(struct cmd_table *t, enum cmd_format format, const char *cmd)
 {
 	*t = (struct cmd_table){ .format = format, .stream = stdout };
-	if (format == CMD_JSON)
-		t->stream = open_memstream(&t->csv, &t->len);
+	if (format == CMD_JSON && (t->stream = open_memstream(&t->csv, &t->len)) == NULL && cmd)
+		fprintf(stderr, "dmo %s: out of memory\n", cmd);
 	return t->stream;
 }
 
@@ -157,7 +157,9 @@ int cmd_table_close(struct cmd_table *t, char *err, size_t err_len)
 
 	if (t->format != CMD_JSON)
 		return 0;
-	if (fclose(t->stream) != 0)
+	/* When glibc's fclose cannot trim a memory stream's buffer it frees it,
+	 * sets csv to NULL and still returns 0. */
+	if ((ferror(t->stream) | fclose(t->stream)) != 0 || t->csv == NULL)
 		rc = dmo_errf(err, err_len, "out of memory");
 	else
 		rc = cmd_csv_to_json(t->csv, t->len, stdout, err, err_len);
@@ -176,7 +178,7 @@ int cmd_table_file(enum cmd_format format, const char *path, char *err, size_t e
 
 	if (in == NULL)
 		return dmo_errf(err, err_len, "cannot read %s: %s", path, strerror(errno));
-	if ((out = cmd_table_open(&table, format == CMD_TEXT ? CMD_CSV : format)) == NULL) {
+	if ((out = cmd_table_open(&table, format == CMD_TEXT ? CMD_CSV : format, NULL)) == NULL) {
 		fclose(in);
 		return dmo_errf(err, err_len, "out of memory");
 	}

@@ -19,8 +19,8 @@ struct cmd_table {
 
 /* The stream to write the table to: stdout for text and CSV, a memory
  * stream that cmd_table_close turns into JSON for JSON.  NULL when out of
- * memory. */
-FILE *cmd_table_open(struct cmd_table *t, enum cmd_format format);
+ * memory, after saying so as "dmo CMD: " unless CMD is NULL. */
+FILE *cmd_table_open(struct cmd_table *t, enum cmd_format format, const char *cmd);
 
 /* The table written: for JSON, print it on stdout as JSON.  Returns 0, or
  * -1 with ERR (malformed CSV, out of memory). */

@@ -15,11 +15,13 @@
 #include <inttypes.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "algorithmic.h"
 #include "analytic.h"
 #include "analyze.h"
 #include "opspec.h"
+#include "fs.h"
 #include "trace.h"
 #include "trace_format.h"
 
@@ -58,12 +60,14 @@ static int analyze_trace(const char *dir, struct dmo_layer_analysis *a, char *er
 	}
 	fputs("step,time,min_read,max_write\n", out);
 	rc = dmo_trace_curves(events, dir, write_curve_point, out, &a->trace, err, err_len);
-	if (fclose(out) != 0 && rc == 0) {
-		snprintf(err, err_len, "%s: %s", curves, strerror(errno));
+	if ((ferror(out) | fclose(out)) != 0 && rc == 0) {
+		snprintf(err, err_len, "%s: write failed", curves);
 		rc = -1;
 	}
-	if (rc != 0)
+	if (rc != 0) {
+		dmo_remove_unfinished(curves); /* part of the curves is no result */
 		return -1;
+	}
 	a->have_trace = 1;
 	a->trace_os = a->trace.any_os;
 	/* A layers.csv from before threads were counted has no os_any. */
@@ -258,8 +262,9 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 			" %7.3f%%  (layers with an op spec; penalty %.3f%% of the exact saving)\n",
 			"total", "", total_out, total_exact, "", total_algo, total_analytic,
 			percent(total_penalty, total_out), percent(total_penalty, total_exact));
-	if (fclose(csv) != 0) {
-		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+	if ((ferror(csv) | fclose(csv)) != 0) {
+		snprintf(err, err_len, "%s: write failed", path);
+		dmo_remove_unfinished(path);
 		return -1;
 	}
 	size_t multi = 0;

@@ -1,4 +1,4 @@
-/* fs.c - making and removing folders (fs.h). */
+/* fs.c - making and removing folders, and unfinished results (fs.h). */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -40,4 +40,12 @@ void dmo_remove_dir(const char *dir)
 		closedir(d);
 	}
 	rmdir(dir);
+}
+
+void dmo_remove_unfinished(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		unlink(path);
 }

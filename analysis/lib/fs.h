@@ -1,7 +1,7 @@
-/* fs.h - the two folder helpers the analysis needs besides libc: making a
+/* fs.h - the file-system helpers the analysis needs besides libc: making a
  * path with its parents (run directories, compare's and sweep's output)
  * and removing a flat folder (the plot's data folder, sweep's batch run
- * folders). */
+ * folders), and removing a result a command could not finish. */
 #ifndef DMO_FS_H
 #define DMO_FS_H
 
@@ -11,5 +11,9 @@ int dmo_make_dirs(const char *path);
 /* Remove folder DIR and the files in it (it has no subfolders), dot
  * files included.  Best effort: what cannot go stays. */
 void dmo_remove_dir(const char *dir);
+
+/* Remove PATH, a result a command could not finish, if it is a regular
+ * file: --output /dev/full or a link to a device is left alone. */
+void dmo_remove_unfinished(const char *path);
 
 #endif

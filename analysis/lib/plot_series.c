@@ -54,8 +54,9 @@ static struct series *series_get(struct pass *p, unsigned index)
 	struct series *s = p->series[index];
 	char path[PATH_MAX];
 
+	/* Once a series failed, none is written: its file may not be open. */
 	if (s != NULL || p->failed)
-		return s;
+		return p->failed ? NULL : s;
 	s = calloc(1, sizeof *s);
 	if (s == NULL) {
 		p->failed = 1;

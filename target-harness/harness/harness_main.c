@@ -620,7 +620,12 @@ static int run_inputs(int argc, char **argv, struct harness_options *opts,
 	}
 	struct dmo_net net;
 	char why[1024];
-	int real = model->format == DMO_FORMAT_TFLITE && dmo_net_runs(model, &net, why, sizeof why);
+	int real = model->format == DMO_FORMAT_TFLITE ? dmo_net_runs(model, &net, why, sizeof why) : 0;
+	if (real < 0) {
+		fprintf(stderr, "dmo-harness: %s\n", why);
+		dmo_model_free(model);
+		return 1;
+	}
 	if (real && (opts->backend != NULL || opts->threads != 1)) {
 		fprintf(stderr, "dmo-harness: a .tflite model runs with its real weights on the "
 			"reference kernels, one thread: no --backend, --isa or --threads\n");
