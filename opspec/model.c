@@ -4,6 +4,7 @@
 #include "errbuf.h"
 #include "model_table.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -177,9 +178,8 @@ int dmo_model_link(struct dmo_model *m, const char *source, char *err, size_t er
 			int r = layer->results[k];
 			struct dmo_model_tensor *tt;
 
-			if (r < 0 || (size_t)r >= m->n_tensors)
-				return dmo_errf(err, err_len, "%s: operator %zu (%s) writes tensor %d of %zu",
-					    source, l, layer->name, r, m->n_tensors);
+			/* The readers check every index against the file. */
+			assert(r >= 0 && (size_t)r < m->n_tensors);
 			tt = &m->tensors[r];
 			if (tt->producer == DMO_MODEL_CONSTANT || tt->graph_input || tt->variable)
 				return dmo_errf(err, err_len,
@@ -213,9 +213,7 @@ int dmo_model_link(struct dmo_model *m, const char *source, char *err, size_t er
 
 			if (o == DMO_MODEL_ABSENT)
 				continue;
-			if (o < 0 || (size_t)o >= m->n_tensors)
-				return dmo_errf(err, err_len, "%s: operator %zu (%s) reads tensor %d of %zu",
-					    source, l, layer->name, o, m->n_tensors);
+			assert(o >= 0 && (size_t)o < m->n_tensors);
 			tt = &m->tensors[o];
 			tt->n_consumers++;
 			if (!is_activation(tt))

@@ -15,6 +15,7 @@
 #include "model_table.h"
 #include "onnx.pb-c.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,12 +99,11 @@ static int set_type(struct onnx *o, struct dmo_model_tensor *t, int32_t type)
 }
 
 /* Give T the shape DIMS[RANK]; -1 dims are left for --shape.  Returns 0,
- * or -1 with the error set. */
+ * or -1 with the error set.  Callers refuse a rank over the maximum with
+ * their own message (initializer, value_info) or pass one already read. */
 static int set_shape(struct onnx *o, struct dmo_model_tensor *t, const int64_t *dims, int rank)
 {
-	if (rank > DMO_MODEL_MAX_RANK)
-		return fail(o, "tensor '%s' has rank %d, dmo reads up to %d", t->name, rank,
-			    DMO_MODEL_MAX_RANK);
+	assert(rank <= DMO_MODEL_MAX_RANK);
 	for (size_t s = 0; s < o->n_shapes; s++)
 		if (dmo_model_shape_names(&o->shapes[s], t->name)) {
 			dims = o->shapes[s].dims;

@@ -143,9 +143,11 @@ int dmo_model_parse_onnx(const unsigned char *data, size_t len, const char *sour
 			 struct dmo_model *model, char *err, size_t err_len);
 
 /* For the readers: after layers[].results/operands and tensors[] are
- * filled, derive producers, consumers, live ranges, act_in and inputs, and
- * check the graph is executable in file order (every activation read after
- * it is written, each tensor written once).  Returns 0, or -1 with ERR. */
+ * filled (every index a tensor's, or DMO_MODEL_ABSENT for an operand: the
+ * readers check them against the file), derive producers, consumers, live
+ * ranges, act_in and inputs, and check the graph is executable in file
+ * order (every activation read after it is written, each tensor written
+ * once).  Returns 0, or -1 with ERR. */
 int dmo_model_link(struct dmo_model *model, const char *source, char *err,
 		   size_t err_len);
 
