@@ -327,9 +327,10 @@ int dmo_model_load_shaped(const char *path, const struct dmo_model_shape *shapes
 		if (got == 0)
 			break;
 	}
-	int bad = ferror(f);
+	/* fread's errno says why (a folder: EISDIR), before fclose can change it. */
+	int bad = ferror(f) ? errno : 0;
 	fclose(f);
-	rc = bad ? dmo_errf(err, err_len, "%s: read error", path)
+	rc = bad ? dmo_errf(err, err_len, "%s: %s", path, strerror(bad))
 		 : dmo_model_parse_any(data, len, path, shapes, n_shapes, model, err, err_len);
 	free(data);
 	return rc;
