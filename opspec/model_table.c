@@ -204,9 +204,12 @@ static int spec_tensor(struct dmo_model_tensor *t, const char *name,
 static int table_tensors(struct dmo_model *m)
 {
 	m->format = DMO_FORMAT_TABLE;
+	/* N_TENSORS only once they exist: dmo_model_free walks them. */
+	m->tensors = calloc(m->n_layers + 1, sizeof *m->tensors);
+	if (m->tensors == NULL)
+		return -1;
 	m->n_tensors = m->n_layers + 1;
-	m->tensors = calloc(m->n_tensors, sizeof *m->tensors);
-	if (m->tensors == NULL || spec_tensor(&m->tensors[0], "input", &m->layers[0].op, 0))
+	if (spec_tensor(&m->tensors[0], "input", &m->layers[0].op, 0))
 		return -1;
 	m->tensors[0].graph_input = 1;
 	for (size_t l = 0; l < m->n_layers; l++) {
