@@ -113,20 +113,17 @@ int dmo_model_layer_spec_runnable(struct dmo_model *m, size_t l, const char *tex
 	 * dimension), and op specs the kernels cannot run (they could not be
 	 * verified), leave the layer without one. */
 	if (dmo_opspec_parse(text, &spec, msg, sizeof msg) != 0)
-		return dmo_model_layer_unsupported(&m->layers[l], "%s", msg)
-			       ? dmo_errf(err, err_len, "%s: out of memory", source)
-			       : 0;
+		return dmo_model_layer_unsupported(&m->layers[l], source, err, err_len, "%s", msg);
 	if ((gap = dmo_opspec_kernel_gap(&spec)) != NULL)
-		return dmo_model_layer_unsupported(&m->layers[l],
+		return dmo_model_layer_unsupported(&m->layers[l], source, err, err_len,
 						   "%s to %s: dmo's reference kernels have %s",
 						   m->tensors[in].type_name, m->tensors[out].type_name,
-						   gap)
-			       ? dmo_errf(err, err_len, "%s: out of memory", source)
-			       : 0;
+						   gap);
 	return dmo_model_layer_spec(m, l, text, in, out, source, err, err_len);
 }
 
-int dmo_model_layer_unsupported(struct dmo_model_layer *layer, const char *why, ...)
+int dmo_model_layer_unsupported(struct dmo_model_layer *layer, const char *source, char *err,
+				size_t err_len, const char *why, ...)
 {
 	char msg[256];
 	va_list ap;
@@ -137,7 +134,7 @@ int dmo_model_layer_unsupported(struct dmo_model_layer *layer, const char *why, 
 	layer->supported = 0;
 	free(layer->why);
 	layer->why = strdup(msg);
-	return layer->why ? 0 : -1;
+	return layer->why ? 0 : dmo_errf(err, err_len, "%s: out of memory", source);
 }
 
 int dmo_model_flat_shape(const struct dmo_model_tensor *t, char *buf, size_t len)
