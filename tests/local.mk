@@ -144,3 +144,10 @@ TESTS += tests/test_model_onnx
 tests_test_model_onnx_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROTOBUF_C_CFLAGS)
 tests_test_model_onnx_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_model_onnx_LDADD = opspec/libdmo-model.la $(CHECK_LIBS)
+# The readers when each of their allocations fails in turn (--wrap: dmo's own calls only).
+check_PROGRAMS += tests/test_model_oom
+TESTS += tests/test_model_oom
+tests_test_model_oom_CPPFLAGS = $(AM_CPPFLAGS) -DDMO_TOP_SRCDIR='"$(abs_top_srcdir)"'
+tests_test_model_oom_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_model_oom_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=free
+tests_test_model_oom_LDADD = opspec/libdmo-model.la $(CHECK_LIBS)
