@@ -577,6 +577,14 @@ START_TEST(pool_faults)
 	attr_ints(n, "kernel_shape", 2, 2, 2);
 	attr_s(n, "auto_pad", "SAME_LOWER");
 	expect_layer(NULL, "auto_pad SAME_LOWER puts the odd padding first");
+	/* MaxPool's optional second output, the indices. */
+	start();
+	value(IN, "x", FLOAT, 4, 1, 3, 4, 4);
+	value(OUT, "y", FLOAT, 4, 1, 3, 2, 2);
+	value(OUT, "i", INT64, 4, 1, 3, 2, 2);
+	n = node("MaxPool", "x", "y,i");
+	attr_ints(n, "kernel_shape", 2, 2, 2);
+	expect_layer(NULL, "not one input and one output tensor");
 	/* A 5x5 window over 4x4 with no padding leaves nothing. */
 	n = pool_graph("MaxPool", 0, 0);
 	attr_ints(n, "kernel_shape", 2, 5, 5);
