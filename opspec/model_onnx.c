@@ -378,9 +378,12 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	out = &m->tensors[layer->results[0]];
 	if (in->rank < 0)
 		return fail(o, "node %zu (%s) reads '%s', whose shape is unknown", l, op, in->name);
-	if (is_layout_op(op) && in->known_dtype && in->producer != DMO_MODEL_CONSTANT)
+	if (in->producer == DMO_MODEL_CONSTANT)
+		return unsupported(o, layer, "input '%s' is a constant, not an activation in the arena",
+				   in->name);
+	if (is_layout_op(op) && in->known_dtype)
 		return derive_layout_spec(o, l, n, in, out);
-	if (!in->known_dtype || in->dtype == DMO_I32 || in->producer == DMO_MODEL_CONSTANT)
+	if (!in->known_dtype || in->dtype == DMO_I32)
 		return unsupported(o, layer, "%s input: no dmo kernel", in->type_name);
 	if (!strcmp(op, "Relu") || !strcmp(op, "Add") || !strcmp(op, "Mul")) {
 		if (strcmp(op, "Relu") && (w == NULL || w->rank < 0 || w->elems != in->elems ||

@@ -464,10 +464,13 @@ static int derive_spec(struct tfl *t, size_t l, uint32_t code, uint8_t options_t
 		return unsupported(t, layer, "not one input and one output tensor");
 	in_t = layer->operands[0];
 	out_t = layer->results[0];
+	if (in->producer == DMO_MODEL_CONSTANT)
+		return unsupported(t, layer, "input '%s' is a constant, not an activation in the arena",
+				   in->name);
 	if (is_layout_code(code)) {
 		char why[160];
 
-		if (!in->known_dtype || !out->known_dtype || in->producer == DMO_MODEL_CONSTANT)
+		if (!in->known_dtype || !out->known_dtype)
 			return unsupported(t, layer, "%s input to %s output: no dmo kernel",
 					   in->type_name, out->type_name);
 		if (layout_spec(m, layer, code, options_type, fb, options, text, sizeof text, why,
@@ -478,8 +481,7 @@ static int derive_spec(struct tfl *t, size_t l, uint32_t code, uint8_t options_t
 		return dmo_model_layer_spec_runnable(m, l, text, in_t, out_t, t->source, t->err,
 						     t->err_len);
 	}
-	if (!in->known_dtype || in->dtype == DMO_I32 || in->dtype != out->dtype ||
-	    in->producer == DMO_MODEL_CONSTANT)
+	if (!in->known_dtype || in->dtype == DMO_I32 || in->dtype != out->dtype)
 		return unsupported(t, layer, "%s input to %s output: no dmo kernel",
 				   in->type_name, out->type_name);
 	switch (code) {

@@ -389,7 +389,7 @@ START_TEST(initializer_faults)
 	 * a constant; Relu of a constant has no kernel reading the arena. */
 	relu_graph();
 	initializer("x", FLOAT, 4, 1, 3, 4, 4);
-	expect_layer(NULL, "float32 input: no dmo kernel");
+	expect_layer(NULL, "input 'x' is a constant, not an activation in the arena");
 #undef ADD_GRAPH
 }
 END_TEST
