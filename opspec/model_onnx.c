@@ -156,10 +156,16 @@ static int read_initializer(struct onnx *o, const Onnx__TensorProto *init)
 		t->data = (const unsigned char *)init->int64_data;
 		t->data_len = init->n_int64_data * sizeof(int64_t);
 	} else if (init->n_int32_data) {
+		/* One value per element of any type up to 32 bits (int8,
+		 * float16, ...), so not always the tensor's own bytes. */
+		if (init->n_int32_data != t->elems)
+			return fail(o, "initializer '%s' holds %zu values for %llu elements",
+				    init->name, init->n_int32_data, (unsigned long long)t->elems);
 		t->data = (const unsigned char *)init->int32_data;
 		t->data_len = init->n_int32_data * sizeof(int32_t);
+		return 0;
 	}
-	if (t->data && t->elem_size == 4 && init->n_int32_data == 0 && t->data_len != t->bytes)
+	if (t->data && t->elem_size && t->data_len != t->bytes)
 		return fail(o, "initializer '%s' holds %zu bytes for %llu", init->name, t->data_len,
 			    (unsigned long long)t->bytes);
 	return 0;

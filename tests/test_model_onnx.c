@@ -373,18 +373,29 @@ START_TEST(initializer_faults)
 	/* ...but only 3 of them: 12 bytes for 16. */
 	t->n_float_data = 3;
 	refused("m.onnx: initializer 'w' holds 12 bytes for 16");
-	/* int64 data, for an int64 tensor; int32_data may hold narrower
-	 * types (one int32 per element), so its size is not checked. */
+	/* int64 data for an int64 tensor, one value short: 24 bytes for
+	 * 32; raw bytes one short; int32_data holds one value per element
+	 * of narrower types too, so it is counted in elements. */
 	ADD_GRAPH();
 	t = initializer("w", INT64, 1, 4);
 	t->int64_data = i4;
 	t->n_int64_data = 4;
 	expect_layer(NULL, "broadcasting operands");
+	t->n_int64_data = 3;
+	refused("m.onnx: initializer 'w' holds 24 bytes for 32");
+	ADD_GRAPH();
+	t = initializer("w", INT8, 1, 4);
+	t->has_raw_data = 1;
+	t->raw_data.data = (uint8_t *)i32;
+	t->raw_data.len = 3;
+	refused("m.onnx: initializer 'w' holds 3 bytes for 4");
 	ADD_GRAPH();
 	t = initializer("w", INT8, 1, 4);
 	t->int32_data = i32;
 	t->n_int32_data = 4;
 	expect_layer(NULL, "broadcasting operands");
+	t->n_int32_data = 3;
+	refused("m.onnx: initializer 'w' holds 3 values for 4 elements");
 	/* An initializer also listed among the inputs (ONNX < 1.4) stays
 	 * a constant; Relu of a constant has no kernel reading the arena. */
 	relu_graph();
