@@ -692,6 +692,11 @@ START_TEST(layout_faults)
 	tm.tensor[0].buffer = 1;
 	tm.n_in = 0;
 	expect_layer(&tm, NULL, "input 'in' is a constant, not an activation in the arena");
+	/* A RESHAPE of int64 elements, a type dmo's kernels do not have. */
+	tm = relu_model();
+	tm.builtin[0] = 22; /* RESHAPE */
+	tm.tensor[0].type = tm.tensor[1].type = I64;
+	expect_layer(&tm, NULL, "int64 input to int64 output: no dmo kernel");
 
 	/* PAD 1x4x4x2 by one row above and below: 1x6x4x2. */
 	tm = binary_model(PAD, in4, TENSOR("pads", I32, 2, 4, 2),
