@@ -631,6 +631,9 @@ static int read_operator(struct tfl *t, const struct fb_table *op, size_t l, uin
 	    read_index_list(t, &outs, n_tensors, &layer->results, &layer->n_results,
 			    "operator output", 0) != 0)
 		return -1;
+	/* A layer is a kernel that writes a buffer (as model_onnx.c says). */
+	if (layer->n_results == 0)
+		return fail(t, "operator %zu (%s) has no output", l, name);
 	if (!supported_code(t->opcodes[code_index]))
 		return unsupported(t, layer, "op %s has no dmo model", name);
 	return derive_spec(t, l, t->opcodes[code_index], options_type, &options);

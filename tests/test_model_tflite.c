@@ -411,6 +411,10 @@ START_TEST(model_level_faults)
 	refused(&tm, "m.tflite: operator input 0 names tensor 2 of 2");
 
 	tm = relu_model();
+	tm.op[0].n_out = 0;
+	refused(&tm, "m.tflite: operator 0 (RELU) has no output");
+
+	tm = relu_model();
 	tm.op[0].out[0] = -1; /* -1 (optional) is for inputs only */
 	refused(&tm, "m.tflite: operator output 0 names tensor -1 of 2");
 
