@@ -86,3 +86,10 @@ if (decimated) {
 	inkey = "with points pt 7 ps 1.3"
 	outkey = "with points pt 7 ps 0.5"
 }
+# The plot element of one side's series, with a comma after it, or '' when
+# the side has none: gnuplot 5.4 runs a plot's 'for [s in LIST]' once even
+# for an empty LIST, and then looks for a file named '.csv' (a layer killed
+# before its first output write has input series only).  NAME and STYLE
+# name the variables holding the list and the style.
+sideplot(name, style, title) = words(value(name)) == 0 ? '' : \
+	sprintf("for [s in %s] datadir.'/'.s.'.csv' @%s %s, ", name, style, title)

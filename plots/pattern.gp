@@ -8,5 +8,6 @@ load plotsdir.'/memory.gp'
 colour(s) = s eq 'ri' ? '#1f5fd0' : s eq 'wo' ? '#d62728' : s eq 'wi' ? '#2ca02c' : '#9467bd'
 kindtitle(s) = s eq 'ri' ? 'input reads R(I)' : s eq 'wi' ? 'input writes W(I)' : \
 	s eq 'ro' ? 'output reads R(O)' : 'output writes W(O)'
-plot for [s in inseries] datadir.'/'.s.'.csv' @instyle title kindtitle(s), \
-	for [s in outseries] datadir.'/'.s.'.csv' @outstyle title kindtitle(s) @extras
+# extras starts with a comma, which the last series element has already.
+eval 'plot '.sideplot('inseries', 'instyle', 'title kindtitle(s)'). \
+	sideplot('outseries', 'outstyle', 'title kindtitle(s)').extras[3:]

@@ -10,9 +10,8 @@ palette = '#1f77b4 #ff7f0e #2ca02c #d62728 #9467bd #8c564b #e377c2 #7f7f7f #bcbd
 tidcolour(t) = word(palette, t % words(palette) + 1)
 colour(s) = tidcolour(int(s[2:strstrt(s, '-') - 1]))
 grey = '#555555'
-plot for [s in inseries] datadir.'/'.s.'.csv' @instyle notitle, \
-	for [s in outseries] datadir.'/'.s.'.csv' @outstyle notitle, \
-	for [t in threads] keyentry with boxes fs solid 0.9 noborder lc rgb tidcolour(int(t)) \
-		title 'thread '.t, \
-	keyentry @inkey lc rgb (decimated ? grey : translucent(grey)) title 'input, any thread', \
-	keyentry @outkey lc rgb grey title 'output, any thread' @extras
+eval 'plot '.sideplot('inseries', 'instyle', 'notitle').sideplot('outseries', 'outstyle', 'notitle'). \
+	"for [t in threads] keyentry with boxes fs solid 0.9 noborder lc rgb tidcolour(int(t)) ". \
+		"title 'thread '.t, ". \
+	"keyentry @inkey lc rgb (decimated ? grey : translucent(grey)) title 'input, any thread', ". \
+	"keyentry @outkey lc rgb grey title 'output, any thread'".extras

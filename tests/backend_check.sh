@@ -88,4 +88,21 @@ fi
 "$DMO" analyze "$WORK/cmp/$BACKEND" >"$WORK/analyze.out" 2>&1
 expect_eq "dmo analyze of the $BACKEND run exits 0" 0 $?
 grep -E "MISMATCH|UNSAFE" "$WORK/analyze.out" && fail "a failed verdict"
+# The avx cap, natively, on a CPU with AVX2 (so that the cap lowers what
+# the backend would pick), when backend_NAME.sh names the ISA the backend
+# then reports (AVX_ISA): the isa column of dmo-harness --info.
+if [ -n "${AVX_ISA:-}" ] && grep -qw avx2 /proc/cpuinfo; then
+	"$top_builddir/target-harness/harness/dmo-harness" --backend "$BACKEND" --isa avx \
+		--info "$WORK/avx.csv" fc:in=4,units=4 >/dev/null 2>&1
+	expect_eq "$BACKEND under --isa avx: exit status" 0 $?
+	expect_eq "$BACKEND under --isa avx: the ISA it reports" "avx $AVX_ISA" \
+		"$(csv_rows "$WORK/avx.csv" | by_name '{ print v("isa_cap"), v("isa") }')"
+fi
+# A spec the backend declines, when backend_NAME.sh names one
+# (DECLINED_SPEC, and DECLINED_TEXT from the backend's reason): natively,
+# dmo-harness names the layer and the reason, and exits 1.
+if [ -n "${DECLINED_SPEC:-}" ]; then
+	expect_refusal "$BACKEND declines $DECLINED_SPEC" 1 "op1_${DECLINED_SPEC%%:*}: $DECLINED_TEXT" \
+		"$top_builddir/target-harness/harness/dmo-harness" --backend "$BACKEND" "$DECLINED_SPEC"
+fi
 [ "$failures" -eq 0 ]

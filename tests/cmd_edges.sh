@@ -63,6 +63,12 @@ refuse "infer --output in no directory" "^dmo infer: /nonexistent/x: No such fil
 	"$DMO" infer --output /nonexistent/x "$int8"
 refuse "infer --output to a full disk" "^dmo infer: /dev/full: write failed" \
 	"$DMO" infer --output /dev/full "$int8"
+# simple_add's output, 1x128x128x1 int8 (16 KiB), is more than stdio buffers:
+# its fwrite fails, before any fclose.
+refuse "infer --output of 16 KiB to a full disk" "^dmo infer: /dev/full: write failed" \
+	"$DMO" infer --output /dev/full "$MODELS/tflm_simple_add_model.tflite"
+refuse "infer --json --output in no directory" "^dmo infer: /nonexistent/x: No such file" \
+	"$DMO" infer --json --output /nonexistent/x "$int8"
 refuse "run: no such model" "^dmo run: cannot read model file" "$DMO" run --model /nonexistent.tflite
 refuse "run: an empty model file" "^dmo run: empty.tflite" "$DMO" run --model empty.tflite
 refuse "run --input: 3 of 4 bytes" "^dmo run: --input short.bin: not a file of the model's 4 input bytes" \
@@ -80,17 +86,58 @@ refuse "demo: no such parent directory" "^dmo demo: /nonexistent/x: No such file
 refuse "plot: no layers.csv" "^dmo plot: empty/layers.csv" "$DMO" plot empty
 refuse "plot --plan: unwritable figure" "^dmo plot: " \
 	"$DMO" plot --plan "$int8" --out /nonexistent/x.png
+TMPDIR=/nonexistent refuse "plot with TMPDIR missing" \
+	"^dmo plot: cannot create a temporary folder /nonexistent/dmo-plot\.[^:]*: No such file or directory$" \
+	"$DMO" plot --plan "$int8" --out x.png
+DMO_PLOTS_DIR=/nonexistent refuse "plot with DMO_PLOTS_DIR missing" \
+	"^dmo plot: gnuplot template /nonexistent/plan.gp not found (set DMO_PLOTS_DIR)$" \
+	"$DMO" plot --plan "$int8" --out x.png
 refuse "compare: an empty backend list" "^dmo compare: no backend to compare" \
 	"$DMO" compare --backends , relu:in=4
+refuse "model --table: two model inputs" \
+	"^dmo model: --table: two model inputs ('serving_default_input_1:0', 'serving_default_input_2:0'); a layer table has one$" \
+	"$DMO" model --table "$MODELS/tflm_simple_add_model.tflite"
+# shellcheck disable=SC2046 # 33 options, one past the limit
+one_line_misuse "profile with 33 --vg-opt" profile "at most 32 --vg-opt options$" \
+	profile $(seq -f '--vg-opt=--x%g' 33) -- true
+DMO_HARNESS=/nonexistent refuse "compare: no harness program" \
+	"^dmo compare: cannot run the harness program /nonexistent; build it or set DMO_HARNESS" \
+	"$DMO" compare --backends ref -o cmp-noharness relu:in=4x4x4
+mkdir cmp-file && : >cmp-file/ref
+refuse "compare: a backend's run directory is a file" \
+	"^dmo compare: cannot write to output directory cmp-file/ref: Not a directory" \
+	"$DMO" compare --backends ref -o cmp-file relu:in=4x4x4
 : >plain
+refuse "compare: an --out below a file" "^dmo compare: cannot create plain/x: Not a directory" \
+	"$DMO" compare --backends ref -o plain/x relu:in=4x4x4
 refuse "sweep --emit-commands: an --out below a file" "^dmo sweep: plain/x: Not a directory" \
 	"$DMO" sweep 'relu:in={4,8}x4x1' --formula OB --emit-commands -o plain/x
 refuse "sweep: an --out below a file" "^dmo sweep: cannot create plain/x/sweep-.*: Not a directory" \
 	"$DMO" sweep 'relu:in={4,8}x4x1' --formula OB -o plain/x
+# The run directory is refused before Valgrind runs: its lock a dangling
+# symbolic link (never followed), its write probe a folder; a lost
+# layers.csv cannot be rebuilt from a tool-layers.bin that is no file.
+mkdir lockdir probedir recover && ln -s /nonexistent lockdir/.dmo-lock &&
+	mkdir probedir/.dmo-write-test recover/tool-layers.bin
+refuse "profile: the lock a dangling symlink" \
+	"^dmo profile: cannot create .*/lockdir/\.dmo-lock: Too many levels of symbolic links$" \
+	"$DMO" profile --out lockdir -- true
+refuse "profile: the write probe a folder" \
+	"^dmo profile: cannot write to output directory probedir: Is a directory$" \
+	"$DMO" profile --out probedir -- true
+refuse "analyze: tool-layers.bin a folder" "^dmo analyze: recover/tool-layers.bin: not a regular file$" \
+	"$DMO" analyze recover
 # A plugin file that is no shared object.
 mkdir junk && printf 'not an ELF file' >junk/dmo-backend-xnnpack.so
 DMO_BACKEND_DIR="$WORK/junk" refuse "a plugin dlopen refuses" "^dmo verify: backend xnnpack: .*junk/dmo-backend-xnnpack.so" \
 	"$DMO" verify --backend xnnpack relu:in=4
+# dmo compare asked for that backend alone: its row says why it is
+# unavailable (not a failure of dmo: exit 0, as for a backend not built).
+DMO_BACKEND_DIR="$WORK/junk" "$DMO" compare -q --backends xnnpack -o cmp-junk relu:in=4x4x4 >/dev/null 2>&1
+expect_eq "compare with its backend's plugin damaged: exit status" 0 $?
+expect_eq "compare with its backend's plugin damaged: the row" \
+	"unavailable|backend xnnpack: $WORK/junk/dmo-backend-xnnpack.so: file too short" \
+	"$(csv_rows cmp-junk/compare.csv | by_name '{ print v("status") "|" v("reason") }')"
 # A run directory whose layer kept no trace.
 mkdir notrace
 printf '%s\n%s\n' \
@@ -101,6 +148,90 @@ refuse "plot: a layer without its event file" "^dmo plot: layer 1 has no event f
 	"$DMO" plot --layer op1_relu notrace
 grep -q "^dmo plot: .*layers.csv.*1 bad row skipped" "$WORK/err" && echo "ok: plot names the bad row" ||
 	fail "plot: the bad row is not named: $(cat "$WORK/err")"
+
+# dmo analyze of a hand-written summary run: relu on 4 floats (16 bytes in
+# and out).  An op spec it cannot use is named, and the layer keeps its
+# exact O_s; a damaged backend.csv is refused with its line and field.
+mkdir an
+an_row() { # OP-SPEC: layers.csv of the one layer, with that op spec
+	printf '%s\n%s\n' \
+		"layer,name,op,in_bytes,out_bytes,in_reads,in_writes,out_reads,out_writes,steps,instructions,os_bytes,status,threads,os_any_bytes" \
+		"1,op1_relu,\"$1\",16,16,4,0,0,4,4,,16,ok,1,16" >an/layers.csv
+}
+an_row "relu:in=bogus"
+"$DMO" analyze an >an.out 2>&1
+expect_eq "analyze, an op spec that does not parse: exit status" 0 $?
+grep -q "exact-only  op spec ignored: bad value for 'in': 'bogus'" an.out &&
+	echo "ok: the spec's error is named" || fail "analyze: $(cat an.out)"
+an_row "relu:in=1x1x8" # 32 bytes each
+"$DMO" analyze an >an.out 2>&1
+grep -q "op spec ignored: its buffers (32/32 bytes) differ from the layer's" an.out &&
+	echo "ok: the spec's other buffers are named" || fail "analyze: $(cat an.out)"
+an_row "relu:in=1x1x4"
+B='name,backend,version,isa_cap,isa,implementation,cpu'
+B1='op1_relu,ref,1,,compiled,loops,avx2'
+backend_csv() { # WHAT TEXT FILE-CONTENT
+	printf '%s' "$3" >an/backend.csv
+	expect_refusal "analyze, backend.csv $1" 2 "an/backend.csv: $2" "$DMO" analyze an
+}
+backend_csv "empty" "line 1, field 1: empty file, no header" ""
+backend_csv "with a row of 8 fields" "line 2, field 8: more fields than the header" "$B
+$B1,x
+"
+backend_csv "with a row of 6 fields" "line 2, field 7: fewer fields than the header" "$B
+op1_relu,ref,1,,compiled,loops
+"
+backend_csv "with a header of 65 fields" "line 1, field 65: too many fields" \
+	"$B$(printf ',x%.0s' $(seq 58))
+"
+backend_csv "with a version of 300 characters" "line 2, field 3: too long or holds a NUL byte" "$B
+op1_relu,ref,$(printf 'v%.0s' $(seq 300)),,compiled,loops,avx2
+"
+backend_csv "with a quote inside a field" "line 2, field 2: error parsing data" "$B
+op1_relu,r\"ef,1,,compiled,loops,avx2
+"
+backend_csv "without its cpu column" "line 1, field 7: the header lacks a column of backend.csv" \
+	"${B%,cpu}
+"
+backend_csv "with a quote never closed" "line 2, field 7: error parsing data" "$B
+op1_relu,ref,1,,compiled,loops,\"avx2
+"
+rm -r an
+
+# dmo model's tensor table names per-channel quantisation by axis and
+# count: micro_speech's convolution has 8 output channels, so its int32
+# bias holds 8 values (32 bytes), one scale each along axis 0.
+"$DMO" model "$MODELS/tflm_micro_speech_quantized.tflite" >model.out
+expect_eq "model: the conv bias's quantisation" "int32 8 32 per-channel(axis 0, 8)" \
+	"$(awk '$2 == "Conv2D_bias" { print $3, $4, $5, $(NF - 2), $(NF - 1), $NF }' model.out)"
+
+# dmo infer --arena PLAN.csv, damaged: hello_world's plan has four rows
+# after its header (the input, then layers 1-3); each damage is named with
+# its line (run_model.sh has the plan that runs, and other damages).
+"$DMO" plan --csv "$float" >plan.csv
+arena_refused() { # WHAT TEXT AWK-PROGRAM-ON-plan.csv
+	awk -F, -v OFS=, "$3" plan.csv >bad-plan.csv
+	expect_refusal "infer --arena, $1" 2 "dmo infer: --arena bad-plan.csv: $2" \
+		"$DMO" infer --arena bad-plan.csv "$float"
+}
+arena_refused "another layer number" "line 3: layer '7' where this model's plan has another tensor" \
+	'NR == 3 { $1 = 7 } { print }'
+arena_refused "another layer name" "line 3: layer name 'x' is not this model's" \
+	'NR == 3 { $2 = "x" } { print }'
+arena_refused "an offset that is no number" "line 3: offset_dmo 'abc' is not a byte offset" \
+	'NR == 3 { $9 = "abc" } { print }'
+arena_refused "a row of 3 fields" "line 3: fewer fields than the header" \
+	'NR == 3 { print $1, $2, $3; next } { print }'
+arena_refused "a fifth row" "line 6: more rows than the model has activation tensors" \
+	'{ print } END { print }'
+arena_refused "a header of 33 fields" "line 1: too many fields" \
+	'NR == 1 { for (i = 0; i < 19; i++) $0 = $0 ",x" } { print }'
+arena_refused "a name of 300 characters" "line 3: a field too long or holding a NUL byte" \
+	'NR == 3 { $2 = ""; for (i = 0; i < 300; i++) $2 = $2 "n" } { print }'
+arena_refused "a quote inside a field" "line 3: error parsing data while strict checking enabled" \
+	'NR == 3 { $2 = "a\"b" } { print }'
+arena_refused "a quote never closed" "line 5: error parsing data while strict checking enabled" \
+	'NR == 5 { $2 = "\"x" } { print }'
 
 # dmo plot --plan without --out: MODEL-plan.png in the current directory.
 "$DMO" plot --plan "$int8" --format png >"$WORK/out" 2>"$WORK/err"
@@ -118,6 +249,21 @@ expect_eq "plan --time-limit 0: gap = peak - bound, in % of the bound" "ok" \
 		/^status: *best found/ { gap = $(NF - 3); pct = $(NF - 1); sub(/\(/, "", pct) }
 		END { print (gap != "" && gap == peak - bound &&
 			     sprintf("%.2f", 100 * gap / bound) == pct) ? "ok" : "peak " peak " bound " bound " gap " gap " " pct }' plan.out)"
+
+# A table where 14 tensors stay live together: r1..r14 (1x1 convolutions
+# over 4x4 with 1..6 channels) each read again at the end by f1..f14, so at
+# layer 14 all of them and r14's input are live: more than the 12 + 1 the
+# exact search tries every choice of.  No greedy plan is at the bound, so
+# the search runs, and it can only say "best found", never prove optimal.
+awk 'BEGIN { print "layer,name,spec,inputs"; c = 1
+	for (i = 1; i <= 14; i++) { d = 1 + (i * 5) % 6; ch[i] = d
+		printf "%d,r%d,\"conv2d:in=4x4x%d,k=1x1,out_c=%d\",\n", i, i, c, d; c = d }
+	for (i = 1; i <= 14; i++)
+		printf "%d,f%d,\"conv2d:in=4x4x%d,k=1x1,out_c=1\",r%d\n", 14 + i, i, ch[i], i }' >wide.csv
+"$DMO" plan --time-limit 0 wide.csv >wide.out 2>&1
+expect_eq "plan, 15 tensors live at once: exit status" 0 $?
+grep -q "^status: *best found in .*, gap [1-9]" wide.out && echo "ok: best found, above the bound" ||
+	fail "plan of the wide table: $(cat wide.out)"
 
 # dmo verify --csv's scan: conv2d 3x3 SAME on 4x4x1 float32 runs safely at
 # its O_s; the smallest overlap the scan finds changing the output must be
@@ -157,6 +303,9 @@ grep -q "^dmo plot: isa/layers.csv was missing .*rebuilt from" "$WORK/err" &&
 mkdir isa/layer-0001.csv
 refuse "export: the CSV path is a directory" "^dmo export: isa/layer-0001.csv: Is a directory" \
 	"$DMO" export isa
+rmdir isa/layer-0001.csv
+ln -s /dev/full isa/layer-0001.csv
+refuse "export: the CSV on a full disk" "^dmo export: isa/layer-0001.csv: write failed$" "$DMO" export isa
 # A .tflite model with its input from a file or a seed: every layer ok.
 printf '\000\000\000\077' >half.bin # 0.5f, little-endian
 for source in "--input half.bin" "--random 3"; do
@@ -196,6 +345,21 @@ expect_eq "compare with nothing profiled: exit status" 0 $?
 expect_eq "compare with nothing profiled: openblas's row" "not profiled" \
 	"$(csv_rows cmp-none/deep/compare.csv |
 		by_name '{ s = v("status"); print (s == "unsupported" || s == "unavailable") ? "not profiled" : s }')"
+# The same where compare.csv cannot be made (a directory) or written (a full
+# disk, seen at fclose): exit 2, the file named.
+mkdir -p cmp-dir/compare.csv cmp-fulldisk
+ln -s /dev/full cmp-fulldisk/compare.csv
+refuse "compare: compare.csv is a directory" "^dmo compare: cannot write cmp-dir/compare.csv$" \
+	"$DMO" compare -q --backends openblas -o cmp-dir relu:in=4x4x4
+refuse "compare: compare.csv on a full disk" "^dmo compare: cannot write cmp-fulldisk/compare.csv$" \
+	"$DMO" compare -q --backends openblas -o cmp-fulldisk relu:in=4x4x4
+# A harness that runs and records nothing (/bin/true): the row says that
+# profiling failed, and since dmo could not do its work the exit is 2.
+DMO_HARNESS=/bin/true "$DMO" compare -q --backends ref -o cmp-true relu:in=4x4x4 >cmp-true.out 2>&1
+expect_eq "compare with a harness that records nothing: exit status" 2 $?
+expect_eq "compare with a harness that records nothing: ref's row" \
+	"failed|profiling under the tool failed (no layer, exit 0; see cmp-true/ref)" \
+	"$(csv_rows cmp-true/compare.csv | by_name '{ print v("status") "|" v("reason") }')"
 # Output that never reached its file is a failure, as coreutils' close_stdout
 # has it: with stdout on /dev/full (every write fails with ENOSPC) each
 # command that prints exits 2 and says so, instead of exit 0 with the

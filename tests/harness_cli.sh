@@ -35,6 +35,28 @@ expect_harness "--replay into a missing folder" 1 "$WORK/none/dmo-0000.bin: writ
 expect_harness "--zeros on an ONNX model: a warning, and it runs" 0 \
 	"--input, --random and --zeros need a .tflite model (its real weights); ignored" \
 	--model "$ONNX" --zeros
+expect_harness "--random x" 2 "--random 'x': expected a number" --random x relu:in=4x4x1
+# hello_world int8 takes one 1x1 int8 input: 1 byte, so 3 are too many.
+printf abc >"$WORK/three.bin"
+expect_harness "--input longer than the model's input" 2 "$WORK/three.bin: longer than the model's inputs" \
+	--model "$TFLITE" --input "$WORK/three.bin"
+# Each --info row is flushed as its layer starts: /dev/full refuses the first.
+expect_harness "--info on a full disk" 1 "/dev/full: cannot write" --info /dev/full relu:in=4x4x1
+# keyword_scrambled's second layer is an SVDF, which dmo's kernels lack.
+expect_harness "a .tflite with an op dmo cannot run: a note, and it runs" 0 \
+	"not with real weights (layer 2 '1_svdf': operator SVDF has no dmo kernel)" \
+	--model "$top_srcdir/tests/models/tflm_keyword_scrambled_8bit.tflite"
+# The wire carries names of up to 255 bytes; a layer table allows longer.
+long=$(printf '%0300d' 0)
+printf 'layer,name,spec,inputs\n1,%s,"relu:in=4x4x1",\n' "$long" >"$WORK/long.csv"
+expect_harness "a layer name over 255 bytes" 1 "$long: dmo_layer_begin failed: the name is over 255 bytes" \
+	--model "$WORK/long.csv"
+# The test plugin (tests/targets/copying_relu.c) takes f32 relu only.
+DMO_BACKEND_DIR="$top_builddir/tests/targets/copybackend/.libs" expect_harness \
+	"a backend declining an op" 1 "op1_relu6: relu f32 only" --backend onednn relu6:in=4x4x1
+DMO_BACKEND_DIR="$top_builddir/tests/targets/copybackend/.libs" expect_harness \
+	"a backend whose init fails" 2 "the copying test backend has no sse4 build" \
+	--backend onednn --isa sse4 relu:in=4x4x1
 "$HARNESS" --help >"$WORK/help" 2>&1
 expect_eq "--help: exit status" 0 $?
 expect_eq "--help: usage first" "usage: dmo-harness [--threads N] [--interleave] SPEC..." \

@@ -30,6 +30,10 @@ refused "$H$(printf ',x%.0s' $(seq 50))
 " "65 columns (64 at most)" "too many columns"
 refused "$H
 1,\"op1_relu" "a quote never closed" "line 2:"
+# libcsv's strict mode: a quote inside an unquoted field.
+refused "$H
+1,op\"1,relu:in=1x1x4,16,16,4,0,0,4,4,100,16,ok,1,16
+" "a quote inside a field" "line 2: error parsing data while strict checking enabled"
 skipped "$GOOD,9" "a field past the header" "too many fields"
 skipped "1,op1_relu" "two fields" "too few fields"
 skipped "1,op1_relu,relu:in=1x1x4,16,16,4,0,0,4,4,100,16,fine,1,16" "status 'fine'" \

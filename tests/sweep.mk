@@ -10,6 +10,10 @@ tests_test_sweep_lang_LDADD = $(ANALYSIS_LIBS) $(CHECK_LIBS)
 check_LTLIBRARIES += tests/sweep/paper_dwconv.la
 tests_sweep_paper_dwconv_la_SOURCES = tests/sweep/paper_dwconv.c
 tests_sweep_paper_dwconv_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+# One built for the next formula ABI, which dmo must refuse.
+check_LTLIBRARIES += tests/sweep/future_abi.la
+tests_sweep_future_abi_la_SOURCES = tests/sweep/future_abi.c
+tests_sweep_future_abi_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
 
 TESTS += tests/sweep.sh
 EXTRA_DIST += tests/sweep.sh tests/sweep/paper_dwconv.formula tests/fuzz/formula.dict docs/sweep.md

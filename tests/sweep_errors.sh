@@ -24,9 +24,17 @@ expect_sweep_error "formula library that is no shared object" 2 "cannot load $WO
 	'relu:in=4x4x1' --formula-lib "$WORK/nul.formula" --out "$WORK/x"
 expect_sweep_error "shared object without dmo_formula_abi" 2 "exports no dmo_formula_abi" \
 	'relu:in=4x4x1' --formula-lib "$NOT_A_FORMULA" --out "$WORK/x"
+FUTURE=$top_builddir/tests/sweep/.libs/future_abi.so
+expect_sweep_error "formula library of the next ABI" 2 \
+	"$FUTURE is built for formula ABI $(($(sed -n 's/^#define DMO_FORMULA_ABI \([0-9]*\).*/\1/p' \
+		"$top_srcdir/target-harness/include/dmo/formula.h") + 1))" \
+	'relu:in=4x4x1' --formula-lib "$FUTURE" --out "$WORK/x"
 # 1030 leading zeros make the only configuration 1042 characters long
 # (the limit is 1023), so nothing is left to run.
 zeros=$(printf '%01030d' 0)
+long=$(printf 'x%.0s' $(seq 4000)) # PATH_MAX is 4096 with "/sweep-KEY" after it
+expect_sweep_error "--out of 4000 characters" 2 "dmo sweep: --out path too long" \
+	'relu:in=4x4x1' --formula OB --out "$WORK/$long"
 expect_sweep_error "spec longer than 1023 characters" 2 "no configuration of the grid is a valid op spec" \
 	"relu:in=${zeros}4x4x1" --formula OB --out "$WORK/x"
 grep -qF "spec longer than 1023 characters" "$WORK/err" && echo "ok: the reason is counted" ||
@@ -41,6 +49,13 @@ grep -qF "  error  relu:in=1x1x4: column 4: division by zero in '/'" "$WORK/err1
 	echo "ok: summary lists the error" || fail "summary: $(cat "$WORK/err16.out")"
 grep -qF "no figure: no configuration has a formula value yet" "$WORK/err16.err" &&
 	echo "ok: no figure without a formula value" || fail "figure: $(cat "$WORK/err16.err")"
+# Resumed with nothing left to run, where results.csv cannot be replaced:
+# the summary's write fails, named.
+sweep16=$(echo "$WORK"/err16/sweep-*)
+rm "$sweep16/results.csv" && mkdir "$sweep16/results.csv"
+expect_sweep_error "summary over a results.csv that is a directory" 2 \
+	"cannot write $sweep16/results.csv: Is a directory" \
+	'relu:in=1x1x4' --formula 'OB / (OB - 16)' --out "$WORK/err16"
 
 # 3. A sweep of two configurations with only the second run (--configs):
 # relu's O_s is OB = 32 bytes for 1x1x8 in f32, and the formula OB - 1 = 31
@@ -54,6 +69,10 @@ expect_eq "half sweep's batch file" "1,relu:in=1x1x8,32,32,32,32,32,31,safe," \
 "$DMO" sweep --collect "$WORK/half" --out "$WORK/collected" >"$WORK/collected.out" 2>&1
 grep -qF "2 in the grid, 0 skipped as invalid, 1 with results, 1 MISSING" "$WORK/collected.out" &&
 	echo "ok: collect counts the missing configuration" || fail "collect: $(cat "$WORK/collected.out")"
+collected=$(echo "$WORK"/collected/sweep-*)
+rm "$collected/results.csv" && mkdir "$collected/results.csv"
+expect_sweep_error "collect over a results.csv that is a directory" 2 \
+	"cannot write $collected/results.csv: Is a directory" --collect "$WORK/half" --out "$WORK/collected"
 
 # 4. The same sweep resumed over a damaged directory: refused, with the
 # file and line.  Each case damages a fresh copy.
@@ -85,6 +104,8 @@ damaged "formula value not a number" "part-00000001.csv:2: bad formula_os '3x'" 
 1,relu:in=1x1x8,32,32,32,32,32,3x,safe,"
 damaged "quote never closed" "part-00000001.csv:2:" "$header
 1,\"relu:in=1x1x8,32,32,32,32,32,31,safe,"
+damaged "quote inside a field" "part-00000001.csv:2: error parsing data while strict checking enabled" "$header
+1,re\"lu:in=1x1x8,32,32,32,32,32,31,safe,"
 rm -rf "$WORK/d" && cp -r "$WORK/half" "$WORK/d"
 d=$(echo "$WORK"/d/sweep-*)
 sed 's/,31,safe/,30,safe/' "$d/$part" >"$d/parts/part-00000009.csv"
@@ -104,6 +125,23 @@ if command -v flock >/dev/null; then
 		fail "lock: $(cat "$WORK/err")"
 fi
 
+rm -rf "$WORK/d" && cp -r "$WORK/half" "$WORK/d"
+d=$(echo "$WORK"/d/sweep-*)
+rm "$d/lock" && mkdir "$d/lock"
+expect_sweep_error "lock file a folder" 2 "$d/lock: Is a directory" \
+	"$GRID" --formula 'OB - 1' --configs 1-1 --out "$WORK/d"
+# --emit-commands over an --out whose part-* folder (a command emitted
+# before, run elsewhere) holds configuration 1's result: only configuration
+# 0 is left to emit; a damaged batch file there is refused.
+mkdir -p "$WORK/emit-parts/part-1" && cp -r "$sweep" "$WORK/emit-parts/part-1/"
+"$DMO" sweep "$GRID" --formula 'OB - 1' --emit-commands --out "$WORK/emit-parts" >"$WORK/emitted"
+expect_eq "emit with one result in a part-* folder: exit status" 0 $?
+expect_eq "emit with one result in a part-* folder: the commands" "1 --configs 0-0" \
+	"$(wc -l <"$WORK/emitted") $(grep -o -- '--configs [0-9-]*' "$WORK/emitted")"
+printf '%s\n1,x,2\n' "$header" >"$(echo "$WORK"/emit-parts/part-1/sweep-*)/$part"
+expect_sweep_error "emit over a damaged part-* folder" 2 "part-00000001.csv:2: 3 fields, not 10" \
+	"$GRID" --formula 'OB - 1' --emit-commands --out "$WORK/emit-parts"
+
 # 5. --collect on what is not one sweep.
 mkdir -p "$WORK/empty" "$WORK/two/sweep-a" "$WORK/two/sweep-b" "$WORK/bad/sweep-a"
 expect_sweep_error "collect: no sweep directory" 2 "holds no sweep directory" --collect "$WORK/empty"
@@ -112,6 +150,38 @@ expect_sweep_error "collect: two sweep directories" 2 "holds more than one sweep
 echo "key=0123456789abcdef" >"$WORK/bad/sweep-a/sweep.txt"
 expect_sweep_error "collect: sweep.txt without a grid" 2 "sweep.txt is not a sweep description" \
 	--collect "$WORK/bad"
+
+# --collect of a damaged copy of the half sweep of 3.: refused, naming what.
+# Given the sweep-KEY folder itself rather than its parent, it reads the
+# same (and exits 2 as every summary with a configuration missing does).
+"$DMO" sweep --collect "$sweep" --out "$WORK/collected2" >"$WORK/collected2.out" 2>&1
+expect_eq "collect of the sweep folder itself: exit status" 2 $?
+grep -qF "2 in the grid, 0 skipped as invalid, 1 with results, 1 MISSING" "$WORK/collected2.out" &&
+	echo "ok: the same counts" || fail "collect: $(cat "$WORK/collected2.out")"
+collect_damaged() { # what expected-text SHELL-COMMAND-IN-THE-COPY'S-SWEEP-FOLDER
+	rm -rf "$WORK/d" && cp -r "$WORK/half" "$WORK/d"
+	(cd "$WORK"/d/sweep-* && eval "$3")
+	expect_sweep_error "collect, $1" 2 "$2" --collect "$WORK/d" --out "$WORK/collected3"
+}
+collect_damaged "sweep.txt a folder" "sweep.txt: read error" "rm sweep.txt && mkdir sweep.txt"
+collect_damaged "no formula.txt" "formula.txt: No such file or directory" "rm formula.txt"
+collect_damaged "a grid that does not parse" "bad grid: column 8: '{' is never closed" \
+	"sed -i 's/^grid=.*/grid=relu:in{/' sweep.txt"
+collect_damaged "a batch file of 3 fields" "part-00000001.csv:2: 3 fields, not 10" \
+	"printf '%s\\n1,x,2\\n' '$header' >$part"
+collect_damaged "parts a file" "parts: Not a directory" "rm -r parts && : >parts"
+# The sweep ran on a backend whose plugin no longer loads.
+rm -rf "$WORK/d" && cp -r "$WORK/half" "$WORK/d"
+sed -i 's/^backend=.*/backend=xnnpack/' "$WORK"/d/sweep-*/sweep.txt
+mkdir -p "$WORK/junk" && printf 'not an ELF file' >"$WORK/junk/dmo-backend-xnnpack.so"
+DMO_BACKEND_DIR=$WORK/junk "$DMO" sweep --collect "$WORK/d" --out "$WORK/collected3" \
+	>/dev/null 2>"$WORK/err"
+expect_eq "collect, its backend's plugin damaged: exit status" 2 $?
+grep -qF "dmo sweep: backend xnnpack: $WORK/junk/dmo-backend-xnnpack.so: file too short" "$WORK/err" &&
+	echo "ok: the plugin is named" || fail "collect, damaged plugin: $(cat "$WORK/err")"
+: >"$WORK/plain"
+expect_sweep_error "collect into an --out below a file" 2 "plain/x/sweep-" \
+	--collect "$WORK/half" --out "$WORK/plain/x"
 
 # 6. --emit-commands with a formula library whose path holds a quote and
 # a sample: the emitted line, read back by the shell, has the path whole.
@@ -138,6 +208,13 @@ grep -qF "2 configurations failed to run; run the same command again to retry th
 	"$WORK/false.err" && echo "ok: rerun asked for" || fail "rerun: $(cat "$WORK/false.err")"
 grep -qF "0 with results, 2 MISSING" "$WORK/false.out" && echo "ok: both missing" ||
 	fail "summary: $(cat "$WORK/false.out")"
+# A harness that runs and records nothing (/bin/true): the batch of two
+# configurations recorded 0 layers, and both are missing.
+DMO_HARNESS=/bin/true "$DMO" sweep "$GRID" --formula OB --out "$WORK/true" \
+	>"$WORK/true.out" 2>"$WORK/true.err"
+expect_eq "harness records nothing: exit status" 2 $?
+grep -qF "configurations 0-1: 0 layers recorded, not 2" "$WORK/true.err" &&
+	echo "ok: the empty batch is named" || fail "empty batch: $(cat "$WORK/true.err")"
 DMO_HARNESS=$WORK/no-harness "$DMO" sweep "$GRID" --formula OB --out "$WORK/none" \
 	>/dev/null 2>"$WORK/none.err"
 expect_eq "no harness program: exit status" 2 $?

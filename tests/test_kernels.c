@@ -2,8 +2,9 @@
  * an independent naive implementation (gather formulation, accumulating in
  * double, output channel outermost), and the threaded split (3 threads,
  * contiguous and interleaved) against the single-threaded run.  The int8
- * conv/dwconv/fc of odd geometries requantise per output channel; uint8 is
- * TFLite's asymmetric per-tensor scheme (filters with a zero point). */
+ * and int16 conv/dwconv/fc of odd geometries requantise per output channel;
+ * uint8 is TFLite's asymmetric per-tensor scheme (filters with a zero
+ * point). */
 #include <check.h>
 #include <math.h>
 #include <pthread.h>
@@ -97,9 +98,10 @@ static struct dk_params make_params(const struct geo *g, enum op op, enum dt dt)
 		scale = 1.3 / (1 << p.q.left_shift);
 	}
 	dk_quantize_multiplier(scale, &p.q.out_mult, &p.q.out_shift);
-	if (dt == I8 && (op == CONV || op == DWCONV || op == FC) && (g - geos) % 2) {
-		/* Per channel: channel c's factor is (1 + c / 3) times the tensor's;
-		 * the arrays are the test's, one geometry at a time. */
+	if ((dt == I8 || dt == I16) && (op == CONV || op == DWCONV || op == FC) && (g - geos) % 2) {
+		/* Per channel (int8, and int16 with its 64-bit accumulator):
+		 * channel c's factor is (1 + c / 3) times the tensor's; the
+		 * arrays are the test's, one geometry at a time. */
 		static int32_t mults[64];
 		static int shifts[64];
 		for (int c = 0; c < p.out_c && c < 64; c++)
@@ -469,6 +471,83 @@ START_TEST(quantize_multiplier)
 }
 END_TEST
 
+/* The row and layout kernels split over two threads write what one
+ * thread writes: softmax and mean by rows and channels, pad and transpose
+ * by output element. */
+enum { SPLIT_SOFTMAX, SPLIT_MEAN, SPLIT_PAD, SPLIT_TRANSPOSE, SPLIT_COUNT };
+
+static int run_split_kernel(int kernel, const float *in, float *out, const struct dk_thread *t)
+{
+	static const struct dk_shape shape = { 3, { 3, 4, 5 } };
+	static const int before[3] = { 1, 0, 2 }, after[3] = { 0, 2, 1 }, perm[3] = { 2, 0, 1 };
+	const float zero = 0;
+	struct dk_params p = { .batch = 1, .in_h = 3, .in_w = 4, .in_c = 5, .beta = 1.5f };
+
+	switch (kernel) {
+	case SPLIT_SOFTMAX:
+		return dk_softmax_f32(&p, in, out, t);
+	case SPLIT_MEAN:
+		return dk_mean_f32(&p, in, out, t);
+	case SPLIT_PAD:
+		return dk_pad(&shape, before, after, sizeof(float), &zero, in, out, t);
+	default:
+		return dk_transpose(&shape, perm, sizeof(float), in, out, t);
+	}
+}
+
+START_TEST(rows_and_layout_split_identical)
+{
+	float in[60], one[4 * 6 * 8], two[4 * 6 * 8]; /* pad's output is the largest */
+	unsigned seed = 7;
+
+	for (size_t i = 0; i < 60; i++)
+		in[i] = (float)(rand_r(&seed) % 200 - 100) / 25.0f;
+	memset(one, 0x5a, sizeof one);
+	memset(two, 0x5a, sizeof two);
+	ck_assert_int_eq(run_split_kernel(_i, in, one, NULL), 0);
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(run_split_kernel(_i, in, two, &(struct dk_thread){ i, 2, 0 }), 0);
+	ck_assert_msg(memcmp(one, two, sizeof one) == 0, "kernel %d: two threads differ from one", _i);
+}
+END_TEST
+
+/* Missing buffers are refused, as every kernel refuses them. */
+START_TEST(rows_and_layout_refuse_null)
+{
+	struct dk_params p = { .batch = 1, .in_h = 2, .in_w = 2, .in_c = 3, .beta = 1 };
+	float f[12];
+	int8_t q[12];
+
+	ck_assert_int_eq(dk_softmax_f32(&p, NULL, f, NULL), -1);
+	ck_assert_int_eq(dk_softmax_i8(&p, NULL, q, NULL), -1);
+	ck_assert_int_eq(dk_mean_f32(&p, NULL, f, NULL), -1);
+	ck_assert_int_eq(dk_mean_i8(&p, NULL, q, NULL), -1);
+	ck_assert_int_eq(dk_reshape(NULL, f, sizeof f, NULL), -1);
+	p.out_c = 3;
+	ck_assert_int_eq(dk_fc_f32(&p, f, NULL, NULL, f, NULL), -1);
+}
+END_TEST
+
+/* beta * in_scale * 2^26 above 2^31 - 1 is capped there (TFLite's
+ * PreprocessSoftmaxScaling): 64 (2^32) and 1000 give the multiplier of
+ * 2^31 - 1 itself. */
+START_TEST(softmax_scale_capped)
+{
+	struct dk_quant a = { 0 }, b = { 0 };
+	int32_t mult;
+	int shift;
+
+	dk_softmax_quant(64.0f, 1.0f, &a);
+	dk_softmax_quant(1000.0f, 1.0f, &b);
+	dk_quantize_multiplier(2147483647.0, &mult, &shift);
+	ck_assert_int_eq(a.in_mult, mult);
+	ck_assert_int_eq(a.in_shift, shift);
+	ck_assert_int_eq(b.in_mult, mult);
+	ck_assert_int_eq(b.in_shift, shift);
+	ck_assert_int_eq(a.diff_min, b.diff_min);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *suite = suite_create("kernels");
@@ -480,6 +559,9 @@ int main(void)
 	tcase_add_test(tc, thread_share_bounds);
 	tcase_add_test(tc, rejects_bad_geometry);
 	tcase_add_test(tc, quantize_multiplier);
+	tcase_add_loop_test(tc, rows_and_layout_split_identical, 0, SPLIT_COUNT);
+	tcase_add_test(tc, rows_and_layout_refuse_null);
+	tcase_add_test(tc, softmax_scale_capped);
 	suite_add_tcase(suite, tc);
 
 	return dmo_run_suite(suite);

@@ -28,7 +28,7 @@ static void build(const struct dmo_model *m, const uint64_t *os, struct dmo_plan
 {
 	char err[512];
 
-	ck_assert_msg(dmo_plan_build(m, os, DMO_PLAN_TIME_LIMIT, p, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(dmo_plan_build(m, os, DMO_PLAN_TIME_LIMIT, NULL, p, err, sizeof err) == 0, "%s", err);
 }
 
 /* The invariant, stated per layer rather than per pair as in plan.c: at
@@ -269,8 +269,58 @@ START_TEST(measured)
 	ck_assert_int_eq(dmo_plan_os(&m, DMO_OS_MEASURED, dir, os, err, sizeof err), 0);
 	ck_assert_uint_eq(os[0], 16);
 	ck_assert_uint_eq(os[1], 24);
+	/* A layer that failed under the tool has no O_s to plan with. */
+	strcpy(rows[1].status, "error:the kernel crashed");
+	ck_assert_int_eq(dmo_layers_csv_write(path, &table, err, sizeof err), 0);
+	ck_assert_int_eq(dmo_plan_os(&m, DMO_OS_MEASURED, dir, os, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "layers.csv: layer 'r2' has status error:the kernel crashed"));
+	/* Nor one profiled on other buffers: relu:in=4x4x1 is 64/64 bytes. */
+	strcpy(rows[1].status, "ok");
+	rows[1].in_bytes = 32;
+	ck_assert_int_eq(dmo_layers_csv_write(path, &table, err, sizeof err), 0);
+	ck_assert_int_eq(dmo_plan_os(&m, DMO_OS_MEASURED, dir, os, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "layers.csv: layer 'r2' profiled 32/64 input/output bytes, "
+					  "the table says 64/64"));
+	/* A layer without an op spec gets no O_s, measured or not. */
+	rows[1].in_bytes = 64;
+	ck_assert_int_eq(dmo_layers_csv_write(path, &table, err, sizeof err), 0);
+	m.layers[0].supported = 0;
+	ck_assert_int_eq(dmo_plan_os(&m, DMO_OS_MEASURED, dir, os, err, sizeof err), 0);
+	ck_assert_uint_eq(os[0], 0);
+	ck_assert_uint_eq(os[1], 24);
 	unlink(path);
 	rmdir(dir);
+	dmo_model_free(&m);
+}
+END_TEST
+
+/* What the planner refuses, with its message: no layers, a table whose
+ * layers do not fit together, an O_s above the smaller buffer (relu on
+ * 4x4x1 f32: 64 bytes each), an O_s for a layer dmo has no model of. */
+START_TEST(build_refusals)
+{
+	struct dmo_model m = { 0 };
+	struct dmo_plan p;
+	uint64_t os[2] = { 65, 0 };
+	char err[256];
+
+	ck_assert_int_eq(dmo_plan_build(&m, os, 0, NULL, &p, err, sizeof err), -1);
+	ck_assert_str_eq(err, "the model has no layers");
+	/* 4x4x1 = 16 elements in, the second layer reads 8. */
+	load("layer,name,spec,inputs\n0,r1,\"relu:in=4x4x1\",\n1,r2,\"relu:in=2x4x1\",\n", &m);
+	ck_assert_int_eq(dmo_plan_build(&m, os, 0, NULL, &p, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "(r2): input has 8 f32 elements but 'r1' produces 16 f32"));
+	dmo_model_free(&m);
+	load("layer,name,spec,inputs\n0,r1,\"relu:in=4x4x1\",\n1,r2,\"relu:in=4x4x1\",\n", &m);
+	ck_assert_int_eq(dmo_plan_build(&m, os, 0, NULL, &p, err, sizeof err), -1);
+	ck_assert_str_eq(err, "layer 'r1': O_s 65 exceeds min(IB, OB) = 64");
+	/* A layer without an op spec (as a .tflite SVDF is) never overlaps. */
+	m.layers[1].supported = 0;
+	os[0] = 0;
+	os[1] = 8;
+	ck_assert_int_eq(dmo_plan_build(&m, os, 0, NULL, &p, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "layer 'r2' ("));
+	ck_assert_ptr_nonnull(strstr(err, ") has no dmo model, so no O_s"));
 	dmo_model_free(&m);
 }
 END_TEST
@@ -444,10 +494,15 @@ START_TEST(time_limit_zero)
 	     "0,a,\"relu:in=4x4x2\",\n"
 	     "1,b,\"maxpool:in=4x4x2,k=2x2,stride=2,pad=valid\",\n"
 	     "2,c,\"conv2d:in=2x2x2,k=1x1,out_c=8\",\n", &m);
-	ck_assert_msg(dmo_plan_build(&m, os, 0, &p, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(dmo_plan_build(&m, os, 0, NULL, &p, err, sizeof err) == 0, "%s", err);
 	check_invariant(&p);
 	ck_assert_uint_eq(p.peak_dmo, 160);
 	ck_assert_int_eq(p.status, DMO_PLAN_BEST_FOUND);
+	ck_assert_str_eq(dmo_plan_status_name(p.status), "best found");
+	/* The checker: a tensor moved past the peak. */
+	p.tensors[3].offset_dmo = p.peak_dmo;
+	ck_assert_int_eq(dmo_plan_check(&p, 1, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "tensor 3 ends at 288, past the peak 160"));
 	dmo_plan_free(&p);
 	dmo_model_free(&m);
 }
@@ -503,6 +558,7 @@ int main(void)
 	tcase_add_test(tc, residual);
 	tcase_add_test(tc, verify_catches_wrong_os);
 	tcase_add_test(tc, measured);
+	tcase_add_test(tc, build_refusals);
 	tcase_add_test(tc, search_equals_brute_force);
 	tcase_add_test(tc, time_limit_zero);
 	tcase_add_test(tc, shipped_models);

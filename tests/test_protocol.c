@@ -16,7 +16,7 @@ enum { MAPPED_LO = 0x10000, MAPPED_HI = 0x100000, MARKERS = 0x10000, IN = 0x2000
        OUT = 0x40000 };
 
 struct world {
-	struct dmo_layer_summary rows[64];
+	struct dmo_layer_summary rows[128];
 	size_t nrows;
 	char said[64][700];
 	size_t nsaid;
@@ -68,7 +68,7 @@ static void op_open(void *ctx, const struct dmo_protocol_layer *l)
 
 static void add_row(const struct dmo_layer_summary *row)
 {
-	ck_assert_uint_lt(w.nrows, 64);
+	ck_assert_uint_lt(w.nrows, 128);
 	ck_assert_uint_eq(row->magic, DMO_SUMMARY_MAGIC);
 	ck_assert_uint_eq(row->version, DMO_SUMMARY_VERSION);
 	w.rows[w.nrows++] = *row;
@@ -675,6 +675,83 @@ START_TEST(refused_malformed)
 }
 END_TEST
 
+/* Headers that parse but describe no record the protocol has: each a
+ * bad-fifo-record with wire_parse's reason, the next write read anew. */
+START_TEST(malformed_headers)
+{
+	static const struct {
+		uint16_t type;
+		uint32_t length;
+		const char *why;
+	} cases[] = {
+		{ DMO_WIRE_LAYER, 8, "record length out of range" },
+		{ DMO_WIRE_HELLO, 40, "HELLO record has the wrong length" },
+		{ DMO_WIRE_LAYER, 40, "LAYER record shorter than its fixed part" },
+		{ DMO_WIRE_REFUSED, 56, "REFUSED record shorter than its fixed part" },
+		{ 9, 16, "unknown record type" },
+	};
+	const size_t n = sizeof cases / sizeof cases[0];
+	uint8_t b[64] = { 0 };
+
+	hello();
+	for (size_t i = 0; i < n; i++) {
+		header(b, cases[i].type, cases[i].length);
+		send(b, cases[i].length < 16 ? 16 : cases[i].length);
+		expect_row(i, 0, DMO_STATUS_ERROR, "bad-fifo-record");
+		ck_assert_msg(strstr(w.said[i], cases[i].why) != NULL, "said '%s', not '%s'",
+			      w.said[i], cases[i].why);
+	}
+	/* A second HELLO with its marker address not 8-byte aligned. */
+	send(b, hello_at(b, MARKERS + 4));
+	expect_row(n, 0, DMO_STATUS_ERROR, "bad-fifo-record");
+	ck_assert_ptr_nonnull(strstr(w.said[n], "HELLO marker address is null or unaligned"));
+	good_layer(1, "after");
+	expect_row(n + 1, 1, DMO_STATUS_OK, "");
+}
+END_TEST
+
+/* A begin for a layer nobody described, while another is open: an orphan
+ * row (number 0, no name), and the open layer still ends well. */
+START_TEST(nested_begin_undescribed)
+{
+	hello();
+	describe(1, "outer", IN, 64, OUT, 64);
+	begin(1);
+	begin(9);
+	ck_assert_int_eq(w.status, -1);
+	expect_row(0, 0, DMO_STATUS_ERROR, "nested-begin");
+	ck_assert_str_eq(w.rows[0].name, "");
+	ck_assert_ptr_nonnull(strstr(w.said[0], "layer 9 begins while layer 1 'outer' is open"));
+	end(1);
+	expect_row(1, 1, DMO_STATUS_OK, "");
+}
+END_TEST
+
+/* The numbers seen are kept sorted in a table that starts at 64 entries:
+ * 70 layers numbered 2..71, then 1 (inserted in front), and a duplicate of
+ * each of 1, 2 and 71 is still recognised after the table grew. */
+START_TEST(many_numbers_out_of_order)
+{
+	char name[16];
+
+	hello();
+	for (uint32_t seq = 2; seq <= 71; seq++) {
+		snprintf(name, sizeof name, "l%u", seq);
+		good_layer(seq, name);
+	}
+	good_layer(1, "first_number_last");
+	ck_assert_uint_eq(w.nrows, 71);
+	describe(1, "again1", IN, 64, OUT, 64);
+	describe(2, "again2", IN, 64, OUT, 64);
+	describe(71, "again71", IN, 64, OUT, 64);
+	ck_assert_uint_eq(w.nrows, 74);
+	for (size_t i = 71; i < 74; i++)
+		expect_row(i, 0, DMO_STATUS_ERROR, "duplicate-seq");
+	good_layer(72, "next");
+	expect_row(74, 72, DMO_STATUS_OK, "");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("protocol");
@@ -715,5 +792,8 @@ int main(void)
 	tcase_add_test(misuse, refused_by_program);
 	tcase_add_test(misuse, refused_duplicate_seq);
 	tcase_add_test(misuse, refused_malformed);
+	tcase_add_test(misuse, malformed_headers);
+	tcase_add_test(misuse, nested_begin_undescribed);
+	tcase_add_test(issue, many_numbers_out_of_order);
 	return dmo_run_suite(s);
 }

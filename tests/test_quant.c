@@ -87,6 +87,12 @@ START_TEST(single_rounding)
 	/* 2^30 * 0.5 * 2^2 = 2^31 saturates. */
 	ck_assert_int_eq(dk_multiply_by_quantized_multiplier_single(1 << 30, half, 2), INT32_MAX);
 	ck_assert_int_eq(dk_multiply_by_quantized_multiplier_single(1000, 3 << 29, 2), 3000);
+	/* A shift past 30 leaves nothing to round: x * 0.5 * 2^31 = x * 2^30
+	 * exactly, saturated from x = 2 on; -2 * 2^30 is INT32_MIN itself. */
+	ck_assert_int_eq(dk_multiply_by_quantized_multiplier_single(1, half, 31), 1 << 30);
+	ck_assert_int_eq(dk_multiply_by_quantized_multiplier_single(-1, half, 31), -(1 << 30));
+	ck_assert_int_eq(dk_multiply_by_quantized_multiplier_single(2, half, 31), INT32_MAX);
+	ck_assert_int_eq(dk_multiply_by_quantized_multiplier_single(-2, half, 31), INT32_MIN);
 }
 END_TEST
 

@@ -1,8 +1,8 @@
 /* test_rundir.c - the run directory's writer and readers (rundir.h)
  * without Valgrind: layers.csv cut short by a full disk keeps its whole
  * rows (RLIMIT_FSIZE stands in for the full disk), tool-layers.bin with a
- * damaged record or a partial tail keeps the others, and the files a new
- * run removes are dmo's own only. */
+ * damaged record, impossible values or a partial tail keeps the others,
+ * and the files a new run removes are dmo's own only. */
 #include <check.h>
 #include <signal.h>
 #include <stdio.h>
@@ -48,15 +48,20 @@ static struct dmo_layer_table table_of(size_t n)
 START_TEST(csv_write_keeps_whole_rows)
 {
 	struct dmo_layer_table t = table_of(40), back;
-	struct rlimit limit = { 1000, 1000 };
+	struct rlimit limit, saved;
 	char path[256], err[512], expect[128];
 	unsigned failed_at;
 	int rc;
 
 	signal(SIGXFSZ, SIG_IGN);
 	snprintf(path, sizeof path, "%s/layers.csv", dir);
+	/* The soft limit only, given back after the write: gcov writes this
+	 * process's counters at exit, and a 1000-byte limit would cut them. */
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &saved), 0);
+	limit = (struct rlimit){ 1000, saved.rlim_max };
 	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &limit), 0);
 	ck_assert_int_eq(dmo_layers_csv_write(path, &t, err, sizeof err), -1);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &saved), 0);
 	ck_assert_msg(sscanf(strstr(err, "at layer "), "at layer %u", &failed_at) == 1, "%s", err);
 	snprintf(expect, sizeof expect, "it holds the %u layers before it", failed_at - 1);
 	ck_assert_msg(strstr(err, expect) != NULL, "%s", err);
@@ -74,38 +79,60 @@ START_TEST(csv_write_keeps_whole_rows)
 }
 END_TEST
 
-static void put_record(FILE *f, unsigned layer, int damaged)
+/* How put_record damages a record. */
+enum damage { WHOLE, BAD_MAGIC, MORE_LISTED_THREADS, OS_PAST_BUFFERS };
+
+static void put_record(FILE *f, unsigned layer, enum damage damage)
 {
 	struct dmo_layer_summary r;
 	memset(&r, 0, sizeof r);
-	r.magic = damaged ? 0 : DMO_SUMMARY_MAGIC;
+	r.magic = damage == BAD_MAGIC ? 0 : DMO_SUMMARY_MAGIC;
 	r.version = DMO_SUMMARY_VERSION;
 	r.layer = layer;
 	r.status = DMO_STATUS_OK;
 	r.in_bytes = r.out_bytes = 64;
+	r.threads = 1;
+	r.listed_threads = damage == MORE_LISTED_THREADS ? 2 : 1; /* 2 listed of 1 */
+	r.os_bytes = damage == OS_PAST_BUFFERS ? 65 : 64;         /* min(IB, OB) = 64 */
 	snprintf(r.name, sizeof r.name, "l%u", layer);
 	ck_assert_uint_eq(fwrite(&r, sizeof r, 1, f), 1);
 }
 
+/* A damaged record (a bad magic), or one whose values contradict each
+ * other (more threads listed than ran, an O_s above the smaller buffer), is
+ * skipped and the first such named; the whole records around it are kept,
+ * and so are they before a partial tail. */
 START_TEST(summary_keeps_whole_records)
 {
-	struct dmo_layer_table t;
-	char path[256], err[512] = "";
-	FILE *f;
+	static const struct {
+		enum damage damage;
+		int partial_tail;
+		const char *message;
+	} cases[] = {
+		{ BAD_MAGIC, 1, "record 2 is malformed; skipped" },
+		{ MORE_LISTED_THREADS, 0, "record 2 has bad thread counts; skipped" },
+		{ OS_PAST_BUFFERS, 0, "record 2: os_bytes 65 is larger than min(in_bytes, out_bytes); skipped" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct dmo_layer_table t;
+		char path[256], err[512] = "";
+		FILE *f;
 
-	snprintf(path, sizeof path, "%s/" DMO_SUMMARY_FILE, dir);
-	f = fopen(path, "wb");
-	put_record(f, 1, 0);
-	put_record(f, 2, 1); /* damaged: skipped */
-	put_record(f, 3, 0);
-	fwrite("partial", 1, 7, f);
-	fclose(f);
-	ck_assert_int_eq(dmo_summary_read(dir, &t, err, sizeof err), 1);
-	ck_assert_uint_eq(t.count, 2);
-	ck_assert_uint_eq(t.rows[0].layer, 1);
-	ck_assert_uint_eq(t.rows[1].layer, 3);
-	ck_assert_msg(strstr(err, "record 2 is malformed; skipped") != NULL, "%s", err);
-	dmo_layer_table_free(&t);
+		snprintf(path, sizeof path, "%s/" DMO_SUMMARY_FILE, dir);
+		f = fopen(path, "wb");
+		put_record(f, 1, WHOLE);
+		put_record(f, 2, cases[i].damage);
+		put_record(f, 3, WHOLE);
+		if (cases[i].partial_tail)
+			fwrite("partial", 1, 7, f);
+		fclose(f);
+		ck_assert_int_eq(dmo_summary_read(dir, &t, err, sizeof err), 1);
+		ck_assert_uint_eq(t.count, 2);
+		ck_assert_uint_eq(t.rows[0].layer, 1);
+		ck_assert_uint_eq(t.rows[1].layer, 3);
+		ck_assert_msg(strstr(err, cases[i].message) != NULL, "%s", err);
+		dmo_layer_table_free(&t);
+	}
 }
 END_TEST
 

@@ -148,6 +148,8 @@ static const struct value_case {
 	{ "abs(-5)", 5 },
 	{ "2 < 3", 1 },
 	{ "2 >= 3", 0 },
+	{ "3 <= 3", 1 },
+	{ "2 != 3", 1 },
 	{ "3 == 3", 1 },
 	{ "if(0, 1 / 0, 7)", 7 },           /* only the branch taken runs */
 	{ "a = 2; b = a * 3; b + a", 8 },
@@ -157,6 +159,7 @@ static const struct value_case {
 	{ "- - 3", 3 },
 	{ "-9223372036854775807 - 1", INT64_MIN },
 	{ "(-9223372036854775807 - 1) % -1", 0 },
+	{ "OB / -1", -1204224 },             /* the divisor -1 is a negation */
 	{ "# a comment\nOB # and another\n;", 1204224 },
 };
 
@@ -182,6 +185,7 @@ static const struct error_case eval_errors[] = {
 	{ "OB * OB * OB * OB", "column 14: overflow in '*'" }, /* 1204224^3 fits, ^4 not */
 	{ "(-9223372036854775807 - 1) / -1", "column 28: overflow in '/'" },
 	{ "-(-9223372036854775807 - 1)", "column 1: overflow in '-'" },
+	{ "abs(-9223372036854775807 - 1)", "column 1: overflow in 'abs'" },
 	{ "clamp(1, 5, 2)", "column 1: clamp with lower bound 5 above upper bound 2" },
 };
 
@@ -215,6 +219,10 @@ static const struct error_case parse_errors[] = {
 	{ "99999999999999999999", "column 1: number too large" },
 	{ "OB $", "column 4: unexpected '$'" },
 	{ "y = x; x = 1; y", "column 5: unknown name 'x'" }, /* defined after use */
+	{ "min = 1; min", "column 1: 'min' is a function" },
+	{ "in_h = 1; in_h", "column 1: 'in_h' is a variable of the spec" },
+	/* 33 characters, one past the limit. */
+	{ "abcdefghijklmnopqrstuvwxyzabcdefg = 1; 1", "column 1: name longer than 32 characters" },
 };
 
 START_TEST(formula_parse_errors)
@@ -225,6 +233,45 @@ START_TEST(formula_parse_errors)
 	ck_assert_int_eq(dmo_expr_parse(c->text, &e, err, sizeof err), -1);
 	ck_assert_msg(strncmp(err, c->message, strlen(c->message)) == 0, "'%s': got '%s'",
 		      c->text, err);
+}
+END_TEST
+
+static void expect_parse_error(const char *text, const char *message)
+{
+	struct dmo_expr *e = NULL;
+	char err[1024] = "";
+	ck_assert_int_eq(dmo_expr_parse(text, &e, err, sizeof err), -1);
+	ck_assert_msg(strcmp(err, message) == 0, "got '%s', not '%s'", err, message);
+}
+
+/* The parser's limits, each met by a formula one past it, built here. */
+START_TEST(formula_limits)
+{
+	static char text[20000];
+	size_t n = 0;
+
+	/* 8193 characters, one past DMO_EXPR_MAX_TEXT: refused at column 8193. */
+	memset(text, ' ', 8192);
+	strcpy(text + 8192, "1");
+	expect_parse_error(text, "column 8193: formula longer than 8192 characters");
+	/* 201 '(' : the 201st, at column 201, is one level past 200. */
+	memset(text, '(', 201);
+	strcpy(text + 201, "1");
+	expect_parse_error(text, "column 201: nested deeper than 200");
+	/* min of 65 ones: "min(" is 4 characters, each "1," 2 more, so the
+	 * 65th argument starts at column 4 + 64 * 2 + 1 = 133. */
+	n = (size_t)sprintf(text, "min(");
+	for (int i = 0; i < 65; i++)
+		n += (size_t)sprintf(text + n, "1,");
+	strcpy(text + n - 1, ")");
+	expect_parse_error(text, "column 133: min takes at most 64 arguments");
+	/* 65 definitions "dNN = 1; " (9 characters each from d10): the 65th
+	 * starts at column 64 * 9 + 1 = 577. */
+	n = 0;
+	for (int i = 10; i < 75; i++)
+		n += (size_t)sprintf(text + n, "d%d = 1; ", i);
+	strcpy(text + n, "1");
+	expect_parse_error(text, "column 577: more than 64 definitions");
 }
 END_TEST
 
@@ -241,6 +288,7 @@ int main(void)
 	tcase_add_loop_test(tc, formula_eval_errors, 0, sizeof eval_errors / sizeof eval_errors[0]);
 	tcase_add_loop_test(tc, formula_parse_errors, 0,
 			    sizeof parse_errors / sizeof parse_errors[0]);
+	tcase_add_test(tc, formula_limits);
 	suite_add_tcase(suite, tc);
 	return dmo_run_suite(suite);
 }

@@ -626,6 +626,32 @@ START_TEST(full_disk_simulated)
 }
 END_TEST
 
+/* Ops with no strerror (the tool's have no libc to ask) name the error by
+ * its number, and a report op hears the same text the tape keeps. */
+static char reported[160];
+
+static void record_report(void *ctx, const char *msg)
+{
+	(void)ctx;
+	snprintf(reported, sizeof reported, "%s", msg);
+}
+
+START_TEST(full_disk_errno_number)
+{
+	struct dmo_tape *t = open_tape(4, 8, 2, IO_NONE);
+	char want[32];
+
+	test_ops.strerror = NULL;
+	test_ops.report = record_report;
+	reported[0] = '\0';
+	write_budget = 10 * 8 * 16;
+	snprintf(want, sizeof want, ": errno %d", ENOSPC);
+	push_until_error(t, DMO_TAPE_EWRITE, want);
+	ck_assert_str_eq(reported, dmo_tape_error(t));
+	close_tape(t);
+}
+END_TEST
+
 /* A real full disk: a 1 MiB tmpfs, when we may mount one. */
 START_TEST(full_disk_tmpfs)
 {
@@ -781,6 +807,7 @@ int main(void)
 	tcase_add_test(tc, threads_push_and_pop_concurrently);
 	tcase_add_loop_test(tc, unwritable_spill_dir, 0, IO_MODES);
 	tcase_add_loop_test(tc, full_disk_simulated, 0, IO_MODES);
+	tcase_add_test(tc, full_disk_errno_number);
 	tcase_add_loop_test(tc, full_disk_tmpfs, 0, IO_MODES);
 	tcase_add_test(tc, huge_slabs_aligned_and_kept);
 	tcase_add_test(tc, huge_slab_tapes_in_turn);

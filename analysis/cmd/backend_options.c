@@ -2,6 +2,8 @@
  * (backend_options.h). */
 #include "backend_options.h"
 
+#include <assert.h>
+
 #include "backend.h"
 
 int dmo_backend_options_check(const char *who, const char **backend, const char *isa,
@@ -35,8 +37,9 @@ void print_backend(const char *name, const char *isa)
 	struct dmo_backend_handle *h = dmo_backend_load(name, isa, err, sizeof err);
 	const struct dmo_backend *b;
 
-	if (h == NULL)
-		return;
+	/* dmo_backend_options_check loaded it with this cap: loading it again
+	 * returns that handle. */
+	assert(h != NULL);
 	b = dmo_backend_desc(h);
 	printf("%-20s %s (%s), ISA %s (cap %s)\n", "backend:", b->name, b->version(), b->isa(),
 	       isa != NULL ? isa : "none");

@@ -272,9 +272,13 @@ int cmd_compare(int argc, char **argv)
 		printf("ISA cap %s; run directories and compare.csv in %s\n",
 		       opts.isa ? opts.isa : "none", opts.out_dir);
 	}
+	/* A row whose profiling or verification did not complete is work dmo
+	 * could not do (2), worse than a finding (1). */
 	status = 0;
 	for (size_t i = 0; i < n; i++)
-		if (rows[i].status == DMO_COMPARE_OK && !rows[i].safe)
+		if (rows[i].status == DMO_COMPARE_FAILED)
+			status = 2;
+		else if (rows[i].status == DMO_COMPARE_OK && !rows[i].safe && status == 0)
 			status = 1;
 	if (fflush(stdout) != 0)
 		status = 2;

@@ -85,38 +85,6 @@ static void shape_text(const struct dmo_net_tensor *t, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%d", i ? "x" : "", t->dims[i]);
 }
 
-static void summarise(FILE *out, const struct dmo_net_tensor *t, const unsigned char *p, uint64_t n)
-{
-	char shape[128];
-
-	shape_text(t, shape, sizeof shape);
-	fprintf(out, "output '%s' [%s]:", t->name, shape);
-	if (n <= 8) {
-		for (uint64_t i = 0; i < n; i++)
-			fprintf(out, " %g", real_value(t, p, i));
-		fprintf(out, "\n");
-		return;
-	}
-	/* A classifier's scores: the three best classes. */
-	uint64_t best[3] = { 0, 0, 0 };
-	int have = 0;
-	for (uint64_t i = 0; i < n; i++) {
-		double v = real_value(t, p, i);
-		int k = have < 3 ? have++ : 3;
-		while (k > 0 && real_value(t, p, best[k - 1]) < v) {
-			if (k < 3)
-				best[k] = best[k - 1];
-			k--;
-		}
-		if (k < 3)
-			best[k] = i;
-	}
-	fprintf(out, " top classes");
-	for (int k = 0; k < have; k++)
-		fprintf(out, " %" PRIu64 " (%g)", best[k], real_value(t, p, best[k]));
-	fprintf(out, "\n");
-}
-
 static const struct dmo_net_tensor *ranked_tensor;
 static const unsigned char *ranked_bytes;
 
@@ -129,10 +97,52 @@ static int by_value(const void *a, const void *b)
 	return x > y ? -1 : x < y ? 1 : (i > j) - (i < j);
 }
 
+/* The indices of output T's N elements (at P), best first: the order the
+ * summary's top classes and the CSV's ranks both come from.  NULL when out
+ * of memory; the caller frees it. */
+static uint64_t *rank_order(const struct dmo_net_tensor *t, const unsigned char *p, uint64_t n)
+{
+	uint64_t *order = malloc((n ? n : 1) * sizeof *order);
+
+	if (order == NULL)
+		return NULL;
+	for (uint64_t i = 0; i < n; i++)
+		order[i] = i;
+	ranked_tensor = t;
+	ranked_bytes = p;
+	qsort(order, n, sizeof *order, by_value);
+	return order;
+}
+
+/* The text summary of output T: every value of a small output, else a
+ * classifier's three best classes.  Returns 0, or -1 when out of memory. */
+static int summarise(FILE *out, const struct dmo_net_tensor *t, const unsigned char *p, uint64_t n)
+{
+	char shape[128];
+	uint64_t *order;
+
+	shape_text(t, shape, sizeof shape);
+	if (n <= 8) {
+		fprintf(out, "output '%s' [%s]:", t->name, shape);
+		for (uint64_t i = 0; i < n; i++)
+			fprintf(out, " %g", real_value(t, p, i));
+		fprintf(out, "\n");
+		return 0;
+	}
+	if ((order = rank_order(t, p, n)) == NULL)
+		return -1;
+	fprintf(out, "output '%s' [%s]: top classes", t->name, shape);
+	for (int k = 0; k < 3; k++)
+		fprintf(out, " %" PRIu64 " (%g)", order[k], real_value(t, p, order[k]));
+	fprintf(out, "\n");
+	free(order);
+	return 0;
+}
+
 /* --csv: every element of output T (N of them at P), with its rank. */
 static int write_rows(FILE *out, const struct dmo_net_tensor *t, const unsigned char *p, uint64_t n)
 {
-	uint64_t *order = malloc((n ? n : 1) * sizeof *order), *rank = malloc((n ? n : 1) * sizeof *rank);
+	uint64_t *order = rank_order(t, p, n), *rank = malloc((n ? n : 1) * sizeof *rank);
 	char shape[128];
 
 	if (order == NULL || rank == NULL) {
@@ -140,11 +150,6 @@ static int write_rows(FILE *out, const struct dmo_net_tensor *t, const unsigned 
 		free(rank);
 		return -1;
 	}
-	for (uint64_t i = 0; i < n; i++)
-		order[i] = i;
-	ranked_tensor = t;
-	ranked_bytes = p;
-	qsort(order, n, sizeof *order, by_value);
 	for (uint64_t k = 0; k < n; k++)
 		rank[order[k]] = k + 1;
 	shape_text(t, shape, sizeof shape);
@@ -202,7 +207,7 @@ int cmd_infer(int argc, char **argv)
 	struct dmo_plan plan;
 	struct dmo_net net;
 	int rc = 2; /* a model dmo cannot run is bad input: infer has no finding */
-	if (dmo_plan_model(argv[optind], NULL, 0, os_name, DMO_PLAN_TIME_LIMIT, &model, &plan,
+	if (dmo_plan_model(argv[optind], NULL, 0, os_name, DMO_PLAN_TIME_LIMIT, NULL, &model, &plan,
 			   err, sizeof err)) {
 		fprintf(stderr, "dmo infer: %s\n", err);
 		return 2;
@@ -262,9 +267,8 @@ int cmd_infer(int argc, char **argv)
 		uint64_t bytes = dmo_net_tensor_bytes(&net, (int)t);
 		uint64_t n = bytes / dmo_net_dtype_size(net.tensors[t].dtype);
 
-		if (shown.format == CMD_TEXT)
-			summarise(stdout, &net.tensors[t], arena + offsets[t], n);
-		else if (write_rows(table.stream, &net.tensors[t], arena + offsets[t], n) != 0) {
+		if ((shown.format == CMD_TEXT ? summarise(stdout, &net.tensors[t], arena + offsets[t], n)
+					      : write_rows(table.stream, &net.tensors[t], arena + offsets[t], n)) != 0) {
 			fprintf(stderr, "dmo infer: out of memory\n");
 			goto done;
 		}

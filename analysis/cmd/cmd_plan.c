@@ -93,6 +93,17 @@ static void print_summary(const char *model_name, const struct dmo_model *model,
 	printf("\n");
 }
 
+/* The placement search's progress: a line per tensor placed.  The count
+ * is known once the model is loaded, after the clock started. */
+static void tensor_placed(void *arg, size_t n_tensors, uint64_t states, int exact)
+{
+	struct dmo_progress *p = arg;
+
+	p->total = n_tensors;
+	dmo_progress_step(p, "tensors placed, %llu partial plans kept%s",
+			  (unsigned long long)states, exact ? "" : " (past the time or state budget)");
+}
+
 /* --verify's progress: a line as each layer's results compare equal. */
 struct layer_progress {
 	struct dmo_progress steps;
@@ -114,7 +125,7 @@ static int verify_plan(const struct dmo_model *model, const struct dmo_plan *pla
 		       const char **what, char *err, size_t err_len)
 {
 	struct layer_progress progress = { .model = model };
-	struct dmo_plan_watch watch = { layer_checked, &progress };
+	struct dmo_plan_watch watch = { .layer_done = layer_checked, .arg = &progress };
 	struct dmo_net net;
 	char why[1024];
 
@@ -148,6 +159,8 @@ int cmd_plan(int argc, char **argv)
 	char err[1024];
 	struct cmd_output output = { CMD_TEXT, 0 };
 	struct cmd_table table;
+	struct dmo_progress search;
+	struct dmo_plan_watch searched = { .tensor_placed = tensor_placed, .arg = &search };
 	int c, csv, verify = 0, rc;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
@@ -173,8 +186,9 @@ int cmd_plan(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return cmd_misuse(&command, "give exactly one MODEL");
-	if (dmo_plan_model(argv[optind], shapes.list, shapes.n, os_name, time_limit, &model, &plan,
-			   err, sizeof err) != 0) {
+	dmo_progress_start(&search, command.name, 0, dmo_progress_wanted(output.quiet));
+	if (dmo_plan_model(argv[optind], shapes.list, shapes.n, os_name, time_limit, &searched,
+			   &model, &plan, err, sizeof err) != 0) {
 		fprintf(stderr, "dmo plan: %s\n", err);
 		return 2;
 	}

@@ -73,7 +73,7 @@ static int plot_plan(const char *model_name, const char *source, enum dmo_plot_f
 	const char *base = strrchr(model_name, '/');
 	int rc;
 
-	if (dmo_plan_model(model_name, NULL, 0, source, DMO_PLAN_TIME_LIMIT, &model, &plan, err,
+	if (dmo_plan_model(model_name, NULL, 0, source, DMO_PLAN_TIME_LIMIT, NULL, &model, &plan, err,
 			   sizeof err) != 0) {
 		fprintf(stderr, "dmo plot: %s\n", err);
 		return 2;

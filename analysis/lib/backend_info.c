@@ -25,11 +25,12 @@ struct info_reader {
 	int failed;
 };
 
-static void info_fail(struct info_reader *rd, const char *what)
+/* FIELD counts from 1: the field at fault, or the one a row or the parser
+ * stopped before. */
+static void info_fail(struct info_reader *rd, int field, const char *what)
 {
 	if (!rd->failed)
-		snprintf(rd->err, rd->err_len, "line %zu, field %d: %s", rd->line, rd->field + 1,
-			 what);
+		snprintf(rd->err, rd->err_len, "line %zu, field %d: %s", rd->line, field, what);
 	rd->failed = 1;
 }
 
@@ -51,9 +52,8 @@ static void on_info_field(void *text, size_t len, void *data)
 
 	if (rd->failed)
 		return;
-	if (f >= (int)(sizeof rd->where / sizeof rd->where[0]))
-		{
-		info_fail(rd, "too many fields");
+	if (f >= (int)(sizeof rd->where / sizeof rd->where[0])) {
+		info_fail(rd, f + 1, "too many fields");
 		return;
 	}
 	if (rd->line == 1) {
@@ -65,20 +65,18 @@ static void on_info_field(void *text, size_t len, void *data)
 			}
 		return;
 	}
-	if (f >= rd->fields)
-		{
-		info_fail(rd, "more fields than the header");
+	if (f >= rd->fields) {
+		info_fail(rd, f + 1, "more fields than the header");
 		return;
 	}
 	if (rd->where[f] >= 0) {
 		size_t cap;
 		char *dst = row_field(&rd->row, rd->where[f], &cap);
 
-		if (len >= cap || memchr(text, '\0', len) != NULL)
-			{
-		info_fail(rd, "too long or holds a NUL byte");
-		return;
-	}
+		if (len >= cap || memchr(text, '\0', len) != NULL) {
+			info_fail(rd, f + 1, "too long or holds a NUL byte");
+			return;
+		}
 		memcpy(dst, text, len);
 		dst[len] = '\0';
 	}
@@ -93,13 +91,13 @@ static void on_info_row(int terminator, void *data)
 	if (!rd->failed && rd->line == 1) {
 		rd->fields = rd->field;
 		if (rd->seen != (1 << N_COLS) - 1)
-			info_fail(rd, "the header lacks a column of backend.csv");
+			info_fail(rd, rd->field + 1, "the header lacks a column of backend.csv");
 	} else if (!rd->failed && rd->field != rd->fields) {
-		info_fail(rd, "fewer fields than the header");
+		info_fail(rd, rd->field + 1, "fewer fields than the header");
 	} else if (!rd->failed) {
 		struct dmo_backend_info *rows = realloc(t->rows, (t->count + 1) * sizeof *rows);
 		if (rows == NULL)
-			info_fail(rd, "out of memory");
+			info_fail(rd, rd->field, "out of memory");
 		else {
 			t->rows = rows;
 			t->rows[t->count++] = rd->row;
@@ -132,11 +130,11 @@ int dmo_backend_info_read(const char *dir, struct dmo_backend_info_table *table,
 	csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL);
 	while (!rd.failed && (n = fread(buf, 1, sizeof buf, in)) > 0)
 		if (csv_parse(&parser, buf, n, on_info_field, on_info_row, &rd) != n && !rd.failed)
-			info_fail(&rd, csv_strerror(csv_error(&parser)));
+			info_fail(&rd, rd.field + 1, csv_strerror(csv_error(&parser)));
 	if (!rd.failed && csv_fini(&parser, on_info_field, on_info_row, &rd) != 0)
-		info_fail(&rd, csv_strerror(csv_error(&parser)));
+		info_fail(&rd, rd.field + 1, csv_strerror(csv_error(&parser)));
 	if (!rd.failed && rd.line == 1)
-		info_fail(&rd, "empty file, no header");
+		info_fail(&rd, 1, "empty file, no header");
 	csv_free(&parser);
 	fclose(in);
 	if (rd.failed) {

@@ -15,6 +15,7 @@
 #include "analytic.h"
 #include "backend.h"
 #include "backend_info.h"
+#include "fs.h"
 #include "locate.h"
 #include "profile.h"
 #include "runner.h"

@@ -3,6 +3,7 @@
  * a formula's value is exact or an error, never a wrapped or rounded one. */
 #include "formula.h"
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -348,8 +349,7 @@ int dmo_expr_parse(const char *text, struct dmo_expr **expr, char *err, size_t e
 	struct parser p = { .text = text, .err = err, .err_len = err_len };
 	size_t n;
 
-	if (!text)
-		return dmo_column_error(err, err_len, 1, "empty formula");
+	assert(text != NULL); /* the sweep's formula text, or its file's */
 	if (strlen(text) > DMO_EXPR_MAX_TEXT)
 		return dmo_column_error(err, err_len, DMO_EXPR_MAX_TEXT + 1, "formula longer than %d characters",
 			       DMO_EXPR_MAX_TEXT);

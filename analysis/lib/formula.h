@@ -18,7 +18,7 @@
 
 struct dmo_expr;
 
-/* Parse TEXT.  Returns 0 and *EXPR, or -1 with a message in ERR starting
+/* Parse TEXT (not NULL).  Returns 0 and *EXPR, or -1 with a message in ERR starting
  * with "column N: ". */
 int dmo_expr_parse(const char *text, struct dmo_expr **expr, char *err, size_t err_len);
 

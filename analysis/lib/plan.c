@@ -1,5 +1,6 @@
 /* plan.c - tensor-arena planning with and without diagonal overlaps, the
  * plan's invariant check, and the proof by execution (docs/plan.md). */
+#include <assert.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,8 +29,7 @@ static int measured_os(const struct dmo_model *model, const char *dir, uint64_t 
 	char path[PATH_MAX], msg[512];
 	int rc = 0;
 
-	if (dir == NULL)
-		return dmo_errf(err, err_len, "measured O_s needs a run directory");
+	assert(dir != NULL); /* dmo_os_source_parse gives "measured:" one */
 	snprintf(path, sizeof path, "%s/%s", dir, DMO_LAYERS_CSV);
 	if (dmo_layers_csv_read(path, &table, msg, sizeof msg) != 0) {
 		/* A plan from a table with rows missing would be wrong. */
@@ -80,6 +80,7 @@ int dmo_plan_os(const struct dmo_model *model, enum dmo_os_source source,
 		os[l] = 0;
 		if (!layer->supported)
 			continue;
+		/* Both refuse only shapes the op-spec parser refused first. */
 		if (source == DMO_OS_ALGORITHMIC) {
 			rc = dmo_algorithmic(&layer->op, &algo);
 			os[l] = algo.os;
@@ -87,9 +88,7 @@ int dmo_plan_os(const struct dmo_model *model, enum dmo_os_source source,
 			rc = dmo_analytic(&layer->op, &ana);
 			os[l] = ana.os;
 		}
-		if (rc != 0)
-			return dmo_errf(err, err_len, "layer '%s': no O_s for '%s'", layer->name,
-				    layer->spec);
+		assert(rc == 0);
 	}
 	return 0;
 }
@@ -219,7 +218,8 @@ static int size_order(const struct dmo_plan *p, int *order)
  * is placed before its input, which can then slide onto it), keeping the
  * lowest of the three; then the search for a lower one, unless that is
  * the bound.  Returns 0, or dmo_plan_search's error (-1 memory). */
-static int plan_all(struct dmo_plan *p, double time_limit, int *order, uint64_t *offsets)
+static int plan_all(struct dmo_plan *p, double time_limit, const struct dmo_plan_watch *watch,
+		    int *order, uint64_t *offsets)
 {
 	struct dmo_plan_search_result found;
 	double start = dmo_plan_seconds();
@@ -249,7 +249,7 @@ static int plan_all(struct dmo_plan *p, double time_limit, int *order, uint64_t 
 	}
 	p->status = DMO_PLAN_AT_BOUND;
 	if (p->peak_dmo > p->bound_dmo) {
-		int rc = dmo_plan_search(p, p->peak_dmo, time_limit, offsets, &found);
+		int rc = dmo_plan_search(p, p->peak_dmo, time_limit, watch, offsets, &found);
 
 		if (rc != 0)
 			return rc;
@@ -373,7 +373,8 @@ static void overlaps(struct dmo_plan *p)
 }
 
 int dmo_plan_build(const struct dmo_model *model, const uint64_t *os, double time_limit,
-		   struct dmo_plan *plan, char *err, size_t err_len)
+		   const struct dmo_plan_watch *watch, struct dmo_plan *plan, char *err,
+		   size_t err_len)
 {
 	struct dmo_plan p = { .n_layers = model->n_layers };
 	char msg[512];
@@ -411,7 +412,7 @@ int dmo_plan_build(const struct dmo_model *model, const uint64_t *os, double tim
 		goto out;
 
 	bound(&p);
-	rc = plan_all(&p, time_limit, order, scratch);
+	rc = plan_all(&p, time_limit, watch, order, scratch);
 	if (rc != 0) {
 		rc = dmo_errf(err, err_len, rc == -2 ? "internal error: the placement search chose a cycle"
 						 : "out of memory");
@@ -613,7 +614,7 @@ int dmo_plan_verify(const struct dmo_model *model, const struct dmo_plan *p,
 			if (plan_of[layer->results[k]] >= 0)
 				rc = same_tensor(model, p, separate, planned,
 						 plan_of[layer->results[k]], err, err_len);
-		if (rc == 0 && watch != NULL)
+		if (rc == 0 && watch != NULL && watch->layer_done != NULL)
 			watch->layer_done(watch->arg, l);
 	}
 	/* And the model outputs at the end, which no later layer may touch. */
@@ -726,8 +727,8 @@ int dmo_os_source_parse(const char *text, enum dmo_os_source *source, const char
 }
 
 int dmo_plan_model(const char *name, const struct dmo_model_shape *shapes, size_t n_shapes,
-		   const char *source, double time_limit, struct dmo_model *model,
-		   struct dmo_plan *plan, char *err, size_t err_len)
+		   const char *source, double time_limit, const struct dmo_plan_watch *watch,
+		   struct dmo_model *model, struct dmo_plan *plan, char *err, size_t err_len)
 {
 	enum dmo_os_source from;
 	const char *dir = NULL;
@@ -745,7 +746,7 @@ int dmo_plan_model(const char *name, const struct dmo_model_shape *shapes, size_
 	if (os == NULL)
 		snprintf(err, err_len, "out of memory");
 	rc = os == NULL || dmo_plan_os(model, from, dir, os, err, err_len) != 0 ||
-			     dmo_plan_build(model, os, time_limit, plan, err, err_len) != 0 ? -1 : 0;
+			     dmo_plan_build(model, os, time_limit, watch, plan, err, err_len) != 0 ? -1 : 0;
 	free(os);
 	if (rc != 0)
 		dmo_model_free(model);

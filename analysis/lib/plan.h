@@ -85,14 +85,29 @@ struct dmo_plan {
 int dmo_plan_os(const struct dmo_model *model, enum dmo_os_source source,
 		const char *dir, uint64_t *os, char *err, size_t err_len);
 
+/* Progress callbacks (dmo plan's lines on stderr); either may be NULL.
+ * TENSOR_PLACED: the placement search has placed one more of N_TENSORS
+ * tensors (in its own order), keeping STATES partial plans so far (all
+ * steps); EXACT is 0 once the time limit or state budget has made it a beam
+ * search.  LAYER_DONE: a
+ * layer of a plan check has run in both layouts and its results compared
+ * equal (--verify); LAYER counts from 0 in the model's layers. */
+struct dmo_plan_watch {
+	void (*tensor_placed)(void *arg, size_t n_tensors, uint64_t states, int exact);
+	void (*layer_done)(void *arg, size_t layer);
+	void *arg;
+};
+
 /* Plan MODEL with the per-layer O_s in OS: without overlaps by TFLite
  * Micro's greedy rule, with overlaps by the same rule and in reverse
  * execution order, then the placement search from the better of the two,
- * given TIME_LIMIT seconds.  Both plans are checked with dmo_plan_check
- * before returning.  Returns 0, or -1 with ERR (a table with no layers, an
- * O_s above min(IB, OB), memory, or a broken plan). */
+ * given TIME_LIMIT seconds (WATCH, or NULL, told of each tensor it places).
+ * Both plans are checked with dmo_plan_check before returning.  Returns 0,
+ * or -1 with ERR (a table with no layers, an O_s above min(IB, OB), memory,
+ * or a broken plan). */
 int dmo_plan_build(const struct dmo_model *model, const uint64_t *os, double time_limit,
-		   struct dmo_plan *plan, char *err, size_t err_len);
+		   const struct dmo_plan_watch *watch, struct dmo_plan *plan, char *err,
+		   size_t err_len);
 
 /* Bytes tensors IN and OUT may share: O_s of the layer producing OUT when
  * it is that layer's diagonal pair with IN as its input, else 0. */
@@ -108,14 +123,6 @@ const char *dmo_plan_status_name(enum dmo_plan_status status);
  * is allowed).  Returns 0, or -1 naming the offending pair in ERR. */
 int dmo_plan_check(const struct dmo_plan *plan, int with_overlaps, char *err,
 		   size_t err_len);
-
-/* Told as each layer of a plan check has run in both layouts and its
- * results compared equal (dmo plan --verify's progress); LAYER counts from
- * 0 in the model's layers. */
-struct dmo_plan_watch {
-	void (*layer_done)(void *arg, size_t layer);
-	void *arg;
-};
 
 /* Run MODEL through the reference kernels twice, on deterministic data:
  * every tensor in its own buffer, then every tensor at its offset_dmo inside
@@ -141,10 +148,11 @@ int dmo_os_source_parse(const char *text, enum dmo_os_source *source, const char
  * name shipped with dmo, a table, .tflite or .onnx file; SHAPES, N_SHAPES
  * fix dynamic dimensions, may be NULL, 0), load it, take each layer's O_s
  * from SOURCE ("algorithmic", "analytic" or "measured:DIR") and plan it
- * (the search given TIME_LIMIT seconds).  Returns 0 with *MODEL and *PLAN
- * to free, or -1 with ERR (nothing to free). */
+ * (the search given TIME_LIMIT seconds, WATCH as for dmo_plan_build).
+ * Returns 0 with *MODEL and *PLAN to free, or -1 with ERR (nothing to
+ * free). */
 int dmo_plan_model(const char *name, const struct dmo_model_shape *shapes, size_t n_shapes,
-		   const char *source, double time_limit, struct dmo_model *model,
-		   struct dmo_plan *plan, char *err, size_t err_len);
+		   const char *source, double time_limit, const struct dmo_plan_watch *watch,
+		   struct dmo_model *model, struct dmo_plan *plan, char *err, size_t err_len);
 
 #endif

@@ -244,7 +244,7 @@ int dmo_plan_verify_net(const struct dmo_model *model, const struct dmo_net *net
 					 net->tensors[t].name ? net->tensors[t].name : "", i, bytes);
 				rc = 1;
 			}
-		if (rc == 0 && watch != NULL)
+		if (rc == 0 && watch != NULL && watch->layer_done != NULL)
 			watch->layer_done(watch->arg, l);
 	}
 done:

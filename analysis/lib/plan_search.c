@@ -436,7 +436,8 @@ fail:
 }
 
 int dmo_plan_search(const struct dmo_plan *p, uint64_t incumbent, double time_limit,
-		    uint64_t *offsets, struct dmo_plan_search_result *result)
+		    const struct dmo_plan_watch *watch, uint64_t *offsets,
+		    struct dmo_plan_search_result *result)
 {
 	struct search s = { p, (int64_t)incumbent, dmo_plan_seconds() + time_limit, 0, 1, 0, 0 };
 	size_t n = p->n_tensors, best = 0;
@@ -482,6 +483,8 @@ int dmo_plan_search(const struct dmo_plan *p, uint64_t incumbent, double time_li
 		}
 		n_states = (size_t)kept;
 		result->states += n_states;
+		if (watch != NULL && watch->tensor_placed != NULL)
+			watch->tensor_placed(watch->arg, n, result->states, s.exact);
 	}
 	result->exact = s.exact;
 	if (n_states == 0)

@@ -24,10 +24,12 @@ struct dmo_plan_search_result {
  * optimal (exact, not improved).  Past the time limit, or past its memory
  * budget, the search keeps only its most promising states: a plan it then
  * finds may improve on the incumbent but proves nothing (exact = 0).
- * Returns 0, -1 when out of memory, or -2 when the plan it found is
- * inconsistent (a cycle of constraints: an internal error). */
+ * WATCH (or NULL) is told as each tensor is placed.  Returns 0, -1 when out
+ * of memory, or -2 when the plan it found is inconsistent (a cycle of
+ * constraints: an internal error). */
 int dmo_plan_search(const struct dmo_plan *plan, uint64_t incumbent, double time_limit,
-		    uint64_t *offsets, struct dmo_plan_search_result *result);
+		    const struct dmo_plan_watch *watch, uint64_t *offsets,
+		    struct dmo_plan_search_result *result);
 
 /* Monotonic seconds, for the time limit and the planning time. */
 double dmo_plan_seconds(void);

@@ -2,7 +2,6 @@
  * behind every dmo figure (plot_gnuplot.h). */
 #include "plot_gnuplot.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -14,8 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fs.h"
 #include "locate.h"
-#include "profile.h"
 
 struct plot_gp *plot_gp_open(enum dmo_plot_format format, const char *out_file, char *err,
 			     size_t err_len)

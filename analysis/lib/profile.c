@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "backend_info.h"
+#include "fs.h"
 #include "locate.h"
 #include "profile.h"
 #include "profile_runs.h"
@@ -33,39 +34,6 @@
 #ifndef DMO_VALGRIND
 #define DMO_VALGRIND "valgrind"
 #endif
-
-int dmo_make_dirs(const char *path)
-{
-	char buf[PATH_MAX];
-	snprintf(buf, sizeof buf, "%s", path);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
-
-void dmo_remove_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *entry;
-	char path[PATH_MAX];
-
-	if (d != NULL) {
-		while ((entry = readdir(d)) != NULL) {
-			if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
-				continue;
-			snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
-			unlink(path);
-		}
-		closedir(d);
-	}
-	rmdir(dir);
-}
 
 /* Leftovers of an earlier run would mix with this one's: dmo's own files
  * go, derived ones (analysis, curves, figures) too, anything else stays. */

@@ -30,13 +30,6 @@ struct dmo_profile_options {
 			       * runs Valgrind, which has no ERR to return */
 };
 
-/* mkdir -p PATH.  Returns 0, or -1 with errno. */
-int dmo_make_dirs(const char *path);
-
-/* Remove folder DIR and the files in it (it has no subfolders), dot
- * files included.  Best effort: what cannot go stays. */
-void dmo_remove_dir(const char *dir);
-
 /* Run the program under the tool, then turn tool-layers.bin into
  * layers.csv.  Returns 0 when dmo itself worked, with the program's exit
  * status (128+signal when it was killed) in *PROGRAM_STATUS, the signal

@@ -27,6 +27,7 @@
 #include "analytic.h"
 #include "backend.h"
 #include "formula.h"
+#include "fs.h"
 #include "grid.h"
 #include "locate.h"
 #include "opspec.h"

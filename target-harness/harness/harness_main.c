@@ -135,39 +135,46 @@ static void write_info(const struct harness_options *opts, const char *name,
 
 static const char backend_info_header[] = "name,backend,version,isa_cap,isa,implementation,cpu\n";
 
-/* run_layer through a backend: prepare, begin, run, end, release. */
-static int run_backend_layer(const char *name, const struct dmo_opspec *spec, const char *text,
-			     const void *in, const void *in2, void *out,
-			     const struct harness_options *opts)
+/* Run KERNEL(ARG) as layer NAME, between dmo_layer_begin and dmo_layer_end.
+ * Returns 0; 1 when the kernel refused to run, for the caller to say why;
+ * or -1 after saying which marker call failed. */
+static int between_markers(const char *name, const char *spec, const void *in, size_t in_bytes,
+			   void *out, size_t out_bytes, int (*kernel)(void *), void *arg)
 {
-	char err[512];
-	struct dmo_backend_run *run = dmo_backend_prepare(opts->backend, spec, in2, err, sizeof err);
 	int rc;
 
-	if (run == NULL) {
-		fprintf(stderr, "dmo-harness: %s: %s\n", name, err);
+	if (dmo_layer_begin(name, spec, in, in_bytes, out, out_bytes) != 0) {
+		fprintf(stderr, "dmo-harness: %s: dmo_layer_begin failed: %s\n", name, dmo_layer_error());
 		return -1;
 	}
-	write_info(opts, name, run);
-	rc = dmo_layer_begin(name, text, in, dmo_opspec_in_bytes(spec), out,
-			     dmo_opspec_out_bytes(spec));
-	if (rc != 0) {
-		fprintf(stderr, "dmo-harness: %s: dmo_layer_begin failed: %s\n", name,
-			dmo_layer_error());
-		dmo_backend_release(run);
-		return -1;
-	}
-	rc = dmo_backend_execute(run, in, out);
+	rc = kernel(arg) ? 1 : 0;
 	if (dmo_layer_end() != 0) {
-		fprintf(stderr, "dmo-harness: %s: dmo_layer_end failed: %s\n", name,
-			dmo_layer_error());
-		rc = -1;
-	} else if (rc != 0) {
-		fprintf(stderr, "dmo-harness: %s: backend %s failed to run\n", name,
-			dmo_backend_desc(opts->backend)->name);
+		fprintf(stderr, "dmo-harness: %s: dmo_layer_end failed: %s\n", name, dmo_layer_error());
+		return -1;
 	}
-	dmo_backend_release(run);
 	return rc;
+}
+
+/* The operands of one kernel call, for the three kinds below. */
+struct kernel_call {
+	struct dmo_backend_run *backend;
+	struct dmo_op_run *ref;
+	const void *in, *in2;
+	void *out;
+	const struct harness_options *opts;
+};
+
+static int backend_kernel(void *arg)
+{
+	const struct kernel_call *call = arg;
+	return dmo_backend_execute(call->backend, call->in, call->out);
+}
+
+static int reference_kernel(void *arg)
+{
+	const struct kernel_call *call = arg;
+	return dmo_op_execute2(call->ref, call->in, call->in2, call->out, call->opts->threads,
+			       call->opts->interleave);
 }
 
 /* Run one layer: weights are made before begin, so only the kernel is
@@ -175,37 +182,30 @@ static int run_backend_layer(const char *name, const struct dmo_opspec *spec, co
 static int run_layer(const char *name, const struct dmo_opspec *spec, const void *in,
 		     const void *in2, void *out, const struct harness_options *opts)
 {
-	char err[256], text[512];
-	struct dmo_op_run *run;
+	struct kernel_call call = { .in = in, .in2 = in2, .out = out, .opts = opts };
+	char err[512], text[512];
 	int rc;
 
 	dmo_opspec_format(spec, text, sizeof text);
 	if (opts->backend != NULL)
-		return run_backend_layer(name, spec, text, in, in2, out, opts);
-	run = dmo_op_prepare(spec, err, sizeof err);
-	if (run == NULL) {
+		call.backend = dmo_backend_prepare(opts->backend, spec, in2, err, sizeof err);
+	else
+		call.ref = dmo_op_prepare(spec, err, sizeof err);
+	if (call.backend == NULL && call.ref == NULL) {
 		fprintf(stderr, "dmo-harness: %s: %s\n", name, err);
 		return -1;
 	}
-	write_info(opts, name, NULL);
-	rc = dmo_layer_begin(name, text, in, dmo_opspec_in_bytes(spec), out,
-			     dmo_opspec_out_bytes(spec));
-	if (rc != 0) {
-		fprintf(stderr, "dmo-harness: %s: dmo_layer_begin failed: %s\n", name,
-			dmo_layer_error());
-		dmo_op_free(run);
-		return -1;
-	}
-	rc = dmo_op_execute2(run, in, in2, out, opts->threads, opts->interleave);
-	if (dmo_layer_end() != 0) {
-		fprintf(stderr, "dmo-harness: %s: dmo_layer_end failed: %s\n", name,
-			dmo_layer_error());
-		rc = -1;
-	} else if (rc != 0) {
+	write_info(opts, name, call.backend);
+	rc = between_markers(name, text, in, dmo_opspec_in_bytes(spec), out, dmo_opspec_out_bytes(spec),
+			     call.backend ? backend_kernel : reference_kernel, &call);
+	if (rc > 0 && call.backend)
+		fprintf(stderr, "dmo-harness: %s: backend %s failed to run\n", name,
+			dmo_backend_desc(opts->backend)->name);
+	else if (rc > 0)
 		fprintf(stderr, "dmo-harness: %s: the kernel refused its arguments\n", name);
-	}
-	dmo_op_free(run);
-	return rc;
+	dmo_backend_release(call.backend);
+	dmo_op_free(call.ref);
+	return rc ? -1 : 0;
 }
 
 /* 64-byte aligned: more than any backend asks (Arm NN imports 16). */
@@ -386,13 +386,31 @@ static int replay_io(const struct dmo_model *model, size_t l, unsigned char *are
 	return 0;
 }
 
+/* One step of a real-weight net, for between_markers; ERR says why it failed. */
+struct net_step {
+	const struct dmo_net *net;
+	size_t l;
+	unsigned char *arena;
+	const uint64_t *offsets;
+	char *err;
+	size_t err_len;
+};
+
+static int net_kernel(void *arg)
+{
+	const struct net_step *step = arg;
+	return dmo_net_run_step(step->net, step->l, step->arena, step->offsets, step->err,
+				step->err_len);
+}
+
 /* A .tflite model run with its real weights: every activation tensor in
  * its own 64-byte aligned slot of one allocation (so a layer's input and
  * output never overlap, and each producer's output stays for every later
  * consumer), the inputs from --input/--random/--zeros, and each step
  * between begin and end with its first activation operand as the profiled
  * input (the one the planner may overlap, model_table.h's act_in[0]).
- * Layers without a dmo op spec are profiled too, with no spec. */
+ * Layers without a dmo op spec are profiled too, with no spec.  Returns 0,
+ * 1 when a layer or a file failed, 2 when the input does not fit the model. */
 static int run_net(const struct dmo_model *model, const struct dmo_net *net,
 		   const struct harness_options *opts)
 {
@@ -432,27 +450,19 @@ static int run_net(const struct dmo_model *model, const struct dmo_net *net,
 			break;
 		}
 		if (in < 0) { /* nothing to profile: a layer of constants only */
-			rc = dmo_net_run_step(net, l, arena, offsets, err, sizeof err);
+			rc = dmo_net_run_step(net, l, arena, offsets, err, sizeof err) ? 1 : 0;
 		} else {
+			struct net_step step = { net, l, arena, offsets, err, sizeof err };
+
 			write_info(opts, layer->name, NULL);
-			rc = dmo_layer_begin(layer->name, layer->supported ? layer->spec : NULL,
+			rc = between_markers(layer->name, layer->supported ? layer->spec : NULL,
 					     arena + offsets[in], model->tensors[in].bytes,
-					     arena + offsets[out], model->tensors[out].bytes);
-			if (rc != 0) {
-				fprintf(stderr, "dmo-harness: %s: dmo_layer_begin failed: %s\n",
-					layer->name, dmo_layer_error());
-				break;
-			}
-			rc = dmo_net_run_step(net, l, arena, offsets, err, sizeof err);
-			if (dmo_layer_end() != 0) {
-				fprintf(stderr, "dmo-harness: %s: dmo_layer_end failed: %s\n", layer->name,
-					dmo_layer_error());
-				rc = 1;
-				break;
-			}
+					     arena + offsets[out], model->tensors[out].bytes, net_kernel, &step);
 		}
-		if (rc != 0) {
+		if (rc > 0)
 			fprintf(stderr, "dmo-harness: %s\n", err);
+		if (rc != 0) {
+			rc = 1;
 			break;
 		}
 		progress(&steps, model, l);
@@ -463,7 +473,7 @@ static int run_net(const struct dmo_model *model, const struct dmo_net *net,
 		rc = 1;
 	free(arena);
 	free(offsets);
-	return rc ? 1 : 0;
+	return rc;
 }
 
 static int run_inputs(int argc, char **argv, struct harness_options *opts,
@@ -573,9 +583,14 @@ int main(int argc, char **argv)
 		fputs(backend_info_header, opts.info);
 	}
 	rc = run_inputs(argc, argv, &opts, &model, err, sizeof err);
-	if (opts.info != NULL && fclose(opts.info) != 0 && rc == 0) {
-		fprintf(stderr, "dmo-harness: %s: cannot write\n", info);
-		rc = 1;
+	if (opts.info != NULL) {
+		/* A row that did not reach the disk failed at its fflush already. */
+		int lost = ferror(opts.info);
+
+		if ((fclose(opts.info) != 0 || lost) && rc == 0) {
+			fprintf(stderr, "dmo-harness: %s: cannot write\n", info);
+			rc = 1;
+		}
 	}
 	return rc;
 }
