@@ -52,7 +52,6 @@ int8_t fb_i8(struct fb_reader *r, const struct fb_table *t, unsigned id, int8_t 
 uint32_t fb_u32(struct fb_reader *r, const struct fb_table *t, unsigned id, uint32_t def);
 int32_t fb_i32(struct fb_reader *r, const struct fb_table *t, unsigned id, int32_t def);
 uint64_t fb_u64(struct fb_reader *r, const struct fb_table *t, unsigned id, uint64_t def);
-float fb_f32(struct fb_reader *r, const struct fb_table *t, unsigned id, float def);
 
 /* Offset fields: a sub-table (union values too), a vector of ELEM_SIZE
  * scalars or of tables (ELEM_SIZE 4, read with fb_vec_table), a string.

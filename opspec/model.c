@@ -4,6 +4,7 @@
 #include "errbuf.h"
 #include "model_table.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -112,20 +113,17 @@ int dmo_model_layer_spec_runnable(struct dmo_model *m, size_t l, const char *tex
 	 * dimension), and op specs the kernels cannot run (they could not be
 	 * verified), leave the layer without one. */
 	if (dmo_opspec_parse(text, &spec, msg, sizeof msg) != 0)
-		return dmo_model_layer_unsupported(&m->layers[l], "%s", msg)
-			       ? dmo_errf(err, err_len, "%s: out of memory", source)
-			       : 0;
+		return dmo_model_layer_unsupported(&m->layers[l], source, err, err_len, "%s", msg);
 	if ((gap = dmo_opspec_kernel_gap(&spec)) != NULL)
-		return dmo_model_layer_unsupported(&m->layers[l],
+		return dmo_model_layer_unsupported(&m->layers[l], source, err, err_len,
 						   "%s to %s: dmo's reference kernels have %s",
 						   m->tensors[in].type_name, m->tensors[out].type_name,
-						   gap)
-			       ? dmo_errf(err, err_len, "%s: out of memory", source)
-			       : 0;
+						   gap);
 	return dmo_model_layer_spec(m, l, text, in, out, source, err, err_len);
 }
 
-int dmo_model_layer_unsupported(struct dmo_model_layer *layer, const char *why, ...)
+int dmo_model_layer_unsupported(struct dmo_model_layer *layer, const char *source, char *err,
+				size_t err_len, const char *why, ...)
 {
 	char msg[256];
 	va_list ap;
@@ -136,7 +134,7 @@ int dmo_model_layer_unsupported(struct dmo_model_layer *layer, const char *why, 
 	layer->supported = 0;
 	free(layer->why);
 	layer->why = strdup(msg);
-	return layer->why ? 0 : -1;
+	return layer->why ? 0 : dmo_errf(err, err_len, "%s: out of memory", source);
 }
 
 int dmo_model_flat_shape(const struct dmo_model_tensor *t, char *buf, size_t len)
@@ -177,9 +175,8 @@ int dmo_model_link(struct dmo_model *m, const char *source, char *err, size_t er
 			int r = layer->results[k];
 			struct dmo_model_tensor *tt;
 
-			if (r < 0 || (size_t)r >= m->n_tensors)
-				return dmo_errf(err, err_len, "%s: operator %zu (%s) writes tensor %d of %zu",
-					    source, l, layer->name, r, m->n_tensors);
+			/* The readers check every index against the file. */
+			assert(r >= 0 && (size_t)r < m->n_tensors);
 			tt = &m->tensors[r];
 			if (tt->producer == DMO_MODEL_CONSTANT || tt->graph_input || tt->variable)
 				return dmo_errf(err, err_len,
@@ -213,9 +210,7 @@ int dmo_model_link(struct dmo_model *m, const char *source, char *err, size_t er
 
 			if (o == DMO_MODEL_ABSENT)
 				continue;
-			if (o < 0 || (size_t)o >= m->n_tensors)
-				return dmo_errf(err, err_len, "%s: operator %zu (%s) reads tensor %d of %zu",
-					    source, l, layer->name, o, m->n_tensors);
+			assert(o >= 0 && (size_t)o < m->n_tensors);
 			tt = &m->tensors[o];
 			tt->n_consumers++;
 			if (!is_activation(tt))
@@ -329,9 +324,10 @@ int dmo_model_load_shaped(const char *path, const struct dmo_model_shape *shapes
 		if (got == 0)
 			break;
 	}
-	int bad = ferror(f);
+	/* fread's errno says why (a folder: EISDIR), before fclose can change it. */
+	int bad = ferror(f) ? errno : 0;
 	fclose(f);
-	rc = bad ? dmo_errf(err, err_len, "%s: read error", path)
+	rc = bad ? dmo_errf(err, err_len, "%s: %s", path, strerror(bad))
 		 : dmo_model_parse_any(data, len, path, shapes, n_shapes, model, err, err_len);
 	free(data);
 	return rc;

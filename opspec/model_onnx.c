@@ -15,6 +15,7 @@
 #include "model_table.h"
 #include "onnx.pb-c.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,10 @@ struct onnx {
 /* An error about the model file, prefixed with its name (a macro: the format
  * arguments reach dmo_errf_at as written, checked against the format). */
 #define fail(x, ...) dmo_errf_at((x)->err, (x)->err_len, (x)->source, __VA_ARGS__)
+/* A layer kept without an op spec, for the reason given (format and
+ * arguments); -1 with the error set when memory runs out. */
+#define unsupported(x, layer, ...) \
+	dmo_model_layer_unsupported((layer), (x)->source, (x)->err, (x)->err_len, __VA_ARGS__)
 
 static int find_tensor(const struct dmo_model *m, const char *name)
 {
@@ -98,12 +103,11 @@ static int set_type(struct onnx *o, struct dmo_model_tensor *t, int32_t type)
 }
 
 /* Give T the shape DIMS[RANK]; -1 dims are left for --shape.  Returns 0,
- * or -1 with the error set. */
+ * or -1 with the error set.  Callers refuse a rank over the maximum with
+ * their own message (initializer, value_info) or pass one already read. */
 static int set_shape(struct onnx *o, struct dmo_model_tensor *t, const int64_t *dims, int rank)
 {
-	if (rank > DMO_MODEL_MAX_RANK)
-		return fail(o, "tensor '%s' has rank %d, dmo reads up to %d", t->name, rank,
-			    DMO_MODEL_MAX_RANK);
+	assert(rank <= DMO_MODEL_MAX_RANK);
 	for (size_t s = 0; s < o->n_shapes; s++)
 		if (dmo_model_shape_names(&o->shapes[s], t->name)) {
 			dims = o->shapes[s].dims;
@@ -152,10 +156,16 @@ static int read_initializer(struct onnx *o, const Onnx__TensorProto *init)
 		t->data = (const unsigned char *)init->int64_data;
 		t->data_len = init->n_int64_data * sizeof(int64_t);
 	} else if (init->n_int32_data) {
+		/* One value per element of any type up to 32 bits (int8,
+		 * float16, ...), so not always the tensor's own bytes. */
+		if (init->n_int32_data != t->elems)
+			return fail(o, "initializer '%s' holds %zu values for %llu elements",
+				    init->name, init->n_int32_data, (unsigned long long)t->elems);
 		t->data = (const unsigned char *)init->int32_data;
 		t->data_len = init->n_int32_data * sizeof(int32_t);
+		return 0;
 	}
-	if (t->data && t->elem_size == 4 && init->n_int32_data == 0 && t->data_len != t->bytes)
+	if (t->data && t->elem_size && t->data_len != t->bytes)
 		return fail(o, "initializer '%s' holds %zu bytes for %llu", init->name, t->data_len,
 			    (unsigned long long)t->bytes);
 	return 0;
@@ -305,21 +315,21 @@ static int derive_layout_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n
 		int64_t axis = a && a->has_i ? a->i : -1;
 
 		if (a == NULL && r > 2)
-			return dmo_model_layer_unsupported(layer, "softmax over the opset's default axis of %d (1 before opset 13, then the last)",
-							   r);
+			return unsupported(o, layer, "softmax over the opset's default axis of %d (1 before opset 13, then the last)",
+					   r);
 		if (axis != -1 && axis != r - 1)
-			return dmo_model_layer_unsupported(layer, "softmax over axis %lld of %d (dmo's is over the last)",
-							   (long long)axis, r);
+			return unsupported(o, layer, "softmax over axis %lld of %d (dmo's is over the last)",
+					   (long long)axis, r);
 	}
 	if (!strcmp(op, "Transpose")) {
 		if (r < 1 || r > 4 || attr_ints(n, "perm", given, (size_t)r, -1) != 0)
-			return dmo_model_layer_unsupported(layer, "not a 1-D to 4-D input with a perm of its rank");
+			return unsupported(o, layer, "not a 1-D to 4-D input with a perm of its rank");
 		for (int i = 0; i < r; i++) {
 			/* No perm: the axes reversed. */
 			int64_t p = attr(n, "perm") == NULL ? r - 1 - i : given[i];
 			if (p < 0 || p >= r)
-				return dmo_model_layer_unsupported(layer, "perm entry %lld of %d axes",
-								   (long long)p, r);
+				return unsupported(o, layer, "perm entry %lld of %d axes",
+						   (long long)p, r);
 			perm[lead + i] = lead + p;
 			dims[i] = in->shape[p];
 		}
@@ -344,8 +354,8 @@ static int derive_layout_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n
 	if (out->rank < 0)
 		return 0; /* read_node names the output without a shape */
 	if (!out->known_dtype || out->dtype != in->dtype)
-		return dmo_model_layer_unsupported(layer, "%s input to %s output", in->type_name,
-						   out->type_name);
+		return unsupported(o, layer, "%s input to %s output", in->type_name,
+				   out->type_name);
 	return dmo_model_layer_spec_runnable(m, l, text, layer->operands[0], layer->results[0],
 					     o->source, o->err, o->err_len);
 }
@@ -370,18 +380,21 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	int asym = 0;
 
 	if (layer->n_results != 1 || in == NULL)
-		return dmo_model_layer_unsupported(layer, "not one input and one output tensor");
+		return unsupported(o, layer, "not one input and one output tensor");
 	out = &m->tensors[layer->results[0]];
 	if (in->rank < 0)
 		return fail(o, "node %zu (%s) reads '%s', whose shape is unknown", l, op, in->name);
-	if (is_layout_op(op) && in->known_dtype && in->producer != DMO_MODEL_CONSTANT)
+	if (in->producer == DMO_MODEL_CONSTANT)
+		return unsupported(o, layer, "input '%s' is a constant, not an activation in the arena",
+				   in->name);
+	if (is_layout_op(op) && in->known_dtype)
 		return derive_layout_spec(o, l, n, in, out);
-	if (!in->known_dtype || in->dtype == DMO_I32 || in->producer == DMO_MODEL_CONSTANT)
-		return dmo_model_layer_unsupported(layer, "%s input: no dmo kernel", in->type_name);
+	if (!in->known_dtype || in->dtype == DMO_I32)
+		return unsupported(o, layer, "%s input: no dmo kernel", in->type_name);
 	if (!strcmp(op, "Relu") || !strcmp(op, "Add") || !strcmp(op, "Mul")) {
 		if (strcmp(op, "Relu") && (w == NULL || w->rank < 0 || w->elems != in->elems ||
 					    w->dtype != in->dtype))
-			return dmo_model_layer_unsupported(layer, "broadcasting operands");
+			return unsupported(o, layer, "broadcasting operands");
 		dmo_model_flat_shape(in, shape, sizeof shape);
 		snprintf(text, sizeof text, "%s:in=%s,dtype=%s",
 			 !strcmp(op, "Relu") ? "relu" : !strcmp(op, "Add") ? "add" : "mul", shape,
@@ -394,27 +407,27 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		int trans_b = attr_int(n, "transB", 0) != 0;
 
 		if (attr_int(n, "transA", 0) != 0 || in->rank != 2 || w == NULL || w->rank != 2)
-			return dmo_model_layer_unsupported(layer, "transposed or not 2-D A");
+			return unsupported(o, layer, "transposed or not 2-D A");
 		snprintf(text, sizeof text, "fc:in=%lldx%lld,units=%lld,dtype=%s",
 			 (long long)in->shape[0], (long long)in->shape[1],
 			 (long long)w->shape[trans_b ? 0 : 1], dmo_dtype_name(in->dtype));
 		goto spec;
 	}
 	if (in->rank != 4)
-		return dmo_model_layer_unsupported(layer, "%d-D input (dmo's %s is 2-D over NCHW)",
-						   in->rank, op);
+		return unsupported(o, layer, "%d-D input (dmo's %s is 2-D over NCHW)",
+				   in->rank, op);
 	nhwc(in, shape, sizeof shape);
 	if (!strcmp(op, "Conv")) {
 		int64_t group = attr_int(n, "group", 1);
 
 		if (w == NULL || w->rank != 4)
-			return dmo_model_layer_unsupported(layer, "weights are not 4-D");
+			return unsupported(o, layer, "weights are not 4-D");
 		if (attr_ints(n, "strides", s, 2, 1) || attr_ints(n, "dilations", d, 2, 1))
-			return dmo_model_layer_unsupported(layer, "strides or dilations not 2-D");
+			return unsupported(o, layer, "strides or dilations not 2-D");
 		k[0] = w->shape[2];
 		k[1] = w->shape[3];
 		if ((pad = window_pad(n, padbuf, sizeof padbuf, &why)) == NULL)
-			return dmo_model_layer_unsupported(layer, "%s", why);
+			return unsupported(o, layer, "%s", why);
 		asym = pad[strlen(pad) - 1] == '!';
 		if (asym)
 			padbuf[strlen(padbuf) - 1] = '\0';
@@ -431,30 +444,30 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 				 (long long)s[1], (long long)d[0], (long long)d[1], pad,
 				 (long long)(w->shape[0] / group), dmo_dtype_name(in->dtype));
 		else
-			return dmo_model_layer_unsupported(layer, "grouped convolution (group %lld)",
-							   (long long)group);
+			return unsupported(o, layer, "grouped convolution (group %lld)",
+					   (long long)group);
 	} else if (!strcmp(op, "MaxPool") || !strcmp(op, "AveragePool")) {
 		int avg = op[0] == 'A';
 
 		if (attr_ints(n, "kernel_shape", k, 2, 0) || k[0] <= 0 ||
 		    attr_ints(n, "strides", s, 2, 1) || attr_ints(n, "dilations", d, 2, 1))
-			return dmo_model_layer_unsupported(layer, "not a 2-D window");
+			return unsupported(o, layer, "not a 2-D window");
 		if (d[0] != 1 || d[1] != 1 || attr_int(n, "ceil_mode", 0) != 0 ||
 		    attr_int(n, "storage_order", 0) != 0 || layer->n_results != 1)
-			return dmo_model_layer_unsupported(layer, "dilation, ceil_mode, storage_order or indices output");
+			return unsupported(o, layer, "dilation, ceil_mode, storage_order or indices output");
 		if ((pad = window_pad(n, padbuf, sizeof padbuf, &why)) == NULL)
-			return dmo_model_layer_unsupported(layer, "%s", why);
+			return unsupported(o, layer, "%s", why);
 		asym = pad[strlen(pad) - 1] == '!';
 		if (asym)
 			padbuf[strlen(padbuf) - 1] = '\0';
 		if (avg && attr_int(n, "count_include_pad", 0) != 0 && strcmp(pad, "valid") &&
 		    strcmp(pad, "0x0"))
-			return dmo_model_layer_unsupported(layer, "count_include_pad (dmo's average divides by the taps inside the image)");
+			return unsupported(o, layer, "count_include_pad (dmo's average divides by the taps inside the image)");
 		snprintf(text, sizeof text, "%s:in=%s,k=%lldx%lld,stride=%lldx%lld,pad=%s,dtype=%s",
 			 avg ? "avgpool" : "maxpool", shape, (long long)k[0], (long long)k[1],
 			 (long long)s[0], (long long)s[1], pad, dmo_dtype_name(in->dtype));
 	} else {
-		return dmo_model_layer_unsupported(layer, "op %s has no dmo model", op);
+		return unsupported(o, layer, "op %s has no dmo model", op);
 	}
 spec:
 	{
@@ -488,14 +501,14 @@ spec:
 				return -1;
 		} else if (window && (out->rank != 4 || memcmp(out->shape, dims, sizeof dims) != 0)) {
 			if (asym)
-				return dmo_model_layer_unsupported(layer, "asymmetric padding that changes the output size");
+				return unsupported(o, layer, "asymmetric padding that changes the output size");
 			return fail(o, "node %zu (%s): output '%s' is not the %lldx%lldx%lldx%lld (NCHW) its attributes give",
 				    l, op, out->name, (long long)dims[0], (long long)dims[1],
 				    (long long)dims[2], (long long)dims[3]);
 		}
 		if (!out->known_dtype || out->dtype != in->dtype)
-			return dmo_model_layer_unsupported(layer, "%s input to %s output",
-							   in->type_name, out->type_name);
+			return unsupported(o, layer, "%s input to %s output",
+					   in->type_name, out->type_name);
 	}
 	return dmo_model_layer_spec(m, l, text, layer->operands[0], layer->results[0], o->source,
 				    o->err, o->err_len);
@@ -541,8 +554,7 @@ static int read_node(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	if (layer->n_results == 0)
 		return fail(o, "node %zu (%s) has no output", l, op);
 	if (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"))
-		return dmo_model_layer_unsupported(layer, "op %s has no dmo model", layer->op_name)
-			       ? fail(o, "out of memory") : 0;
+		return unsupported(o, layer, "op %s has no dmo model", layer->op_name);
 	if (derive_spec(o, l, n) != 0)
 		return -1;
 	for (i = 0; i < layer->n_results; i++) {

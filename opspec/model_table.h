@@ -143,9 +143,11 @@ int dmo_model_parse_onnx(const unsigned char *data, size_t len, const char *sour
 			 struct dmo_model *model, char *err, size_t err_len);
 
 /* For the readers: after layers[].results/operands and tensors[] are
- * filled, derive producers, consumers, live ranges, act_in and inputs, and
- * check the graph is executable in file order (every activation read after
- * it is written, each tensor written once).  Returns 0, or -1 with ERR. */
+ * filled (every index a tensor's, or DMO_MODEL_ABSENT for an operand: the
+ * readers check them against the file), derive producers, consumers, live
+ * ranges, act_in and inputs, and check the graph is executable in file
+ * order (every activation read after it is written, each tensor written
+ * once).  Returns 0, or -1 with ERR. */
 int dmo_model_link(struct dmo_model *model, const char *source, char *err,
 		   size_t err_len);
 
@@ -163,9 +165,11 @@ int dmo_model_layer_spec_runnable(struct dmo_model *model, size_t l, const char 
 				  int out, const char *source, char *err, size_t err_len);
 
 /* For the readers: layer L has no dmo op spec, for the reason WHY (printf
- * format); it is planned with O_s = 0.  Returns 0, or -1 out of memory. */
-int dmo_model_layer_unsupported(struct dmo_model_layer *layer, const char *why, ...)
-	__attribute__((format(printf, 2, 3)));
+ * format); it is planned with O_s = 0.  Returns 0, or -1 with ERR
+ * ("SOURCE: out of memory"). */
+int dmo_model_layer_unsupported(struct dmo_model_layer *layer, const char *source, char *err,
+				size_t err_len, const char *why, ...)
+	__attribute__((format(printf, 5, 6)));
 
 /* An element-wise op spec's `in=NxHxWxC` for a tensor of any rank (flat
  * order: the last three dimensions, the others folded into N). */

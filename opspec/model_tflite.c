@@ -105,6 +105,10 @@ struct tfl {
 /* An error about the model file, prefixed with its name (a macro: the format
  * arguments reach dmo_errf_at as written, checked against the format). */
 #define fail(x, ...) dmo_errf_at((x)->err, (x)->err_len, (x)->source, __VA_ARGS__)
+/* A layer kept without an op spec, for the reason given (format and
+ * arguments); -1 with the error set when memory runs out. */
+#define unsupported(x, layer, ...) \
+	dmo_model_layer_unsupported((layer), (x)->source, (x)->err, (x)->err_len, __VA_ARGS__)
 
 /* After a batch of FlatBuffer reads: a bounds failure becomes the error. */
 static int fb_check(struct tfl *t, const char *where)
@@ -457,27 +461,29 @@ static int derive_spec(struct tfl *t, size_t l, uint32_t code, uint8_t options_t
 	int in_t, out_t;
 
 	if (in == NULL || out == NULL)
-		return dmo_model_layer_unsupported(layer, "not one input and one output tensor");
+		return unsupported(t, layer, "not one input and one output tensor");
 	in_t = layer->operands[0];
 	out_t = layer->results[0];
+	if (in->producer == DMO_MODEL_CONSTANT)
+		return unsupported(t, layer, "input '%s' is a constant, not an activation in the arena",
+				   in->name);
 	if (is_layout_code(code)) {
 		char why[160];
 
-		if (!in->known_dtype || !out->known_dtype || in->producer == DMO_MODEL_CONSTANT)
-			return dmo_model_layer_unsupported(layer, "%s input to %s output: no dmo kernel",
-							   in->type_name, out->type_name);
+		if (!in->known_dtype || !out->known_dtype)
+			return unsupported(t, layer, "%s input to %s output: no dmo kernel",
+					   in->type_name, out->type_name);
 		if (layout_spec(m, layer, code, options_type, fb, options, text, sizeof text, why,
 				sizeof why) != 0)
-			return dmo_model_layer_unsupported(layer, "%s", why);
+			return unsupported(t, layer, "%s", why);
 		if (fb_check(t, "operator options") != 0)
 			return -1;
 		return dmo_model_layer_spec_runnable(m, l, text, in_t, out_t, t->source, t->err,
 						     t->err_len);
 	}
-	if (!in->known_dtype || in->dtype == DMO_I32 || in->dtype != out->dtype ||
-	    in->producer == DMO_MODEL_CONSTANT)
-		return dmo_model_layer_unsupported(layer, "%s input to %s output: no dmo kernel",
-						   in->type_name, out->type_name);
+	if (!in->known_dtype || in->dtype == DMO_I32 || in->dtype != out->dtype)
+		return unsupported(t, layer, "%s input to %s output: no dmo kernel",
+				   in->type_name, out->type_name);
 	switch (code) {
 	case OP_CONV_2D:
 	case OP_DEPTHWISE_CONV_2D: {
@@ -511,7 +517,7 @@ static int derive_spec(struct tfl *t, size_t l, uint32_t code, uint8_t options_t
 				 dmo_dtype_name(in->dtype));
 		} else {
 			if (w->shape[3] != in->shape[3])
-				return dmo_model_layer_unsupported(layer,
+				return unsupported(t, layer,
 					"grouped convolution (%lld input channels, filter has %lld)",
 					(long long)in->shape[3], (long long)w->shape[3]);
 			snprintf(text, sizeof text,
@@ -552,7 +558,7 @@ static int derive_spec(struct tfl *t, size_t l, uint32_t code, uint8_t options_t
 		if (options_type == OPT_FC) {
 			layer->act = act_of(fb_i8(fb, options, FC_ACT, 0));
 			if (fb_i8(fb, options, FC_WEIGHTS_FORMAT, 0) != 0)
-				return dmo_model_layer_unsupported(layer, "shuffled weights format");
+				return unsupported(t, layer, "shuffled weights format");
 		}
 		snprintf(text, sizeof text, "fc:in=%llux%lld,units=%lld,dtype=%s",
 			 (unsigned long long)(in->elems / (uint64_t)w->shape[1]),
@@ -567,7 +573,7 @@ static int derive_spec(struct tfl *t, size_t l, uint32_t code, uint8_t options_t
 			layer->act = act_of(fb_i8(fb, options, ADDMUL_ACT, 0));
 		if (other == NULL || other->elems != in->elems || out->elems != in->elems ||
 		    other->dtype != in->dtype)
-			return dmo_model_layer_unsupported(layer, "broadcasting operands");
+			return unsupported(t, layer, "broadcasting operands");
 		dmo_model_flat_shape(in, shape, sizeof shape);
 		snprintf(text, sizeof text, "%s:in=%s,dtype=%s", code == OP_ADD ? "add" : "mul",
 			 shape, dmo_dtype_name(in->dtype));
@@ -625,8 +631,11 @@ static int read_operator(struct tfl *t, const struct fb_table *op, size_t l, uin
 	    read_index_list(t, &outs, n_tensors, &layer->results, &layer->n_results,
 			    "operator output", 0) != 0)
 		return -1;
+	/* A layer is a kernel that writes a buffer (as model_onnx.c says). */
+	if (layer->n_results == 0)
+		return fail(t, "operator %zu (%s) has no output", l, name);
 	if (!supported_code(t->opcodes[code_index]))
-		return dmo_model_layer_unsupported(layer, "op %s has no dmo model", name) ? fail(t, "out of memory") : 0;
+		return unsupported(t, layer, "op %s has no dmo model", name);
 	return derive_spec(t, l, t->opcodes[code_index], options_type, &options);
 }
 

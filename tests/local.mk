@@ -137,3 +137,21 @@ TESTS += tests/event_file_damage.sh
 EXTRA_DIST += tests/event_file_damage.sh
 TESTS += tests/fault_injection.sh
 EXTRA_DIST += tests/fault_injection.sh
+# The TFLite reader on models written by the test, then damaged field by field.
+check_PROGRAMS += tests/test_model_tflite
+TESTS += tests/test_model_tflite
+tests_test_model_tflite_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_model_tflite_LDADD = opspec/libdmo-model.la $(CHECK_LIBS)
+# The ONNX reader on ModelProtos built by the test, then made wrong one part at a time.
+check_PROGRAMS += tests/test_model_onnx
+TESTS += tests/test_model_onnx
+tests_test_model_onnx_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROTOBUF_C_CFLAGS)
+tests_test_model_onnx_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_model_onnx_LDADD = opspec/libdmo-model.la $(CHECK_LIBS)
+# The readers when each of their allocations fails in turn (--wrap: dmo's own calls only).
+check_PROGRAMS += tests/test_model_oom
+TESTS += tests/test_model_oom
+tests_test_model_oom_CPPFLAGS = $(AM_CPPFLAGS) -DDMO_TOP_SRCDIR='"$(abs_top_srcdir)"'
+tests_test_model_oom_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_model_oom_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=free
+tests_test_model_oom_LDADD = opspec/libdmo-model.la $(CHECK_LIBS)

@@ -106,6 +106,7 @@ static const struct bad_table {
 	{ HDR "1,a,\"relu:in=2x2x2\",\n1,b,\"relu:in=2x2x2\",\n", "row 3: column 'layer' is '1', expected 2" },
 	{ HDR "0,a,\"relu:in=2x2x2\",\n2,b,\"relu:in=2x2x2\",\n", "row 3: column 'layer' is '2', expected 1" },
 	{ HDR "0,,\"relu:in=2x2x2\",\n", "row 2: column 'name'" },
+	{ HDR "0,a b,\"relu:in=2x2x2\",\n", "row 2: column 'name' 'a b' must be non-empty [A-Za-z0-9_.-]" },
 	{ HDR "0,a,\"relu:in=2x2x2\",\n1,a,\"relu:in=2x2x2\",\n", "row 3: duplicate layer name 'a'" },
 	{ HDR "0,a,\"relu:in=2x2x2,units=3\",\n", "row 2: column 'spec': key 'units' does not apply" },
 	{ HDR "0,a,\"relu:in=2x2x2\",\n1,b,\"add:in=2x2x2\",a;nope\n", "row 3: input 'nope' is not an earlier layer" },
@@ -180,7 +181,49 @@ START_TEST(missing_file)
 	char err[512] = "";
 
 	ck_assert_int_eq(dmo_model_load("/nonexistent/x.csv", &m, err, sizeof err), -1);
-	ck_assert_ptr_nonnull(strstr(err, "/nonexistent/x.csv: "));
+	ck_assert_str_eq(err, "/nonexistent/x.csv: No such file or directory");
+	/* A folder opens, and its first read says what it is. */
+	ck_assert_int_eq(dmo_model_load("/", &m, err, sizeof err), -1);
+	ck_assert_str_eq(err, "/: Is a directory");
+}
+END_TEST
+
+/* A NUL byte in a field is named; the CSV error after it (an unclosed
+ * quote) does not replace that first message. */
+START_TEST(nul_byte)
+{
+	static const char nul[] = HDR "1,a\0b,\"relu:in=2x2x2\",\n2,\"x";
+	struct dmo_model m;
+	char err[512] = "";
+
+	ck_assert_int_eq(dmo_model_parse(nul, sizeof nul - 1, "t.csv", &m, err, sizeof err), -1);
+	ck_assert_str_eq(err, "t.csv: row 2: NUL byte in column 'name'");
+	ck_assert_uint_eq(m.n_layers, 0);
+}
+END_TEST
+
+/* --shape fixes dims of .tflite and .onnx tensors; NAME=D1xD2x... */
+START_TEST(shape_option)
+{
+	static const char table[] = HDR "1,a,\"relu:in=2x2x2\",\n";
+	struct dmo_model_shape shape;
+	struct dmo_model m;
+	char err[512] = "";
+
+	ck_assert_int_eq(dmo_model_shape_parse("x=1x224x3", &shape, err, sizeof err), 0);
+	ck_assert_int_eq(shape.rank, 3);
+	ck_assert_int_eq(shape.dims[1], 224);
+	ck_assert_int_eq(dmo_model_parse_any((const unsigned char *)table, sizeof table - 1, "t.csv",
+					     &shape, 1, &m, err, sizeof err), -1);
+	ck_assert_str_eq(err, "t.csv: --shape applies to .tflite and .onnx files, not layer tables");
+	ck_assert_int_eq(dmo_model_shape_parse("=1x2", &shape, err, sizeof err), -1);
+	ck_assert_str_eq(err, "--shape '=1x2': expected NAME=D1xD2x... (e.g. input=1x224x224x3)");
+	ck_assert_int_eq(dmo_model_shape_parse("x=1x0", &shape, err, sizeof err), -1);
+	ck_assert_str_eq(err, "--shape 'x=1x0': dimensions must be positive integers joined by 'x', at most 8");
+	ck_assert_int_eq(dmo_model_shape_parse("x=1x2x3x4x5x6x7x8x9", &shape, err, sizeof err), -1);
+	ck_assert_str_eq(err, "--shape 'x=1x2x3x4x5x6x7x8x9': dimensions must be positive integers joined by 'x', at most 8");
+	ck_assert_int_eq(dmo_model_shape_parse("x=2,3", &shape, err, sizeof err), -1);
+	ck_assert_str_eq(err, "--shape 'x=2,3': dimensions must be positive integers joined by 'x', at most 8");
 }
 END_TEST
 
@@ -195,6 +238,8 @@ int main(void)
 	tcase_add_loop_test(tc, rejects_malformed, 0, sizeof bad_tables / sizeof bad_tables[0]);
 	tcase_add_loop_test(tc, rejects_broken_chain, 0, sizeof bad_chains / sizeof bad_chains[0]);
 	tcase_add_test(tc, missing_file);
+	tcase_add_test(tc, nul_byte);
+	tcase_add_test(tc, shape_option);
 	suite_add_tcase(suite, tc);
 
 	return dmo_run_suite(suite);

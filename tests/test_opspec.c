@@ -178,6 +178,16 @@ static const struct error_case {
 	{ "relu:in=2x2x2,dtype=f64", "bad value for 'dtype'" },
 	{ "relu:in=2049x2048x1024,dtype=i8", "input buffer" },
 	{ "conv2d:in=64x64x1,k=1,out_c=1000000", "output buffer exceeds 4 GiB (check 'out_c')" },
+	/* 2^30 + 2 channels of 4 bytes, each past 4 GiB by the key named */
+	{ "dwconv2d:in=1x1x2,k=1,mult=536870913", "output buffer exceeds 4 GiB (check 'mult')" },
+	{ "pad:in=1x1x2,after=0x0x1073741824", "output buffer exceeds 4 GiB (check 'before'/'after')" },
+	{ "concat:in=1x1x2,out_c=1073741826", "output buffer exceeds 4 GiB (check 'out_c')" },
+	/* 2^30 + 2^20 int8 in, as many float32 out */
+	{ "dequantize:in=1024x1024x1025", "output buffer exceeds 4 GiB (check 'in')" },
+	/* 2^16 channels times 2^16 is past 2^31 - 1 */
+	{ "dwconv2d:in=1x1x65536,k=1,mult=65536", "value of 'mult' is too large for 'in' channels" },
+	/* explicit pad 2 under a dilated kernel of 4: (2^31 - 1 + 4 - 4) + 1 rows */
+	{ "conv2d:in=2147483647x1x1,k=2x1,dil=3x1,pad=2x0,out_c=1", "output of 'in' with this 'pad' is too large" },
 	{ "relu:in=2x2x2 ", "bad value for 'in'" },
 	{ "relu:in=2x2x2,", "empty key=value" },
 	{ "relu:in=2x2x2,,dtype=i8", "empty key=value" },

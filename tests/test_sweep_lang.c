@@ -39,6 +39,11 @@ START_TEST(grid_expands)
 	ck_assert_int_eq(dmo_grid_spec(g, 5, buf, 8), -1); /* too small a buffer */
 	dmo_grid_free(g);
 
+	/* Room for "relu:in=" and its NUL, not for the range's number. */
+	g = grid_ok("relu:in={1..3}x2x2");
+	ck_assert_int_eq(dmo_grid_spec(g, 0, buf, 9), -1);
+	dmo_grid_free(g);
+
 	g = grid_ok("fc:in={1..10:4},units=3"); /* 1, 5, 9 */
 	ck_assert_uint_eq(dmo_grid_count(g), 3);
 	expect_spec(g, 2, "fc:in=9,units=3");
@@ -79,7 +84,23 @@ static const struct error_case {
 	{ "relu:in={1..3000000000}", "column 13: a range ends" }, /* beyond 2^31 */
 	/* 10^4 * 10^4 configurations: the second set, at 18, breaks the limit. */
 	{ "fc:in={1..10000}x{1..10000},units=1", "column 18: grid has more than" },
+	{ "relu:in={1..20000000}x1x1", "column 9: set has more than 10000000 values" },
 };
+
+START_TEST(grid_too_long)
+{
+	char text[DMO_GRID_MAX_TEXT + 2], err[256] = "";
+	struct dmo_grid *g = NULL;
+
+	memset(text, 'x', sizeof text - 1);
+	text[sizeof text - 1] = '\0';
+	ck_assert_int_eq(dmo_grid_parse(text, &g, err, sizeof err), -1);
+	ck_assert_str_eq(err, "column 4097: grid longer than 4096 characters");
+	text[DMO_GRID_MAX_TEXT] = '\0'; /* 4096 characters are read */
+	ck_assert_int_eq(dmo_grid_parse(text, &g, err, sizeof err), 0);
+	dmo_grid_free(g);
+}
+END_TEST
 
 START_TEST(grid_errors_name_the_column)
 {
@@ -260,6 +281,7 @@ int main(void)
 	TCase *tc = tcase_create("grid and formula");
 
 	tcase_add_test(tc, grid_expands);
+	tcase_add_test(tc, grid_too_long);
 	tcase_add_loop_test(tc, grid_errors_name_the_column, 0,
 			    sizeof grid_errors / sizeof grid_errors[0]);
 	tcase_add_loop_test(tc, formula_values, 0, sizeof values / sizeof values[0]);

@@ -1,0 +1,677 @@
+/* test_model_onnx.c - Check tests of the ONNX reader on small ModelProtos
+ * built here with protobuf-c's generated structs and packed by it: a valid
+ * one-node graph, and graphs with one initializer, value_info, attribute or
+ * node made wrong.  Each case asserts the reader's status and its whole
+ * message, the text model_onnx.c says for that fault; accepted cases assert
+ * the op spec, derived by hand from the ONNX operator docs next to each. */
+#include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "model_table.h"
+#include "onnx.pb-c.h"
+
+enum { FLOAT = 1, INT8 = 3, INT64 = 7 };
+enum { IN, OUT, INFO };
+
+/* Every message of one graph, from fixed pools reset by start(). */
+static struct {
+	Onnx__ModelProto model;
+	Onnx__GraphProto graph;
+	Onnx__NodeProto node[3], *node_p[3];
+	Onnx__AttributeProto attr[12], *attr_p[3][12];
+	size_t n_attr;
+	Onnx__ValueInfoProto vi[12], *vi_p[3][12];
+	Onnx__TypeProto type[12];
+	Onnx__TypeProto__Tensor tensor_type[12];
+	Onnx__TypeProto__Sequence seq;
+	Onnx__TensorShapeProto shape[12];
+	Onnx__TensorShapeProto__Dimension dim[12][10], *dim_p[12][10];
+	size_t n_vi;
+	Onnx__TensorProto init[4], *init_p[4];
+	Onnx__SparseTensorProto sparse, *sparse_p[1];
+	int64_t init_dims[4][10], ints[12][8];
+	char strs[48][24], *name_p[3][2][4];
+	size_t n_strs;
+	unsigned char packed[8192];
+	size_t len;
+} B;
+
+static char *str(const char *s)
+{
+	ck_assert_uint_lt(B.n_strs, 48);
+	ck_assert_uint_lt(strlen(s), 24);
+	return strcpy(B.strs[B.n_strs++], s);
+}
+
+/* A new model of ir_version 8 with an empty graph. */
+static void start(void)
+{
+	memset(&B, 0, sizeof B);
+	B.model = (Onnx__ModelProto)ONNX__MODEL_PROTO__INIT;
+	B.model.has_ir_version = 1;
+	B.model.ir_version = 8;
+	B.graph = (Onnx__GraphProto)ONNX__GRAPH_PROTO__INIT;
+	B.model.graph = &B.graph;
+	B.graph.node = B.node_p;
+	B.graph.input = B.vi_p[IN];
+	B.graph.output = B.vi_p[OUT];
+	B.graph.value_info = B.vi_p[INFO];
+	B.graph.initializer = B.init_p;
+}
+
+/* A graph input, output or value_info (WHERE) NAME of element type TYPE
+ * and RANK dims after it (-1 dims are symbolic, "N"); rank -1: no shape. */
+static Onnx__ValueInfoProto *value(int where, const char *name, int32_t type, int rank, ...)
+{
+	size_t i = B.n_vi++;
+	size_t *count = where == IN ? &B.graph.n_input : where == OUT ? &B.graph.n_output
+								     : &B.graph.n_value_info;
+	va_list ap;
+
+	B.vi[i] = (Onnx__ValueInfoProto)ONNX__VALUE_INFO_PROTO__INIT;
+	B.vi[i].name = str(name);
+	B.vi[i].type = &B.type[i];
+	B.type[i] = (Onnx__TypeProto)ONNX__TYPE_PROTO__INIT;
+	B.type[i].value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
+	B.type[i].tensor_type = &B.tensor_type[i];
+	B.tensor_type[i] = (Onnx__TypeProto__Tensor)ONNX__TYPE_PROTO__TENSOR__INIT;
+	B.tensor_type[i].has_elem_type = 1;
+	B.tensor_type[i].elem_type = type;
+	if (rank >= 0) {
+		B.tensor_type[i].shape = &B.shape[i];
+		B.shape[i] = (Onnx__TensorShapeProto)ONNX__TENSOR_SHAPE_PROTO__INIT;
+		B.shape[i].n_dim = (size_t)rank;
+		B.shape[i].dim = B.dim_p[i];
+		va_start(ap, rank);
+		for (int k = 0; k < rank; k++) {
+			int d = va_arg(ap, int);
+			Onnx__TensorShapeProto__Dimension *dim = &B.dim[i][k];
+
+			*dim = (Onnx__TensorShapeProto__Dimension)ONNX__TENSOR_SHAPE_PROTO__DIMENSION__INIT;
+			if (d < 0) {
+				dim->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
+				dim->dim_param = str("N");
+			} else {
+				dim->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+				dim->dim_value = d;
+			}
+			B.dim_p[i][k] = dim;
+		}
+		va_end(ap);
+	}
+	B.vi_p[where][(*count)++] = &B.vi[i];
+	return &B.vi[i];
+}
+
+/* Split "a,b" into up to 4 names (an empty one stays: an absent operand). */
+static size_t names(const char *list, char **out)
+{
+	size_t n = 0;
+
+	for (const char *p = list;; p++) {
+		const char *end = strchr(p, ',');
+		char buf[16] = "";
+
+		memcpy(buf, p, end ? (size_t)(end - p) : strlen(p));
+		ck_assert_uint_lt(n, 4);
+		out[n++] = str(buf);
+		if (!end)
+			return n;
+		p = end;
+	}
+}
+
+static Onnx__NodeProto *node(const char *op, const char *inputs, const char *outputs)
+{
+	size_t i = B.graph.n_node++;
+	Onnx__NodeProto *n = &B.node[i];
+
+	*n = (Onnx__NodeProto)ONNX__NODE_PROTO__INIT;
+	n->op_type = op ? str(op) : NULL;
+	n->input = B.name_p[i][0];
+	n->n_input = names(inputs, n->input);
+	n->output = B.name_p[i][1];
+	n->n_output = names(outputs, n->output);
+	n->attribute = B.attr_p[i];
+	B.node_p[i] = n;
+	return n;
+}
+
+static Onnx__AttributeProto *new_attr(Onnx__NodeProto *n, const char *name)
+{
+	Onnx__AttributeProto *a = &B.attr[B.n_attr++];
+
+	*a = (Onnx__AttributeProto)ONNX__ATTRIBUTE_PROTO__INIT;
+	a->name = str(name);
+	n->attribute[n->n_attribute++] = a;
+	return a;
+}
+
+static void attr_i(Onnx__NodeProto *n, const char *name, int64_t v)
+{
+	Onnx__AttributeProto *a = new_attr(n, name);
+
+	a->has_i = 1;
+	a->i = v;
+}
+
+static void attr_ints(Onnx__NodeProto *n, const char *name, int count, ...)
+{
+	Onnx__AttributeProto *a = new_attr(n, name);
+	va_list ap;
+
+	a->ints = B.ints[B.n_attr - 1];
+	a->n_ints = (size_t)count;
+	va_start(ap, count);
+	for (int k = 0; k < count; k++)
+		a->ints[k] = va_arg(ap, int);
+	va_end(ap);
+}
+
+static void attr_s(Onnx__NodeProto *n, const char *name, const char *s)
+{
+	Onnx__AttributeProto *a = new_attr(n, name);
+
+	a->has_s = 1;
+	a->s.data = (uint8_t *)str(s);
+	a->s.len = strlen(s);
+}
+
+/* An initializer NAME of TYPE and RANK dims; the caller adds its data. */
+static Onnx__TensorProto *initializer(const char *name, int32_t type, int rank, ...)
+{
+	size_t i = B.graph.n_initializer++;
+	Onnx__TensorProto *t = &B.init[i];
+	va_list ap;
+
+	*t = (Onnx__TensorProto)ONNX__TENSOR_PROTO__INIT;
+	t->name = name ? str(name) : NULL;
+	t->has_data_type = 1;
+	t->data_type = type;
+	t->dims = B.init_dims[i];
+	t->n_dims = (size_t)rank;
+	va_start(ap, rank);
+	for (int k = 0; k < rank; k++)
+		t->dims[k] = va_arg(ap, int);
+	va_end(ap);
+	B.init_p[i] = t;
+	return t;
+}
+
+/* Pack the graph and read it, with SHAPE (or none). */
+static int read_packed(const char *shape, struct dmo_model *m, char *err, size_t len)
+{
+	struct dmo_model_shape s;
+
+	B.len = onnx__model_proto__get_packed_size(&B.model);
+	ck_assert_uint_le(B.len, sizeof B.packed);
+	onnx__model_proto__pack(&B.model, B.packed);
+	if (shape)
+		ck_assert_int_eq(dmo_model_shape_parse(shape, &s, err, len), 0);
+	return dmo_model_parse_onnx(B.packed, B.len, "m.onnx", shape ? &s : NULL, shape ? 1 : 0, m,
+				    err, len);
+}
+
+static void refused_shaped(const char *shape, const char *want)
+{
+	struct dmo_model m;
+	char err[512] = "";
+
+	ck_assert_int_eq(read_packed(shape, &m, err, sizeof err), -1);
+	ck_assert_str_eq(err, want);
+	ck_assert_uint_eq(m.n_layers, 0);
+	ck_assert_ptr_null(m.tensors);
+}
+
+static void refused(const char *want)
+{
+	refused_shaped(NULL, want);
+}
+
+/* Node 0's op spec (SPEC), or its reason for having none (WHY). */
+static void expect_layer_shaped(const char *shape, const char *spec, const char *why)
+{
+	struct dmo_model m;
+	char err[512] = "";
+
+	ck_assert_msg(read_packed(shape, &m, err, sizeof err) == 0, "%s", err);
+	if (spec) {
+		ck_assert_msg(m.layers[0].supported, "no spec: %s", m.layers[0].why);
+		ck_assert_str_eq(m.layers[0].spec, spec);
+	} else {
+		ck_assert_int_eq(m.layers[0].supported, 0);
+		ck_assert_str_eq(m.layers[0].why, why);
+	}
+	dmo_model_free(&m);
+}
+
+static void expect_layer(const char *spec, const char *why)
+{
+	expect_layer_shaped(NULL, spec, why);
+}
+
+/* x (1x3x4x4 float, NCHW) -> Relu -> y. */
+static Onnx__NodeProto *relu_graph(void)
+{
+	start();
+	value(IN, "x", FLOAT, 4, 1, 3, 4, 4);
+	value(OUT, "y", FLOAT, 4, 1, 3, 4, 4);
+	return node("Relu", "x", "y");
+}
+
+START_TEST(base_graph_reads)
+{
+	struct dmo_model m;
+	char err[512] = "";
+
+	relu_graph();
+	ck_assert_msg(read_packed(NULL, &m, err, sizeof err) == 0, "%s", err);
+	ck_assert_str_eq(m.layers[0].name, "0_relu");
+	/* Element-wise: the stored dims flattened, 1x3x4x4. */
+	ck_assert_str_eq(m.layers[0].spec, "relu:in=1x3x4x4,dtype=f32");
+	dmo_model_free(&m);
+}
+END_TEST
+
+START_TEST(graph_faults)
+{
+	static const unsigned char junk[] = { 0xff, 0xff, 0xff };
+	struct dmo_model m;
+	char err[512] = "";
+	Onnx__NodeProto *n;
+
+	ck_assert_int_eq(dmo_model_parse_onnx(junk, sizeof junk, "m.onnx", NULL, 0, &m, err,
+					      sizeof err), -1);
+	ck_assert_str_eq(err, "m.onnx: not a model dmo reads: no TFLite identifier (TFL3 at byte 4), no layer-table header ('layer,name,spec,inputs') and not an ONNX ModelProto with a graph (protobuf decoding failed)");
+
+	relu_graph();
+	B.model.graph = NULL;
+	refused("m.onnx: not a model dmo reads: no TFLite identifier (TFL3 at byte 4), no layer-table header ('layer,name,spec,inputs') and not an ONNX ModelProto with a graph");
+
+	relu_graph();
+	B.graph.n_node = 0;
+	refused("m.onnx: the graph has no nodes");
+
+	relu_graph();
+	B.sparse = (Onnx__SparseTensorProto)ONNX__SPARSE_TENSOR_PROTO__INIT;
+	B.sparse_p[0] = &B.sparse;
+	B.graph.sparse_initializer = B.sparse_p;
+	B.graph.n_sparse_initializer = 1;
+	refused("m.onnx: sparse initializers are not read");
+
+	relu_graph();
+	refused_shaped("nosuch=1x2", "m.onnx: --shape nosuch=1x2: the graph has no input or value_info of that name");
+
+	/* An output no node writes, and an input given no shape. */
+	relu_graph();
+	value(OUT, "z", FLOAT, -1);
+	refused("m.onnx: tensor 'z' has no shape (no node writes it)");
+	relu_graph();
+	value(IN, "q", FLOAT, -1);
+	refused("m.onnx: model input 'q' has no shape: give it with --shape NAME=D1x...");
+
+	/* A node that writes nothing, one with a domain, one optional input. */
+	relu_graph();
+	B.node[0].output[0][0] = '\0';
+	refused("m.onnx: node 0 (Relu) has no output");
+	n = relu_graph();
+	n->domain = str("com.example");
+	expect_layer(NULL, "op com.example:Relu has no dmo model");
+	n->domain = str("ai.onnx");
+	expect_layer("relu:in=1x3x4x4,dtype=f32", NULL);
+
+	/* Node 0 reads the output of node 1: not in execution order. */
+	relu_graph();
+	B.node[0].input[0] = str("h");
+	node("Relu", "x", "h");
+	value(INFO, "h", FLOAT, 4, 1, 3, 4, 4);
+	refused("m.onnx: operator 0 (0_relu) reads tensor 'h' before operator 1 writes it (operators must be in execution order)");
+}
+END_TEST
+
+START_TEST(initializer_faults)
+{
+	Onnx__TensorProto *t;
+	static float w4[4];
+	static int64_t i4[4];
+	static int32_t i32[4];
+
+	/* Each on an Add of x and an initializer w. */
+#define ADD_GRAPH() (relu_graph(), B.node[0].op_type = str("Add"), \
+		     B.node[0].input[1] = str("w"), B.node[0].n_input = 2)
+	ADD_GRAPH();
+	initializer(NULL, FLOAT, 1, 4);
+	refused("m.onnx: an initializer has no name");
+	ADD_GRAPH();
+	initializer("w", FLOAT, 1, 4);
+	initializer("w", FLOAT, 1, 4);
+	refused("m.onnx: two initializers are named 'w'");
+	ADD_GRAPH();
+	initializer("w", 99, 1, 4);
+	refused("m.onnx: tensor 'w' has unknown element type 99");
+	ADD_GRAPH();
+	initializer("w", FLOAT, 9, 1, 1, 1, 1, 1, 1, 1, 1, 4);
+	refused("m.onnx: initializer 'w' has rank 9");
+	ADD_GRAPH();
+	initializer("w", FLOAT, 2, -1, 4);
+	refused("m.onnx: tensor 'w' has no static dimension 0: give its shape with --shape 'w=D1x...'");
+	/* 2^20 * 2^20 * 2 elements: past 2^40 at the third dimension. */
+	ADD_GRAPH();
+	initializer("w", FLOAT, 3, 1 << 20, 1 << 20, 2);
+	refused("m.onnx: tensor 'w' has over 2^40 elements");
+
+	/* 4 floats for a 1x4 tensor... */
+	ADD_GRAPH();
+	t = initializer("w", FLOAT, 2, 1, 4);
+	t->float_data = w4;
+	t->n_float_data = 4;
+	expect_layer(NULL, "broadcasting operands");
+	/* ...but only 3 of them: 12 bytes for 16. */
+	t->n_float_data = 3;
+	refused("m.onnx: initializer 'w' holds 12 bytes for 16");
+	/* int64 data for an int64 tensor, one value short: 24 bytes for
+	 * 32; raw bytes one short; int32_data holds one value per element
+	 * of narrower types too, so it is counted in elements. */
+	ADD_GRAPH();
+	t = initializer("w", INT64, 1, 4);
+	t->int64_data = i4;
+	t->n_int64_data = 4;
+	expect_layer(NULL, "broadcasting operands");
+	t->n_int64_data = 3;
+	refused("m.onnx: initializer 'w' holds 24 bytes for 32");
+	ADD_GRAPH();
+	t = initializer("w", INT8, 1, 4);
+	t->has_raw_data = 1;
+	t->raw_data.data = (uint8_t *)i32;
+	t->raw_data.len = 3;
+	refused("m.onnx: initializer 'w' holds 3 bytes for 4");
+	ADD_GRAPH();
+	t = initializer("w", INT8, 1, 4);
+	t->int32_data = i32;
+	t->n_int32_data = 4;
+	expect_layer(NULL, "broadcasting operands");
+	t->n_int32_data = 3;
+	refused("m.onnx: initializer 'w' holds 3 values for 4 elements");
+	/* An initializer also listed among the inputs (ONNX < 1.4) stays
+	 * a constant; Relu of a constant has no kernel reading the arena. */
+	relu_graph();
+	initializer("x", FLOAT, 4, 1, 3, 4, 4);
+	expect_layer(NULL, "input 'x' is a constant, not an activation in the arena");
+#undef ADD_GRAPH
+}
+END_TEST
+
+START_TEST(value_info_faults)
+{
+	relu_graph();
+	B.vi[1].name = str("");
+	refused("m.onnx: a graph input, output or value_info has no name");
+
+	relu_graph();
+	B.type[1].value_case = ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE;
+	B.seq = (Onnx__TypeProto__Sequence)ONNX__TYPE_PROTO__SEQUENCE__INIT;
+	B.type[1].sequence_type = &B.seq;
+	refused("m.onnx: tensor 'y' is not a tensor (sequences, maps and optionals are not read)");
+
+	relu_graph();
+	value(INFO, "h", 40, 1, 4);
+	refused("m.onnx: tensor 'h' has unknown element type 40");
+
+	relu_graph();
+	B.tensor_type[0].elem_type = 40;
+	refused("m.onnx: tensor 'x' has unknown element type 40");
+
+	start();
+	value(IN, "x", FLOAT, 9, 1, 1, 1, 1, 1, 1, 1, 1, 4);
+	value(OUT, "y", FLOAT, 4, 1, 3, 4, 4);
+	node("Relu", "x", "y");
+	refused("m.onnx: tensor 'x' has rank 9, dmo reads up to 8");
+
+	/* A symbolic batch: refused, then given with --shape. */
+	start();
+	value(IN, "x", FLOAT, 4, -1, 3, 4, 4);
+	value(OUT, "y", FLOAT, 4, -1, 3, 4, 4);
+	node("Relu", "x", "y");
+	refused("m.onnx: tensor 'x' has no static dimension 0: give its shape with --shape 'x=D1x...'");
+	expect_layer_shaped("x=2x3x4x4", "relu:in=2x3x4x4,dtype=f32", NULL);
+
+	/* An input the node reads whose shape the file leaves out. */
+	relu_graph();
+	B.tensor_type[0].shape = NULL;
+	refused("m.onnx: node 0 (Relu) reads 'x', whose shape is unknown");
+
+	/* An int64 input has no kernel. */
+	relu_graph();
+	B.tensor_type[0].elem_type = INT64;
+	expect_layer(NULL, "int64 input: no dmo kernel");
+}
+END_TEST
+
+START_TEST(gemm_and_elementwise)
+{
+	Onnx__NodeProto *n;
+
+	/* Gemm A 2x8, B 8x3 a graph input: fc of 2 rows, 3 units; Y
+	 * (2x3) left to the op spec. */
+	start();
+	value(IN, "a", FLOAT, 2, 2, 8);
+	value(IN, "b", FLOAT, 2, 8, 3);
+	n = node("Gemm", "a,b", "y");
+	expect_layer("fc:in=2x8,units=3,dtype=f32", NULL);
+	/* transB: B is 3x8, units its first dim. */
+	B.dim[1][0].dim_value = 3;
+	B.dim[1][1].dim_value = 8;
+	attr_i(n, "transB", 1);
+	expect_layer("fc:in=2x8,units=3,dtype=f32", NULL);
+	/* Without an op spec, Y needs its value_info. */
+	attr_i(n, "transA", 1);
+	value(OUT, "y", FLOAT, 2, 2, 3);
+	expect_layer(NULL, "transposed or not 2-D A");
+
+	/* Mul of two equal tensors; an int8 output of a float Mul. */
+	relu_graph();
+	B.node[0].op_type = str("Mul");
+	B.node[0].input[1] = str("x");
+	B.node[0].n_input = 2;
+	expect_layer("mul:in=1x3x4x4,dtype=f32", NULL);
+	B.tensor_type[1].elem_type = INT8;
+	expect_layer(NULL, "float32 input to int8 output");
+
+	/* An op dmo has no model of, and a window op of a 3-D input. */
+	relu_graph();
+	B.node[0].op_type = str("Erf");
+	expect_layer(NULL, "op Erf has no dmo model");
+	start();
+	value(IN, "x", FLOAT, 3, 1, 4, 4);
+	value(OUT, "y", FLOAT, 3, 1, 4, 4);
+	node("MaxPool", "x", "y");
+	expect_layer(NULL, "3-D input (dmo's MaxPool is 2-D over NCHW)");
+}
+END_TEST
+
+/* x 1x3x4x4, W 2x3x3x3 a graph input: Conv 3x3, 2 output channels. */
+static Onnx__NodeProto *conv_graph(int out_c, int out_h, int out_w)
+{
+	start();
+	value(IN, "x", FLOAT, 4, 1, 3, 4, 4);
+	value(IN, "w", FLOAT, 4, 2, 3, 3, 3);
+	value(OUT, "y", FLOAT, 4, 1, out_c, out_h, out_w);
+	return node("Conv", "x,w", "y");
+}
+
+START_TEST(conv_faults)
+{
+	Onnx__NodeProto *n;
+
+	/* No pads: valid, 4 - 3 + 1 = 2. */
+	conv_graph(2, 2, 2);
+	expect_layer("conv2d:in=1x4x4x3,k=3x3,stride=1x1,dil=1x1,pad=0x0,out_c=2,dtype=f32", NULL);
+	n = conv_graph(2, 4, 4);
+	attr_s(n, "auto_pad", "SAME_UPPER");
+	expect_layer("conv2d:in=1x4x4x3,k=3x3,stride=1x1,dil=1x1,pad=same,out_c=2,dtype=f32", NULL);
+	n = conv_graph(2, 2, 2);
+	attr_s(n, "auto_pad", "VALID");
+	expect_layer("conv2d:in=1x4x4x3,k=3x3,stride=1x1,dil=1x1,pad=valid,out_c=2,dtype=f32", NULL);
+	n = conv_graph(2, 4, 4);
+	attr_s(n, "auto_pad", "SAME_LOWER");
+	expect_layer(NULL, "auto_pad SAME_LOWER puts the odd padding first");
+	n = conv_graph(2, 4, 4);
+	attr_ints(n, "pads", 2, 1, 1);
+	expect_layer(NULL, "pads are not 2-D");
+	n = conv_graph(2, 2, 2);
+	attr_ints(n, "strides", 3, 1, 1, 1);
+	expect_layer(NULL, "strides or dilations not 2-D");
+
+	/* pads 0,0,1,1 (bottom and right only): 4 + 1 - 3 + 1 = 3 rows,
+	 * which dmo's symmetric pad=0x0 does not give; with a 2x2 output
+	 * given instead the padding changes nothing and is read. */
+	n = conv_graph(2, 3, 3);
+	attr_ints(n, "pads", 4, 0, 0, 1, 1);
+	expect_layer(NULL, "asymmetric padding that changes the output size");
+	n = conv_graph(2, 2, 2);
+	attr_ints(n, "pads", 4, 0, 0, 1, 1);
+	expect_layer("conv2d:in=1x4x4x3,k=3x3,stride=1x1,dil=1x1,pad=0x0,out_c=2,dtype=f32", NULL);
+	/* An output of the wrong size, symmetric pads. */
+	conv_graph(2, 3, 3);
+	refused("m.onnx: node 0 (Conv): output 'y' is not the 1x2x2x2 (NCHW) its attributes give");
+
+	/* group 3 over 3 channels, W 6x1x3x3: depthwise, multiplier 2. */
+	n = conv_graph(6, 2, 2);
+	B.dim[1][0].dim_value = 6;
+	B.dim[1][1].dim_value = 1;
+	attr_i(n, "group", 3);
+	expect_layer("dwconv2d:in=1x4x4x3,k=3x3,stride=1x1,dil=1x1,pad=0x0,mult=2,dtype=f32", NULL);
+	B.dim[1][1].dim_value = 3;
+	expect_layer(NULL, "grouped convolution (group 3)");
+
+	/* W of rank 3. */
+	start();
+	value(IN, "x", FLOAT, 4, 1, 3, 4, 4);
+	value(IN, "w", FLOAT, 3, 2, 3, 3);
+	value(OUT, "y", FLOAT, 4, 1, 2, 2, 2);
+	node("Conv", "x,w", "y");
+	expect_layer(NULL, "weights are not 4-D");
+}
+END_TEST
+
+/* x 1x3x4x4 -> OP -> y, y of OUT_HxOUT_W or, with OUT_H 0, not given. */
+static Onnx__NodeProto *pool_graph(const char *op, int out_h, int out_w)
+{
+	start();
+	value(IN, "x", FLOAT, 4, 1, 3, 4, 4);
+	if (out_h)
+		value(OUT, "y", FLOAT, 4, 1, 3, out_h, out_w);
+	return node(op, "x", "y");
+}
+
+START_TEST(pool_faults)
+{
+	Onnx__NodeProto *n;
+
+	/* MaxPool 2x2 stride 2: 1x3x2x2, its output left to the spec. */
+	n = pool_graph("MaxPool", 0, 0);
+	attr_ints(n, "kernel_shape", 2, 2, 2);
+	attr_ints(n, "strides", 2, 2, 2);
+	expect_layer("maxpool:in=1x4x4x3,k=2x2,stride=2x2,pad=0x0,dtype=f32", NULL);
+	/* Without an op spec, y needs its value_info. */
+	pool_graph("MaxPool", 2, 2);
+	expect_layer(NULL, "not a 2-D window");
+	n = pool_graph("MaxPool", 2, 2);
+	attr_ints(n, "kernel_shape", 2, 2, 2);
+	attr_i(n, "ceil_mode", 1);
+	expect_layer(NULL, "dilation, ceil_mode, storage_order or indices output");
+	n = pool_graph("MaxPool", 2, 2);
+	attr_ints(n, "kernel_shape", 2, 2, 2);
+	attr_s(n, "auto_pad", "SAME_LOWER");
+	expect_layer(NULL, "auto_pad SAME_LOWER puts the odd padding first");
+	/* MaxPool's optional second output, the indices. */
+	start();
+	value(IN, "x", FLOAT, 4, 1, 3, 4, 4);
+	value(OUT, "y", FLOAT, 4, 1, 3, 2, 2);
+	value(OUT, "i", INT64, 4, 1, 3, 2, 2);
+	n = node("MaxPool", "x", "y,i");
+	attr_ints(n, "kernel_shape", 2, 2, 2);
+	expect_layer(NULL, "not one input and one output tensor");
+	/* A 5x5 window over 4x4 with no padding leaves nothing. */
+	n = pool_graph("MaxPool", 0, 0);
+	attr_ints(n, "kernel_shape", 2, 5, 5);
+	refused("m.onnx: node 0 (MaxPool): op spec 'maxpool:in=1x4x4x3,k=5x5,stride=1x1,pad=0x0,dtype=f32': output height would be empty: key 'k' (with 'dil' and 'pad') exceeds the input");
+
+	/* AveragePool 3x3, pads 1, counting the padding: dmo's average
+	 * divides by the taps inside; pads 0,0,1,1 that change nothing. */
+	n = pool_graph("AveragePool", 4, 4);
+	attr_ints(n, "kernel_shape", 2, 3, 3);
+	attr_ints(n, "pads", 4, 1, 1, 1, 1);
+	expect_layer("avgpool:in=1x4x4x3,k=3x3,stride=1x1,pad=1x1,dtype=f32", NULL);
+	attr_i(n, "count_include_pad", 1);
+	expect_layer(NULL, "count_include_pad (dmo's average divides by the taps inside the image)");
+}
+END_TEST
+
+START_TEST(layout_faults)
+{
+	Onnx__NodeProto *n;
+
+	/* Softmax over the last axis of 1x3x4x4, its output left out. */
+	start();
+	value(IN, "x", FLOAT, 4, 1, 3, 4, 4);
+	n = node("Softmax", "x", "y");
+	attr_i(n, "axis", -1);
+	expect_layer("softmax:in=1x3x4x4,dtype=f32", NULL);
+	B.attr[0].i = 1;
+	value(OUT, "y", FLOAT, 4, 1, 3, 4, 4); /* no op spec: y needs one */
+	expect_layer(NULL, "softmax over axis 1 of 4 (dmo's is over the last)");
+	relu_graph();
+	B.node[0].op_type = str("Softmax");
+	expect_layer(NULL, "softmax over the opset's default axis of 4 (1 before opset 13, then the last)");
+
+	/* Transpose without perm: the axes reversed, 1x3x4x4 to 4x4x3x1. */
+	start();
+	value(IN, "x", FLOAT, 4, 1, 3, 4, 4);
+	n = node("Transpose", "x", "y");
+	expect_layer("transpose:in=1x3x4x4,perm=3x2x1x0,dtype=f32", NULL);
+	attr_ints(n, "perm", 4, 0, 2, 3, 5);
+	value(OUT, "y", FLOAT, 4, 4, 4, 3, 1); /* no op spec: y needs one */
+	expect_layer(NULL, "perm entry 5 of 4 axes");
+	B.attr[0].n_ints = 3;
+	expect_layer(NULL, "not a 1-D to 4-D input with a perm of its rank");
+	/* Sigmoid's output symbolic in value_info: the input's shape, or
+	 * one --shape gives, here too large for dmo. */
+	start();
+	value(IN, "x", FLOAT, 4, 1, 3, 4, 4);
+	value(INFO, "y", FLOAT, 2, -1, -1);
+	node("Sigmoid", "x", "y");
+	expect_layer("logistic:in=1x3x4x4,dtype=f32", NULL);
+	refused_shaped("y=1073741824x1073741824", "m.onnx: tensor 'y' has over 2^40 elements");
+	/* A reshape whose output the file leaves out. */
+	start();
+	value(IN, "x", FLOAT, 4, 1, 3, 4, 4);
+	node("Flatten", "x", "y");
+	refused("m.onnx: node 0 (Flatten): output 'y' has no static shape (no value_info; run ONNX shape inference first, or give --shape 'y=D1x...')");
+	/* ...or gives with another element type. */
+	value(OUT, "y", INT8, 2, 1, 48);
+	expect_layer(NULL, "float32 input to int8 output");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *suite = suite_create("model_onnx");
+	TCase *tc = tcase_create("onnx");
+
+	tcase_add_test(tc, base_graph_reads);
+	tcase_add_test(tc, graph_faults);
+	tcase_add_test(tc, initializer_faults);
+	tcase_add_test(tc, value_info_faults);
+	tcase_add_test(tc, gemm_and_elementwise);
+	tcase_add_test(tc, conv_faults);
+	tcase_add_test(tc, pool_faults);
+	tcase_add_test(tc, layout_faults);
+	suite_add_tcase(suite, tc);
+
+	return dmo_run_suite(suite);
+}
