@@ -87,7 +87,7 @@ refuse "plot: no layers.csv" "^dmo plot: empty/layers.csv" "$DMO" plot empty
 refuse "plot --plan: unwritable figure" "^dmo plot: " \
 	"$DMO" plot --plan "$int8" --out /nonexistent/x.png
 TMPDIR=/nonexistent refuse "plot with TMPDIR missing" \
-	"^dmo plot: cannot create a temporary folder /nonexistent/dmo-plot\.[^:]*: No such file or directory$" \
+	"^dmo plot: cannot create a temporary folder in /nonexistent: No such file or directory$" \
 	"$DMO" plot --plan "$int8" --out x.png
 DMO_PLOTS_DIR=/nonexistent refuse "plot with DMO_PLOTS_DIR missing" \
 	"^dmo plot: gnuplot template /nonexistent/plan.gp not found (set DMO_PLOTS_DIR)$" \
@@ -125,6 +125,11 @@ refuse "profile: the lock a dangling symlink" \
 refuse "profile: the write probe a folder" \
 	"^dmo profile: cannot write to output directory probedir: Is a directory$" \
 	"$DMO" profile --out probedir -- true
+# profile's FIFO lives in a fresh folder under $TMPDIR, made before Valgrind
+# starts: the message names the parent, not mkdtemp's random name.
+TMPDIR=/nonexistent refuse "profile with TMPDIR missing" \
+	"^dmo profile: cannot create a temporary folder in /nonexistent: No such file or directory$" \
+	"$DMO" profile --out tmpdir_missing -- true
 refuse "analyze: tool-layers.bin a folder" "^dmo analyze: recover/tool-layers.bin: not a regular file$" \
 	"$DMO" analyze recover
 # A plugin file that is no shared object.

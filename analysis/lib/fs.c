@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -48,4 +49,25 @@ void dmo_remove_unfinished(const char *path)
 
 	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
 		unlink(path);
+}
+
+int dmo_make_temp_dir(char *dir, size_t dir_len, const char *name, char *err, size_t err_len)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (tmp == NULL || *tmp == '\0')
+		tmp = "/tmp";
+	/* On failure mkdtemp leaves a random name in DIR that never existed:
+	 * the message names the parent instead. */
+	if ((size_t)snprintf(dir, dir_len, "%s/%s.XXXXXX", tmp, name) >= dir_len) {
+		snprintf(err, err_len, "cannot create a temporary folder in %s: %s", tmp,
+			 strerror(ENAMETOOLONG));
+		return -1;
+	}
+	if (mkdtemp(dir) == NULL) {
+		snprintf(err, err_len, "cannot create a temporary folder in %s: %s", tmp,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
 }

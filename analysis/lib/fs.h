@@ -1,9 +1,12 @@
 /* fs.h - the file-system helpers the analysis needs besides libc: making a
  * path with its parents (run directories, compare's and sweep's output)
  * and removing a flat folder (the plot's data folder, sweep's batch run
- * folders), and removing a result a command could not finish. */
+ * folders), removing a result a command could not finish, and making a
+ * temporary folder (the plot's data, profile's FIFO). */
 #ifndef DMO_FS_H
 #define DMO_FS_H
+
+#include <stddef.h>
 
 /* mkdir -p PATH.  Returns 0, or -1 with errno. */
 int dmo_make_dirs(const char *path);
@@ -15,5 +18,9 @@ void dmo_remove_dir(const char *dir);
 /* Remove PATH, a result a command could not finish, if it is a regular
  * file: --output /dev/full or a link to a device is left alone. */
 void dmo_remove_unfinished(const char *path);
+
+/* Create a fresh folder $TMPDIR/NAME.XXXXXX (/tmp without TMPDIR) and put
+ * its path in DIR.  Returns 0, or -1 with a message in ERR. */
+int dmo_make_temp_dir(char *dir, size_t dir_len, const char *name, char *err, size_t err_len);
 
 #endif

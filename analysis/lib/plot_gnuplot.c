@@ -20,17 +20,12 @@ struct plot_gp *plot_gp_open(enum dmo_plot_format format, const char *out_file, 
 			     size_t err_len)
 {
 	struct plot_gp *gp = calloc(1, sizeof *gp);
-	const char *tmp = getenv("TMPDIR");
 
 	if (gp == NULL) {
 		snprintf(err, err_len, "out of memory");
 		return NULL;
 	}
-	if ((size_t)snprintf(gp->dir, sizeof gp->dir, "%s/dmo-plot.XXXXXX",
-			     tmp && *tmp ? tmp : "/tmp") >= sizeof gp->dir ||
-	    mkdtemp(gp->dir) == NULL) {
-		snprintf(err, err_len, "cannot create a temporary folder %s: %s", gp->dir,
-			 strerror(errno));
+	if (dmo_make_temp_dir(gp->dir, sizeof gp->dir, "dmo-plot", err, err_len) != 0) {
 		free(gp);
 		return NULL;
 	}

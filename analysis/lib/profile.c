@@ -196,7 +196,6 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 {
 	char tool_dir[PATH_MAX], out_dir[PATH_MAX], private_dir[PATH_MAX];
 	char fifo[PATH_MAX + 8], csv[PATH_MAX + 16], partial[1024] = "";
-	const char *tmp = getenv("TMPDIR");
 	struct sigaction saved[N_FORWARDED];
 	sigset_t block, old_mask;
 	int status, rc = -1, lock_fd, read_rc;
@@ -218,10 +217,7 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 	if (lock_fd < 0)
 		return -1;
 	clear_run_dir(out_dir);
-	snprintf(private_dir, sizeof private_dir, "%s/dmo-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (mkdtemp(private_dir) == NULL) {
-		snprintf(err, err_len, "cannot create a private directory for the FIFO: %s",
-			 strerror(errno));
+	if (dmo_make_temp_dir(private_dir, sizeof private_dir, "dmo", err, err_len) != 0) {
 		close(lock_fd);
 		return -1;
 	}
