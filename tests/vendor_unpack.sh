@@ -1,0 +1,40 @@
+#!/bin/sh
+# tests/vendor_unpack.sh - lay out the third-party source trees that the
+# CMSIS-NN backends and the TFLM runner are built from, for tests and CI.
+#
+#   tests/vendor_unpack.sh [TARBALL_DIR] [DEST]
+#
+# TARBALL_DIR (default ../shared/vendor beside the checkout) holds the
+# tarballs listed in its README; DEST (default third_party/ in the current
+# folder, which .gitignore keeps out of commits) receives
+#   DEST/cmsis-nn      CMSIS-NN, for ./configure --with-cmsis-nn=DEST/cmsis-nn
+#   DEST/tflite-micro  TFLM, for ./configure --with-tflm=DEST/tflite-micro,
+#                      with flatbuffers, gemmlowp, ruy and kissfft where TFLM's
+#                      own Makefile would have downloaded them.
+# dmo ships none of this code: a user names their own trees instead.
+# Exits 0 with nothing done when TARBALL_DIR is absent, 1 on a damaged one.
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+src=${1:-$here/../shared/vendor}
+dest=${2:-third_party}
+[ -d "$src" ] || { echo "vendor_unpack: no $src, nothing to unpack"; exit 0; }
+mkdir -p "$dest"
+dest=$(cd "$dest" && pwd)
+
+# unpack TARBALL NAME: the tarball's single top folder becomes DEST/NAME.
+unpack() {
+	[ -f "$src/$1" ] || { echo "vendor_unpack: $src/$1 missing" >&2; exit 1; }
+	[ -d "$dest/$2" ] && return 0
+	tmp=$(mktemp -d "$dest/.unpack.XXXXXX")
+	tar xzf "$src/$1" -C "$tmp"
+	mv "$tmp"/* "$dest/$2"
+	rmdir "$tmp"
+}
+unpack "$(cd "$src" && ls cmsis-nn-*.tar.gz | head -n 1)" cmsis-nn
+unpack "$(cd "$src" && ls tflite-micro-*.tar.gz | head -n 1)" tflite-micro
+downloads=tflite-micro/tensorflow/lite/micro/tools/make/downloads
+mkdir -p "$dest/$downloads"
+for dep in flatbuffers gemmlowp ruy kissfft; do
+	unpack "$(cd "$src" && ls $dep-*.tar.gz | head -n 1)" "$downloads/$dep"
+done
+echo "vendor_unpack: $dest/cmsis-nn $dest/tflite-micro"
