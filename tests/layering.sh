@@ -17,7 +17,8 @@ uses() {
 	target-harness/kernels) echo "" ;;                          # 2 the black box
 	target-harness/oracle) echo "" ;;                           # independent of dmo
 	runner) echo "opspec target-harness/kernels target-harness/include" ;;   # 2b
-	target-harness/backends) echo "target-harness/include" ;;   # plugins: the ABI only
+	target-harness/armdsp) echo "" ;;                           # Arm DSP instructions in C
+	target-harness/backends) echo "target-harness/include target-harness/armdsp" ;; # plugins: the ABI
 	target-harness/lib) echo "common opspec target-harness/include" ;; # 3 client library
 	dmo-tool) echo "common" ;;                                  # 3 the tool
 	analysis/lib) echo "common opspec runner target-harness/kernels target-harness/include" ;;
