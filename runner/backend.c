@@ -4,12 +4,14 @@
 #include "backend.h"
 
 #include <dlfcn.h>
+#include <stddef.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "dmokernels.h"
 #include "runner.h"
 
 const char *const dmo_backend_names[DMO_BACKEND_COUNT + 1] = { "ref", "xnnpack", "onednn", "openblas", "armnn",
@@ -17,7 +19,9 @@ const char *const dmo_backend_names[DMO_BACKEND_COUNT + 1] = { "ref", "xnnpack",
 const char *const dmo_backend_isas[] = { "sse4", "avx", "avx2", NULL };
 
 struct dmo_backend_handle {
-	const struct dmo_backend *desc;
+	/* The plugin's descriptor, a version 1 one extended with the members
+	 * version 2 added, left NULL. */
+	struct dmo_backend desc;
 	char isa[8];   /* the cap it was initialised with, "" for none */
 };
 
@@ -30,6 +34,8 @@ static struct dmo_backend_handle *loaded[DMO_BACKEND_COUNT];
 struct dmo_backend_run {
 	struct dmo_backend_handle *handle;
 	struct dmo_op_run *weights; /* the reference runner's, shared by every backend */
+	struct dmo_backend_quant quant; /* the reference runner's, for integer ops */
+	int32_t *out_shifts;            /* its per-channel shifts as int32, or NULL */
 	void *prepared;
 };
 
@@ -78,34 +84,46 @@ static const char *plugin_dir(void)
 	return running_in_build_tree() ? DMO_BACKEND_BUILDDIR : DMO_BACKEND_INSTALLDIR;
 }
 
-static const struct dmo_backend *open_plugin(const char *name, void **library, char *err,
-					     size_t err_len)
+/* The descriptor of the plugin at PATH, into DESC: dmo_backend_v2, else a
+ * version 1 descriptor (its members are the prefix of version 2's). */
+static int open_plugin(const char *name, struct dmo_backend *desc, void **library, char *err,
+		       size_t err_len)
 {
 	char path[PATH_MAX];
 	const struct dmo_backend *(*entry)(void);
-	const struct dmo_backend *desc;
+	const struct dmo_backend *found = NULL;
 
 	snprintf(path, sizeof path, "%s/dmo-backend-%s.so", plugin_dir(), name);
 	if (access(path, F_OK) != 0) {
 		snprintf(err, err_len,
 			 "backend %s is not available: %s is missing (configure did not find "
 			 "the library, see its summary)", name, path);
-		return NULL;
+		return -1;
 	}
 	*library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (*library == NULL) {
 		snprintf(err, err_len, "backend %s: %s", name, dlerror());
-		return NULL;
+		return -1;
+	}
+	*(void **)&entry = dlsym(*library, "dmo_backend_v2");
+	if (entry != NULL && (found = entry()) != NULL &&
+	    found->abi_version == DMO_BACKEND_ABI_VERSION) {
+		*desc = *found;
+		return 0;
 	}
 	*(void **)&entry = dlsym(*library, "dmo_backend_v1");
-	desc = entry != NULL ? entry() : NULL;
-	if (desc == NULL || desc->abi_version != DMO_BACKEND_ABI_VERSION) {
-		snprintf(err, err_len, "backend %s: %s does not export a version %d descriptor",
-			 name, path, DMO_BACKEND_ABI_VERSION);
-		dlclose(*library);
-		return NULL;
+	if (found == NULL && entry != NULL && (found = entry()) != NULL &&
+	    found->abi_version == DMO_BACKEND_ABI_VERSION_1) {
+		memset(desc, 0, sizeof *desc);
+		memcpy(desc, found, offsetof(struct dmo_backend, scratch_bytes));
+		return 0;
 	}
-	return desc;
+	snprintf(err, err_len, "backend %s: %s exports neither a version %d descriptor "
+		 "(dmo_backend_v2) nor a version %d one (dmo_backend_v1)", name, path,
+		 DMO_BACKEND_ABI_VERSION, DMO_BACKEND_ABI_VERSION_1);
+	dlclose(*library);
+	*library = NULL;
+	return -1;
 }
 
 struct dmo_backend_handle *dmo_backend_load(const char *name, const char *isa, char *err,
@@ -113,7 +131,7 @@ struct dmo_backend_handle *dmo_backend_load(const char *name, const char *isa, c
 {
 	struct dmo_backend_handle *h;
 	void *library = NULL;
-	const struct dmo_backend *desc;
+	struct dmo_backend desc;
 	int index = name_index(name);
 
 	if (index < 0) {
@@ -132,11 +150,11 @@ struct dmo_backend_handle *dmo_backend_load(const char *name, const char *isa, c
 			 loaded[index]->isa);
 		return NULL;
 	}
-	desc = strcmp(name, "ref") == 0 ? dmo_backend_ref()
-					: open_plugin(name, &library, err, err_len);
-	if (desc == NULL)
+	if (strcmp(name, "ref") == 0)
+		desc = *dmo_backend_ref();
+	else if (open_plugin(name, &desc, &library, err, err_len) != 0)
 		return NULL;
-	if (desc->init(isa, err, err_len) != 0 || (h = calloc(1, sizeof *h)) == NULL) {
+	if (desc.init(isa, err, err_len) != 0 || (h = calloc(1, sizeof *h)) == NULL) {
 		if (library != NULL)
 			dlclose(library);
 		return NULL;
@@ -149,7 +167,32 @@ struct dmo_backend_handle *dmo_backend_load(const char *name, const char *isa, c
 
 const struct dmo_backend *dmo_backend_desc(const struct dmo_backend_handle *handle)
 {
-	return handle->desc;
+	return &handle->desc;
+}
+
+/* The reference runner's quantisation of an integer op, as the ABI carries
+ * it (R->quant; per-channel shifts converted to int32). */
+static int export_quant(struct dmo_backend_run *r, const struct dmo_opspec *spec)
+{
+	const struct dk_quant *q = &dmo_op_params(r->weights)->q;
+
+	r->quant = (struct dmo_backend_quant){
+		.in_zero = q->in_zero, .in2_zero = q->in2_zero, .filter_zero = q->filter_zero,
+		.out_zero = q->out_zero, .out_mult = q->out_mult, .out_shift = q->out_shift,
+		.out_mults = q->out_mults, .left_shift = q->left_shift,
+		.in_mult = q->in_mult, .in_shift = q->in_shift,
+		.in2_mult = q->in2_mult, .in2_shift = q->in2_shift, .diff_min = q->diff_min,
+		.act_min = q->act_min, .act_max = q->act_max, .single_rounding = q->single_rounding,
+	};
+	if (q->out_shifts == NULL)
+		return 0;
+	r->out_shifts = malloc(sizeof *r->out_shifts * (size_t)spec->out_c);
+	if (r->out_shifts == NULL)
+		return -1;
+	for (int c = 0; c < spec->out_c; c++)
+		r->out_shifts[c] = q->out_shifts[c];
+	r->quant.out_shifts = r->out_shifts;
+	return 0;
 }
 
 struct dmo_backend_run *dmo_backend_prepare(struct dmo_backend_handle *handle,
@@ -165,8 +208,17 @@ struct dmo_backend_run *dmo_backend_prepare(struct dmo_backend_handle *handle,
 		return NULL;
 	}
 	r->handle = handle;
+	if (spec->dtype != DMO_F32 && handle->desc.abi_version == DMO_BACKEND_ABI_VERSION_1) {
+		snprintf(err, err_len, "backend %s is written for version 1 of the backend ABI, "
+			 "which carries no quantisation: it runs f32 ops only", handle->desc.name);
+		free(r);
+		return NULL;
+	}
 	r->weights = dmo_op_prepare(spec, err, err_len);
-	if (r->weights == NULL) {
+	if (r->weights == NULL || (spec->dtype != DMO_F32 && export_quant(r, spec) != 0)) {
+		if (r->weights != NULL)
+			snprintf(err, err_len, "out of memory");
+		dmo_op_free(r->weights);
 		free(r);
 		return NULL;
 	}
@@ -184,10 +236,12 @@ struct dmo_backend_run *dmo_backend_prepare(struct dmo_backend_handle *handle,
 		.mult = spec->mult,
 		.in_bytes = dmo_opspec_in_bytes(spec), .out_bytes = dmo_opspec_out_bytes(spec),
 		.filter = w.filter, .bias = w.bias, .in2 = in2 != NULL ? in2 : w.in2,
+		.quant = spec->dtype != DMO_F32 ? &r->quant : NULL,
 	};
-	r->prepared = handle->desc->prepare(&op, err, err_len);
+	r->prepared = handle->desc.prepare(&op, err, err_len);
 	if (r->prepared == NULL) {
 		dmo_op_free(r->weights);
+		free(r->out_shifts);
 		free(r);
 		return NULL;
 	}
@@ -199,9 +253,9 @@ int dmo_backend_check(struct dmo_backend_handle *handle, const struct dmo_opspec
 {
 	struct dmo_backend_run *run;
 
-	if (handle->desc->flags & DMO_BACKEND_COPIES) {
+	if (handle->desc.flags & DMO_BACKEND_COPIES) {
 		snprintf(err, err_len, "backend %s copies its input or output: profiling would "
-			 "measure the copy, not the kernel", handle->desc->name);
+			 "measure the copy, not the kernel", handle->desc.name);
 		return -1;
 	}
 	run = dmo_backend_prepare(handle, spec, NULL, err, err_len);
@@ -212,21 +266,29 @@ int dmo_backend_check(struct dmo_backend_handle *handle, const struct dmo_opspec
 
 int dmo_backend_execute(struct dmo_backend_run *run, const void *in, void *out)
 {
-	return run->handle->desc->run(run->prepared, in, out);
+	return run->handle->desc.run(run->prepared, in, out);
 }
 
 const char *dmo_backend_implementation(const struct dmo_backend_run *run)
 {
-	const char *impl = run->handle->desc->implementation(run->prepared);
+	const char *impl = run->handle->desc.implementation(run->prepared);
 
 	return impl != NULL ? impl : "";
+}
+
+size_t dmo_backend_scratch_bytes(const struct dmo_backend_run *run)
+{
+	size_t (*scratch)(void *) = run->handle->desc.scratch_bytes;
+
+	return scratch != NULL ? scratch(run->prepared) : 0;
 }
 
 void dmo_backend_release(struct dmo_backend_run *run)
 {
 	if (run == NULL)
 		return;
-	run->handle->desc->release(run->prepared);
+	run->handle->desc.release(run->prepared);
 	dmo_op_free(run->weights);
+	free(run->out_shifts);
 	free(run);
 }

@@ -55,6 +55,9 @@ int dmo_backend_check(struct dmo_backend_handle *handle, const struct dmo_opspec
 
 int dmo_backend_execute(struct dmo_backend_run *run, const void *in, void *out);
 const char *dmo_backend_implementation(const struct dmo_backend_run *run);
+/* The scratch memory the backend's kernel uses for RUN (0: none, or a
+ * version 1 backend). */
+size_t dmo_backend_scratch_bytes(const struct dmo_backend_run *run);
 void dmo_backend_release(struct dmo_backend_run *run);
 
 /* The built-in reference backend (backend_ref.c). */

@@ -300,6 +300,11 @@ void dmo_op_weights(const struct dmo_op_run *run, struct dmo_op_weights *weights
 	*weights = (struct dmo_op_weights){ run->filter, run->bias, run->in2 };
 }
 
+const struct dk_params *dmo_op_params(const struct dmo_op_run *run)
+{
+	return &run->params;
+}
+
 /* The layout kernels (any element size) over the NHWC input. */
 static int call_layout(const struct dmo_op_run *r, const void *in, const void *in2,
 		       void *out, const struct dk_thread *t)

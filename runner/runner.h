@@ -54,6 +54,12 @@ struct dmo_op_weights {
 };
 void dmo_op_weights(const struct dmo_op_run *run, struct dmo_op_weights *weights);
 
+/* The kernel parameters a prepared op runs with: geometry and the
+ * quantisation derived for it (dmokernels.h), for another kernel library
+ * to compute the same integer op. */
+struct dk_params;
+const struct dk_params *dmo_op_params(const struct dmo_op_run *run);
+
 /* Parse a thread count given on a command line (1..DMO_OP_MAX_THREADS).
  * Returns 0, or -1 when TEXT is not such a number. */
 int dmo_op_parse_threads(const char *text, int *threads);

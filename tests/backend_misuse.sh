@@ -27,14 +27,19 @@ fi
 DMO_BACKEND_DIR="$WORK" refuse "no plugin" "is not available" \
 	"$DMO" verify --backend onednn relu:in=4
 DMO_BACKEND_DIR="$top_builddir/tests/targets/badbackend/.libs" refuse "ABI version 99" \
-	"does not export a version 1 descriptor" "$DMO" verify --backend xnnpack relu:in=4
+	"exports neither a version 2 descriptor (dmo_backend_v2) nor a version 1 one" \
+	"$DMO" verify --backend xnnpack relu:in=4
 
-# A plugin that copies its buffers is verified but never profiled.
+# A plugin that copies its buffers is verified but never profiled.  It is a
+# version 1 plugin: it loads, and is given no integer op (version 1 carries
+# no quantisation).
 copying="$top_builddir/tests/targets/copybackend/.libs"
 DMO_BACKEND_DIR="$copying" refuse "profiling a copying backend" "copies its input or output" \
 	"$DMO" run -o "$WORK/copying" --backend onednn relu:in=4x4x4
 DMO_BACKEND_DIR="$copying" "$DMO" verify --backend onednn --overlap 0 relu:in=4x4x4 >"$WORK/out" 2>&1
 expect_eq "verifying a copying backend" 0 $?
+DMO_BACKEND_DIR="$copying" refuse "an integer op on a version 1 plugin" \
+	"written for version 1 of the backend ABI" "$DMO" verify --backend onednn --overlap 0 relu:in=4x4x4,dtype=i8
 
 # Hand-made run directories: relu:in=4x4x4 has IB = OB = 256 and, in the
 # reference order (flat, each element read then written), O_s = 256; a

@@ -230,11 +230,11 @@ void armnn_release(void *prepared)
 
 } // namespace
 
-extern "C" const struct dmo_backend *dmo_backend_v1(void)
+extern "C" const struct dmo_backend *dmo_backend_v2(void)
 {
 	static const struct dmo_backend backend = {
 		DMO_BACKEND_ABI_VERSION, "armnn", 16, armnn_init, armnn_version, armnn_isa,
-		armnn_prepare, armnn_implementation, armnn_run, armnn_release, 0,
+		armnn_prepare, armnn_implementation, armnn_run, armnn_release, 0, nullptr,
 	};
 	return &backend;
 }

@@ -249,7 +249,7 @@ static int onednn_run(void *prepared, const void *in, void *out)
 	return dnnl_stream_wait(stream) == dnnl_success ? 0 : -1;
 }
 
-const struct dmo_backend *dmo_backend_v1(void)
+const struct dmo_backend *dmo_backend_v2(void)
 {
 	static const struct dmo_backend backend = {
 		.abi_version = DMO_BACKEND_ABI_VERSION,

@@ -106,7 +106,7 @@ static void openblas_release(void *prepared)
 	free(prepared);
 }
 
-const struct dmo_backend *dmo_backend_v1(void)
+const struct dmo_backend *dmo_backend_v2(void)
 {
 	static const struct dmo_backend backend = {
 		.abi_version = DMO_BACKEND_ABI_VERSION,

@@ -170,7 +170,7 @@ static void xnn_backend_release(void *prepared)
 	free(x);
 }
 
-const struct dmo_backend *dmo_backend_v1(void)
+const struct dmo_backend *dmo_backend_v2(void)
 {
 	static const struct dmo_backend backend = {
 		.abi_version = DMO_BACKEND_ABI_VERSION,

@@ -1,6 +1,8 @@
 /* copying_relu.c - a backend plugin for the tests only: relu through a
  * buffer of its own (copy in, compute, copy out), flagged
- * DMO_BACKEND_COPIES.  dmo must refuse to profile it and still verify it. */
+ * DMO_BACKEND_COPIES.  dmo must refuse to profile it and still verify it.
+ * It is written for version 1 of the ABI (dmo_backend_v1, no scratch
+ * size), so the same tests show that such a plugin still loads. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,7 +78,7 @@ static void copy_release(void *p)
 const struct dmo_backend *dmo_backend_v1(void)
 {
 	static const struct dmo_backend copying = {
-		.abi_version = DMO_BACKEND_ABI_VERSION, .name = "onednn", .alignment = 1,
+		.abi_version = DMO_BACKEND_ABI_VERSION_1, .name = "onednn", .alignment = 1,
 		.init = copy_init, .version = copy_text, .isa = copy_text,
 		.prepare = copy_prepare, .implementation = copy_implementation,
 		.run = copy_run, .release = copy_release, .flags = DMO_BACKEND_COPIES,
