@@ -15,6 +15,7 @@
 #include "runner.h"
 
 const char *const dmo_backend_names[DMO_BACKEND_COUNT + 1] = { "ref", "xnnpack", "onednn", "openblas", "armnn",
+					  "cmsis-nn", "cmsis-nn-dsp", "cmsis-nn-dsp-ac6",
 					  NULL };
 const char *const dmo_backend_isas[] = { "sse4", "avx", "avx2", NULL };
 
@@ -135,7 +136,7 @@ struct dmo_backend_handle *dmo_backend_load(const char *name, const char *isa, c
 	int index = name_index(name);
 
 	if (index < 0) {
-		snprintf(err, err_len, "unknown backend '%s' (known: ref xnnpack onednn openblas armnn)",
+		snprintf(err, err_len, "unknown backend '%s' (known: " DMO_BACKEND_NAMES_TEXT ")",
 			 name);
 		return NULL;
 	}

@@ -16,8 +16,11 @@
  * it: columns name,backend,version,isa_cap,isa,implementation,cpu. */
 #define DMO_BACKEND_INFO_CSV "backend.csv"
 
-/* The backends dmo knows, in the order `dmo compare` lists them. */
-#define DMO_BACKEND_COUNT 5
+/* The backends dmo knows, in the order `dmo compare` lists them, and the
+ * same names as one text for messages and help. */
+#define DMO_BACKEND_COUNT 8
+#define DMO_BACKEND_NAMES_TEXT \
+	"ref xnnpack onednn openblas armnn cmsis-nn cmsis-nn-dsp cmsis-nn-dsp-ac6"
 extern const char *const dmo_backend_names[DMO_BACKEND_COUNT + 1];
 
 /* The ISA caps the --isa option accepts (NULL-terminated). */

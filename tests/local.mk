@@ -2,7 +2,7 @@
 # the real tool, checked against hand derivations and a brute-force oracle.
 TARGET_LIBS = target-harness/lib/libdmo-harness.la
 check_PROGRAMS += tests/targets/relu tests/targets/kernels tests/targets/misuse \
-	tests/targets/raw_protocol tests/bruteforce_os tests/layers_tsv tests/csv_tsv
+	tests/targets/raw_protocol tests/bruteforce_os tests/layers_tsv tests/csv_tsv tests/backend_vs_ref
 # Targets are built like user code: -O2, nothing from dmo but the header.
 # -no-install: a real executable on the shared libdmo-harness, not a libtool
 # wrapper script (valgrind would profile the shell).
@@ -32,6 +32,8 @@ tests_bruteforce_os_SOURCES = tests/bruteforce_os.c
 tests_bruteforce_os_LDADD = $(ANALYSIS_LIBS)
 tests_layers_tsv_SOURCES = tests/layers_tsv.c
 tests_layers_tsv_LDADD = $(ANALYSIS_LIBS)
+tests_backend_vs_ref_SOURCES = tests/backend_vs_ref.c
+tests_backend_vs_ref_LDADD = $(ANALYSIS_LIBS)
 
 TESTS += tests/profile_kernels.sh tests/profile_misuse.sh tests/protocol_raw.sh \
 	tests/trace_spill.sh tests/install.sh tests/sweep_tool.sh

@@ -17,7 +17,7 @@
 static const struct cmd_option options[] = {
 	{ "backends", required_argument, 'b', "LIST",
 	  "comma-separated (default: every backend that is\n"
-	  "available: ref xnnpack onednn openblas armnn)" },
+	  "available: " DMO_BACKEND_NAMES_TEXT ")" },
 	{ "isa", required_argument, OPT_ISA, "CAP",
 	  "instruction-set cap for every backend, under the\n"
 	  "tool and natively: sse4, avx, avx2 (default avx2,\n"
@@ -224,8 +224,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	for (; backends[n_backends] != NULL; n_backends++)
 		if (!dmo_backend_known(backends[n_backends])) {
-			fprintf(stderr, "dmo compare: unknown backend '%s' (known: ref xnnpack onednn "
-				"openblas armnn)\n", backends[n_backends]);
+			fprintf(stderr, "dmo compare: unknown backend '%s' (known: "
+				DMO_BACKEND_NAMES_TEXT ")\n", backends[n_backends]);
 			goto out;
 		}
 	if (n_backends == 0) {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "backend_options.h"
 #include "cmd.h"
 #include "locate.h"
@@ -46,8 +47,8 @@ static const struct cmd_option options[] = {
 	  "op spec, each at its own O_s, one line a layer\n"
 	  "(no scan unless --scan-limit is given)" },
 	{ "backend", required_argument, 'b', "NAME",
-	  "run the op on backend NAME (ref xnnpack onednn\n"
-	  "openblas armnn; one thread; docs/backends.md); the\n"
+	  "run the op on backend NAME (" DMO_BACKEND_NAMES_TEXT ";\n"
+	  "one thread; docs/backends.md); the\n"
 	  "default overlap stays the reference's O_s, so give\n"
 	  "the backend's measured O_s (dmo run --backend)" },
 	{ "isa", required_argument, OPT_ISA, "CAP",

@@ -10,7 +10,7 @@
 
 struct dmo_backend_info {
 	char name[256];   /* the layer's name */
-	char backend[32]; /* ref xnnpack onednn openblas armnn */
+	char backend[32]; /* one of DMO_BACKEND_NAMES_TEXT */
 	char version[96];
 	char isa_cap[16];
 	char isa[64];
