@@ -1,14 +1,21 @@
-/* backend_vs_ref.c - run op specs on a backend and on the ref backend
- * (dmo's reference kernels) natively, separate buffers, same input and the
- * same derived weights and quantisation, and print one line per spec:
+/* backend_vs_ref.c - two native checks of a backend, written apart from
+ * dmo verify so that the tests have an independent oracle
+ * (tests/backend_cmsis_nn.sh):
  *
- *   SPEC<TAB>IMPLEMENTATION<TAB>SCRATCH_BYTES<TAB>equal|DIFFER n
+ *   backend_vs_ref BACKEND SPEC...
+ *     runs each op spec on BACKEND and on the ref backend (dmo's reference
+ *     kernels), separate buffers, the same inputs (three) and the same
+ *     derived weights and quantisation, and prints per spec
+ *       SPEC<TAB>IMPLEMENTATION<TAB>SCRATCH_BYTES<TAB>equal|DIFFER n
+ *     (n: output bytes that differ); exit 1 when an output differed.
  *
- * where n counts the output bytes that differ.  Three inputs per spec.
- * Exit 0 when every spec ran, 1 when an output differed, 2 on misuse or a
- * refused spec.  Used by tests/backend_cmsis_nn.sh.
+ *   backend_vs_ref --overlap X BACKEND SPEC
+ *     runs SPEC on BACKEND with its input and output really overlapped by X
+ *     bytes (one arena of OB + IB - X bytes, output at its start, input at
+ *     OB - X) and apart, on SEEDS inputs, and prints "same" when every
+ *     overlapped output equals the separate one, else "differs".
  *
- *   backend_vs_ref BACKEND SPEC... */
+ * Exit 2 on misuse, a refused spec or a failed run. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,14 +53,79 @@ static long compare(struct dmo_backend_run *a, struct dmo_backend_run *b,
 	return differ;
 }
 
+/* Inputs tried by --overlap: a wrong overlap shows only when a clobbered
+ * input byte differs from the value written over it, so several. */
+#define SEEDS 16
+
+/* "same" or "differs" for RUN overlapped by X bytes; -1 when a run failed. */
+static int overlapped(struct dmo_backend_run *run, const struct dmo_opspec *spec, uint64_t x)
+{
+	size_t in_bytes = dmo_opspec_in_bytes(spec), out_bytes = dmo_opspec_out_bytes(spec);
+	unsigned char *arena = malloc(out_bytes + in_bytes - x), *in = malloc(in_bytes);
+	unsigned char *want = malloc(out_bytes);
+	int differs = 0;
+
+	for (uint64_t seed = 1; seed <= SEEDS && differs == 0; seed++) {
+		if (arena == NULL || in == NULL || want == NULL) {
+			differs = -1;
+			break;
+		}
+		dmo_op_fill_input(spec, in, seed);
+		memcpy(arena + out_bytes - x, in, in_bytes);
+		if (dmo_backend_execute(run, in, want) != 0 ||
+		    dmo_backend_execute(run, arena + out_bytes - x, arena) != 0) {
+			differs = -1;
+			break;
+		}
+		differs = memcmp(arena, want, out_bytes) != 0;
+	}
+	free(arena);
+	free(in);
+	free(want);
+	return differs;
+}
+
+static int overlap_main(const char *x_text, const char *backend, const char *text)
+{
+	char err[512], *end;
+	struct dmo_backend_handle *h = dmo_backend_load(backend, NULL, err, sizeof err);
+	struct dmo_opspec spec;
+	struct dmo_backend_run *run;
+	unsigned long long x = strtoull(x_text, &end, 10);
+	int differs;
+
+	if (h == NULL || dmo_opspec_parse(text, &spec, err, sizeof err) != 0 ||
+	    (run = dmo_backend_prepare(h, &spec, NULL, err, sizeof err)) == NULL) {
+		fprintf(stderr, "backend_vs_ref: %s\n", err);
+		return 2;
+	}
+	if (*end != '\0' || end == x_text || x > dmo_opspec_in_bytes(&spec) ||
+	    x > dmo_opspec_out_bytes(&spec)) {
+		fprintf(stderr, "backend_vs_ref: overlap '%s' is not 0..min(IB, OB)\n", x_text);
+		dmo_backend_release(run);
+		return 2;
+	}
+	differs = overlapped(run, &spec, x);
+	dmo_backend_release(run);
+	if (differs < 0) {
+		fprintf(stderr, "backend_vs_ref: %s: a run failed\n", text);
+		return 2;
+	}
+	printf("%s\n", differs ? "differs" : "same");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char err[512];
 	struct dmo_backend_handle *ref, *own;
 	int status = 0;
 
-	if (argc < 3) {
-		fprintf(stderr, "usage: backend_vs_ref BACKEND SPEC...\n");
+	if (argc == 5 && strcmp(argv[1], "--overlap") == 0)
+		return overlap_main(argv[2], argv[3], argv[4]);
+	if (argc < 3 || argv[1][0] == '-') {
+		fprintf(stderr, "usage: backend_vs_ref BACKEND SPEC...\n"
+			"       backend_vs_ref --overlap X BACKEND SPEC\n");
 		return 2;
 	}
 	ref = dmo_backend_load("ref", NULL, err, sizeof err);

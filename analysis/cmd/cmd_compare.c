@@ -39,12 +39,14 @@ static const struct cmd_spec command = {
 	"algorithmic and analytic O_s.  A backend that needs aligned buffers\n"
 	"(armnn: 16 bytes) is verified at the largest aligned overlap <= O_s and\n"
 	"one alignment step more.  \"vs ref\" is the largest relative difference\n"
-	"of the backend's output from the ref backend's on the same input.\n",
+	"of the backend's output from the ref backend's on the same input\n"
+	"(integer ops: the largest absolute difference, which must be 0).\n",
 	.tables = { options },
 	.notes = "DIR/compare.csv holds the table as --csv prints it, written either way;\n"
 		 "a line per spec and backend goes to stderr as each completes.\n",
 	.outputs = CMD_HAS_CSV | CMD_HAS_JSON | CMD_HAS_QUIET,
-	.finding = "a measured O_s is not safe natively",
+	.finding = "a measured O_s is not safe natively, or an integer op's output\n"
+		   "differs from ref's",
 };
 
 static const char *const csv_columns[] = {
@@ -278,7 +280,8 @@ int cmd_compare(int argc, char **argv)
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].status == DMO_COMPARE_FAILED)
 			status = 2;
-		else if (rows[i].status == DMO_COMPARE_OK && !rows[i].safe && status == 0)
+		else if (rows[i].status == DMO_COMPARE_OK && status == 0 &&
+			 (!rows[i].safe || (rows[i].exact && rows[i].diff_vs_ref != 0)))
 			status = 1;
 	if (fflush(stdout) != 0)
 		status = 2;

@@ -118,6 +118,7 @@ static void diff_vs_ref(const struct dmo_compare_options *opts, const struct dmo
 	size_t elem = dmo_dtype_size(spec->dtype);
 
 	row->diff_vs_ref = -1;
+	row->exact = spec->dtype != DMO_F32;
 	if (ref == NULL || own == NULL || in == NULL || want == NULL || got == NULL)
 		goto out;
 	a = dmo_backend_prepare(ref, spec, NULL, err, sizeof err);

@@ -33,8 +33,11 @@ struct dmo_compare_row {
 	uint64_t algorithmic, analytic; /* the reference loop order's */
 	/* Largest |out - ref| / max(1, |ref|) against the ref backend on the
 	 * same input (f32; integer dtypes: largest absolute difference), so a
-	 * backend's op spec is checked to mean the same op; -1 not computed. */
+	 * backend's op spec is checked to mean the same op; -1 not computed.
+	 * Integer kernels compute exactly, so for them anything but 0 means the
+	 * backend computes another op (dmo compare exits 1). */
 	double diff_vs_ref;
+	int exact;               /* integer dtype: diff_vs_ref must be 0 */
 };
 
 /* The tolerance dmo's tests allow diff_vs_ref for f32: libraries sum in

@@ -49,18 +49,26 @@ struct cmsis_layer {
 	struct dmo_backend_quant q;
 	int32_t rows, row_size;       /* softmax */
 	int32_t elements;             /* add, mul */
-	const char *kernel;           /* the CMSIS-NN function that runs the op */
+	char kernel[128];             /* the CMSIS-NN functions that run the op */
 };
 
-/* The kernel the last wrapper call dispatched to (see the file comment). */
-static const char *dispatched;
+/* The kernels a wrapper call reached, in call order ("arm_convolve_1_x_n_s8
+ * > arm_convolve_s8" when one falls back on another; see the file comment). */
+static char dispatched[128];
+
+static void note_kernel(const char *name)
+{
+	size_t used = strlen(dispatched);
+
+	snprintf(dispatched + used, sizeof dispatched - used, "%s%s", used ? " > " : "", name);
+}
 
 #define WRAP(name, params, args)                         \
 	arm_cmsis_nn_status __real_##name params;        \
 	arm_cmsis_nn_status __wrap_##name params;        \
 	arm_cmsis_nn_status __wrap_##name params         \
 	{                                                \
-		dispatched = #name;                      \
+		note_kernel(#name);                      \
 		return __real_##name args;               \
 	}
 #define CONV_PARAMS                                                                              \
@@ -270,9 +278,9 @@ static int dry_run(struct cmsis_layer *l, const struct dmo_backend_op *op)
 	int8_t *out = calloc(op->out_bytes ? op->out_bytes : 1, 1);
 	int rc = -1;
 
-	dispatched = direct[l->kind];
+	snprintf(dispatched, sizeof dispatched, "%s", direct[l->kind] ? direct[l->kind] : "");
 	if (in != NULL && out != NULL && compute(l, in, out) == ARM_CMSIS_NN_SUCCESS) {
-		l->kernel = dispatched;
+		snprintf(l->kernel, sizeof l->kernel, "%s", dispatched);
 		rc = 0;
 	}
 	free(in);
