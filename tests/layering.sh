@@ -41,6 +41,13 @@ makevar() {
 		env -u MAKEFLAGS -u MFLAGS make -s -f Makefile -f - print-var
 }
 freestanding=$(realpath -m "$(makevar FREESTANDING_INCLUDEDIR)")
+# The third-party source trees the user named to configure (CMSIS-NN,
+# TFLM): outside dmo wherever they lie, even inside the checkout
+# (third_party/), so their headers count as system headers.
+vendor_trees=""
+for tree in $(makevar CMSIS_NN_DIR) $(makevar TFLM_DIR); do
+	vendor_trees="$vendor_trees $(realpath -m "$tree")"
+done
 valgrind_include=$(makevar VALGRIND_CFLAGS | sed 's/^ *-I//; s/ .*//')
 depfiles=$(makevar am__depfiles_remade)
 src=$(realpath "$top_srcdir")
@@ -68,6 +75,9 @@ for depfile in $depfiles; do
 	checked=$((checked + 1))
 	shift
 	for header in $(realpath -m "$@"); do
+		for tree in $vendor_trees; do
+			case $header in "$tree"/*) header=vendor:$header ;; esac
+		done
 		case $header in
 		"$src"/* | "$build"/*)
 			hfolder=${header#"$src"/}
