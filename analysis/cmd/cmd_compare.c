@@ -116,7 +116,7 @@ static void print_table(const struct dmo_compare_row *rows, size_t n)
 {
 	const char *last_spec = NULL;
 
-	printf("  %-9s %-10s %10s %8s %10s %-5s %-12s %10s %10s %8s  %s\n", "backend", "isa", "O_s",
+	printf("  %-16s %-10s %10s %8s %10s %-5s %-12s %10s %10s %8s  %s\n", "backend", "isa", "O_s",
 	       "O_s %", "verified", "safe", "next step", "ref algo", "analytic", "vs ref", "kernel order");
 	for (size_t i = 0; i < n; i++) {
 		const struct dmo_compare_row *r = &rows[i];
@@ -128,7 +128,7 @@ static void print_table(const struct dmo_compare_row *rows, size_t n)
 			last_spec = r->spec;
 		}
 		if (r->status != DMO_COMPARE_OK) {
-			printf("  %-9s %s: %s\n", r->backend, status_name(r->status), r->reason);
+			printf("  %-16s %s: %s\n", r->backend, status_name(r->status), r->reason);
 			continue;
 		}
 		if (!r->safe || r->next_changed < 0)
@@ -139,7 +139,7 @@ static void print_table(const struct dmo_compare_row *rows, size_t n)
 		formula_note(r, note, sizeof note);
 		if (r->diff_vs_ref >= 0)
 			snprintf(diff, sizeof diff, "%.1e", r->diff_vs_ref);
-		printf("  %-9s %-10.10s %10" PRIu64 " %7.2f%% %10" PRIu64 " %-5s %-12s %10" PRIu64
+		printf("  %-16s %-10.10s %10" PRIu64 " %7.2f%% %10" PRIu64 " %-5s %-12s %10" PRIu64
 		       " %10" PRIu64 " %8s  %s\n",
 		       r->backend, r->isa_tool, r->os,
 		       r->out_bytes ? 100.0 * (double)r->os / (double)r->out_bytes : 0.0, r->tested,

@@ -84,7 +84,7 @@ pkglib_LTLIBRARIES += target-harness/backends/dmo-backend-cmsis-nn.la \
 	target-harness/backends/dmo-backend-cmsis-nn-dsp-ac6.la
 target_harness_backends_dmo_backend_cmsis_nn_la_SOURCES = target-harness/backends/cmsis_nn.c
 target_harness_backends_dmo_backend_cmsis_nn_la_CPPFLAGS = $(BACKEND_CPPFLAGS) $(CMSIS_NN_CPPFLAGS) \
-	-DDMO_CMSIS_NN_NAME='"cmsis-nn"' -DDMO_CMSIS_NN_ISA='"portable C"' \
+	-DDMO_CMSIS_NN_NAME='"cmsis-nn"' -DDMO_CMSIS_NN_ISA='"portable"' \
 	-DDMO_CMSIS_NN_VERSION='"$(CMSIS_NN_VERSION)"'
 target_harness_backends_dmo_backend_cmsis_nn_la_LDFLAGS = $(CMSIS_NN_LDFLAGS)
 target_harness_backends_dmo_backend_cmsis_nn_la_LIBADD = target-harness/backends/cmsis-nn/libcmsis-nn-portable.a
@@ -92,7 +92,7 @@ target_harness_backends_dmo_backend_cmsis_nn_la_DEPENDENCIES = target-harness/ba
 target_harness_backends_dmo_backend_cmsis_nn_dsp_la_SOURCES = target-harness/backends/cmsis_nn.c
 target_harness_backends_dmo_backend_cmsis_nn_dsp_la_CPPFLAGS = $(BACKEND_CPPFLAGS) $(CMSIS_NN_DSP_CPPFLAGS) \
 	-DDMO_CMSIS_NN_NAME='"cmsis-nn-dsp"' \
-	-DDMO_CMSIS_NN_ISA='"Armv7E-M DSP in C, gcc"' \
+	-DDMO_CMSIS_NN_ISA='"DSP in C"' \
 	-DDMO_CMSIS_NN_VERSION='"$(CMSIS_NN_VERSION)"'
 target_harness_backends_dmo_backend_cmsis_nn_dsp_la_LDFLAGS = $(CMSIS_NN_LDFLAGS)
 target_harness_backends_dmo_backend_cmsis_nn_dsp_la_LIBADD = target-harness/backends/cmsis-nn/libcmsis-nn-dsp.a
@@ -100,7 +100,7 @@ target_harness_backends_dmo_backend_cmsis_nn_dsp_la_DEPENDENCIES = target-harnes
 target_harness_backends_dmo_backend_cmsis_nn_dsp_ac6_la_SOURCES = target-harness/backends/cmsis_nn.c
 target_harness_backends_dmo_backend_cmsis_nn_dsp_ac6_la_CPPFLAGS = $(BACKEND_CPPFLAGS) $(CMSIS_NN_AC6_CPPFLAGS) \
 	-DDMO_CMSIS_NN_NAME='"cmsis-nn-dsp-ac6"' \
-	-DDMO_CMSIS_NN_ISA='"Armv7E-M DSP in C, Arm Compiler 6"' \
+	-DDMO_CMSIS_NN_ISA='"DSP in C"' \
 	-DDMO_CMSIS_NN_VERSION='"$(CMSIS_NN_VERSION)"'
 target_harness_backends_dmo_backend_cmsis_nn_dsp_ac6_la_CFLAGS = $(AM_CFLAGS) -Wno-unknown-pragmas
 target_harness_backends_dmo_backend_cmsis_nn_dsp_ac6_la_LDFLAGS = $(CMSIS_NN_LDFLAGS)
