@@ -17,10 +17,12 @@
 #define DMO_BACKEND_INFO_CSV "backend.csv"
 
 /* The backends dmo knows, in the order `dmo compare` lists them, and the
- * same names as one text for messages and help. */
+ * same names as text for messages and help (in two parts that fit a help
+ * line each). */
 #define DMO_BACKEND_COUNT 8
-#define DMO_BACKEND_NAMES_TEXT \
-	"ref xnnpack onednn openblas armnn cmsis-nn cmsis-nn-dsp cmsis-nn-dsp-ac6"
+#define DMO_BACKEND_NAMES_HOST "ref xnnpack onednn openblas armnn"
+#define DMO_BACKEND_NAMES_CMSIS "cmsis-nn cmsis-nn-dsp cmsis-nn-dsp-ac6"
+#define DMO_BACKEND_NAMES_TEXT DMO_BACKEND_NAMES_HOST " " DMO_BACKEND_NAMES_CMSIS
 extern const char *const dmo_backend_names[DMO_BACKEND_COUNT + 1];
 
 /* The ISA caps the --isa option accepts (NULL-terminated). */

@@ -17,7 +17,8 @@
 static const struct cmd_option options[] = {
 	{ "backends", required_argument, 'b', "LIST",
 	  "comma-separated (default: every backend that is\n"
-	  "available: " DMO_BACKEND_NAMES_TEXT ")" },
+	  "available: " DMO_BACKEND_NAMES_HOST "\n"
+	  DMO_BACKEND_NAMES_CMSIS ")" },
 	{ "isa", required_argument, OPT_ISA, "CAP",
 	  "instruction-set cap for every backend, under the\n"
 	  "tool and natively: sse4, avx, avx2 (default avx2,\n"

@@ -29,8 +29,9 @@ static const struct cmd_option run_options[] = {
 	  "one contiguous block each" },
 	{ "model", required_argument, 'm', "M", "run a model layer table instead of SPECs" },
 	{ "backend", required_argument, 'b', "NAME",
-	  "profile backend NAME's kernels (" DMO_BACKEND_NAMES_TEXT ";\n"
-	  "one thread; docs/backends.md); the run\n"
+	  "profile backend NAME's kernels (" DMO_BACKEND_NAMES_HOST "\n"
+	  DMO_BACKEND_NAMES_CMSIS "; one thread;\n"
+	  "docs/backends.md); the run\n"
 	  "directory gets backend.csv (version, ISA, implementation,\n"
 	  "CPU features seen under the tool)" },
 	{ "isa", required_argument, OPT_ISA, "CAP",

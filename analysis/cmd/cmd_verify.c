@@ -47,8 +47,9 @@ static const struct cmd_option options[] = {
 	  "op spec, each at its own O_s, one line a layer\n"
 	  "(no scan unless --scan-limit is given)" },
 	{ "backend", required_argument, 'b', "NAME",
-	  "run the op on backend NAME (" DMO_BACKEND_NAMES_TEXT ";\n"
-	  "one thread; docs/backends.md); the\n"
+	  "run the op on backend NAME (" DMO_BACKEND_NAMES_HOST "\n"
+	  DMO_BACKEND_NAMES_CMSIS "; one thread;\n"
+	  "docs/backends.md); the\n"
 	  "default overlap stays the reference's O_s, so give\n"
 	  "the backend's measured O_s (dmo run --backend)" },
 	{ "isa", required_argument, OPT_ISA, "CAP",
