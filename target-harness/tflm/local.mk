@@ -98,7 +98,7 @@ $(tflm_dir)/framework/%.o: $(TFLM_DIR)/%.cc
 	@$(MKDIR_P) $(@D)
 	$(AM_V_CXX)$(TFLM_CXX) -Os -c -o $@ $<
 $(tflm_dir)/libtflm-framework.a: $(tflm_framework_objs)
-	$(AM_V_AR)rm -f $@ && $(AR) cr $@ $(tflm_framework_objs) && $(RANLIB) $@
+	$(AM_V_GEN)rm -f $@ && $(AR) cr $@ $(tflm_framework_objs) && $(RANLIB) $@
 
 # Kernel build `tflm': TFLM's reference kernels.
 tflm_ref_objs = $(TFLM_SWAPPED_KERNELS:%=$(tflm_dir)/ref/tensorflow/lite/micro/kernels/%.o)
@@ -106,7 +106,117 @@ $(tflm_dir)/ref/%.o: $(TFLM_DIR)/%.cc
 	@$(MKDIR_P) $(@D)
 	$(AM_V_CXX)$(TFLM_CXX) -O2 -c -o $@ $<
 $(tflm_dir)/libtflm-ref.a: $(tflm_ref_objs)
-	$(AM_V_AR)rm -f $@ && $(AR) cr $@ $(tflm_ref_objs) && $(RANLIB) $@
+	$(AM_V_GEN)rm -f $@ && $(AR) cr $@ $(tflm_ref_objs) && $(RANLIB) $@
+
+# Kernel builds `tflm-cmsis-nn...': TFLM's kernels/cmsis_nn/ over the
+# CMSIS-NN functions they call, all from the user's trees; one folder of
+# objects per variant.
+if HAVE_CMSIS_NN
+# The CMSIS-NN sources those kernels reach in any of the three variants
+# (the archive members the linker takes from all of Source/, found with
+# -Wl,-Map at the commit TFLM pins: 65 of its 114 integer files).
+# Relative to CMSIS_NN_DIR.
+CMSIS_NN_SRCS = \
+	Source/BasicMathFunctions/arm_elementwise_add_s16.c \
+	Source/BasicMathFunctions/arm_elementwise_add_s8.c \
+	Source/BasicMathFunctions/arm_elementwise_mul_s16.c \
+	Source/BasicMathFunctions/arm_elementwise_mul_s8.c \
+	Source/ConvolutionFunctions/arm_convolve_1_x_n_s4.c \
+	Source/ConvolutionFunctions/arm_convolve_1_x_n_s8.c \
+	Source/ConvolutionFunctions/arm_convolve_1x1_s4.c \
+	Source/ConvolutionFunctions/arm_convolve_1x1_s4_fast.c \
+	Source/ConvolutionFunctions/arm_convolve_1x1_s8.c \
+	Source/ConvolutionFunctions/arm_convolve_1x1_s8_fast.c \
+	Source/ConvolutionFunctions/arm_convolve_get_buffer_sizes_s16.c \
+	Source/ConvolutionFunctions/arm_convolve_get_buffer_sizes_s4.c \
+	Source/ConvolutionFunctions/arm_convolve_get_buffer_sizes_s8.c \
+	Source/ConvolutionFunctions/arm_convolve_s16.c \
+	Source/ConvolutionFunctions/arm_convolve_s4.c \
+	Source/ConvolutionFunctions/arm_convolve_s8.c \
+	Source/ConvolutionFunctions/arm_convolve_wrapper_s16.c \
+	Source/ConvolutionFunctions/arm_convolve_wrapper_s4.c \
+	Source/ConvolutionFunctions/arm_convolve_wrapper_s8.c \
+	Source/ConvolutionFunctions/arm_depthwise_conv_3x3_s8.c \
+	Source/ConvolutionFunctions/arm_depthwise_conv_get_buffer_sizes_s4.c \
+	Source/ConvolutionFunctions/arm_depthwise_conv_get_buffer_sizes_s8.c \
+	Source/ConvolutionFunctions/arm_depthwise_conv_s16.c \
+	Source/ConvolutionFunctions/arm_depthwise_conv_s4.c \
+	Source/ConvolutionFunctions/arm_depthwise_conv_s4_opt.c \
+	Source/ConvolutionFunctions/arm_depthwise_conv_s8.c \
+	Source/ConvolutionFunctions/arm_depthwise_conv_s8_opt.c \
+	Source/ConvolutionFunctions/arm_depthwise_conv_wrapper_s4.c \
+	Source/ConvolutionFunctions/arm_depthwise_conv_wrapper_s8.c \
+	Source/ConvolutionFunctions/arm_nn_mat_mult_kernel_row_offset_s8_s16.c \
+	Source/ConvolutionFunctions/arm_nn_mat_mult_kernel_s16.c \
+	Source/ConvolutionFunctions/arm_nn_mat_mult_kernel_s4_s16.c \
+	Source/ConvolutionFunctions/arm_nn_mat_mult_kernel_s8_s16.c \
+	Source/FullyConnectedFunctions/arm_fully_connected_get_buffer_sizes_s16.c \
+	Source/FullyConnectedFunctions/arm_fully_connected_get_buffer_sizes_s8.c \
+	Source/FullyConnectedFunctions/arm_fully_connected_per_channel_s8.c \
+	Source/FullyConnectedFunctions/arm_fully_connected_s16.c \
+	Source/FullyConnectedFunctions/arm_fully_connected_s4.c \
+	Source/FullyConnectedFunctions/arm_fully_connected_s8.c \
+	Source/FullyConnectedFunctions/arm_fully_connected_wrapper_s8.c \
+	Source/FullyConnectedFunctions/arm_vector_sum_s8.c \
+	Source/NNSupportFunctions/arm_nn_mat_mult_nt_t_s4.c \
+	Source/NNSupportFunctions/arm_nn_mat_mult_nt_t_s8.c \
+	Source/NNSupportFunctions/arm_nn_vec_mat_mult_t_per_ch_s8.c \
+	Source/NNSupportFunctions/arm_nn_vec_mat_mult_t_s16.c \
+	Source/NNSupportFunctions/arm_nn_vec_mat_mult_t_s4.c \
+	Source/NNSupportFunctions/arm_nn_vec_mat_mult_t_s8.c \
+	Source/NNSupportFunctions/arm_nn_vec_mat_mult_t_svdf_s8.c \
+	Source/NNSupportFunctions/arm_q7_to_q15_with_offset.c \
+	Source/NNSupportFunctions/arm_s8_to_s16_unordered_with_offset.c \
+	Source/PadFunctions/arm_pad_s8.c \
+	Source/PoolingFunctions/arm_avgpool_get_buffer_sizes_s16.c \
+	Source/PoolingFunctions/arm_avgpool_get_buffer_sizes_s8.c \
+	Source/PoolingFunctions/arm_avgpool_s16.c \
+	Source/PoolingFunctions/arm_avgpool_s8.c \
+	Source/PoolingFunctions/arm_max_pool_s16.c \
+	Source/PoolingFunctions/arm_max_pool_s8.c \
+	Source/SVDFunctions/arm_svdf_get_buffer_sizes_s8.c \
+	Source/SVDFunctions/arm_svdf_s8.c \
+	Source/SVDFunctions/arm_svdf_state_s16_s8.c \
+	Source/SoftmaxFunctions/arm_nn_softmax_common_s8.c \
+	Source/SoftmaxFunctions/arm_softmax_s16.c \
+	Source/SoftmaxFunctions/arm_softmax_s8.c \
+	Source/SoftmaxFunctions/arm_softmax_s8_s16.c \
+	Source/TransposeFunctions/arm_transpose_s8.c
+TFLM_CMSIS_NN_CXX = $(TFLM_CXX) -DCMSIS_NN -isystem $(CMSIS_NN_DIR) -isystem $(CMSIS_NN_DIR)/Include
+TFLM_CMSIS_NN_CC = $(CC) -w -isystem $(CMSIS_NN_DIR) -isystem $(CMSIS_NN_DIR)/Include
+# The Cortex-M4/M7/M33 path: ARM_MATH_DSP with dmo's C definitions of the
+# DSP instructions forced in (target-harness/armdsp/), on every file as
+# TFLM's ADDITIONAL_DEFINES would be; then the same with the branches
+# CMSIS-NN takes under Arm Compiler 6 (its __ARMCC_VERSION tests; 6.19).
+TFLM_ARMDSP_HEADER = $(top_srcdir)/target-harness/armdsp/arm_dsp_intrinsics.h
+TFLM_DSP_FLAGS = -DARM_MATH_DSP=1 -include $(TFLM_ARMDSP_HEADER)
+TFLM_AC6_FLAGS = -D__ARMCC_VERSION=6190004 $(TFLM_DSP_FLAGS)
+# tflm_cmsis_nn_objs VARIANT: the objects of kernel build tflm-VARIANT.
+tflm_cmsis_nn_objs = \
+	$(TFLM_SWAPPED_KERNELS:%=$(tflm_dir)/$(1)/tensorflow/lite/micro/kernels/cmsis_nn/%.o) \
+	$(CMSIS_NN_SRCS:%.c=$(tflm_dir)/$(1)/cmsis-nn/%.o)
+TFLM_CMSIS_NN_KERNEL = $(AM_V_CXX)$(MKDIR_P) $(@D) && $(TFLM_CMSIS_NN_CXX) -O2 -c -o $@ $<
+TFLM_CMSIS_NN_SOURCE = $(AM_V_CC)$(MKDIR_P) $(@D) && $(TFLM_CMSIS_NN_CC) -O2 -c -o $@ $<
+TFLM_ARCHIVE = $(AM_V_GEN)rm -f $@ && $(AR) cr $@ $^ && $(RANLIB) $@
+$(tflm_dir)/cmsis-nn/%.o: $(TFLM_DIR)/%.cc
+	$(TFLM_CMSIS_NN_KERNEL)
+$(tflm_dir)/cmsis-nn/cmsis-nn/%.o: $(CMSIS_NN_DIR)/%.c
+	$(TFLM_CMSIS_NN_SOURCE)
+$(tflm_dir)/cmsis-nn-dsp/%.o: $(TFLM_DIR)/%.cc $(TFLM_ARMDSP_HEADER)
+	$(TFLM_CMSIS_NN_KERNEL) $(TFLM_DSP_FLAGS)
+$(tflm_dir)/cmsis-nn-dsp/cmsis-nn/%.o: $(CMSIS_NN_DIR)/%.c $(TFLM_ARMDSP_HEADER)
+	$(TFLM_CMSIS_NN_SOURCE) $(TFLM_DSP_FLAGS)
+$(tflm_dir)/cmsis-nn-dsp-ac6/%.o: $(TFLM_DIR)/%.cc $(TFLM_ARMDSP_HEADER)
+	$(TFLM_CMSIS_NN_KERNEL) $(TFLM_AC6_FLAGS)
+$(tflm_dir)/cmsis-nn-dsp-ac6/cmsis-nn/%.o: $(CMSIS_NN_DIR)/%.c $(TFLM_ARMDSP_HEADER)
+	$(TFLM_CMSIS_NN_SOURCE) $(TFLM_AC6_FLAGS)
+$(tflm_dir)/libtflm-cmsis-nn.a: $(call tflm_cmsis_nn_objs,cmsis-nn)
+	$(TFLM_ARCHIVE)
+$(tflm_dir)/libtflm-cmsis-nn-dsp.a: $(call tflm_cmsis_nn_objs,cmsis-nn-dsp)
+	$(TFLM_ARCHIVE)
+$(tflm_dir)/libtflm-cmsis-nn-dsp-ac6.a: $(call tflm_cmsis_nn_objs,cmsis-nn-dsp-ac6)
+	$(TFLM_ARCHIVE)
+endif
 
 # The runner, once per kernel build: the kernel build's name and the
 # source versions go in as macros, everything else is the same program.
@@ -126,6 +236,34 @@ target_harness_tflm_dmo_tflm_run_tflm_CXXFLAGS = $(TFLM_RUN_CXX)
 target_harness_tflm_dmo_tflm_run_tflm_LDADD = $(tflm_dir)/libtflm-ref.a \
 	$(tflm_dir)/libtflm-framework.a $(TFLM_RUN_LIBS)
 target_harness_tflm_dmo_tflm_run_tflm_LDFLAGS = $(TFLM_RUN_STATIC)
+
+if HAVE_CMSIS_NN
+TFLM_CMSIS_NN_COMMIT = -DDMO_CMSIS_NN_COMMIT='"$(call tflm_source_commit,$(CMSIS_NN_DIR))"'
+pkglibexec_PROGRAMS += target-harness/tflm/dmo-tflm-run-tflm-cmsis-nn
+target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_SOURCES = target-harness/tflm/tflm_run.cc
+target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_CPPFLAGS = $(TFLM_RUN_CPP) $(TFLM_CMSIS_NN_COMMIT) \
+	-DDMO_TFLM_KERNELS='"tflm-cmsis-nn"' -DDMO_TFLM_ISA='"x86-64, TFLM kernels/cmsis_nn on CMSIS-NN portable C"'
+target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_CXXFLAGS = $(TFLM_RUN_CXX)
+target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_LDADD = $(tflm_dir)/libtflm-cmsis-nn.a \
+	$(tflm_dir)/libtflm-framework.a $(TFLM_RUN_LIBS)
+target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_LDFLAGS = $(TFLM_RUN_STATIC)
+pkglibexec_PROGRAMS += target-harness/tflm/dmo-tflm-run-tflm-cmsis-nn-dsp
+target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_SOURCES = target-harness/tflm/tflm_run.cc
+target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_CPPFLAGS = $(TFLM_RUN_CPP) $(TFLM_CMSIS_NN_COMMIT) \
+	-DDMO_TFLM_KERNELS='"tflm-cmsis-nn-dsp"' -DDMO_TFLM_ISA='"x86-64, TFLM kernels/cmsis_nn on CMSIS-NN ARM_MATH_DSP (gcc branches), DSP instructions as C"'
+target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_CXXFLAGS = $(TFLM_RUN_CXX)
+target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_LDADD = $(tflm_dir)/libtflm-cmsis-nn-dsp.a \
+	$(tflm_dir)/libtflm-framework.a $(TFLM_RUN_LIBS)
+target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_LDFLAGS = $(TFLM_RUN_STATIC)
+pkglibexec_PROGRAMS += target-harness/tflm/dmo-tflm-run-tflm-cmsis-nn-dsp-ac6
+target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_ac6_SOURCES = target-harness/tflm/tflm_run.cc
+target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_ac6_CPPFLAGS = $(TFLM_RUN_CPP) $(TFLM_CMSIS_NN_COMMIT) \
+	-DDMO_TFLM_KERNELS='"tflm-cmsis-nn-dsp-ac6"' -DDMO_TFLM_ISA='"x86-64, TFLM kernels/cmsis_nn on CMSIS-NN ARM_MATH_DSP (Arm Compiler 6 branches), DSP instructions as C"'
+target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_ac6_CXXFLAGS = $(TFLM_RUN_CXX)
+target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_ac6_LDADD = $(tflm_dir)/libtflm-cmsis-nn-dsp-ac6.a \
+	$(tflm_dir)/libtflm-framework.a $(TFLM_RUN_LIBS)
+target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_ac6_LDFLAGS = $(TFLM_RUN_STATIC)
+endif
 endif
 # The third-party objects, in folders automake does not know of.
 clean-local: clean-tflm
