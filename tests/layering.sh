@@ -16,6 +16,9 @@ uses() {
 	opspec) echo "" ;;                                          # 2 model language
 	target-harness/kernels) echo "" ;;                          # 2 the black box
 	target-harness/oracle) echo "" ;;                           # independent of dmo
+	# the TFLM runner: layer names, markers, and the user's TFLM tree, which
+	# tests/vendor_unpack.sh lays out in third_party/ of the build tree
+	target-harness/tflm) echo "opspec target-harness/include third_party" ;;
 	runner) echo "opspec target-harness/kernels target-harness/include" ;;   # 2b
 	target-harness/armdsp) echo "" ;;                           # Arm DSP instructions in C
 	target-harness/backends) echo "target-harness/include target-harness/armdsp" ;; # plugins: the ABI

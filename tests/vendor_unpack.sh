@@ -29,6 +29,10 @@ unpack() {
 	tar xzf "$src/$1" -C "$tmp"
 	mv "$tmp"/* "$dest/$2"
 	rmdir "$tmp"
+	# The commit git-archive recorded in the tarball: the version dmo's
+	# TFLM runner reports for a tree that is not a git checkout.
+	gzip -dc "$src/$1" | git get-tar-commit-id >"$dest/$2/.git-archive-commit" 2>/dev/null ||
+		rm -f "$dest/$2/.git-archive-commit"
 }
 unpack "$(cd "$src" && ls cmsis-nn-*.tar.gz | head -n 1)" cmsis-nn
 unpack "$(cd "$src" && ls tflite-micro-*.tar.gz | head -n 1)" tflite-micro
@@ -37,4 +41,14 @@ mkdir -p "$dest/$downloads"
 for dep in flatbuffers gemmlowp ruy kissfft; do
 	unpack "$(cd "$src" && ls $dep-*.tar.gz | head -n 1)" "$downloads/$dep"
 done
+# TFLM's download scripts patch flatbuffers (no heap, locale-independent
+# off) and kissfft right after unpacking; do the same, once (a stamp file
+# records it, as their git commit does).
+patch_once() {
+	[ -f "$dest/$1/.tflm-patched" ] && return 0
+	patch -s -p1 -l -d "$dest/$1" < "$dest/$2"
+	touch "$dest/$1/.tflm-patched"
+}
+patch_once "$downloads/flatbuffers" "$downloads/../flatbuffers.patch"
+patch_once "$downloads/kissfft" tflite-micro/third_party/kissfft/kissfft.patch
 echo "vendor_unpack: $dest/cmsis-nn $dest/tflite-micro"
