@@ -13,7 +13,9 @@
 #include "check_main.h"
 #include "algorithmic.h"
 #include "model_table.h"
+#include "infer_model.h"
 #include "plan.h"
+#include "plan_arena.h"
 #include "rundir.h"
 
 static void load(const char *csv, struct dmo_model *m)
@@ -508,6 +510,96 @@ START_TEST(time_limit_zero)
 }
 END_TEST
 
+/* Issue 26, item 8: a model output may be read again, here by the last
+ * layer, whose dying first operand it then is.  Before the fix the
+ * planner let that layer's output lie diagonally over it (O_s of a 1x1
+ * convolution with as many output as input channels is OB less one
+ * element: 124 of 128 bytes), and the output 'a' was overwritten by 'b'.  Now no live tensor
+ * shares a byte with a model output, and --verify's end check holds. */
+START_TEST(output_never_overlapped)
+{
+	struct dmo_model m;
+	struct dmo_plan p;
+	char err[512];
+	uint64_t os[2];
+
+	load("layer,name,spec,inputs\n"
+	     "0,a,\"relu:in=4x4x2\",\n"
+	     "1,b,\"conv2d:in=4x4x2,k=1x1,out_c=2\",\n", &m);
+	/* Tensor 1 (a's output) is also one of the model's outputs, as a
+	 * .tflite's SubGraph.outputs may say. */
+	m.tensors[1].graph_output = 1;
+	ck_assert_int_eq(dmo_plan_os(&m, DMO_OS_ALGORITHMIC, NULL, os, err, sizeof err), 0);
+	ck_assert_uint_eq(os[1], 124); /* all but the last pixel's other channel */
+	build(&m, os, &p);
+	check_invariant(&p);
+	ck_assert_int_eq(p.layers[1].diagonal, 0);
+	ck_assert_uint_eq(p.layers[1].overlap, 0);
+	/* Independently: no tensor live with an output touches its bytes. */
+	for (size_t a = 0; a < p.n_tensors; a++)
+		for (size_t b = 0; b < p.n_tensors; b++) {
+			const struct dmo_plan_tensor *o = &p.tensors[a], *u = &p.tensors[b];
+
+			if (a == b || !o->output || u->last < o->first || o->last < u->first)
+				continue;
+			ck_assert_msg(o->offset_dmo >= u->offset_dmo + u->bytes ||
+				      u->offset_dmo >= o->offset_dmo + o->bytes,
+				      "model output %zu overlaps tensor %zu", a, b);
+		}
+	ck_assert_uint_eq(p.peak_dmo, 2 * 128); /* a and b, both live at layer b */
+	ck_assert_msg(dmo_plan_verify(&m, &p, NULL, err, sizeof err) == 0, "%s", err);
+	/* The old plan, b's output laid over a: the end check catches it
+	 * (b itself is computed right: its input is read before b writes). */
+	p.tensors[2].offset_dmo = p.tensors[1].offset_dmo;
+	ck_assert_int_eq(dmo_plan_verify(&m, &p, NULL, err, sizeof err), 1);
+	ck_assert_msg(strstr(err, "output") != NULL, "%s", err);
+	dmo_plan_free(&p);
+	dmo_model_free(&m);
+}
+END_TEST
+
+/* The same with a .tflite's real weights (hello_world int8: three fully
+ * connected layers): its first layer's output made a model output too,
+ * and the third layer's output laid over it, which the step-by-step
+ * comparison cannot see (that tensor was right when written); the end
+ * comparison of dmo_plan_verify_net does. */
+START_TEST(verify_net_checks_outputs_at_end)
+{
+	const char *src = getenv("top_srcdir");
+	struct dmo_model m;
+	struct dmo_plan p;
+	struct dmo_net net;
+	struct dmo_net_input input = { .seed = 1 };
+	char path[1024], err[512];
+	uint64_t os[3];
+	int a, c;
+
+	snprintf(path, sizeof path, "%s/tests/models/tflm_hello_world_int8.tflite", src ? src : ".");
+	ck_assert_msg(dmo_model_load(path, &m, err, sizeof err) == 0, "%s", err);
+	ck_assert_int_eq((int)m.n_layers, 3);
+	a = m.layers[0].results[0];
+	c = m.layers[2].results[0];
+	m.tensors[a].graph_output = 1;
+	m.tensors[a].last = 2;
+	ck_assert_int_eq(dmo_plan_os(&m, DMO_OS_ALGORITHMIC, NULL, os, err, sizeof err), 0);
+	build(&m, os, &p);
+	ck_assert_int_eq(dmo_net_runs(&m, &net, err, sizeof err), 1);
+	net.tensors[a].graph_output = 1;
+	ck_assert_msg(dmo_plan_verify_net(&m, &net, &p, &input, NULL, err, sizeof err) == 0, "%s",
+		      err);
+	for (size_t t = 0; t < p.n_tensors; t++)
+		if (p.tensors[t].model_tensor == c)
+			for (size_t u = 0; u < p.n_tensors; u++)
+				if (p.tensors[u].model_tensor == a)
+					p.tensors[t].offset_dmo = p.tensors[u].offset_dmo;
+	ck_assert_int_eq(dmo_plan_verify_net(&m, &net, &p, &input, NULL, err, sizeof err), 1);
+	ck_assert_msg(strstr(err, "once the model has run") != NULL, "%s", err);
+	dmo_net_free(&net);
+	dmo_plan_free(&p);
+	dmo_model_free(&m);
+}
+END_TEST
+
 /* Every shipped table, with exact and with analytic O_s: the invariant
  * holds, overlaps never raise the peak, the plan is no worse than either
  * greedy order, the bound is below it, and the status says which. */
@@ -562,6 +654,8 @@ int main(void)
 	tcase_add_test(tc, search_equals_brute_force);
 	tcase_add_test(tc, time_limit_zero);
 	tcase_add_test(tc, shipped_models);
+	tcase_add_test(tc, output_never_overlapped);
+	tcase_add_test(tc, verify_net_checks_outputs_at_end);
 	suite_add_tcase(s, tc);
 	return dmo_run_suite(s);
 }

@@ -329,9 +329,11 @@ static int build_graph(const struct dmo_model *model, const uint64_t *os,
 		 * clobbered bytes: O_s only covers the first operand. */
 		for (size_t k = 1; k < layer->n_act_in; k++)
 			reread |= layer->n_act_in && layer->act_in[k] == layer->act_in[0];
+		/* A model output lives to the end even when its last reader
+		 * is the last layer: it must never be overlapped. */
 		pl->diagonal = layer->supported && pl->in >= 0 &&
-			       p->tensors[pl->in].last == (int)l && pl->in2 != pl->in && !reread &&
-			       layer->n_results == 1;
+			       p->tensors[pl->in].last == (int)l && !p->tensors[pl->in].output &&
+			       pl->in2 != pl->in && !reread && layer->n_results == 1;
 	}
 	return 0;
 }

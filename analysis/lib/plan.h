@@ -11,7 +11,8 @@
  * spec has O_s = 0: its tensors never share a byte.  Two tensors whose live
  * ranges intersect must not share a byte, with one exception, the diagonal
  * overlap: when layer L's first operand (the profiled input of SPEC.md) dies
- * at L and is not also its other operand, it may start X <= O_s(L) bytes
+ * at L, is not a model output and is not also its other operand, it may
+ * start X <= O_s(L) bytes
  * before the end of L's output (input_start = output_start + OB - X). */
 #ifndef DMO_PLAN_H
 #define DMO_PLAN_H
