@@ -13,7 +13,7 @@ void dmo_plan_offsets(const struct dmo_model *model, const struct dmo_plan *plan
 		      int with_overlaps, uint64_t *offsets)
 {
 	memset(offsets, 0, (model->n_tensors ? model->n_tensors : 1) * sizeof *offsets);
-	for (size_t i = 0; i < plan->n_tensors; i++)
+	for (size_t i = 0; i < plan->n_tensors - plan->n_scratch; i++)
 		offsets[plan->tensors[i].model_tensor] =
 			with_overlaps ? plan->tensors[i].offset_dmo : plan->tensors[i].offset_plain;
 }
