@@ -1,5 +1,6 @@
 /* cmd_plan.c - `dmo plan`: the tensor arena a model layer table needs with
  * and without diagonal overlaps, and optionally the proof by execution. */
+#include <csv.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,9 +23,13 @@
 #include "plan_emit.h"
 #include "profile_options.h"
 #include "progress.h"
+#include "tflm_run.h"
+
+/* Inputs --verify runs inside TFLM, each on both plans. */
+#define TFLM_VERIFY_INPUTS 3
 
 enum { OPT_OS = CMD_LONG_ONLY, OPT_TIME_LIMIT, OPT_VERIFY, OPT_KERNELS, OPT_EMIT_TFLITE,
-       OPT_EMIT_HEADER, OPT_ALIGN };
+       OPT_EMIT_HEADER, OPT_ALIGN, OPT_SUMMARY };
 
 static const struct cmd_option options[] = {
 	{ "os", required_argument, OPT_OS, "SOURCE",
@@ -47,6 +52,10 @@ static const struct cmd_option options[] = {
 	{ "emit-header", required_argument, OPT_EMIT_HEADER, "FILE",
 	  "write the arena size and each tensor's offset as a C\n"
 	  "header (aligned as --emit-tflite)" },
+	{ "summary", required_argument, OPT_SUMMARY, "FILE",
+	  "also write the summary (kernels, arena kind, peaks with\n"
+	  "and without overlaps, bound, status, saving split) to\n"
+	  "FILE as one CSV row, or JSON with --json" },
 	{ "align", required_argument, OPT_ALIGN, "BYTES",
 	  "plan offsets and sizes in units of BYTES, a power of two\n"
 	  "(default 1; 16, TFLM's alignment, with --emit-*; TFLM\n"
@@ -80,7 +89,9 @@ static const struct cmd_spec command = {
 	"overlaps (docs/plan.md).\n",
 	.tables = { options, cmd_shape_options },
 	.notes = "With --csv or --json, only the per-layer table is printed (and --verify's\n"
-		 "verdict goes to stderr).  --verify shows a line per layer on stderr.\n"
+		 "verdict goes to stderr); --summary FILE keeps the summary.  The table's\n"
+		 "column tensor is the model's own tensor index (-1: a scratch buffer).\n"
+		 "--verify shows a line per layer on stderr.\n"
 		 "Environment: DMO_MODELS_DIR (tables).\n",
 	.outputs = CMD_HAS_CSV | CMD_HAS_JSON | CMD_HAS_QUIET,
 	.finding = "with --verify, the overlapped arena's outputs differ",
@@ -138,6 +149,59 @@ static void print_summary(const char *model_name, const struct dmo_model *model,
 	       (long long)no_overlap - (long long)plan->peak_dmo);
 	dmo_model_print_unsupported(stdout, model);
 	printf("\n");
+}
+
+/* --summary FILE: the summary as one CSV row (JSON with --json), by the
+ * same converter as every table. */
+static int write_summary(const char *path, enum cmd_format format, const char *model_name,
+			 const char *os_name, const struct dmo_kernels *k, const struct dmo_plan *p,
+			 uint64_t no_overlap, char *err, size_t err_len)
+{
+	char *csv = NULL, *json = NULL;
+	size_t csv_len = 0, json_len = 0;
+	FILE *out = open_memstream(&csv, &csv_len), *conv;
+	int rc = 0;
+
+	if (out == NULL)
+		return dmo_errf(err, err_len, "out of memory");
+	fputs("model,kernels,kernels_version,os,arena,align,scratch_buffers,peak_plain,"
+	      "peak_no_overlap,peak_dmo,peak_greedy,peak_reverse,bound,bound_layer,status,"
+	      "saving_bytes,saving_placement,saving_overlap\n", out);
+	csv_fwrite(out, model_name, strlen(model_name));
+	fputc(',', out);
+	csv_fwrite(out, k->name, strlen(k->name));
+	fputc(',', out);
+	csv_fwrite(out, k->version, strlen(k->version));
+	fputc(',', out);
+	csv_fwrite(out, os_name, strlen(os_name));
+	fprintf(out, ",%s,%llu,%zu,%llu,%llu,%llu,%llu,%llu,%llu,%d,%s,%llu,%lld,%lld\n",
+		p->align > 1 ? "whole non-persistent arena" : "activations only",
+		(unsigned long long)p->align, p->n_scratch, (unsigned long long)p->peak_plain,
+		(unsigned long long)no_overlap, (unsigned long long)p->peak_dmo,
+		(unsigned long long)p->peak_by_size, (unsigned long long)p->peak_reverse,
+		(unsigned long long)p->bound_dmo, p->bound_layer + 1, dmo_plan_status_name(p->status),
+		(unsigned long long)(p->peak_plain - p->peak_dmo),
+		(long long)p->peak_plain - (long long)no_overlap,
+		(long long)no_overlap - (long long)p->peak_dmo);
+	if (fclose(out) != 0 || csv == NULL) {
+		free(csv);
+		return dmo_errf(err, err_len, "out of memory");
+	}
+	if (format == CMD_JSON) {
+		conv = open_memstream(&json, &json_len);
+		if (conv == NULL)
+			rc = dmo_errf(err, err_len, "out of memory");
+		else if ((rc = cmd_csv_to_json(csv, csv_len, conv, err, err_len)) != 0)
+			fclose(conv);
+		else if (fclose(conv) != 0 || json == NULL)
+			rc = dmo_errf(err, err_len, "out of memory");
+	}
+	if (rc == 0)
+		rc = format == CMD_JSON ? dmo_write_file(path, json, json_len, err, err_len)
+					: dmo_write_file(path, csv, csv_len, err, err_len);
+	free(csv);
+	free(json);
+	return rc;
 }
 
 /* The placement search's progress: a line per tensor placed.  The count
@@ -291,7 +355,8 @@ static uint64_t *scratch_of(const struct dmo_model *model, const struct dmo_kern
 int cmd_plan(int argc, char **argv)
 {
 	struct cmd_shapes shapes = { .n = 0 };
-	const char *os_name = NULL, *kernels_name = NULL, *emit_tflite = NULL, *emit_header = NULL;
+	const char *os_name = NULL, *kernels_name = NULL, *emit_tflite = NULL, *emit_header = NULL,
+		   *summary = NULL;
 	double time_limit = DMO_PLAN_TIME_LIMIT;
 	char *end, measured[PATH_MAX + 16], tmp_dir[PATH_MAX] = "";
 	struct dmo_model model = { 0 };
@@ -304,7 +369,7 @@ int cmd_plan(int argc, char **argv)
 	struct cmd_table table;
 	struct dmo_progress search;
 	struct dmo_plan_watch searched = { .tensor_placed = tensor_placed, .arg = &search };
-	int c, csv, verify = 0, rc, unknown;
+	int c, csv, verify = 0, rc, unknown, in_tflm;
 	unsigned long long align;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
@@ -324,6 +389,9 @@ int cmd_plan(int argc, char **argv)
 			break;
 		case OPT_EMIT_HEADER:
 			emit_header = optarg;
+			break;
+		case OPT_SUMMARY:
+			summary = optarg;
 			break;
 		case OPT_ALIGN:
 			align = strtoull(optarg, &end, 10);
@@ -349,9 +417,6 @@ int cmd_plan(int argc, char **argv)
 		return cmd_misuse(&command, "give exactly one MODEL");
 	if (kernels_name != NULL && dmo_kernels_named(kernels_name, &want, err, sizeof err) != 0)
 		return cmd_misuse(&command, "--kernels: %s", err);
-	/* A plan in TFLM's arena: aligned to its 16 bytes unless told. */
-	if (rules.align == 0)
-		rules.align = emit_tflite || emit_header ? DMO_TFLM_ALIGN : 1;
 	if ((emit_tflite || emit_header) && rules.align % DMO_TFLM_ALIGN != 0)
 		return cmd_misuse(&command, "--emit-tflite and --emit-header lay out TFLite Micro's "
 				  "arena, whose buffers are 16-byte aligned: --align must be a "
@@ -379,13 +444,18 @@ int cmd_plan(int argc, char **argv)
 		goto out;
 	}
 	/* --verify runs the kernels the O_s hold for: dmo's reference
-	 * kernels here (TFLM's runner, once built, for its kernels). */
-	if (verify && dmo_kernels_of_backend(DMO_KERNELS_REF_NAME, NULL, &ref, err, sizeof err) == 0 &&
-	    dmo_kernels_check_run(&kernels, unknown, &ref, "--verify", err, sizeof err) != 0) {
+	 * kernels, or TFLM with its kernels (dmo-tflm-run-KERNELS). */
+	in_tflm = verify && !unknown && kernels.kind == DMO_KERNELS_RUNTIME;
+	if (verify && !in_tflm &&
+	    (dmo_kernels_of_backend(DMO_KERNELS_REF_NAME, NULL, &ref, err, sizeof err) != 0 ||
+	     dmo_kernels_check_run(&kernels, unknown, &ref, "--verify", err, sizeof err) != 0)) {
 		fprintf(stderr, "dmo plan: --os %s: %s\n", os_name, err);
 		rc = 2;
 		goto out;
 	}
+	/* A plan in TFLM's arena: aligned to its 16 bytes unless told. */
+	if (rules.align == 0)
+		rules.align = emit_tflite || emit_header || in_tflm ? DMO_TFLM_ALIGN : 1;
 	dmo_progress_start(&search, command.name, 0, dmo_progress_wanted(output.quiet));
 	rc = dmo_load_model(argv[optind], shapes.list, shapes.n, &model, err, sizeof err);
 	os = rc == 0 ? calloc(model.n_layers + 1, sizeof *os) : NULL;
@@ -393,7 +463,9 @@ int cmd_plan(int argc, char **argv)
 		rc = dmo_errf(err, sizeof err, "out of memory");
 	if (rc == 0)
 		rc = dmo_plan_os_named(&model, os_name, os, err, sizeof err);
-	if (rc == 0 && (emit_tflite || emit_header)) {
+	/* TFLM's arena (aligned, scratch buffers included) for a plan that
+	 * goes into TFLM. */
+	if (rc == 0 && (emit_tflite || emit_header || in_tflm)) {
 		rules.scratch = scratch = scratch_of(&model, &kernels, err, sizeof err);
 		rc = scratch == NULL ? -1 : 0;
 	}
@@ -409,6 +481,10 @@ int cmd_plan(int argc, char **argv)
 	rc = peak_without_overlaps(&model, &rules, time_limit, &no_overlap, err, sizeof err);
 	if (rc == 0 && !csv)
 		print_summary(argv[optind], &model, os_name, &kernels, &plan, no_overlap);
+	if (rc == 0 && summary &&
+	    write_summary(summary, output.format, argv[optind], os_name, &kernels, &plan, no_overlap,
+			  err, sizeof err) != 0)
+		rc = -1;
 	if (rc == 0 && emit_tflite && dmo_plan_emit_tflite(emit_tflite, &model, &plan, &kernels, err,
 							    sizeof err) != 0)
 		rc = -1;
@@ -433,7 +509,18 @@ int cmd_plan(int argc, char **argv)
 			rc = 2;
 		}
 	}
-	if (verify && rc == 0) {
+	if (in_tflm && rc == 0) {
+		char summary[1024], path[PATH_MAX];
+
+		rc = dmo_locate_model(argv[optind], path, sizeof path, err, sizeof err) != 0 ? -1 :
+		     dmo_tflm_verify(path, &model, &plan, kernels.name, TFLM_VERIFY_INPUTS, summary,
+				     sizeof summary, err, sizeof err);
+		if (rc != 0)
+			fprintf(stderr, "dmo plan: --verify in TFLM: %s\n", err);
+		else
+			fprintf(csv ? stderr : stdout, "verify: %s\n", summary);
+		rc = rc < 0 ? 2 : rc;
+	} else if (verify && rc == 0) {
 		const char *what = NULL;
 		rc = verify_plan(&model, &plan, output.quiet, &what, err, sizeof err);
 		if (rc != 0)

@@ -758,11 +758,11 @@ static void print_row(FILE *out, const struct dmo_model *model, const struct dmo
 			snprintf(overlap, sizeof overlap, ml->supported ? "in live" : "no model");
 	}
 	if (csv)
-		fprintf(out, "%s,%s,%s,%d,%s,%d,%d,%s,%s,%s,%s,%d,%llu,%llu\n", layer,
+		fprintf(out, "%s,%s,%s,%d,%s,%d,%d,%s,%s,%s,%s,%d,%llu,%llu,%d\n", layer,
 			pl ? name : "input", op, pl ? pl->in : -1, bytes, pt->first + 1, pt->last + 1,
 			plain, dmo, in_off, os, pl ? pl->diagonal : 0,
 			pl ? (unsigned long long)pl->overlap : 0ULL,
-			pl ? (unsigned long long)pl->live_bytes : 0ULL);
+			pl ? (unsigned long long)pl->live_bytes : 0ULL, pt->model_tensor);
 	else
 		fprintf(out, text, layer, name, op, bytes, live, plain, dmo, in_off, os, overlap);
 }
@@ -774,7 +774,7 @@ void dmo_plan_print(FILE *out, const struct dmo_model *model, const struct dmo_p
 
 	if (csv)
 		fputs("layer,name,op,in_tensor,out_bytes,live_from,live_to,offset_plain,"
-		      "offset_dmo,in_offset_dmo,os_bytes,diagonal,overlap_bytes,live_bytes\n", out);
+		      "offset_dmo,in_offset_dmo,os_bytes,diagonal,overlap_bytes,live_bytes,tensor\n", out);
 	else
 		fprintf(out, text, "layer", "name", "op", "out_bytes", "live", "plain_off",
 			"dmo_off", "in_dmo_off", "os_bytes", "overlap");

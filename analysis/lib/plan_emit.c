@@ -191,3 +191,44 @@ int dmo_plan_read_embedded(const struct dmo_model *model, const struct dmo_kerne
 				"kernels: %s", runs->name, msg);
 	return 0;
 }
+
+int dmo_plan_print_embedded(FILE *out, const struct dmo_model *model, char *err, size_t err_len)
+{
+	struct dmo_tflite_plan embedded;
+	uint64_t end = 0;
+	size_t planned = 0;
+
+	if (model->format != DMO_FORMAT_TFLITE)
+		return 0;
+	if (dmo_tflite_plan_read(model->blob, model->blob_len, &embedded, err, err_len) != 0)
+		return -1;
+	if (embedded.kernels[0] != '\0') {
+		fprintf(out, "\nkernels entry (%s):", DMO_TFLITE_KERNELS_NAME);
+		for (const char *p = embedded.kernels; *p; p++)
+			if (*p != '\n')
+				fprintf(out, "%s%c", p == embedded.kernels || p[-1] == '\n' ? " " : "", *p);
+		fputc('\n', out);
+	}
+	if (!embedded.present) {
+		dmo_tflite_plan_free(&embedded);
+		return 0;
+	}
+	for (uint32_t t = 0; t < embedded.n && t < model->n_tensors; t++)
+		if (embedded.offsets[t] >= 0 && model->tensors[t].producer != DMO_MODEL_CONSTANT) {
+			planned++;
+			if ((uint64_t)embedded.offsets[t] + model->tensors[t].bytes > end)
+				end = (uint64_t)embedded.offsets[t] + model->tensors[t].bytes;
+		}
+	fprintf(out, "\noffline memory plan (%s, version %d, subgraph %d): %u offsets for the "
+		"model's %zu tensors; %zu activations planned, ending at byte %" PRIu64
+		" (activations only; TFLM fits -1 and scratch buffers around them)\n",
+		DMO_TFLITE_PLAN_NAME, embedded.version, embedded.subgraph, embedded.n, model->n_tensors,
+		planned, end);
+	fprintf(out, "%7s %10s %10s  %s\n", "tensor", "offset", "bytes", "name");
+	for (uint32_t t = 0; t < embedded.n && t < model->n_tensors; t++)
+		if (embedded.offsets[t] >= 0 && model->tensors[t].producer != DMO_MODEL_CONSTANT)
+			fprintf(out, "%7u %10d %10" PRIu64 "  %s\n", t, embedded.offsets[t],
+				model->tensors[t].bytes, model->tensors[t].name);
+	dmo_tflite_plan_free(&embedded);
+	return 0;
+}

@@ -7,6 +7,7 @@
 #define DMO_PLAN_EMIT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "kernels.h"
 #include "model_table.h"
@@ -34,6 +35,11 @@ int dmo_plan_emit_tflite(const char *path, const struct dmo_model *model,
 int dmo_plan_emit_header(const char *path, const struct dmo_model *model,
 			 const struct dmo_plan *plan, const struct dmo_kernels *k, char *err,
 			 size_t err_len);
+
+/* Print the offline plan and kernels entry MODEL carries, if any (`dmo
+ * model`): each planned tensor's offset, by the model's tensor index.
+ * Returns 0 (also when there is none), or -1 with ERR (a damaged plan). */
+int dmo_plan_print_embedded(FILE *out, const struct dmo_model *model, char *err, size_t err_len);
 
 /* Replace PLAN's overlap offsets with the offline plan MODEL carries,
  * which must hold for the kernels RUNS (its kernels entry names them) and
