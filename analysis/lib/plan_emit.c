@@ -108,12 +108,12 @@ int dmo_plan_emit_header(const char *path, const struct dmo_model *model,
 		return dmo_errf(err, err_len, "out of memory");
 	fprintf(out, "/* Written by dmo %s (dmo plan --emit-header): the tensor arena of\n"
 		" * this model with diagonal overlaps, safe for the kernels below only.\n"
-		" * kernels: %s (%s)%s%s */\n", PACKAGE_VERSION, k->name, dmo_kernels_describe(k),
+		" * kernels: %s: %s%s%s */\n", PACKAGE_VERSION, k->name, dmo_kernels_describe(k),
 		k->version[0] ? ", " : "", k->version);
 	fprintf(out, "#ifndef DMO_PLAN_H_INCLUDED\n#define DMO_PLAN_H_INCLUDED\n\n");
 	fprintf(out, "#define DMO_PLAN_KERNELS \"%s\"\n", k->name);
-	fprintf(out, "/* %s bytes: offsets aligned to %" PRIu64 "%s */\n",
-		plan->align > 1 ? "TFLM's whole non-persistent arena" : "activations only",
+	fprintf(out, "/* Arena bytes, %s: offsets aligned to %" PRIu64 "%s */\n",
+		plan->align > 1 ? "TFLite Micro's whole non-persistent arena" : "activations only",
 		plan->align, plan->align > 1 ? ", sizes rounded up to it, scratch buffers included" : "");
 	fprintf(out, "#define DMO_PLAN_ARENA_BYTES %" PRIu64 "u\n", plan->peak_dmo);
 	fprintf(out, "#define DMO_PLAN_TENSORS %zu\n\n", model->n_tensors);
