@@ -482,6 +482,111 @@ START_TEST(search_equals_brute_force)
 }
 END_TEST
 
+/* Plans in TFLite Micro's arena: aligned offsets, sizes rounded up.  On
+ * random chains of fc, relu and residual adds with f32 tensors of 1 to 12
+ * elements (4 to 48 bytes) and O_s in whole elements, the plan made in
+ * 16-byte units keeps the invariant with the true sizes and O_s, has every
+ * offset a multiple of 16, and its peak is the brute force's over every
+ * placement on the 16-byte grid (true sizes), rounded up to 16: with
+ * aligned offsets off + ceil16(B) = ceil16(off + B), so that is the lowest
+ * rounded arena. */
+START_TEST(aligned_equals_brute_force)
+{
+	unsigned seed = 26;
+	const struct dmo_plan_rules rules = { .align = 16 };
+	int exact = 0;
+
+	for (int trial = 0; trial < 120; trial++) {
+		char csv[2048];
+		int elems[BF_MAX], n_layers = 3 + (int)(rand_r(&seed) % 3), len;
+		uint64_t os[BF_MAX], off[BF_MAX], best = UINT64_MAX;
+		struct bf_model bf;
+		struct dmo_model m;
+		struct dmo_plan p;
+		char err[512];
+
+		elems[0] = 1 + (int)(rand_r(&seed) % 12);
+		len = snprintf(csv, sizeof csv, "layer,name,spec,inputs\n");
+		for (int l = 0; l < n_layers; l++) {
+			int kind = (int)(rand_r(&seed) % 3), other = 0;
+
+			for (int t = l; kind == 2 && t >= 1 && other == 0; t--)
+				if (elems[t] == elems[l])
+					other = t;
+			if (other > 0) {
+				elems[l + 1] = elems[l];
+				len += snprintf(csv + len, sizeof csv - (size_t)len,
+						"%d,l%d,\"add:in=1x1x%d\",l%d;l%d\n", l, l, elems[l],
+						l - 1, other - 1);
+			} else if (kind == 1) {
+				elems[l + 1] = elems[l];
+				len += snprintf(csv + len, sizeof csv - (size_t)len,
+						"%d,l%d,\"relu:in=1x1x%d\",\n", l, l, elems[l]);
+			} else {
+				elems[l + 1] = 1 + (int)(rand_r(&seed) % 12);
+				len += snprintf(csv + len, sizeof csv - (size_t)len,
+						"%d,l%d,\"fc:in=%d,units=%d\",\n", l, l, elems[l],
+						elems[l + 1]);
+			}
+			os[l] = 4 * (rand_r(&seed) % (uint64_t)((elems[l] < elems[l + 1] ? elems[l]
+										 : elems[l + 1]) + 1));
+		}
+		load(csv, &m);
+		ck_assert_msg(dmo_plan_build_rules(&m, os, &rules, DMO_PLAN_TIME_LIMIT, NULL, &p, err,
+						   sizeof err) == 0, "%s", err);
+		check_invariant(&p);
+		for (size_t t = 0; t < p.n_tensors; t++)
+			ck_assert_uint_eq(p.tensors[t].offset_dmo % 16, 0);
+		bf_derive(&m, os, &bf);
+		bf_place(&bf, 0, off, 0, 16, &best);
+		if (p.status != DMO_PLAN_BEST_FOUND) {
+			ck_assert_msg(p.peak_dmo == (best + 15) / 16 * 16,
+				      "trial %d: aligned plan %llu, brute force %llu\n%s", trial,
+				      (unsigned long long)p.peak_dmo, (unsigned long long)best, csv);
+			exact++;
+		}
+		ck_assert_uint_le(p.peak_dmo, p.peak_plain);
+		dmo_plan_free(&p);
+		dmo_model_free(&m);
+	}
+	ck_assert_int_gt(exact, 100);
+}
+END_TEST
+
+/* A kernel's scratch buffer, planned as a tensor live during its layer
+ * only.  hand_chain with 40 scratch bytes at layer b (derived by hand):
+ * the bound is at b, T1 128 + T2 32 + 40 less the share 32 = 168.  It is
+ * reached: T0, T1 and T2 at 0 (each may lie on its successor's start), the
+ * scratch at [128, 168), T3 (live at c only, beside T2 [0, 32)) at 32 or
+ * above, ending by 160. */
+START_TEST(scratch_buffer)
+{
+	struct dmo_model m;
+	struct dmo_plan p;
+	const uint64_t os[3] = { 128, 32, 16 }, scratch[3] = { 0, 40, 0 };
+	const struct dmo_plan_rules rules = { .align = 1, .scratch = scratch };
+	char err[256];
+
+	load("layer,name,spec,inputs\n"
+	     "0,a,\"relu:in=4x4x2\",\n"
+	     "1,b,\"maxpool:in=4x4x2,k=2x2,stride=2,pad=valid\",\n"
+	     "2,c,\"conv2d:in=2x2x2,k=1x1,out_c=8\",\n", &m);
+	ck_assert_msg(dmo_plan_build_rules(&m, os, &rules, DMO_PLAN_TIME_LIMIT, NULL, &p, err,
+					   sizeof err) == 0, "%s", err);
+	check_invariant(&p);
+	ck_assert_uint_eq(p.n_scratch, 1);
+	ck_assert_int_eq(p.tensors[4].model_tensor, -1);
+	ck_assert_int_eq(p.tensors[4].first, 1);
+	ck_assert_int_eq(p.tensors[4].last, 1);
+	ck_assert_uint_eq(p.bound_dmo, 168);
+	ck_assert_uint_eq(p.peak_dmo, 168);
+	ck_assert_int_eq(p.status, DMO_PLAN_AT_BOUND);
+	ck_assert_int_eq(dmo_plan_check(&p, 1, err, sizeof err), 0);
+	dmo_plan_free(&p);
+	dmo_model_free(&m);
+}
+END_TEST
+
 /* No time for the search: the plan keeps the invariant, and above the
  * bound it is only "best found" -- never claimed optimal -- even where the
  * search had time to prove it (hand_chain, 160 over a bound of 144). */
@@ -655,6 +760,8 @@ int main(void)
 	tcase_add_test(tc, time_limit_zero);
 	tcase_add_test(tc, shipped_models);
 	tcase_add_test(tc, output_never_overlapped);
+	tcase_add_test(tc, aligned_equals_brute_force);
+	tcase_add_test(tc, scratch_buffer);
 	tcase_add_test(tc, verify_net_checks_outputs_at_end);
 	suite_add_tcase(s, tc);
 	return dmo_run_suite(s);
