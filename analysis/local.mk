@@ -12,10 +12,13 @@ analysis_lib_libdmo_analysis_la_SOURCES = \
 	analysis/lib/analyze.h analysis/lib/analyze.c \
 	analysis/lib/plan.h analysis/lib/plan.c \
 	analysis/lib/plan_arena.h analysis/lib/plan_arena.c \
+	analysis/lib/plan_emit.h analysis/lib/plan_emit.c \
+	analysis/lib/tflm_run.h analysis/lib/tflm_run.c \
 	analysis/lib/model_report.h analysis/lib/model_report.c \
 	analysis/lib/plan_search.h analysis/lib/plan_search.c \
 	analysis/lib/verify.h analysis/lib/verify.c \
 	analysis/lib/backend_info.h analysis/lib/backend_info.c \
+	analysis/lib/kernels.h analysis/lib/kernels.c \
 	analysis/lib/compare.h analysis/lib/compare.c \
 	analysis/lib/formula.h analysis/lib/formula.c \
 	analysis/lib/sweep.h analysis/lib/sweep.c

@@ -13,7 +13,9 @@
 #include "check_main.h"
 #include "algorithmic.h"
 #include "model_table.h"
+#include "infer_model.h"
 #include "plan.h"
+#include "plan_arena.h"
 #include "rundir.h"
 
 static void load(const char *csv, struct dmo_model *m)
@@ -480,6 +482,111 @@ START_TEST(search_equals_brute_force)
 }
 END_TEST
 
+/* Plans in TFLite Micro's arena: aligned offsets, sizes rounded up.  On
+ * random chains of fc, relu and residual adds with f32 tensors of 1 to 12
+ * elements (4 to 48 bytes) and O_s in whole elements, the plan made in
+ * 16-byte units keeps the invariant with the true sizes and O_s, has every
+ * offset a multiple of 16, and its peak is the brute force's over every
+ * placement on the 16-byte grid (true sizes), rounded up to 16: with
+ * aligned offsets off + ceil16(B) = ceil16(off + B), so that is the lowest
+ * rounded arena. */
+START_TEST(aligned_equals_brute_force)
+{
+	unsigned seed = 26;
+	const struct dmo_plan_rules rules = { .align = 16 };
+	int exact = 0;
+
+	for (int trial = 0; trial < 120; trial++) {
+		char csv[2048];
+		int elems[BF_MAX], n_layers = 3 + (int)(rand_r(&seed) % 3), len;
+		uint64_t os[BF_MAX], off[BF_MAX], best = UINT64_MAX;
+		struct bf_model bf;
+		struct dmo_model m;
+		struct dmo_plan p;
+		char err[512];
+
+		elems[0] = 1 + (int)(rand_r(&seed) % 12);
+		len = snprintf(csv, sizeof csv, "layer,name,spec,inputs\n");
+		for (int l = 0; l < n_layers; l++) {
+			int kind = (int)(rand_r(&seed) % 3), other = 0;
+
+			for (int t = l; kind == 2 && t >= 1 && other == 0; t--)
+				if (elems[t] == elems[l])
+					other = t;
+			if (other > 0) {
+				elems[l + 1] = elems[l];
+				len += snprintf(csv + len, sizeof csv - (size_t)len,
+						"%d,l%d,\"add:in=1x1x%d\",l%d;l%d\n", l, l, elems[l],
+						l - 1, other - 1);
+			} else if (kind == 1) {
+				elems[l + 1] = elems[l];
+				len += snprintf(csv + len, sizeof csv - (size_t)len,
+						"%d,l%d,\"relu:in=1x1x%d\",\n", l, l, elems[l]);
+			} else {
+				elems[l + 1] = 1 + (int)(rand_r(&seed) % 12);
+				len += snprintf(csv + len, sizeof csv - (size_t)len,
+						"%d,l%d,\"fc:in=%d,units=%d\",\n", l, l, elems[l],
+						elems[l + 1]);
+			}
+			os[l] = 4 * (rand_r(&seed) % (uint64_t)((elems[l] < elems[l + 1] ? elems[l]
+										 : elems[l + 1]) + 1));
+		}
+		load(csv, &m);
+		ck_assert_msg(dmo_plan_build_rules(&m, os, &rules, DMO_PLAN_TIME_LIMIT, NULL, &p, err,
+						   sizeof err) == 0, "%s", err);
+		check_invariant(&p);
+		for (size_t t = 0; t < p.n_tensors; t++)
+			ck_assert_uint_eq(p.tensors[t].offset_dmo % 16, 0);
+		bf_derive(&m, os, &bf);
+		bf_place(&bf, 0, off, 0, 16, &best);
+		if (p.status != DMO_PLAN_BEST_FOUND) {
+			ck_assert_msg(p.peak_dmo == (best + 15) / 16 * 16,
+				      "trial %d: aligned plan %llu, brute force %llu\n%s", trial,
+				      (unsigned long long)p.peak_dmo, (unsigned long long)best, csv);
+			exact++;
+		}
+		ck_assert_uint_le(p.peak_dmo, p.peak_plain);
+		dmo_plan_free(&p);
+		dmo_model_free(&m);
+	}
+	ck_assert_int_gt(exact, 100);
+}
+END_TEST
+
+/* A kernel's scratch buffer, planned as a tensor live during its layer
+ * only.  hand_chain with 40 scratch bytes at layer b (derived by hand):
+ * the bound is at b, T1 128 + T2 32 + 40 less the share 32 = 168.  It is
+ * reached: T0, T1 and T2 at 0 (each may lie on its successor's start), the
+ * scratch at [128, 168), T3 (live at c only, beside T2 [0, 32)) at 32 or
+ * above, ending by 160. */
+START_TEST(scratch_buffer)
+{
+	struct dmo_model m;
+	struct dmo_plan p;
+	const uint64_t os[3] = { 128, 32, 16 }, scratch[3] = { 0, 40, 0 };
+	const struct dmo_plan_rules rules = { .align = 1, .scratch = scratch };
+	char err[256];
+
+	load("layer,name,spec,inputs\n"
+	     "0,a,\"relu:in=4x4x2\",\n"
+	     "1,b,\"maxpool:in=4x4x2,k=2x2,stride=2,pad=valid\",\n"
+	     "2,c,\"conv2d:in=2x2x2,k=1x1,out_c=8\",\n", &m);
+	ck_assert_msg(dmo_plan_build_rules(&m, os, &rules, DMO_PLAN_TIME_LIMIT, NULL, &p, err,
+					   sizeof err) == 0, "%s", err);
+	check_invariant(&p);
+	ck_assert_uint_eq(p.n_scratch, 1);
+	ck_assert_int_eq(p.tensors[4].model_tensor, -1);
+	ck_assert_int_eq(p.tensors[4].first, 1);
+	ck_assert_int_eq(p.tensors[4].last, 1);
+	ck_assert_uint_eq(p.bound_dmo, 168);
+	ck_assert_uint_eq(p.peak_dmo, 168);
+	ck_assert_int_eq(p.status, DMO_PLAN_AT_BOUND);
+	ck_assert_int_eq(dmo_plan_check(&p, 1, err, sizeof err), 0);
+	dmo_plan_free(&p);
+	dmo_model_free(&m);
+}
+END_TEST
+
 /* No time for the search: the plan keeps the invariant, and above the
  * bound it is only "best found" -- never claimed optimal -- even where the
  * search had time to prove it (hand_chain, 160 over a bound of 144). */
@@ -503,6 +610,96 @@ START_TEST(time_limit_zero)
 	p.tensors[3].offset_dmo = p.peak_dmo;
 	ck_assert_int_eq(dmo_plan_check(&p, 1, err, sizeof err), -1);
 	ck_assert_ptr_nonnull(strstr(err, "tensor 3 ends at 288, past the peak 160"));
+	dmo_plan_free(&p);
+	dmo_model_free(&m);
+}
+END_TEST
+
+/* Issue 26, item 8: a model output may be read again, here by the last
+ * layer, whose dying first operand it then is.  Before the fix the
+ * planner let that layer's output lie diagonally over it (O_s of a 1x1
+ * convolution with as many output as input channels is OB less one
+ * element: 124 of 128 bytes), and the output 'a' was overwritten by 'b'.  Now no live tensor
+ * shares a byte with a model output, and --verify's end check holds. */
+START_TEST(output_never_overlapped)
+{
+	struct dmo_model m;
+	struct dmo_plan p;
+	char err[512];
+	uint64_t os[2];
+
+	load("layer,name,spec,inputs\n"
+	     "0,a,\"relu:in=4x4x2\",\n"
+	     "1,b,\"conv2d:in=4x4x2,k=1x1,out_c=2\",\n", &m);
+	/* Tensor 1 (a's output) is also one of the model's outputs, as a
+	 * .tflite's SubGraph.outputs may say. */
+	m.tensors[1].graph_output = 1;
+	ck_assert_int_eq(dmo_plan_os(&m, DMO_OS_ALGORITHMIC, NULL, os, err, sizeof err), 0);
+	ck_assert_uint_eq(os[1], 124); /* all but the last pixel's other channel */
+	build(&m, os, &p);
+	check_invariant(&p);
+	ck_assert_int_eq(p.layers[1].diagonal, 0);
+	ck_assert_uint_eq(p.layers[1].overlap, 0);
+	/* Independently: no tensor live with an output touches its bytes. */
+	for (size_t a = 0; a < p.n_tensors; a++)
+		for (size_t b = 0; b < p.n_tensors; b++) {
+			const struct dmo_plan_tensor *o = &p.tensors[a], *u = &p.tensors[b];
+
+			if (a == b || !o->output || u->last < o->first || o->last < u->first)
+				continue;
+			ck_assert_msg(o->offset_dmo >= u->offset_dmo + u->bytes ||
+				      u->offset_dmo >= o->offset_dmo + o->bytes,
+				      "model output %zu overlaps tensor %zu", a, b);
+		}
+	ck_assert_uint_eq(p.peak_dmo, 2 * 128); /* a and b, both live at layer b */
+	ck_assert_msg(dmo_plan_verify(&m, &p, NULL, err, sizeof err) == 0, "%s", err);
+	/* The old plan, b's output laid over a: the end check catches it
+	 * (b itself is computed right: its input is read before b writes). */
+	p.tensors[2].offset_dmo = p.tensors[1].offset_dmo;
+	ck_assert_int_eq(dmo_plan_verify(&m, &p, NULL, err, sizeof err), 1);
+	ck_assert_msg(strstr(err, "output") != NULL, "%s", err);
+	dmo_plan_free(&p);
+	dmo_model_free(&m);
+}
+END_TEST
+
+/* The same with a .tflite's real weights (hello_world int8: three fully
+ * connected layers): its first layer's output made a model output too,
+ * and the third layer's output laid over it, which the step-by-step
+ * comparison cannot see (that tensor was right when written); the end
+ * comparison of dmo_plan_verify_net does. */
+START_TEST(verify_net_checks_outputs_at_end)
+{
+	const char *src = getenv("top_srcdir");
+	struct dmo_model m;
+	struct dmo_plan p;
+	struct dmo_net net;
+	struct dmo_net_input input = { .seed = 1 };
+	char path[1024], err[512];
+	uint64_t os[3];
+	int a, c;
+
+	snprintf(path, sizeof path, "%s/tests/models/tflm_hello_world_int8.tflite", src ? src : ".");
+	ck_assert_msg(dmo_model_load(path, &m, err, sizeof err) == 0, "%s", err);
+	ck_assert_int_eq((int)m.n_layers, 3);
+	a = m.layers[0].results[0];
+	c = m.layers[2].results[0];
+	m.tensors[a].graph_output = 1;
+	m.tensors[a].last = 2;
+	ck_assert_int_eq(dmo_plan_os(&m, DMO_OS_ALGORITHMIC, NULL, os, err, sizeof err), 0);
+	build(&m, os, &p);
+	ck_assert_int_eq(dmo_net_runs(&m, &net, err, sizeof err), 1);
+	net.tensors[a].graph_output = 1;
+	ck_assert_msg(dmo_plan_verify_net(&m, &net, &p, &input, NULL, err, sizeof err) == 0, "%s",
+		      err);
+	for (size_t t = 0; t < p.n_tensors; t++)
+		if (p.tensors[t].model_tensor == c)
+			for (size_t u = 0; u < p.n_tensors; u++)
+				if (p.tensors[u].model_tensor == a)
+					p.tensors[t].offset_dmo = p.tensors[u].offset_dmo;
+	ck_assert_int_eq(dmo_plan_verify_net(&m, &net, &p, &input, NULL, err, sizeof err), 1);
+	ck_assert_msg(strstr(err, "once the model has run") != NULL, "%s", err);
+	dmo_net_free(&net);
 	dmo_plan_free(&p);
 	dmo_model_free(&m);
 }
@@ -562,6 +759,10 @@ int main(void)
 	tcase_add_test(tc, search_equals_brute_force);
 	tcase_add_test(tc, time_limit_zero);
 	tcase_add_test(tc, shipped_models);
+	tcase_add_test(tc, output_never_overlapped);
+	tcase_add_test(tc, aligned_equals_brute_force);
+	tcase_add_test(tc, scratch_buffer);
+	tcase_add_test(tc, verify_net_checks_outputs_at_end);
 	suite_add_tcase(s, tc);
 	return dmo_run_suite(s);
 }

@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "fs.h"
 #include "json.h"
+#include "kernels.h"
 #include "profile_options.h"
 #include "infer.h"
 #include "infer_model.h"
@@ -20,6 +21,7 @@
 #include "model_table.h"
 #include "plan.h"
 #include "plan_arena.h"
+#include "plan_emit.h"
 #include "progress.h"
 
 enum { OPT_ARENA = CMD_LONG_ONLY, OPT_ROUNDING, OPT_OS, OPT_OUTPUT };
@@ -30,13 +32,16 @@ static const struct cmd_option options[] = {
 	  "plain (no overlaps, TFLite Micro's greedy placement)\n"
 	  "or a FILE written by `dmo plan --csv` for this model\n"
 	  "(its offset_dmo column; refused unless it is safe for\n"
-	  "the layers' O_s)" },
+	  "the layers' O_s), or model: the offline memory plan\n"
+	  "the .tflite carries (dmo plan --emit-tflite; refused\n"
+	  "unless made for dmo's reference kernels, ref, and safe)" },
 	{ "rounding", required_argument, OPT_ROUNDING, "MODE",
 	  "double (TFLite Micro's default requantisation, default)\n"
 	  "or single (TFLITE_SINGLE_ROUNDING; what Arm NN computes)" },
 	{ "os", required_argument, OPT_OS, "SOURCE",
 	  "per-layer O_s of the overlap plan: algorithmic\n"
-	  "(default), analytic or measured:DIR" },
+	  "(default), analytic or measured:DIR (a run of dmo's\n"
+	  "reference kernels: DIR/kernels.csv must say ref)" },
 	{ "output", required_argument, OPT_OUTPUT, "FILE",
 	  "write the raw bytes of every model output, in tensor\n"
 	  "order" },
@@ -201,8 +206,20 @@ int cmd_infer(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return cmd_misuse(&command, "give exactly one MODEL");
-	/* overlap, plain, or a plan file (whose offsets replace offset_dmo) */
-	int plain = !strcmp(arena_kind, "plain"), from_file = !plain && strcmp(arena_kind, "overlap");
+	/* overlap, plain, the model's own plan, or a plan file (whose offsets
+	 * replace offset_dmo) */
+	int plain = !strcmp(arena_kind, "plain"), embedded = !strcmp(arena_kind, "model");
+	int from_file = !plain && !embedded && strcmp(arena_kind, "overlap");
+	struct dmo_kernels os_kernels, ref;
+	int unknown = dmo_kernels_of_os(os_name, &os_kernels, err, sizeof err);
+
+	/* The kernels run here are dmo's reference kernels: O_s measured on
+	 * any other would not hold for them. */
+	if (unknown < 0 || dmo_kernels_of_backend(DMO_KERNELS_REF_NAME, NULL, &ref, err, sizeof err) != 0 ||
+	    dmo_kernels_check_run(&os_kernels, unknown, &ref, "dmo infer", err, sizeof err) != 0) {
+		fprintf(stderr, "dmo infer: --os %s: %s\n", os_name, err);
+		return 2;
+	}
 
 	struct dmo_model model = { 0 };
 	struct dmo_plan plan;
@@ -214,8 +231,9 @@ int cmd_infer(int argc, char **argv)
 		fprintf(stderr, "dmo infer: %s\n", err);
 		return 2;
 	}
-	if (from_file && dmo_plan_read_csv(arena_kind, &model, &plan, err, sizeof err)) {
-		fprintf(stderr, "dmo infer: --arena %s\n", err);
+	if ((from_file && dmo_plan_read_csv(arena_kind, &model, &plan, err, sizeof err)) ||
+	    (embedded && dmo_plan_read_embedded(&model, &ref, &plan, err, sizeof err))) {
+		fprintf(stderr, "dmo infer: --arena %s%s\n", embedded ? "model: " : "", err);
 		dmo_plan_free(&plan);
 		dmo_model_free(&model);
 		return 2;
@@ -255,8 +273,10 @@ int cmd_infer(int argc, char **argv)
 			goto done;
 		fputs("output,shape,index,value,rank\n", table.stream);
 	} else
-		printf("model %s: %zu layers run in a %" PRIu64 "-byte arena (%s%s; %s: %" PRIu64 " bytes)\n",
-	       argv[optind], net.n_steps, size, from_file ? "plan " : plain ? "plain plan" : "overlap plan",
+		printf("model %s: %zu layers run in a %" PRIu64 "-byte arena, activations only "
+		       "(%s%s; %s: %" PRIu64 " bytes)\n",
+	       argv[optind], net.n_steps, size, from_file ? "plan " : plain ? "plain plan" :
+	       embedded ? "the model's offline plan" : "overlap plan",
 	       from_file ? arena_kind : "", plain ? "with overlaps" : "without overlaps",
 	       plain ? plan.peak_dmo : plan.peak_plain);
 	if (output && !(out = fopen(output, "wb"))) {

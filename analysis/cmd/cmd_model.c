@@ -10,6 +10,7 @@
 #include "locate.h"
 #include "model_report.h"
 #include "model_table.h"
+#include "plan_emit.h"
 #include "profile_options.h"
 
 enum { OPT_TENSORS = CMD_LONG_ONLY, OPT_TABLE };
@@ -33,7 +34,10 @@ static const struct cmd_spec command = {
 	"the op spec dmo derived for each (or why it has none: such a layer is\n"
 	"planned with no overlap), and its tensors with type, shape, bytes,\n"
 	"producer, consumers, live range and quantisation.  ONNX shapes are NCHW\n"
-	"as in the file; op specs are NHWC (docs/models.md).\n",
+	"as in the file; op specs are NHWC (docs/models.md).  A .tflite that\n"
+	"carries TensorFlow Lite Micro's offline memory plan (written by dmo plan\n"
+	"--emit-tflite, or by another tool) gets it listed, with the kernels it\n"
+	"holds for when dmo wrote it.\n",
 	.tables = { options, cmd_shape_options },
 	.outputs = CMD_HAS_CSV | CMD_HAS_JSON,
 };
@@ -92,6 +96,10 @@ int cmd_model(int argc, char **argv)
 		}
 	} else {
 		dmo_model_print(stdout, argv[optind], &model);
+		if (dmo_plan_print_embedded(stdout, &model, err, sizeof err) != 0) {
+			fprintf(stderr, "dmo model: %s: %s\n", argv[optind], err);
+			rc = 2;
+		}
 	}
 	dmo_model_free(&model);
 	return rc;

@@ -1,29 +1,65 @@
 /* cmd_plan.c - `dmo plan`: the tensor arena a model layer table needs with
  * and without diagonal overlaps, and optionally the proof by execution. */
+#include <csv.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "errbuf.h"
 #include "infer.h"
 #include "infer_model.h"
+#include "fs.h"
 #include "json.h"
+#include "kernels.h"
+#include "locate.h"
 #include "model_report.h"
 #include "model_table.h"
 #include "plan.h"
 #include "plan_arena.h"
+#include "plan_emit.h"
 #include "profile_options.h"
 #include "progress.h"
+#include "tflm_run.h"
 
-enum { OPT_OS = CMD_LONG_ONLY, OPT_TIME_LIMIT, OPT_VERIFY };
+/* Inputs --verify runs inside TFLM, each on both plans. */
+#define TFLM_VERIFY_INPUTS 3
+
+enum { OPT_OS = CMD_LONG_ONLY, OPT_TIME_LIMIT, OPT_VERIFY, OPT_KERNELS, OPT_EMIT_TFLITE,
+       OPT_EMIT_HEADER, OPT_ALIGN, OPT_SUMMARY };
 
 static const struct cmd_option options[] = {
 	{ "os", required_argument, OPT_OS, "SOURCE",
 	  "per-layer O_s: algorithmic (exact, default), analytic\n"
-	  "(safe lower bound) or measured:DIR (os_any_bytes of a\n"
-	  "run directory, matched by layer name: safe for every\n"
-	  "interleaving of a multi-threaded layer's threads)" },
+	  "(safe lower bound), both for dmo's reference kernels,\n"
+	  "or measured:DIR (os_any_bytes of a run directory,\n"
+	  "matched by layer name: safe for every interleaving of\n"
+	  "a multi-threaded layer's threads; for the kernels\n"
+	  "DIR/kernels.csv names)" },
+	{ "kernels", required_argument, OPT_KERNELS, "NAME",
+	  "plan for these kernels: ref (dmo's reference kernels,\n"
+	  "default), a backend (cmsis-nn, cmsis-nn-dsp, ...) or\n"
+	  "TFLM itself (tflm, tflm-cmsis-nn, ...): each layer's\n"
+	  "O_s measured on them by dmo run --model, or taken from\n"
+	  "--os measured:DIR when DIR ran the same kernels" },
+	{ "emit-tflite", required_argument, OPT_EMIT_TFLITE, "FILE",
+	  "write the model with the plan as TFLite Micro's offline\n"
+	  "memory plan (metadata OfflineMemoryAllocation) and a\n"
+	  "dmo_kernels entry; offsets aligned to 16 by default" },
+	{ "emit-header", required_argument, OPT_EMIT_HEADER, "FILE",
+	  "write the arena size and each tensor's offset as a C\n"
+	  "header (aligned as --emit-tflite)" },
+	{ "summary", required_argument, OPT_SUMMARY, "FILE",
+	  "also write the summary (kernels, arena kind, peaks with\n"
+	  "and without overlaps, bound, status, saving split) to\n"
+	  "FILE as one CSV row, or JSON with --json" },
+	{ "align", required_argument, OPT_ALIGN, "BYTES",
+	  "plan offsets and sizes in units of BYTES, a power of two\n"
+	  "(default 1; 16, TFLM's alignment, with --emit-*; TFLM\n"
+	  "needs a multiple of 16)" },
 	{ "time-limit", required_argument, OPT_TIME_LIMIT, "SECONDS",
 	  "stop the exact placement search after SECONDS (default\n"
 	  "10); it then finishes as a narrow beam search, keeps the\n"
@@ -53,25 +89,43 @@ static const struct cmd_spec command = {
 	"overlaps (docs/plan.md).\n",
 	.tables = { options, cmd_shape_options },
 	.notes = "With --csv or --json, only the per-layer table is printed (and --verify's\n"
-		 "verdict goes to stderr).  --verify shows a line per layer on stderr.\n"
+		 "verdict goes to stderr); --summary FILE keeps the summary.  The table's\n"
+		 "column tensor is the model's own tensor index (-1: a scratch buffer).\n"
+		 "--verify shows a line per layer on stderr.\n"
 		 "Environment: DMO_MODELS_DIR (tables).\n",
 	.outputs = CMD_HAS_CSV | CMD_HAS_JSON | CMD_HAS_QUIET,
 	.finding = "with --verify, the overlapped arena's outputs differ",
 };
 
+/* What the plan's numbers mean, said beside them (issue 29): the kernels
+ * its O_s hold for, whether the arena is activations only or TFLM's whole
+ * non-persistent arena, and the saving split into a better placement than
+ * TFLM's greedy rule (NO_OVERLAP: dmo's plan with every O_s 0) and the
+ * overlaps themselves. */
 static void print_summary(const char *model_name, const struct dmo_model *model,
-			  const char *os_name, const struct dmo_plan *plan)
+			  const char *os_name, const struct dmo_kernels *kernels,
+			  const struct dmo_plan *plan, uint64_t no_overlap)
 {
 	double saving = 100.0 * ((double)plan->peak_plain - (double)plan->peak_dmo) /
 			(double)plan->peak_plain;
 	uint64_t gap = plan->peak_dmo - plan->bound_dmo;
+	const char *arena = plan->align > 1 ? "whole non-persistent arena" : "activations only";
 
 	printf("model %s: %zu layers, %zu tensors, O_s %s\n", model_name, plan->n_layers,
-	       plan->n_tensors, os_name);
-	printf("peak without overlaps: %llu bytes (TFLite Micro's greedy rule)\n",
-	       (unsigned long long)plan->peak_plain);
-	printf("peak with overlaps:    %llu bytes (greedy by the same rule: %llu, in reverse execution order: %llu)\n",
-	       (unsigned long long)plan->peak_dmo, (unsigned long long)plan->peak_by_size,
+	       plan->n_tensors - plan->n_scratch, os_name);
+	printf("kernels:               %s: %s%s%s%s%s\n", kernels->name, dmo_kernels_describe(kernels),
+	       kernels->version[0] ? ", " : "", kernels->version, kernels->isa[0] ? ", " : "",
+	       kernels->isa);
+	if (plan->align > 1)
+		printf("arena:                 TFLite Micro's whole non-persistent arena: offsets aligned to "
+		       "%llu, sizes rounded up to it, %zu scratch buffer%s of the kernels\n",
+		       (unsigned long long)plan->align, plan->n_scratch, plan->n_scratch == 1 ? "" : "s");
+	else
+		printf("arena:                 activations only, in bytes (no alignment, no scratch buffers)\n");
+	printf("peak without overlaps: %llu bytes, %s (TFLite Micro's greedy rule)\n",
+	       (unsigned long long)plan->peak_plain, arena);
+	printf("peak with overlaps:    %llu bytes, %s (greedy by the same rule: %llu, in reverse execution order: %llu)\n",
+	       (unsigned long long)plan->peak_dmo, arena, (unsigned long long)plan->peak_by_size,
 	       (unsigned long long)plan->peak_reverse);
 	printf("lower bound:           %llu bytes (live at layer %d %s, less its O_s)\n",
 	       (unsigned long long)plan->bound_dmo, plan->bound_layer + 1,
@@ -88,10 +142,66 @@ static void print_summary(const char *model_name, const struct dmo_model *model,
 	else
 		printf("planning:              %.6f s (a greedy plan is at the bound: no search)\n",
 		       plan->plan_seconds);
-	printf("saving:                %.1f %% (%llu bytes)\n", saving,
-	       (unsigned long long)(plan->peak_plain - plan->peak_dmo));
+	printf("saving:                %.1f %% (%llu bytes) = placement %lld (dmo's plan without "
+	       "overlaps: %llu) + overlap %lld\n", saving,
+	       (unsigned long long)(plan->peak_plain - plan->peak_dmo),
+	       (long long)plan->peak_plain - (long long)no_overlap, (unsigned long long)no_overlap,
+	       (long long)no_overlap - (long long)plan->peak_dmo);
 	dmo_model_print_unsupported(stdout, model);
 	printf("\n");
+}
+
+/* --summary FILE: the summary as one CSV row (JSON with --json), by the
+ * same converter as every table. */
+static int write_summary(const char *path, enum cmd_format format, const char *model_name,
+			 const char *os_name, const struct dmo_kernels *k, const struct dmo_plan *p,
+			 uint64_t no_overlap, char *err, size_t err_len)
+{
+	char *csv = NULL, *json = NULL;
+	size_t csv_len = 0, json_len = 0;
+	FILE *out = open_memstream(&csv, &csv_len), *conv;
+	int rc = 0;
+
+	if (out == NULL)
+		return dmo_errf(err, err_len, "out of memory");
+	fputs("model,kernels,kernels_version,os,arena,align,scratch_buffers,peak_plain,"
+	      "peak_no_overlap,peak_dmo,peak_greedy,peak_reverse,bound,bound_layer,status,"
+	      "saving_bytes,saving_placement,saving_overlap\n", out);
+	csv_fwrite(out, model_name, strlen(model_name));
+	fputc(',', out);
+	csv_fwrite(out, k->name, strlen(k->name));
+	fputc(',', out);
+	csv_fwrite(out, k->version, strlen(k->version));
+	fputc(',', out);
+	csv_fwrite(out, os_name, strlen(os_name));
+	fprintf(out, ",%s,%llu,%zu,%llu,%llu,%llu,%llu,%llu,%llu,%d,%s,%llu,%lld,%lld\n",
+		p->align > 1 ? "whole non-persistent arena" : "activations only",
+		(unsigned long long)p->align, p->n_scratch, (unsigned long long)p->peak_plain,
+		(unsigned long long)no_overlap, (unsigned long long)p->peak_dmo,
+		(unsigned long long)p->peak_by_size, (unsigned long long)p->peak_reverse,
+		(unsigned long long)p->bound_dmo, p->bound_layer + 1, dmo_plan_status_name(p->status),
+		(unsigned long long)(p->peak_plain - p->peak_dmo),
+		(long long)p->peak_plain - (long long)no_overlap,
+		(long long)no_overlap - (long long)p->peak_dmo);
+	if (fclose(out) != 0 || csv == NULL) {
+		free(csv);
+		return dmo_errf(err, err_len, "out of memory");
+	}
+	if (format == CMD_JSON) {
+		conv = open_memstream(&json, &json_len);
+		if (conv == NULL)
+			rc = dmo_errf(err, err_len, "out of memory");
+		else if ((rc = cmd_csv_to_json(csv, csv_len, conv, err, err_len)) != 0)
+			fclose(conv);
+		else if (fclose(conv) != 0 || json == NULL)
+			rc = dmo_errf(err, err_len, "out of memory");
+	}
+	if (rc == 0)
+		rc = format == CMD_JSON ? dmo_write_file(path, json, json_len, err, err_len)
+					: dmo_write_file(path, csv, csv_len, err, err_len);
+	free(csv);
+	free(json);
+	return rc;
 }
 
 /* The placement search's progress: a line per tensor placed.  The count
@@ -153,20 +263,114 @@ static int verify_plan(const struct dmo_model *model, const struct dmo_plan *pla
 	return dmo_plan_verify(model, plan, &watch, err, err_len);
 }
 
+/* Run `dmo ARGS...` (this very program) with its stdout on stderr, so
+ * that the plan stays the only thing on stdout.  Returns its exit status,
+ * or -1 with ERR. */
+static int run_dmo(char *const *args, char *err, size_t err_len)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	int status;
+	pid_t child;
+
+	if (n <= 0)
+		return dmo_errf(err, err_len, "cannot find the dmo program itself (/proc/self/exe)");
+	self[n] = '\0';
+	fflush(NULL);
+	child = fork();
+	if (child == 0) {
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+		execv(self, args);
+		_exit(127);
+	}
+	if (child < 0 || waitpid(child, &status, 0) < 0)
+		return dmo_errf(err, err_len, "cannot run %s", self);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Measure every layer of MODEL on kernels K (a backend or TFLM) with
+ * `dmo run --model`, into the fresh folder DIR. */
+static int measure_on(const char *model, const struct dmo_kernels *k, const char *dir, char *err,
+		      size_t err_len)
+{
+	char *args[] = { "dmo", "run", "-q", "--model", (char *)model,
+			 k->kind == DMO_KERNELS_RUNTIME ? "--runtime" : "--backend", (char *)k->name,
+			 "--out", (char *)dir, NULL };
+	int status;
+
+	if (k->kind == DMO_KERNELS_PROGRAM)
+		return dmo_errf(err, err_len, "dmo cannot run %s itself: profile it (dmo profile "
+				"--kernels %s -- PROGRAM) and give --os measured:DIR", k->name, k->name);
+	fprintf(stderr, "dmo plan: measuring every layer on %s kernels: dmo run -q --model %s %s %s\n",
+		k->name, model, args[5], k->name);
+	status = run_dmo(args, err, err_len);
+	if (status < 0)
+		return -1;
+	if (status != 0)
+		return dmo_errf(err, err_len, "measuring the O_s on %s kernels failed (dmo run exit "
+				"status %d)", k->name, status);
+	return 0;
+}
+
+/* The peak of dmo's best plan of MODEL without overlaps (every O_s 0),
+ * under the same rules: the placement part of the saving. */
+static int peak_without_overlaps(const struct dmo_model *model, const struct dmo_plan_rules *rules,
+				 double time_limit, uint64_t *peak, char *err, size_t err_len)
+{
+	uint64_t *zero = calloc(model->n_layers + 1, sizeof *zero);
+	struct dmo_plan plain;
+	int rc;
+
+	if (zero == NULL)
+		return dmo_errf(err, err_len, "out of memory");
+	rc = dmo_plan_build_rules(model, zero, rules, time_limit, NULL, &plain, err, err_len);
+	*peak = plain.peak_dmo;
+	dmo_plan_free(&plain);
+	free(zero);
+	return rc;
+}
+
+/* The scratch bytes of every layer on kernels K (TFLM's arena). */
+static uint64_t *scratch_of(const struct dmo_model *model, const struct dmo_kernels *k, char *err,
+			    size_t err_len)
+{
+	uint64_t *scratch = calloc(model->n_layers + 1, sizeof *scratch);
+
+	if (scratch == NULL) {
+		dmo_errf(err, err_len, "out of memory");
+		return NULL;
+	}
+	for (size_t l = 0; l < model->n_layers; l++) {
+		unsigned long long bytes;
+
+		if (dmo_kernels_scratch(k, model, l, &bytes, err, err_len) != 0) {
+			free(scratch);
+			return NULL;
+		}
+		scratch[l] = bytes;
+	}
+	return scratch;
+}
+
 int cmd_plan(int argc, char **argv)
 {
 	struct cmd_shapes shapes = { .n = 0 };
-	const char *os_name = "algorithmic";
+	const char *os_name = NULL, *kernels_name = NULL, *emit_tflite = NULL, *emit_header = NULL,
+		   *summary = NULL;
 	double time_limit = DMO_PLAN_TIME_LIMIT;
-	char *end;
+	char *end, measured[PATH_MAX + 16], tmp_dir[PATH_MAX] = "";
 	struct dmo_model model = { 0 };
 	struct dmo_plan plan;
+	struct dmo_kernels kernels, want, ref;
+	struct dmo_plan_rules rules = { .align = 0 };
+	uint64_t *scratch = NULL, no_overlap = 0, *os = NULL;
 	char err[1024];
 	struct cmd_output output = { CMD_TEXT, 0 };
 	struct cmd_table table;
 	struct dmo_progress search;
 	struct dmo_plan_watch searched = { .tensor_placed = tensor_placed, .arg = &search };
-	int c, csv, verify = 0, rc;
+	int c, csv, verify = 0, rc, unknown, in_tflm;
+	unsigned long long align;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		if (cmd_output_option(&command, c, &output))
@@ -176,6 +380,26 @@ int cmd_plan(int argc, char **argv)
 		switch (c) {
 		case OPT_OS:
 			os_name = optarg;
+			break;
+		case OPT_KERNELS:
+			kernels_name = optarg;
+			break;
+		case OPT_EMIT_TFLITE:
+			emit_tflite = optarg;
+			break;
+		case OPT_EMIT_HEADER:
+			emit_header = optarg;
+			break;
+		case OPT_SUMMARY:
+			summary = optarg;
+			break;
+		case OPT_ALIGN:
+			align = strtoull(optarg, &end, 10);
+			if (end == optarg || *end != '\0' || *optarg == '-' || align == 0 ||
+			    align > 4096 || (align & (align - 1)) != 0)
+				return cmd_misuse(&command, "--align takes a power of two from 1 to 4096, "
+						  "not '%s'", optarg);
+			rules.align = align;
 			break;
 		case OPT_TIME_LIMIT:
 			time_limit = strtod(optarg, &end);
@@ -191,16 +415,93 @@ int cmd_plan(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return cmd_misuse(&command, "give exactly one MODEL");
+	if (kernels_name != NULL && dmo_kernels_named(kernels_name, &want, err, sizeof err) != 0)
+		return cmd_misuse(&command, "--kernels: %s", err);
+	if ((emit_tflite || emit_header) && rules.align % DMO_TFLM_ALIGN != 0)
+		return cmd_misuse(&command, "--emit-tflite and --emit-header lay out TFLite Micro's "
+				  "arena, whose buffers are 16-byte aligned: --align must be a "
+				  "multiple of 16");
+	/* The O_s: of the kernels asked for, measured unless a run directory
+	 * of them is given; by default dmo's reference kernels'. */
+	if (os_name == NULL && kernels_name != NULL && want.kind != DMO_KERNELS_REF) {
+		if (dmo_make_temp_dir(tmp_dir, sizeof tmp_dir, "dmo-plan", err, sizeof err) != 0 ||
+		    measure_on(argv[optind], &want, tmp_dir, err, sizeof err) != 0) {
+			fprintf(stderr, "dmo plan: %s\n", err);
+			rc = 2;
+			goto out;
+		}
+		snprintf(measured, sizeof measured, "measured:%s", tmp_dir);
+		os_name = measured;
+	}
+	if (os_name == NULL)
+		os_name = "algorithmic";
+	unknown = dmo_kernels_of_os(os_name, &kernels, err, sizeof err);
+	if (unknown < 0 ||
+	    (kernels_name != NULL &&
+	     dmo_kernels_check_run(&kernels, unknown, &want, "--kernels", err, sizeof err) != 0)) {
+		fprintf(stderr, "dmo plan: --os %s: %s\n", os_name, err);
+		rc = 2;
+		goto out;
+	}
+	/* --verify runs the kernels the O_s hold for: dmo's reference
+	 * kernels, or TFLM with its kernels (dmo-tflm-run-KERNELS). */
+	in_tflm = verify && !unknown && kernels.kind == DMO_KERNELS_RUNTIME;
+	if (verify && !in_tflm &&
+	    (dmo_kernels_of_backend(DMO_KERNELS_REF_NAME, NULL, &ref, err, sizeof err) != 0 ||
+	     dmo_kernels_check_run(&kernels, unknown, &ref, "--verify", err, sizeof err) != 0)) {
+		fprintf(stderr, "dmo plan: --os %s: %s\n", os_name, err);
+		rc = 2;
+		goto out;
+	}
+	/* A plan in TFLM's arena: aligned to its 16 bytes unless told. */
+	if (rules.align == 0)
+		rules.align = emit_tflite || emit_header || in_tflm ? DMO_TFLM_ALIGN : 1;
 	dmo_progress_start(&search, command.name, 0, dmo_progress_wanted(output.quiet));
-	if (dmo_plan_model(argv[optind], shapes.list, shapes.n, os_name, time_limit, &searched,
-			   &model, &plan, err, sizeof err) != 0) {
+	rc = dmo_load_model(argv[optind], shapes.list, shapes.n, &model, err, sizeof err);
+	os = rc == 0 ? calloc(model.n_layers + 1, sizeof *os) : NULL;
+	if (rc == 0 && os == NULL)
+		rc = dmo_errf(err, sizeof err, "out of memory");
+	if (rc == 0)
+		rc = dmo_plan_os_named(&model, os_name, os, err, sizeof err);
+	/* TFLM's arena (aligned, scratch buffers included) for a plan that
+	 * goes into TFLM. */
+	if (rc == 0 && (emit_tflite || emit_header || in_tflm)) {
+		rules.scratch = scratch = scratch_of(&model, &kernels, err, sizeof err);
+		rc = scratch == NULL ? -1 : 0;
+	}
+	if (rc == 0)
+		rc = dmo_plan_build_rules(&model, os, &rules, time_limit, &searched, &plan, err,
+					  sizeof err);
+	if (rc != 0) {
 		fprintf(stderr, "dmo plan: %s\n", err);
-		return 2;
+		rc = 2;
+		goto out;
 	}
 	csv = output.format != CMD_TEXT;
-	if (!csv)
-		print_summary(argv[optind], &model, os_name, &plan);
-	rc = cmd_table_open(&table, output.format, "plan") == NULL ? 2 : 0;
+	rc = peak_without_overlaps(&model, &rules, time_limit, &no_overlap, err, sizeof err);
+	if (rc == 0 && !csv)
+		print_summary(argv[optind], &model, os_name, &kernels, &plan, no_overlap);
+	if (rc == 0 && summary &&
+	    write_summary(summary, output.format, argv[optind], os_name, &kernels, &plan, no_overlap,
+			  err, sizeof err) != 0)
+		rc = -1;
+	if (rc == 0 && emit_tflite && dmo_plan_emit_tflite(emit_tflite, &model, &plan, &kernels, err,
+							    sizeof err) != 0)
+		rc = -1;
+	if (rc == 0 && emit_header && dmo_plan_emit_header(emit_header, &model, &plan, &kernels, err,
+							    sizeof err) != 0)
+		rc = -1;
+	if (rc != 0) {
+		fprintf(stderr, "dmo plan: %s\n", err);
+		rc = 2;
+	} else if (emit_tflite || emit_header) {
+		fprintf(csv ? stderr : stdout, "wrote %s%s%s: %llu-byte arena for %s kernels (TFLite "
+			"Micro's whole non-persistent arena)\n\n", emit_tflite ? emit_tflite : "",
+			emit_tflite && emit_header ? " and " : "", emit_header ? emit_header : "",
+			(unsigned long long)plan.peak_dmo, kernels.name);
+	}
+	if (rc == 0)
+		rc = cmd_table_open(&table, output.format, "plan") == NULL ? 2 : 0;
 	if (rc == 0) {
 		dmo_plan_print(table.stream, &model, &plan, csv);
 		if (cmd_table_close(&table, err, sizeof err) != 0) {
@@ -208,7 +509,18 @@ int cmd_plan(int argc, char **argv)
 			rc = 2;
 		}
 	}
-	if (verify && rc == 0) {
+	if (in_tflm && rc == 0) {
+		char summary[1024], path[PATH_MAX];
+
+		rc = dmo_locate_model(argv[optind], path, sizeof path, err, sizeof err) != 0 ? -1 :
+		     dmo_tflm_verify(path, &model, &plan, kernels.name, TFLM_VERIFY_INPUTS, summary,
+				     sizeof summary, err, sizeof err);
+		if (rc != 0)
+			fprintf(stderr, "dmo plan: --verify in TFLM: %s\n", err);
+		else
+			fprintf(csv ? stderr : stdout, "verify: %s\n", summary);
+		rc = rc < 0 ? 2 : rc;
+	} else if (verify && rc == 0) {
 		const char *what = NULL;
 		rc = verify_plan(&model, &plan, output.quiet, &what, err, sizeof err);
 		if (rc != 0)
@@ -220,6 +532,11 @@ int cmd_plan(int argc, char **argv)
 		rc = rc < 0 ? 2 : rc;
 	}
 	dmo_plan_free(&plan);
+out:
 	dmo_model_free(&model);
+	free(os);
+	free(scratch);
+	if (tmp_dir[0])
+		dmo_remove_dir(tmp_dir);
 	return rc;
 }

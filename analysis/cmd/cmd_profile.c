@@ -3,8 +3,21 @@
 #include <stdio.h>
 
 #include "cmd.h"
+#include "kernels.h"
 #include "profile.h"
 #include "profile_options.h"
+
+/* After the shared options' codes (profile.h: DMO_OPT_MAX_MEM ...). */
+enum { OPT_KERNELS = DMO_OPT_COUNT + 1 };
+
+static const struct cmd_option options[] = {
+	{ "kernels", required_argument, OPT_KERNELS, "NAME",
+	  "the kernels PROGRAM runs, recorded in DIR/kernels.csv\n"
+	  "(e.g. cmsis-nn-dsp or program:mylib-1.2; default\n"
+	  "program:PROGRAM's file name): `dmo plan --os measured:DIR`\n"
+	  "plans for those kernels only" },
+	{ NULL, 0, 0, NULL, NULL },
+};
 
 static const struct cmd_spec command = {
 	.name = "profile",
@@ -20,7 +33,7 @@ static const struct cmd_spec command = {
 	"A layer run by several threads gets status ok:threads=N and two values:\n"
 	"os_bytes for the interleaving valgrind ran, os_any_bytes for every\n"
 	"interleaving (docs/threads.md).\n",
-	.tables = { cmd_profile_options },
+	.tables = { cmd_profile_options, options },
 	.exit_status =
 	"  PROGRAM's exit status (128+N when signal N killed it), or 2 when\n"
 	"  PROGRAM never ran (misuse included), or ran with status 0 but dmo could\n"
@@ -31,12 +44,19 @@ static const struct cmd_spec command = {
 int cmd_profile(int argc, char **argv)
 {
 	struct dmo_profile_options opts = { .out_dir = "dmo-run", .who = "dmo profile" };
-	char err[256];
+	struct dmo_kernels kernels;
+	char err[1024];
 	int c;
 
-	while ((c = cmd_getopt(&command, argc, argv)) != -1)
-		if (dmo_profile_option(&opts, c, optarg, err, sizeof err) < 0)
+	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
+		if (c == OPT_KERNELS) {
+			if (dmo_kernels_named(optarg, &kernels, err, sizeof err) != 0)
+				return cmd_misuse(&command, "--kernels: %s", err);
+			opts.kernels = &kernels;
+		} else if (dmo_profile_option(&opts, c, optarg, err, sizeof err) < 0) {
 			return cmd_misuse(&command, "%s", err);
+		}
+	}
 	if (optind >= argc)
 		return cmd_misuse(&command, "no program given");
 	opts.argv = argv + optind;

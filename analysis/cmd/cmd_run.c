@@ -12,6 +12,7 @@
 #include "backend_options.h"
 #include "cmd.h"
 #include "json.h"
+#include "kernels.h"
 #include "infer_model.h"
 #include "input_options.h"
 #include "locate.h"
@@ -124,6 +125,7 @@ int cmd_run(int argc, char **argv)
 	const char *threads_text = "1", *model = NULL, *backend = NULL, *isa = NULL;
 	struct dmo_input_options input = { .source.seed = 1 };
 	struct cmd_output shown = { CMD_TEXT, 0 };
+	struct dmo_kernels kernels;
 	char **hargv;
 	int c, n = 0, threads = 1, interleave = 0, status, taken, real = 0;
 
@@ -172,7 +174,9 @@ int cmd_run(int argc, char **argv)
 	if (input.given && !real)
 		return cmd_misuse(&command, "--input, --random and --zeros are for a .tflite model "
 				  "that runs with its real weights");
-	if (dmo_locate_harness(harness, sizeof harness, err, sizeof err) != 0) {
+	if (dmo_locate_harness(harness, sizeof harness, err, sizeof err) != 0 ||
+	    dmo_kernels_of_backend(backend ? backend : DMO_KERNELS_REF_NAME, isa, &kernels, err,
+				   sizeof err) != 0) {
 		fprintf(stderr, "dmo run: %s\n", err);
 		return 2;
 	}
@@ -222,6 +226,7 @@ int cmd_run(int argc, char **argv)
 			hargv[n++] = argv[i];
 	}
 	opts.argv = hargv;
+	opts.kernels = &kernels;
 	/* The program is dmo's own harness: the table is this command's
 	 * output, on stdout, or layers.csv as CSV or JSON. */
 	opts.report = stdout;

@@ -41,6 +41,7 @@ static int profile_backend(const struct dmo_compare_options *opts, const char *b
 	struct dmo_layer_table table = { 0 };
 	struct dmo_backend_info_table infos = { 0 };
 	struct dmo_profile_options popts = { .who = "dmo compare" };
+	struct dmo_kernels kernels;
 	int a = 0, status = 0, sig = 0, rc = -1;
 
 	if (argv == NULL) {
@@ -66,7 +67,9 @@ static int profile_backend(const struct dmo_compare_options *opts, const char *b
 	popts.out_dir = dir;
 	popts.argv = (char *const *)argv;
 	popts.quiet_program = 1;
-	if (dmo_profile_run(&popts, &status, &sig, &table, err, err_len) != 0)
+	popts.kernels = &kernels;
+	if (dmo_kernels_of_backend(backend, opts->isa, &kernels, err, err_len) != 0 ||
+	    dmo_profile_run(&popts, &status, &sig, &table, err, err_len) != 0)
 		goto out;
 	if (dmo_backend_info_read(dir, &infos, err, err_len) != 0)
 		goto out;

@@ -106,6 +106,26 @@ int dmo_locate_harness(char *path, size_t len, char *err, size_t err_len)
 	return 0;
 }
 
+int dmo_locate_tflm_runner(const char *kernels, char *path, size_t len, char *err, size_t err_len)
+{
+	char in_tree[PATH_MAX], installed[PATH_MAX];
+	const char *dir = getenv("DMO_TFLM_RUNNER_DIR");
+
+	snprintf(in_tree, sizeof in_tree, DMO_BUILDDIR "/target-harness/tflm/dmo-tflm-run-%s", kernels);
+	snprintf(installed, sizeof installed, DMO_PKGLIBEXECDIR "/dmo-tflm-run-%s", kernels);
+	if (dir != NULL && *dir != '\0')
+		snprintf(path, len, "%s/dmo-tflm-run-%s", dir, kernels);
+	else
+		snprintf(path, len, "%s", pick("DMO_TFLM_RUNNER_DIR", in_tree, installed));
+	if (access(path, X_OK) != 0) {
+		snprintf(err, err_len, "cannot run %s, TensorFlow Lite Micro's runner with %s kernels: "
+			 "configure dmo with --with-tflm=DIR (docs/install.md) or set DMO_TFLM_RUNNER_DIR",
+			 path, kernels);
+		return -1;
+	}
+	return 0;
+}
+
 static int ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);

@@ -23,6 +23,13 @@ const char *dmo_locate_plots(void);
  * Returns 0, or -1 with a message in ERR when it is not executable. */
 int dmo_locate_harness(char *path, size_t len, char *err, size_t err_len);
 
+/* The TensorFlow Lite Micro runner of kernel build KERNELS (tflm,
+ * tflm-cmsis-nn, ...): dmo-tflm-run-KERNELS in $DMO_TFLM_RUNNER_DIR if
+ * set, else as above (built in target-harness/tflm/, installed in
+ * $(pkglibexecdir)).  Returns 0, or -1 with ERR when it is not there
+ * (dmo was configured without --with-tflm=DIR). */
+int dmo_locate_tflm_runner(const char *kernels, char *path, size_t len, char *err, size_t err_len);
+
 /* The model file for MODEL: MODEL itself when such a file exists (a table,
  * .tflite or .onnx file), else, when MODEL has no '/', the
  * built-in table NAME.csv in $DMO_MODELS_DIR if set, else in the tables

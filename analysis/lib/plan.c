@@ -329,9 +329,11 @@ static int build_graph(const struct dmo_model *model, const uint64_t *os,
 		 * clobbered bytes: O_s only covers the first operand. */
 		for (size_t k = 1; k < layer->n_act_in; k++)
 			reread |= layer->n_act_in && layer->act_in[k] == layer->act_in[0];
+		/* A model output lives to the end even when its last reader
+		 * is the last layer: it must never be overlapped. */
 		pl->diagonal = layer->supported && pl->in >= 0 &&
-			       p->tensors[pl->in].last == (int)l && pl->in2 != pl->in && !reread &&
-			       layer->n_results == 1;
+			       p->tensors[pl->in].last == (int)l && !p->tensors[pl->in].output &&
+			       pl->in2 != pl->in && !reread && layer->n_results == 1;
 	}
 	return 0;
 }
@@ -372,14 +374,88 @@ static void overlaps(struct dmo_plan *p)
 	}
 }
 
+/* Scratch buffers: a tensor each, live during its layer only, after the
+ * model's tensors. */
+static void add_scratch(struct dmo_plan *p, const uint64_t *scratch)
+{
+	for (size_t l = 0; scratch != NULL && l < p->n_layers; l++) {
+		struct dmo_plan_tensor *pt;
+
+		if (scratch[l] == 0)
+			continue;
+		pt = &p->tensors[p->n_tensors++];
+		*pt = (struct dmo_plan_tensor){ .model_tensor = -1, .producer = (int)l,
+						.bytes = scratch[l], .first = (int)l, .last = (int)l };
+		p->n_scratch++;
+	}
+}
+
+static uint64_t units(uint64_t bytes, uint64_t align)
+{
+	return (bytes + align - 1) / align;
+}
+
+/* Plan in units of P->align (docs/plan.md, "Aligned plans"): sizes and
+ * shares converted, planned, and offsets scaled back; sizes and O_s are
+ * the true ones again afterwards. */
+static int plan_aligned(struct dmo_plan *p, double time_limit, const struct dmo_plan_watch *watch,
+			int *order, uint64_t *scratch)
+{
+	uint64_t a = p->align, *bytes = calloc(p->n_tensors + 1, sizeof *bytes);
+	uint64_t *os = calloc(p->n_layers + 1, sizeof *os);
+	int rc = bytes && os ? 0 : -1;
+
+	for (size_t t = 0; rc == 0 && t < p->n_tensors; t++) {
+		bytes[t] = p->tensors[t].bytes;
+		p->tensors[t].bytes = units(bytes[t], a);
+	}
+	for (size_t l = 0; rc == 0 && l < p->n_layers; l++) {
+		uint64_t ob = bytes[p->layers[l].out];
+
+		os[l] = p->layers[l].os;
+		p->layers[l].os = units(ob, a) - units(ob - os[l], a);
+	}
+	if (rc == 0) {
+		bound(p);
+		rc = plan_all(p, time_limit, watch, order, scratch);
+	}
+	for (size_t t = 0; bytes && t < p->n_tensors; t++) {
+		p->tensors[t].bytes = bytes[t];
+		p->tensors[t].offset_plain *= a;
+		p->tensors[t].offset_dmo *= a;
+	}
+	for (size_t l = 0; os && l < p->n_layers; l++) {
+		p->layers[l].os = os[l];
+		p->layers[l].live_bytes *= a;
+	}
+	p->peak_plain *= a;
+	p->peak_dmo *= a;
+	p->peak_reverse *= a;
+	p->peak_by_size *= a;
+	p->bound_dmo *= a;
+	free(bytes);
+	free(os);
+	return rc;
+}
+
 int dmo_plan_build(const struct dmo_model *model, const uint64_t *os, double time_limit,
 		   const struct dmo_plan_watch *watch, struct dmo_plan *plan, char *err,
 		   size_t err_len)
 {
-	struct dmo_plan p = { .n_layers = model->n_layers };
+	return dmo_plan_build_rules(model, os, NULL, time_limit, watch, plan, err, err_len);
+}
+
+int dmo_plan_build_rules(const struct dmo_model *model, const uint64_t *os,
+			 const struct dmo_plan_rules *rules, double time_limit,
+			 const struct dmo_plan_watch *watch, struct dmo_plan *plan, char *err,
+			 size_t err_len)
+{
+	struct dmo_plan p = { .n_layers = model->n_layers, .align = rules ? rules->align : 1 };
+	const uint64_t *scratch_bytes = rules ? rules->scratch : NULL;
 	char msg[512];
 	uint64_t *scratch;
 	int *order, *plan_of;
+	size_t n_scratch = 0;
 	int rc;
 
 	memset(plan, 0, sizeof *plan);
@@ -399,10 +475,17 @@ int dmo_plan_build(const struct dmo_model *model, const uint64_t *os, double tim
 	for (size_t l = 0; l < model->n_layers; l++)
 		for (size_t k = 0; k < model->layers[l].n_results; k++)
 			plan_of[model->layers[l].results[k]] = (int)p.n_tensors++;
+	if (p.align == 0 || (p.align & (p.align - 1)) != 0) {
+		free(plan_of);
+		return dmo_errf(err, err_len, "alignment %llu is not a power of two",
+				(unsigned long long)p.align);
+	}
+	for (size_t l = 0; scratch_bytes != NULL && l < model->n_layers; l++)
+		n_scratch += scratch_bytes[l] != 0;
 	p.layers = calloc(p.n_layers, sizeof *p.layers);
-	p.tensors = calloc(p.n_tensors + 1, sizeof *p.tensors);
-	order = calloc(p.n_tensors + 1, sizeof *order);
-	scratch = calloc(p.n_tensors + 1, sizeof *scratch);
+	p.tensors = calloc(p.n_tensors + n_scratch + 1, sizeof *p.tensors);
+	order = calloc(p.n_tensors + n_scratch + 1, sizeof *order);
+	scratch = calloc(p.n_tensors + n_scratch + 1, sizeof *scratch);
 	if (p.layers == NULL || p.tensors == NULL || order == NULL || scratch == NULL) {
 		rc = dmo_errf(err, err_len, "out of memory");
 		goto out;
@@ -410,9 +493,13 @@ int dmo_plan_build(const struct dmo_model *model, const uint64_t *os, double tim
 	rc = build_graph(model, os, &p, plan_of, err, err_len);
 	if (rc != 0)
 		goto out;
-
-	bound(&p);
-	rc = plan_all(&p, time_limit, watch, order, scratch);
+	add_scratch(&p, scratch_bytes);
+	if (p.align > 1) {
+		rc = plan_aligned(&p, time_limit, watch, order, scratch);
+	} else {
+		bound(&p);
+		rc = plan_all(&p, time_limit, watch, order, scratch);
+	}
 	if (rc != 0) {
 		rc = dmo_errf(err, err_len, rc == -2 ? "internal error: the placement search chose a cycle"
 						 : "out of memory");
@@ -645,7 +732,9 @@ static void print_row(FILE *out, const struct dmo_model *model, const struct dmo
 	char layer[24] = "-", live[32], bytes[24], plain[24], dmo[24], in_off[24] = "",
 	     os[24] = "", overlap[24] = "", name[160];
 
-	if (ml == NULL)
+	if (pt->model_tensor < 0)
+		snprintf(name, sizeof name, "(scratch of %d)", pt->producer + 1);
+	else if (ml == NULL)
 		snprintf(name, sizeof name, "%s",
 			 pt->producer < 0 && model->format == DMO_FORMAT_TABLE
 				 ? "(model input)" : model->tensors[pt->model_tensor].name);
@@ -669,11 +758,11 @@ static void print_row(FILE *out, const struct dmo_model *model, const struct dmo
 			snprintf(overlap, sizeof overlap, ml->supported ? "in live" : "no model");
 	}
 	if (csv)
-		fprintf(out, "%s,%s,%s,%d,%s,%d,%d,%s,%s,%s,%s,%d,%llu,%llu\n", layer,
+		fprintf(out, "%s,%s,%s,%d,%s,%d,%d,%s,%s,%s,%s,%d,%llu,%llu,%d\n", layer,
 			pl ? name : "input", op, pl ? pl->in : -1, bytes, pt->first + 1, pt->last + 1,
 			plain, dmo, in_off, os, pl ? pl->diagonal : 0,
 			pl ? (unsigned long long)pl->overlap : 0ULL,
-			pl ? (unsigned long long)pl->live_bytes : 0ULL);
+			pl ? (unsigned long long)pl->live_bytes : 0ULL, pt->model_tensor);
 	else
 		fprintf(out, text, layer, name, op, bytes, live, plain, dmo, in_off, os, overlap);
 }
@@ -685,7 +774,7 @@ void dmo_plan_print(FILE *out, const struct dmo_model *model, const struct dmo_p
 
 	if (csv)
 		fputs("layer,name,op,in_tensor,out_bytes,live_from,live_to,offset_plain,"
-		      "offset_dmo,in_offset_dmo,os_bytes,diagonal,overlap_bytes,live_bytes\n", out);
+		      "offset_dmo,in_offset_dmo,os_bytes,diagonal,overlap_bytes,live_bytes,tensor\n", out);
 	else
 		fprintf(out, text, "layer", "name", "op", "out_bytes", "live", "plain_off",
 			"dmo_off", "in_dmo_off", "os_bytes", "overlap");
@@ -726,6 +815,18 @@ int dmo_os_source_parse(const char *text, enum dmo_os_source *source, const char
 	return 0;
 }
 
+int dmo_plan_os_named(const struct dmo_model *model, const char *source, uint64_t *os, char *err,
+		      size_t err_len)
+{
+	enum dmo_os_source from;
+	const char *dir = NULL;
+
+	if (dmo_os_source_parse(source, &from, &dir) != 0)
+		return dmo_errf(err, err_len, "--os must be algorithmic, analytic or measured:DIR, not '%s'",
+				source);
+	return dmo_plan_os(model, from, dir, os, err, err_len);
+}
+
 int dmo_plan_model(const char *name, const struct dmo_model_shape *shapes, size_t n_shapes,
 		   const char *source, double time_limit, const struct dmo_plan_watch *watch,
 		   struct dmo_model *model, struct dmo_plan *plan, char *err, size_t err_len)
@@ -735,6 +836,7 @@ int dmo_plan_model(const char *name, const struct dmo_model_shape *shapes, size_
 	uint64_t *os;
 	int rc;
 
+	/* The source is checked before the model is read. */
 	if (dmo_os_source_parse(source, &from, &dir) != 0) {
 		snprintf(err, err_len, "--os must be algorithmic, analytic or measured:DIR, not '%s'",
 			 source);
@@ -745,7 +847,7 @@ int dmo_plan_model(const char *name, const struct dmo_model_shape *shapes, size_
 	os = calloc(model->n_layers ? model->n_layers : 1, sizeof *os);
 	if (os == NULL)
 		snprintf(err, err_len, "out of memory");
-	rc = os == NULL || dmo_plan_os(model, from, dir, os, err, err_len) != 0 ||
+	rc = os == NULL || dmo_plan_os_named(model, source, os, err, err_len) != 0 ||
 			     dmo_plan_build(model, os, time_limit, watch, plan, err, err_len) != 0 ? -1 : 0;
 	free(os);
 	if (rc != 0)

@@ -11,7 +11,8 @@
  * spec has O_s = 0: its tensors never share a byte.  Two tensors whose live
  * ranges intersect must not share a byte, with one exception, the diagonal
  * overlap: when layer L's first operand (the profiled input of SPEC.md) dies
- * at L and is not also its other operand, it may start X <= O_s(L) bytes
+ * at L, is not a model output and is not also its other operand, it may
+ * start X <= O_s(L) bytes
  * before the end of L's output (input_start = output_start + OB - X). */
 #ifndef DMO_PLAN_H
 #define DMO_PLAN_H
@@ -42,7 +43,8 @@ enum dmo_plan_status {
 };
 
 struct dmo_plan_tensor {
-	int model_tensor;        /* index in the model's tensors */
+	int model_tensor;        /* index in the model's tensors; -1 for a
+				  * scratch buffer of layer PRODUCER */
 	int producer;            /* layer writing it, -1 for inputs and state */
 	uint64_t bytes;
 	int first, last;         /* live range, layer indices, inclusive */
@@ -76,7 +78,23 @@ struct dmo_plan {
 	double plan_seconds;     /* wall time of the greedy plans and the search */
 	int searched;            /* the search ran (no greedy plan was at the bound) */
 	uint64_t search_states;  /* partial plans the search kept, all steps */
+	uint64_t align;          /* offsets and sizes in units of ALIGN bytes */
+	size_t n_scratch;        /* scratch buffers, the last tensors */
 };
+
+/* How the arena is laid out.  dmo's own plan of the activations: bytes
+ * (ALIGN 1), no scratch.  TFLite Micro's non-persistent arena: every
+ * offset a multiple of ALIGN and every size rounded up to it (16: TFLM's
+ * buffer alignment and its rounding of the head size), and SCRATCH[L]
+ * bytes (per layer, NULL: none) that layer L's kernel needs beside its
+ * input and output, planned as a tensor live during layer L only. */
+struct dmo_plan_rules {
+	uint64_t align;
+	const uint64_t *scratch;
+};
+
+/* TFLite Micro's buffer alignment. */
+#define DMO_TFLM_ALIGN 16
 
 /* O_s of every layer of MODEL into OS[n_layers].  DIR is the run directory
  * for DMO_OS_MEASURED (ignored otherwise); its layers are matched by name,
@@ -108,6 +126,15 @@ struct dmo_plan_watch {
 int dmo_plan_build(const struct dmo_model *model, const uint64_t *os, double time_limit,
 		   const struct dmo_plan_watch *watch, struct dmo_plan *plan, char *err,
 		   size_t err_len);
+
+/* dmo_plan_build under RULES (NULL: bytes, no scratch).  With ALIGN > 1
+ * the plan is made in units of ALIGN: a tensor of B bytes takes
+ * ceil(B / ALIGN) units and a diagonal pair may share OB_u - ceil((OB -
+ * O_s) / ALIGN) units, which is exactly what aligned offsets allow. */
+int dmo_plan_build_rules(const struct dmo_model *model, const uint64_t *os,
+			 const struct dmo_plan_rules *rules, double time_limit,
+			 const struct dmo_plan_watch *watch, struct dmo_plan *plan, char *err,
+			 size_t err_len);
 
 /* Bytes tensors IN and OUT may share: O_s of the layer producing OUT when
  * it is that layer's diagonal pair with IN as its input, else 0. */
@@ -143,6 +170,11 @@ void dmo_plan_free(struct dmo_plan *plan);
 /* "algorithmic", "analytic" or "measured:DIR" (*DIR then points into TEXT).
  * Returns 0, or -1 for anything else. */
 int dmo_os_source_parse(const char *text, enum dmo_os_source *source, const char **dir);
+
+/* dmo_plan_os with SOURCE as text: "algorithmic", "analytic" or
+ * "measured:DIR".  Returns 0, or -1 with ERR. */
+int dmo_plan_os_named(const struct dmo_model *model, const char *source, uint64_t *os, char *err,
+		      size_t err_len);
 
 /* Everything `dmo plan` and `dmo plot --plan` start from: locate MODEL (a
  * name shipped with dmo, a table, .tflite or .onnx file; SHAPES, N_SHAPES

@@ -13,7 +13,7 @@ void dmo_plan_offsets(const struct dmo_model *model, const struct dmo_plan *plan
 		      int with_overlaps, uint64_t *offsets)
 {
 	memset(offsets, 0, (model->n_tensors ? model->n_tensors : 1) * sizeof *offsets);
-	for (size_t i = 0; i < plan->n_tensors; i++)
+	for (size_t i = 0; i < plan->n_tensors - plan->n_scratch; i++)
 		offsets[plan->tensors[i].model_tensor] =
 			with_overlaps ? plan->tensors[i].offset_dmo : plan->tensors[i].offset_plain;
 }
@@ -207,7 +207,8 @@ static int arena_for(const struct dmo_model *model, const struct dmo_net *net,
 }
 
 /* The two runs go step by step, and each step's output is compared as soon
- * as it is written, before a later step may reuse its bytes: a clobbered
+ * as it is written, before a later step may reuse its bytes (and the model
+ * outputs again at the end): a clobbered
  * input shows at the layer that read it, even when later layers (a pool, a
  * softmax over two classes) would wash the difference out of the model's
  * outputs. */
@@ -246,6 +247,21 @@ int dmo_plan_verify_net(const struct dmo_model *model, const struct dmo_net *net
 			}
 		if (rc == 0 && watch != NULL && watch->layer_done != NULL)
 			watch->layer_done(watch->arg, l);
+	}
+	/* And every model output once the model has run: a later layer must
+	 * not have written over one (an output that is also read again). */
+	for (size_t t = 0; t < net->n_tensors && rc == 0; t++) {
+		uint64_t bytes = dmo_net_tensor_bytes(net, (int)t);
+
+		if (!net->tensors[t].graph_output || net->tensors[t].data != NULL)
+			continue;
+		for (uint64_t i = 0; i < bytes && rc == 0; i++)
+			if (plain[plain_at[t] + i] != dmo[dmo_at[t] + i]) {
+				snprintf(err, err_len, "model output '%s' differs at byte %" PRIu64
+					 " of %" PRIu64 " once the model has run",
+					 net->tensors[t].name ? net->tensors[t].name : "", i, bytes);
+				rc = 1;
+			}
 	}
 done:
 	free(plain);

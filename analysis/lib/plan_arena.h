@@ -30,7 +30,7 @@ int dmo_plan_read_csv(const char *path, const struct dmo_model *model, struct dm
  * PLAN's plain arena (peak_plain) and in its overlap arena (peak_dmo), each
  * first filled with a different byte so that a read of a byte nobody wrote
  * shows, and compare every step's output bit for bit as soon as it is
- * written (the model's outputs included).  Returns 0 when all are equal, 1
+ * written, and every model output again once all have run.  Returns 0 when all are equal, 1
  * at the first that differs (ERR names the layer, tensor and byte), -1 with
  * ERR when the model could not run.  WATCH (or NULL) is told of each step
  * checked. */

@@ -190,6 +190,17 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 	_exit(127);
 }
 
+int dmo_profile_write_kernels(const struct dmo_profile_options *opts, const char *dir, char *err,
+			      size_t err_len)
+{
+	struct dmo_kernels program;
+
+	if (opts->kernels != NULL)
+		return dmo_kernels_write(dir, opts->kernels, err, err_len);
+	dmo_kernels_of_program(opts->argv[0], &program);
+	return dmo_kernels_write(dir, &program, err, err_len);
+}
+
 int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 		    int *program_signal, struct dmo_layer_table *table, char *err,
 		    size_t err_len)
@@ -217,6 +228,12 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 	if (lock_fd < 0)
 		return -1;
 	clear_run_dir(out_dir);
+	/* Written before the program runs: whatever ends the run, its layers
+	 * say which kernels they were measured on. */
+	if (dmo_profile_write_kernels(opts, out_dir, err, err_len) != 0) {
+		close(lock_fd);
+		return -1;
+	}
 	if (dmo_make_temp_dir(private_dir, sizeof private_dir, "dmo", err, err_len) != 0) {
 		close(lock_fd);
 		return -1;

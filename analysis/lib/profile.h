@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "kernels.h"
 #include "rundir.h"
 #include "trace_format.h"
 
@@ -28,6 +29,9 @@ struct dmo_profile_options {
 	int quiet;            /* no table (layers.csv as always) */
 	const char *who;      /* "dmo run": starts the messages of the child that
 			       * runs Valgrind, which has no ERR to return */
+	/* The kernels the program runs, written to DIR/kernels.csv; NULL:
+	 * "program:NAME" of ARGV[0]. */
+	const struct dmo_kernels *kernels;
 };
 
 /* Run the program under the tool, then turn tool-layers.bin into
@@ -40,6 +44,11 @@ struct dmo_profile_options {
 int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 		    int *program_signal, struct dmo_layer_table *table, char *err,
 		    size_t err_len);
+
+/* Write DIR/kernels.csv: OPTS->kernels, else "program:NAME" of the
+ * program.  Returns 0, or -1 with ERR. */
+int dmo_profile_write_kernels(const struct dmo_profile_options *opts, const char *dir, char *err,
+			      size_t err_len);
 
 /* A run killed outright (SIGKILL, a crash of dmo) leaves tool-layers.bin
  * without layers.csv: rebuild it from the whole records, under the run

@@ -198,7 +198,8 @@ int dmo_profile_runs_command(const struct dmo_profile_options *opts, const char 
 	}
 	snprintf(path, sizeof path, "%s/%s", opts->out_dir, DMO_LAYERS_CSV);
 	if (dmo_layers_csv_write(path, &merged, err, sizeof err) != 0 ||
-	    write_runs_csv(opts->out_dir, tables, opts->runs, err, sizeof err) != 0) {
+	    write_runs_csv(opts->out_dir, tables, opts->runs, err, sizeof err) != 0 ||
+	    dmo_profile_write_kernels(opts, opts->out_dir, err, sizeof err) != 0) {
 		fprintf(stderr, "%s: %s\n", who, err);
 		goto out;
 	}

@@ -680,6 +680,7 @@ static int run_batch(struct dmo_sweep *s, size_t first, size_t count, char *err,
 	struct dmo_opspec *specs = calloc(count, sizeof *specs);
 	char **argv = calloc(count + 8, sizeof *argv);
 	struct dmo_layer_table table = { 0 };
+	struct dmo_kernels kernels;
 	int rc = -1, status, signal_no, n = 0;
 
 	if (!texts || !specs || !argv) {
@@ -711,8 +712,9 @@ static int run_batch(struct dmo_sweep *s, size_t first, size_t count, char *err,
 	 * directory a resumed sweep runs the same batch in. */
 	snprintf(run_dir, sizeof run_dir, "%s/run-%08zu-%ld", s->dir, first, (long)getpid());
 	struct dmo_profile_options opts = { .out_dir = run_dir, .argv = argv, .quiet_program = 1,
-					    .who = "dmo sweep" };
-	if (dmo_profile_run(&opts, &status, &signal_no, &table, err, err_len) != 0)
+					    .who = "dmo sweep", .kernels = &kernels };
+	if (dmo_kernels_of_backend(s->backend, s->isa, &kernels, err, err_len) != 0 ||
+	    dmo_profile_run(&opts, &status, &signal_no, &table, err, err_len) != 0)
 		goto out;
 	dmo_layer_table_free(&table);
 	if (status != 0) {

@@ -1,0 +1,194 @@
+/* tflm_run.c - running dmo-tflm-run-KERNELS, and a plan proven inside
+ * TensorFlow Lite Micro (tflm_run.h). */
+#include "tflm_run.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "errbuf.h"
+#include "fs.h"
+#include "kernels.h"
+#include "locate.h"
+#include "plan_emit.h"
+
+/* One line of the runner's report into RESULT. */
+static void take_line(const char *line, struct dmo_tflm_result *r)
+{
+	char value[96];
+
+	if (sscanf(line, "kernels %95s", value) == 1)
+		snprintf(r->kernels, sizeof r->kernels, "%s", value);
+	else if (sscanf(line, "tflm %95s", value) == 1)
+		snprintf(r->tflm, sizeof r->tflm, "%s", value);
+	else if (sscanf(line, "cmsis_nn %95s", value) == 1)
+		snprintf(r->cmsis_nn, sizeof r->cmsis_nn, "%s", value);
+	else if (sscanf(line, "offline_plan %95s", value) == 1)
+		r->offline_plan = strcmp(value, "yes") == 0;
+	else
+		sscanf(line, "arena_used_bytes %" SCNu64, &r->arena_used_bytes);
+}
+
+int dmo_tflm_run(const char *runner, const char *model_path, const char *input_path,
+		 const char *output_path, struct dmo_tflm_result *result, char *err, size_t err_len)
+{
+	char *args[] = { (char *)runner, "--input", (char *)input_path, "--output",
+			 (char *)output_path, (char *)model_path, NULL };
+	char line[512];
+	int pipe_fd[2], status;
+	FILE *report;
+	pid_t child;
+
+	memset(result, 0, sizeof *result);
+	if (pipe(pipe_fd) != 0)
+		return dmo_errf(err, err_len, "pipe: %s", strerror(errno));
+	fflush(NULL);
+	child = fork();
+	if (child == 0) {
+		dup2(pipe_fd[1], STDOUT_FILENO);
+		close(pipe_fd[0]);
+		close(pipe_fd[1]);
+		execv(runner, args);
+		_exit(127);
+	}
+	close(pipe_fd[1]);
+	if (child < 0) {
+		close(pipe_fd[0]);
+		return dmo_errf(err, err_len, "fork: %s", strerror(errno));
+	}
+	report = fdopen(pipe_fd[0], "r");
+	while (report != NULL && fgets(line, sizeof line, report) != NULL)
+		take_line(line, result);
+	if (report != NULL)
+		fclose(report);
+	else
+		close(pipe_fd[0]);
+	while (waitpid(child, &status, 0) < 0)
+		if (errno != EINTR)
+			return dmo_errf(err, err_len, "waitpid: %s", strerror(errno));
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return dmo_errf(err, err_len, "%s %s failed (%s %d)", runner, model_path,
+				WIFEXITED(status) ? "exit status" : "signal",
+				WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	return 0;
+}
+
+/* splitmix64: the inputs' bytes, the same on every machine. */
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* Input SEED: pseudo-random bytes for every model input (tensor order). */
+static int write_input(const char *path, const struct dmo_model *model, uint64_t seed, char *err,
+		       size_t err_len)
+{
+	uint64_t total = 0;
+	unsigned char *bytes;
+	int rc;
+
+	for (size_t t = 0; t < model->n_tensors; t++)
+		if (model->tensors[t].graph_input)
+			total += model->tensors[t].bytes;
+	bytes = malloc(total ? total : 1);
+	if (bytes == NULL)
+		return dmo_errf(err, err_len, "out of memory");
+	for (uint64_t i = 0; i < total; i++)
+		bytes[i] = (unsigned char)mix(seed * 0x100000001b3ULL + i);
+	rc = dmo_write_file(path, bytes, total, err, err_len);
+	free(bytes);
+	return rc;
+}
+
+/* Are files A and B the same bytes?  1 yes, 0 no (ERR says where), -1
+ * unreadable. */
+static int same_bytes(const char *a, const char *b, char *err, size_t err_len)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	long at = 0;
+	int ca = 0, cb = 0, rc = 1;
+
+	if (fa == NULL || fb == NULL)
+		rc = dmo_errf(err, err_len, "cannot read the runner's outputs %s, %s", a, b);
+	while (rc == 1) {
+		ca = fgetc(fa);
+		cb = fgetc(fb);
+		if (ca != cb) {
+			snprintf(err, err_len, "outputs differ at byte %ld (%d on TFLM's plan, %d on "
+				 "dmo's)", at, ca, cb);
+			rc = 0;
+		} else if (ca == EOF) {
+			break;
+		}
+		at++;
+	}
+	if (fa != NULL)
+		fclose(fa);
+	if (fb != NULL)
+		fclose(fb);
+	return rc;
+}
+
+int dmo_tflm_verify(const char *model_path, const struct dmo_model *model,
+		    const struct dmo_plan *plan, const char *kernels, int n_inputs, char *summary,
+		    size_t summary_len, char *err, size_t err_len)
+{
+	char runner[PATH_MAX], dir[PATH_MAX], planned[PATH_MAX + 32], input[PATH_MAX + 32],
+	     out_tflm[PATH_MAX + 32], out_dmo[PATH_MAX + 32], why[512];
+	struct dmo_tflm_result own, ours;
+	struct dmo_kernels k;
+	uint64_t saving = plan->peak_plain - plan->peak_dmo;
+	int rc = 0, same;
+
+	if (dmo_locate_tflm_runner(kernels, runner, sizeof runner, err, err_len) != 0 ||
+	    dmo_kernels_named(kernels, &k, err, err_len) != 0 ||
+	    dmo_make_temp_dir(dir, sizeof dir, "dmo-tflm", err, err_len) != 0)
+		return -1;
+	snprintf(planned, sizeof planned, "%s/planned.tflite", dir);
+	snprintf(input, sizeof input, "%s/input.bin", dir);
+	snprintf(out_tflm, sizeof out_tflm, "%s/out-tflm.bin", dir);
+	snprintf(out_dmo, sizeof out_dmo, "%s/out-dmo.bin", dir);
+	if (dmo_plan_emit_tflite(planned, model, plan, &k, err, err_len) != 0)
+		rc = -1;
+	for (int i = 0; i < n_inputs && rc == 0; i++) {
+		if (write_input(input, model, (uint64_t)i + 1, err, err_len) != 0 ||
+		    dmo_tflm_run(runner, model_path, input, out_tflm, &own, err, err_len) != 0 ||
+		    dmo_tflm_run(runner, planned, input, out_dmo, &ours, err, err_len) != 0) {
+			rc = -1;
+			break;
+		}
+		same = same_bytes(out_tflm, out_dmo, why, sizeof why);
+		if (same < 0) {
+			rc = dmo_errf(err, err_len, "%s", why);
+			break;
+		}
+		if (!ours.offline_plan)
+			dmo_errf(err, err_len, "%s did not take the offline plan", runner);
+		else if (!same)
+			dmo_errf(err, err_len, "input %d: %s", i + 1, why);
+		else if (own.arena_used_bytes < ours.arena_used_bytes ||
+			 own.arena_used_bytes - ours.arena_used_bytes != saving)
+			dmo_errf(err, err_len, "TFLM used %" PRIu64 " bytes with its own plan and %" PRIu64
+				 " with dmo's, where dmo said %" PRIu64 " fewer", own.arena_used_bytes,
+				 ours.arena_used_bytes, saving);
+		else
+			continue;
+		rc = 1; /* a finding: the plan does not hold in TFLM as dmo said */
+	}
+	if (rc == 0)
+		snprintf(summary, summary_len, "outputs of TFLM %s (%s kernels%s%s) with dmo's offline "
+			 "plan equal TFLM's own plan's bit for bit on %d inputs; arena_used_bytes %"
+			 PRIu64 " instead of %" PRIu64 ", %" PRIu64 " lower as dmo said", ours.tflm,
+			 ours.kernels, ours.cmsis_nn[0] ? ", CMSIS-NN " : "", ours.cmsis_nn, n_inputs,
+			 ours.arena_used_bytes, own.arena_used_bytes, saving);
+	dmo_remove_dir(dir);
+	return rc;
+}
