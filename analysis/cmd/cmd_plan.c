@@ -15,15 +15,17 @@
 #include "plan_arena.h"
 #include "profile_options.h"
 #include "progress.h"
+#include "rundir.h"
 
 enum { OPT_OS = CMD_LONG_ONLY, OPT_TIME_LIMIT, OPT_VERIFY };
 
 static const struct cmd_option options[] = {
 	{ "os", required_argument, OPT_OS, "SOURCE",
 	  "per-layer O_s: algorithmic (exact, default), analytic\n"
-	  "(safe lower bound) or measured:DIR (os_any_bytes of a\n"
-	  "run directory, matched by layer name: safe for every\n"
-	  "interleaving of a multi-threaded layer's threads)" },
+	  "(safe lower bound) or measured:DIR (safe_os_bytes of a\n"
+	  "run directory, matched by layer name: for a layer run\n"
+	  "while several threads were alive, safe for any split of\n"
+	  "its work, or for the observed one if declared static)" },
 	{ "time-limit", required_argument, OPT_TIME_LIMIT, "SECONDS",
 	  "stop the exact placement search after SECONDS (default\n"
 	  "10); it then finishes as a narrow beam search, keeps the\n"
@@ -59,6 +61,24 @@ static const struct cmd_spec command = {
 	.finding = "with --verify, the overlapped arena's outputs differ",
 };
 
+/* For --os measured:DIR, which of the run directory's values the plan
+ * took: the safe one, by the rule of each layer (docs/threads.md). */
+static void print_measured_rule(const char *os_name)
+{
+	enum dmo_os_source source;
+	const char *dir = NULL;
+	char path[4096], err[512], rule[256];
+	struct dmo_layer_table table;
+	if (dmo_os_source_parse(os_name, &source, &dir) != 0 || source != DMO_OS_MEASURED)
+		return;
+	snprintf(path, sizeof path, "%s/%s", dir, DMO_LAYERS_CSV);
+	if (dmo_layers_csv_read(path, &table, err, sizeof err) < 0)
+		return; /* the plan read it a moment ago; nothing to add */
+	dmo_layers_rule_text(&table, rule, sizeof rule);
+	printf("measured O_s taken:    %s\n", rule);
+	dmo_layer_table_free(&table);
+}
+
 static void print_summary(const char *model_name, const struct dmo_model *model,
 			  const char *os_name, const struct dmo_plan *plan)
 {
@@ -68,6 +88,7 @@ static void print_summary(const char *model_name, const struct dmo_model *model,
 
 	printf("model %s: %zu layers, %zu tensors, O_s %s\n", model_name, plan->n_layers,
 	       plan->n_tensors, os_name);
+	print_measured_rule(os_name);
 	printf("peak without overlaps: %llu bytes (TFLite Micro's greedy rule)\n",
 	       (unsigned long long)plan->peak_plain);
 	printf("peak with overlaps:    %llu bytes (greedy by the same rule: %llu, in reverse execution order: %llu)\n",

@@ -26,6 +26,11 @@ const struct cmd_option cmd_profile_options[] = {
 	  "(--fair-sched=yes, varied block sizes); each layer's\n"
 	  "values are the minimum over the runs, spread shown;\n"
 	  "run K in DIR/run-K (default 1)" },
+	{ "static-split", no_argument, DMO_OPT_STATIC_SPLIT, NULL,
+	  "declare that the library splits a layer's work over\n"
+	  "its threads the same way every run (a fixed range per\n"
+	  "thread): a layer run while several threads are alive\n"
+	  "is then safe at os_any_bytes, not os_split_bytes" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 

@@ -261,6 +261,8 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 	/* The handlers stay until layers.csv is in place: a second Ctrl-C
 	 * must not cut it short. */
 	read_rc = dmo_summary_read(out_dir, table, partial, sizeof partial);
+	for (size_t i = 0; read_rc >= 0 && i < table->count; i++)
+		dmo_layer_set_safe(&table->rows[i], opts->static_split);
 	if (read_rc < 0) {
 		snprintf(err, err_len, "%s", partial);
 	} else {
@@ -349,6 +351,9 @@ int dmo_profile_option(struct dmo_profile_options *opts, int option, const char 
 		return 1;
 	case DMO_OPT_COUNT:
 		opts->count = 1;
+		return 1;
+	case DMO_OPT_STATIC_SPLIT:
+		opts->static_split = 1;
 		return 1;
 	case DMO_OPT_VG_OPT:
 		return dmo_profile_vg_opt(opts, value, err, err_len) == 0 ? 1 : -1;
