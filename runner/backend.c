@@ -19,6 +19,8 @@ const char *const dmo_backend_isas[] = { "sse4", "avx", "avx2", NULL };
 struct dmo_backend_handle {
 	const struct dmo_backend *desc;
 	char isa[8];   /* the cap it was initialised with, "" for none */
+	/* The plugin's dmo_backend_threads_v1, NULL when it has none. */
+	int (*set_threads)(int threads, char *err, size_t err_len);
 };
 
 /* Loaded backends, one per name for the life of the process: a library is
@@ -142,6 +144,8 @@ struct dmo_backend_handle *dmo_backend_load(const char *name, const char *isa, c
 		return NULL;
 	}
 	h->desc = desc;
+	if (library != NULL)
+		*(void **)&h->set_threads = dlsym(library, "dmo_backend_threads_v1");
 	snprintf(h->isa, sizeof h->isa, "%s", isa ? isa : "");
 	loaded[index] = h;
 	return h;
@@ -150,6 +154,19 @@ struct dmo_backend_handle *dmo_backend_load(const char *name, const char *isa, c
 const struct dmo_backend *dmo_backend_desc(const struct dmo_backend_handle *handle)
 {
 	return handle->desc;
+}
+
+int dmo_backend_set_threads(struct dmo_backend_handle *handle, int threads, char *err,
+			    size_t err_len)
+{
+	if (handle->set_threads != NULL)
+		return handle->set_threads(threads, err, err_len);
+	if (threads == 1)
+		return 0;
+	snprintf(err, err_len, "backend %s runs one thread (it has no pool of its own); "
+		 "--threads %d needs a backend that has one (xnnpack, onednn) or the default "
+		 "reference runner", handle->desc->name, threads);
+	return -1;
 }
 
 struct dmo_backend_run *dmo_backend_prepare(struct dmo_backend_handle *handle,

@@ -28,14 +28,16 @@ static const struct cmd_option options[] = {
 	  "any byte count up to min(IB, OB), though one that\n"
 	  "is not a multiple of e misaligns the input" },
 	{ "threads", required_argument, 'j', "N",
-	  "split the kernel's output over N threads\n"
-	  "(default 1); the threads race, so an overlapped\n"
-	  "run may differ from run to run: use the\n"
-	  "os_any_bytes of a threaded profile as --overlap" },
+	  "split the kernel's output over N threads (with\n"
+	  "--backend: the library's own pool of N; default 1);\n"
+	  "the threads race, so an overlapped run may differ\n"
+	  "from run to run: use the safe_os_bytes of a\n"
+	  "threaded profile as --overlap" },
 	{ "repeat", required_argument, 'r', "R",
 	  "overlapped runs at X after the first, counting\n"
-	  "those that differ (default: about a second's\n"
-	  "worth with --threads 2 or more, else 0)" },
+	  "those that differ (default with --threads 2 or\n"
+	  "more: about a second's worth, at least "
+	  STR(DMO_VERIFY_REPEAT_THREADED) "; else 0)" },
 	{ "interleave", no_argument, 'i', NULL, "threads take every N-th output element" },
 	{ "scan-limit", required_argument, 's', "N",
 	  "at most N kernel runs for the larger-overlap scan\n"
@@ -47,7 +49,7 @@ static const struct cmd_option options[] = {
 	  "(no scan unless --scan-limit is given)" },
 	{ "backend", required_argument, 'b', "NAME",
 	  "run the op on backend NAME (ref xnnpack onednn\n"
-	  "openblas armnn; one thread; docs/backends.md); the\n"
+	  "openblas armnn; docs/backends.md); the\n"
 	  "default overlap stays the reference's O_s, so give\n"
 	  "the backend's measured O_s (dmo run --backend)" },
 	{ "isa", required_argument, OPT_ISA, "CAP",

@@ -561,13 +561,10 @@ int main(int argc, char **argv)
 	if (opts.isa != NULL && backend == NULL)
 		backend = "ref";
 	if (backend != NULL) {
-		if (opts.threads != 1) {
-			fprintf(stderr, "dmo-harness: --backend runs one thread; --threads %d needs "
-				"the default reference runner\n", opts.threads);
-			return 2;
-		}
+		/* A backend's threads are its library's own pool. */
 		opts.backend = dmo_backend_load(backend, opts.isa, err, sizeof err);
-		if (opts.backend == NULL) {
+		if (opts.backend == NULL ||
+		    dmo_backend_set_threads(opts.backend, opts.threads, err, sizeof err) != 0) {
 			fprintf(stderr, "dmo-harness: %s\n", err);
 			return 2;
 		}
