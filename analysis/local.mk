@@ -16,6 +16,7 @@ analysis_lib_libdmo_analysis_la_SOURCES = \
 	analysis/lib/plan_search.h analysis/lib/plan_search.c \
 	analysis/lib/verify.h analysis/lib/verify.c \
 	analysis/lib/backend_info.h analysis/lib/backend_info.c \
+	analysis/lib/host_isa.h analysis/lib/host_isa.c \
 	analysis/lib/compare.h analysis/lib/compare.c \
 	analysis/lib/formula.h analysis/lib/formula.c \
 	analysis/lib/sweep.h analysis/lib/sweep.c

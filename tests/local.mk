@@ -43,9 +43,9 @@ TESTS += tests/profile_kernels.sh tests/profile_misuse.sh tests/protocol_raw.sh 
 EXTRA_DIST += tests/lib.sh tests/profile_kernels.sh tests/profile_misuse.sh \
 	tests/protocol_raw.sh tests/trace_spill.sh tests/install.sh tests/sweep_tool.sh
 TESTS += tests/verify_ops.sh tests/trace_beyond_ram.sh tests/threads_native.sh \
-	tests/threads_split.sh tests/backend_threads.sh
+	tests/threads_split.sh tests/backend_threads.sh tests/isa_native.sh
 EXTRA_DIST += tests/verify_ops.sh tests/check_main.h tests/trace_beyond_ram.sh \
-	tests/threads_native.sh tests/threads_split.sh tests/backend_threads.sh
+	tests/threads_native.sh tests/threads_split.sh tests/backend_threads.sh tests/isa_native.sh
 
 tests_csv_tsv_SOURCES = tests/csv_tsv.c
 tests_csv_tsv_LDADD = $(CSV_LIBS)

@@ -29,6 +29,14 @@ int dmo_backend_options_check(const char *who, const char **backend, const char 
 	return 0;
 }
 
+const char *backend_native_isa(const char *name, const char *isa)
+{
+	char err[512];
+	struct dmo_backend_handle *h = dmo_backend_load(name ? name : "ref", isa, err, sizeof err);
+
+	return h != NULL ? dmo_backend_desc(h)->isa() : "";
+}
+
 void print_backend(const char *name, const char *isa)
 {
 	char err[512];

@@ -16,6 +16,10 @@ enum { OPT_ISA = 0x180 };
 int dmo_backend_options_check(const char *who, const char **backend, const char *isa,
 			      int threads);
 
+/* The ISA backend NAME (NULL: ref), loaded with cap ISA by
+ * dmo_backend_options_check, dispatches to in this native process. */
+const char *backend_native_isa(const char *name, const char *isa);
+
 /* "backend:   NAME (VERSION), ISA ISA (cap CAP)" for a loaded backend. */
 void print_backend(const char *name, const char *isa);
 

@@ -11,6 +11,8 @@
 #include "backend_options.h"
 #include "cmd.h"
 #include "compare.h"
+#include "cpu_features.h"
+#include "host_isa.h"
 #include "json.h"
 #include "progress.h"
 #include "runner.h"
@@ -169,6 +171,22 @@ static void print_table(const struct dmo_compare_row *rows, size_t n, int thread
 	}
 }
 
+/* One line on stderr for each backend whose kernels natively are not
+ * those measured (host_isa.h). */
+static void print_isa_notes(const struct dmo_compare_row *rows, size_t n)
+{
+	char note[512];
+	const char *noted = "";
+
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].status == DMO_COMPARE_OK && strcmp(rows[i].backend, noted) != 0 &&
+		    dmo_isa_note(note, sizeof note, rows[i].backend, rows[i].isa_tool,
+				 rows[i].isa_native, dmo_cpu_widest_isa())) {
+			fprintf(stderr, "dmo compare: note: %s\n", note);
+			noted = rows[i].backend;
+		}
+}
+
 /* Split LIST at commas into a NULL-terminated array (LIST is modified). */
 static const char **split_list(char *list)
 {
@@ -302,6 +320,7 @@ int cmd_compare(int argc, char **argv)
 		printf("ISA cap %s; run directories and compare.csv in %s\n",
 		       opts.isa ? opts.isa : "none", opts.out_dir);
 	}
+	print_isa_notes(rows, n);
 	/* A row whose profiling or verification did not complete is work dmo
 	 * could not do (2), worse than a finding (1). */
 	status = 0;

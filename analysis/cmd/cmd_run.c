@@ -11,6 +11,8 @@
 #include "backend.h"
 #include "backend_options.h"
 #include "cmd.h"
+#include "cpu_features.h"
+#include "host_isa.h"
 #include "json.h"
 #include "infer_model.h"
 #include "input_options.h"
@@ -30,9 +32,10 @@ static const struct cmd_option run_options[] = {
 	{ "model", required_argument, 'm', "M", "run a model layer table instead of SPECs" },
 	{ "backend", required_argument, 'b', "NAME",
 	  "profile backend NAME's kernels (ref xnnpack onednn\n"
-	  "openblas armnn; one thread; docs/backends.md); the run\n"
-	  "directory gets backend.csv (version, ISA, implementation,\n"
-	  "CPU features seen under the tool)" },
+	  "openblas armnn; docs/backends.md; --threads N: xnnpack\n"
+	  "and onednn on their own pools); the run directory gets\n"
+	  "backend.csv (version, ISA, implementation, CPU features\n"
+	  "seen under the tool, the ISA picked natively, the host's)" },
 	{ "isa", required_argument, OPT_ISA, "CAP",
 	  "cap the backend's instruction set: sse4, avx, avx2" },
 	{ NULL, 0, 0, NULL, NULL },
@@ -44,9 +47,10 @@ static const struct cmd_spec command = {
 	.description =
 	"Profile libdmokernels' reference kernel of each op SPEC (e.g.\n"
 	"dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same), or every layer of a\n"
-	"model, under valgrind --tool=dmo, and print the per-layer table (exact\n"
-	"safe overlap O_s in os_bytes; with threads, os_any_bytes holds for every\n"
-	"interleaving of them).  NAME is a table shipped with dmo (e.g.\n"
+	"model, under valgrind --tool=dmo, and print the per-layer table (the\n"
+	"safe overlap O_s dmo calls safe in safe_os_bytes: os_bytes as run, or\n"
+	"with several threads alive os_split_bytes, safe for any split of the\n"
+	"work; docs/threads.md).  NAME is a table shipped with dmo (e.g.\n"
 	"mobilenet_v2_1.0_224); FILE a table, .onnx or .tflite.  A .tflite runs\n"
 	"with its real weights and quantisation, each layer on the previous\n"
 	"layers' real outputs from the input below (as `dmo infer`), so every\n"
@@ -119,7 +123,7 @@ static int check_inputs(char **specs, int count, const char *model_path, const c
 int cmd_run(int argc, char **argv)
 {
 	struct dmo_profile_options opts = { .out_dir = "dmo-run", .who = "dmo run" };
-	char harness[PATH_MAX], model_path[PATH_MAX], err[1024], info[PATH_MAX];
+	char harness[PATH_MAX], model_path[PATH_MAX], err[1024], info[PATH_MAX], note[512];
 	const char *threads_text = "1", *model = NULL, *backend = NULL, *isa = NULL;
 	struct dmo_input_options input = { .source.seed = 1 };
 	struct cmd_output shown = { CMD_TEXT, 0 };
@@ -177,7 +181,7 @@ int cmd_run(int argc, char **argv)
 	}
 
 	/* dmo-harness --threads N [--interleave] (--model FILE | -- SPEC...) */
-	hargv = calloc((size_t)(argc - optind) + 17, sizeof *hargv);
+	hargv = calloc((size_t)(argc - optind) + 21, sizeof *hargv);
 	if (hargv == NULL) {
 		fprintf(stderr, "dmo run: out of memory\n");
 		return 2;
@@ -195,6 +199,11 @@ int cmd_run(int argc, char **argv)
 		hargv[n++] = "--isa";
 		hargv[n++] = (char *)isa;
 	}
+	/* What runs natively, found here, outside Valgrind (host_isa.h). */
+	hargv[n++] = "--native-isa";
+	hargv[n++] = (char *)backend_native_isa(backend, isa);
+	hargv[n++] = "--host-isa";
+	hargv[n++] = (char *)dmo_cpu_widest_isa();
 	/* Every run directory says which kernels ran (ref by default). */
 	snprintf(info, sizeof info, "%s/" DMO_BACKEND_INFO_CSV, opts.out_dir);
 	hargv[n++] = "--info";
@@ -227,6 +236,8 @@ int cmd_run(int argc, char **argv)
 	opts.quiet |= shown.format != CMD_TEXT;
 	status = dmo_profile_command(&opts, "dmo run");
 	free(hargv);
+	if (dmo_rundir_isa_note(opts.out_dir, note, sizeof note))
+		fprintf(stderr, "dmo run: note: %s\n", note);
 	snprintf(info, sizeof info, "%s/%s", opts.out_dir, DMO_LAYERS_CSV);
 	if (shown.format != CMD_TEXT && status != 2 &&
 	    cmd_table_file(shown.format, info, err, sizeof err) != 0) {

@@ -9,6 +9,7 @@
 
 #include "backend_options.h"
 #include "cmd.h"
+#include "cpu_features.h"
 #include "locate.h"
 #include "model_report.h"
 #include "model_table.h"
@@ -139,12 +140,28 @@ static void print_scan(const struct dmo_verify_result *r)
 	}
 }
 
+/* Uncapped, the backend runs the host's own kernels: say when the tool
+ * cannot have measured them (host_isa.h). */
+static void print_native_isa(const char *backend)
+{
+	const char *native = backend_native_isa(backend, NULL);
+
+	printf("%-20s %s, the host's own (widest: %s)%s\n", "native ISA:", native,
+	       dmo_cpu_widest_isa(),
+	       dmo_isa_beyond_valgrind(native)
+		       ? "; Valgrind's CPU lacks it, so the tool measured other kernels: this "
+			 "checks an O_s measured there on the kernels that ship"
+		       : "");
+}
+
 static void print_result(const char *text, const struct dmo_verify_opts *opts,
 			 const struct dmo_verify_result *r)
 {
 	printf("%-20s %s\n", "spec:", text);
 	if (opts->backend != NULL)
 		print_backend(opts->backend, opts->isa);
+	if (opts->backend != NULL && opts->isa == NULL)
+		print_native_isa(opts->backend);
 	printf("%-20s %llu bytes\n", "input IB:", (unsigned long long)r->in_bytes);
 	printf("%-20s %llu bytes\n", "output OB:", (unsigned long long)r->out_bytes);
 	/* The reference loop order's: another backend's may differ. */

@@ -15,6 +15,7 @@
 #include "analytic.h"
 #include "backend.h"
 #include "backend_info.h"
+#include "cpu_features.h"
 #include "fs.h"
 #include "locate.h"
 #include "profile.h"
@@ -37,7 +38,7 @@ static int profile_backend(const struct dmo_compare_options *opts, const char *b
 			   struct dmo_compare_row **rows, int n, char *err, size_t err_len)
 {
 	char harness[PATH_MAX], dir[PATH_MAX], info[PATH_MAX + 32], threads[16];
-	const char **argv = calloc((size_t)n + 14, sizeof *argv);
+	const char **argv = calloc((size_t)n + 18, sizeof *argv);
 	struct dmo_layer_table table = { 0 };
 	struct dmo_backend_info_table infos = { 0 };
 	struct dmo_profile_options popts = { .who = "dmo compare" };
@@ -61,6 +62,10 @@ static int profile_backend(const struct dmo_compare_options *opts, const char *b
 	}
 	argv[a++] = "--threads";
 	argv[a++] = threads;
+	argv[a++] = "--native-isa"; /* found natively by dmo_compare, as the host's */
+	argv[a++] = rows[0]->isa_native;
+	argv[a++] = "--host-isa";
+	argv[a++] = dmo_cpu_widest_isa();
 	argv[a++] = "--info";
 	argv[a++] = info;
 	argv[a++] = "--";

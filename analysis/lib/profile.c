@@ -25,6 +25,7 @@
 #include "backend_info.h"
 #include "fs.h"
 #include "locate.h"
+#include "host_isa.h"
 #include "profile.h"
 #include "profile_runs.h"
 #include "size_text.h"
@@ -271,6 +272,9 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 		snprintf(csv, sizeof csv, "%s/%s", out_dir, DMO_THREADS_CSV);
 		if (rc == 0)
 			rc = dmo_threads_csv_write(csv, table, err, err_len);
+		/* Natively, so the host's CPU: the ISA that will run outside the tool. */
+		if (rc == 0)
+			rc = dmo_host_csv_write(out_dir, err, err_len);
 		if (rc == 0 && read_rc > 0) {
 			/* The whole layers are in layers.csv; the damage is
 			 * still a failure of the run. */

@@ -12,6 +12,7 @@
 
 #include "backend.h" /* DMO_BACKEND_INFO_CSV */
 #include "event.h"
+#include "host_isa.h" /* DMO_HOST_CSV */
 #include "rundir.h"
 #include "summary.h"
 #include "trace_format.h"
@@ -649,7 +650,7 @@ int dmo_rundir_owns(const char *leaf)
 {
 	static const char *const fixed[] = { DMO_SUMMARY_FILE, DMO_LAYERS_CSV, DMO_ANALYSIS_CSV,
 					     DMO_THREADS_CSV, "runs.csv" /* --runs */,
-					     DMO_BACKEND_INFO_CSV };
+					     DMO_BACKEND_INFO_CSV, DMO_HOST_CSV };
 	static const char *const per_layer[] = { DMO_TRACE_FILE_SUFFIX, ".csv", "-curves.csv" };
 	char name[256], stem[256];
 	const char *p;
