@@ -45,7 +45,7 @@ int cmd_profile(int argc, char **argv)
 		return cmd_misuse(&command, "no program given");
 	opts.argv = argv + optind;
 	status = dmo_profile_command(&opts, "dmo profile");
-	if (dmo_host_isa_note(note, sizeof note))
+	if (!opts.quiet && dmo_host_isa_note(note, sizeof note))
 		fprintf(stderr, "dmo profile: note: %s\n", note);
 	return status;
 }

@@ -236,7 +236,7 @@ int cmd_run(int argc, char **argv)
 	opts.quiet |= shown.format != CMD_TEXT;
 	status = dmo_profile_command(&opts, "dmo run");
 	free(hargv);
-	if (dmo_rundir_isa_note(opts.out_dir, note, sizeof note))
+	if (!opts.quiet && dmo_rundir_isa_note(opts.out_dir, note, sizeof note))
 		fprintf(stderr, "dmo run: note: %s\n", note);
 	snprintf(info, sizeof info, "%s/%s", opts.out_dir, DMO_LAYERS_CSV);
 	if (shown.format != CMD_TEXT && status != 2 &&

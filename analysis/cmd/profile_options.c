@@ -14,7 +14,8 @@ const struct cmd_option cmd_profile_options[] = {
 	  "count guest instructions for layers.csv's instructions\n"
 	  "column (a full trace always counts; otherwise it is empty)" },
 	{ "quiet", no_argument, 'q', NULL,
-	  "no per-layer table (layers.csv is written as always)" },
+	  "no per-layer table and no notes (layers.csv is written\n"
+	  "as always; warnings about threads stay)" },
 	{ "max-mem", required_argument, DMO_OPT_MAX_MEM, "SIZE",
 	  "RAM a full trace may hold before it goes to disk\n"
 	  "(K, M, G suffixes; at least 2M; default " DMO_MAX_MEM_DEFAULT_TEXT ")" },

@@ -79,6 +79,7 @@ void plot_layer_header(struct plot_gp *gp, const struct plot_kind *kind,
 	plot_gp_uint(gp, "ib", row->in_bytes);
 	plot_gp_uint(gp, "os", os);
 	plot_gp_uint(gp, "osrun", os_run);
+	plot_gp_string(gp, "osrule", dmo_safe_rule_name(row->safe_rule));
 	plot_gp_uint(gp, "known", (uint64_t)known);
 	/* One event, or all at one instant, still has a time axis. */
 	plot_gp_uint(gp, "tlo", s->t_min);
