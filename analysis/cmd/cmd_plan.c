@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend_info.h"
 #include "cmd.h"
 #include "errbuf.h"
 #include "infer.h"
@@ -62,13 +63,15 @@ static const struct cmd_spec command = {
 };
 
 /* For --os measured:DIR, which of the run directory's values the plan
- * took: the safe one, by the rule of each layer (docs/threads.md). */
+ * took: the safe one, by the rule of each layer (docs/threads.md); and the
+ * ISA of the kernels measured, which is the one its O_s hold for. */
 static void print_measured_rule(const char *os_name)
 {
 	enum dmo_os_source source;
 	const char *dir = NULL;
 	char path[4096], err[512], rule[256];
 	struct dmo_layer_table table;
+	struct dmo_backend_info_table kernels = { 0 };
 	if (dmo_os_source_parse(os_name, &source, &dir) != 0 || source != DMO_OS_MEASURED)
 		return;
 	snprintf(path, sizeof path, "%s/%s", dir, DMO_LAYERS_CSV);
@@ -77,6 +80,11 @@ static void print_measured_rule(const char *os_name)
 	dmo_layers_rule_text(&table, rule, sizeof rule);
 	printf("measured O_s taken:    %s\n", rule);
 	dmo_layer_table_free(&table);
+	if (dmo_backend_info_read(dir, &kernels, err, sizeof err) == 0 && kernels.count > 0)
+		printf("measured O_s hold for: %s kernels at ISA %s%s%s%s\n", kernels.rows[0].backend,
+		       kernels.rows[0].isa, kernels.rows[0].native_isa[0] ? " (natively: " : "",
+		       kernels.rows[0].native_isa, kernels.rows[0].native_isa[0] ? ")" : "");
+	dmo_backend_info_free(&kernels);
 }
 
 static void print_summary(const char *model_name, const struct dmo_model *model,
