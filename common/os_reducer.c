@@ -115,3 +115,48 @@ uint64_t dmo_any_os(const struct dmo_any_reducer *a)
 	}
 	return dmo_os_clamp(have, best, a->ran.in_bytes, a->ran.out_bytes);
 }
+
+void dmo_split_init(struct dmo_split_reducer *r, uint64_t in_bytes, uint64_t out_bytes)
+{
+	struct dmo_split_reducer zero = { 0 };
+	*r = zero;
+	r->in_bytes = in_bytes;
+	r->out_bytes = out_bytes;
+	r->min_in_start = r->min_in_write_start = UINT64_MAX;
+}
+
+/* Both terms of section 1c, each when both of its events exist. */
+uint64_t dmo_split_os(const struct dmo_split_reducer *r)
+{
+	int64_t ob = (int64_t)r->out_bytes, best = 0;
+	int have = 0;
+	unsigned in_any = 1u << DMO_COUNT_IN_READS | 1u << DMO_COUNT_IN_WRITES;
+	if ((r->kinds_seen & 1u << DMO_COUNT_OUT_WRITES) && (r->kinds_seen & in_any))
+		tighten(&have, &best, ob + (int64_t)r->min_in_start - (int64_t)r->max_out_write_end);
+	if ((r->kinds_seen & 1u << DMO_COUNT_OUT_READS) &&
+	    (r->kinds_seen & 1u << DMO_COUNT_IN_WRITES))
+		tighten(&have, &best,
+			ob + (int64_t)r->min_in_write_start - (int64_t)r->max_out_read_end);
+	return dmo_os_clamp(have, best, r->in_bytes, r->out_bytes);
+}
+
+uint64_t dmo_any_split_os(const struct dmo_any_reducer *a)
+{
+	struct dmo_split_reducer r;
+	dmo_split_init(&r, a->ran.in_bytes, a->ran.out_bytes);
+	for (uint32_t t = 0; t < a->n_threads; t++) {
+		const struct dmo_thread_acc *s = &a->threads[t];
+		const uint64_t *n = s->own.counts;
+		for (unsigned k = 0; k < DMO_COUNT_KINDS; k++)
+			r.kinds_seen |= (n[k] > 0) << k;
+		if (s->min_in_start < r.min_in_start)
+			r.min_in_start = s->min_in_start;
+		if (n[DMO_COUNT_IN_WRITES] > 0 && s->own.min_in_write_start < r.min_in_write_start)
+			r.min_in_write_start = s->own.min_in_write_start;
+		if (n[DMO_COUNT_OUT_WRITES] > 0 && s->own.max_out_write_end > r.max_out_write_end)
+			r.max_out_write_end = s->own.max_out_write_end;
+		if (s->max_out_read_end > r.max_out_read_end)
+			r.max_out_read_end = s->max_out_read_end;
+	}
+	return dmo_split_os(&r);
+}

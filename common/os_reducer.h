@@ -148,6 +148,49 @@ const struct dmo_reducer *dmo_any_ran(const struct dmo_any_reducer *a);
 /* O_s^any in bytes; equals dmo_reducer_os(dmo_any_ran(a)) for one thread. */
 uint64_t dmo_any_os(const struct dmo_any_reducer *a);
 
+/* ---- Any-split O_s: the value safe for every assignment of the layer's
+ * accesses to threads and every interleaving (docs/formulas.md, section
+ * 1c).  With two or more threads any two accesses can run in either
+ * order, so no program order is kept: four extremes over all events, O(1)
+ * memory.  What a work-stealing pool, which may hand any work to any
+ * thread, is guaranteed. ---- */
+
+struct dmo_split_reducer {
+	uint64_t in_bytes, out_bytes;
+	uint64_t min_in_start;       /* any I access; UINT64_MAX before the first */
+	uint64_t min_in_write_start; /* any W(I); UINT64_MAX before the first */
+	uint64_t max_out_write_end;  /* any W(O); 0 before the first */
+	uint64_t max_out_read_end;   /* any R(O); 0 before the first */
+	unsigned kinds_seen;         /* bit k: an event of dmo_event_kind k */
+};
+
+void dmo_split_init(struct dmo_split_reducer *r, uint64_t in_bytes, uint64_t out_bytes);
+
+/* Fold one access, as dmo_reducer_add; the order of calls does not matter. */
+static inline void dmo_split_add(struct dmo_split_reducer *r, unsigned flags, uint64_t offset,
+				 uint64_t size)
+{
+	r->kinds_seen |= 1u << dmo_event_kind((uint8_t)flags);
+	if (!(flags & DMO_EV_OUT)) {
+		if (offset < r->min_in_start)
+			r->min_in_start = offset;
+		if ((flags & DMO_EV_WRITE) && offset < r->min_in_write_start)
+			r->min_in_write_start = offset;
+	} else if (flags & DMO_EV_WRITE) {
+		if (offset + size > r->max_out_write_end)
+			r->max_out_write_end = offset + size;
+	} else if (offset + size > r->max_out_read_end) {
+		r->max_out_read_end = offset + size;
+	}
+}
+
+/* O_s^split in bytes. */
+uint64_t dmo_split_os(const struct dmo_split_reducer *r);
+
+/* O_s^split of the events folded into A: its thread slots already keep
+ * the four extremes, so the tool's per-access path pays nothing for it. */
+uint64_t dmo_any_split_os(const struct dmo_any_reducer *a);
+
 /* Clip the access [addr, addr+size) to the buffer [base, base+len).  Returns
  * 0 when they share no byte, else 1 with *offset and *clipped set. */
 static inline int dmo_clip(uint64_t addr, uint64_t size, uint64_t base, uint64_t len,

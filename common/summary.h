@@ -8,7 +8,9 @@
 #include <stdint.h>
 
 #define DMO_SUMMARY_MAGIC 0x534f4d44u /* "DMOS" */
-#define DMO_SUMMARY_VERSION 2u /* 2: threads, os_any_bytes, per-thread counts */
+/* 2: threads, os_any_bytes, per-thread counts; 3: alive_threads,
+ * os_split_bytes */
+#define DMO_SUMMARY_VERSION 3u
 #define DMO_SUMMARY_FILE "tool-layers.bin"
 #define DMO_SUMMARY_THREADS 8
 /* `instructions` of a layer the tool did not count (a summary without
@@ -40,6 +42,11 @@ struct dmo_layer_summary {
 		uint32_t tid, lumped; /* lumped: several threads' events (tid >= 255) */
 		uint64_t counts[4];
 	} thread_counts[DMO_SUMMARY_THREADS]; /* the first threads to touch I or O */
+	/* The most threads of the process alive at once while the layer was
+	 * open (touching its buffers or not), and the O_s that holds for any
+	 * split of its events over threads (docs/formulas.md 1c). */
+	uint32_t alive_threads, pad;
+	uint64_t os_split_bytes;
 };
 
 #endif

@@ -72,6 +72,9 @@ static struct {
 	ULong active_row_at; /* where the open layer's row is */
 	ULong idle_accesses; /* helper calls since the last layer ended */
 	Bool retranslated;   /* by the marker store being handled */
+	/* Threads of the process alive now: Valgrind reports the main
+	 * thread's creation too, so this starts at 0. */
+	UInt alive_threads;
 } st = { .fifo_fd = -1, .summary_fd = -1 };
 
 /* The per-thread part of a measured row. */
@@ -80,6 +83,8 @@ static void fill_threads(struct dmo_layer_summary *row, const struct dmo_any_red
 	UInt i;
 	row->threads = a->n_threads;
 	row->os_any_bytes = dmo_any_os(a);
+	row->os_split_bytes = dmo_any_split_os(a);
+	row->alive_threads = st.active.alive_threads;
 	for (i = 0; i < a->n_threads && i < DMO_SUMMARY_THREADS; i++) {
 		row->thread_counts[i].tid = a->threads[i].tid;
 		row->thread_counts[i].lumped = a->threads[i].unordered;
@@ -244,6 +249,7 @@ static void op_open(void *ctx, const struct dmo_protocol_layer *l)
 	UInt n_ranges;
 
 	st.active = next;
+	st.active.alive_threads = st.alive_threads > 0 ? st.alive_threads : 1;
 	dmo_any_init(&st.active.reducer, l->in_bytes, l->out_bytes, thread_slots,
 		     DMO_TID_LUMPED + 1);
 	dmo_instructions = 0;
@@ -276,6 +282,21 @@ static void op_open(void *ctx, const struct dmo_protocol_layer *l)
 		retranslate_all();
 }
 
+/* ---- threads alive ---- */
+
+void dmo_layers_thread_created(void)
+{
+	st.alive_threads++;
+	if (dmo_active != NULL && st.alive_threads > dmo_active->alive_threads)
+		dmo_active->alive_threads = st.alive_threads;
+}
+
+void dmo_layers_thread_exited(void)
+{
+	if (st.alive_threads > 0)
+		st.alive_threads--;
+}
+
 static void op_close(void *ctx, struct dmo_layer_summary *row)
 {
 	ULong trace_events = dmo_trace_close();
@@ -287,11 +308,11 @@ static void op_close(void *ctx, struct dmo_layer_summary *row)
 	put_row(row, st.active_row_at);
 	if (VG_(clo_verbosity) > 0)
 		VG_(umsg)("dmo: layer %u '%s': %s, O_s = %llu of %llu output bytes"
-			  " (threads %u, any interleaving %llu)\n",
+			  " (threads %u of %u alive, any interleaving %llu, any split %llu)\n",
 			  row->layer, row->name, row->status == DMO_STATUS_OK ? "ok" :
 			  row->status == DMO_STATUS_INCOMPLETE ? "incomplete" : row->reason,
 			  (ULong)row->os_bytes, (ULong)row->out_bytes, row->threads,
-			  (ULong)row->os_any_bytes);
+			  row->alive_threads, (ULong)row->os_any_bytes, (ULong)row->os_split_bytes);
 	/* The code stays watching this layer's buffers: its helpers do
 	 * nothing while no layer is open, and the next layer over the same
 	 * buffers needs no new translations. */
@@ -343,6 +364,7 @@ void dmo_layers_drain(void)
 static void in_forked_child(ThreadId tid)
 {
 	dmo_protocol_forked(st.engine, (UInt)VG_(getpid)());
+	st.alive_threads = 1; /* fork copies only the calling thread */
 	if (dmo_active != NULL) {
 		dmo_trace_abandon();
 		dmo_active = NULL;

@@ -12,6 +12,7 @@ struct dmo_active_layer {
 	Addr in_addr, out_addr;
 	ULong in_bytes, out_bytes;
 	struct dmo_any_reducer reducer; /* per thread, and as it ran */
+	UInt alive_threads; /* the most threads of the process alive at once */
 };
 extern struct dmo_active_layer *dmo_active;
 
@@ -68,6 +69,12 @@ void dmo_layers_drain(void);
  * them the translations are thrown away and made again without checks;
  * the current one may finish: its checks find no open layer. */
 void dmo_layers_idle_access(void);
+
+/* A thread of the process was created or has exited (Valgrind's
+ * pre_thread_ll_create and pre_thread_ll_exit): the count of threads alive
+ * while a layer is open, touching its buffers or not. */
+void dmo_layers_thread_created(void);
+void dmo_layers_thread_exited(void);
 
 /* Address of the target's marker region; 0 until its HELLO arrives. */
 Addr dmo_layers_marker_addr(void);

@@ -120,6 +120,20 @@ static void dmo_start_client_code(ThreadId tid, ULong blocks_done)
 	dmo_running_tid = tid;
 }
 
+/* Threads alive while a layer is open (dmo_layers.h); kept apart from the
+ * instrumentation, which learns nothing from them. */
+static void dmo_thread_created(ThreadId parent, ThreadId child)
+{
+	(void)parent; (void)child;
+	dmo_layers_thread_created();
+}
+
+static void dmo_thread_exited(ThreadId tid)
+{
+	(void)tid;
+	dmo_layers_thread_exited();
+}
+
 static void dmo_pre_syscall(ThreadId tid, UInt syscallno, UWord *args, UInt nArgs)
 {
 	(void)tid; (void)syscallno; (void)args; (void)nArgs;
@@ -521,6 +535,8 @@ static void dmo_pre_clo_init(void)
 					dmo_print_debug_usage);
 	VG_(needs_syscall_wrapper)(dmo_pre_syscall, dmo_post_syscall);
 	VG_(track_start_client_code)(dmo_start_client_code);
+	VG_(track_pre_thread_ll_create)(dmo_thread_created);
+	VG_(track_pre_thread_ll_exit)(dmo_thread_exited);
 }
 
 VG_DETERMINE_INTERFACE_VERSION(dmo_pre_clo_init)

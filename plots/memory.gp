@@ -3,13 +3,15 @@
 # byte sits on the output byte it shares at the exact safe overlap and the
 # diagonal shows how close the kernel comes to clobbering unread input.  The
 # shared region [OB - O_s, OB] is shaded.
-# O_s here is the value safe for every interleaving of the layer's threads;
-# when the interleaving that ran allowed more (osrun), its line is drawn too.
+# O_s here is the value dmo calls safe, by the rule osrule (as-run, or for a
+# layer open while several threads lived, any-split or static-split;
+# docs/threads.md); when the interleaving that ran allowed more (osrun), its
+# line is drawn too.
 # Defines for the including template: instyle and outstyle (how a series of
 # input-side and of output-side accesses is drawn, given colour(s)), inkey
 # and outkey (their legend samples), and extras (the legend entries of the
 # band, the lines and the pair of accesses that sets O_s).
-# Expects: ob, ib, os, osrun, known (0: an incomplete layer, no O_s to show),
+# Expects: ob, ib, os, osrun, osrule, known (0: an incomplete layer, no O_s to show),
 # tlo, thi (the time axis), datadir, decimated, have_pair and pairtitle.
 set xlabel 'time (guest instructions since the layer began)'
 # 2 % of room around the data: marks at the first or last instant, or on
@@ -43,7 +45,7 @@ if (known) {
 	eval tag(2, 'OB - O_s', intag, ink)
 	# Legend entries are kept short: gnuplot gives every key column the
 	# width of the longest entry, and two columns must fit side by side.
-	bandtitle = osrun != os ? sprintf('safe for any interleaving: [OB - O_s, OB], O_s = %d B', os) \
+	bandtitle = osrun != os ? sprintf('safe (%s): [OB - O_s, OB], O_s = %d B', osrule, os) \
 		: sprintf('safe overlap [OB - O_s, OB]: O_s = %d B', os)
 	lines = obline.", keyentry with lines dt 3 lc rgb ink title 'OB - O_s: input start'"
 	band = ", keyentry with boxes fc rgb '#ffd966' fs solid 0.45 title bandtitle"

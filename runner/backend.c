@@ -24,6 +24,8 @@ struct dmo_backend_handle {
 	 * version 2 added, left NULL. */
 	struct dmo_backend desc;
 	char isa[8];   /* the cap it was initialised with, "" for none */
+	/* The plugin's dmo_backend_threads_v1, NULL when it has none. */
+	int (*set_threads)(int threads, char *err, size_t err_len);
 };
 
 /* Loaded backends, one per name for the life of the process: a library is
@@ -161,6 +163,8 @@ struct dmo_backend_handle *dmo_backend_load(const char *name, const char *isa, c
 		return NULL;
 	}
 	h->desc = desc;
+	if (library != NULL)
+		*(void **)&h->set_threads = dlsym(library, "dmo_backend_threads_v1");
 	snprintf(h->isa, sizeof h->isa, "%s", isa ? isa : "");
 	loaded[index] = h;
 	return h;
@@ -194,6 +198,19 @@ static int export_quant(struct dmo_backend_run *r, const struct dmo_opspec *spec
 		r->out_shifts[c] = q->out_shifts[c];
 	r->quant.out_shifts = r->out_shifts;
 	return 0;
+}
+
+int dmo_backend_set_threads(struct dmo_backend_handle *handle, int threads, char *err,
+			    size_t err_len)
+{
+	if (handle->set_threads != NULL)
+		return handle->set_threads(threads, err, err_len);
+	if (threads == 1)
+		return 0;
+	snprintf(err, err_len, "backend %s runs one thread (it has no pool of its own); "
+		 "--threads %d needs a backend that has one (xnnpack, onednn) or the default "
+		 "reference runner", handle->desc->name, threads);
+	return -1;
 }
 
 struct dmo_backend_run *dmo_backend_prepare(struct dmo_backend_handle *handle,

@@ -42,6 +42,12 @@ struct dmo_backend_handle *dmo_backend_load(const char *name, const char *isa, c
 					    size_t err_len);
 const struct dmo_backend *dmo_backend_desc(const struct dmo_backend_handle *handle);
 
+/* Run the backend's ops on its library's own pool of THREADS threads from
+ * now on (dmo_backend_threads_v1); THREADS 1 is the calling thread alone.
+ * -1 with ERR when the backend has no pool and THREADS > 1, or it failed. */
+int dmo_backend_set_threads(struct dmo_backend_handle *handle, int threads, char *err,
+			    size_t err_len);
+
 /* Whether NAME is one of dmo_backend_names. */
 int dmo_backend_known(const char *name);
 

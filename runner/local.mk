@@ -7,6 +7,7 @@ runner_libdmo_runner_la_SOURCES = \
 	runner/runner.h runner/runner.c \
 	runner/backend.h runner/backend.c \
 	runner/backend_ref.c \
+	runner/cpu_features.h runner/cpu_features.c \
 	runner/progress.h runner/progress.c
 runner_libdmo_runner_la_CFLAGS = $(AM_CFLAGS) -pthread
 runner_libdmo_runner_la_CPPFLAGS = $(RUNNER_CPPFLAGS) \

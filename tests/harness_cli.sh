@@ -14,7 +14,8 @@ expect_harness "--threads 0" 2 "--threads must be 1..256, not '0'" --threads 0 r
 expect_harness "--rounding half" 2 "--rounding 'half': expected double or single" \
 	--rounding half relu:in=4x4x1
 expect_harness "unknown option" 2 "unrecognized option '--nosuch'" --nosuch relu:in=4x4x1
-expect_harness "--backend with --threads 2" 2 "--backend runs one thread; --threads 2" \
+expect_harness "--backend without a pool, --threads 2" 2 \
+	"backend ref runs one thread (it has no pool of its own); --threads 2" \
 	--backend ref --threads 2 relu:in=4x4x1
 expect_harness "unknown backend" 2 "unknown backend 'nosuch'" --backend nosuch relu:in=4x4x1
 expect_harness "--info in a missing folder" 2 "$WORK/none/info.csv: cannot write" \

@@ -37,7 +37,7 @@ refused "$H
 skipped "$GOOD,9" "a field past the header" "too many fields"
 skipped "1,op1_relu" "two fields" "too few fields"
 skipped "1,op1_relu,relu:in=1x1x4,16,16,4,0,0,4,4,100,16,fine,1,16" "status 'fine'" \
-	"status is not ok, ok:threads=N, incomplete or error:<reason>"
+	"status is not ok, ok:threads=N, ok:alive=N, incomplete or error:<reason>"
 skipped "4294967296,op1_relu,relu:in=1x1x4,16,16,4,0,0,4,4,100,16,ok,1,16" "layer 2^32" \
 	"number too large"
 skipped "1,op1_relu,relu:in=1x1x4,16,16,-4,0,0,4,4,100,16,ok,1,16" "in_reads -4" \

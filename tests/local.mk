@@ -2,7 +2,8 @@
 # the real tool, checked against hand derivations and a brute-force oracle.
 TARGET_LIBS = target-harness/lib/libdmo-harness.la
 check_PROGRAMS += tests/targets/relu tests/targets/kernels tests/targets/misuse \
-	tests/targets/raw_protocol tests/bruteforce_os tests/layers_tsv tests/csv_tsv tests/backend_vs_ref
+	tests/targets/raw_protocol tests/bruteforce_os tests/layers_tsv tests/csv_tsv tests/backend_vs_ref \
+	tests/targets/steal_pool
 # Targets are built like user code: -O2, nothing from dmo but the header.
 # -no-install: a real executable on the shared libdmo-harness, not a libtool
 # wrapper script (valgrind would profile the shell).
@@ -28,6 +29,10 @@ tests_targets_raw_protocol_SOURCES = tests/targets/raw_protocol.c
 tests_targets_raw_protocol_CPPFLAGS =
 tests_targets_raw_protocol_LDFLAGS = $(NO_WRAPPER_FLAGS)
 tests_targets_raw_protocol_CFLAGS = -O2
+tests_targets_steal_pool_SOURCES = tests/targets/steal_pool.c
+tests_targets_steal_pool_LDFLAGS = $(NO_WRAPPER_FLAGS)
+tests_targets_steal_pool_CFLAGS = -O2 -pthread
+tests_targets_steal_pool_LDADD = $(TARGET_LIBS) -lpthread
 tests_bruteforce_os_SOURCES = tests/bruteforce_os.c
 tests_bruteforce_os_LDADD = $(ANALYSIS_LIBS)
 tests_layers_tsv_SOURCES = tests/layers_tsv.c
@@ -39,9 +44,10 @@ TESTS += tests/profile_kernels.sh tests/profile_misuse.sh tests/protocol_raw.sh 
 	tests/trace_spill.sh tests/install.sh tests/sweep_tool.sh
 EXTRA_DIST += tests/lib.sh tests/profile_kernels.sh tests/profile_misuse.sh \
 	tests/protocol_raw.sh tests/trace_spill.sh tests/install.sh tests/sweep_tool.sh
-TESTS += tests/verify_ops.sh tests/trace_beyond_ram.sh tests/threads_native.sh
+TESTS += tests/verify_ops.sh tests/trace_beyond_ram.sh tests/threads_native.sh \
+	tests/threads_split.sh tests/backend_threads.sh tests/isa_native.sh
 EXTRA_DIST += tests/verify_ops.sh tests/check_main.h tests/trace_beyond_ram.sh \
-	tests/threads_native.sh
+	tests/threads_native.sh tests/threads_split.sh tests/backend_threads.sh tests/isa_native.sh
 
 tests_csv_tsv_SOURCES = tests/csv_tsv.c
 tests_csv_tsv_LDADD = $(CSV_LIBS)

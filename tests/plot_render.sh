@@ -71,7 +71,8 @@ expect_eq "default PNG name" "$run/layer-0001-pattern.png" "$("$DMO" plot "$run"
 
 # Two threads (tests/targets/kernels.c handoff; values derived in
 # profile_kernels.sh): the threads figure names both values, shades the
-# one for any interleaving and draws one series per thread.
+# safe one (any split; here it equals the any-interleaving value, 32) and
+# draws one series per thread.
 hand="$WORK/handoff"
 profile "$hand" --trace=full -- "$TARGETS/kernels" handoff || fail "profile handoff: $(cat "$hand.err")"
 "$DMO" plot "$hand" --kind threads --format svg --out "$WORK/hand.svg" >/dev/null 2>"$WORK/err" ||
@@ -82,8 +83,8 @@ layout_ok "handoff threads SVG" "$WORK/hand.svg"
 expect_eq "handoff PNG: pixels cut off at its edges" 0 "$("$INK" "$WORK/hand.png" | cut -d' ' -f4)"
 expect_colour "handoff: thread 1 drawn" "$WORK/hand.png" $THREAD1 300
 expect_colour "handoff: thread 2 drawn" "$WORK/hand.png" $THREAD2 300
-for text in "2 threads: O_s = 32 B for any interleaving (96 B as run)" \
-	"safe for any interleaving: [OB - O_s, OB], O_s = 32 B" \
+for text in "2 threads, 2 alive: O_s = 32 B (any-split; 96 B as run)" \
+	"safe (any-split): [OB - O_s, OB], O_s = 32 B" \
 	"OB - 96: O_s of the interleaving that ran only" "thread 1" "thread 2"; do
 	grep -qF "$text" "$WORK/hand.svg" && echo "ok: handoff threads SVG says '$text'" ||
 		fail "handoff threads SVG lacks '$text'"

@@ -70,7 +70,7 @@ expect_eq "handoff per-thread counts (threads.csv)" "1,0,32,0,0,32 2,0,32,0,0,32
 # Its columns: layer name out_bytes exact trace ... verdict.
 expect_eq "dmo analyze handoff: exact (os_any) and trace's recomputed os_any" "32 32 ok" \
 	"$(awk '$2 == "handoff" { print $4, $5, $NF }' "$WORK/k.analyze")"
-grep -q "warning: 2 layers ran on several threads" "$WORK/k.err" &&
+grep -q "warning: 2 layers ran while several threads were alive" "$WORK/k.err" &&
 	echo "ok: dmo profile warns about the multi-thread layers" ||
 	fail "no thread warning: $(cat "$WORK/k.err")"
 # dwconv 9x9x4 -> 5x5x4, SAME pads one row on top: output rows 0..4 see

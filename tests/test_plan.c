@@ -245,22 +245,27 @@ START_TEST(verify_catches_wrong_os)
 END_TEST
 
 /* Measured O_s comes from layers.csv by name; a missing layer is an error.
- * It is os_any_bytes: r1 ran on two threads, and only 16 of its 40 bytes
- * hold for every interleaving. */
+ * It is safe_os_bytes: r1 ran on two threads, and only 8 of its 40 bytes
+ * hold for any split of its work (16 for every interleaving of the
+ * observed split, taken when that split is declared static). */
 START_TEST(measured)
 {
 	char dir[] = "/tmp/dmo-test-plan.XXXXXX", path[256], err[512];
 	struct dmo_layer_row rows[2] = {
 		{ .layer = 0, .name = "r1", .in_bytes = 64, .out_bytes = 64, .os_bytes = 40,
-		  .status = "ok:threads=2", .threads = 2, .os_any_bytes = 16 },
+		  .status = "ok:threads=2", .threads = 2, .os_any_bytes = 16, .alive_threads = 2,
+		  .os_split_bytes = 8 },
 		{ .layer = 1, .name = "r2", .in_bytes = 64, .out_bytes = 64, .os_bytes = 24,
-		  .status = "ok", .threads = 1, .os_any_bytes = 24 },
+		  .status = "ok", .threads = 1, .os_any_bytes = 24, .alive_threads = 1,
+		  .os_split_bytes = 0 },
 	};
 	struct dmo_layer_table table = { rows, 1 };
 	struct dmo_model m;
 	uint64_t os[2];
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
+	dmo_layer_set_safe(&rows[0], 0);
+	dmo_layer_set_safe(&rows[1], 0);
 	snprintf(path, sizeof path, "%s/%s", dir, DMO_LAYERS_CSV);
 	load("layer,name,spec,inputs\n0,r1,\"relu:in=4x4x1\",\n1,r2,\"relu:in=4x4x1\",\n", &m);
 	ck_assert_int_eq(dmo_layers_csv_write(path, &table, err, sizeof err), 0);
@@ -269,8 +274,12 @@ START_TEST(measured)
 	table.count = 2;
 	ck_assert_int_eq(dmo_layers_csv_write(path, &table, err, sizeof err), 0);
 	ck_assert_int_eq(dmo_plan_os(&m, DMO_OS_MEASURED, dir, os, err, sizeof err), 0);
-	ck_assert_uint_eq(os[0], 16);
+	ck_assert_uint_eq(os[0], 8);
 	ck_assert_uint_eq(os[1], 24);
+	dmo_layer_set_safe(&rows[0], 1);
+	ck_assert_int_eq(dmo_layers_csv_write(path, &table, err, sizeof err), 0);
+	ck_assert_int_eq(dmo_plan_os(&m, DMO_OS_MEASURED, dir, os, err, sizeof err), 0);
+	ck_assert_uint_eq(os[0], 16);
 	/* A layer that failed under the tool has no O_s to plan with. */
 	strcpy(rows[1].status, "error:the kernel crashed");
 	ck_assert_int_eq(dmo_layers_csv_write(path, &table, err, sizeof err), 0);

@@ -39,6 +39,7 @@ static struct dmo_layer_table table_of(size_t n)
 		t.rows[i].in_bytes = t.rows[i].out_bytes = 4096;
 		t.rows[i].os_bytes = 4096;
 		strcpy(t.rows[i].status, "ok");
+		dmo_layer_set_safe(&t.rows[i], 0);
 	}
 	return t;
 }

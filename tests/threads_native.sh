@@ -26,7 +26,7 @@ expect_eq "layers.csv os_any_bytes = minimum over runs.csv" \
 run_max=$(csv_rows "$WORK/c/runs.csv" | by_name '{ print v("os_bytes") }' | sort -n | tail -1)
 csv_rows "$WORK/c/runs.csv" | by_name 'v("os_bytes") + 0 < any + 0 { bad = 1 } END { exit bad }' -v any="$any" &&
 	echo "ok: os_any_bytes $any <= every run's os_bytes" || fail "os_any_bytes above a run's os_bytes"
-grep -q "warning: 1 layer ran on several threads" "$WORK/c.err" &&
+grep -q "warning: 1 layer ran while several threads were alive" "$WORK/c.err" &&
 	echo "ok: dmo run warns" || fail "no thread warning: $(cat "$WORK/c.err")"
 
 # Native: the safe side strictly, the other reported.

@@ -19,16 +19,22 @@ int dmo_backend_options_check(const char *who, const char **backend, const char 
 		*backend = "ref";
 	if (*backend == NULL)
 		return 0;
-	if (threads != 1) {
-		fprintf(stderr, "%s: a backend runs one thread; --threads needs the default "
-			"reference runner (no --backend)\n", who);
-		return -1;
-	}
-	if (dmo_backend_load(*backend, isa, err, sizeof err) == NULL) {
+	struct dmo_backend_handle *h = dmo_backend_load(*backend, isa, err, sizeof err);
+	/* With --threads, the library's own pool must exist (the harness and
+	 * dmo verify set it again, to the same count). */
+	if (h == NULL || dmo_backend_set_threads(h, threads, err, sizeof err) != 0) {
 		fprintf(stderr, "%s: %s\n", who, err);
 		return -1;
 	}
 	return 0;
+}
+
+const char *backend_native_isa(const char *name, const char *isa)
+{
+	char err[512];
+	struct dmo_backend_handle *h = dmo_backend_load(name ? name : "ref", isa, err, sizeof err);
+
+	return h != NULL ? dmo_backend_desc(h)->isa() : "";
 }
 
 void print_backend(const char *name, const char *isa)

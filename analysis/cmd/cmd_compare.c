@@ -11,8 +11,15 @@
 #include "backend_options.h"
 #include "cmd.h"
 #include "compare.h"
+#include "cpu_features.h"
+#include "host_isa.h"
 #include "json.h"
 #include "progress.h"
+#include "runner.h"
+#include "verify.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 static const struct cmd_option options[] = {
 	{ "backends", required_argument, 'b', "LIST",
@@ -25,6 +32,12 @@ static const struct cmd_option options[] = {
 	  "the most Valgrind's virtual CPU offers), none" },
 	{ "out", required_argument, 'o', "DIR",
 	  "run directories, one per backend (default dmo-compare)" },
+	{ "threads", required_argument, 'j', "N",
+	  "run each library on its own pool of N threads\n"
+	  "(xnnpack: pthreadpool, onednn: OpenMP), under the\n"
+	  "tool and natively; the O_s is the one safe for any\n"
+	  "split of the work, verified by at least "
+	  STR(DMO_VERIFY_REPEAT_THREADED) "\nnative runs (default 1)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -53,7 +66,8 @@ static const struct cmd_spec command = {
 static const char *const csv_columns[] = {
 	"spec", "backend", "status", "version", "isa_tool", "isa_native", "implementation",
 	"in_bytes", "out_bytes", "os_bytes", "tested_bytes", "safe", "next_bytes",
-	"next_changed", "algorithmic_os", "analytic_os", "diff_vs_ref", "reason", NULL
+	"next_changed", "algorithmic_os", "analytic_os", "diff_vs_ref", "reason", "threads",
+	"runs", "differed", "safe_os_rule", NULL
 };
 
 static void csv_text(FILE *out, const char *text, int last)
@@ -68,7 +82,7 @@ static const char *status_name(enum dmo_compare_status s)
 		: s == DMO_COMPARE_UNSUPPORTED ? "unsupported" : "failed";
 }
 
-static void write_csv(FILE *out, const struct dmo_compare_row *rows, size_t n)
+static void write_csv(FILE *out, const struct dmo_compare_row *rows, size_t n, int threads)
 {
 	for (int c = 0; csv_columns[c] != NULL; c++)
 		fprintf(out, "%s%s", c ? "," : "", csv_columns[c]);
@@ -98,7 +112,13 @@ static void write_csv(FILE *out, const struct dmo_compare_row *rows, size_t n)
 			fprintf(out, "%.3g,", r->diff_vs_ref);
 		else
 			fputc(',', out);
-		csv_text(out, r->reason, 1);
+		csv_text(out, r->reason, 0);
+		fprintf(out, "%d,", threads);
+		if (ok)
+			fprintf(out, "%" PRIu64 ",%" PRIu64 ",", r->runs, r->differed);
+		else
+			fputs(",,", out);
+		csv_text(out, r->safe_rule, 1);
 	}
 }
 
@@ -113,15 +133,20 @@ static void formula_note(const struct dmo_compare_row *r, char *text, size_t len
 		snprintf(text, len, "allows %" PRIu64 " more than ref", r->os - r->algorithmic);
 }
 
-static void print_table(const struct dmo_compare_row *rows, size_t n)
+static void print_table(const struct dmo_compare_row *rows, size_t n, int threads)
 {
 	const char *last_spec = NULL;
 
-	printf("  %-16s %-10s %10s %8s %10s %-5s %-12s %10s %10s %8s  %s\n", "backend", "isa", "O_s",
-	       "O_s %", "verified", "safe", "next step", "ref algo", "analytic", "vs ref", "kernel order");
+	if (threads > 1)
+		printf("%d threads: O_s safe for any split of each library's work, verified "
+		       "natively on its own pool (column 'runs': overlapped runs that differed / "
+		       "runs)\n", threads);
+	printf("  %-16s %-10s %10s %8s %10s %-5s %-12s %10s %10s %8s %11s  %s\n", "backend", "isa",
+	       "O_s", "O_s %", "verified", "safe", "next step", "ref algo", "analytic", "vs ref",
+	       "runs", "kernel order");
 	for (size_t i = 0; i < n; i++) {
 		const struct dmo_compare_row *r = &rows[i];
-		char next[40], note[64], diff[16] = "-";
+		char next[40], note[64], diff[16] = "-", runs[32];
 
 		if (last_spec == NULL || strcmp(last_spec, r->spec) != 0) {
 			printf("%s  (IB %" PRIu64 ", OB %" PRIu64 ")\n", r->spec, r->in_bytes,
@@ -140,12 +165,29 @@ static void print_table(const struct dmo_compare_row *rows, size_t n)
 		formula_note(r, note, sizeof note);
 		if (r->diff_vs_ref >= 0)
 			snprintf(diff, sizeof diff, "%.1e", r->diff_vs_ref);
+		snprintf(runs, sizeof runs, "%" PRIu64 "/%" PRIu64, r->differed, r->runs);
 		printf("  %-16s %-10.10s %10" PRIu64 " %7.2f%% %10" PRIu64 " %-5s %-12s %10" PRIu64
-		       " %10" PRIu64 " %8s  %s\n",
+		       " %10" PRIu64 " %8s %11s  %s\n",
 		       r->backend, r->isa_tool, r->os,
 		       r->out_bytes ? 100.0 * (double)r->os / (double)r->out_bytes : 0.0, r->tested,
-		       r->safe ? "yes" : "NO", next, r->algorithmic, r->analytic, diff, note);
+		       r->safe ? "yes" : "NO", next, r->algorithmic, r->analytic, diff, runs, note);
 	}
+}
+
+/* One line on stderr for each backend whose kernels natively are not
+ * those measured (host_isa.h). */
+static void print_isa_notes(const struct dmo_compare_row *rows, size_t n)
+{
+	char note[512];
+	const char *noted = "";
+
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].status == DMO_COMPARE_OK && strcmp(rows[i].backend, noted) != 0 &&
+		    dmo_isa_note(note, sizeof note, rows[i].backend, rows[i].isa_tool,
+				 rows[i].isa_native, dmo_cpu_widest_isa())) {
+			fprintf(stderr, "dmo compare: note: %s\n", note);
+			noted = rows[i].backend;
+		}
 }
 
 /* Split LIST at commas into a NULL-terminated array (LIST is modified). */
@@ -190,7 +232,8 @@ static void show_row(void *progress, const struct dmo_compare_row *row)
 
 int cmd_compare(int argc, char **argv)
 {
-	struct dmo_compare_options opts = { .isa = "avx2", .out_dir = "dmo-compare" };
+	struct dmo_compare_options opts = { .isa = "avx2", .out_dir = "dmo-compare",
+					    .threads = 1 };
 	struct dmo_compare_row *rows = NULL;
 	const char **backends = NULL;
 	char *list = NULL, err[1024], path[4096];
@@ -212,6 +255,11 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 'o':
 			opts.out_dir = optarg;
+			break;
+		case 'j':
+			if (dmo_op_parse_threads(optarg, &opts.threads) != 0)
+				return cmd_misuse(&command, "--threads must be 1..%d, not '%s'",
+						  DMO_OP_MAX_THREADS, optarg);
 			break;
 		}
 	}
@@ -257,7 +305,7 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "dmo compare: cannot write %s\n", path);
 		goto out;
 	}
-	write_csv(csv, rows, n);
+	write_csv(csv, rows, n, opts.threads);
 	if (fclose(csv) != 0) {
 		fprintf(stderr, "dmo compare: cannot write %s\n", path);
 		goto out;
@@ -265,16 +313,17 @@ int cmd_compare(int argc, char **argv)
 	if (output.format != CMD_TEXT) {
 		if (cmd_table_open(&table, output.format, "compare") == NULL)
 			goto out;
-		write_csv(table.stream, rows, n);
+		write_csv(table.stream, rows, n, opts.threads);
 		if (cmd_table_close(&table, err, sizeof err) != 0) {
 			fprintf(stderr, "dmo compare: %s\n", err);
 			goto out;
 		}
 	} else {
-		print_table(rows, n);
+		print_table(rows, n, opts.threads);
 		printf("ISA cap %s; run directories and compare.csv in %s\n",
 		       opts.isa ? opts.isa : "none", opts.out_dir);
 	}
+	print_isa_notes(rows, n);
 	/* A row whose profiling or verification did not complete is work dmo
 	 * could not do (2), worse than a finding (1). */
 	status = 0;

@@ -23,6 +23,7 @@
 #include "plan_emit.h"
 #include "profile_options.h"
 #include "progress.h"
+#include "rundir.h"
 #include "tflm_run.h"
 
 /* Inputs --verify runs inside TFLM, each on both plans. */
@@ -35,10 +36,11 @@ static const struct cmd_option options[] = {
 	{ "os", required_argument, OPT_OS, "SOURCE",
 	  "per-layer O_s: algorithmic (exact, default), analytic\n"
 	  "(safe lower bound), both for dmo's reference kernels,\n"
-	  "or measured:DIR (os_any_bytes of a run directory,\n"
-	  "matched by layer name: safe for every interleaving of\n"
-	  "a multi-threaded layer's threads; for the kernels\n"
-	  "DIR/kernels.csv names)" },
+	  "or measured:DIR (safe_os_bytes of a run directory,\n"
+	  "matched by layer name: for a layer run while several\n"
+	  "threads were alive, safe for any split of its work, or\n"
+	  "for the observed one if declared static; for the\n"
+	  "kernels DIR/kernels.csv names)" },
 	{ "kernels", required_argument, OPT_KERNELS, "NAME",
 	  "plan for these kernels: ref (dmo's reference kernels,\n"
 	  "default), a backend (cmsis-nn, cmsis-nn-dsp, ...) or\n"
@@ -97,6 +99,25 @@ static const struct cmd_spec command = {
 	.finding = "with --verify, the overlapped arena's outputs differ",
 };
 
+/* For --os measured:DIR, which of the run directory's values the plan
+ * took: the safe one, by the rule of each layer (docs/threads.md).  (The
+ * kernels and the ISA they hold for are the header's kernels line.) */
+static void print_measured_rule(const char *os_name)
+{
+	enum dmo_os_source source;
+	const char *dir = NULL;
+	char path[4096], err[512], rule[256];
+	struct dmo_layer_table table;
+	if (dmo_os_source_parse(os_name, &source, &dir) != 0 || source != DMO_OS_MEASURED)
+		return;
+	snprintf(path, sizeof path, "%s/%s", dir, DMO_LAYERS_CSV);
+	if (dmo_layers_csv_read(path, &table, err, sizeof err) < 0)
+		return; /* the plan read it a moment ago; nothing to add */
+	dmo_layers_rule_text(&table, rule, sizeof rule);
+	printf("measured O_s taken:    %s\n", rule);
+	dmo_layer_table_free(&table);
+}
+
 /* What the plan's numbers mean, said beside them (issue 29): the kernels
  * its O_s hold for, whether the arena is activations only or TFLM's whole
  * non-persistent arena, and the saving split into a better placement than
@@ -113,6 +134,7 @@ static void print_summary(const char *model_name, const struct dmo_model *model,
 
 	printf("model %s: %zu layers, %zu tensors, O_s %s\n", model_name, plan->n_layers,
 	       plan->n_tensors - plan->n_scratch, os_name);
+	print_measured_rule(os_name);
 	printf("kernels:               %s: %s%s%s%s%s\n", kernels->name, dmo_kernels_describe(kernels),
 	       kernels->version[0] ? ", " : "", kernels->version, kernels->isa[0] ? ", " : "",
 	       kernels->isa);

@@ -4,6 +4,7 @@
 
 #include "cmd.h"
 #include "kernels.h"
+#include "host_isa.h"
 #include "profile.h"
 #include "profile_options.h"
 
@@ -30,9 +31,12 @@ static const struct cmd_spec command = {
 	"to stderr after PROGRAM ends, as Valgrind's messages do (-q: no table).\n"
 	"SIGINT, SIGTERM and SIGHUP are passed to PROGRAM; dmo waits for it and\n"
 	"writes layers.csv either way.  A second run into DIR fails while one runs.\n"
-	"A layer run by several threads gets status ok:threads=N and two values:\n"
-	"os_bytes for the interleaving valgrind ran, os_any_bytes for every\n"
-	"interleaving (docs/threads.md).\n",
+	"A layer open while several threads were alive is never plain ok: it gets\n"
+	"ok:threads=N (N touched its buffers) or ok:alive=N (one did, N lived),\n"
+	"and its safe_os_bytes is os_split_bytes, safe for any split of its work\n"
+	"over threads (os_any_bytes, every interleaving of the split observed,\n"
+	"with --static-split; docs/threads.md).  DIR/host.csv records the host\n"
+	"CPU's widest ISA, which the program may use natively.\n",
 	.tables = { cmd_profile_options, options },
 	.exit_status =
 	"  PROGRAM's exit status (128+N when signal N killed it), or 2 when\n"
@@ -45,8 +49,8 @@ int cmd_profile(int argc, char **argv)
 {
 	struct dmo_profile_options opts = { .out_dir = "dmo-run", .who = "dmo profile" };
 	struct dmo_kernels kernels;
-	char err[1024];
-	int c;
+	char err[1024], note[512];
+	int c, status;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		if (c == OPT_KERNELS) {
@@ -60,5 +64,8 @@ int cmd_profile(int argc, char **argv)
 	if (optind >= argc)
 		return cmd_misuse(&command, "no program given");
 	opts.argv = argv + optind;
-	return dmo_profile_command(&opts, "dmo profile");
+	status = dmo_profile_command(&opts, "dmo profile");
+	if (!opts.quiet && dmo_host_isa_note(note, sizeof note))
+		fprintf(stderr, "dmo profile: note: %s\n", note);
+	return status;
 }

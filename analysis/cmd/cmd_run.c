@@ -11,6 +11,8 @@
 #include "backend.h"
 #include "backend_options.h"
 #include "cmd.h"
+#include "cpu_features.h"
+#include "host_isa.h"
 #include "json.h"
 #include "kernels.h"
 #include "infer_model.h"
@@ -31,10 +33,11 @@ static const struct cmd_option run_options[] = {
 	{ "model", required_argument, 'm', "M", "run a model layer table instead of SPECs" },
 	{ "backend", required_argument, 'b', "NAME",
 	  "profile backend NAME's kernels (" DMO_BACKEND_NAMES_HOST "\n"
-	  DMO_BACKEND_NAMES_CMSIS "; one thread;\n"
-	  "docs/backends.md); the run\n"
-	  "directory gets backend.csv (version, ISA, implementation,\n"
-	  "CPU features seen under the tool)" },
+	  DMO_BACKEND_NAMES_CMSIS "; docs/backends.md;\n"
+	  "--threads N: xnnpack and onednn on their own pools);\n"
+	  "the run directory gets backend.csv (version, ISA,\n"
+	  "implementation, CPU features seen under the tool, the\n"
+	  "ISA picked natively, the host's)" },
 	{ "isa", required_argument, OPT_ISA, "CAP",
 	  "cap the backend's instruction set: sse4, avx, avx2" },
 	{ NULL, 0, 0, NULL, NULL },
@@ -46,9 +49,10 @@ static const struct cmd_spec command = {
 	.description =
 	"Profile libdmokernels' reference kernel of each op SPEC (e.g.\n"
 	"dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same), or every layer of a\n"
-	"model, under valgrind --tool=dmo, and print the per-layer table (exact\n"
-	"safe overlap O_s in os_bytes; with threads, os_any_bytes holds for every\n"
-	"interleaving of them).  NAME is a table shipped with dmo (e.g.\n"
+	"model, under valgrind --tool=dmo, and print the per-layer table (the\n"
+	"safe overlap O_s dmo calls safe in safe_os_bytes: os_bytes as run, or\n"
+	"with several threads alive os_split_bytes, safe for any split of the\n"
+	"work; docs/threads.md).  NAME is a table shipped with dmo (e.g.\n"
 	"mobilenet_v2_1.0_224); FILE a table, .onnx or .tflite.  A .tflite runs\n"
 	"with its real weights and quantisation, each layer on the previous\n"
 	"layers' real outputs from the input below (as `dmo infer`), so every\n"
@@ -121,7 +125,7 @@ static int check_inputs(char **specs, int count, const char *model_path, const c
 int cmd_run(int argc, char **argv)
 {
 	struct dmo_profile_options opts = { .out_dir = "dmo-run", .who = "dmo run" };
-	char harness[PATH_MAX], model_path[PATH_MAX], err[1024], info[PATH_MAX];
+	char harness[PATH_MAX], model_path[PATH_MAX], err[1024], info[PATH_MAX], note[512];
 	const char *threads_text = "1", *model = NULL, *backend = NULL, *isa = NULL;
 	struct dmo_input_options input = { .source.seed = 1 };
 	struct cmd_output shown = { CMD_TEXT, 0 };
@@ -182,7 +186,7 @@ int cmd_run(int argc, char **argv)
 	}
 
 	/* dmo-harness --threads N [--interleave] (--model FILE | -- SPEC...) */
-	hargv = calloc((size_t)(argc - optind) + 17, sizeof *hargv);
+	hargv = calloc((size_t)(argc - optind) + 21, sizeof *hargv);
 	if (hargv == NULL) {
 		fprintf(stderr, "dmo run: out of memory\n");
 		return 2;
@@ -200,6 +204,11 @@ int cmd_run(int argc, char **argv)
 		hargv[n++] = "--isa";
 		hargv[n++] = (char *)isa;
 	}
+	/* What runs natively, found here, outside Valgrind (host_isa.h). */
+	hargv[n++] = "--native-isa";
+	hargv[n++] = (char *)backend_native_isa(backend, isa);
+	hargv[n++] = "--host-isa";
+	hargv[n++] = (char *)dmo_cpu_widest_isa();
 	/* Every run directory says which kernels ran (ref by default). */
 	snprintf(info, sizeof info, "%s/" DMO_BACKEND_INFO_CSV, opts.out_dir);
 	hargv[n++] = "--info";
@@ -233,6 +242,8 @@ int cmd_run(int argc, char **argv)
 	opts.quiet |= shown.format != CMD_TEXT;
 	status = dmo_profile_command(&opts, "dmo run");
 	free(hargv);
+	if (!opts.quiet && dmo_rundir_isa_note(opts.out_dir, note, sizeof note))
+		fprintf(stderr, "dmo run: note: %s\n", note);
 	snprintf(info, sizeof info, "%s/%s", opts.out_dir, DMO_LAYERS_CSV);
 	if (shown.format != CMD_TEXT && status != 2 &&
 	    cmd_table_file(shown.format, info, err, sizeof err) != 0) {

@@ -10,6 +10,7 @@
 #include "backend.h"
 #include "backend_options.h"
 #include "cmd.h"
+#include "cpu_features.h"
 #include "locate.h"
 #include "model_report.h"
 #include "model_table.h"
@@ -29,14 +30,16 @@ static const struct cmd_option options[] = {
 	  "any byte count up to min(IB, OB), though one that\n"
 	  "is not a multiple of e misaligns the input" },
 	{ "threads", required_argument, 'j', "N",
-	  "split the kernel's output over N threads\n"
-	  "(default 1); the threads race, so an overlapped\n"
-	  "run may differ from run to run: use the\n"
-	  "os_any_bytes of a threaded profile as --overlap" },
+	  "split the kernel's output over N threads (with\n"
+	  "--backend: the library's own pool of N; default 1);\n"
+	  "the threads race, so an overlapped run may differ\n"
+	  "from run to run: use the safe_os_bytes of a\n"
+	  "threaded profile as --overlap" },
 	{ "repeat", required_argument, 'r', "R",
 	  "overlapped runs at X after the first, counting\n"
-	  "those that differ (default: about a second's\n"
-	  "worth with --threads 2 or more, else 0)" },
+	  "those that differ (default with --threads 2 or\n"
+	  "more: about a second's worth, at least "
+	  STR(DMO_VERIFY_REPEAT_THREADED) "; else 0)" },
 	{ "interleave", no_argument, 'i', NULL, "threads take every N-th output element" },
 	{ "scan-limit", required_argument, 's', "N",
 	  "at most N kernel runs for the larger-overlap scan\n"
@@ -48,8 +51,7 @@ static const struct cmd_option options[] = {
 	  "(no scan unless --scan-limit is given)" },
 	{ "backend", required_argument, 'b', "NAME",
 	  "run the op on backend NAME (" DMO_BACKEND_NAMES_HOST "\n"
-	  DMO_BACKEND_NAMES_CMSIS "; one thread;\n"
-	  "docs/backends.md); the\n"
+	  DMO_BACKEND_NAMES_CMSIS "; docs/backends.md); the\n"
 	  "default overlap stays the reference's O_s, so give\n"
 	  "the backend's measured O_s (dmo run --backend)" },
 	{ "isa", required_argument, OPT_ISA, "CAP",
@@ -139,12 +141,28 @@ static void print_scan(const struct dmo_verify_result *r)
 	}
 }
 
+/* Uncapped, the backend runs the host's own kernels: say when the tool
+ * cannot have measured them (host_isa.h). */
+static void print_native_isa(const char *backend)
+{
+	const char *native = backend_native_isa(backend, NULL);
+
+	printf("%-20s %s, the host's own (widest: %s)%s\n", "native ISA:", native,
+	       dmo_cpu_widest_isa(),
+	       dmo_isa_beyond_valgrind(native)
+		       ? "; Valgrind's CPU lacks it, so the tool measured other kernels: this "
+			 "checks an O_s measured there on the kernels that ship"
+		       : "");
+}
+
 static void print_result(const char *text, const struct dmo_verify_opts *opts,
 			 const struct dmo_verify_result *r)
 {
 	printf("%-20s %s\n", "spec:", text);
 	if (opts->backend != NULL)
 		print_backend(opts->backend, opts->isa);
+	if (opts->backend != NULL && opts->isa == NULL)
+		print_native_isa(opts->backend);
 	printf("%-20s %llu bytes\n", "input IB:", (unsigned long long)r->in_bytes);
 	printf("%-20s %llu bytes\n", "output OB:", (unsigned long long)r->out_bytes);
 	/* The reference loop order's: another backend's may differ. */

@@ -14,7 +14,8 @@ const struct cmd_option cmd_profile_options[] = {
 	  "count guest instructions for layers.csv's instructions\n"
 	  "column (a full trace always counts; otherwise it is empty)" },
 	{ "quiet", no_argument, 'q', NULL,
-	  "no per-layer table (layers.csv is written as always)" },
+	  "no per-layer table and no notes (layers.csv is written\n"
+	  "as always; warnings about threads stay)" },
 	{ "max-mem", required_argument, DMO_OPT_MAX_MEM, "SIZE",
 	  "RAM a full trace may hold before it goes to disk\n"
 	  "(K, M, G suffixes; at least 2M; default " DMO_MAX_MEM_DEFAULT_TEXT ")" },
@@ -26,6 +27,11 @@ const struct cmd_option cmd_profile_options[] = {
 	  "(--fair-sched=yes, varied block sizes); each layer's\n"
 	  "values are the minimum over the runs, spread shown;\n"
 	  "run K in DIR/run-K (default 1)" },
+	{ "static-split", no_argument, DMO_OPT_STATIC_SPLIT, NULL,
+	  "declare that the library splits a layer's work over\n"
+	  "its threads the same way every run (a fixed range per\n"
+	  "thread): a layer run while several threads are alive\n"
+	  "is then safe at os_any_bytes, not os_split_bytes" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 

@@ -16,6 +16,10 @@ struct dmo_backend_info {
 	char isa[64];
 	char implementation[128];
 	char cpu[128];    /* x86 features the program saw */
+	/* Outside Valgrind, from the dmo front end: the ISA the backend
+	 * dispatches to natively (with the same cap) and the host CPU's
+	 * widest; "" when not recorded (an older backend.csv). */
+	char native_isa[64], host_isa[16];
 };
 
 struct dmo_backend_info_table {

@@ -15,6 +15,7 @@
 #include "analytic.h"
 #include "backend.h"
 #include "backend_info.h"
+#include "cpu_features.h"
 #include "fs.h"
 #include "locate.h"
 #include "profile.h"
@@ -36,8 +37,8 @@ static void set_reason(struct dmo_compare_row *row, enum dmo_compare_status stat
 static int profile_backend(const struct dmo_compare_options *opts, const char *backend,
 			   struct dmo_compare_row **rows, int n, char *err, size_t err_len)
 {
-	char harness[PATH_MAX], dir[PATH_MAX], info[PATH_MAX + 32];
-	const char **argv = calloc((size_t)n + 12, sizeof *argv);
+	char harness[PATH_MAX], dir[PATH_MAX], info[PATH_MAX + 32], threads[16];
+	const char **argv = calloc((size_t)n + 18, sizeof *argv);
 	struct dmo_layer_table table = { 0 };
 	struct dmo_backend_info_table infos = { 0 };
 	struct dmo_profile_options popts = { .who = "dmo compare" };
@@ -52,6 +53,7 @@ static int profile_backend(const struct dmo_compare_options *opts, const char *b
 		goto out;
 	snprintf(dir, sizeof dir, "%s/%s", opts->out_dir, backend);
 	snprintf(info, sizeof info, "%s/%s", dir, DMO_BACKEND_INFO_CSV);
+	snprintf(threads, sizeof threads, "%d", opts->threads);
 	argv[a++] = harness;
 	argv[a++] = "--backend";
 	argv[a++] = backend;
@@ -59,6 +61,12 @@ static int profile_backend(const struct dmo_compare_options *opts, const char *b
 		argv[a++] = "--isa";
 		argv[a++] = opts->isa;
 	}
+	argv[a++] = "--threads";
+	argv[a++] = threads;
+	argv[a++] = "--native-isa"; /* found natively by dmo_compare, as the host's */
+	argv[a++] = rows[0]->isa_native;
+	argv[a++] = "--host-isa";
+	argv[a++] = dmo_cpu_widest_isa();
 	argv[a++] = "--info";
 	argv[a++] = info;
 	argv[a++] = "--";
@@ -78,14 +86,16 @@ static int profile_backend(const struct dmo_compare_options *opts, const char *b
 		const struct dmo_layer_row *layer = (size_t)i < table.count ? &table.rows[i] : NULL;
 		const struct dmo_backend_info *bi = (size_t)i < infos.count ? &infos.rows[i] : NULL;
 
-		if (layer == NULL || strcmp(layer->status, "ok") != 0) {
+		if (layer == NULL || !dmo_layer_ok(layer)) {
 			snprintf(row->reason, sizeof row->reason,
 				 "profiling under the tool failed (%.60s, exit %d; see %.160s)",
 				 layer ? layer->status : "no layer", status, dir);
 			row->status = DMO_COMPARE_FAILED;
 			continue;
 		}
-		row->os = layer->os_bytes;
+		row->os = dmo_layer_safe_os(layer);
+		snprintf(row->safe_rule, sizeof row->safe_rule, "%s",
+			 dmo_safe_rule_name(layer->safe_rule));
 		if (bi != NULL) {
 			snprintf(row->isa_tool, sizeof row->isa_tool, "%s", bi->isa);
 			snprintf(row->cpu_tool, sizeof row->cpu_tool, "%s", bi->cpu);
@@ -159,11 +169,13 @@ out:
 	free(got);
 }
 
-/* Overlapped native runs at O_s (aligned down) and one step above. */
+/* Overlapped native runs at O_s (aligned down) and one step above; with
+ * threads, at O_s as many times as dmo verify repeats by default. */
 static void verify_row(const struct dmo_compare_options *opts, const struct dmo_opspec *spec,
 		       size_t align, struct dmo_compare_row *row)
 {
-	struct dmo_verify_opts vopts = { .have_overlap = 1, .threads = 1, .scan_limit = 1,
+	struct dmo_verify_opts vopts = { .have_overlap = 1, .threads = opts->threads,
+					 .scan_limit = 1, .repeat = DMO_VERIFY_REPEAT_AUTO,
 					 .backend = row->backend, .isa = opts->isa };
 	struct dmo_verify_result res;
 	char err[320];
@@ -179,6 +191,8 @@ static void verify_row(const struct dmo_compare_options *opts, const struct dmo_
 	row->tested = res.overlap;
 	row->step = res.step;
 	row->safe = res.safe;
+	row->runs = res.runs;
+	row->differed = res.differed;
 	row->next_changed = res.scan == DMO_SCAN_FOUND ? 1 : res.scan == DMO_SCAN_AT_MAX ? -1 : 0;
 	if (!res.safe)
 		row->next_changed = -1;
@@ -243,7 +257,8 @@ int dmo_compare(const struct dmo_compare_options *opts, struct dmo_compare_row *
 			}
 			snprintf(row->version, sizeof row->version, "%s", dmo_backend_desc(h)->version());
 			snprintf(row->isa_native, sizeof row->isa_native, "%s", dmo_backend_desc(h)->isa());
-			if (dmo_backend_check(h, &specs[s], why, sizeof why) != 0)
+			if (dmo_backend_set_threads(h, opts->threads, why, sizeof why) != 0 ||
+			    dmo_backend_check(h, &specs[s], why, sizeof why) != 0)
 				set_reason(row, DMO_COMPARE_UNSUPPORTED, why);
 			else
 				todo[n++] = row;

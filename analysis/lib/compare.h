@@ -23,11 +23,16 @@ struct dmo_compare_row {
 	char reason[320];
 	char version[96], isa_tool[64], isa_native[64], implementation[128], cpu_tool[128];
 	uint64_t in_bytes, out_bytes;
-	uint64_t os;             /* exact O_s measured under the tool */
+	uint64_t os;             /* the O_s dmo calls safe, measured under the tool
+				  * (safe_os_bytes: docs/threads.md) */
+	char safe_rule[16];      /* its safe_os_rule: as-run, any-split */
 	uint64_t tested;         /* overlap verified: O_s, rounded down to the
 				  * backend's alignment */
 	uint64_t step;           /* element size, or alignment when larger */
-	int safe;                /* output identical at TESTED */
+	int safe;                /* output identical at TESTED, in every run */
+	uint64_t runs, differed; /* overlapped native runs at TESTED, and of them
+				  * those whose output differed (threads > 1:
+				  * dmo verify's automatic repeat) */
 	int next_changed;        /* 1 changed at TESTED + STEP, 0 not, -1 not tried
 				  * (TESTED is min(IB, OB)) */
 	uint64_t algorithmic, analytic; /* the reference loop order's */
@@ -49,6 +54,9 @@ struct dmo_compare_options {
 	int n_specs;
 	const char *const *backends; /* NULL-terminated */
 	const char *isa;             /* cap for every backend, both runs; NULL: none */
+	int threads;                 /* the libraries' own pools, under the tool and
+				      * natively; a backend without one is unsupported
+				      * above 1 */
 	const char *out_dir;         /* one run directory per backend below it */
 	/* Called, when not NULL, with each row once it is complete (a backend's
 	 * rows together, after its one profiling run): the front end's progress. */

@@ -42,7 +42,9 @@ static int load(struct dmo_trace *trace, struct dmo_tape *events,
 	size_t room, got;
 	struct dmo_thread_acc slots[DMO_TID_LUMPED + 1];
 	struct dmo_any_reducer any;
+	struct dmo_split_reducer split; /* folded apart from the tool's form, as a check */
 
+	dmo_split_init(&split, trace->header.in_bytes, trace->header.out_bytes);
 	dmo_any_init(&any, trace->header.in_bytes, trace->header.out_bytes, slots,
 		     DMO_TID_LUMPED + 1);
 
@@ -55,8 +57,10 @@ static int load(struct dmo_trace *trace, struct dmo_tape *events,
 			dmo_tape_commit(events, 0);
 			return -1;
 		}
-		for (size_t i = 0; i < got; i++)
+		for (size_t i = 0; i < got; i++) {
 			dmo_any_add(&any, dst[i].tid, dst[i].flags, dst[i].offset, dst[i].size);
+			dmo_split_add(&split, dst[i].flags, dst[i].offset, dst[i].size);
+		}
 		if (dmo_tape_commit(events, got) != 0)
 			return tape_failed(events, "storing events", err, err_len);
 		s->events += got;
@@ -64,6 +68,7 @@ static int load(struct dmo_trace *trace, struct dmo_tape *events,
 	s->exact = *dmo_any_ran(&any);
 	s->threads = any.n_threads;
 	s->any_os = dmo_any_os(&any);
+	s->split_os = dmo_split_os(&split);
 	return s->events == trace->count ? 0 : -1;
 }
 
@@ -157,7 +162,7 @@ int dmo_trace_curves(const char *event_file, const char *spill_dir, dmo_curve_si
 		return -1;
 	summary->incomplete = trace.incomplete;
 	dmo_reducer_init(&summary->exact, trace.header.in_bytes, trace.header.out_bytes);
-	summary->any_os = dmo_reducer_os(&summary->exact);
+	summary->any_os = summary->split_os = dmo_reducer_os(&summary->exact);
 	events = new_tape(sizeof(struct dmo_event), spill_dir);
 	min_reads = new_tape(sizeof(uint64_t), spill_dir);
 	if (events == NULL || min_reads == NULL) {

@@ -26,6 +26,7 @@ struct dmo_curve_summary {
 	struct dmo_reducer exact; /* every event folded in order: exact O_s */
 	unsigned threads;         /* thread ids seen (255 lumps the ids from it up) */
 	uint64_t any_os;          /* O_s for every interleaving (formulas.md 1b) */
+	uint64_t split_os;        /* O_s for any split over threads (formulas.md 1c) */
 	uint64_t events, steps;
 	int incomplete;           /* the event file was never finished */
 	/* The paper's form OB + min_i (minR(i) - maxW(i)), clamped, and the

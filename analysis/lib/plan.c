@@ -60,7 +60,7 @@ static int measured_os(const struct dmo_model *model, const char *dir, uint64_t 
 				  (unsigned long long)dmo_opspec_in_bytes(&layer->op),
 				  (unsigned long long)dmo_opspec_out_bytes(&layer->op));
 		else
-			os[l] = dmo_layer_safe_os(row); /* os_any_bytes: any interleaving */
+			os[l] = dmo_layer_safe_os(row); /* by its safe_os_rule */
 	}
 	dmo_layer_table_free(&table);
 	return rc;

@@ -35,6 +35,13 @@ int dmo_plot_kind_parse(const char *name, enum dmo_plot_kind *kind)
 	return -1;
 }
 
+uint64_t plot_safe_os(const struct dmo_layer_row *row, const struct plot_scan *s)
+{
+	return row->safe_rule == DMO_SAFE_AS_RUN    ? dmo_reducer_os(&s->red)
+	       : row->safe_rule == DMO_SAFE_ANY_SPLIT ? dmo_any_split_os(&s->any)
+						      : dmo_any_os(&s->any);
+}
+
 void plot_layer_header(struct plot_gp *gp, const struct plot_kind *kind,
 		       const struct dmo_plot_request *req, const struct plot_scan *s,
 		       const char *detail)
@@ -43,7 +50,7 @@ void plot_layer_header(struct plot_gp *gp, const struct plot_kind *kind,
 	char title[1600], subtitle[512], value[160];
 	/* A layer cut short has no O_s: nothing is drawn as if it had one. */
 	int known = dmo_layer_os_known(row);
-	uint64_t ob = row->out_bytes, os = known ? dmo_any_os(&s->any) : 0;
+	uint64_t ob = row->out_bytes, os = known ? plot_safe_os(row, s) : 0;
 	uint64_t os_run = known ? dmo_reducer_os(&s->red) : 0;
 
 	snprintf(title, sizeof title, "%s of layer %u '%s'%s%s%s", kind->what, row->layer,
@@ -54,9 +61,10 @@ void plot_layer_header(struct plot_gp *gp, const struct plot_kind *kind,
 			 " B, IB = %" PRIu64 " B, %" PRIu64 " events seen",
 			 ob, row->in_bytes, s->events);
 	else {
-		if (s->any.n_threads > 1)
-			snprintf(value, sizeof value, "%u threads: O_s = %" PRIu64 " B for any "
-				 "interleaving (%" PRIu64 " B as run)", s->any.n_threads, os, os_run);
+		if (row->safe_rule != DMO_SAFE_AS_RUN)
+			snprintf(value, sizeof value, "%u threads, %u alive: O_s = %" PRIu64
+				 " B (%s; %" PRIu64 " B as run)", s->any.n_threads, row->alive_threads,
+				 os, dmo_safe_rule_name(row->safe_rule), os_run);
 		else
 			snprintf(value, sizeof value, "O_s = %" PRIu64 " B", os);
 		snprintf(subtitle, sizeof subtitle,
@@ -71,6 +79,7 @@ void plot_layer_header(struct plot_gp *gp, const struct plot_kind *kind,
 	plot_gp_uint(gp, "ib", row->in_bytes);
 	plot_gp_uint(gp, "os", os);
 	plot_gp_uint(gp, "osrun", os_run);
+	plot_gp_string(gp, "osrule", dmo_safe_rule_name(row->safe_rule));
 	plot_gp_uint(gp, "known", (uint64_t)known);
 	/* One event, or all at one instant, still has a time axis. */
 	plot_gp_uint(gp, "tlo", s->t_min);
@@ -91,7 +100,7 @@ int dmo_plot_render(const struct dmo_plot_request *req, struct dmo_plot_result *
 		return -1;
 	res->events = s.events;
 	res->os = dmo_reducer_os(&s.red);
-	res->os_any = dmo_any_os(&s.any);
+	res->os_safe = plot_safe_os(req->row, &s);
 	res->threads = s.any.n_threads;
 	gp = plot_gp_open(req->format, req->out_file, err, err_len);
 	if (gp == NULL)

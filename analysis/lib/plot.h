@@ -33,7 +33,7 @@ struct dmo_plot_request {
 struct dmo_plot_result {
 	uint64_t events;   /* events in the trace */
 	uint64_t os;       /* exact O_s recomputed from the trace, bytes, as run */
-	uint64_t os_any;   /* the same for any interleaving (the value shaded) */
+	uint64_t os_safe;  /* the value shaded: by the row's safe_os_rule */
 	unsigned threads;  /* thread ids in the trace */
 	uint64_t points;   /* data rows handed to gnuplot */
 	int decimated;     /* the figure shows envelopes, not every event/step */

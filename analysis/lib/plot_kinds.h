@@ -36,7 +36,11 @@ plot_render_fn plot_bounds_figure;
 
 /* The assignments every layer figure shares (plot.c): title, subtitle
  * (O_s, OB, IB, events), detail (DETAIL: how the data were drawn), ob, ib,
- * os, osrun, known, tlo, thi. */
+ * os, osrun, osrule (the rule of os, safe_os_rule), known, tlo, thi. */
+/* The O_s the figure draws: from the trace, by the row's safe_os_rule
+ * (as run, any split, or every interleaving of the observed split). */
+uint64_t plot_safe_os(const struct dmo_layer_row *row, const struct plot_scan *s);
+
 void plot_layer_header(struct plot_gp *gp, const struct plot_kind *kind,
 		       const struct dmo_plot_request *req, const struct plot_scan *s,
 		       const char *detail);

@@ -52,7 +52,7 @@ int plot_memory_figure(const struct plot_kind *kind, const struct dmo_plot_reque
 	int known = dmo_layer_os_known(req->row);
 	/* No pair sets an O_s the layer does not have. */
 	int have_pair = known && s->have_pair;
-	uint64_t in_shift = req->row->out_bytes - (known ? dmo_any_os(&s->any) : 0);
+	uint64_t in_shift = req->row->out_bytes - (known ? plot_safe_os(req->row, s) : 0);
 
 	if (plot_series_write(req->event_file, gp->dir, kind->series, in_shift, s, &list, err,
 			      err_len) != 0)

@@ -25,6 +25,7 @@
 #include "backend_info.h"
 #include "fs.h"
 #include "locate.h"
+#include "host_isa.h"
 #include "profile.h"
 #include "profile_runs.h"
 #include "size_text.h"
@@ -278,6 +279,8 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 	/* The handlers stay until layers.csv is in place: a second Ctrl-C
 	 * must not cut it short. */
 	read_rc = dmo_summary_read(out_dir, table, partial, sizeof partial);
+	for (size_t i = 0; read_rc >= 0 && i < table->count; i++)
+		dmo_layer_set_safe(&table->rows[i], opts->static_split);
 	if (read_rc < 0) {
 		snprintf(err, err_len, "%s", partial);
 	} else {
@@ -286,6 +289,9 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 		snprintf(csv, sizeof csv, "%s/%s", out_dir, DMO_THREADS_CSV);
 		if (rc == 0)
 			rc = dmo_threads_csv_write(csv, table, err, err_len);
+		/* Natively, so the host's CPU: the ISA that will run outside the tool. */
+		if (rc == 0)
+			rc = dmo_host_csv_write(out_dir, err, err_len);
 		if (rc == 0 && read_rc > 0) {
 			/* The whole layers are in layers.csv; the damage is
 			 * still a failure of the run. */
@@ -366,6 +372,9 @@ int dmo_profile_option(struct dmo_profile_options *opts, int option, const char 
 		return 1;
 	case DMO_OPT_COUNT:
 		opts->count = 1;
+		return 1;
+	case DMO_OPT_STATIC_SPLIT:
+		opts->static_split = 1;
 		return 1;
 	case DMO_OPT_VG_OPT:
 		return dmo_profile_vg_opt(opts, value, err, err_len) == 0 ? 1 : -1;

@@ -25,6 +25,8 @@ struct dmo_profile_options {
 	const char *vg_opts[DMO_MAX_VG_OPTS];
 	int n_vg_opts;
 	int runs;             /* --runs K: K runs, per-layer minimum (profile_runs.h) */
+	int static_split;     /* --static-split: the safe value of a layer run with
+			       * several threads alive is os_any_bytes (rundir.h) */
 	FILE *report;         /* where the table goes; NULL: stderr, never the program's stdout */
 	int quiet;            /* no table (layers.csv as always) */
 	const char *who;      /* "dmo run": starts the messages of the child that
@@ -59,9 +61,10 @@ int dmo_rundir_recover(const char *dir, char *err, size_t err_len);
 /* The options `dmo profile` and `dmo run` share, as getopt_long codes:
  * 'o' --out DIR, 't' --trace=summary|full, 'q' --quiet,
  * DMO_OPT_MAX_MEM --max-mem SIZE, DMO_OPT_VG_OPT --vg-opt OPTION,
- * DMO_OPT_RUNS --runs K, DMO_OPT_COUNT --count (their help:
- * analysis/cmd/profile_options.c). */
-enum { DMO_OPT_MAX_MEM = 0x100, DMO_OPT_VG_OPT, DMO_OPT_RUNS, DMO_OPT_COUNT };
+ * DMO_OPT_RUNS --runs K, DMO_OPT_COUNT --count, DMO_OPT_STATIC_SPLIT
+ * --static-split (their help: analysis/cmd/profile_options.c). */
+enum { DMO_OPT_MAX_MEM = 0x100, DMO_OPT_VG_OPT, DMO_OPT_RUNS, DMO_OPT_COUNT,
+       DMO_OPT_STATIC_SPLIT };
 
 /* Take OPTION (with VALUE) into *OPTS.  Returns 1 when it is one of the
  * shared options, 0 when it is not, -1 with a message in ERR when its

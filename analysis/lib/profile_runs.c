@@ -71,19 +71,27 @@ static int same_layer(const struct dmo_layer_row *a, const struct dmo_layer_row 
 	       a->in_bytes == b->in_bytes && a->out_bytes == b->out_bytes;
 }
 
-/* Fold run K's row R into the merged row M. */
-static void merge_row(struct dmo_layer_row *m, const struct dmo_layer_row *r)
+static void keep_min(uint64_t *m, uint64_t r)
 {
-	if (r->os_bytes < m->os_bytes)
-		m->os_bytes = r->os_bytes;
-	if (r->os_any_bytes < m->os_any_bytes)
-		m->os_any_bytes = r->os_any_bytes;
+	if (r < *m)
+		*m = r;
+}
+
+/* Fold run K's row R into the merged row M; its safe value is chosen
+ * afresh from the merged ones. */
+static void merge_row(struct dmo_layer_row *m, const struct dmo_layer_row *r, int static_split)
+{
+	keep_min(&m->os_bytes, r->os_bytes);
+	keep_min(&m->os_any_bytes, r->os_any_bytes);
+	keep_min(&m->os_split_bytes, r->os_split_bytes);
 	if (r->threads > m->threads)
 		m->threads = r->threads;
+	if (r->alive_threads > m->alive_threads)
+		m->alive_threads = r->alive_threads;
 	if (dmo_layer_ok(m) && !dmo_layer_ok(r))
 		snprintf(m->status, sizeof m->status, "%s", r->status);
-	else if (dmo_layer_ok(m) && m->threads > 1)
-		snprintf(m->status, sizeof m->status, "ok:threads=%u", m->threads);
+	dmo_layer_set_thread_status(m);
+	dmo_layer_set_safe(m, static_split);
 }
 
 static int write_runs_csv(const char *dir, const struct dmo_layer_table *tables, int runs,
@@ -97,14 +105,15 @@ static int write_runs_csv(const char *dir, const struct dmo_layer_table *tables,
 		snprintf(err, err_len, "cannot write %.900s", path);
 		return -1;
 	}
-	fputs("run,layer,threads,os_bytes,os_any_bytes,status\n", out);
+	fputs("run,layer,threads,os_bytes,os_any_bytes,status,alive_threads,os_split_bytes\n",
+	      out);
 	for (int k = 0; k < runs; k++)
 		for (size_t i = 0; i < tables[k].count; i++) {
 			const struct dmo_layer_row *r = &tables[k].rows[i];
 			fprintf(out, "%d,%u,%u,%" PRIu64 ",%" PRIu64 ",", k + 1, r->layer,
 				r->threads, r->os_bytes, r->os_any_bytes);
 			csv_fwrite(out, r->status, strlen(r->status));
-			fputc('\n', out);
+			fprintf(out, ",%u,%" PRIu64 "\n", r->alive_threads, r->os_split_bytes);
 		}
 	if (fclose(out) != 0) {
 		snprintf(err, err_len, "cannot write %.900s", path);
@@ -194,7 +203,7 @@ int dmo_profile_runs_command(const struct dmo_profile_options *opts, const char 
 	for (size_t i = 0; i < merged.count; i++) {
 		merged.rows[i] = tables[0].rows[i];
 		for (int k = 1; k < opts->runs; k++)
-			merge_row(&merged.rows[i], &tables[k].rows[i]);
+			merge_row(&merged.rows[i], &tables[k].rows[i], opts->static_split);
 	}
 	snprintf(path, sizeof path, "%s/%s", opts->out_dir, DMO_LAYERS_CSV);
 	if (dmo_layers_csv_write(path, &merged, err, sizeof err) != 0 ||

@@ -12,6 +12,7 @@
 
 #include "backend.h" /* DMO_BACKEND_INFO_CSV */
 #include "event.h"
+#include "host_isa.h" /* DMO_HOST_CSV */
 #include "kernels.h"
 #include "rundir.h"
 #include "summary.h"
@@ -21,12 +22,54 @@ static const char *const columns[] = {
 	"layer", "name", "op", "in_bytes", "out_bytes", "in_reads", "in_writes",
 	"out_reads", "out_writes", "steps", "instructions", "os_bytes", "status",
 	"threads", "os_any_bytes",
+	"alive_threads", "os_split_bytes", "safe_os_bytes", "safe_os_rule",
 };
 /* Columns are found by name; files written before threads were counted
- * lack the last two (N_REQUIRED). */
+ * lack the last six (N_REQUIRED), files from before threads alive were
+ * counted the last four. */
 enum { N_COLUMNS = sizeof columns / sizeof columns[0], N_REQUIRED = 13,
        COL_INSTRUCTIONS = 10, COL_OS = 11, COL_STATUS = 12, COL_THREADS = 13, COL_OS_ANY = 14,
-       MAX_FIELDS = 64 };
+       COL_ALIVE = 15, COL_OS_SPLIT = 16, COL_SAFE = 17, COL_RULE = 18, MAX_FIELDS = 64 };
+
+static const char *const rule_names[] = {
+	[DMO_SAFE_AS_RUN] = "as-run", [DMO_SAFE_ANY_SPLIT] = "any-split",
+	[DMO_SAFE_STATIC_SPLIT] = "static-split", [DMO_SAFE_OBSERVED] = "observed-split",
+};
+enum { N_RULES = sizeof rule_names / sizeof rule_names[0] };
+
+const char *dmo_safe_rule_name(enum dmo_safe_rule rule)
+{
+	return rule_names[rule];
+}
+
+void dmo_layer_set_safe(struct dmo_layer_row *row, int static_split)
+{
+	row->safe_rule = row->alive_threads <= 1 ? DMO_SAFE_AS_RUN
+			 : static_split		 ? DMO_SAFE_STATIC_SPLIT
+						 : DMO_SAFE_ANY_SPLIT;
+	row->safe_os_bytes = row->safe_rule == DMO_SAFE_AS_RUN	       ? row->os_bytes
+			     : row->safe_rule == DMO_SAFE_STATIC_SPLIT ? row->os_any_bytes
+								       : row->os_split_bytes;
+}
+
+/* What RULE says the safe value is; a file's safe_os_bytes must match. */
+static uint64_t value_of_rule(const struct dmo_layer_row *r, enum dmo_safe_rule rule)
+{
+	return rule == DMO_SAFE_AS_RUN ? r->os_bytes
+	       : rule == DMO_SAFE_ANY_SPLIT ? r->os_split_bytes : r->os_any_bytes;
+}
+
+void dmo_layer_set_thread_status(struct dmo_layer_row *row)
+{
+	if (!dmo_layer_ok(row))
+		return;
+	if (row->threads > 1)
+		snprintf(row->status, sizeof row->status, "ok:threads=%u", row->threads);
+	else if (row->alive_threads > 1)
+		snprintf(row->status, sizeof row->status, "ok:alive=%u", row->alive_threads);
+	else
+		snprintf(row->status, sizeof row->status, "ok");
+}
 
 void dmo_layer_table_free(struct dmo_layer_table *table)
 {
@@ -85,15 +128,17 @@ FILE *dmo_rundir_open(const char *path, char *err, size_t err_len)
 }
 
 /* The thread part of a tool record, checked: the listed threads are at
- * most those counted, and O_s^any never exceeds O_s (it is a minimum over
- * a superset of pairs). */
+ * most those counted, and O_s^split <= O_s^any <= O_s (each a minimum over
+ * a superset of the next one's pairs). */
 static int take_threads(struct dmo_layer_row *row, const struct dmo_layer_summary *rec)
 {
 	if (rec->listed_threads > DMO_SUMMARY_THREADS || rec->listed_threads > rec->threads ||
-	    rec->os_any_bytes > rec->os_bytes)
+	    rec->os_any_bytes > rec->os_bytes || rec->os_split_bytes > rec->os_any_bytes)
 		return -1;
 	row->threads = rec->threads;
+	row->alive_threads = rec->alive_threads;
 	row->os_any_bytes = rec->os_any_bytes;
+	row->os_split_bytes = rec->os_split_bytes;
 	row->listed_threads = rec->listed_threads;
 	memcpy(row->thread_counts, rec->thread_counts,
 	       rec->listed_threads * sizeof rec->thread_counts[0]);
@@ -145,11 +190,11 @@ int dmo_summary_read(const char *dir, struct dmo_layer_table *table, char *err,
 		}
 		if (rec.status == DMO_STATUS_ERROR)
 			snprintf(row.status, sizeof row.status, "error:%s", rec.reason);
-		else if (rec.status == DMO_STATUS_OK && rec.threads > 1)
-			snprintf(row.status, sizeof row.status, "ok:threads=%u", rec.threads);
 		else
 			snprintf(row.status, sizeof row.status, "%s",
 				 rec.status == DMO_STATUS_OK ? "ok" : "incomplete");
+		dmo_layer_set_thread_status(&row);
+		dmo_layer_set_safe(&row, 0);
 		if (out_of_range(&row)) {
 			if (skipped++ == 0)
 				snprintf(err, err_len, "%s: record %zu: os_bytes %" PRIu64
@@ -228,7 +273,11 @@ int dmo_layers_csv_write(const char *path, const struct dmo_layer_table *table,
 		put_number(out, r->os_bytes);
 		put_field(out, r->status, 0);
 		put_number(out, r->threads);
-		fprintf(out, "%" PRIu64 "\n", r->os_any_bytes);
+		put_number(out, r->os_any_bytes);
+		put_number(out, r->alive_threads);
+		put_number(out, r->os_split_bytes);
+		put_number(out, r->safe_os_bytes);
+		put_field(out, dmo_safe_rule_name(r->safe_rule), 1);
 		failed = fflush(out) != 0 || ferror(out);
 	}
 	if (!failed) {
@@ -297,7 +346,7 @@ struct csv_reader {
 	int field;
 	int n_fields;          /* of the header */
 	int column[MAX_FIELDS]; /* field -> index into columns[], -1: unknown */
-	int have_os_any;
+	int have_os_any, have_alive;
 	size_t line;
 	char *err;
 	size_t err_len;
@@ -363,14 +412,30 @@ static void on_header_field(struct csv_reader *rd, const char *text, size_t len)
 	rd->n_fields = c + 1;
 }
 
+/* ok:PREFIX=N with N a positive number of at most 9 digits. */
+static int ok_count(const char *status, const char *prefix)
+{
+	const char *n = status + strlen(prefix);
+	return strncmp(status, prefix, strlen(prefix)) == 0 && n[0] >= '1' && n[0] <= '9' &&
+	       strspn(n, "0123456789") == strlen(n) && strlen(n) <= 9;
+}
+
 static int status_valid(const char *status)
 {
-	const char *n = status + strlen("ok:threads=");
 	if (strcmp(status, "ok") == 0 || strcmp(status, "incomplete") == 0 ||
 	    strncmp(status, "error:", 6) == 0)
 		return 1;
-	return strncmp(status, "ok:threads=", strlen("ok:threads=")) == 0 && n[0] >= '1' &&
-	       n[0] <= '9' && strspn(n, "0123456789") == strlen(n) && strlen(n) <= 9;
+	return ok_count(status, "ok:threads=") || ok_count(status, "ok:alive=");
+}
+
+static void take_rule(struct csv_reader *rd, const char *text, size_t len)
+{
+	for (int k = 0; k < N_RULES; k++)
+		if (len == strlen(rule_names[k]) && memcmp(text, rule_names[k], len) == 0) {
+			rd->row.safe_rule = (enum dmo_safe_rule)k;
+			return;
+		}
+	fail(rd, "safe_os_rule is not as-run, any-split, static-split or observed-split");
 }
 
 static void on_field(void *text, size_t len, void *data)
@@ -405,20 +470,25 @@ static void on_field(void *text, size_t len, void *data)
 	} else if (c == COL_STATUS) {
 		if (copy_field(rd, r->status, sizeof r->status, text, len) == 0 &&
 		    !status_valid(r->status))
-			fail(rd, "status is not ok, ok:threads=N, incomplete or error:<reason>");
+			fail(rd, "status is not ok, ok:threads=N, ok:alive=N, incomplete or "
+				 "error:<reason>");
+	} else if (c == COL_RULE) {
+		take_rule(rd, text, len);
 	} else if (c == COL_INSTRUCTIONS && len == 0) {
 		r->instructions = DMO_NOT_COUNTED;
 	} else if (parse_u64(rd, text, len, &value) == 0) {
-		if (c == 0 || c == COL_THREADS) {
+		if (c == 0 || c == COL_THREADS || c == COL_ALIVE) {
 			if (value > UINT32_MAX)
 				fail(rd, "number too large");
-			*(c == 0 ? &r->layer : &r->threads) = (unsigned)value;
+			*(c == 0 ? &r->layer : c == COL_THREADS ? &r->threads : &r->alive_threads) =
+				(unsigned)value;
 		} else if (c <= 4) {
 			*(c == 3 ? &r->in_bytes : &r->out_bytes) = value;
 		} else if (c <= 8) {
 			r->counts[c - 5] = value;
-		} else if (c == COL_OS_ANY) {
-			r->os_any_bytes = value;
+		} else if (c >= COL_OS_ANY) {
+			*(c == COL_OS_ANY ? &r->os_any_bytes : c == COL_OS_SPLIT ? &r->os_split_bytes
+									 : &r->safe_os_bytes) = value;
 		} else {
 			*(c == 9 ? &r->steps : c == COL_INSTRUCTIONS ? &r->instructions :
 			  &r->os_bytes) = value;
@@ -444,7 +514,14 @@ static void check_header(struct csv_reader *rd)
 		snprintf(rd->err, rd->err_len, "line 1: 'threads' and 'os_any_bytes' go together");
 		rd->failed = 1;
 	}
+	for (int k = COL_ALIVE + 1; k <= COL_RULE; k++)
+		if (seen[k] != seen[COL_ALIVE] || (seen[k] && !seen[COL_OS_ANY])) {
+			snprintf(rd->err, rd->err_len, "line 1: 'alive_threads', 'os_split_bytes', "
+				 "'safe_os_bytes' and 'safe_os_rule' go together, with 'os_any_bytes'");
+			rd->failed = 1;
+		}
 	rd->have_os_any = seen[COL_OS_ANY];
+	rd->have_alive = seen[COL_ALIVE];
 }
 
 /* The field of this file's header that holds column COL (for messages). */
@@ -457,17 +534,30 @@ static int field_of(const struct csv_reader *rd, int col)
 }
 
 /* A row of a file from before threads were counted: its one O_s is all
- * there is (threads 0 says it is not known). */
+ * there is (threads 0 says it is not known).  From before threads alive
+ * were counted: os_any_bytes, as dmo used then, says so by its rule. */
 static int check_row(struct csv_reader *rd)
 {
 	struct dmo_layer_row *r = &rd->row;
-	if (!rd->have_os_any) {
+	if (!rd->have_os_any)
 		r->os_any_bytes = r->os_bytes;
-		return 0;
-	}
 	if (r->os_any_bytes > r->os_bytes) {
 		rd->field = field_of(rd, COL_OS_ANY);
 		return fail(rd, "os_any_bytes exceeds os_bytes");
+	}
+	if (!rd->have_alive) {
+		r->os_split_bytes = r->os_any_bytes;
+		r->safe_rule = r->threads > 1 ? DMO_SAFE_OBSERVED : DMO_SAFE_AS_RUN;
+		r->safe_os_bytes = r->os_any_bytes;
+		return 0;
+	}
+	if (r->os_split_bytes > r->os_any_bytes) {
+		rd->field = field_of(rd, COL_OS_SPLIT);
+		return fail(rd, "os_split_bytes exceeds os_any_bytes");
+	}
+	if (r->safe_os_bytes != value_of_rule(r, r->safe_rule)) {
+		rd->field = field_of(rd, COL_SAFE);
+		return fail(rd, "safe_os_bytes is not the value its safe_os_rule names");
 	}
 	return 0;
 }
@@ -561,7 +651,8 @@ int dmo_rundir_owns(const char *leaf)
 {
 	static const char *const fixed[] = { DMO_SUMMARY_FILE, DMO_LAYERS_CSV, DMO_ANALYSIS_CSV,
 					     DMO_THREADS_CSV, "runs.csv" /* --runs */,
-					     DMO_BACKEND_INFO_CSV, DMO_KERNELS_CSV };
+					     DMO_BACKEND_INFO_CSV, DMO_KERNELS_CSV,
+					     DMO_HOST_CSV };
 	static const char *const per_layer[] = { DMO_TRACE_FILE_SUFFIX, ".csv", "-curves.csv" };
 	char name[256], stem[256];
 	const char *p;
@@ -596,7 +687,7 @@ int dmo_layer_ok(const struct dmo_layer_row *row)
 
 uint64_t dmo_layer_safe_os(const struct dmo_layer_row *row)
 {
-	return row->os_any_bytes;
+	return row->safe_os_bytes;
 }
 
 int dmo_layer_os_known(const struct dmo_layer_row *row)
@@ -604,19 +695,23 @@ int dmo_layer_os_known(const struct dmo_layer_row *row)
 	return strcmp(row->status, "incomplete") != 0;
 }
 
-/* The line under a multi-thread layer: its threads and both values. */
+/* The line under a layer open while several threads were alive: its
+ * threads, every value, and which one is safe and why. */
 static void print_threads(FILE *out, const struct dmo_layer_row *r)
 {
-	fprintf(out, "       %u threads", r->threads);
+	fprintf(out, "       %u thread%s touched I/O, %u alive", r->threads,
+		r->threads == 1 ? "" : "s", r->alive_threads);
 	for (unsigned t = 0; t < r->listed_threads; t++) {
 		const struct dmo_thread_counts *c = &r->thread_counts[t];
 		fprintf(out, "%stid %u%s: %" PRIu64 " events", t ? ", " : " (",
 			c->tid, c->lumped ? "+" : "",
 			c->counts[0] + c->counts[1] + c->counts[2] + c->counts[3]);
 	}
-	fprintf(out, "%s; O_s %" PRIu64 " as run, %" PRIu64 " for any interleaving\n",
+	fprintf(out, "%s; O_s %" PRIu64 " as run, %" PRIu64 " for any interleaving of this "
+		"split, %" PRIu64 " for any split; safe: %" PRIu64 " (%s)\n",
 		r->listed_threads ? (r->listed_threads < r->threads ? ", ...)" : ")") : "",
-		r->os_bytes, r->os_any_bytes);
+		r->os_bytes, r->os_any_bytes, r->os_split_bytes, r->safe_os_bytes,
+		dmo_safe_rule_name(r->safe_rule));
 }
 
 void dmo_layers_print(FILE *out, const struct dmo_layer_table *table)
@@ -632,27 +727,53 @@ void dmo_layers_print(FILE *out, const struct dmo_layer_table *table)
 
 		snprintf(op, sizeof op, "%.*s", (int)(op_len < 15 ? op_len : 15), r->op);
 		if (dmo_layer_os_known(r)) { /* layers.csv keeps it either way */
-			snprintf(os_bytes, sizeof os_bytes, "%" PRIu64, r->os_bytes);
+			uint64_t safe = dmo_layer_safe_os(r);
+			snprintf(os_bytes, sizeof os_bytes, "%" PRIu64, safe);
 			snprintf(os_pct, sizeof os_pct, "%.2f%%",
-				 r->out_bytes ? 100.0 * (double)r->os_bytes / (double)r->out_bytes
-					      : 0.0);
+				 r->out_bytes ? 100.0 * (double)safe / (double)r->out_bytes : 0.0);
 		}
 		fprintf(out, "%5u  %-20.20s %-10s %12" PRIu64 " %12" PRIu64 " %12" PRIu64
 			" %12s %7s  %s\n",
 			r->layer, r->name, op[0] ? op : "-", r->in_bytes, r->out_bytes, events,
 			os_bytes, os_pct, r->status);
-		if (r->threads > 1)
+		if (r->threads > 1 || r->alive_threads > 1)
 			print_threads(out, r);
 	}
 }
 
+void dmo_layers_rule_text(const struct dmo_layer_table *table, char *text, size_t len)
+{
+	size_t counts[N_RULES] = { 0 };
+	int used = snprintf(text, len, "safe_os_bytes (");
+	for (size_t i = 0; i < table->count; i++)
+		counts[table->rows[i].safe_rule]++;
+	for (int k = 0; k < N_RULES && used >= 0 && (size_t)used < len; k++)
+		if (counts[k] > 0)
+			used += snprintf(text + used, len - (size_t)used, "%s%zu %s",
+					 text[used - 1] == '(' ? "" : ", ", counts[k], rule_names[k]);
+	if (used >= 0 && (size_t)used < len)
+		snprintf(text + used, len - (size_t)used, "%s)", table->count ? "" : "no layers");
+}
+
 void dmo_layers_warn_threads(FILE *out, const char *who, const struct dmo_layer_table *table)
 {
-	size_t multi = 0;
+	size_t counts[DMO_SAFE_OBSERVED + 1] = { 0 }, multi;
 	for (size_t i = 0; i < table->count; i++)
-		multi += table->rows[i].threads > 1;
-	if (multi > 0)
-		fprintf(out, "%s: warning: %zu layer%s ran on several threads: os_any_bytes is safe "
-			"for every interleaving of the observed per-thread events, os_bytes only "
-			"for the one that ran\n", who, multi, multi == 1 ? "" : "s");
+		counts[table->rows[i].safe_rule]++;
+	multi = table->count - counts[DMO_SAFE_AS_RUN];
+	if (multi == 0)
+		return;
+	fprintf(out, "%s: warning: %zu layer%s ran while several threads were alive: ", who,
+		multi, multi == 1 ? "" : "s");
+	if (counts[DMO_SAFE_ANY_SPLIT] > 0)
+		fprintf(out, "%zu safe for any split of the work (os_split_bytes; a pool may "
+			"give any work to any thread)%s", counts[DMO_SAFE_ANY_SPLIT],
+			counts[DMO_SAFE_STATIC_SPLIT] + counts[DMO_SAFE_OBSERVED] ? ", " : "\n");
+	if (counts[DMO_SAFE_STATIC_SPLIT] > 0)
+		fprintf(out, "%zu safe for every interleaving of the observed split, declared "
+			"static (os_any_bytes)%s", counts[DMO_SAFE_STATIC_SPLIT],
+			counts[DMO_SAFE_OBSERVED] ? ", " : "\n");
+	if (counts[DMO_SAFE_OBSERVED] > 0)
+		fprintf(out, "%zu from a layers.csv that did not count threads alive "
+			"(os_any_bytes)\n", counts[DMO_SAFE_OBSERVED]);
 }

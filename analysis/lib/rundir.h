@@ -19,12 +19,28 @@ struct dmo_layer_row {
 	uint64_t in_bytes, out_bytes;
 	uint64_t counts[4]; /* in_reads, in_writes, out_reads, out_writes */
 	uint64_t steps, instructions, os_bytes; /* instructions: DMO_NOT_COUNTED */
-	char status[80];    /* ok, ok:threads=N, incomplete or error:<reason> */
+	/* ok, ok:threads=N (N threads touched I or O), ok:alive=N (one did,
+	 * N were alive), incomplete or error:<reason> */
+	char status[80];
 	/* Threads that touched I or O (0: none, or a layers.csv from before
 	 * threads were counted) and the O_s safe for every interleaving of
 	 * their events; os_bytes holds for the interleaving that ran. */
 	unsigned threads;
 	uint64_t os_any_bytes;
+	/* Threads of the process alive while the layer was open (0: not
+	 * counted, a file from before), the O_s that holds for any split of
+	 * the events over threads (docs/formulas.md 1c), and the value dmo
+	 * calls safe, by RULE (dmo_layer_set_safe). */
+	unsigned alive_threads;
+	uint64_t os_split_bytes;
+	uint64_t safe_os_bytes;
+	enum dmo_safe_rule {
+		DMO_SAFE_AS_RUN,       /* one thread alive: os_bytes */
+		DMO_SAFE_ANY_SPLIT,    /* several alive: os_split_bytes */
+		DMO_SAFE_STATIC_SPLIT, /* several, split declared static: os_any_bytes */
+		DMO_SAFE_OBSERVED,     /* a file from before threads alive were counted:
+					* os_any_bytes, as dmo then used */
+	} safe_rule;
 	/* From tool-layers.bin only: the first threads' own event counts. */
 	unsigned listed_threads;
 	struct dmo_thread_counts thread_counts[DMO_SUMMARY_THREADS];
@@ -86,12 +102,30 @@ int dmo_rundir_owns(const char *leaf);
  * program died.  (A failed trace write keeps the exact O_s.) */
 int dmo_layer_os_known(const struct dmo_layer_row *row);
 
-/* Whether ROW completed without error: status ok or ok:threads=N. */
+/* Whether ROW completed without error: status ok, ok:threads=N or
+ * ok:alive=N. */
 int dmo_layer_ok(const struct dmo_layer_row *row);
 
-/* "The" O_s of a measured layer, the one every consumer uses: safe for
- * every interleaving of its threads' events (os_any_bytes). */
+/* "The" O_s of a measured layer, the one every consumer uses:
+ * safe_os_bytes (docs/threads.md). */
 uint64_t dmo_layer_safe_os(const struct dmo_layer_row *row);
+
+/* Choose ROW's safe value and rule from its threads alive: os_bytes for
+ * one, else os_split_bytes, or os_any_bytes when STATIC_SPLIT (the user
+ * declared the library's split of work fixed per thread). */
+void dmo_layer_set_safe(struct dmo_layer_row *row, int static_split);
+
+/* The rule's name in layers.csv's safe_os_rule and in messages. */
+const char *dmo_safe_rule_name(enum dmo_safe_rule rule);
+
+/* ROW's status after its threads: ok:threads=N, ok:alive=N or ok, when
+ * it is ok at all. */
+void dmo_layer_set_thread_status(struct dmo_layer_row *row);
+
+/* One phrase for the consumers of a run directory (plan, plot): which
+ * value they take as O_s, and by which rule, e.g. "safe_os_bytes (3
+ * as-run, 2 any-split)". */
+void dmo_layers_rule_text(const struct dmo_layer_table *table, char *text, size_t len);
 
 /* The per-layer table `dmo profile` prints. */
 void dmo_layers_print(FILE *out, const struct dmo_layer_table *table);

@@ -740,7 +740,7 @@ static int run_batch(struct dmo_sweep *s, size_t first, size_t count, char *err,
 			      row->status);
 			goto out;
 		}
-		s->results[first + k].exact = row->os_bytes;
+		s->results[first + k].exact = dmo_layer_safe_os(row); /* os_bytes on one thread */
 		judge(s, first + k, &specs[k]);
 	}
 	part_path(s, first, path, sizeof path);

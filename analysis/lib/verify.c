@@ -81,7 +81,8 @@ static double now(void)
 /* The overlapped runs at X: the first, then the repeats, counting those
  * that differ (the first difference kept).  A threaded kernel's threads
  * race natively, so one clean run proves little; the automatic count
- * takes about a second, from the first run's time. */
+ * takes about a second, from the first run's time, and is never below
+ * DMO_VERIFY_REPEAT_THREADED. */
 static int runs_at(struct verifier *v, struct dmo_verify_result *res)
 {
 	uint64_t repeat = v->opts->repeat;
@@ -98,6 +99,8 @@ static int runs_at(struct verifier *v, struct dmo_verify_result *res)
 		repeat = v->opts->threads < 2 ? 0
 			 : once * DMO_VERIFY_REPEAT_MAX < 1.0 ? DMO_VERIFY_REPEAT_MAX
 							       : (uint64_t)(1.0 / once);
+		if (v->opts->threads >= 2 && repeat < DMO_VERIFY_REPEAT_THREADED)
+			repeat = DMO_VERIFY_REPEAT_THREADED;
 	}
 	for (uint64_t k = 0; k < repeat; k++) {
 		same = run_at(v, res->overlap, res->differed ? &diff : &res->diff);
@@ -152,7 +155,8 @@ int dmo_verify(const struct dmo_opspec *spec, const struct dmo_verify_opts *opts
 	memset(res, 0, sizeof *res);
 	if (opts->backend != NULL) {
 		backend = dmo_backend_load(opts->backend, opts->isa, err, err_len);
-		if (backend == NULL)
+		if (backend == NULL ||
+		    dmo_backend_set_threads(backend, opts->threads, err, err_len) != 0)
 			return -1;
 		align = dmo_backend_desc(backend)->alignment;
 	}

@@ -28,16 +28,19 @@ struct dmo_verify_opts {
 	int interleave;
 	uint64_t scan_limit; /* most kernel runs of the scan; 0 = no scan */
 	/* Overlapped runs at X after the first: a threaded kernel's result
-	 * depends on the schedule.  DMO_VERIFY_REPEAT_AUTO: about a second's
-	 * worth when threads > 1, none otherwise. */
+	 * depends on the schedule.  DMO_VERIFY_REPEAT_AUTO: when threads > 1,
+	 * about a second's worth but at least DMO_VERIFY_REPEAT_THREADED;
+	 * none otherwise. */
 	uint64_t repeat;
 	const char *backend; /* NULL: the reference runner (with threads); else a
-			      * backend of backend.h, one thread */
+			      * backend of backend.h, on its library's own pool
+			      * of THREADS threads */
 	const char *isa;     /* its ISA cap, NULL for none */
 };
 
 #define DMO_VERIFY_REPEAT_AUTO UINT64_MAX
 #define DMO_VERIFY_REPEAT_MAX 100000
+#define DMO_VERIFY_REPEAT_THREADED 1000
 
 /* Where an overlapped run's output first differs from the reference. */
 struct dmo_verify_diff {

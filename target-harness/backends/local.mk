@@ -3,7 +3,8 @@
 # only when configure found its library.  They see dmo's public header
 # only: a backend is written like any outside one would be.
 BACKEND_CPPFLAGS = $(PUBLIC_CPPFLAGS)
-BACKEND_LDFLAGS = -module -avoid-version -shared -export-symbols-regex '^dmo_backend_v[12]$$'
+BACKEND_LDFLAGS = -module -avoid-version -shared \
+	-export-symbols-regex '^dmo_backend_(v[12]|threads_v1)$$'
 EXTRA_DIST += target-harness/backends/plugin.h
 
 if HAVE_XNNPACK

@@ -37,7 +37,8 @@ static int onednn_init(const char *isa, char *err, size_t err_len)
 					       dnnl_cpu_isa_avx, dnnl_cpu_isa_avx2 };
 	const dnnl_version_t *v = dnnl_version();
 
-	/* Debian's oneDNN runs on OpenMP: one thread, as the ABI asks. */
+	/* Debian's oneDNN runs on OpenMP: one thread, as the ABI asks,
+	 * until dmo asks for more (dmo_backend_threads_v1). */
 	omp_set_num_threads(1);
 	if (dnnl_set_max_cpu_isa(caps[isa_rank(isa)]) != dnnl_success ||
 	    dnnl_engine_create(&engine, dnnl_cpu, 0) != dnnl_success ||
@@ -47,6 +48,15 @@ static int onednn_init(const char *isa, char *err, size_t err_len)
 	}
 	snprintf(version_text, sizeof version_text, "oneDNN %d.%d.%d", v->major, v->minor,
 		 v->patch);
+	return 0;
+}
+
+/* OpenMP's team size for the calling thread's next parallel regions,
+ * which oneDNN splits statically by thread number. */
+int dmo_backend_threads_v1(int threads, char *err, size_t err_len)
+{
+	(void)err; (void)err_len;
+	omp_set_num_threads(threads);
 	return 0;
 }
 

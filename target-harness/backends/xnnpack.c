@@ -1,5 +1,6 @@
-/* xnnpack.c - the `xnnpack` backend: XNNPACK's f32 NHWC operators, single
- * thread (no pthreadpool), behind <dmo/backend.h>.
+/* xnnpack.c - the `xnnpack` backend: XNNPACK's f32 NHWC operators behind
+ * <dmo/backend.h>, on the calling thread or, when dmo asks for N threads,
+ * on a pthreadpool of N (which hands out tiles dynamically: work stealing).
  *
  * XNNPACK picks its microkernels once, in xnn_initialize, from cpuinfo's
  * view of the CPU; the ISA cap lowers that view first (cpuinfo_isa is the
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 
 #include <cpuinfo.h>
+#include <pthreadpool.h>
 #include <xnnpack.h>
 
 #include "plugin.h"
@@ -22,6 +24,7 @@ struct xnn_op {
 };
 
 static char isa_name[32] = "?";
+static pthreadpool_t pool; /* NULL: the calling thread alone */
 
 static int xnn_backend_init(const char *isa, char *err, size_t err_len)
 {
@@ -50,6 +53,18 @@ static int xnn_backend_init(const char *isa, char *err, size_t err_len)
 		 : cpuinfo_isa.avx                        ? "avx"
 		 : cpuinfo_isa.sse4_1                     ? "sse4.1"
 							  : "sse2");
+	return 0;
+}
+
+int dmo_backend_threads_v1(int threads, char *err, size_t err_len)
+{
+	if (pool != NULL)
+		pthreadpool_destroy(pool);
+	pool = NULL;
+	if (threads > 1 && (pool = pthreadpool_create((size_t)threads)) == NULL) {
+		snprintf(err, err_len, "xnnpack: pthreadpool_create(%d) failed", threads);
+		return -1;
+	}
 	return 0;
 }
 
@@ -159,7 +174,7 @@ static int xnn_backend_run(void *prepared, const void *in, void *out)
 		st = xnn_setup_clamp_nc_f32(x->op, x->rows, in, out, NULL);
 	if (st != xnn_status_success)
 		return -1;
-	return xnn_run_operator(x->op, NULL) == xnn_status_success ? 0 : -1;
+	return xnn_run_operator(x->op, pool) == xnn_status_success ? 0 : -1;
 }
 
 static void xnn_backend_release(void *prepared)

@@ -15,6 +15,7 @@
 #include "infer_model.h"
 #include "input_options.h"
 #include "model_table.h"
+#include "cpu_features.h"
 #include "progress.h"
 #include "runner.h"
 
@@ -54,11 +55,15 @@ static const char usage[] =
 	"                     output goes to DIR/dmo-LLLL.bin (tests/armnn_layers.py\n"
 	"                     compares them op by op)\n"
 	"  -b, --backend NAME run the kernels of backend NAME (" DMO_BACKEND_NAMES_HOST "\n"
-	"                     " DMO_BACKEND_NAMES_CMSIS "; one thread) instead of\n"
-	"                     libdmokernels called directly\n"
+	"                     " DMO_BACKEND_NAMES_CMSIS ") instead of\n"
+	"                     libdmokernels called directly; --threads N: xnnpack\n"
+	"                     and onednn on their own pools of N threads\n"
 	"      --isa CAP      cap the backend's instruction set: sse4, avx, avx2\n"
 	"      --info FILE    write per layer the backend, its version, ISA and\n"
 	"                     implementation and the CPU features seen (CSV)\n"
+	"      --native-isa ISA, --host-isa ISA  the backend's ISA natively and the\n"
+	"                     host CPU's widest, as the dmo front end found them\n"
+	"                     outside Valgrind: two more columns of --info\n"
 	"  -h, --help         this text\n";
 
 struct harness_options {
@@ -72,35 +77,13 @@ struct harness_options {
 	struct dmo_input_options input;       /* a real model's input */
 	const char *output;                   /* a real model's outputs go here */
 	const char *replay;                   /* --replay DIR */
+	const char *native_isa, *host_isa;    /* --native-isa, --host-isa: "" unknown */
 	int single_rounding;
 	int progress;
 };
 
-enum { OPT_ISA = 0x100, OPT_INFO, OPT_PROGRESS, OPT_OUTPUT, OPT_ROUNDING, OPT_REPLAY };
-
-/* The x86 features this process sees: under Valgrind, its virtual CPU's. */
-static void cpu_features(char *text, size_t len)
-{
-	__builtin_cpu_init();
-	const struct {
-		const char *name;
-		int has;
-	} features[] = {
-		{ "sse4.1", __builtin_cpu_supports("sse4.1") },
-		{ "sse4.2", __builtin_cpu_supports("sse4.2") },
-		{ "avx", __builtin_cpu_supports("avx") },
-		{ "avx2", __builtin_cpu_supports("avx2") },
-		{ "fma", __builtin_cpu_supports("fma") },
-		{ "avx512f", __builtin_cpu_supports("avx512f") },
-	};
-	size_t used = 0;
-
-	text[0] = '\0';
-	for (size_t i = 0; i < sizeof features / sizeof features[0]; i++)
-		if (features[i].has && used < len)
-			used += (size_t)snprintf(text + used, len - used, "%s%s", used ? " " : "",
-						 features[i].name);
-}
+enum { OPT_ISA = 0x100, OPT_INFO, OPT_PROGRESS, OPT_OUTPUT, OPT_ROUNDING, OPT_REPLAY,
+       OPT_NATIVE_ISA, OPT_HOST_ISA };
 
 static void info_field(FILE *out, const char *text, int last)
 {
@@ -119,7 +102,7 @@ static void write_info(const struct harness_options *opts, const char *name,
 	if (opts->info == NULL)
 		return;
 	b = dmo_backend_desc(opts->described);
-	cpu_features(cpu, sizeof cpu);
+	dmo_cpu_features(cpu, sizeof cpu); /* under Valgrind, its virtual CPU's */
 	if (run == NULL)
 		snprintf(impl, sizeof impl, "reference loop order, %d thread%s%s", opts->threads,
 			 opts->threads > 1 ? "s" : "", opts->interleave ? " interleaved" : "");
@@ -129,11 +112,14 @@ static void write_info(const struct harness_options *opts, const char *name,
 	info_field(opts->info, opts->isa ? opts->isa : "", 0);
 	info_field(opts->info, b->isa(), 0);
 	info_field(opts->info, run ? dmo_backend_implementation(run) : impl, 0);
-	info_field(opts->info, cpu, 1);
+	info_field(opts->info, cpu, 0);
+	info_field(opts->info, opts->native_isa, 0);
+	info_field(opts->info, opts->host_isa, 1);
 	fflush(opts->info);
 }
 
-static const char backend_info_header[] = "name,backend,version,isa_cap,isa,implementation,cpu\n";
+static const char backend_info_header[] =
+	"name,backend,version,isa_cap,isa,implementation,cpu,native_isa,host_isa\n";
 
 /* Run KERNEL(ARG) as layer NAME, between dmo_layer_begin and dmo_layer_end.
  * Returns 0; 1 when the kernel refused to run, for the caller to say why;
@@ -492,11 +478,14 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, OPT_OUTPUT },
 		{ "rounding", required_argument, NULL, OPT_ROUNDING },
 		{ "replay", required_argument, NULL, OPT_REPLAY },
+		{ "native-isa", required_argument, NULL, OPT_NATIVE_ISA },
+		{ "host-isa", required_argument, NULL, OPT_HOST_ISA },
 		DMO_INPUT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct harness_options opts = { .threads = 1, .input.source.seed = 1 };
+	struct harness_options opts = { .threads = 1, .input.source.seed = 1, .native_isa = "",
+					.host_isa = "" };
 	struct dmo_model model = { 0 };
 	const char *backend = NULL, *info = NULL;
 	char err[1024];
@@ -550,6 +539,12 @@ int main(int argc, char **argv)
 		case OPT_REPLAY:
 			opts.replay = optarg;
 			break;
+		case OPT_NATIVE_ISA:
+			opts.native_isa = optarg;
+			break;
+		case OPT_HOST_ISA:
+			opts.host_isa = optarg;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -561,13 +556,10 @@ int main(int argc, char **argv)
 	if (opts.isa != NULL && backend == NULL)
 		backend = "ref";
 	if (backend != NULL) {
-		if (opts.threads != 1) {
-			fprintf(stderr, "dmo-harness: --backend runs one thread; --threads %d needs "
-				"the default reference runner\n", opts.threads);
-			return 2;
-		}
+		/* A backend's threads are its library's own pool. */
 		opts.backend = dmo_backend_load(backend, opts.isa, err, sizeof err);
-		if (opts.backend == NULL) {
+		if (opts.backend == NULL ||
+		    dmo_backend_set_threads(opts.backend, opts.threads, err, sizeof err) != 0) {
 			fprintf(stderr, "dmo-harness: %s\n", err);
 			return 2;
 		}

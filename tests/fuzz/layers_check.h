@@ -1,7 +1,7 @@
 /* layers_check.h - what every layer table a reader returns must satisfy,
  * shared by the tool-layers.bin and layers.csv targets: the fields are
- * terminated, the status is one layers.csv accepts, O_s^any is at most O_s,
- * and writing the table
+ * terminated, the status is one layers.csv accepts, O_s^split <= O_s^any
+ * <= O_s, the safe value is among them, and writing the table
  * as layers.csv and reading it back gives the same table. */
 #ifndef DMO_FUZZ_LAYERS_CHECK_H
 #define DMO_FUZZ_LAYERS_CHECK_H
@@ -18,8 +18,11 @@ static void check_row(const struct dmo_layer_row *r)
 	assert(memchr(r->op, '\0', sizeof r->op) != NULL);
 	assert(memchr(r->status, '\0', sizeof r->status) != NULL);
 	assert(strcmp(r->status, "ok") == 0 || strcmp(r->status, "incomplete") == 0 ||
-	       strncmp(r->status, "error:", 6) == 0 || strncmp(r->status, "ok:threads=", 11) == 0);
-	assert(r->os_any_bytes <= r->os_bytes);
+	       strncmp(r->status, "error:", 6) == 0 || strncmp(r->status, "ok:threads=", 11) == 0 ||
+	       strncmp(r->status, "ok:alive=", 9) == 0);
+	assert(r->os_split_bytes <= r->os_any_bytes && r->os_any_bytes <= r->os_bytes);
+	assert(r->safe_os_bytes == r->os_bytes || r->safe_os_bytes == r->os_any_bytes ||
+	       r->safe_os_bytes == r->os_split_bytes);
 }
 
 static void check_layer_table(const struct dmo_layer_table *table)
@@ -43,7 +46,10 @@ static void check_layer_table(const struct dmo_layer_table *table)
 		assert(a->layer == b->layer && a->in_bytes == b->in_bytes &&
 		       a->out_bytes == b->out_bytes && a->steps == b->steps &&
 		       a->instructions == b->instructions && a->os_bytes == b->os_bytes &&
-		       a->threads == b->threads && a->os_any_bytes == b->os_any_bytes);
+		       a->threads == b->threads && a->os_any_bytes == b->os_any_bytes &&
+		       a->alive_threads == b->alive_threads &&
+		       a->os_split_bytes == b->os_split_bytes &&
+		       a->safe_os_bytes == b->safe_os_bytes && a->safe_rule == b->safe_rule);
 		assert(memcmp(a->counts, b->counts, sizeof a->counts) == 0);
 		assert(strcmp(a->name, b->name) == 0 && strcmp(a->op, b->op) == 0 &&
 		       strcmp(a->status, b->status) == 0);

@@ -17,7 +17,7 @@
  *            buffers themselves - no copy of IN or OUT in between, since
  *            that copy is what the tool would measure (a library that must
  *            copy sets DMO_BACKEND_COPIES and is not profiled) - on the
- *            calling thread alone;
+ *            calling thread alone, unless dmo asked for more (below);
  *   release  free what prepare made.
  *
  * IN and OUT may overlap (that is the point): a backend must not check for
@@ -143,6 +143,14 @@ struct dmo_backend {
 /* The symbol a backend exports: one of the two. */
 const struct dmo_backend *dmo_backend_v2(void);
 const struct dmo_backend *dmo_backend_v1(void);
+
+/* Optional, beside it, for a library with a thread pool of its own: dmo
+ * calls it once after init and before the first prepare, with THREADS >= 1;
+ * from then on run computes on the library's own pool of that many threads
+ * (pthreadpool, OpenMP), splitting the work as the library does.  0, or -1
+ * with ERR.  A backend without it runs on the calling thread alone, and dmo
+ * refuses --threads above 1 for it.  Optional, so the ABI version stays 1. */
+int dmo_backend_threads_v1(int threads, char *err, size_t err_len);
 
 #ifdef __cplusplus
 }
