@@ -209,7 +209,7 @@ int dmo_backend_set_threads(struct dmo_backend_handle *handle, int threads, char
 		return 0;
 	snprintf(err, err_len, "backend %s runs one thread (it has no pool of its own); "
 		 "--threads %d needs a backend that has one (xnnpack, onednn) or the default "
-		 "reference runner", handle->desc->name, threads);
+		 "reference runner", handle->desc.name, threads);
 	return -1;
 }
 
