@@ -9,7 +9,7 @@
 #include "profile_options.h"
 
 /* After the shared options' codes (profile.h: DMO_OPT_MAX_MEM ...). */
-enum { OPT_KERNELS = DMO_OPT_COUNT + 1 };
+enum { OPT_KERNELS = DMO_OPT_SHARED_END };
 
 static const struct cmd_option options[] = {
 	{ "kernels", required_argument, OPT_KERNELS, "NAME",

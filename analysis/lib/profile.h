@@ -64,7 +64,7 @@ int dmo_rundir_recover(const char *dir, char *err, size_t err_len);
  * DMO_OPT_RUNS --runs K, DMO_OPT_COUNT --count, DMO_OPT_STATIC_SPLIT
  * --static-split (their help: analysis/cmd/profile_options.c). */
 enum { DMO_OPT_MAX_MEM = 0x100, DMO_OPT_VG_OPT, DMO_OPT_RUNS, DMO_OPT_COUNT,
-       DMO_OPT_STATIC_SPLIT };
+       DMO_OPT_STATIC_SPLIT, DMO_OPT_SHARED_END /* a command's own codes start here */ };
 
 /* Take OPTION (with VALUE) into *OPTS.  Returns 1 when it is one of the
  * shared options, 0 when it is not, -1 with a message in ERR when its
