@@ -69,7 +69,10 @@ static const struct cmd_option options[] = {
 	  "plan and compare its outputs bit for bit with a run on\n"
 	  "separate buffers (a .tflite: its real weights, every\n"
 	  "layer's output against the plain plan's arena, on the\n"
-	  "input of --random 1)" },
+	  "input of --random 1), on the kernels the O_s hold for:\n"
+	  "dmo's reference kernels, or for TFLM's kernels the plan\n"
+	  "written into the model and run in TFLM against TFLM's\n"
+	  "own plan (dmo-tflm-run-KERNELS, 3 inputs)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -84,17 +87,23 @@ static const struct cmd_spec command = {
 	"with diagonal overlaps (each layer's dying input may overlap its output\n"
 	"by O_s): greedy by the same rule and in reverse execution order, then a\n"
 	"search for the lowest peak, which proves it optimal or stops at the time\n"
-	"limit with the best plan found.  Print both peaks, the lower bound, the\n"
-	"status, the saving and a per-layer table of offsets, live ranges and\n"
-	"overlaps (docs/plan.md).\n",
+	"limit with the best plan found.  Print the kernels the O_s hold for (a\n"
+	"plan is safe for those kernels only), both peaks and whether they are\n"
+	"activations only or TFLite Micro's whole non-persistent arena, the lower\n"
+	"bound, the status, the saving split into placement and overlap, and a\n"
+	"per-layer table of offsets, live ranges and overlaps (docs/plan.md).\n"
+	"--emit-tflite writes the plan into the model, where TFLite Micro reads\n"
+	"it; --verify runs it on the kernels it was made for.\n",
 	.tables = { options, cmd_shape_options },
 	.notes = "With --csv or --json, only the per-layer table is printed (and --verify's\n"
 		 "verdict goes to stderr); --summary FILE keeps the summary.  The table's\n"
 		 "column tensor is the model's own tensor index (-1: a scratch buffer).\n"
 		 "--verify shows a line per layer on stderr.\n"
-		 "Environment: DMO_MODELS_DIR (tables).\n",
+		 "Environment: DMO_MODELS_DIR (tables), DMO_TFLM_RUNNER_DIR (the folder of\n"
+		 "dmo-tflm-run-KERNELS).\n",
 	.outputs = CMD_HAS_CSV | CMD_HAS_JSON | CMD_HAS_QUIET,
-	.finding = "with --verify, the overlapped arena's outputs differ",
+	.finding = "with --verify, the overlapped arena's outputs differ (inside TFLM:\n"
+		   "  or its arena is not lower by the saving dmo printed)",
 };
 
 /* What the plan's numbers mean, said beside them (issue 29): the kernels
