@@ -191,6 +191,24 @@ mkdir "$WORK/old" && cp "$WORK/ref/layers.csv" "$WORK/old/"
 "$DMO" infer --os "measured:$WORK/old" "$m" >/dev/null 2>"$WORK/old.err"
 expect_eq "dmo infer --os measured:DIR without kernels.csv: exit status" 2 $?
 grep -q "does not say which kernels it measured" "$WORK/old.err" || fail "$(cat "$WORK/old.err")"
+# --kernels of a backend: measured on it by dmo run (a temporary run
+# directory), the same plan as from a run directory of the same kernels;
+# --verify refused before anything runs (dmo runs only ref or TFLM).
+if [ -f "$top_builddir/target-harness/backends/.libs/dmo-backend-xnnpack.so" ]; then
+	"$DMO" plan -q --kernels xnnpack ds_cnn_kws >"$WORK/xnn.txt" 2>"$WORK/xnn.err"
+	expect_eq "--kernels xnnpack: exit status" 0 $?
+	grep -q "^kernels: *xnnpack: " "$WORK/xnn.txt" || fail "header: $(head -3 "$WORK/xnn.txt")"
+	"$DMO" run -q --model ds_cnn_kws --backend xnnpack --out "$WORK/xnnrun" >/dev/null
+	"$DMO" plan -q --kernels xnnpack --os "measured:$WORK/xnnrun" ds_cnn_kws >"$WORK/xnn2.txt"
+	expect_eq "--kernels xnnpack: peak = from dmo run --backend xnnpack's directory" \
+		"$(awk '/^peak with overlaps/ { print $4 }' "$WORK/xnn2.txt")" \
+		"$(awk '/^peak with overlaps/ { print $4 }' "$WORK/xnn.txt")"
+	"$DMO" plan -q --kernels xnnpack --verify ds_cnn_kws >/dev/null 2>"$WORK/xnnv.err"
+	expect_eq "--kernels xnnpack --verify: exit status" 2 $?
+	grep -q "measuring" "$WORK/xnnv.err" && fail "--verify refused only after measuring"
+else
+	echo "note: the xnnpack backend is not built: --kernels of a backend not run"
+fi
 # The reference kernels' own run, and no --kernels: accepted (the header says so).
 "$DMO" plan --kernels ref "$m" | grep -q "^kernels: *ref: " &&
 	echo "ok: --kernels ref plans with the algorithmic O_s" || fail "--kernels ref"

@@ -367,7 +367,7 @@ int cmd_plan(int argc, char **argv)
 	const char *os_name = NULL, *kernels_name = NULL, *emit_tflite = NULL, *emit_header = NULL,
 		   *summary = NULL;
 	double time_limit = DMO_PLAN_TIME_LIMIT;
-	char *end, measured[PATH_MAX + 16], tmp_dir[PATH_MAX] = "";
+	char *end, measured[PATH_MAX + 16], tmp_dir[PATH_MAX] = "", os_label[256] = "";
 	struct dmo_model model = { 0 };
 	struct dmo_plan plan;
 	struct dmo_kernels kernels, want, ref;
@@ -431,7 +431,15 @@ int cmd_plan(int argc, char **argv)
 				  "arena, whose buffers are 16-byte aligned: --align must be a "
 				  "multiple of 16");
 	/* The O_s: of the kernels asked for, measured unless a run directory
-	 * of them is given; by default dmo's reference kernels'. */
+	 * of them is given; by default dmo's reference kernels'.  Kernels
+	 * --verify cannot run are refused before anything is measured. */
+	if (verify && kernels_name != NULL && want.kind != DMO_KERNELS_REF &&
+	    want.kind != DMO_KERNELS_RUNTIME &&
+	    (dmo_kernels_of_backend(DMO_KERNELS_REF_NAME, NULL, &ref, err, sizeof err) != 0 ||
+	     dmo_kernels_check_run(&want, 0, &ref, "--verify", err, sizeof err) != 0)) {
+		fprintf(stderr, "dmo plan: --kernels %s: %s\n", want.name, err);
+		return 2;
+	}
 	if (os_name == NULL && kernels_name != NULL && want.kind != DMO_KERNELS_REF) {
 		if (dmo_make_temp_dir(tmp_dir, sizeof tmp_dir, "dmo-plan", err, sizeof err) != 0 ||
 		    measure_on(argv[optind], &want, tmp_dir, err, sizeof err) != 0) {
@@ -441,6 +449,8 @@ int cmd_plan(int argc, char **argv)
 		}
 		snprintf(measured, sizeof measured, "measured:%s", tmp_dir);
 		os_name = measured;
+		snprintf(os_label, sizeof os_label, "measured on %s kernels by dmo run (a temporary run "
+			 "directory)", want.name);
 	}
 	if (os_name == NULL)
 		os_name = "algorithmic";
@@ -489,9 +499,11 @@ int cmd_plan(int argc, char **argv)
 	csv = output.format != CMD_TEXT;
 	rc = peak_without_overlaps(&model, &rules, time_limit, &no_overlap, err, sizeof err);
 	if (rc == 0 && !csv)
-		print_summary(argv[optind], &model, os_name, &kernels, &plan, no_overlap);
+		print_summary(argv[optind], &model, os_label[0] ? os_label : os_name, &kernels, &plan,
+			      no_overlap);
 	if (rc == 0 && summary &&
-	    write_summary(summary, output.format, argv[optind], os_name, &kernels, &plan, no_overlap,
+	    write_summary(summary, output.format, argv[optind], os_label[0] ? os_label : os_name,
+			  &kernels, &plan, no_overlap,
 			  err, sizeof err) != 0)
 		rc = -1;
 	if (rc == 0 && emit_tflite && dmo_plan_emit_tflite(emit_tflite, &model, &plan, &kernels, err,
