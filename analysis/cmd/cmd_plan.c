@@ -305,8 +305,12 @@ static int measure_on(const char *model, const struct dmo_kernels *k, const char
 	char *args[] = { "dmo", "run", "-q", "--model", (char *)model,
 			 k->kind == DMO_KERNELS_RUNTIME ? "--runtime" : "--backend", (char *)k->name,
 			 "--out", (char *)dir, NULL };
+	char runner[PATH_MAX];
 	int status;
 
+	if (k->kind == DMO_KERNELS_RUNTIME &&
+	    dmo_locate_tflm_runner(k->name, runner, sizeof runner, err, err_len) != 0)
+		return -1;
 	if (k->kind == DMO_KERNELS_PROGRAM)
 		return dmo_errf(err, err_len, "dmo cannot run %s itself: profile it (dmo profile "
 				"--kernels %s -- PROGRAM) and give --os measured:DIR", k->name, k->name);
