@@ -118,17 +118,22 @@ static void print_summary(const char *model_name, const struct dmo_model *model,
 	double saving = 100.0 * ((double)plan->peak_plain - (double)plan->peak_dmo) /
 			(double)plan->peak_plain;
 	uint64_t gap = plan->peak_dmo - plan->bound_dmo;
-	const char *arena = plan->align > 1 ? "whole non-persistent arena" : "activations only";
+	const char *arena = dmo_plan_arena_kind(plan);
 
 	printf("model %s: %zu layers, %zu tensors, O_s %s\n", model_name, plan->n_layers,
 	       plan->n_tensors - plan->n_scratch, os_name);
 	printf("kernels:               %s: %s%s%s%s%s\n", kernels->name, dmo_kernels_describe(kernels),
 	       kernels->version[0] ? ", " : "", kernels->version, kernels->isa[0] ? ", " : "",
 	       kernels->isa);
-	if (plan->align > 1)
+	if (plan->whole_arena)
 		printf("arena:                 TFLite Micro's whole non-persistent arena: offsets aligned to "
 		       "%llu, sizes rounded up to it, %zu scratch buffer%s of the kernels\n",
 		       (unsigned long long)plan->align, plan->n_scratch, plan->n_scratch == 1 ? "" : "s");
+	else if (plan->align > 1)
+		printf("arena:                 activations only, offsets aligned to %llu and sizes rounded "
+		       "up to it as in TFLite Micro's arena; the kernels' scratch buffers, unknown to "
+		       "dmo, come on top (TFLM fits them around the plan)\n",
+		       (unsigned long long)plan->align);
 	else
 		printf("arena:                 activations only, in bytes (no alignment, no scratch buffers)\n");
 	printf("peak without overlaps: %llu bytes, %s (TFLite Micro's greedy rule)\n",
@@ -184,7 +189,7 @@ static int write_summary(const char *path, enum cmd_format format, const char *m
 	fputc(',', out);
 	csv_fwrite(out, os_name, strlen(os_name));
 	fprintf(out, ",%s,%llu,%zu,%llu,%llu,%llu,%llu,%llu,%llu,%d,%s,%llu,%lld,%lld\n",
-		p->align > 1 ? "whole non-persistent arena" : "activations only",
+		dmo_plan_arena_kind(p),
 		(unsigned long long)p->align, p->n_scratch, (unsigned long long)p->peak_plain,
 		(unsigned long long)no_overlap, (unsigned long long)p->peak_dmo,
 		(unsigned long long)p->peak_by_size, (unsigned long long)p->peak_reverse,
@@ -490,7 +495,8 @@ int cmd_plan(int argc, char **argv)
 	 * goes into TFLM. */
 	if (rc == 0 && (emit_tflite || emit_header || in_tflm)) {
 		rules.scratch = scratch = scratch_of(&model, &kernels, err, sizeof err);
-		rc = scratch == NULL ? -1 : 0;
+		if (scratch == NULL)
+			fprintf(stderr, "dmo plan: %s: the plan holds the activations only\n", err);
 	}
 	if (rc == 0)
 		rc = dmo_plan_build_rules(&model, os, &rules, time_limit, &searched, &plan, err,
@@ -520,10 +526,10 @@ int cmd_plan(int argc, char **argv)
 		fprintf(stderr, "dmo plan: %s\n", err);
 		rc = 2;
 	} else if (emit_tflite || emit_header) {
-		fprintf(csv ? stderr : stdout, "wrote %s%s%s: %llu-byte arena for %s kernels (TFLite "
-			"Micro's whole non-persistent arena)\n\n", emit_tflite ? emit_tflite : "",
-			emit_tflite && emit_header ? " and " : "", emit_header ? emit_header : "",
-			(unsigned long long)plan.peak_dmo, kernels.name);
+		fprintf(csv ? stderr : stdout, "wrote %s%s%s: %llu-byte arena for %s kernels (%s)\n\n",
+			emit_tflite ? emit_tflite : "", emit_tflite && emit_header ? " and " : "",
+			emit_header ? emit_header : "", (unsigned long long)plan.peak_dmo, kernels.name,
+			dmo_plan_arena_kind(&plan));
 	}
 	if (rc == 0)
 		rc = cmd_table_open(&table, output.format, "plan") == NULL ? 2 : 0;

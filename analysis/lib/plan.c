@@ -267,6 +267,11 @@ static int plan_all(struct dmo_plan *p, double time_limit, const struct dmo_plan
 	return 0;
 }
 
+const char *dmo_plan_arena_kind(const struct dmo_plan *plan)
+{
+	return plan->whole_arena ? "whole non-persistent arena" : "activations only";
+}
+
 const char *dmo_plan_status_name(enum dmo_plan_status status)
 {
 	switch (status) {
@@ -450,7 +455,8 @@ int dmo_plan_build_rules(const struct dmo_model *model, const uint64_t *os,
 			 const struct dmo_plan_watch *watch, struct dmo_plan *plan, char *err,
 			 size_t err_len)
 {
-	struct dmo_plan p = { .n_layers = model->n_layers, .align = rules ? rules->align : 1 };
+	struct dmo_plan p = { .n_layers = model->n_layers, .align = rules ? rules->align : 1,
+			      .whole_arena = rules && rules->scratch };
 	const uint64_t *scratch_bytes = rules ? rules->scratch : NULL;
 	char msg[512];
 	uint64_t *scratch;
