@@ -31,6 +31,15 @@ fi
 # arena FILE: arena_used_bytes of a runner's report.
 arena() { awk '$1 == "arena_used_bytes" { print $2 }' "$1"; }
 
+# both RUNNER PLANNED SEED: the original model (TFLM's own plan) and
+# PLANNED on input SEED, reports in own.txt and dmo.txt; 0 when the
+# outputs are equal byte for byte.
+both() {
+	"$1" --input "$WORK/in$3.bin" --output "$WORK/own.out" "$m" >"$WORK/own.txt"
+	"$1" --input "$WORK/in$3.bin" --output "$WORK/dmo.out" "$2" >"$WORK/dmo.txt"
+	cmp -s "$WORK/own.out" "$WORK/dmo.out"
+}
+
 # The inputs: 9216 bytes each (96x96x1 int8), from this script's own seeds.
 for seed in 1 2 3; do
 	/usr/bin/python3 -c "import random,sys; random.seed($seed); sys.stdout.buffer.write(bytes(random.randrange(256) for _ in range(9216)))" \
@@ -51,9 +60,7 @@ ref_saving=$(( $(awk '/^peak without overlaps/ { print $4 }' "$WORK/ref.txt") -
 # bytes less (55296 - 36880).
 if [ -x "$RUNNERS/dmo-tflm-run-tflm" ]; then
 	for seed in 1 2 3; do
-		"$RUNNERS/dmo-tflm-run-tflm" --input "$WORK/in$seed.bin" --output "$WORK/own.out" "$m" >"$WORK/own.txt"
-		"$RUNNERS/dmo-tflm-run-tflm" --input "$WORK/in$seed.bin" --output "$WORK/dmo.out" "$WORK/ref.tflite" >"$WORK/dmo.txt"
-		cmp -s "$WORK/own.out" "$WORK/dmo.out" &&
+		both "$RUNNERS/dmo-tflm-run-tflm" "$WORK/ref.tflite" $seed &&
 			echo "ok: tflm, input $seed: outputs with the reference plan = TFLM's own plan" ||
 			fail "tflm, input $seed: the reference plan changes TFLM's reference kernels' output"
 		expect_eq "tflm, input $seed: arena_used_bytes lower by dmo's saving" 18416 \
@@ -77,9 +84,7 @@ negative() {
 		# gcc's CMSIS-NN 1x1 convolution: the reference plan corrupts it.
 		differs=0
 		for seed in 1 2 3; do
-			"$runner" --input "$WORK/in$seed.bin" --output "$WORK/own.out" "$m" >/dev/null
-			"$runner" --input "$WORK/in$seed.bin" --output "$WORK/ref.out" "$WORK/ref.tflite" >/dev/null
-			cmp -s "$WORK/own.out" "$WORK/ref.out" || differs=1
+			both "$runner" "$WORK/ref.tflite" $seed || differs=1
 		done
 		expect_eq "$k: the reference plan changes TFLM's output" 1 $differs ;;
 	esac
@@ -96,9 +101,7 @@ for k in tflm tflm-cmsis-nn tflm-cmsis-nn-dsp tflm-cmsis-nn-dsp-ac6; do
 	plain=$(awk '/^peak without overlaps/ { print $4 }' "$WORK/$k.txt")
 	ours=$(awk '/^peak with overlaps/ { print $4 }' "$WORK/$k.txt")
 	for seed in 1 2 3; do
-		"$runner" --input "$WORK/in$seed.bin" --output "$WORK/own.out" "$m" >"$WORK/own.txt"
-		"$runner" --input "$WORK/in$seed.bin" --output "$WORK/dmo.out" "$WORK/$k.tflite" >"$WORK/dmo.txt"
-		cmp -s "$WORK/own.out" "$WORK/dmo.out" &&
+		both "$runner" "$WORK/$k.tflite" $seed &&
 			echo "ok: $k, input $seed: outputs with dmo's plan = TFLM's own plan" ||
 			fail "$k, input $seed: outputs differ"
 		grep -q "^offline_plan yes" "$WORK/dmo.txt" || fail "$k: the runner did not take the plan"
