@@ -102,6 +102,20 @@ u = bytearray(d)
 struct.pack_into("<89i", u, at, *offs)
 open(sys.argv[3], "wb").write(bytes(u))
 PY
+# A plan whose N is not the words that follow: dmo model says so, exit 2.
+$PY - "$WORK/person_detect.tflite" "$WORK/damaged.tflite" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+at = d.find(struct.pack("<iii", 1, 0, 89))
+struct.pack_into("<i", d, at + 8, 90)
+open(sys.argv[2], "wb").write(bytes(d))
+PY
+"$DMO" model "$WORK/damaged.tflite" >/dev/null 2>"$WORK/damaged.err"
+expect_eq "dmo model of a damaged plan: exit status" 2 $?
+grep -q "the OfflineMemoryAllocation metadata is 368 bytes, not int32 \[version, subgraph, N, N offsets\]" \
+	"$WORK/damaged.err" || fail "damaged plan: $(cat "$WORK/damaged.err")"
+"$DMO" infer -q --arena model "$WORK/damaged.tflite" >/dev/null 2>&1
+expect_eq "dmo infer --arena model of a damaged plan: exit status" 2 $?
 "$DMO" infer -q --arena model "$WORK/other.tflite" >/dev/null 2>"$WORK/other.err"
 expect_eq "infer --arena model, plan of other kernels: exit status" 2 $?
 grep -q "holds for xyz kernels, but dmo infer runs ref kernels" "$WORK/other.err" ||
