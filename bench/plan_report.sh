@@ -68,7 +68,7 @@ for model in "$@"; do
 			}
 		}
 		/^peak without overlaps:/ { plain = $4 }
-		/^peak with overlaps:/    { dmo = $4; greedy = $11; sub(/,$/, "", greedy) }
+		/^peak with overlaps:/    { dmo = $4; greedy = $0; sub(/.*same rule: /, "", greedy); sub(/,.*/, "", greedy) }
 		/^lower bound:/           { bound = $3 }
 		/^status:/                { status = $0; sub(/^status: */, "", status) }
 		/^planning:/              { ms = 1000 * $2 }

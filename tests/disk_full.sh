@@ -7,14 +7,14 @@
 
 disk="$WORK/disk"
 mkdir -p "$disk"
-if ! mount -t tmpfs -o size=12k tmpfs "$disk" 2>/dev/null; then
+if ! mount -t tmpfs -o size=16k tmpfs "$disk" 2>/dev/null; then
 	echo "SKIP: cannot mount a tmpfs (needs root)"
 	exit 77
 fi
 trap 'umount "$disk" 2>/dev/null; rm -rf "$WORK"' EXIT
 
-# 12 KiB: the filler and the lock file (it holds the pid) take a page each;
-# one 4 KiB page is left: room for 2 of relu's 3 records (1440 bytes each);
+# 16 KiB: the filler, the lock file (it holds the pid) and kernels.csv take
+# a page each; one 4 KiB page is left: room for 2 of relu's 3 records (1440 bytes each);
 # the third is cut short.
 mkdir "$disk/run"
 head -c 4096 /dev/zero >"$disk/filler"
@@ -38,7 +38,7 @@ expect_eq "rebuilt: layer 2" ok "$(field "$disk/run" relu_backward status)"
 # case had 3 replaced by 2).
 rm -rf "$disk/run"
 mkdir "$disk/run2"
-head -c 8192 /dev/zero >"$disk/filler" 2>/dev/null
+head -c 12288 /dev/zero >"$disk/filler" 2>/dev/null
 "$DMO" profile --out "$disk/run2" -- "$TARGETS/misuse" exit-mid-layer >/dev/null 2>"$WORK/exit.err"
 expect_eq "full disk, program exits 7: status" 7 $?
 grep -q "No space left on device" "$WORK/exit.err" && echo "ok: full disk said" \

@@ -21,7 +21,8 @@ MODELS="$top_srcdir/tests/models"
 PY=/usr/bin/python3
 WALK="$top_srcdir/tests/tflite_plan_walk.py"
 
-# emit NAME MODEL: emit, walk, infer with the embedded plan vs plain.
+# emit NAME MODEL: emit, walk, infer with the embedded plan vs plain
+# (MODEL carries no plan, except for NAME replanned).
 emit() {
 	name=$1 m=$2
 	"$DMO" plan -q --emit-tflite "$WORK/$name.tflite" --emit-header "$WORK/$name.h" "$m" \
@@ -60,12 +61,12 @@ EOF
 	grep -q "^kernels entry (dmo_kernels): kernels=ref " "$WORK/$name.model" &&
 		echo "ok: $name: dmo model lists the embedded plan and its kernels" ||
 		fail "$name: dmo model does not show the plan: $(tail -5 "$WORK/$name.model")"
-	"$DMO" model "$m" | grep -q "offline memory plan" &&
+	[ "$name" = replanned ] || ! "$DMO" model "$m" | grep -q "offline memory plan" ||
 		fail "$name: dmo model lists a plan the original does not carry"
 	"$DMO" infer -q --arena model --output "$WORK/$name.model.out" "$WORK/$name.tflite" \
 		>"$WORK/$name.infer"
 	expect_eq "$name: dmo infer --arena model exit status" 0 $?
-	grep -q " ${arena}-byte arena, activations only (the model's offline plan" "$WORK/$name.infer" ||
+	grep -q " ${arena}-byte arena (the model's offline plan;.*; activations only)" "$WORK/$name.infer" ||
 		fail "$name: infer did not run in the embedded plan's arena: $(cat "$WORK/$name.infer")"
 	"$DMO" infer -q --arena plain --output "$WORK/$name.plain.out" "$m" >/dev/null
 	cmp "$WORK/$name.model.out" "$WORK/$name.plain.out" &&
@@ -75,6 +76,9 @@ EOF
 
 emit person_detect "$MODELS/tflm_person_detect.tflite"
 emit tiny_kws "$MODELS/tiny_kws_ref_model.tflite"
+emit hello_world "$MODELS/tflm_hello_world_int8.tflite"
+# A model that carries a plan gets it replaced, not a second one.
+emit replanned "$WORK/person_detect.tflite"
 if [ -n "$SHARED_MODELS" ] && [ -f "$SHARED_MODELS/tiny_vww_96_int8.tflite" ]; then
 	emit vww_96 "$SHARED_MODELS/tiny_vww_96_int8.tflite"
 fi
@@ -98,6 +102,20 @@ u = bytearray(d)
 struct.pack_into("<89i", u, at, *offs)
 open(sys.argv[3], "wb").write(bytes(u))
 PY
+# A plan whose N is not the words that follow: dmo model says so, exit 2.
+$PY - "$WORK/person_detect.tflite" "$WORK/damaged.tflite" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+at = d.find(struct.pack("<iii", 1, 0, 89))
+struct.pack_into("<i", d, at + 8, 90)
+open(sys.argv[2], "wb").write(bytes(d))
+PY
+"$DMO" model "$WORK/damaged.tflite" >/dev/null 2>"$WORK/damaged.err"
+expect_eq "dmo model of a damaged plan: exit status" 2 $?
+grep -q "the OfflineMemoryAllocation metadata is 368 bytes, not int32 \[version, subgraph, N, N offsets\]" \
+	"$WORK/damaged.err" || fail "damaged plan: $(cat "$WORK/damaged.err")"
+"$DMO" infer -q --arena model "$WORK/damaged.tflite" >/dev/null 2>&1
+expect_eq "dmo infer --arena model of a damaged plan: exit status" 2 $?
 "$DMO" infer -q --arena model "$WORK/other.tflite" >/dev/null 2>"$WORK/other.err"
 expect_eq "infer --arena model, plan of other kernels: exit status" 2 $?
 grep -q "holds for xyz kernels, but dmo infer runs ref kernels" "$WORK/other.err" ||
@@ -191,6 +209,24 @@ mkdir "$WORK/old" && cp "$WORK/ref/layers.csv" "$WORK/old/"
 "$DMO" infer --os "measured:$WORK/old" "$m" >/dev/null 2>"$WORK/old.err"
 expect_eq "dmo infer --os measured:DIR without kernels.csv: exit status" 2 $?
 grep -q "does not say which kernels it measured" "$WORK/old.err" || fail "$(cat "$WORK/old.err")"
+# --kernels of a backend: measured on it by dmo run (a temporary run
+# directory), the same plan as from a run directory of the same kernels;
+# --verify refused before anything runs (dmo runs only ref or TFLM).
+if [ -f "$top_builddir/target-harness/backends/.libs/dmo-backend-xnnpack.so" ]; then
+	"$DMO" plan -q --kernels xnnpack ds_cnn_kws >"$WORK/xnn.txt" 2>"$WORK/xnn.err"
+	expect_eq "--kernels xnnpack: exit status" 0 $?
+	grep -q "^kernels: *xnnpack: " "$WORK/xnn.txt" || fail "header: $(head -3 "$WORK/xnn.txt")"
+	"$DMO" run -q --model ds_cnn_kws --backend xnnpack --out "$WORK/xnnrun" >/dev/null
+	"$DMO" plan -q --kernels xnnpack --os "measured:$WORK/xnnrun" ds_cnn_kws >"$WORK/xnn2.txt"
+	expect_eq "--kernels xnnpack: peak = from dmo run --backend xnnpack's directory" \
+		"$(awk '/^peak with overlaps/ { print $4 }' "$WORK/xnn2.txt")" \
+		"$(awk '/^peak with overlaps/ { print $4 }' "$WORK/xnn.txt")"
+	"$DMO" plan -q --kernels xnnpack --verify ds_cnn_kws >/dev/null 2>"$WORK/xnnv.err"
+	expect_eq "--kernels xnnpack --verify: exit status" 2 $?
+	grep -q "measuring" "$WORK/xnnv.err" && fail "--verify refused only after measuring"
+else
+	echo "note: the xnnpack backend is not built: --kernels of a backend not run"
+fi
 # The reference kernels' own run, and no --kernels: accepted (the header says so).
 "$DMO" plan --kernels ref "$m" | grep -q "^kernels: *ref: " &&
 	echo "ok: --kernels ref plans with the algorithmic O_s" || fail "--kernels ref"

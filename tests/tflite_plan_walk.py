@@ -23,7 +23,8 @@
 #   most O_s bytes, the input above (no forbidden overlap); a model output
 #   is never overlapped;
 # - the arena, with TFLM's rounding of sizes to 16, is ARENA;
-# - metadata dmo_kernels names KERNELS.
+# - metadata dmo_kernels names KERNELS; the original's other metadata
+#   entries kept, ours there once.
 # Exit 0 when all hold, 1 with a message per failure.
 import csv
 import struct
@@ -166,6 +167,13 @@ def main():
         entries[e.string(md, 0)] = e.bytes_(bufs[e.scalar(md, 1, "I")], 0)
     check("OfflineMemoryAllocation" in entries and "dmo_kernels" in entries,
           "metadata entries: %s" % sorted(entries))
+    # The original's other metadata kept, ours once (replaced if it had them).
+    obufs = a.tables(a.root(), M_BUFFERS)
+    old = [(a.string(md, 0), a.bytes_(obufs[a.scalar(md, 1, "I")], 0)) for md in a.tables(a.root(), M_METADATA)]
+    old = [x for x in old if x[0] not in ("OfflineMemoryAllocation", "dmo_kernels")]
+    new = [(e.string(md, 0), e.bytes_(bufs[e.scalar(md, 1, "I")], 0)) for md in e.tables(e.root(), M_METADATA)]
+    check(new[:len(old)] == old and len(new) == len(old) + 2,
+          "metadata: %s, the original's %s" % ([x[0] for x in new], [x[0] for x in old]))
     words = struct.unpack("<%di" % (len(entries["OfflineMemoryAllocation"]) // 4), entries["OfflineMemoryAllocation"])
     g = a.tables(a.root(), M_SUBGRAPHS)[0]
     tensors = a.tables(g, 0)
@@ -177,7 +185,6 @@ def main():
     check("dmo" in kern, "dmo_kernels does not give dmo's version")
 
     # Tensors: sizes, constants, lifetimes from the operators.
-    obufs = a.tables(a.root(), M_BUFFERS)
     size, const, first, last = [], [], [], []
     for t in tensors:
         elems = 1
@@ -247,4 +254,5 @@ def main():
     return 1 if failures else 0
 
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())

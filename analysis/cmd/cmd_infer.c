@@ -273,8 +273,8 @@ int cmd_infer(int argc, char **argv)
 			goto done;
 		fputs("output,shape,index,value,rank\n", table.stream);
 	} else
-		printf("model %s: %zu layers run in a %" PRIu64 "-byte arena, activations only "
-		       "(%s%s; %s: %" PRIu64 " bytes)\n",
+		printf("model %s: %zu layers run in a %" PRIu64 "-byte arena (%s%s; %s: %" PRIu64
+		       " bytes; activations only)\n",
 	       argv[optind], net.n_steps, size, from_file ? "plan " : plain ? "plain plan" :
 	       embedded ? "the model's offline plan" : "overlap plan",
 	       from_file ? arena_kind : "", plain ? "with overlaps" : "without overlaps",

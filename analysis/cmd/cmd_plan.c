@@ -71,7 +71,10 @@ static const struct cmd_option options[] = {
 	  "plan and compare its outputs bit for bit with a run on\n"
 	  "separate buffers (a .tflite: its real weights, every\n"
 	  "layer's output against the plain plan's arena, on the\n"
-	  "input of --random 1)" },
+	  "input of --random 1), on the kernels the O_s hold for:\n"
+	  "dmo's reference kernels, or for TFLM's kernels the plan\n"
+	  "written into the model and run in TFLM against TFLM's\n"
+	  "own plan (dmo-tflm-run-KERNELS, 3 inputs)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -86,17 +89,23 @@ static const struct cmd_spec command = {
 	"with diagonal overlaps (each layer's dying input may overlap its output\n"
 	"by O_s): greedy by the same rule and in reverse execution order, then a\n"
 	"search for the lowest peak, which proves it optimal or stops at the time\n"
-	"limit with the best plan found.  Print both peaks, the lower bound, the\n"
-	"status, the saving and a per-layer table of offsets, live ranges and\n"
-	"overlaps (docs/plan.md).\n",
+	"limit with the best plan found.  Print the kernels the O_s hold for (a\n"
+	"plan is safe for those kernels only), both peaks and whether they are\n"
+	"activations only or TFLite Micro's whole non-persistent arena, the lower\n"
+	"bound, the status, the saving split into placement and overlap, and a\n"
+	"per-layer table of offsets, live ranges and overlaps (docs/plan.md).\n"
+	"--emit-tflite writes the plan into the model, where TFLite Micro reads\n"
+	"it; --verify runs it on the kernels it was made for.\n",
 	.tables = { options, cmd_shape_options },
 	.notes = "With --csv or --json, only the per-layer table is printed (and --verify's\n"
 		 "verdict goes to stderr); --summary FILE keeps the summary.  The table's\n"
 		 "column tensor is the model's own tensor index (-1: a scratch buffer).\n"
 		 "--verify shows a line per layer on stderr.\n"
-		 "Environment: DMO_MODELS_DIR (tables).\n",
+		 "Environment: DMO_MODELS_DIR (tables), DMO_TFLM_RUNNER_DIR (the folder of\n"
+		 "dmo-tflm-run-KERNELS).\n",
 	.outputs = CMD_HAS_CSV | CMD_HAS_JSON | CMD_HAS_QUIET,
-	.finding = "with --verify, the overlapped arena's outputs differ",
+	.finding = "with --verify, the overlapped arena's outputs differ (inside TFLM:\n"
+		   "  or its arena is not lower by the saving dmo printed)",
 };
 
 /* For --os measured:DIR, which of the run directory's values the plan
@@ -130,7 +139,7 @@ static void print_summary(const char *model_name, const struct dmo_model *model,
 	double saving = 100.0 * ((double)plan->peak_plain - (double)plan->peak_dmo) /
 			(double)plan->peak_plain;
 	uint64_t gap = plan->peak_dmo - plan->bound_dmo;
-	const char *arena = plan->align > 1 ? "whole non-persistent arena" : "activations only";
+	const char *arena = dmo_plan_arena_kind(plan);
 
 	printf("model %s: %zu layers, %zu tensors, O_s %s\n", model_name, plan->n_layers,
 	       plan->n_tensors - plan->n_scratch, os_name);
@@ -138,10 +147,15 @@ static void print_summary(const char *model_name, const struct dmo_model *model,
 	printf("kernels:               %s: %s%s%s%s%s\n", kernels->name, dmo_kernels_describe(kernels),
 	       kernels->version[0] ? ", " : "", kernels->version, kernels->isa[0] ? ", " : "",
 	       kernels->isa);
-	if (plan->align > 1)
+	if (plan->whole_arena)
 		printf("arena:                 TFLite Micro's whole non-persistent arena: offsets aligned to "
 		       "%llu, sizes rounded up to it, %zu scratch buffer%s of the kernels\n",
 		       (unsigned long long)plan->align, plan->n_scratch, plan->n_scratch == 1 ? "" : "s");
+	else if (plan->align > 1)
+		printf("arena:                 activations only, offsets aligned to %llu and sizes rounded "
+		       "up to it as in TFLite Micro's arena; the kernels' scratch buffers, unknown to "
+		       "dmo, come on top (TFLM fits them around the plan)\n",
+		       (unsigned long long)plan->align);
 	else
 		printf("arena:                 activations only, in bytes (no alignment, no scratch buffers)\n");
 	printf("peak without overlaps: %llu bytes, %s (TFLite Micro's greedy rule)\n",
@@ -197,7 +211,7 @@ static int write_summary(const char *path, enum cmd_format format, const char *m
 	fputc(',', out);
 	csv_fwrite(out, os_name, strlen(os_name));
 	fprintf(out, ",%s,%llu,%zu,%llu,%llu,%llu,%llu,%llu,%llu,%d,%s,%llu,%lld,%lld\n",
-		p->align > 1 ? "whole non-persistent arena" : "activations only",
+		dmo_plan_arena_kind(p),
 		(unsigned long long)p->align, p->n_scratch, (unsigned long long)p->peak_plain,
 		(unsigned long long)no_overlap, (unsigned long long)p->peak_dmo,
 		(unsigned long long)p->peak_by_size, (unsigned long long)p->peak_reverse,
@@ -318,8 +332,12 @@ static int measure_on(const char *model, const struct dmo_kernels *k, const char
 	char *args[] = { "dmo", "run", "-q", "--model", (char *)model,
 			 k->kind == DMO_KERNELS_RUNTIME ? "--runtime" : "--backend", (char *)k->name,
 			 "--out", (char *)dir, NULL };
+	char runner[PATH_MAX];
 	int status;
 
+	if (k->kind == DMO_KERNELS_RUNTIME &&
+	    dmo_locate_tflm_runner(k->name, runner, sizeof runner, err, err_len) != 0)
+		return -1;
 	if (k->kind == DMO_KERNELS_PROGRAM)
 		return dmo_errf(err, err_len, "dmo cannot run %s itself: profile it (dmo profile "
 				"--kernels %s -- PROGRAM) and give --os measured:DIR", k->name, k->name);
@@ -380,7 +398,7 @@ int cmd_plan(int argc, char **argv)
 	const char *os_name = NULL, *kernels_name = NULL, *emit_tflite = NULL, *emit_header = NULL,
 		   *summary = NULL;
 	double time_limit = DMO_PLAN_TIME_LIMIT;
-	char *end, measured[PATH_MAX + 16], tmp_dir[PATH_MAX] = "";
+	char *end, measured[PATH_MAX + 16], tmp_dir[PATH_MAX] = "", os_label[256] = "";
 	struct dmo_model model = { 0 };
 	struct dmo_plan plan;
 	struct dmo_kernels kernels, want, ref;
@@ -444,7 +462,15 @@ int cmd_plan(int argc, char **argv)
 				  "arena, whose buffers are 16-byte aligned: --align must be a "
 				  "multiple of 16");
 	/* The O_s: of the kernels asked for, measured unless a run directory
-	 * of them is given; by default dmo's reference kernels'. */
+	 * of them is given; by default dmo's reference kernels'.  Kernels
+	 * --verify cannot run are refused before anything is measured. */
+	if (verify && kernels_name != NULL && want.kind != DMO_KERNELS_REF &&
+	    want.kind != DMO_KERNELS_RUNTIME &&
+	    (dmo_kernels_of_backend(DMO_KERNELS_REF_NAME, NULL, &ref, err, sizeof err) != 0 ||
+	     dmo_kernels_check_run(&want, 0, &ref, "--verify", err, sizeof err) != 0)) {
+		fprintf(stderr, "dmo plan: --kernels %s: %s\n", want.name, err);
+		return 2;
+	}
 	if (os_name == NULL && kernels_name != NULL && want.kind != DMO_KERNELS_REF) {
 		if (dmo_make_temp_dir(tmp_dir, sizeof tmp_dir, "dmo-plan", err, sizeof err) != 0 ||
 		    measure_on(argv[optind], &want, tmp_dir, err, sizeof err) != 0) {
@@ -454,6 +480,8 @@ int cmd_plan(int argc, char **argv)
 		}
 		snprintf(measured, sizeof measured, "measured:%s", tmp_dir);
 		os_name = measured;
+		snprintf(os_label, sizeof os_label, "measured on %s kernels by dmo run (a temporary run "
+			 "directory)", want.name);
 	}
 	if (os_name == NULL)
 		os_name = "algorithmic";
@@ -489,7 +517,8 @@ int cmd_plan(int argc, char **argv)
 	 * goes into TFLM. */
 	if (rc == 0 && (emit_tflite || emit_header || in_tflm)) {
 		rules.scratch = scratch = scratch_of(&model, &kernels, err, sizeof err);
-		rc = scratch == NULL ? -1 : 0;
+		if (scratch == NULL)
+			fprintf(stderr, "dmo plan: %s: the plan holds the activations only\n", err);
 	}
 	if (rc == 0)
 		rc = dmo_plan_build_rules(&model, os, &rules, time_limit, &searched, &plan, err,
@@ -502,9 +531,11 @@ int cmd_plan(int argc, char **argv)
 	csv = output.format != CMD_TEXT;
 	rc = peak_without_overlaps(&model, &rules, time_limit, &no_overlap, err, sizeof err);
 	if (rc == 0 && !csv)
-		print_summary(argv[optind], &model, os_name, &kernels, &plan, no_overlap);
+		print_summary(argv[optind], &model, os_label[0] ? os_label : os_name, &kernels, &plan,
+			      no_overlap);
 	if (rc == 0 && summary &&
-	    write_summary(summary, output.format, argv[optind], os_name, &kernels, &plan, no_overlap,
+	    write_summary(summary, output.format, argv[optind], os_label[0] ? os_label : os_name,
+			  &kernels, &plan, no_overlap,
 			  err, sizeof err) != 0)
 		rc = -1;
 	if (rc == 0 && emit_tflite && dmo_plan_emit_tflite(emit_tflite, &model, &plan, &kernels, err,
@@ -517,10 +548,10 @@ int cmd_plan(int argc, char **argv)
 		fprintf(stderr, "dmo plan: %s\n", err);
 		rc = 2;
 	} else if (emit_tflite || emit_header) {
-		fprintf(csv ? stderr : stdout, "wrote %s%s%s: %llu-byte arena for %s kernels (TFLite "
-			"Micro's whole non-persistent arena)\n\n", emit_tflite ? emit_tflite : "",
-			emit_tflite && emit_header ? " and " : "", emit_header ? emit_header : "",
-			(unsigned long long)plan.peak_dmo, kernels.name);
+		fprintf(csv ? stderr : stdout, "wrote %s%s%s: %llu-byte arena for %s kernels (%s)\n\n",
+			emit_tflite ? emit_tflite : "", emit_tflite && emit_header ? " and " : "",
+			emit_header ? emit_header : "", (unsigned long long)plan.peak_dmo, kernels.name,
+			dmo_plan_arena_kind(&plan));
 	}
 	if (rc == 0)
 		rc = cmd_table_open(&table, output.format, "plan") == NULL ? 2 : 0;

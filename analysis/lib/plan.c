@@ -267,6 +267,11 @@ static int plan_all(struct dmo_plan *p, double time_limit, const struct dmo_plan
 	return 0;
 }
 
+const char *dmo_plan_arena_kind(const struct dmo_plan *plan)
+{
+	return plan->whole_arena ? "whole non-persistent arena" : "activations only";
+}
+
 const char *dmo_plan_status_name(enum dmo_plan_status status)
 {
 	switch (status) {
@@ -450,7 +455,8 @@ int dmo_plan_build_rules(const struct dmo_model *model, const uint64_t *os,
 			 const struct dmo_plan_watch *watch, struct dmo_plan *plan, char *err,
 			 size_t err_len)
 {
-	struct dmo_plan p = { .n_layers = model->n_layers, .align = rules ? rules->align : 1 };
+	struct dmo_plan p = { .n_layers = model->n_layers, .align = rules ? rules->align : 1,
+			      .whole_arena = rules && rules->scratch };
 	const uint64_t *scratch_bytes = rules ? rules->scratch : NULL;
 	char msg[512];
 	uint64_t *scratch;
@@ -815,15 +821,24 @@ int dmo_os_source_parse(const char *text, enum dmo_os_source *source, const char
 	return 0;
 }
 
+/* dmo_os_source_parse, with the message of a bad SOURCE in ERR. */
+static int parse_source(const char *source, enum dmo_os_source *from, const char **dir, char *err,
+			size_t err_len)
+{
+	if (dmo_os_source_parse(source, from, dir) != 0)
+		return dmo_errf(err, err_len, "--os must be algorithmic, analytic or measured:DIR, not '%s'",
+				source);
+	return 0;
+}
+
 int dmo_plan_os_named(const struct dmo_model *model, const char *source, uint64_t *os, char *err,
 		      size_t err_len)
 {
 	enum dmo_os_source from;
 	const char *dir = NULL;
 
-	if (dmo_os_source_parse(source, &from, &dir) != 0)
-		return dmo_errf(err, err_len, "--os must be algorithmic, analytic or measured:DIR, not '%s'",
-				source);
+	if (parse_source(source, &from, &dir, err, err_len) != 0)
+		return -1;
 	return dmo_plan_os(model, from, dir, os, err, err_len);
 }
 
@@ -837,11 +852,8 @@ int dmo_plan_model(const char *name, const struct dmo_model_shape *shapes, size_
 	int rc;
 
 	/* The source is checked before the model is read. */
-	if (dmo_os_source_parse(source, &from, &dir) != 0) {
-		snprintf(err, err_len, "--os must be algorithmic, analytic or measured:DIR, not '%s'",
-			 source);
+	if (parse_source(source, &from, &dir, err, err_len) != 0)
 		return -1;
-	}
 	if (dmo_load_model(name, shapes, n_shapes, model, err, err_len) != 0)
 		return -1;
 	os = calloc(model->n_layers ? model->n_layers : 1, sizeof *os);

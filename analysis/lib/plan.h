@@ -80,14 +80,23 @@ struct dmo_plan {
 	uint64_t search_states;  /* partial plans the search kept, all steps */
 	uint64_t align;          /* offsets and sizes in units of ALIGN bytes */
 	size_t n_scratch;        /* scratch buffers, the last tensors */
+	int whole_arena;         /* the kernels' scratch buffers are planned
+				  * (rules gave SCRATCH): the peaks are TFLM's
+				  * whole non-persistent arena, not the
+				  * activations only */
 };
+
+/* "whole non-persistent arena" or "activations only", for every size. */
+const char *dmo_plan_arena_kind(const struct dmo_plan *plan);
 
 /* How the arena is laid out.  dmo's own plan of the activations: bytes
  * (ALIGN 1), no scratch.  TFLite Micro's non-persistent arena: every
  * offset a multiple of ALIGN and every size rounded up to it (16: TFLM's
  * buffer alignment and its rounding of the head size), and SCRATCH[L]
  * bytes (per layer, NULL: none) that layer L's kernel needs beside its
- * input and output, planned as a tensor live during layer L only. */
+ * input and output, planned as a tensor live during layer L only (give
+ * an array of zeros for kernels that need none: the plan is then TFLM's
+ * whole arena; NULL: activations only). */
 struct dmo_plan_rules {
 	uint64_t align;
 	const uint64_t *scratch;

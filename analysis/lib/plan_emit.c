@@ -112,9 +112,10 @@ int dmo_plan_emit_header(const char *path, const struct dmo_model *model,
 		k->version[0] ? ", " : "", k->version);
 	fprintf(out, "#ifndef DMO_PLAN_H_INCLUDED\n#define DMO_PLAN_H_INCLUDED\n\n");
 	fprintf(out, "#define DMO_PLAN_KERNELS \"%s\"\n", k->name);
-	fprintf(out, "/* Arena bytes, %s: offsets aligned to %" PRIu64 "%s */\n",
-		plan->align > 1 ? "TFLite Micro's whole non-persistent arena" : "activations only",
-		plan->align, plan->align > 1 ? ", sizes rounded up to it, scratch buffers included" : "");
+	fprintf(out, "/* Arena bytes, %s: offsets aligned to %" PRIu64 ", sizes rounded up to it%s */\n",
+		dmo_plan_arena_kind(plan), plan->align,
+		plan->whole_arena ? ", scratch buffers included"
+				  : "; the kernels' scratch buffers, unknown to dmo, come on top");
 	fprintf(out, "#define DMO_PLAN_ARENA_BYTES %" PRIu64 "u\n", plan->peak_dmo);
 	fprintf(out, "#define DMO_PLAN_TENSORS %zu\n\n", model->n_tensors);
 	fprintf(out, "/* Offset of each tensor by the model's tensor index; -1: a constant. */\n");

@@ -49,8 +49,8 @@ int dmo_plot_plan(const struct dmo_plan *plan, const char *model_name,
 	rc = write_tensors(plan, gp->dir, err, err_len);
 	if (rc != 0)
 		goto out;
-	snprintf(caption, sizeof caption, "arena of %s over its %zu layers", model_name,
-		 plan->n_layers);
+	snprintf(caption, sizeof caption, "arena of %s over its %zu layers (activations only)",
+		 model_name, plan->n_layers);
 	plot_gp_string(gp, "title", caption);
 	snprintf(caption, sizeof caption,
 		 "lower bound with overlaps: %" PRIu64 " B; overlap plan: %s", plan->bound_dmo,

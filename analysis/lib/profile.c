@@ -230,11 +230,11 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 		return -1;
 	clear_run_dir(out_dir);
 	/* Written before the program runs: whatever ends the run, its layers
-	 * say which kernels they were measured on. */
-	if (dmo_profile_write_kernels(opts, out_dir, err, err_len) != 0) {
-		close(lock_fd);
-		return -1;
-	}
+	 * say which kernels they were measured on.  A full disk here does not
+	 * stop the run (dmo's failure never hides the program's status): its
+	 * kernels stay unknown, which plans refuse to run. */
+	if (dmo_profile_write_kernels(opts, out_dir, err, err_len) != 0)
+		fprintf(stderr, "%s: %s; the run's kernels stay unknown\n", opts->who, err);
 	if (dmo_make_temp_dir(private_dir, sizeof private_dir, "dmo", err, err_len) != 0) {
 		close(lock_fd);
 		return -1;

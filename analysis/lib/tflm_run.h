@@ -34,7 +34,8 @@ int dmo_tflm_run(const char *runner, const char *model_path, const char *input_p
  * offline plan for KERNELS, run in dmo-tflm-run-KERNELS on N_INPUTS
  * pseudo-random inputs, each against the model as it is (TFLM's own
  * plan).  Returns 0 when every output is equal bit for bit and TFLM's
- * arena is lower by exactly PLAN's saving (peak_plain - peak_dmo), 1 when
+ * arena is lower by exactly PLAN's saving (peak_plain - peak_dmo; only
+ * when PLAN is TFLM's whole arena, its kernels' scratch buffers known), 1 when
  * not (ERR says which), -1 with ERR when it could not run.  SUMMARY gets a
  * line for the report. */
 int dmo_tflm_verify(const char *model_path, const struct dmo_model *model,

@@ -34,7 +34,7 @@ target trace analysis/lib/trace.c analysis/lib/rundir.c -lcsv
 # The model readers need the C protoc-c generates from onnx.proto.
 ONNX_PROTO=${ONNX_PROTO:-/usr/include/onnx/onnx.proto}
 cp "$ONNX_PROTO" "$out/onnx.proto" && (cd "$out" && protoc-c --c_out=. onnx.proto)
-models="opspec/model.c opspec/model_table.c opspec/flatbuf.c opspec/model_tflite.c
+models="opspec/model.c opspec/model_table.c opspec/flatbuf.c opspec/model_tflite.c opspec/tflite_plan.c
 	opspec/model_onnx.c opspec/opspec.c $out/onnx.pb-c.c -I$out -lprotobuf-c -lcsv"
 # shellcheck disable=SC2086 # models is a word list
 target model $models
