@@ -64,7 +64,7 @@ for name in tflm_person_detect tiny_kws_ref_model tflm_micro_speech_quantized; d
 	grep -q "real weights" "$d.plan" || fail "$name: --verify did not run the real weights: $(tail -1 "$d.plan")"
 	# One thread alive in every layer: the as-run values, and the kernels'.
 	grep -q "^measured O_s taken: *safe_os_bytes ([0-9]* as-run)$" "$d.plan" &&
-		grep -q "^measured O_s hold for: ref kernels at ISA " "$d.plan" &&
+		grep -q "^kernels: *ref: dmo's reference kernels.*, compiled$" "$d.plan" &&
 		echo "ok: $name: the plan names the values and the ISA" ||
 		fail "$name: plan header: $(head -4 "$d.plan")"
 done
