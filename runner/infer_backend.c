@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dmokernels.h"
 
@@ -68,6 +69,12 @@ struct dmo_backend_run *dmo_net_backend_prepare(struct dmo_backend_handle *handl
 	struct dmo_backend_run *run;
 	char text[256];
 
+	/* ref would derive its weights from a spec text: its kernels are
+	 * dmo_net_run_step's, called directly. */
+	if (strcmp(dmo_backend_desc(handle)->name, "ref") == 0) {
+		snprintf(err, err_len, "the reference kernels run it directly");
+		return NULL;
+	}
 	if (!backend_op(s->op)) {
 		snprintf(err, err_len, "%s is not a backend op", dmo_net_op_name(s->op));
 		return NULL;
@@ -109,4 +116,25 @@ struct dmo_backend_run *dmo_net_backend_prepare(struct dmo_backend_handle *handl
 	free(mults);
 	free(shifts);
 	return run;
+}
+
+int dmo_net_run_step_on(struct dmo_backend_handle *handle, const struct dmo_net *net, size_t i,
+			unsigned char *arena, const uint64_t *offsets, char *err, size_t err_len)
+{
+	const struct dmo_net_step *s = &net->steps[i];
+	struct dmo_backend_run *run =
+		handle != NULL ? dmo_net_backend_prepare(handle, net, i, arena, offsets, err, err_len)
+			       : NULL;
+	int rc;
+
+	if (run == NULL)
+		return dmo_net_run_step(net, i, arena, offsets, err, err_len) == 0 ? 0 : -1;
+	rc = dmo_backend_execute(run, arena + offsets[s->inputs[0]], arena + offsets[s->output]);
+	dmo_backend_release(run);
+	if (rc != 0) {
+		snprintf(err, err_len, "step %zu '%s': backend %s failed to run", i,
+			 s->name ? s->name : "", dmo_backend_desc(handle)->name);
+		return -1;
+	}
+	return 1;
 }

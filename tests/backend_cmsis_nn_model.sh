@@ -4,10 +4,15 @@
 #    bit (dmo-harness --replay writes each layer's output), and
 #    backend.csv says which layers ran on the backend (all but the
 #    reshape, which TFLM does not give CMSIS-NN) and which on ref;
-#  - under the tool (dmo run --model --backend), every layer's measured O_s
+#  - under the tool (dmo run --model --backend), on the DSP builds, every layer's measured O_s
 #    holds natively for the same geometry on that backend, overlapped on 16
 #    inputs, and one byte more changes the output wherever O_s < min(IB, OB)
-#    (tests/backend_vs_ref, apart from dmo verify).
+#    (tests/backend_vs_ref, apart from dmo verify);
+#  - dmo infer --backend in an arena planned from that backend's own run
+#    directory gives the reference kernels' outputs, and in the arena
+#    planned for the reference kernels' O_s the gcc build's 1x1
+#    convolutions (O_s 2 bytes where the reference allows 18425) corrupt
+#    them: a plan holds only for the kernels it was measured on.
 # Skipped (77) when configure was not given --with-cmsis-nn.
 . "$top_srcdir/tests/lib.sh"
 VS_REF="$top_builddir/tests/backend_vs_ref"
@@ -38,10 +43,31 @@ for backend in cmsis-nn cmsis-nn-dsp cmsis-nn-dsp-ac6; do
 		"$(cat "$WORK/ran")"
 done
 
-for backend in cmsis-nn cmsis-nn-dsp cmsis-nn-dsp-ac6; do
+# Under the tool: the DSP builds (the portable one is checked op by op in
+# backend_cmsis_nn.sh).
+for backend in cmsis-nn-dsp cmsis-nn-dsp-ac6; do
 	"$DMO" run -q -o "$WORK/run-$backend" --backend "$backend" --model "$MODEL" >"$WORK/out" 2>&1
 	expect_eq "dmo run --backend $backend --model person_detect (exit status)" 0 $?
 	expect_os_native "$backend" "$WORK/run-$backend" reshape
 	expect_eq "$backend: layers checked" "$((layers - 1))" "$os_layers"
 done
+
+"$DMO" infer -q --arena plain --random 3 --output "$WORK/want.bin" "$MODEL" >/dev/null 2>&1
+expect_eq "dmo infer, reference kernels (exit status)" 0 $?
+for backend in cmsis-nn-dsp cmsis-nn-dsp-ac6; do
+	"$DMO" infer -q --backend "$backend" --os "measured:$WORK/run-$backend" --random 3 \
+		--output "$WORK/$backend.bin" "$MODEL" >"$WORK/infer.out" 2>&1
+	expect_eq "dmo infer --backend $backend (exit status)" 0 $?
+	grep -q "^kernels: $((layers - 1)) layers on $backend" "$WORK/infer.out" ||
+		fail "dmo infer --backend $backend: $(cat "$WORK/infer.out")"
+	cmp -s "$WORK/want.bin" "$WORK/$backend.bin" &&
+		echo "ok: $backend in the arena planned from its own O_s: the reference outputs" ||
+		fail "$backend in the arena planned from its own O_s: the outputs differ"
+done
+"$DMO" infer -q --backend cmsis-nn-dsp --os algorithmic --random 3 --output "$WORK/wrong.bin" \
+	"$MODEL" >/dev/null 2>&1
+expect_eq "dmo infer --backend cmsis-nn-dsp, reference O_s (exit status)" 0 $?
+cmp -s "$WORK/want.bin" "$WORK/wrong.bin" &&
+	fail "the reference plan left the gcc build's outputs intact" ||
+	echo "ok: the reference plan corrupts the gcc build's outputs"
 finish

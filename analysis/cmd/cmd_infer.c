@@ -1,7 +1,8 @@
 /* cmd_infer.c - `dmo infer`: a whole .tflite model run with its real weights
- * through the reference kernels, every activation in one arena laid out by
- * a plan (with or without diagonal overlaps); the outputs written raw and
- * summarised (the top classes of a classifier). */
+ * through the reference kernels (or, layer by layer, a backend's), every
+ * activation in one arena laid out by a plan (with or without diagonal
+ * overlaps); the outputs written raw and summarised (the top classes of a
+ * classifier). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,11 +11,14 @@
 
 #include <csv.h>
 
+#include "backend.h"
+#include "backend_options.h"
 #include "cmd.h"
 #include "fs.h"
 #include "json.h"
 #include "profile_options.h"
 #include "infer.h"
+#include "infer_backend.h"
 #include "infer_model.h"
 #include "input_options.h"
 #include "model_table.h"
@@ -22,7 +26,7 @@
 #include "plan_arena.h"
 #include "progress.h"
 
-enum { OPT_ARENA = CMD_LONG_ONLY, OPT_ROUNDING, OPT_OS, OPT_OUTPUT };
+enum { OPT_ARENA = CMD_LONG_ONLY, OPT_ROUNDING, OPT_OS, OPT_OUTPUT, OPT_BACKEND };
 
 static const struct cmd_option options[] = {
 	{ "arena", required_argument, OPT_ARENA, "KIND",
@@ -40,6 +44,10 @@ static const struct cmd_option options[] = {
 	{ "output", required_argument, OPT_OUTPUT, "FILE",
 	  "write the raw bytes of every model output, in tensor\n"
 	  "order" },
+	{ "backend", required_argument, OPT_BACKEND, "NAME",
+	  "run each layer backend NAME takes on it, with the\n"
+	  "model's quantisation, the others on the reference\n"
+	  "kernels (the layer lines on stderr say which)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -172,6 +180,9 @@ int cmd_infer(int argc, char **argv)
 	struct dmo_progress steps;
 	char err[1024];
 	int c, single = 0, taken;
+	const char *backend_name = NULL;
+	struct dmo_backend_handle *backend = NULL;
+	size_t on_backend = 0;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		if (cmd_output_option(&command, c, &shown))
@@ -191,6 +202,9 @@ int cmd_infer(int argc, char **argv)
 		case OPT_OUTPUT:
 			output = optarg;
 			break;
+		case OPT_BACKEND:
+			backend_name = optarg;
+			break;
 		case OPT_ROUNDING:
 			if (strcmp(optarg, "single") && strcmp(optarg, "double"))
 				return cmd_misuse(&command, "--rounding '%s': expected double or single",
@@ -201,6 +215,10 @@ int cmd_infer(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return cmd_misuse(&command, "give exactly one MODEL");
+	if (backend_name != NULL &&
+	    (dmo_backend_options_check("dmo infer", &backend_name, NULL, 1) != 0 ||
+	     (backend = dmo_backend_load(backend_name, NULL, err, sizeof err)) == NULL))
+		return 2;
 	/* overlap, plain, or a plan file (whose offsets replace offset_dmo) */
 	int plain = !strcmp(arena_kind, "plain"), from_file = !plain && strcmp(arena_kind, "overlap");
 
@@ -244,21 +262,30 @@ int cmd_infer(int argc, char **argv)
 	}
 	dmo_progress_start(&steps, command.name, net.n_steps, dmo_progress_wanted(shown.quiet));
 	for (size_t l = 0; l < net.n_steps; l++) {
-		if (dmo_net_run_step(&net, l, arena, offsets, err, sizeof err)) {
+		int ran = dmo_net_run_step_on(backend, &net, l, arena, offsets, err, sizeof err);
+
+		if (ran < 0) {
 			fprintf(stderr, "dmo infer: %s: %s\n", argv[optind], err);
 			goto done;
 		}
-		dmo_progress_step(&steps, "layer %zu %s", l + 1, model.layers[l].name);
+		on_backend += (size_t)ran;
+		dmo_progress_step(&steps, "layer %zu %s on %s", l + 1, model.layers[l].name,
+				  ran ? backend_name : "ref");
 	}
 	if (shown.format != CMD_TEXT) {
 		if (cmd_table_open(&table, shown.format, "infer") == NULL)
 			goto done;
 		fputs("output,shape,index,value,rank\n", table.stream);
-	} else
+	} else {
 		printf("model %s: %zu layers run in a %" PRIu64 "-byte arena (%s%s; %s: %" PRIu64 " bytes)\n",
 	       argv[optind], net.n_steps, size, from_file ? "plan " : plain ? "plain plan" : "overlap plan",
 	       from_file ? arena_kind : "", plain ? "with overlaps" : "without overlaps",
 	       plain ? plan.peak_dmo : plan.peak_plain);
+		if (backend != NULL)
+			printf("kernels: %zu layers on %s (%s), %zu on the reference kernels\n",
+			       on_backend, backend_name, dmo_backend_desc(backend)->version(),
+			       net.n_steps - on_backend);
+	}
 	if (output && !(out = fopen(output, "wb"))) {
 		fprintf(stderr, "dmo infer: %s: %s\n", output, strerror(errno));
 		goto done;

@@ -472,8 +472,7 @@ static int run_net(const struct dmo_model *model, const struct dmo_net *net,
 			struct net_step step = { net, l, arena, offsets, NULL, arena + offsets[in],
 						 arena + offsets[out], err, sizeof err };
 
-			if (opts->backend != NULL && net->steps[l].inputs[0] == in &&
-			    strcmp(dmo_backend_desc(opts->backend)->name, "ref") != 0)
+			if (opts->backend != NULL && net->steps[l].inputs[0] == in)
 				step.backend = dmo_net_backend_prepare(opts->backend, net, l, arena,
 								       offsets, err, sizeof err);
 			write_info(opts, layer->name, step.backend ? opts->backend : opts->reference,
