@@ -13,7 +13,9 @@
 #include "opspec.h"
 
 /* The file of a run directory that names, per layer, the backend that ran
- * it: columns name,backend,version,isa_cap,isa,implementation,cpu. */
+ * it: columns name,backend,version,isa_cap,isa,implementation,cpu,
+ * scratch_bytes (the kernel's scratch memory, dmo_backend_scratch_bytes;
+ * appended later, so a reader takes a file without it). */
 #define DMO_BACKEND_INFO_CSV "backend.csv"
 
 /* The backends dmo knows, in the order `dmo compare` lists them, and the

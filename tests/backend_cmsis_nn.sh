@@ -67,10 +67,10 @@ for backend in cmsis-nn cmsis-nn-dsp cmsis-nn-dsp-ac6; do
 	# shellcheck disable=SC2086
 	"$DMO" run -q -o "$WORK/run-$backend" --backend "$backend" $specs >"$WORK/run.out" 2>&1
 	expect_eq "dmo run --backend $backend (exit status)" 0 $?
-	csv_rows "$WORK/run-$backend/backend.csv" | by_name '{ print v("implementation") }' \
-		>"$WORK/impl"
-	expect_eq "$backend: backend.csv names the dispatched kernels" "$(cut -f2 "$WORK/got")" \
-		"$(cat "$WORK/impl")"
+	csv_rows "$WORK/run-$backend/backend.csv" |
+		by_name '{ print v("implementation") "\t" v("scratch_bytes") }' >"$WORK/impl"
+	expect_eq "$backend: backend.csv names the dispatched kernels and their scratch" \
+		"$(cut -f2,3 "$WORK/$backend.eq")" "$(cat "$WORK/impl")"
 	csv_rows "$WORK/run-$backend/backend.csv" | by_name '{ print v("version") }' | sort -u |
 		grep -q '^CMSIS-NN V\.' || fail "$backend: backend.csv gives no CMSIS-NN version"
 	expect_os_native "$backend" "$WORK/run-$backend"

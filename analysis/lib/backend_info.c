@@ -10,9 +10,12 @@
 
 #include "backend.h"
 
-enum { COL_NAME, COL_BACKEND, COL_VERSION, COL_ISA_CAP, COL_ISA, COL_IMPL, COL_CPU, N_COLS };
+/* Every column up to COL_CPU must be there; later ones are optional. */
+enum { COL_NAME, COL_BACKEND, COL_VERSION, COL_ISA_CAP, COL_ISA, COL_IMPL, COL_CPU, COL_SCRATCH,
+       N_COLS };
+enum { N_REQUIRED = COL_CPU + 1 };
 static const char *const col_names[N_COLS] = { "name", "backend", "version", "isa_cap", "isa",
-					       "implementation", "cpu" };
+					       "implementation", "cpu", "scratch_bytes" };
 
 struct info_reader {
 	struct dmo_backend_info_table *table;
@@ -37,10 +40,10 @@ static void info_fail(struct info_reader *rd, int field, const char *what)
 static char *row_field(struct dmo_backend_info *r, int col, size_t *cap)
 {
 	char *const fields[N_COLS] = { r->name, r->backend, r->version, r->isa_cap, r->isa,
-				       r->implementation, r->cpu };
+				       r->implementation, r->cpu, r->scratch_bytes };
 	const size_t caps[N_COLS] = { sizeof r->name, sizeof r->backend, sizeof r->version,
 				      sizeof r->isa_cap, sizeof r->isa, sizeof r->implementation,
-				      sizeof r->cpu };
+				      sizeof r->cpu, sizeof r->scratch_bytes };
 	*cap = caps[col];
 	return fields[col];
 }
@@ -90,7 +93,7 @@ static void on_info_row(int terminator, void *data)
 
 	if (!rd->failed && rd->line == 1) {
 		rd->fields = rd->field;
-		if (rd->seen != (1 << N_COLS) - 1)
+		if ((rd->seen & ((1 << N_REQUIRED) - 1)) != (1 << N_REQUIRED) - 1)
 			info_fail(rd, rd->field + 1, "the header lacks a column of backend.csv");
 	} else if (!rd->failed && rd->field != rd->fields) {
 		info_fail(rd, rd->field + 1, "fewer fields than the header");

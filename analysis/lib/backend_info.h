@@ -16,6 +16,7 @@ struct dmo_backend_info {
 	char isa[64];
 	char implementation[128];
 	char cpu[128];    /* x86 features the program saw */
+	char scratch_bytes[24]; /* the kernel's scratch memory; "" in older files */
 };
 
 struct dmo_backend_info_table {

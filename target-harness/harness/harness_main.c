@@ -132,11 +132,13 @@ static void write_info(const struct harness_options *opts, const char *name,
 	info_field(opts->info, opts->isa ? opts->isa : "", 0);
 	info_field(opts->info, b->isa(), 0);
 	info_field(opts->info, run ? dmo_backend_implementation(run) : impl, 0);
-	info_field(opts->info, cpu, 1);
+	info_field(opts->info, cpu, 0);
+	fprintf(opts->info, "%zu\n", run ? dmo_backend_scratch_bytes(run) : (size_t)0);
 	fflush(opts->info);
 }
 
-static const char backend_info_header[] = "name,backend,version,isa_cap,isa,implementation,cpu\n";
+static const char backend_info_header[] =
+	"name,backend,version,isa_cap,isa,implementation,cpu,scratch_bytes\n";
 
 /* Run KERNEL(ARG) as layer NAME, between dmo_layer_begin and dmo_layer_end.
  * Returns 0; 1 when the kernel refused to run, for the caller to say why;
