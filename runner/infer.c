@@ -654,8 +654,7 @@ static int step(const struct dmo_net *net, size_t i, unsigned char *arena, const
 int dmo_net_step_params(const struct dmo_net *net, size_t i, struct dk_params *params,
 			int32_t **mults, int **shifts, char *err, size_t err_len)
 {
-	struct ctx c = { .net = net, .step = &net->steps[i], .index = i, .err = err,
-			 .err_len = err_len };
+	struct ctx c = { .net = net, .index = i, .err = err, .err_len = err_len };
 
 	*mults = NULL;
 	*shifts = NULL;
@@ -663,6 +662,7 @@ int dmo_net_step_params(const struct dmo_net *net, size_t i, struct dk_params *p
 		snprintf(err, err_len, "no step %zu", i);
 		return -1;
 	}
+	c.step = &net->steps[i];
 	if (prepare_step(&c) != 0) {
 		free(c.mults);
 		free(c.shifts);
