@@ -38,7 +38,7 @@ struct dmo_backend_run {
 	struct dmo_backend_handle *handle;
 	struct dmo_op_run *weights; /* the reference runner's, shared by every backend */
 	struct dmo_backend_quant quant; /* the reference runner's, for integer ops */
-	int32_t *out_shifts;            /* its per-channel shifts as int32, or NULL */
+	int32_t *out_mults, *out_shifts; /* its per-channel factors, owned, or NULL */
 	void *prepared;
 };
 
@@ -175,27 +175,29 @@ const struct dmo_backend *dmo_backend_desc(const struct dmo_backend_handle *hand
 	return &handle->desc;
 }
 
-/* The reference runner's quantisation of an integer op, as the ABI carries
- * it (R->quant; per-channel shifts converted to int32). */
-static int export_quant(struct dmo_backend_run *r, const struct dmo_opspec *spec)
+/* Q as the ABI carries it, into R->quant (per-channel factors copied, the
+ * shifts as int32, OUT_C of each). */
+static int export_quant(struct dmo_backend_run *r, const struct dk_quant *q, int out_c)
 {
-	const struct dk_quant *q = &dmo_op_params(r->weights)->q;
-
 	r->quant = (struct dmo_backend_quant){
 		.in_zero = q->in_zero, .in2_zero = q->in2_zero, .filter_zero = q->filter_zero,
 		.out_zero = q->out_zero, .out_mult = q->out_mult, .out_shift = q->out_shift,
-		.out_mults = q->out_mults, .left_shift = q->left_shift,
+		.left_shift = q->left_shift,
 		.in_mult = q->in_mult, .in_shift = q->in_shift,
 		.in2_mult = q->in2_mult, .in2_shift = q->in2_shift, .diff_min = q->diff_min,
 		.act_min = q->act_min, .act_max = q->act_max, .single_rounding = q->single_rounding,
 	};
-	if (q->out_shifts == NULL)
+	if (q->out_mults == NULL || q->out_shifts == NULL)
 		return 0;
-	r->out_shifts = malloc(sizeof *r->out_shifts * (size_t)spec->out_c);
-	if (r->out_shifts == NULL)
+	r->out_mults = malloc(sizeof *r->out_mults * (size_t)out_c);
+	r->out_shifts = malloc(sizeof *r->out_shifts * (size_t)out_c);
+	if (r->out_mults == NULL || r->out_shifts == NULL)
 		return -1;
-	for (int c = 0; c < spec->out_c; c++)
+	for (int c = 0; c < out_c; c++) {
+		r->out_mults[c] = q->out_mults[c];
 		r->out_shifts[c] = q->out_shifts[c];
+	}
+	r->quant.out_mults = r->out_mults;
 	r->quant.out_shifts = r->out_shifts;
 	return 0;
 }
@@ -213,34 +215,59 @@ int dmo_backend_set_threads(struct dmo_backend_handle *handle, int threads, char
 	return -1;
 }
 
+struct dmo_backend_run *dmo_backend_prepare_op(struct dmo_backend_handle *handle,
+					       struct dmo_backend_op *op, const struct dk_quant *q,
+					       const float scales[3], struct dmo_op_run *weights,
+					       char *err, size_t err_len)
+{
+	struct dmo_backend_run *r = calloc(1, sizeof *r);
+
+	if (r == NULL) {
+		snprintf(err, err_len, "out of memory");
+		dmo_op_free(weights);
+		return NULL;
+	}
+	r->handle = handle;
+	r->weights = weights;
+	if (q != NULL && handle->desc.abi_version == DMO_BACKEND_ABI_VERSION_1) {
+		snprintf(err, err_len, "backend %s is written for version 1 of the backend ABI, "
+			 "which carries no quantisation: it runs f32 ops only", handle->desc.name);
+		goto fail;
+	}
+	if (q != NULL) {
+		if (export_quant(r, q, op->out_c) != 0) {
+			snprintf(err, err_len, "out of memory");
+			goto fail;
+		}
+		if (scales != NULL) {
+			r->quant.in_scale = scales[0];
+			r->quant.in2_scale = scales[1];
+			r->quant.out_scale = scales[2];
+		}
+		op->quant = &r->quant;
+	}
+	r->prepared = handle->desc.prepare(op, err, err_len);
+	if (r->prepared != NULL)
+		return r;
+fail:
+	dmo_op_free(r->weights);
+	free(r->out_mults);
+	free(r->out_shifts);
+	free(r);
+	return NULL;
+}
+
 struct dmo_backend_run *dmo_backend_prepare(struct dmo_backend_handle *handle,
 					    const struct dmo_opspec *spec, const void *in2,
 					    char *err, size_t err_len)
 {
-	struct dmo_backend_run *r = calloc(1, sizeof *r);
+	struct dmo_op_run *weights = dmo_op_prepare(spec, err, err_len);
 	struct dmo_op_weights w;
 	char text[512];
 
-	if (r == NULL) {
-		snprintf(err, err_len, "out of memory");
+	if (weights == NULL)
 		return NULL;
-	}
-	r->handle = handle;
-	if (spec->dtype != DMO_F32 && handle->desc.abi_version == DMO_BACKEND_ABI_VERSION_1) {
-		snprintf(err, err_len, "backend %s is written for version 1 of the backend ABI, "
-			 "which carries no quantisation: it runs f32 ops only", handle->desc.name);
-		free(r);
-		return NULL;
-	}
-	r->weights = dmo_op_prepare(spec, err, err_len);
-	if (r->weights == NULL || (spec->dtype != DMO_F32 && export_quant(r, spec) != 0)) {
-		if (r->weights != NULL)
-			snprintf(err, err_len, "out of memory");
-		dmo_op_free(r->weights);
-		free(r);
-		return NULL;
-	}
-	dmo_op_weights(r->weights, &w);
+	dmo_op_weights(weights, &w);
 	dmo_opspec_format(spec, text, sizeof text);
 	struct dmo_backend_op op = {
 		.spec = text, .op = dmo_op_name(spec->op), .dtype = dmo_dtype_name(spec->dtype),
@@ -254,16 +281,10 @@ struct dmo_backend_run *dmo_backend_prepare(struct dmo_backend_handle *handle,
 		.mult = spec->mult,
 		.in_bytes = dmo_opspec_in_bytes(spec), .out_bytes = dmo_opspec_out_bytes(spec),
 		.filter = w.filter, .bias = w.bias, .in2 = in2 != NULL ? in2 : w.in2,
-		.quant = spec->dtype != DMO_F32 ? &r->quant : NULL,
 	};
-	r->prepared = handle->desc.prepare(&op, err, err_len);
-	if (r->prepared == NULL) {
-		dmo_op_free(r->weights);
-		free(r->out_shifts);
-		free(r);
-		return NULL;
-	}
-	return r;
+	return dmo_backend_prepare_op(handle, &op,
+				      spec->dtype != DMO_F32 ? &dmo_op_params(weights)->q : NULL,
+				      NULL, weights, err, err_len);
 }
 
 int dmo_backend_check(struct dmo_backend_handle *handle, const struct dmo_opspec *spec,
@@ -307,6 +328,7 @@ void dmo_backend_release(struct dmo_backend_run *run)
 		return;
 	run->handle->desc.release(run->prepared);
 	dmo_op_free(run->weights);
+	free(run->out_mults);
 	free(run->out_shifts);
 	free(run);
 }

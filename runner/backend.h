@@ -13,7 +13,9 @@
 #include "opspec.h"
 
 /* The file of a run directory that names, per layer, the backend that ran
- * it: columns name,backend,version,isa_cap,isa,implementation,cpu. */
+ * it: columns name,backend,version,isa_cap,isa,implementation,cpu,
+ * scratch_bytes (the kernel's scratch memory, dmo_backend_scratch_bytes;
+ * appended later, so a reader takes a file without it). */
 #define DMO_BACKEND_INFO_CSV "backend.csv"
 
 /* The backends dmo knows, in the order `dmo compare` lists them, and the
@@ -59,6 +61,16 @@ int dmo_backend_isa_valid(const char *isa);
 struct dmo_backend_run *dmo_backend_prepare(struct dmo_backend_handle *handle,
 					    const struct dmo_opspec *spec, const void *in2,
 					    char *err, size_t err_len);
+/* Prepare an op described directly (a model's layer with its own weights):
+ * OP without quant, Q its integer quantisation (NULL for f32) and SCALES
+ * the input, second input and output scales (NULL: unknown); the run takes
+ * WEIGHTS (may be NULL), freed with it or on failure.  NULL with ERR. */
+struct dk_quant;
+struct dmo_op_run;
+struct dmo_backend_run *dmo_backend_prepare_op(struct dmo_backend_handle *handle,
+					       struct dmo_backend_op *op, const struct dk_quant *q,
+					       const float scales[3], struct dmo_op_run *weights,
+					       char *err, size_t err_len);
 /* 0 when the backend can run SPEC under the tool, else -1 with the reason
  * in ERR (it refuses the op, or it copies its buffers). */
 int dmo_backend_check(struct dmo_backend_handle *handle, const struct dmo_opspec *spec,

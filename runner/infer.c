@@ -594,27 +594,25 @@ static int run_convert(struct ctx *c)
 	return rc ? fail(c, "the kernel rejected its parameters") : 0;
 }
 
-static int step(const struct dmo_net *net, size_t i, unsigned char *arena, const uint64_t *offsets,
-		char *err, size_t err_len)
+/* Prepare step C (and run it when C has an arena). */
+static int prepare_step(struct ctx *c)
 {
-	struct ctx c = { .net = net, .step = &net->steps[i], .index = i, .arena = arena,
-			 .offsets = offsets, .err = err, .err_len = err_len };
-	snprintf(c.where, sizeof c.where, "step %zu '%s' (%s)", i,
-		 c.step->name ? c.step->name : "", dmo_net_op_name(c.step->op));
-	const struct dmo_net_tensor *out = result(&c);
+	const struct dmo_net_tensor *out = result(c);
 	int rc;
 
-	if (c.step->n_inputs < 1 || c.step->n_inputs > DMO_NET_MAX_INPUTS)
-		return fail(&c, "%d operands", c.step->n_inputs);
+	snprintf(c->where, sizeof c->where, "step %zu '%s' (%s)", c->index,
+		 c->step->name ? c->step->name : "", dmo_net_op_name(c->step->op));
+	if (c->step->n_inputs < 1 || c->step->n_inputs > DMO_NET_MAX_INPUTS)
+		return fail(c, "%d operands", c->step->n_inputs);
 	if (!out || out->data)
-		return fail(&c, "its output must be an activation tensor");
-	switch (c.step->op) {
+		return fail(c, "its output must be an activation tensor");
+	switch (c->step->op) {
 	case DMO_NET_CONV2D:
 	case DMO_NET_DWCONV2D:
 	case DMO_NET_FC:
 	case DMO_NET_MAXPOOL:
 	case DMO_NET_AVGPOOL:
-		rc = run_windowed(&c);
+		rc = run_windowed(c);
 		break;
 	case DMO_NET_ADD:
 	case DMO_NET_MUL:
@@ -622,25 +620,58 @@ static int step(const struct dmo_net *net, size_t i, unsigned char *arena, const
 	case DMO_NET_RELU6:
 	case DMO_NET_SOFTMAX:
 	case DMO_NET_LOGISTIC:
-		rc = run_elementwise(&c);
+		rc = run_elementwise(c);
 		break;
 	case DMO_NET_MEAN:
 	case DMO_NET_RESHAPE:
 	case DMO_NET_PAD:
 	case DMO_NET_TRANSPOSE:
 	case DMO_NET_CONCAT:
-		rc = run_layout(&c);
+		rc = run_layout(c);
 		break;
 	case DMO_NET_QUANTIZE:
 	case DMO_NET_DEQUANTIZE:
-		rc = run_convert(&c);
+		rc = run_convert(c);
 		break;
 	default:
-		rc = fail(&c, "unknown operator %d", (int)c.step->op);
+		rc = fail(c, "unknown operator %d", (int)c->step->op);
 	}
+	return rc;
+}
+
+static int step(const struct dmo_net *net, size_t i, unsigned char *arena, const uint64_t *offsets,
+		char *err, size_t err_len)
+{
+	struct ctx c = { .net = net, .step = &net->steps[i], .index = i, .arena = arena,
+			 .offsets = offsets, .err = err, .err_len = err_len };
+	int rc = prepare_step(&c);
+
 	free(c.mults);
 	free(c.shifts);
 	return rc;
+}
+
+int dmo_net_step_params(const struct dmo_net *net, size_t i, struct dk_params *params,
+			int32_t **mults, int **shifts, char *err, size_t err_len)
+{
+	struct ctx c = { .net = net, .index = i, .err = err, .err_len = err_len };
+
+	*mults = NULL;
+	*shifts = NULL;
+	if (i >= net->n_steps) {
+		snprintf(err, err_len, "no step %zu", i);
+		return -1;
+	}
+	c.step = &net->steps[i];
+	if (prepare_step(&c) != 0) {
+		free(c.mults);
+		free(c.shifts);
+		return -1;
+	}
+	*params = c.p;
+	*mults = c.mults;
+	*shifts = c.shifts;
+	return 0;
 }
 
 int dmo_net_run_step(const struct dmo_net *net, size_t i, unsigned char *arena,

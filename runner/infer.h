@@ -103,6 +103,14 @@ int dmo_net_check(const struct dmo_net *net, char *err, size_t err_len);
  * (constants are read from their DATA); the caller has written the model's
  * inputs there and reads its outputs there afterwards.  Returns 0, or -1
  * with ERR naming the step. */
+/* The kernel parameters step I runs with (geometry and the quantisation
+ * derived from its tensors, as dmo_net_run computes them), for another
+ * kernel library to run the same step.  Per-channel factors point into
+ * *MULTS and *SHIFTS, which the caller frees.  Returns 0, or -1 with ERR. */
+struct dk_params;
+int dmo_net_step_params(const struct dmo_net *net, size_t i, struct dk_params *params,
+			int32_t **mults, int **shifts, char *err, size_t err_len);
+
 int dmo_net_run(const struct dmo_net *net, unsigned char *arena, const uint64_t *offsets,
 		char *err, size_t err_len);
 

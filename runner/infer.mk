@@ -3,7 +3,8 @@
 noinst_LTLIBRARIES += runner/libdmo-infer.la
 runner_libdmo_infer_la_SOURCES = runner/infer.h runner/infer.c \
 	runner/infer_model.h runner/infer_model.c \
-	runner/input_options.h runner/input_options.c
+	runner/input_options.h runner/input_options.c \
+	runner/infer_backend.h runner/infer_backend.c
 runner_libdmo_infer_la_CPPFLAGS = $(RUNNER_CPPFLAGS)
 runner_libdmo_infer_la_LIBADD = target-harness/kernels/libdmokernels.la -lm
 

@@ -67,30 +67,14 @@ for backend in cmsis-nn cmsis-nn-dsp cmsis-nn-dsp-ac6; do
 	# shellcheck disable=SC2086
 	"$DMO" run -q -o "$WORK/run-$backend" --backend "$backend" $specs >"$WORK/run.out" 2>&1
 	expect_eq "dmo run --backend $backend (exit status)" 0 $?
-	csv_rows "$WORK/run-$backend/backend.csv" | by_name '{ print v("implementation") }' \
-		>"$WORK/impl"
-	expect_eq "$backend: backend.csv names the dispatched kernels" "$(cut -f2 "$WORK/got")" \
-		"$(cat "$WORK/impl")"
+	csv_rows "$WORK/run-$backend/backend.csv" |
+		by_name '{ print v("implementation") "\t" v("scratch_bytes") }' >"$WORK/impl"
+	expect_eq "$backend: backend.csv names the dispatched kernels and their scratch" \
+		"$(cut -f2,3 "$WORK/$backend.eq")" "$(cat "$WORK/impl")"
 	csv_rows "$WORK/run-$backend/backend.csv" | by_name '{ print v("version") }' | sort -u |
 		grep -q '^CMSIS-NN V\.' || fail "$backend: backend.csv gives no CMSIS-NN version"
-	csv_rows "$WORK/run-$backend/layers.csv" |
-		by_name '{ m = v("in_bytes") + 0 < v("out_bytes") + 0 ? v("in_bytes") : v("out_bytes");
-			   print v("op"), v("os_bytes"), m }' >"$WORK/os"
-	tight=0
-	while read -r spec os min; do
-		[ "$("$VS_REF" --overlap "$os" "$backend" "$spec")" = same ] ||
-			fail "$backend $spec: overlapped by the measured O_s $os, the output changes"
-		if [ "$os" -lt "$min" ]; then
-			if [ "$("$VS_REF" --overlap $((os + 1)) "$backend" "$spec")" = differs ]; then
-				tight=$((tight + 1))
-			else
-				fail "$backend $spec: one byte over the measured O_s $os, the output is unchanged"
-			fi
-		fi
-	done <"$WORK/os"
-	expect_eq "$backend: layers measured" "$(echo "$specs" | wc -l)" "$(wc -l <"$WORK/os")"
-	echo "ok: $backend: the measured O_s are safe natively, $tight of them below min(IB, OB) and tight"
-	cat "$WORK/os"
+	expect_os_native "$backend" "$WORK/run-$backend"
+	expect_eq "$backend: layers measured" "$(echo "$specs" | wc -l)" "$os_layers"
 done
 
 # dmo compare: int8 outputs equal to ref's, verified overlapped, exit 0.

@@ -9,11 +9,12 @@
  *       SPEC<TAB>IMPLEMENTATION<TAB>SCRATCH_BYTES<TAB>equal|DIFFER n
  *     (n: output bytes that differ); exit 1 when an output differed.
  *
- *   backend_vs_ref --overlap X BACKEND SPEC
- *     runs SPEC on BACKEND with its input and output really overlapped by X
- *     bytes (one arena of OB + IB - X bytes, output at its start, input at
- *     OB - X) and apart, on SEEDS inputs, and prints "same" when every
- *     overlapped output equals the separate one, else "differs".
+ *   backend_vs_ref --overlap BACKEND <LINES
+ *     reads lines "SPEC X" and runs each SPEC on BACKEND with its input and
+ *     output really overlapped by X bytes (one arena of OB + IB - X bytes,
+ *     output at its start, input at OB - X) and apart, on SEEDS inputs;
+ *     prints "SPEC X same" when every overlapped output equals the
+ *     separate one, else "SPEC X differs".
  *
  * Exit 2 on misuse, a refused spec or a failed run. */
 #include <stdio.h>
@@ -85,33 +86,36 @@ static int overlapped(struct dmo_backend_run *run, const struct dmo_opspec *spec
 	return differs;
 }
 
-static int overlap_main(const char *x_text, const char *backend, const char *text)
+static int overlap_main(const char *backend)
 {
-	char err[512], *end;
+	char err[512], line[1024], text[1000];
 	struct dmo_backend_handle *h = dmo_backend_load(backend, NULL, err, sizeof err);
-	struct dmo_opspec spec;
-	struct dmo_backend_run *run;
-	unsigned long long x = strtoull(x_text, &end, 10);
-	int differs;
+	unsigned long long x;
 
-	if (h == NULL || dmo_opspec_parse(text, &spec, err, sizeof err) != 0 ||
-	    (run = dmo_backend_prepare(h, &spec, NULL, err, sizeof err)) == NULL) {
+	if (h == NULL) {
 		fprintf(stderr, "backend_vs_ref: %s\n", err);
 		return 2;
 	}
-	if (*end != '\0' || end == x_text || x > dmo_opspec_in_bytes(&spec) ||
-	    x > dmo_opspec_out_bytes(&spec)) {
-		fprintf(stderr, "backend_vs_ref: overlap '%s' is not 0..min(IB, OB)\n", x_text);
+	while (fgets(line, sizeof line, stdin) != NULL) {
+		struct dmo_opspec spec;
+		struct dmo_backend_run *run;
+		int differs;
+
+		if (sscanf(line, "%999s %llu", text, &x) != 2 ||
+		    dmo_opspec_parse(text, &spec, err, sizeof err) != 0 ||
+		    x > dmo_opspec_in_bytes(&spec) || x > dmo_opspec_out_bytes(&spec)) {
+			fprintf(stderr, "backend_vs_ref: not 'SPEC X' with X <= min(IB, OB): %s", line);
+			return 2;
+		}
+		run = dmo_backend_prepare(h, &spec, NULL, err, sizeof err);
+		differs = run != NULL ? overlapped(run, &spec, x) : -1;
 		dmo_backend_release(run);
-		return 2;
+		if (differs < 0) {
+			fprintf(stderr, "backend_vs_ref: %s: %s\n", text, run ? "a run failed" : err);
+			return 2;
+		}
+		printf("%s %llu %s\n", text, x, differs ? "differs" : "same");
 	}
-	differs = overlapped(run, &spec, x);
-	dmo_backend_release(run);
-	if (differs < 0) {
-		fprintf(stderr, "backend_vs_ref: %s: a run failed\n", text);
-		return 2;
-	}
-	printf("%s\n", differs ? "differs" : "same");
 	return 0;
 }
 
@@ -121,11 +125,11 @@ int main(int argc, char **argv)
 	struct dmo_backend_handle *ref, *own;
 	int status = 0;
 
-	if (argc == 5 && strcmp(argv[1], "--overlap") == 0)
-		return overlap_main(argv[2], argv[3], argv[4]);
+	if (argc == 3 && strcmp(argv[1], "--overlap") == 0)
+		return overlap_main(argv[2]);
 	if (argc < 3 || argv[1][0] == '-') {
 		fprintf(stderr, "usage: backend_vs_ref BACKEND SPEC...\n"
-			"       backend_vs_ref --overlap X BACKEND SPEC\n");
+			"       backend_vs_ref --overlap BACKEND <LINES_OF_SPEC_AND_X\n");
 		return 2;
 	}
 	ref = dmo_backend_load("ref", NULL, err, sizeof err);

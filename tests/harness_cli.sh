@@ -26,7 +26,7 @@ expect_harness "--model and op specs" 2 "give either --model or op specs, not bo
 	--model "$TFLITE" relu:in=4x4x1
 expect_harness "missing model" 2 "$WORK/none.tflite: No such file or directory" \
 	--model "$WORK/none.tflite"
-expect_harness "real weights with --threads" 2 "runs with its real weights on the reference kernels, one thread" \
+expect_harness "real weights with --threads" 2 "runs with its real weights one thread at a time" \
 	--model "$TFLITE" --threads 2
 expect_harness "--output in a missing folder" 1 "$WORK/none/out.bin: cannot write" \
 	--model "$TFLITE" --output "$WORK/none/out.bin"

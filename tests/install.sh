@@ -66,10 +66,11 @@ for so in "$top_builddir"/target-harness/backends/.libs/dmo-backend-*.so; do
 	name=$(basename "$so")
 	[ -e "$P/lib/dmo/$name" ] && echo "ok: installed lib/dmo/$name" || fail "not installed: lib/dmo/$name"
 	backend=${name#dmo-backend-}
-	# CMSIS-NN's kernels are int8 only; every other plugin runs f32.
-	case $backend in cmsis-nn*) dtype=,dtype=i8 ;; *) dtype= ;; esac
+	dtype=f32
+	case $backend in cmsis-nn*) dtype=i8 ;; esac # CMSIS-NN runs int8 only
 	DMO_BACKEND_DIR="$P/lib/dmo" LD_LIBRARY_PATH="$P/lib" "$P/bin/dmo" verify \
-		--backend "${backend%.so}" --overlap 0 --scan-limit 0 "fc:in=4,units=4$dtype" >"$WORK/plugin.out" 2>&1
+		--backend "${backend%.so}" --overlap 0 --scan-limit 0 fc:in=4,units=4,dtype=$dtype \
+		>"$WORK/plugin.out" 2>&1
 	expect_eq "staged dmo verify --backend ${backend%.so}" 0 $?
 done
 

@@ -124,6 +124,31 @@ is_png() {
 	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
 }
 
+# expect_os_native BACKEND RUN_DIR [OP_TO_SKIP]: each layer's O_s measured
+# in RUN_DIR (layers.csv) holds natively on BACKEND for the layer's op spec,
+# input and output really overlapped by it on 16 inputs, and one byte more
+# changes the output wherever O_s < min(IB, OB) (tests/backend_vs_ref
+# --overlap, written apart from dmo verify).  Sets $os_layers and $os_tight.
+expect_os_native() {
+	csv_rows "$2/layers.csv" |
+		by_name '{ m = v("in_bytes") + 0 < v("out_bytes") + 0 ? v("in_bytes") : v("out_bytes")
+			   if (v("op") !~ "^" skip ":") print v("op"), v("os_bytes"), m }' -v skip="${3:-}" |
+		awk '{ print $1, $2, "at"; if ($2 < $3) print $1, $2 + 1, "over" }' >"$WORK/os.todo"
+	"$top_builddir/tests/backend_vs_ref" --overlap "$1" <"$WORK/os.todo" >"$WORK/os.done"
+	[ $? -eq 0 ] || fail "$1: backend_vs_ref --overlap failed"
+	# Fields: spec, X, at|over (asked), then spec, X, same|differs (found).
+	paste -d' ' "$WORK/os.todo" "$WORK/os.done" | awk '
+		$3 == "at" { os++; if ($6 != "same") print "overlapped by the measured O_s " $2 ", " $1 " changes" }
+		$3 == "over" { tight++; if ($6 != "differs") print "one byte over the measured O_s, " $1 " is unchanged" }
+		END { print os + 0, tight + 0 >"/dev/stderr" }' >"$WORK/os.bad" 2>"$WORK/os.count"
+	read -r os_layers os_tight <"$WORK/os.count"
+	if [ -s "$WORK/os.bad" ]; then
+		fail "$1: $(cat "$WORK/os.bad")"
+	else
+		echo "ok: $1: $os_layers measured O_s safe natively, $os_tight below min(IB, OB) and tight"
+	fi
+}
+
 finish() {
 	if [ "$failures" -ne 0 ]; then
 		echo "$failures check(s) failed"

@@ -55,7 +55,7 @@ tests_csv_tsv_LDADD = $(CSV_LIBS)
 # Backends: each one end to end (skipped when configure did not find its
 # library), and the command-line misuse of --backend/--isa/compare.
 BACKEND_TESTS = tests/backend_misuse.sh tests/backend_ref.sh tests/backend_xnnpack.sh tests/backend_onednn.sh \
-	tests/backend_cmsis_nn.sh \
+	tests/backend_cmsis_nn.sh tests/backend_cmsis_nn_model.sh \
 	tests/backend_openblas.sh tests/backend_armnn.sh
 TESTS += $(BACKEND_TESTS)
 EXTRA_DIST += $(BACKEND_TESTS) tests/backend_check.sh

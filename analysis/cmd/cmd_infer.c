@@ -1,7 +1,8 @@
 /* cmd_infer.c - `dmo infer`: a whole .tflite model run with its real weights
- * through the reference kernels, every activation in one arena laid out by
- * a plan (with or without diagonal overlaps); the outputs written raw and
- * summarised (the top classes of a classifier). */
+ * through the reference kernels (or, layer by layer, a backend's), every
+ * activation in one arena laid out by a plan (with or without diagonal
+ * overlaps); the outputs written raw and summarised (the top classes of a
+ * classifier). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,12 +11,15 @@
 
 #include <csv.h>
 
+#include "backend.h"
+#include "backend_options.h"
 #include "cmd.h"
 #include "fs.h"
 #include "json.h"
 #include "kernels.h"
 #include "profile_options.h"
 #include "infer.h"
+#include "infer_backend.h"
 #include "infer_model.h"
 #include "input_options.h"
 #include "model_table.h"
@@ -24,7 +28,7 @@
 #include "plan_emit.h"
 #include "progress.h"
 
-enum { OPT_ARENA = CMD_LONG_ONLY, OPT_ROUNDING, OPT_OS, OPT_OUTPUT };
+enum { OPT_ARENA = CMD_LONG_ONLY, OPT_ROUNDING, OPT_OS, OPT_OUTPUT, OPT_BACKEND };
 
 static const struct cmd_option options[] = {
 	{ "arena", required_argument, OPT_ARENA, "KIND",
@@ -45,6 +49,10 @@ static const struct cmd_option options[] = {
 	{ "output", required_argument, OPT_OUTPUT, "FILE",
 	  "write the raw bytes of every model output, in tensor\n"
 	  "order" },
+	{ "backend", required_argument, OPT_BACKEND, "NAME",
+	  "run each layer backend NAME takes on it, with the\n"
+	  "model's quantisation, the others on the reference\n"
+	  "kernels (the layer lines on stderr say which)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -177,6 +185,9 @@ int cmd_infer(int argc, char **argv)
 	struct dmo_progress steps;
 	char err[1024];
 	int c, single = 0, taken;
+	const char *backend_name = NULL;
+	struct dmo_backend_handle *backend = NULL;
+	size_t on_backend = 0;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		if (cmd_output_option(&command, c, &shown))
@@ -196,6 +207,9 @@ int cmd_infer(int argc, char **argv)
 		case OPT_OUTPUT:
 			output = optarg;
 			break;
+		case OPT_BACKEND:
+			backend_name = optarg;
+			break;
 		case OPT_ROUNDING:
 			if (strcmp(optarg, "single") && strcmp(optarg, "double"))
 				return cmd_misuse(&command, "--rounding '%s': expected double or single",
@@ -206,17 +220,23 @@ int cmd_infer(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return cmd_misuse(&command, "give exactly one MODEL");
+	if (backend_name != NULL &&
+	    (dmo_backend_options_check("dmo infer", &backend_name, NULL, 1) != 0 ||
+	     (backend = dmo_backend_load(backend_name, NULL, err, sizeof err)) == NULL))
+		return 2;
 	/* overlap, plain, the model's own plan, or a plan file (whose offsets
 	 * replace offset_dmo) */
 	int plain = !strcmp(arena_kind, "plain"), embedded = !strcmp(arena_kind, "model");
 	int from_file = !plain && !embedded && strcmp(arena_kind, "overlap");
-	struct dmo_kernels os_kernels, ref;
+	struct dmo_kernels os_kernels, run_kernels;
 	int unknown = dmo_kernels_of_os(os_name, &os_kernels, err, sizeof err);
 
-	/* The kernels run here are dmo's reference kernels: O_s measured on
-	 * any other would not hold for them. */
-	if (unknown < 0 || dmo_kernels_of_backend(DMO_KERNELS_REF_NAME, NULL, &ref, err, sizeof err) != 0 ||
-	    dmo_kernels_check_run(&os_kernels, unknown, &ref, "dmo infer", err, sizeof err) != 0) {
+	/* The kernels run here are dmo's reference kernels, or the backend's
+	 * where it takes a layer: O_s measured on any other would not hold. */
+	if (unknown < 0 ||
+	    dmo_kernels_of_backend(backend_name ? backend_name : DMO_KERNELS_REF_NAME, NULL,
+				   &run_kernels, err, sizeof err) != 0 ||
+	    dmo_kernels_check_run(&os_kernels, unknown, &run_kernels, "dmo infer", err, sizeof err) != 0) {
 		fprintf(stderr, "dmo infer: --os %s: %s\n", os_name, err);
 		return 2;
 	}
@@ -262,23 +282,32 @@ int cmd_infer(int argc, char **argv)
 	}
 	dmo_progress_start(&steps, command.name, net.n_steps, dmo_progress_wanted(shown.quiet));
 	for (size_t l = 0; l < net.n_steps; l++) {
-		if (dmo_net_run_step(&net, l, arena, offsets, err, sizeof err)) {
+		int ran = dmo_net_run_step_on(backend, &net, l, arena, offsets, err, sizeof err);
+
+		if (ran < 0) {
 			fprintf(stderr, "dmo infer: %s: %s\n", argv[optind], err);
 			goto done;
 		}
-		dmo_progress_step(&steps, "layer %zu %s", l + 1, model.layers[l].name);
+		on_backend += (size_t)ran;
+		dmo_progress_step(&steps, "layer %zu %s on %s", l + 1, model.layers[l].name,
+				  ran ? backend_name : "ref");
 	}
 	if (shown.format != CMD_TEXT) {
 		if (cmd_table_open(&table, shown.format, "infer") == NULL)
 			goto done;
 		fputs("output,shape,index,value,rank\n", table.stream);
-	} else
+	} else {
 		printf("model %s: %zu layers run in a %" PRIu64 "-byte arena (%s%s; %s: %" PRIu64
 		       " bytes; activations only)\n",
 	       argv[optind], net.n_steps, size, from_file ? "plan " : plain ? "plain plan" :
 	       embedded ? "the model's offline plan" : "overlap plan",
 	       from_file ? arena_kind : "", plain ? "with overlaps" : "without overlaps",
 	       plain ? plan.peak_dmo : plan.peak_plain);
+		if (backend != NULL)
+			printf("kernels: %zu layers on %s (%s), %zu on the reference kernels\n",
+			       on_backend, backend_name, dmo_backend_desc(backend)->version(),
+			       net.n_steps - on_backend);
+	}
 	if (output && !(out = fopen(output, "wb"))) {
 		fprintf(stderr, "dmo infer: %s: %s\n", output, strerror(errno));
 		goto done;

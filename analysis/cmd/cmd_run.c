@@ -56,8 +56,10 @@ static const struct cmd_spec command = {
 	"mobilenet_v2_1.0_224); FILE a table, .onnx or .tflite.  A .tflite runs\n"
 	"with its real weights and quantisation, each layer on the previous\n"
 	"layers' real outputs from the input below (as `dmo infer`), so every\n"
-	"layer's O_s is that of the real computation; everything else runs on\n"
-	"deterministic data.  Progress goes to stderr, a line per layer\n"
+	"layer's O_s is that of the real computation; with --backend, each\n"
+	"layer the backend runs is run there with the model's quantisation, the\n"
+	"others on the reference kernels (backend.csv says which).  Everything\n"
+	"else runs on deterministic data.  Progress goes to stderr, a line per layer\n"
 	"(not with -q or when stderr is not a terminal).\n",
 	.tables = { cmd_profile_options, run_options, cmd_input_options },
 	.outputs = CMD_HAS_CSV | CMD_HAS_JSON,
@@ -107,13 +109,16 @@ static int check_inputs(char **specs, int count, const char *model_path, const c
 				input_file, (unsigned long long)want);
 			rc = -1;
 		}
-		if (backend != NULL || threads != 1) {
-			fprintf(stderr, "dmo run: a .tflite model runs with its real weights on the "
-				"reference kernels, one thread: no --backend, --isa or --threads\n");
+		if (threads != 1) {
+			fprintf(stderr, "dmo run: a .tflite model runs with its real weights one "
+				"thread at a time: no --threads\n");
 			rc = -1;
 		}
 	}
-	for (size_t l = 0; rc == 0 && h != NULL && l < model.n_layers; l++)
+	/* A real-weight run puts each layer the backend refuses on the
+	 * reference kernels (backend.csv says which ran), so only a table
+	 * must fit the backend whole. */
+	for (size_t l = 0; rc == 0 && !*real && h != NULL && l < model.n_layers; l++)
 		if (dmo_backend_check(h, &model.layers[l].op, err, sizeof err) != 0) {
 			fprintf(stderr, "dmo run: layer %s: %s\n", model.layers[l].name, err);
 			rc = -1;

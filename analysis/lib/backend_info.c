@@ -10,11 +10,14 @@
 
 #include "backend.h"
 
-/* The last two are optional: backend.csv files from before they existed. */
+/* Every column up to COL_CPU must be there; later ones are optional
+ * (backend.csv files from before they existed). */
 enum { COL_NAME, COL_BACKEND, COL_VERSION, COL_ISA_CAP, COL_ISA, COL_IMPL, COL_CPU,
-       COL_NATIVE_ISA, COL_HOST_ISA, N_COLS, N_REQUIRED = COL_NATIVE_ISA };
+       COL_NATIVE_ISA, COL_HOST_ISA, COL_SCRATCH, N_COLS };
+enum { N_REQUIRED = COL_CPU + 1 };
 static const char *const col_names[N_COLS] = { "name", "backend", "version", "isa_cap", "isa",
-					       "implementation", "cpu", "native_isa", "host_isa" };
+					       "implementation", "cpu", "native_isa", "host_isa",
+					       "scratch_bytes" };
 
 struct info_reader {
 	struct dmo_backend_info_table *table;
@@ -39,10 +42,12 @@ static void info_fail(struct info_reader *rd, int field, const char *what)
 static char *row_field(struct dmo_backend_info *r, int col, size_t *cap)
 {
 	char *const fields[N_COLS] = { r->name, r->backend, r->version, r->isa_cap, r->isa,
-				       r->implementation, r->cpu, r->native_isa, r->host_isa };
+				       r->implementation, r->cpu, r->native_isa, r->host_isa,
+				       r->scratch_bytes };
 	const size_t caps[N_COLS] = { sizeof r->name, sizeof r->backend, sizeof r->version,
 				      sizeof r->isa_cap, sizeof r->isa, sizeof r->implementation,
-				      sizeof r->cpu, sizeof r->native_isa, sizeof r->host_isa };
+				      sizeof r->cpu, sizeof r->native_isa, sizeof r->host_isa,
+				      sizeof r->scratch_bytes };
 	*cap = caps[col];
 	return fields[col];
 }

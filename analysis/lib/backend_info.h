@@ -20,6 +20,7 @@ struct dmo_backend_info {
 	 * dispatches to natively (with the same cap) and the host CPU's
 	 * widest; "" when not recorded (an older backend.csv). */
 	char native_isa[64], host_isa[16];
+	char scratch_bytes[24]; /* the kernel's scratch memory; "" in older files */
 };
 
 struct dmo_backend_info_table {

@@ -53,13 +53,17 @@ struct cmsis_layer {
 };
 
 /* The kernels a wrapper call reached, in call order ("arm_convolve_1_x_n_s8
- * > arm_convolve_s8" when one falls back on another; see the file comment). */
+ * > arm_convolve_s8" when one falls back on another; see the file
+ * comment), noted while OBSERVING only (prepare's dry run, not the layer). */
 static char dispatched[128];
+static int observing;
 
 static void note_kernel(const char *name)
 {
 	size_t used = strlen(dispatched);
 
+	if (!observing)
+		return;
 	snprintf(dispatched + used, sizeof dispatched - used, "%s%s", used ? " > " : "", name);
 }
 
@@ -279,10 +283,12 @@ static int dry_run(struct cmsis_layer *l, const struct dmo_backend_op *op)
 	int rc = -1;
 
 	snprintf(dispatched, sizeof dispatched, "%s", direct[l->kind] ? direct[l->kind] : "");
+	observing = 1;
 	if (in != NULL && out != NULL && compute(l, in, out) == ARM_CMSIS_NN_SUCCESS) {
 		snprintf(l->kernel, sizeof l->kernel, "%s", dispatched);
 		rc = 0;
 	}
+	observing = 0;
 	free(in);
 	free(out);
 	return rc;

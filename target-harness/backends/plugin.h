@@ -14,15 +14,16 @@ static inline int op_is(const struct dmo_backend_op *op, const char *name)
 	return strcmp(op->op, name) == 0;
 }
 
-/* The plugins wrap the libraries' float kernels only: their integer
- * kernels need the quantisation scales that dmo's op specs do not carry. */
+/* The XNNPACK, oneDNN, OpenBLAS and Arm NN plugins wrap the libraries'
+ * float kernels only: they were written before the ABI carried
+ * quantisation (version 2's op->quant), and use none. */
 static inline int refuse_non_f32(const struct dmo_backend_op *op, const char *library,
 				 char *err, size_t err_len)
 {
 	if (strcmp(op->dtype, "f32") == 0)
 		return 0;
-	snprintf(err, err_len, "%s backend runs f32 only, not %s (integer kernels need "
-		 "quantisation scales an op spec does not give)", library, op->dtype);
+	snprintf(err, err_len, "%s backend runs f32 only, not %s (its plugin does not "
+		 "wire the library's integer kernels)", library, op->dtype);
 	return -1;
 }
 

@@ -12,6 +12,7 @@
 
 #include "backend.h"
 #include "infer.h"
+#include "infer_backend.h"
 #include "infer_model.h"
 #include "input_options.h"
 #include "model_table.h"
@@ -74,6 +75,7 @@ struct harness_options {
 	const char *isa;
 	FILE *info;
 	struct dmo_backend_handle *described; /* the backend --info names */
+	struct dmo_backend_handle *reference; /* ref: what runs a layer --backend does not */
 	struct dmo_input_options input;       /* a real model's input */
 	const char *output;                   /* a real model's outputs go here */
 	const char *replay;                   /* --replay DIR */
@@ -91,17 +93,18 @@ static void info_field(FILE *out, const char *text, int last)
 	fputc(last ? '\n' : ',', out);
 }
 
-/* One row of the --info file (columns in backend_info_header); RUN is NULL
- * for the reference runner called directly. */
+/* One row of the --info file (columns in backend_info_header): layer NAME
+ * ran on backend WHO; RUN is NULL for the reference runner called
+ * directly. */
 static void write_info(const struct harness_options *opts, const char *name,
-		       const struct dmo_backend_run *run)
+		       const struct dmo_backend_handle *who, const struct dmo_backend_run *run)
 {
 	const struct dmo_backend *b;
 	char cpu[128], impl[64];
 
 	if (opts->info == NULL)
 		return;
-	b = dmo_backend_desc(opts->described);
+	b = dmo_backend_desc(who);
 	dmo_cpu_features(cpu, sizeof cpu); /* under Valgrind, its virtual CPU's */
 	if (run == NULL)
 		snprintf(impl, sizeof impl, "reference loop order, %d thread%s%s", opts->threads,
@@ -114,12 +117,13 @@ static void write_info(const struct harness_options *opts, const char *name,
 	info_field(opts->info, run ? dmo_backend_implementation(run) : impl, 0);
 	info_field(opts->info, cpu, 0);
 	info_field(opts->info, opts->native_isa, 0);
-	info_field(opts->info, opts->host_isa, 1);
+	info_field(opts->info, opts->host_isa, 0);
+	fprintf(opts->info, "%zu\n", run ? dmo_backend_scratch_bytes(run) : (size_t)0);
 	fflush(opts->info);
 }
 
 static const char backend_info_header[] =
-	"name,backend,version,isa_cap,isa,implementation,cpu,native_isa,host_isa\n";
+	"name,backend,version,isa_cap,isa,implementation,cpu,native_isa,host_isa,scratch_bytes\n";
 
 /* Run KERNEL(ARG) as layer NAME, between dmo_layer_begin and dmo_layer_end.
  * Returns 0; 1 when the kernel refused to run, for the caller to say why;
@@ -181,7 +185,7 @@ static int run_layer(const char *name, const struct dmo_opspec *spec, const void
 		fprintf(stderr, "dmo-harness: %s: %s\n", name, err);
 		return -1;
 	}
-	write_info(opts, name, call.backend);
+	write_info(opts, name, opts->described, call.backend);
 	rc = between_markers(name, text, in, dmo_opspec_in_bytes(spec), out, dmo_opspec_out_bytes(spec),
 			     call.backend ? backend_kernel : reference_kernel, &call);
 	if (rc > 0 && call.backend)
@@ -372,12 +376,17 @@ static int replay_io(const struct dmo_model *model, size_t l, unsigned char *are
 	return 0;
 }
 
-/* One step of a real-weight net, for between_markers; ERR says why it failed. */
+/* One step of a real-weight net, for between_markers: on the backend when
+ * it was prepared there, else on the reference kernels; ERR says why it
+ * failed. */
 struct net_step {
 	const struct dmo_net *net;
 	size_t l;
 	unsigned char *arena;
 	const uint64_t *offsets;
+	struct dmo_backend_run *backend;
+	const void *in;
+	void *out;
 	char *err;
 	size_t err_len;
 };
@@ -385,8 +394,14 @@ struct net_step {
 static int net_kernel(void *arg)
 {
 	const struct net_step *step = arg;
-	return dmo_net_run_step(step->net, step->l, step->arena, step->offsets, step->err,
-				step->err_len);
+
+	if (step->backend == NULL)
+		return dmo_net_run_step(step->net, step->l, step->arena, step->offsets, step->err,
+					step->err_len);
+	if (dmo_backend_execute(step->backend, step->in, step->out) == 0)
+		return 0;
+	snprintf(step->err, step->err_len, "step %zu: the backend failed to run", step->l);
+	return -1;
 }
 
 /* A .tflite model run with its real weights: every activation tensor in
@@ -395,8 +410,11 @@ static int net_kernel(void *arg)
  * consumer), the inputs from --input/--random/--zeros, and each step
  * between begin and end with its first activation operand as the profiled
  * input (the one the planner may overlap, model_table.h's act_in[0]).
- * Layers without a dmo op spec are profiled too, with no spec.  Returns 0,
- * 1 when a layer or a file failed, 2 when the input does not fit the model. */
+ * Layers without a dmo op spec are profiled too, with no spec.  With
+ * --backend, each step the backend takes (its first operand being the
+ * profiled input) runs there, prepared before its begin; the others run on
+ * the reference kernels; --info says which, per layer.  Returns 0, 1 when
+ * a layer or a file failed, 2 when the input does not fit the model. */
 static int run_net(const struct dmo_model *model, const struct dmo_net *net,
 		   const struct harness_options *opts)
 {
@@ -438,12 +456,18 @@ static int run_net(const struct dmo_model *model, const struct dmo_net *net,
 		if (in < 0) { /* nothing to profile: a layer of constants only */
 			rc = dmo_net_run_step(net, l, arena, offsets, err, sizeof err) ? 1 : 0;
 		} else {
-			struct net_step step = { net, l, arena, offsets, err, sizeof err };
+			struct net_step step = { net, l, arena, offsets, NULL, arena + offsets[in],
+						 arena + offsets[out], err, sizeof err };
 
-			write_info(opts, layer->name, NULL);
+			if (opts->backend != NULL && net->steps[l].inputs[0] == in)
+				step.backend = dmo_net_backend_prepare(opts->backend, net, l, arena,
+								       offsets, err, sizeof err);
+			write_info(opts, layer->name, step.backend ? opts->backend : opts->reference,
+				   step.backend);
 			rc = between_markers(layer->name, layer->supported ? layer->spec : NULL,
 					     arena + offsets[in], model->tensors[in].bytes,
 					     arena + offsets[out], model->tensors[out].bytes, net_kernel, &step);
+			dmo_backend_release(step.backend);
 		}
 		if (rc > 0)
 			fprintf(stderr, "dmo-harness: %s\n", err);
@@ -565,8 +589,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (info != NULL) {
-		opts.described = opts.backend ? opts.backend
-					      : dmo_backend_load("ref", NULL, err, sizeof err);
+		opts.reference = dmo_backend_load("ref", NULL, err, sizeof err);
+		opts.described = opts.backend ? opts.backend : opts.reference;
 		opts.info = fopen(info, "w");
 		if (opts.info == NULL || opts.described == NULL) {
 			fprintf(stderr, "dmo-harness: %s: cannot write\n", info);
@@ -618,9 +642,9 @@ static int run_inputs(int argc, char **argv, struct harness_options *opts,
 		dmo_model_free(model);
 		return 1;
 	}
-	if (real && (opts->backend != NULL || opts->threads != 1)) {
-		fprintf(stderr, "dmo-harness: a .tflite model runs with its real weights on the "
-			"reference kernels, one thread: no --backend, --isa or --threads\n");
+	if (real && opts->threads != 1) {
+		fprintf(stderr, "dmo-harness: a .tflite model runs with its real weights one "
+			"thread at a time: no --threads\n");
 		rc = 2;
 	} else if (real) {
 		net.single_rounding = opts->single_rounding;
