@@ -252,7 +252,7 @@ int cmd_infer(int argc, char **argv)
 		return 2;
 	}
 	if ((from_file && dmo_plan_read_csv(arena_kind, &model, &plan, err, sizeof err)) ||
-	    (embedded && dmo_plan_read_embedded(&model, &ref, &plan, err, sizeof err))) {
+	    (embedded && dmo_plan_read_embedded(&model, &run_kernels, &plan, err, sizeof err))) {
 		fprintf(stderr, "dmo infer: --arena %s%s\n", embedded ? "model: " : "", err);
 		dmo_plan_free(&plan);
 		dmo_model_free(&model);
