@@ -13,7 +13,7 @@
 #include "trace_format.h"
 
 static const struct cmd_option options[] = {
-	{ "csv", no_argument, 'c', NULL, "CSV, the one format (the default; kept for scripts)" },
+	{ "csv", no_argument, CMD_LONG_ONLY, NULL, "CSV, the one format (the default; kept for scripts)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 

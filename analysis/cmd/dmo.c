@@ -19,6 +19,7 @@ static const struct dmo_command commands[] = {
 	{ "verify", cmd_verify, "run a kernel with its buffers really overlapped and compare bit for bit" },
 	{ "compare", cmd_compare, "one op spec measured and verified on every backend" },
 	{ "sweep", cmd_sweep, "check a formula for O_s against the tool over a grid of op specs" },
+	{ "ops", cmd_ops, "the op-spec grammar: every op, key, value format and default" },
 };
 
 static void usage(FILE *out)

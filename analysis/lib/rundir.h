@@ -1,5 +1,5 @@
 /* rundir.h - a run directory: the tool's tool-layers.bin, the layers.csv
- * dmo writes from it (SPEC.md column order), and reading layers.csv back. */
+ * dmo writes from it (docs/definitions.md's column order), and reading layers.csv back. */
 #ifndef DMO_RUNDIR_H
 #define DMO_RUNDIR_H
 
