@@ -94,6 +94,9 @@ tests_onnx_conformance_LDADD = opspec/libdmo-model.la target-harness/kernels/lib
 TESTS += tests/layout_ops_tool.sh
 EXTRA_DIST += tests/layout_ops_tool.sh
 TESTS += tests/cli_conventions.sh
+# valgrind --tool=dmo with nothing set up (dmo.out.PID, the tool's FIFO).
+TESTS += tests/bare_valgrind.sh
+EXTRA_DIST += tests/bare_valgrind.sh
 # docs/opspec.md against the parser's own tables (dmo ops).
 TESTS += tests/opspec_docs.sh
 EXTRA_DIST += tests/opspec_docs.sh

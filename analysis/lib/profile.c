@@ -289,24 +289,32 @@ out:
 
 int dmo_rundir_recover(const char *dir, char *err, size_t err_len)
 {
-	char csv[PATH_MAX + 16], bin[PATH_MAX + 32], why[1024] = "";
+	char csv[PATH_MAX + 16], bin[PATH_MAX + 32], lock[PATH_MAX + 16], why[1024] = "";
 	struct dmo_layer_table table;
 	struct stat info;
-	int lock_fd, rc;
+	int lock_fd, rc, by_profile;
 
 	snprintf(csv, sizeof csv, "%s/%s", dir, DMO_LAYERS_CSV);
 	snprintf(bin, sizeof bin, "%s/%s", dir, DMO_SUMMARY_FILE);
 	if (lstat(csv, &info) == 0 || errno != ENOENT || lstat(bin, &info) != 0)
 		return 0;
+	/* dmo profile takes its lock before anything runs; a folder without
+	 * one was written by valgrind --tool=dmo itself, which leaves
+	 * layers.csv to its first reader. */
+	snprintf(lock, sizeof lock, "%s/" DMO_LOCK_FILE, dir);
+	by_profile = lstat(lock, &info) == 0;
 	lock_fd = lock_run_dir(dir, err, err_len);
 	if (lock_fd < 0)
 		return -1;
 	rc = dmo_summary_read(dir, &table, why, sizeof why);
 	if (rc >= 0 && dmo_layers_csv_write(csv, &table, err, err_len) == 0) {
-		snprintf(err, err_len, "%s was missing (a run killed or out of disk); rebuilt from %s: "
-			 "%zu layer%s%s%s", csv, DMO_SUMMARY_FILE, table.count,
-			 table.count == 1 ? "" : "s", rc > 0 ? "; " : "", rc > 0 ? why : "");
-		rc = 1;
+		snprintf(err, err_len, "%s %s from %s: %zu layer%s%s%s", csv,
+			 by_profile ? "was missing (a run killed or out of disk); rebuilt"
+				    : "made (the run of valgrind --tool=dmo leaves it to its reader)",
+			 DMO_SUMMARY_FILE, table.count, table.count == 1 ? "" : "s",
+			 rc > 0 ? "; " : "", rc > 0 ? why : "");
+		/* Only a damaged run is worth the note's warning. */
+		rc = by_profile || rc > 0 ? 1 : 0;
 	} else {
 		if (rc < 0)
 			snprintf(err, err_len, "%s", why);
