@@ -6,16 +6,13 @@
  * The run folder named by --dmo-out is made here too, or refused before
  * the program starts, so no run goes half-way for want of a folder. */
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcassert.h"
-#include "pub_tool_clientstate.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
-#include "pub_tool_libcproc.h"
-#include "pub_tool_aspacemgr.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
-#include "pub_tool_tooliface.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 
