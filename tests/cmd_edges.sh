@@ -49,6 +49,17 @@ printf 'abc' >short.bin
 printf 'ab' >long.bin
 mkdir empty
 : >empty.tflite
+# A program dmo profile cannot run is dmo's to say, before any run
+# directory is made (not Valgrind's "command not found" after it).
+: >"$WORK/not-executable"
+refuse "profile: no such program" "^dmo profile: cannot run ./no-such-program: No such file or directory$" \
+	"$DMO" profile --out "$WORK/np" -- ./no-such-program
+refuse "profile: not in PATH" "^dmo profile: cannot run no-such-program: no such program in \\\$PATH" \
+	"$DMO" profile --out "$WORK/np" -- no-such-program
+refuse "profile: not executable" "^dmo profile: cannot run $WORK/not-executable: Permission denied (not an executable file" \
+	"$DMO" profile --out "$WORK/np" -- "$WORK/not-executable"
+[ -e "$WORK/np" ] && fail "profile made a run directory for a program it cannot run" ||
+	echo "ok: no run directory for a program that cannot run"
 refuse "infer: no such model" "^dmo infer: cannot read model file /nonexistent.tflite" \
 	"$DMO" infer /nonexistent.tflite
 refuse "infer: an ONNX model" "^dmo infer: .*dmo infer runs .tflite models (this one is a onnx" \

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "cmd.h"
+#include "fs.h"
 #include "profile.h"
 #include "profile_options.h"
 
@@ -23,8 +24,9 @@ static const struct cmd_spec command = {
 	.tables = { cmd_profile_options },
 	.exit_status =
 	"  PROGRAM's exit status (128+N when signal N killed it), or 2 when\n"
-	"  PROGRAM never ran (misuse included), or ran with status 0 but dmo could\n"
-	"  not record it whole (a damaged tool-layers.bin, a full disk).\n",
+	"  PROGRAM never ran (misuse, a missing or non-executable PROGRAM), or ran\n"
+	"  with status 0 but dmo could not record it whole (a damaged\n"
+	"  tool-layers.bin, a full disk) or it marked no layer at all.\n",
 	.stop_at_operand = 1,
 };
 
@@ -40,5 +42,11 @@ int cmd_profile(int argc, char **argv)
 	if (optind >= argc)
 		return cmd_misuse(&command, "no program given");
 	opts.argv = argv + optind;
+	/* Said by dmo, before any run directory is touched, rather than by
+	 * Valgrind after it: status 2, the program never ran. */
+	if (dmo_program_runnable(opts.argv[0], err, sizeof err) != 0) {
+		fprintf(stderr, "dmo profile: %s\n", err);
+		return 2;
+	}
 	return dmo_profile_command(&opts, "dmo profile");
 }

@@ -2,7 +2,8 @@
  * path with its parents (run directories, compare's and sweep's output)
  * and removing a flat folder (the plot's data folder, sweep's batch run
  * folders), removing a result a command could not finish, and making a
- * temporary folder (the plot's data, profile's FIFO). */
+ * temporary folder (the plot's data, profile's FIFO), and finding the
+ * program `dmo profile` is to run. */
 #ifndef DMO_FS_H
 #define DMO_FS_H
 
@@ -22,5 +23,10 @@ void dmo_remove_unfinished(const char *path);
 /* Create a fresh folder $TMPDIR/NAME.XXXXXX (/tmp without TMPDIR) and put
  * its path in DIR.  Returns 0, or -1 with a message in ERR. */
 int dmo_make_temp_dir(char *dir, size_t dir_len, const char *name, char *err, size_t err_len);
+
+/* Whether PROGRAM can be run as execvp would run it: a path (a name with
+ * a '/') to an executable file, or a name found so in $PATH.  Returns 0,
+ * or -1 with the reason and the next step in ERR. */
+int dmo_program_runnable(const char *program, char *err, size_t err_len);
 
 #endif

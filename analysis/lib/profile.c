@@ -367,23 +367,36 @@ int dmo_profile_option(struct dmo_profile_options *opts, int option, const char 
 	}
 }
 
+/* A run that recorded no row at all: never silent, and with the likely
+ * causes, so that an empty table is not taken for a program without
+ * overlap. */
+static void say_no_layers(const char *who, const char *program)
+{
+	fprintf(stderr, "%s: no layer was recorded: %s never called dmo_layer_begin, is not "
+		"linked with libdmo-harness (ldd %s shows it), or ended before its first "
+		"layer\n", who, program, program);
+}
+
 int dmo_profile_command(const struct dmo_profile_options *opts, const char *who)
 {
 	FILE *report = opts->report ? opts->report : stderr;
 	struct dmo_layer_table table;
 	char err[1024];
-	int status, signal_no, rc;
+	int status, signal_no, rc, empty;
 
 	if (opts->runs > 1)
 		return dmo_profile_runs_command(opts, who);
 	rc = dmo_profile_run(opts, &status, &signal_no, &table, err, sizeof err);
 	/* What the tool recorded is shown even when layers.csv failed. */
-	if (!opts->quiet && (rc == 0 || table.count > 0))
+	if (!opts->quiet && table.count > 0)
 		dmo_layers_print(report, &table);
 	if (rc == 0 && !opts->quiet)
 		fprintf(report, "run directory: %s (%s)\n", opts->out_dir, DMO_LAYERS_CSV);
 	fflush(report);
 	dmo_layers_warn_threads(stderr, who, &table);
+	empty = rc == 0 && status >= 0 && table.count == 0;
+	if (empty)
+		say_no_layers(who, opts->argv[0]);
 	dmo_layer_table_free(&table);
 	if (rc != 0)
 		fprintf(stderr, "%s: %s\n", who, err);
@@ -405,6 +418,7 @@ int dmo_profile_command(const struct dmo_profile_options *opts, const char *who)
 		raise(signal_no);
 	}
 	/* dmo's own failure never hides the program's: a failing program's
-	 * status is kept, a succeeding one's becomes 2. */
-	return rc != 0 && status == 0 ? 2 : status;
+	 * status is kept, a succeeding one's becomes 2.  So does a run that
+	 * profiled nothing: an empty table is no success. */
+	return (rc != 0 || empty) && status == 0 ? 2 : status;
 }
