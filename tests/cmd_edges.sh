@@ -60,8 +60,14 @@ refuse "profile: not executable" "^dmo profile: cannot run $WORK/not-executable:
 	"$DMO" profile --out "$WORK/np" -- "$WORK/not-executable"
 [ -e "$WORK/np" ] && fail "profile made a run directory for a program it cannot run" ||
 	echo "ok: no run directory for a program that cannot run"
-refuse "infer: no such model" "^dmo infer: cannot read model file /nonexistent.tflite" \
+refuse "infer: no such model" "^dmo infer: cannot read model file /nonexistent.tflite: No such file or directory$" \
 	"$DMO" infer /nonexistent.tflite
+# Slips get the nearest right word: a command, an option of the command.
+refuse "a misspelt command" "^dmo: 'plna' is not a dmo command; did you mean 'plan'?$" "$DMO" plna x
+refuse "a misspelt option" "^dmo plan: unknown option '--verfiy'; did you mean '--verify'?$" \
+	"$DMO" plan --verfiy ds_cnn_kws
+refuse "a misspelt op" "did you mean 'dwconv2d'?" "$DMO" formula dwconv:in=8x8x3,k=3
+refuse "another tool's dtype" "did you mean 'f32'?" "$DMO" formula relu:in=2x2x2,dtype=float32
 refuse "infer: an ONNX model" "^dmo infer: .*dmo infer runs .tflite models (this one is a onnx" \
 	"$DMO" infer "$MODELS/onnx_add_bcast.onnx"
 refuse "infer --input: no such file" "^dmo infer: /nonexistent.bin: No such file" \
