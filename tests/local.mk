@@ -97,6 +97,9 @@ TESTS += tests/cli_conventions.sh
 # valgrind --tool=dmo with nothing set up (dmo.out.PID, the tool's FIFO).
 TESTS += tests/bare_valgrind.sh
 EXTRA_DIST += tests/bare_valgrind.sh
+# <dmo/harness.h> clean under -Wall -Wextra -Werror, GCC and Clang.
+TESTS += tests/header_clean.sh
+EXTRA_DIST += tests/header_clean.sh tests/header_clean.c
 # docs/opspec.md against the parser's own tables (dmo ops).
 TESTS += tests/opspec_docs.sh
 EXTRA_DIST += tests/opspec_docs.sh

@@ -219,6 +219,28 @@ static int spec_refusal(const char *spec, size_t len, size_t in_bytes, size_t ou
 	return 0;
 }
 
+/* What a buffer refusal (wire.h's reason, or null-buffer) means, and what
+ * to do, for dmo_layer_error(); the reason itself follows in brackets, as
+ * the tool's row names it. */
+static const char *buffers_text(const char *reason)
+{
+	static const struct {
+		const char *reason, *text;
+	} texts[] = {
+		{ "null-buffer", "the input or output pointer is NULL" },
+		{ "zero-size-buffer", "the input or output size is 0 bytes" },
+		{ "buffer-over-4gib", "a buffer is over 4 GiB (the tool's offsets are 32-bit)" },
+		{ "buffer-wraps", "a buffer runs past the end of the address space" },
+		{ "overlapping-buffers",
+		  "the input and output share memory; give two separate buffers, and dmo "
+		  "measures how far they could overlap" },
+	};
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+		if (strcmp(reason, texts[i].reason) == 0)
+			return texts[i].text;
+	return reason;
+}
+
 int dmo_layer_begin(const char *name, const char *op_spec, const void *input,
 		    size_t input_bytes, const void *output, size_t output_bytes)
 {
@@ -251,7 +273,8 @@ int dmo_layer_begin(const char *name, const char *op_spec, const void *input,
 	else if (bad_text)
 		rc = failure(DMO_EINVAL, "%s", bad_text);
 	else if (bad_buffers)
-		rc = failure(DMO_EINVAL, "bad buffers: %s", bad_buffers);
+		rc = failure(DMO_EINVAL, "bad buffers: %s [%s]", buffers_text(bad_buffers),
+			     bad_buffers);
 	else if (spec_len > 0 &&
 		 (refusal = spec_refusal(op_spec, spec_len, input_bytes, output_bytes)) != 0)
 		rc = -(refusal == DMO_REFUSED_BAD_SPEC ? DMO_ESPEC : DMO_ESPECSIZE);
