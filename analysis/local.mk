@@ -3,6 +3,7 @@
 noinst_LTLIBRARIES += analysis/lib/libdmo-analysis.la
 analysis_lib_libdmo_analysis_la_SOURCES = \
 	analysis/lib/fs.h analysis/lib/fs.c \
+	analysis/lib/textcol.h analysis/lib/textcol.c \
 	analysis/lib/rundir.h analysis/lib/rundir.c \
 	analysis/lib/trace.h analysis/lib/trace.c \
 	analysis/lib/locate.h analysis/lib/locate.c \

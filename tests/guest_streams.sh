@@ -20,6 +20,12 @@ expect_eq "relu under dmo profile: status" 0 $?
 grep -q "^layer .*O_s bytes" "$WORK/relu.err" && echo "ok: the table is on stderr" \
 	|| fail "no table on stderr: $(cat "$WORK/relu.err")"
 expect_eq "relu under dmo profile: stdout" "" "$(cat "$WORK/relu.out")"
+# Profiling into the same folder again says what it replaced.
+"$DMO" profile --out "$WORK/relu" -- "$TARGETS/relu" >/dev/null 2>"$WORK/again.err"
+expect_eq "re-profile: status" 0 $?
+grep -q "^dmo profile: $WORK/relu held an earlier run; its 3 files (.*layers.csv.*) were removed$" \
+	"$WORK/again.err" && echo "ok: a re-profile says what it removed" ||
+	fail "re-profile: $(head -2 "$WORK/again.err")"
 # stdin too.
 "$DMO" profile --out "$WORK/cat-in" -- cat <"$WORK/f" >"$WORK/g2" 2>/dev/null
 cmp -s "$WORK/f" "$WORK/g2" && echo "ok: stdin is the program's" || fail "stdin not passed"

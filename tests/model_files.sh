@@ -134,4 +134,18 @@ expect_eq "junk exit status" 2 $?
 grep -q "junk.tflite: not a model dmo reads" "$WORK/junk.err" &&
 	echo "ok: junk is refused by name" || fail "junk message: $(cat "$WORK/junk.err")"
 
+# Columns fit real names: person_detect's tensor 1 is named
+# "MobilenetV1/Conv2d_10_depthwise/depthwise_weights/read" (54 characters),
+# past the 48-character cap: cut with an ellipsis, and every row's type
+# column starts where the header's does.
+"$DMO" model "$top_srcdir/tests/models/tflm_person_detect.tflite" >"$WORK/pd.txt"
+expect_eq "dmo model person_detect: status" 0 $?
+grep -q "^     1  MobilenetV1/Conv2d_10_depthwise/depthwise_weigh… int8 " "$WORK/pd.txt" &&
+	echo "ok: a long tensor name is cut with an ellipsis" || fail "tensor 1: $(grep '^     1 ' "$WORK/pd.txt")"
+# The column where "type" starts, in characters (the ellipsis is one).
+expect_eq "every tensor row's type column in line with its header" "" \
+	"$(awk '/^tensor/ { on = 1; at = index($0, " type ") + 1; next }
+		on && NF { s = $0; gsub(/\xe2\x80\xa6/, ".", s); if (substr(s, at - 1, 1) != " " || substr(s, at, 1) == " ") print NR }' \
+		"$WORK/pd.txt" | head -3)"
+
 finish

@@ -36,21 +36,43 @@
 #endif
 
 /* Leftovers of an earlier run would mix with this one's: dmo's own files
- * go, derived ones (analysis, curves, figures) too, anything else stays. */
-static void clear_run_dir(const char *dir)
+ * go, derived ones (analysis, curves, figures) too, anything else stays.
+ * Returns how many went, with the first few names in REMOVED. */
+static size_t clear_run_dir(const char *dir, char *removed, size_t removed_len)
 {
 	DIR *d = opendir(dir);
 	struct dirent *entry;
+	size_t count = 0, used = 0;
+
+	removed[0] = '\0';
 	if (d == NULL)
-		return;
+		return 0;
 	while ((entry = readdir(d)) != NULL) {
 		if (dmo_rundir_owns(entry->d_name)) {
 			char path[PATH_MAX + 256];
 			snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
-			unlink(path);
+			if (unlink(path) != 0)
+				continue;
+			if (++count <= 3 && used < removed_len)
+				used += (size_t)snprintf(removed + used, removed_len - used, "%s%s",
+							 used ? ", " : "", entry->d_name);
 		}
 	}
 	closedir(d);
+	return count;
+}
+
+/* A re-profile replaces the earlier run's figures: never silently.  The
+ * runs that hide their program's output (compare's and sweep's) write
+ * folders of dmo's own making, whose replacement is theirs to tell. */
+static void say_replaced(const struct dmo_profile_options *opts, size_t count,
+			 const char *removed)
+{
+	if (count == 0 || opts->quiet || opts->quiet_program)
+		return;
+	fprintf(stderr, "%s: %s held an earlier run; its %zu file%s (%s%s) were removed\n",
+		opts->who, opts->out_dir, count, count == 1 ? "" : "s", removed,
+		count > 3 ? ", ..." : "");
 }
 
 /* One run at a time per directory: an flock on DIR/.dmo-lock, held until
@@ -195,7 +217,8 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 		    size_t err_len)
 {
 	char tool_dir[PATH_MAX], out_dir[PATH_MAX], private_dir[PATH_MAX];
-	char fifo[PATH_MAX + 8], csv[PATH_MAX + 16], partial[1024] = "";
+	char fifo[PATH_MAX + 8], csv[PATH_MAX + 16], partial[1024] = "", removed[256];
+	size_t removed_count;
 	struct sigaction saved[N_FORWARDED];
 	sigset_t block, old_mask;
 	int status, rc = -1, lock_fd, read_rc;
@@ -216,7 +239,8 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 	lock_fd = lock_run_dir(out_dir, err, err_len);
 	if (lock_fd < 0)
 		return -1;
-	clear_run_dir(out_dir);
+	removed_count = clear_run_dir(out_dir, removed, sizeof removed);
+	say_replaced(opts, removed_count, removed);
 	if (dmo_make_temp_dir(private_dir, sizeof private_dir, "dmo", err, err_len) != 0) {
 		close(lock_fd);
 		return -1;

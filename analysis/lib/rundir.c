@@ -14,6 +14,7 @@
 #include "event.h"
 #include "rundir.h"
 #include "summary.h"
+#include "textcol.h"
 #include "trace_format.h"
 
 static const char *const columns[] = {
@@ -618,28 +619,56 @@ static void print_threads(FILE *out, const struct dmo_layer_row *r)
 		r->os_bytes, r->os_any_bytes);
 }
 
+/* Names wider than this are cut (with an ellipsis). */
+#define NAME_CAP 48
+
+/* The op of R's spec ("conv2d" of "conv2d:in=..."), or "-". */
+static void op_of(const struct dmo_layer_row *r, char *op, size_t len)
+{
+	size_t op_len = strcspn(r->op, ":");
+
+	if (op_len == 0)
+		snprintf(op, len, "-");
+	else
+		snprintf(op, len, "%.*s", (int)op_len, r->op);
+}
+
 void dmo_layers_print(FILE *out, const struct dmo_layer_table *table)
 {
-	fprintf(out, "%5s  %-20s %-10s %12s %12s %12s %12s %7s  %s\n", "layer", "name", "op",
-		"in_bytes", "out_bytes", "events", "O_s bytes", "O_s %", "status");
+	struct dmo_text_column name, op_column;
+	char op[32];
+
+	dmo_text_column_init(&name, "name", NAME_CAP);
+	dmo_text_column_init(&op_column, "op", sizeof op - 1);
+	for (size_t i = 0; i < table->count; i++) {
+		op_of(&table->rows[i], op, sizeof op);
+		dmo_text_column_see(&name, table->rows[i].name);
+		dmo_text_column_see(&op_column, op);
+	}
+	fprintf(out, "%5s  ", "layer");
+	dmo_text_cell(out, &name, "name", " ");
+	dmo_text_cell(out, &op_column, "op", "");
+	fprintf(out, " %12s %12s %12s %12s %7s  %s\n", "in_bytes", "out_bytes", "events",
+		"O_s bytes", "O_s %", "status");
 	for (size_t i = 0; i < table->count; i++) {
 		const struct dmo_layer_row *r = &table->rows[i];
-		char op[16];
 		uint64_t events = r->counts[0] + r->counts[1] + r->counts[2] + r->counts[3];
-		size_t op_len = strcspn(r->op, ":");
 		char os_bytes[24] = "-", os_pct[16] = "-";
 
-		snprintf(op, sizeof op, "%.*s", (int)(op_len < 15 ? op_len : 15), r->op);
-		if (dmo_layer_os_known(r)) { /* layers.csv keeps it either way */
+		op_of(r, op, sizeof op);
+		/* layers.csv keeps os_bytes either way; a layer refused before
+		 * any access has none to show. */
+		if (dmo_layer_os_known(r) && (events > 0 || strncmp(r->status, "error:", 6) != 0)) {
 			snprintf(os_bytes, sizeof os_bytes, "%" PRIu64, r->os_bytes);
 			snprintf(os_pct, sizeof os_pct, "%.2f%%",
 				 r->out_bytes ? 100.0 * (double)r->os_bytes / (double)r->out_bytes
 					      : 0.0);
 		}
-		fprintf(out, "%5u  %-20.20s %-10s %12" PRIu64 " %12" PRIu64 " %12" PRIu64
-			" %12s %7s  %s\n",
-			r->layer, r->name, op[0] ? op : "-", r->in_bytes, r->out_bytes, events,
-			os_bytes, os_pct, r->status);
+		fprintf(out, "%5u  ", r->layer);
+		dmo_text_cell(out, &name, r->name, " ");
+		dmo_text_cell(out, &op_column, op, "");
+		fprintf(out, " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12s %7s  %s\n",
+			r->in_bytes, r->out_bytes, events, os_bytes, os_pct, r->status);
 		if (r->threads > 1)
 			print_threads(out, r);
 	}
