@@ -16,7 +16,8 @@ for f in bin/dmo bin/dmo-harness include/dmo/harness.h include/dmo/backend.h inc
 	lib/libdmo-harness.so lib/libdmo-harness.a lib/pkgconfig/dmo-harness.pc \
 	libexec/dmo/dmo-amd64-linux libexec/dmo/vgpreload_core-amd64-linux.so \
 	share/dmo/models/mobilenet_v2_1.0_224.csv share/dmo/plots/pattern.gp \
-	share/doc/dmo/README.md share/doc/dmo/cli.md share/doc/dmo/opspec.md; do
+	share/doc/dmo/README.md share/doc/dmo/cli.md share/doc/dmo/opspec.md \
+	share/man/man1/dmo-ops.1 share/man/man3/dmo_layer_begin.3 share/man/man3/dmo_layer_end.3; do
 	[ -e "$P/$f" ] && echo "ok: installed $f" || fail "not installed: $f"
 done
 
