@@ -413,6 +413,8 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 			 (long long)w->shape[trans_b ? 0 : 1], dmo_dtype_name(in->dtype));
 		goto spec;
 	}
+	if (strcmp(op, "Conv") && strcmp(op, "MaxPool") && strcmp(op, "AveragePool"))
+		return unsupported(o, layer, "op %s has no dmo model", op);
 	if (in->rank != 4)
 		return unsupported(o, layer, "%d-D input (dmo's %s is 2-D over NCHW)",
 				   in->rank, op);
@@ -446,7 +448,7 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		else
 			return unsupported(o, layer, "grouped convolution (group %lld)",
 					   (long long)group);
-	} else if (!strcmp(op, "MaxPool") || !strcmp(op, "AveragePool")) {
+	} else { /* MaxPool or AveragePool */
 		int avg = op[0] == 'A';
 
 		if (attr_ints(n, "kernel_shape", k, 2, 0) || k[0] <= 0 ||
@@ -466,8 +468,6 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		snprintf(text, sizeof text, "%s:in=%s,k=%lldx%lld,stride=%lldx%lld,pad=%s,dtype=%s",
 			 avg ? "avgpool" : "maxpool", shape, (long long)k[0], (long long)k[1],
 			 (long long)s[0], (long long)s[1], pad, dmo_dtype_name(in->dtype));
-	} else {
-		return unsupported(o, layer, "op %s has no dmo model", op);
 	}
 spec:
 	{

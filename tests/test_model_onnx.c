@@ -490,6 +490,13 @@ START_TEST(gemm_and_elementwise)
 	value(OUT, "y", FLOAT, 3, 1, 4, 4);
 	node("MaxPool", "x", "y");
 	expect_layer(NULL, "3-D input (dmo's MaxPool is 2-D over NCHW)");
+	/* An op dmo has no model of is named so whatever its rank (Tanh of a
+	 * 3-D input was told it was 2-D over NCHW). */
+	start();
+	value(IN, "x", FLOAT, 3, 1, 4, 4);
+	value(OUT, "y", FLOAT, 3, 1, 4, 4);
+	node("Tanh", "x", "y");
+	expect_layer(NULL, "op Tanh has no dmo model");
 }
 END_TEST
 
