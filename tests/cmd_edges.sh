@@ -299,7 +299,7 @@ expect_eq "verify --scan: safe at O_s, changes at O_s + 4" "1 0 ok" \
 # A backend that cannot run a layer of the model stops dmo verify --model.
 if [ -f "$top_builddir/target-harness/backends/.libs/dmo-backend-openblas.so" ]; then
 	refuse "verify --model: a layer the backend refuses" \
-		"^dmo verify: layer 0_depthwise_conv_2d 'dwconv2d:.*': openblas backend runs f32 only" \
+		"^dmo verify: layer 1_depthwise_conv_2d 'dwconv2d:.*': openblas backend runs f32 only" \
 		"$DMO" verify --backend openblas --model "$MODELS/tflm_person_detect.tflite"
 fi
 
