@@ -96,7 +96,11 @@ DMO_HARNESS=/nonexistent/dmo-harness refuse "run: no harness program" \
 refuse "sweep --collect: no such directory" "^dmo sweep: /nonexistent" "$DMO" sweep --collect /nonexistent
 refuse "verify: no such model" "^dmo verify: cannot read model file" "$DMO" verify --model /nonexistent.tflite
 refuse "formula: no such model" "^dmo formula: cannot read model file" "$DMO" formula --model /nonexistent.tflite
-refuse "export: no such directory" "^dmo export: /nonexistent: No such file" "$DMO" export /nonexistent
+refuse "export: no such directory" "^dmo export: /nonexistent does not exist (a run directory is" "$DMO" export /nonexistent
+refuse "analyze: no such directory" "^dmo analyze: runf does not exist (a run directory is what dmo profile --out" \
+	"$DMO" analyze runf
+: >plainfile
+refuse "analyze: a file" "^dmo analyze: plainfile is not a folder" "$DMO" analyze plainfile
 refuse "export: no event files" "^dmo export: empty holds no layer-NNNN.events files" "$DMO" export empty
 refuse "demo: no such parent directory" "^dmo demo: /nonexistent/x: No such file" \
 	"$DMO" demo --out /nonexistent/x

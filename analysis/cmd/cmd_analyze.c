@@ -9,6 +9,7 @@
 #include "json.h"
 #include "profile.h"
 #include "progress.h"
+#include "rundir.h"
 
 static const struct cmd_spec command = {
 	.name = "analyze",
@@ -52,6 +53,10 @@ int cmd_analyze(int argc, char **argv)
 		return cmd_misuse(&command, optind == argc ? "no run directory given"
 						      : "one run directory expected");
 	dir = argv[optind];
+	if (dmo_rundir_exists(dir, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo analyze: %s\n", err);
+		return 2;
+	}
 	if (dmo_rundir_recover(dir, err, sizeof err) != 0)
 		fprintf(stderr, "dmo analyze: %s\n", err);
 	snprintf(path, sizeof path, "%s/%s", dir, DMO_LAYERS_CSV);

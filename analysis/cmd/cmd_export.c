@@ -9,6 +9,7 @@
 
 #include "cmd.h"
 #include "fs.h"
+#include "rundir.h"
 #include "trace.h"
 #include "trace_format.h"
 
@@ -67,6 +68,7 @@ static int export_one(const char *dir, const char *leaf)
 
 int cmd_export(int argc, char **argv)
 {
+	char err[PATH_MAX + 128];
 	int failed = 0, found = 0;
 	struct dirent **names;
 	int n;
@@ -76,6 +78,10 @@ int cmd_export(int argc, char **argv)
 	if (optind != argc - 1)
 		return cmd_misuse(&command, optind == argc ? "no run directory given"
 						      : "one run directory expected");
+	if (dmo_rundir_exists(argv[optind], err, sizeof err) != 0) {
+		fprintf(stderr, "dmo export: %s\n", err);
+		return 2;
+	}
 	n = scandir(argv[optind], &names, NULL, alphasort);
 	if (n < 0) {
 		fprintf(stderr, "dmo export: %s: %s\n", argv[optind], strerror(errno));

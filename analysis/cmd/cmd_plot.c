@@ -182,7 +182,6 @@ int cmd_plot(int argc, char **argv)
 	const char *layer = NULL, *dir, *model = NULL, *source = NULL;
 	char csv[PATH_MAX], events[PATH_MAX], out[PATH_MAX], err[1024];
 	struct dmo_trace trace;
-	struct stat st;
 	int c, rc, read_rc;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
@@ -227,10 +226,8 @@ int cmd_plot(int argc, char **argv)
 		return cmd_misuse(&command, optind < argc ? "one run directory expected"
 							  : "no run directory given");
 	dir = argv[optind];
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "dmo plot: %s %s (a run directory is what dmo profile --out, "
-			"dmo run --out or valgrind --tool=dmo wrote)\n", dir,
-			errno == ENOENT ? "does not exist" : "is not a folder");
+	if (dmo_rundir_exists(dir, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo plot: %s\n", err);
 		return 2;
 	}
 	if (dmo_rundir_recover(dir, err, sizeof err) != 0)

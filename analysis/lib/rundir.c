@@ -684,3 +684,17 @@ void dmo_layers_warn_threads(FILE *out, const char *who, const struct dmo_layer_
 			"for every interleaving of the observed per-thread events, os_bytes only "
 			"for the one that ran\n", who, multi, multi == 1 ? "" : "s");
 }
+
+int dmo_rundir_exists(const char *dir, char *err, size_t err_len)
+{
+	struct stat st;
+	const char *why = "is not a folder";
+
+	if (stat(dir, &st) != 0)
+		why = errno == ENOENT ? "does not exist" : strerror(errno);
+	else if (S_ISDIR(st.st_mode))
+		return 0;
+	snprintf(err, err_len, "%s %s (a run directory is what dmo profile --out, dmo run --out "
+		 "or valgrind --tool=dmo wrote)", dir, why);
+	return -1;
+}

@@ -81,6 +81,10 @@ FILE *dmo_rundir_open(const char *path, char *err, size_t err_len);
  * A new run removes these, and only these. */
 int dmo_rundir_owns(const char *leaf);
 
+/* 0 when DIR is a folder; else -1 with ERR saying it does not exist or is
+ * not a folder, and what a run directory is. */
+int dmo_rundir_exists(const char *dir, char *err, size_t err_len);
+
 /* Whether ROW's os_bytes is the layer's O_s: not for a layer cut short
  * ("incomplete"), whose value reduces only the events seen before the
  * program died.  (A failed trace write keeps the exact O_s.) */
