@@ -31,6 +31,15 @@ expect_eq "relu_forward O_s" 4096 "$(field "$run" relu_forward os_bytes)"
 expect_eq "relu_backward O_s" 0 "$(field "$run" relu_backward os_bytes)"
 expect_eq "relu_again O_s" 4096 "$(field "$run" relu_again os_bytes)"
 
+# A full trace, bare: the event files are there, and dmo analyze recomputes
+# O_s from them (trace_os) to the tool's value, backwards 0 included.
+valgrind -q --tool=dmo --dmo-trace=full --dmo-out="$WORK/full" "$TARGETS/relu" >/dev/null 2>&1
+expect_eq "bare full trace: status" 0 $?
+"$DMO" analyze "$WORK/full" >/dev/null 2>"$WORK/full.err"
+expect_eq "dmo analyze of a bare full trace: status" 0 $?
+expect_eq "trace O_s of the three layers" "4096 0 4096" \
+	"$(csv_rows "$WORK/full/analysis.csv" | by_name '{ printf "%s%s", sep, v("trace_os"); sep = " " }')"
+
 # --dmo-out names a folder that does not exist: made.  One whose parent is
 # missing: refused before the program starts.
 valgrind -q --tool=dmo --dmo-out="$WORK/made" "$TARGETS/relu" >/dev/null 2>"$WORK/made.err"
