@@ -92,9 +92,6 @@ static void consumers(const struct dmo_model *m, int t, char *buf, size_t len)
 			}
 }
 
-/* Names wider than this are cut, with an ellipsis (textcol.h). */
-#define NAME_CAP 48
-
 void dmo_model_print(FILE *out, const char *source, const struct dmo_model *m)
 {
 	size_t n_const = 0, n_in = 0, n_out = 0, n_state = 0;
@@ -117,8 +114,8 @@ void dmo_model_print(FILE *out, const char *source, const struct dmo_model *m)
 		m->n_tensors - n_const, n_const, (unsigned long long)const_bytes, n_in, n_out,
 		n_state);
 	dmo_model_print_unsupported(out, m);
-	dmo_text_column_init(&name, "name", NAME_CAP);
-	dmo_text_column_init(&op, "op", NAME_CAP);
+	dmo_text_column_init(&name, "name", DMO_TEXT_NAME_CAP);
+	dmo_text_column_init(&op, "op", DMO_TEXT_NAME_CAP);
 	for (size_t l = 0; l < m->n_layers; l++) {
 		dmo_text_column_see(&name, m->layers[l].name);
 		dmo_text_column_see(&op, m->layers[l].op_name);
@@ -138,7 +135,7 @@ void dmo_model_print(FILE *out, const char *source, const struct dmo_model *m)
 		fprintf(out, "%-6s %-14s %-14s %s\n", dmo_act_name(layer->act), ins, outs,
 			layer->supported ? layer->spec : "-");
 	}
-	dmo_text_column_init(&name, "name", NAME_CAP);
+	dmo_text_column_init(&name, "name", DMO_TEXT_NAME_CAP);
 	for (size_t t = 0; t < m->n_tensors; t++)
 		dmo_text_column_see(&name, m->tensors[t].name ? m->tensors[t].name : "");
 	fprintf(out, "\n%6s  ", "tensor");

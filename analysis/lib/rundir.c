@@ -619,9 +619,6 @@ static void print_threads(FILE *out, const struct dmo_layer_row *r)
 		r->os_bytes, r->os_any_bytes);
 }
 
-/* Names wider than this are cut (with an ellipsis). */
-#define NAME_CAP 48
-
 /* The op of R's spec ("conv2d" of "conv2d:in=..."), or "-". */
 static void op_of(const struct dmo_layer_row *r, char *op, size_t len)
 {
@@ -638,7 +635,7 @@ void dmo_layers_print(FILE *out, const struct dmo_layer_table *table)
 	struct dmo_text_column name, op_column;
 	char op[32];
 
-	dmo_text_column_init(&name, "name", NAME_CAP);
+	dmo_text_column_init(&name, "name", DMO_TEXT_NAME_CAP);
 	dmo_text_column_init(&op_column, "op", sizeof op - 1);
 	for (size_t i = 0; i < table->count; i++) {
 		op_of(&table->rows[i], op, sizeof op);

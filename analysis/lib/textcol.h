@@ -9,6 +9,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* The widest a name column gets (layer and tensor names of real models
+ * run to 60 characters and more); longer names are cut. */
+#define DMO_TEXT_NAME_CAP 48
+
 /* Characters (UTF-8 code points) of TEXT. */
 size_t dmo_text_width(const char *text);
 
