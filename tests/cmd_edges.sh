@@ -102,6 +102,8 @@ refuse "analyze: no such directory" "^dmo analyze: runf does not exist (a run di
 : >plainfile
 refuse "analyze: a file" "^dmo analyze: plainfile is not a folder" "$DMO" analyze plainfile
 refuse "export: no event files" "^dmo export: empty holds no layer-NNNN.events files" "$DMO" export empty
+# --csv has no one-letter form in any command (docs/cli.md), export's included.
+refuse "export -c" "^dmo export: unknown option -c$" "$DMO" export -c empty
 refuse "demo: no such parent directory" "^dmo demo: /nonexistent/x: No such file" \
 	"$DMO" demo --out /nonexistent/x
 refuse "plot: no layers.csv" "^dmo plot: empty/layers.csv" "$DMO" plot empty
