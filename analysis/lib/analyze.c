@@ -251,8 +251,11 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 		failed += failed_verdict(a);
 		fprintf(out, "%5u  ", r->layer);
 		dmo_text_cell(out, &name, r->name, " ");
-		fprintf(out, "%12" PRIu64 " %12s %12s %12s %12s %8s  %s%s%s\n", r->out_bytes, exact,
-			trace, algo, analytic, penalty, verdict(a), a->note[0] ? "  " : "", a->note);
+		/* A layer refused or cut short has no O_s to show (CSV keeps
+		 * layers.csv's value for scripts). */
+		fprintf(out, "%12" PRIu64 " %12s %12s %12s %12s %8s  %s%s%s\n", r->out_bytes,
+			dmo_layer_ok(r) ? exact : "-", trace, algo, analytic, penalty, verdict(a),
+			a->note[0] ? "  " : "", a->note);
 		fprintf(csv, "%u,", r->layer);
 		put_text(csv, r->name);
 		put_text(csv, r->op);
