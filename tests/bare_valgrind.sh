@@ -60,5 +60,9 @@ valgrind --tool=dmo --dmo-out="$WORK/none" /bin/true >/dev/null 2>"$WORK/none.er
 expect_eq "unmarked program: status (its own)" 0 $?
 grep -q "no layer was marked: the program never called dmo_layer_begin, is not linked with libdmo-harness" \
 	"$WORK/none.err" && echo "ok: an empty run says why" || fail "empty run: $(cat "$WORK/none.err")"
+"$DMO" analyze "$WORK/none" >/dev/null 2>"$WORK/none-analyze.err"
+expect_eq "dmo analyze of a run with no layer: status" 2 $?
+grep -q "holds no layer: its program never called dmo_layer_begin" "$WORK/none-analyze.err" &&
+	echo "ok: dmo analyze says why a run is empty" || fail "empty analyze: $(cat "$WORK/none-analyze.err")"
 grep -q "(errno" "$WORK"/*.err && fail "a tool message gives a bare errno" || echo "ok: no bare errno"
 finish

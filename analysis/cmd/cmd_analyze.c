@@ -65,6 +65,14 @@ int cmd_analyze(int argc, char **argv)
 		fprintf(stderr, "dmo analyze: %s\n", err);
 		return 2;
 	}
+	/* Nothing to analyse is no success: say why the run may hold none. */
+	if (table.count == 0 && read_rc == 0) {
+		fprintf(stderr, "dmo analyze: %s holds no layer: its program never called "
+			"dmo_layer_begin, is not linked with libdmo-harness, or ended before its "
+			"first layer\n", dir);
+		dmo_layer_table_free(&table);
+		return 2;
+	}
 	if (dmo_backend_info_read(dir, &backends, err, sizeof err) != 0) {
 		fprintf(stderr, "dmo analyze: %s\n", err);
 		dmo_layer_table_free(&table);
