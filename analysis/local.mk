@@ -3,6 +3,7 @@
 noinst_LTLIBRARIES += analysis/lib/libdmo-analysis.la
 analysis_lib_libdmo_analysis_la_SOURCES = \
 	analysis/lib/fs.h analysis/lib/fs.c \
+	analysis/lib/textcol.h analysis/lib/textcol.c \
 	analysis/lib/rundir.h analysis/lib/rundir.c \
 	analysis/lib/trace.h analysis/lib/trace.c \
 	analysis/lib/locate.h analysis/lib/locate.c \
@@ -46,9 +47,13 @@ analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \
 	analysis/cmd/cmd_verify.c \
 	analysis/cmd/backend_options.h analysis/cmd/backend_options.c \
 	analysis/cmd/cmd_compare.c \
-	analysis/cmd/cmd_sweep.c analysis/cmd/cmd_infer.c
+	analysis/cmd/cmd_sweep.c analysis/cmd/cmd_infer.c analysis/cmd/cmd_ops.c
 analysis_dmo_CPPFLAGS = $(FRONTEND_CPPFLAGS)
 analysis_dmo_LDADD = analysis/lib/libdmo-plot.la $(ANALYSIS_LIBS)
+# dmo's own libraries (libdmokernels, through the runner) linked in, as
+# dmo-harness does: an install under any prefix, or a DESTDIR tree moved
+# elsewhere, starts with no LD_LIBRARY_PATH or ldconfig (docs/install.md).
+analysis_dmo_LDFLAGS = -static
 
 check_PROGRAMS += tests/test_json
 TESTS += tests/test_json

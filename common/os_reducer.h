@@ -1,4 +1,4 @@
-/* os_reducer.h - the exact safe overlap O_s of SPEC.md, computed online in
+/* os_reducer.h - the exact safe overlap O_s of docs/definitions.md, computed online in
  * O(1) memory from a layer's events in program order.
  *
  * The one copy of the rule: the Valgrind tool folds events into it as they
@@ -63,7 +63,7 @@ static inline void dmo_reducer_add(struct dmo_reducer *r, unsigned flags, uint64
 	r->counts[dmo_event_kind((uint8_t)flags)]++;
 }
 
-/* SPEC.md's clamp: a tightest bound BOUND (when HAVE_BOUND) limited to
+/* The definition's clamp (docs/definitions.md): a tightest bound BOUND (when HAVE_BOUND) limited to
  * [0, min(IN_BYTES, OUT_BYTES)]; with no bound, the whole min. */
 uint64_t dmo_os_clamp(int have_bound, int64_t bound, uint64_t in_bytes, uint64_t out_bytes);
 
@@ -71,7 +71,7 @@ uint64_t dmo_os_clamp(int have_bound, int64_t bound, uint64_t in_bytes, uint64_t
  * [0, min(in_bytes, out_bytes)]. */
 uint64_t dmo_reducer_os(const struct dmo_reducer *r);
 
-/* ---- Any-interleaving O_s (SPEC.md): the value safe for every interleaving
+/* ---- Any-interleaving O_s (docs/definitions.md): the value safe for every interleaving
  * of the observed per-thread sequences.  Pairs within one thread count in
  * program order; pairs across threads count in either order, so they
  * depend only on per-thread extremes and are formed once, at the end

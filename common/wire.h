@@ -16,6 +16,13 @@
 #define DMO_WIRE_MAX_NAME 255u
 #define DMO_WIRE_MAX_SPEC 1023u
 #define DMO_FIFO_ENV "DMO_FIFO" /* the FIFO's path, set by `dmo profile` */
+/* The client request (valgrind.h's VALGRIND_DO_CLIENT_REQUEST_EXPR) by
+ * which a program asks the tool where its FIFO is: arguments a buffer and
+ * its size.  The tool writes the path there, NUL-terminated, and returns
+ * its length; 0 when it has no FIFO or the buffer is too small.  Without
+ * Valgrind, or under another tool, the request returns its default, 0.
+ * The number is Valgrind's tool-request base for 'D','M', plus 1. */
+#define DMO_WIRE_REQ_FIFO_PATH ((((unsigned)'D' & 0xffu) << 24 | ((unsigned)'M' & 0xffu) << 16) + 1u)
 
 enum dmo_wire_type {
 	DMO_WIRE_HELLO = 1, /* once, before anything else: where the markers are */

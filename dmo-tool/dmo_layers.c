@@ -71,6 +71,7 @@ static struct {
 	ULong summary_end;   /* bytes of tool-layers.bin so far */
 	ULong active_row_at; /* where the open layer's row is */
 	ULong idle_accesses; /* helper calls since the last layer ended */
+	ULong rows;          /* layers opened and misuse rows recorded */
 	Bool retranslated;   /* by the marker store being handled */
 	/* Threads of the process alive now: Valgrind reports the main
 	 * thread's creation too, so this starts at 0. */
@@ -139,7 +140,7 @@ static Int open_out_file(const HChar *leaf)
 	VG_(snprintf)(path, sizeof path, "%s/%s", st.out_dir, leaf);
 	res = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
 	if (sr_isError(res)) {
-		VG_(umsg)("dmo: cannot create %s (errno %lu)\n", path, sr_Err(res));
+		VG_(umsg)("dmo: cannot create %s: %s\n", path, VG_(strerror)(sr_Err(res)));
 		return -1;
 	}
 	return VG_(safe_fd)(sr_Res(res));
@@ -250,6 +251,7 @@ static void op_open(void *ctx, const struct dmo_protocol_layer *l)
 
 	st.active = next;
 	st.active.alive_threads = st.alive_threads > 0 ? st.alive_threads : 1;
+	st.rows++;
 	dmo_any_init(&st.active.reducer, l->in_bytes, l->out_bytes, thread_slots,
 		     DMO_TID_LUMPED + 1);
 	dmo_instructions = 0;
@@ -321,6 +323,7 @@ static void op_close(void *ctx, struct dmo_layer_summary *row)
 
 static void op_error_row(void *ctx, const struct dmo_layer_summary *row)
 {
+	st.rows++;
 	append_row(row);
 }
 
@@ -389,23 +392,20 @@ void dmo_layers_init(const HChar *fifo_path, const HChar *out_dir, Bool full_tra
 		VG_(umsg)("dmo: --dmo-trace=full needs --dmo-out=DIR; keeping summaries only\n");
 	if (out_dir != NULL)
 		st.summary_fd = open_out_file(DMO_SUMMARY_FILE);
-	if (fifo_path == NULL) {
-		VG_(umsg)("dmo: no --dmo-fifo and no $DMO_FIFO: the target cannot describe layers\n");
-		VG_(umsg)("dmo: (mkfifo F, then DMO_FIFO=F valgrind --tool=dmo PROG; or dmo profile PROG)\n");
+	if (fifo_path == NULL) /* the tool could not make its own (it said why) */
 		return;
-	}
 	/* Read-write and non-blocking: open cannot wait for a writer, and a
 	 * writer that closes never makes the FIFO read as end-of-file. */
 	SysRes res = VG_(open)(fifo_path, VKI_O_RDWR | VKI_O_NONBLOCK, 0);
 	if (sr_isError(res)) {
-		VG_(umsg)("dmo: cannot open FIFO %s (errno %lu): no layers will be seen\n",
-			  fifo_path, sr_Err(res));
+		VG_(umsg)("dmo: cannot open FIFO %s: %s; no layers will be seen\n",
+			  fifo_path, VG_(strerror)(sr_Err(res)));
 		return;
 	}
 	st.fifo_fd = VG_(safe_fd)(sr_Res(res));
 }
 
-void dmo_layers_fini(void)
+ULong dmo_layers_fini(void)
 {
 	dmo_layers_drain();
 	dmo_protocol_finish(st.engine);
@@ -415,4 +415,5 @@ void dmo_layers_fini(void)
 		VG_(close)(st.summary_fd);
 	if (st.fifo_fd >= 0)
 		VG_(close)(st.fifo_fd);
+	return st.rows;
 }

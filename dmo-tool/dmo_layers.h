@@ -58,7 +58,12 @@ extern UInt dmo_running_tid;
  * the code counts instructions; if not, rows say DMO_NOT_COUNTED. */
 void dmo_layers_init(const HChar *fifo_path, const HChar *out_dir, Bool full_trace,
 		     Bool count, ULong max_mem);
-void dmo_layers_fini(void);
+/* Ends the run; returns the rows it recorded (layers and refusals). */
+ULong dmo_layers_fini(void);
+
+/* Valgrind's strerror, for messages: the tool has no libc, and the
+ * installed headers do not declare it (pub_core_libcbase.h). */
+extern const HChar *VG_(strerror)(UWord errnum);
 
 /* Read whatever the target has written to the FIFO.  Called after each of
  * the guest's write-family syscalls, so records arrive in program order and

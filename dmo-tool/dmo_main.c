@@ -33,6 +33,7 @@
 #include "pub_tool_vkiscnums.h"
 
 #include "event.h"
+#include "dmo_bare.h"
 #include "dmo_layers.h"
 #include "dmo_trace.h"
 #include "size_text.h"
@@ -76,9 +77,11 @@ static void dmo_print_usage(void)
 {
 	VG_(printf)(
 "    --dmo-fifo=PATH           FIFO the target sends layer descriptors on\n"
-"                              [$DMO_FIFO, the one the target opens]\n"
+"                              [$DMO_FIFO; else the tool makes DIR/dmo.fifo\n"
+"                              and tells libdmo-harness]\n"
 "    --dmo-out=DIR             run directory for tool-layers.bin and event\n"
-"                              files; it must exist [none: report only]\n"
+"                              files, made if missing; %%p is the pid\n"
+"                              [dmo.out.%%p; none with a FIFO given]\n"
 "    --dmo-trace=summary|full  summary: per-layer counts and exact O_s;\n"
 "                              full: also every event, in layer-NNNN.events\n"
 "                              [summary]\n"
@@ -97,12 +100,20 @@ static void dmo_print_debug_usage(void)
 
 static void dmo_post_clo_init(void)
 {
+	const HChar *out;
 	/* The target finds the FIFO in $DMO_FIFO, so a plain
-	 * `DMO_FIFO=F valgrind --tool=dmo PROG` needs no second spelling. */
-	if (clo_fifo == NULL)
+	 * `DMO_FIFO=F valgrind --tool=dmo PROG` needs no second spelling;
+	 * with neither, the tool makes its own (dmo_bare.c). */
+	if (clo_fifo == NULL || *clo_fifo == '\0')
 		clo_fifo = VG_(getenv)(DMO_FIFO_ENV);
+	if (clo_fifo != NULL && *clo_fifo == '\0')
+		clo_fifo = NULL;
+	out = dmo_bare_out_dir(clo_out, clo_fifo);
+	if (clo_fifo == NULL)
+		clo_fifo = dmo_bare_make_fifo(out);
+	dmo_bare_set_fifo(clo_fifo);
 	count_instructions = clo_full_trace || clo_count;
-	dmo_layers_init(clo_fifo, clo_out, clo_full_trace, count_instructions, clo_max_mem);
+	dmo_layers_init(clo_fifo, out, clo_full_trace, count_instructions, clo_max_mem);
 }
 
 static void dmo_post_syscall(ThreadId tid, UInt syscallno, UWord *args,
@@ -518,7 +529,7 @@ static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 static void dmo_fini(Int exitcode)
 {
 	(void)exitcode;
-	dmo_layers_fini();
+	dmo_bare_fini(dmo_layers_fini());
 }
 
 static void dmo_pre_clo_init(void)
@@ -534,6 +545,7 @@ static void dmo_pre_clo_init(void)
 	VG_(needs_command_line_options)(dmo_process_cmd_line_option, dmo_print_usage,
 					dmo_print_debug_usage);
 	VG_(needs_syscall_wrapper)(dmo_pre_syscall, dmo_post_syscall);
+	VG_(needs_client_requests)(dmo_bare_client_request);
 	VG_(track_start_client_code)(dmo_start_client_code);
 	VG_(track_pre_thread_ll_create)(dmo_thread_created);
 	VG_(track_pre_thread_ll_exit)(dmo_thread_exited);

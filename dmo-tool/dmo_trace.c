@@ -15,6 +15,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_vki.h"
 
+#include "dmo_layers.h"
 #include "dmo_trace.h"
 #include "event.h"
 #include "slab_pool.h"
@@ -102,6 +103,12 @@ static void op_spill_close(void *ctx, intptr_t file)
 	(void)ctx; (void)file;
 }
 
+static const char *op_strerror(void *ctx, int err)
+{
+	(void)ctx;
+	return VG_(strerror)((UWord)err);
+}
+
 static const struct dmo_tape_ops valgrind_ops = {
 	.alloc = op_alloc,
 	.free = op_free,
@@ -109,6 +116,7 @@ static const struct dmo_tape_ops valgrind_ops = {
 	.spill_write = op_spill_write,
 	.spill_read = op_spill_read,
 	.spill_close = op_spill_close,
+	.strerror = op_strerror,
 };
 
 /* ---- the trace ---- */
@@ -129,8 +137,8 @@ void dmo_trace_open(const HChar *path, UInt seq, ULong in_bytes, ULong out_bytes
 	spare.max_bytes = (cfg.max_resident + 1) * slab_bytes;
 	tr.failed = False;
 	if (sr_isError(res)) {
-		VG_(umsg)("dmo: cannot create %s (errno %lu); layer %u has no trace\n", path,
-			  sr_Err(res), seq);
+		VG_(umsg)("dmo: cannot create %s: %s; layer %u has no trace\n", path,
+			  VG_(strerror)(sr_Err(res)), seq);
 		tr.failed = True;
 		return;
 	}

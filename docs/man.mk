@@ -7,14 +7,20 @@
 # tests/man_pages.sh checks that every command has its page and that
 # `man -l` renders each one without a warning.
 DMO_MAN_COMMANDS = profile export analyze demo run formula plot plan model infer \
-	verify compare sweep
+	verify compare sweep ops
 DMO_MAN_PAGES = docs/man/dmo.1 docs/man/dmo-profile.1 docs/man/dmo-export.1 \
 	docs/man/dmo-analyze.1 docs/man/dmo-demo.1 docs/man/dmo-run.1 \
 	docs/man/dmo-formula.1 docs/man/dmo-plot.1 docs/man/dmo-plan.1 \
 	docs/man/dmo-model.1 docs/man/dmo-infer.1 docs/man/dmo-verify.1 \
-	docs/man/dmo-compare.1 docs/man/dmo-sweep.1
+	docs/man/dmo-compare.1 docs/man/dmo-sweep.1 docs/man/dmo-ops.1
+# dmo_layer_begin(3), and its other names: written by hand, as the C API
+# has no --help to generate it from.
 man_MANS = $(DMO_MAN_PAGES)
-EXTRA_DIST += docs/man/dmo.h2m docs/man/commands.h2m
+dist_man3_MANS = docs/man/dmo_layer_begin.3 docs/man/dmo_layer_end.3 \
+	docs/man/dmo_layer_error.3
+# Each command's EXAMPLES section: docs/man/examples/CMD.h2m.
+DMO_MAN_EXAMPLES = $(DMO_MAN_COMMANDS:%=docs/man/examples/%.h2m)
+EXTRA_DIST += docs/man/dmo.h2m docs/man/commands.h2m $(DMO_MAN_EXAMPLES)
 CLEANFILES += $(DMO_MAN_PAGES) docs/man/tool-options.h2m docs/man/stamp
 
 $(DMO_MAN_PAGES): docs/man/stamp
@@ -23,7 +29,7 @@ $(DMO_MAN_PAGES): docs/man/stamp
 # commands in one place.  A page's NAME line is the command's summary in
 # `dmo --help`.
 docs/man/stamp: analysis/dmo$(EXEEXT) dmo-tool/dmo-amd64-linux $(srcdir)/docs/man/dmo.h2m \
-		$(srcdir)/docs/man/commands.h2m
+		$(srcdir)/docs/man/commands.h2m $(DMO_MAN_EXAMPLES:%=$(srcdir)/%)
 	$(AM_V_GEN)$(MKDIR_P) docs/man && \
 	VALGRIND_LIB=$(abs_top_builddir)/dmo-tool $(VALGRIND) --tool=dmo --help 2>&1 | \
 	$(AWK) 'BEGIN { print "[VALGRIND TOOL OPTIONS]"; \
@@ -47,6 +53,7 @@ docs/man/stamp: analysis/dmo$(EXEEXT) dmo-tool/dmo-amd64-linux $(srcdir)/docs/ma
 		summary=$$(analysis/dmo$(EXEEXT) --help | $(AWK) -v c=$$cmd '$$1 == c { $$1 = ""; sub(/^ /, ""); print }'); \
 		test -n "$$summary" || { echo "dmo --help has no command $$cmd" >&2; exit 1; }; \
 		$(HELP2MAN) --no-info --version-string="dmo-$$cmd (dmo) $(VERSION)" \
-			--name="$$summary" --include=$(srcdir)/docs/man/commands.h2m \
+			--name="$$summary" --include=$(srcdir)/docs/man/examples/$$cmd.h2m \
+			--include=$(srcdir)/docs/man/commands.h2m \
 			--output=docs/man/dmo-$$cmd.1 "analysis/dmo$(EXEEXT) $$cmd" || exit 1; \
 	done && touch $@

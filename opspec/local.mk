@@ -3,6 +3,7 @@
 # ONNX with protobuf-c), kept apart so the parser stays libc-only.
 noinst_LTLIBRARIES += opspec/libdmo-opspec.la
 opspec_libdmo_opspec_la_SOURCES = opspec/opspec.h opspec/opspec.c opspec/errbuf.h \
+	opspec/nearest.h opspec/nearest.c \
 	opspec/grid.h opspec/grid.c
 opspec_libdmo_opspec_la_CPPFLAGS = $(OPSPEC_CPPFLAGS)
 

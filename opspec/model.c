@@ -85,13 +85,13 @@ int dmo_model_layer_spec(struct dmo_model *m, size_t l, const char *text, int in
 	char msg[256];
 
 	if (dmo_opspec_parse(text, &layer->op, msg, sizeof msg) != 0)
-		return dmo_errf(err, err_len, "%s: operator %zu (%s): op spec '%s': %s", source, l,
+		return dmo_errf(err, err_len, "%s: operator %zu (%s): op spec '%s': %s", source, l + 1,
 			    layer->op_name, text, msg);
 	if (dmo_opspec_in_bytes(&layer->op) != ti->bytes ||
 	    dmo_opspec_out_bytes(&layer->op) != to->bytes)
 		return dmo_errf(err, err_len,
 			    "%s: operator %zu (%s): its options give %s (%llu input and %llu output bytes), but tensor '%s' has %llu bytes and '%s' %llu",
-			    source, l, layer->op_name, text,
+			    source, l + 1, layer->op_name, text,
 			    (unsigned long long)dmo_opspec_in_bytes(&layer->op),
 			    (unsigned long long)dmo_opspec_out_bytes(&layer->op), ti->name,
 			    (unsigned long long)ti->bytes, to->name, (unsigned long long)to->bytes);
@@ -181,14 +181,14 @@ int dmo_model_link(struct dmo_model *m, const char *source, char *err, size_t er
 			if (tt->producer == DMO_MODEL_CONSTANT || tt->graph_input || tt->variable)
 				return dmo_errf(err, err_len,
 					    "%s: operator %zu (%s) writes tensor '%s', which is a %s",
-					    source, l, layer->name, tt->name,
+					    source, l + 1, layer->name, tt->name,
 					    tt->variable ? "variable (state) tensor, not supported as an output"
 					    : tt->graph_input ? "model input" : "constant");
 			if (tt->producer != DMO_MODEL_INPUT)
 				return dmo_errf(err, err_len,
 					    "%s: tensor '%s' is written by two operators, %d (%s) and %zu (%s)",
-					    source, tt->name, tt->producer,
-					    m->layers[tt->producer].name, l, layer->name);
+					    source, tt->name, tt->producer + 1,
+					    m->layers[tt->producer].name, l + 1, layer->name);
 			tt->producer = (int)l;
 			tt->first = (int)l;
 		}
@@ -218,11 +218,11 @@ int dmo_model_link(struct dmo_model *m, const char *source, char *err, size_t er
 			if (tt->producer >= (int)l)
 				return dmo_errf(err, err_len,
 					    "%s: operator %zu (%s) reads tensor '%s' before operator %d writes it (operators must be in execution order)",
-					    source, l, layer->name, tt->name, tt->producer);
+					    source, l + 1, layer->name, tt->name, tt->producer + 1);
 			if (tt->producer == DMO_MODEL_INPUT && !tt->graph_input && !tt->variable)
 				return dmo_errf(err, err_len,
 					    "%s: operator %zu (%s) reads tensor '%s', which no operator writes and which is neither a model input, a constant nor a variable",
-					    source, l, layer->name, tt->name);
+					    source, l + 1, layer->name, tt->name);
 			if ((int)l > tt->last)
 				tt->last = (int)l;
 			layer->act_in[n] = o;

@@ -383,7 +383,7 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		return unsupported(o, layer, "not one input and one output tensor");
 	out = &m->tensors[layer->results[0]];
 	if (in->rank < 0)
-		return fail(o, "node %zu (%s) reads '%s', whose shape is unknown", l, op, in->name);
+		return fail(o, "node %zu (%s) reads '%s', whose shape is unknown", l + 1, op, in->name);
 	if (in->producer == DMO_MODEL_CONSTANT)
 		return unsupported(o, layer, "input '%s' is a constant, not an activation in the arena",
 				   in->name);
@@ -413,6 +413,8 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 			 (long long)w->shape[trans_b ? 0 : 1], dmo_dtype_name(in->dtype));
 		goto spec;
 	}
+	if (strcmp(op, "Conv") && strcmp(op, "MaxPool") && strcmp(op, "AveragePool"))
+		return unsupported(o, layer, "op %s has no dmo model", op);
 	if (in->rank != 4)
 		return unsupported(o, layer, "%d-D input (dmo's %s is 2-D over NCHW)",
 				   in->rank, op);
@@ -446,7 +448,7 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		else
 			return unsupported(o, layer, "grouped convolution (group %lld)",
 					   (long long)group);
-	} else if (!strcmp(op, "MaxPool") || !strcmp(op, "AveragePool")) {
+	} else { /* MaxPool or AveragePool */
 		int avg = op[0] == 'A';
 
 		if (attr_ints(n, "kernel_shape", k, 2, 0) || k[0] <= 0 ||
@@ -466,8 +468,6 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		snprintf(text, sizeof text, "%s:in=%s,k=%lldx%lld,stride=%lldx%lld,pad=%s,dtype=%s",
 			 avg ? "avgpool" : "maxpool", shape, (long long)k[0], (long long)k[1],
 			 (long long)s[0], (long long)s[1], pad, dmo_dtype_name(in->dtype));
-	} else {
-		return unsupported(o, layer, "op %s has no dmo model", op);
 	}
 spec:
 	{
@@ -478,7 +478,7 @@ spec:
 		int64_t dims[4] = { 0 };
 
 		if (dmo_opspec_parse(text, &spec, msg, sizeof msg) != 0)
-			return fail(o, "node %zu (%s): op spec '%s': %s", l, op, text, msg);
+			return fail(o, "node %zu (%s): op spec '%s': %s", l + 1, op, text, msg);
 		if (window) {
 			dims[0] = spec.batch;
 			dims[1] = spec.out_c;
@@ -503,7 +503,7 @@ spec:
 			if (asym)
 				return unsupported(o, layer, "asymmetric padding that changes the output size");
 			return fail(o, "node %zu (%s): output '%s' is not the %lldx%lldx%lldx%lld (NCHW) its attributes give",
-				    l, op, out->name, (long long)dims[0], (long long)dims[1],
+				    l + 1, op, out->name, (long long)dims[0], (long long)dims[1],
 				    (long long)dims[2], (long long)dims[3]);
 		}
 		if (!out->known_dtype || out->dtype != in->dtype)
@@ -531,7 +531,8 @@ static int read_node(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		sprintf(layer->op_name, "%s:%s", n->domain, op);
 	else
 		strcpy(layer->op_name, op);
-	i = (size_t)sprintf(layer->name, "%zu_", l);
+	/* Numbered from 1, as the layer is everywhere (docs/cli.md). */
+	i = (size_t)sprintf(layer->name, "%zu_", l + 1);
 	for (const char *c = op; *c; c++)
 		layer->name[i++] = isalnum((unsigned char)*c) ? (char)tolower((unsigned char)*c) : '_';
 	layer->name[i] = '\0';
@@ -552,7 +553,7 @@ static int read_node(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		layer->results[layer->n_results++] = t;
 	}
 	if (layer->n_results == 0)
-		return fail(o, "node %zu (%s) has no output", l, op);
+		return fail(o, "node %zu (%s) has no output", l + 1, op);
 	if (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"))
 		return unsupported(o, layer, "op %s has no dmo model", layer->op_name);
 	if (derive_spec(o, l, n) != 0)
@@ -562,7 +563,7 @@ static int read_node(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 
 		if (t->rank < 0)
 			return fail(o, "node %zu (%s): output '%s' has no static shape (no value_info; run ONNX shape inference first, or give --shape '%s=D1x...')",
-				    l, layer->op_name, t->name, t->name);
+				    l + 1, layer->op_name, t->name, t->name);
 	}
 	return 0;
 }

@@ -493,7 +493,7 @@ static int derive_spec(struct tfl *t, size_t l, uint32_t code, uint8_t options_t
 		if (options_type != (dw ? OPT_DWCONV : OPT_CONV) || w == NULL || in->rank != 4 ||
 		    w->rank != 4 || out->rank != 4)
 			return fail(t, "operator %zu (%s): not a 4-D input, filter and output with its options",
-				    l, layer->op_name);
+				    l + 1, layer->op_name);
 		pad = pad_of(fb_i8(fb, options, dw ? DW_PADDING : CONV_PADDING, 0));
 		sw = fb_i32(fb, options, dw ? DW_STRIDE_W : CONV_STRIDE_W, 0);
 		sh = fb_i32(fb, options, dw ? DW_STRIDE_H : CONV_STRIDE_H, 0);
@@ -501,12 +501,12 @@ static int derive_spec(struct tfl *t, size_t l, uint32_t code, uint8_t options_t
 		dil_h = fb_i32(fb, options, dw ? DW_DIL_H : CONV_DIL_H, 1);
 		layer->act = act_of(fb_i8(fb, options, dw ? DW_ACT : CONV_ACT, 0));
 		if (pad == NULL || sw <= 0 || sh <= 0 || dil_w <= 0 || dil_h <= 0)
-			return fail(t, "operator %zu (%s): bad padding, stride or dilation", l,
+			return fail(t, "operator %zu (%s): bad padding, stride or dilation", l + 1,
 				    layer->op_name);
 		if (dw) {
 			if (w->shape[3] != out->shape[3] || out->shape[3] % in->shape[3] != 0)
 				return fail(t, "operator %zu (%s): %lld output channels from %lld input channels",
-					    l, layer->op_name, (long long)out->shape[3],
+					    l + 1, layer->op_name, (long long)out->shape[3],
 					    (long long)in->shape[3]);
 			snprintf(text, sizeof text,
 				 "dwconv2d:in=%lldx%lldx%lldx%lld,k=%lldx%lld,stride=%dx%d,dil=%dx%d,pad=%s,mult=%lld,dtype=%s",
@@ -535,7 +535,7 @@ static int derive_spec(struct tfl *t, size_t l, uint32_t code, uint8_t options_t
 
 		if (options_type != OPT_POOL || in->rank != 4 || out->rank != 4)
 			return fail(t, "operator %zu (%s): not a 4-D input and output with pool options",
-				    l, layer->op_name);
+				    l + 1, layer->op_name);
 		pad = pad_of(fb_i8(fb, options, POOL_PADDING, 0));
 		sw = fb_i32(fb, options, POOL_STRIDE_W, 0);
 		sh = fb_i32(fb, options, POOL_STRIDE_H, 0);
@@ -543,7 +543,7 @@ static int derive_spec(struct tfl *t, size_t l, uint32_t code, uint8_t options_t
 		fh = fb_i32(fb, options, POOL_FILTER_H, 0);
 		layer->act = act_of(fb_i8(fb, options, POOL_ACT, 0));
 		if (pad == NULL || sw <= 0 || sh <= 0 || fw <= 0 || fh <= 0)
-			return fail(t, "operator %zu (%s): bad padding, stride or filter size", l,
+			return fail(t, "operator %zu (%s): bad padding, stride or filter size", l + 1,
 				    layer->op_name);
 		snprintf(text, sizeof text, "%s:in=%lldx%lldx%lldx%lld,k=%dx%d,stride=%dx%d,pad=%s,dtype=%s",
 			 code == OP_MAX_POOL_2D ? "maxpool" : "avgpool", (long long)in->shape[0],
@@ -554,7 +554,7 @@ static int derive_spec(struct tfl *t, size_t l, uint32_t code, uint8_t options_t
 	case OP_FULLY_CONNECTED: {
 		if (w == NULL || w->rank != 2 || w->shape[1] <= 0 || in->elems % (uint64_t)w->shape[1])
 			return fail(t, "operator %zu (%s): weights are not units x K with K dividing the input",
-				    l, layer->op_name);
+				    l + 1, layer->op_name);
 		if (options_type == OPT_FC) {
 			layer->act = act_of(fb_i8(fb, options, FC_ACT, 0));
 			if (fb_i8(fb, options, FC_WEIGHTS_FORMAT, 0) != 0)
@@ -615,7 +615,7 @@ static int read_operator(struct tfl *t, const struct fb_table *op, size_t l, uin
 	if (fb_check(t, "operators") != 0)
 		return -1;
 	if (code_index >= t->n_opcodes)
-		return fail(t, "operator %zu uses operator code %u of %u", l, code_index,
+		return fail(t, "operator %zu uses operator code %u of %u", l + 1, code_index,
 			    t->n_opcodes);
 	op_name(t, code_index, name, sizeof name);
 	for (i = 0; name[i] && i < sizeof lower - 1; i++)
@@ -625,7 +625,8 @@ static int read_operator(struct tfl *t, const struct fb_table *op, size_t l, uin
 	layer->name = malloc(strlen(lower) + 16);
 	if (layer->op_name == NULL || layer->name == NULL)
 		return fail(t, "out of memory");
-	sprintf(layer->name, "%zu_%s", l, lower);
+	/* Numbered from 1, as the layer is everywhere (docs/cli.md). */
+	sprintf(layer->name, "%zu_%s", l + 1, lower);
 	if (read_index_list(t, &ins, n_tensors, &layer->operands, &layer->n_operands,
 			    "operator input", 1) != 0 ||
 	    read_index_list(t, &outs, n_tensors, &layer->results, &layer->n_results,
@@ -633,7 +634,7 @@ static int read_operator(struct tfl *t, const struct fb_table *op, size_t l, uin
 		return -1;
 	/* A layer is a kernel that writes a buffer (as model_onnx.c says). */
 	if (layer->n_results == 0)
-		return fail(t, "operator %zu (%s) has no output", l, name);
+		return fail(t, "operator %zu (%s) has no output", l + 1, name);
 	if (!supported_code(t->opcodes[code_index]))
 		return unsupported(t, layer, "op %s has no dmo model", name);
 	return derive_spec(t, l, t->opcodes[code_index], options_type, &options);

@@ -1,13 +1,17 @@
 /* opspec.c - parser and formatter for the op-spec language `OP:key=value,...`
- * (SPEC.md, "Op specs").  Every spec read anywhere in dmo passes through
- * here, so it is strict: each malformed spec is rejected with exactly one
- * message naming the offending key or value. */
+ * (docs/opspec.md).  Every spec read anywhere in dmo passes through here, so
+ * it is strict: each malformed spec is rejected with exactly one message
+ * naming the offending key or value, and the nearest right name when the
+ * wrong one looks like a slip.  Its tables are the grammar: `dmo ops` prints
+ * them and tests/opspec_docs.sh checks docs/opspec.md against them. */
 #include "errbuf.h"
+#include "nearest.h"
 #include "opspec.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /* Largest buffer a spec may describe: beyond it a layer cannot be a
  * micro-controller kernel, and sizes stop fitting the tool's counters. */
@@ -25,6 +29,76 @@ enum key {
 static const char *const key_names[KEY_COUNT] = {
 	"in", "k", "stride", "dil", "pad", "mult", "out_c", "units", "dtype", "out_dtype",
 	"before", "after", "at", "perm"
+};
+
+/* Each key's value format, default and meaning, as `dmo ops` prints them;
+ * the format is also what a bad value's message expects.  `in` is read
+ * as NxK or K by fc (fc_in_format). */
+static const struct dmo_opspec_key key_info[KEY_COUNT] = {
+	[KEY_IN] = { "in", "HxWxC or NxHxWxC, positive integers", "required",
+		     "the input's shape, NHWC (N = 1 when not given)" },
+	[KEY_K] = { "k", "KHxKW or K, positive integers", "required",
+		    "the window: filter or pooling size" },
+	[KEY_STRIDE] = { "stride", "SHxSW or S, positive integers", "1",
+			 "the window's step" },
+	[KEY_DIL] = { "dil", "SHxSW or S, positive integers", "1",
+		      "the dilation: the distance between a filter's taps" },
+	[KEY_PAD] = { "pad", "same, valid or PHxPW", "valid",
+		      "same (TensorFlow's SAME: an odd row/column at the bottom/right), "
+		      "valid (none), or PH rows above and below and PW columns on each side" },
+	[KEY_MULT] = { "mult", "a positive integer", "1",
+		       "the depth multiplier: out_c = in's C x mult" },
+	[KEY_OUT_C] = { "out_c", "a positive integer", "required",
+			"conv2d: the output channels; concat: the channels of the whole output" },
+	[KEY_UNITS] = { "units", "a positive integer", "required",
+			"the output units (fc's output is NxUNITS)" },
+	[KEY_DTYPE] = { "dtype", "f32, i8, i16, i32 or u8", "f32 (dequantize: i8)",
+			"the element type of the input (and of the output, unless out_dtype)" },
+	[KEY_OUT_DTYPE] = { "out_dtype", "f32, i8, i16, i32 or u8", "i8 (dequantize: f32)",
+			    "the output's element type" },
+	[KEY_BEFORE] = { "before", "HxW, HxWxC or NxHxWxC, integers >= 0", "0",
+			 "elements added before the input along each axis" },
+	[KEY_AFTER] = { "after", "HxW, HxWxC or NxHxWxC, integers >= 0", "0",
+			"elements added after the input along each axis" },
+	[KEY_AT] = { "at", "an integer >= 0", "0",
+		     "the output channel where this input starts (the others' channels "
+		     "before and after it)" },
+	[KEY_PERM] = { "perm", "AxBxC or AxBxCxD (or A,B,C[,D]), a permutation of in's axes",
+		       "required",
+		       "output axis i is input axis perm[i]; over HxWxC the batch stays first" },
+};
+
+static const char *const fc_in_format = "NxK or K, positive integers";
+
+/* What each op does, for `dmo ops`. */
+static const char *const op_meanings[DMO_OP_COUNT] = {
+	"max(x, 0), element by element",
+	"min(max(x, 0), 6), element by element",
+	"x + y, element by element (the profiled input is x)",
+	"x * y, element by element (the profiled input is x)",
+	"2-D convolution, NHWC, filters out_c x KH x KW x C",
+	"depthwise 2-D convolution: out_c = C x mult",
+	"max pooling over each window",
+	"average pooling over each window (taps inside the image)",
+	"fully connected: NxK times KxUNITS",
+	"the same elements, another shape (a copy)",
+	"softmax over C",
+	"1 / (1 + exp(-x)), element by element",
+	"the mean over H and W: output Nx1x1xC",
+	"float or integer to out_dtype (default f32 to i8)",
+	"i8 to out_dtype (default f32)",
+	"zero padding by before/after elements along each axis",
+	"one input of a concatenation along C, placed at channel `at` of out_c",
+	"the axes permuted by perm",
+};
+
+/* Spellings other tools use for a dtype or a padding, and dmo's word. */
+static const struct {
+	const char *foreign, *ours;
+} foreign_words[] = {
+	{ "float32", "f32" }, { "float", "f32" }, { "fp32", "f32" },
+	{ "int8", "i8" }, { "int16", "i16" }, { "int32", "i32" }, { "uint8", "u8" },
+	{ "qint8", "i8" }, { "quint8", "u8" }, { "SAME_UPPER", "same" },
 };
 
 static const char *const op_names[DMO_OP_COUNT] = {
@@ -70,6 +144,51 @@ static const struct {
 			    BIT(KEY_IN) | BIT(KEY_OUT_C) },
 	[DMO_OP_TRANSPOSE] = { ELEMENTWISE_KEYS | BIT(KEY_PERM), BIT(KEY_IN) | BIT(KEY_PERM) },
 };
+
+const struct dmo_opspec_key *dmo_opspec_key(int key)
+{
+	return key >= 0 && key < KEY_COUNT ? &key_info[key] : NULL;
+}
+
+unsigned dmo_opspec_op_keys(enum dmo_op op, unsigned *required)
+{
+	if ((unsigned)op >= DMO_OP_COUNT)
+		return 0;
+	if (required)
+		*required = op_keys[op].required;
+	return op_keys[op].allowed;
+}
+
+const char *dmo_opspec_value_format(enum dmo_op op, int key)
+{
+	if (op == DMO_OP_FC && key == KEY_IN)
+		return fc_in_format;
+	return key >= 0 && key < KEY_COUNT ? key_info[key].format : NULL;
+}
+
+const char *dmo_op_meaning(enum dmo_op op)
+{
+	return (unsigned)op < DMO_OP_COUNT ? op_meanings[op] : "?";
+}
+
+/* "; did you mean 'X'?" for WORD (LEN bytes) among NAMES, or "" when no
+ * name is near: a foreign spelling first, then the nearest name. */
+static const char *did_you_mean(char *buf, size_t len, const char *word, size_t word_len,
+				const char *const *names, size_t count)
+{
+	const char *near = NULL;
+
+	for (size_t i = 0; i < sizeof foreign_words / sizeof foreign_words[0] && !near; i++)
+		if (strlen(foreign_words[i].foreign) == word_len &&
+		    strncasecmp(word, foreign_words[i].foreign, word_len) == 0)
+			near = foreign_words[i].ours;
+	if (!near)
+		near = dmo_nearest(word, word_len, names, count);
+	if (!near)
+		return "";
+	snprintf(buf, len, "; did you mean '%s'?", near);
+	return buf;
+}
 
 const char *dmo_op_name(enum dmo_op op)
 {
@@ -158,11 +277,18 @@ static int parse_pair(struct slice s, int *a, int *b, int allow_zero)
 static int bad_value(char *err, size_t err_len, enum key key, struct slice v,
 		     int rc, const char *expect)
 {
+	static const char *const pad_words[] = { "same", "valid" };
+	char hint[96] = "";
+
 	if (rc == -2)
 		return dmo_errf(err, err_len, "value of '%s' is too large: '%.*s'",
 			    key_names[key], (int)v.n, v.p);
-	return dmo_errf(err, err_len, "bad value for '%s': '%.*s' (expected %s)",
-		    key_names[key], (int)v.n, v.p, expect);
+	if (key == KEY_DTYPE || key == KEY_OUT_DTYPE)
+		did_you_mean(hint, sizeof hint, v.p, v.n, dtype_names, DMO_DTYPE_COUNT);
+	else if (key == KEY_PAD)
+		did_you_mean(hint, sizeof hint, v.p, v.n, pad_words, 2);
+	return dmo_errf(err, err_len, "bad value for '%s': '%.*s' (expected %s)%s",
+		    key_names[key], (int)v.n, v.p, expect, hint);
 }
 
 /* Store D[N] into the NHWC vector OUT[4]: N = 4 is NxHxWxC, 3 HxWxC, 2
@@ -190,12 +316,11 @@ static int parse_value(struct dmo_opspec *s, enum key key, struct slice v,
 		       char *err, size_t err_len)
 {
 	int d[4], n, rc = 0;
-	const char *expect = "";
+	const char *expect = dmo_opspec_value_format(s->op, key);
 
 	switch (key) {
 	case KEY_IN:
 		if (s->op == DMO_OP_FC) {
-			expect = "NxK or K, positive integers";
 			rc = parse_dims(v, d, 1, 2, &n, 0);
 			if (!rc) {
 				s->batch = n == 2 ? d[0] : 1;
@@ -203,7 +328,6 @@ static int parse_value(struct dmo_opspec *s, enum key key, struct slice v,
 				s->in_c = d[n - 1];
 			}
 		} else {
-			expect = "HxWxC or NxHxWxC, positive integers";
 			rc = parse_dims(v, d, 3, 4, &n, 0);
 			if (!rc) {
 				s->batch = n == 4 ? d[0] : 1;
@@ -214,19 +338,15 @@ static int parse_value(struct dmo_opspec *s, enum key key, struct slice v,
 		}
 		break;
 	case KEY_K:
-		expect = "KHxKW or K, positive integers";
 		rc = parse_pair(v, &s->k_h, &s->k_w, 0);
 		break;
 	case KEY_STRIDE:
-		expect = "SHxSW or S, positive integers";
 		rc = parse_pair(v, &s->stride_h, &s->stride_w, 0);
 		break;
 	case KEY_DIL:
-		expect = "SHxSW or S, positive integers";
 		rc = parse_pair(v, &s->dil_h, &s->dil_w, 0);
 		break;
 	case KEY_PAD:
-		expect = "same, valid or PHxPW";
 		if (slice_is(v, "same")) {
 			s->pad = DMO_PAD_SAME;
 		} else if (slice_is(v, "valid")) {
@@ -241,35 +361,28 @@ static int parse_value(struct dmo_opspec *s, enum key key, struct slice v,
 		}
 		break;
 	case KEY_MULT:
-		expect = "a positive integer";
 		rc = parse_uint(v, &s->mult, 0);
 		break;
 	case KEY_OUT_C:
 	case KEY_UNITS:
-		expect = "a positive integer";
 		rc = parse_uint(v, &s->out_c, 0);
 		break;
 	case KEY_DTYPE:
-		expect = "f32, i8, i16, i32 or u8";
 		rc = parse_dtype(v, &s->dtype);
 		break;
 	case KEY_OUT_DTYPE:
-		expect = "f32, i8, i16, i32 or u8";
 		rc = parse_dtype(v, &s->out_dtype);
 		break;
 	case KEY_BEFORE:
 	case KEY_AFTER:
-		expect = "HxW, HxWxC or NxHxWxC, integers >= 0";
 		rc = parse_dims(v, d, 2, 4, &n, 1);
 		if (!rc)
 			nhwc_vector(key == KEY_BEFORE ? s->before : s->after, d, n);
 		break;
 	case KEY_AT:
-		expect = "an integer >= 0";
 		rc = parse_uint(v, &s->before[3], 1);
 		break;
 	case KEY_PERM:
-		expect = "AxBxC or AxBxCxD, a permutation of in's axes";
 		rc = parse_dims(v, d, 3, 4, &n, 1);
 		for (int i = 0, seen = 0; !rc && i < n; i++) {
 			if (d[i] >= n || (seen & (1 << d[i])))
@@ -443,6 +556,14 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 	return 0;
 }
 
+/* Whether the item at Q (up to the next ',' or the end) is a bare number:
+ * the rest of a comma-separated perm. */
+static int number_item(const char *q)
+{
+	size_t digits = strspn(q, "0123456789");
+	return digits > 0 && (q[digits] == ',' || q[digits] == '\0');
+}
+
 int dmo_opspec_parse(const char *text, struct dmo_opspec *spec, char *err,
 		     size_t err_len)
 {
@@ -461,10 +582,20 @@ int dmo_opspec_parse(const char *text, struct dmo_opspec *spec, char *err,
 	for (int i = 0; i < DMO_OP_COUNT; i++)
 		if (slice_is((struct slice){ text, oplen }, op_names[i]))
 			op = i;
-	if (op < 0)
-		return dmo_errf(err, err_len,
-			    "unknown op '%.*s' (expected relu, relu6, add, mul, conv2d, dwconv2d, maxpool, avgpool, fc, reshape, softmax, logistic, mean, quantize, dequantize, pad, concat or transpose)",
-			    (int)(oplen > 40 ? 40 : oplen), text);
+	if (op < 0) {
+		char hint[96] = "", list[256] = "";
+		size_t used = 0;
+
+		for (int i = 0; i < DMO_OP_COUNT && used < sizeof list; i++)
+			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+						 i == 0 ? "" : i == DMO_OP_COUNT - 1 ? " or " : ", ",
+						 op_names[i]);
+		if (*did_you_mean(hint, sizeof hint, text, oplen, op_names, DMO_OP_COUNT))
+			return dmo_errf(err, err_len, "unknown op '%.*s'%s ('dmo ops' lists every op)",
+				    (int)(oplen > 40 ? 40 : oplen), text, hint);
+		return dmo_errf(err, err_len, "unknown op '%.*s' (expected %s; 'dmo ops' describes them)",
+			    (int)(oplen > 40 ? 40 : oplen), text, list);
+	}
 	s.op = (enum dmo_op)op;
 	/* TFLite's usual directions: quantize f32 -> i8, dequantize i8 -> f32. */
 	if (s.op == DMO_OP_DEQUANTIZE) {
@@ -488,9 +619,36 @@ int dmo_opspec_parse(const char *text, struct dmo_opspec *spec, char *err,
 		for (int k = 0; k < KEY_COUNT; k++)
 			if (slice_is(name, key_names[k]))
 				key = k;
-		if (key < 0)
-			return dmo_errf(err, err_len, "unknown key '%.*s'",
-				    (int)(name.n > 40 ? 40 : name.n), name.p);
+		if (key < 0) {
+			const char *keys[KEY_COUNT];
+			char hint[96];
+
+			/* Suggest only the keys this op takes. */
+			for (int k = 0; k < KEY_COUNT; k++)
+				keys[k] = op_keys[op].allowed & BIT(k) ? key_names[k] : NULL;
+			return dmo_errf(err, err_len, "unknown key '%.*s' for %s%s",
+				    (int)(name.n > 40 ? 40 : name.n), name.p, op_names[op],
+				    did_you_mean(hint, sizeof hint, name.p, name.n, keys, KEY_COUNT));
+		}
+		/* perm=0,1,3,2: the items after it that are bare numbers are
+		 * its own, as 0x1x3x2. */
+		char joined[32];
+		if (key == KEY_PERM && end != NULL && number_item(end + 1) &&
+		    value.n < sizeof joined) {
+			size_t n = value.n;
+
+			memcpy(joined, value.p, n);
+			while (end != NULL && number_item(end + 1)) {
+				size_t item = strcspn(end + 1, ",");
+				if (n + 1 + item >= sizeof joined)
+					break;
+				joined[n++] = 'x';
+				memcpy(joined + n, end + 1, item);
+				n += item;
+				end = end[1 + item] == ',' ? end + 1 + item : NULL;
+			}
+			value = (struct slice){ joined, n };
+		}
 		if (seen & BIT(key))
 			return dmo_errf(err, err_len, "duplicate key '%s'", key_names[key]);
 		if (!(op_keys[op].allowed & BIT(key)))

@@ -2,7 +2,7 @@
  * layer description with TensorFlow output shapes.
  *
  * One grammar serves the harness, the analysis and the model layer tables
- * (SPEC.md, "Op specs").  Depends on libc only. */
+ * (docs/opspec.md).  Depends on libc only. */
 #ifndef DMO_OPSPEC_H
 #define DMO_OPSPEC_H
 
@@ -73,6 +73,22 @@ int dmo_opspec_parse(const char *text, struct dmo_opspec *spec, char *err,
 int dmo_opspec_format(const struct dmo_opspec *spec, char *buf, size_t len);
 
 const char *dmo_op_name(enum dmo_op op);
+/* What OP computes, one line (`dmo ops`). */
+const char *dmo_op_meaning(enum dmo_op op);
+
+/* The grammar's keys, as the parser knows them: key K (0, 1, ... until
+ * dmo_opspec_key returns NULL) with its value format, its default
+ * ("required" when it has none) and its meaning. */
+struct dmo_opspec_key {
+	const char *name, *format, *default_text, *meaning;
+};
+const struct dmo_opspec_key *dmo_opspec_key(int key);
+/* The keys OP accepts, bit K for key K; *REQUIRED (when not NULL) gets
+ * those it cannot do without. */
+unsigned dmo_opspec_op_keys(enum dmo_op op, unsigned *required);
+/* The format of KEY's value for OP: the key's own, but fc reads `in` as
+ * NxK or K. */
+const char *dmo_opspec_value_format(enum dmo_op op, int key);
 const char *dmo_dtype_name(enum dmo_dtype dtype);
 size_t dmo_dtype_size(enum dmo_dtype dtype);
 

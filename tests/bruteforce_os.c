@@ -1,7 +1,7 @@
 /* bruteforce_os.c - test oracle: the safe overlap of a recorded layer,
  * found without the O_s reducer.  For each placement X = 0, 1, 2, ... it
  * lays the two buffers out in one simulated arena, replays every event
- * byte by byte, and stops at the first X where SPEC.md's conflict occurs:
+ * byte by byte, and stops at the first X where docs/definitions.md's conflict occurs:
  * a byte read or overwritten through the input after the output wrote it,
  * or read through the output after the input wrote it.  O_s = X - 1.
  * Quadratic, so only for the small layers of the tests.

@@ -16,7 +16,7 @@ expect_eq "dmo nosuch: message" "dmo: 'nosuch' is not a dmo command|try 'dmo --h
 	"$(tr '\n' '|' <"$WORK/err" | sed 's/|$//')"
 
 commands=$("$DMO" --help | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }')
-expect_eq "dmo --help lists the commands" 13 "$(echo "$commands" | wc -l)"
+expect_eq "dmo --help lists the commands" 14 "$(echo "$commands" | wc -l)"
 
 for cmd in $commands; do
 	"$DMO" "$cmd" --help >"$WORK/help" 2>"$WORK/err"
@@ -90,7 +90,7 @@ expect_eq "dmo model --table: layers of hello_world" "1 2 3" \
 # dmo analyze on a summary-only run (no event files): it names no curves
 # it did not write, writes penalty_pct as dmo formula --csv does, and
 # counts failed layers, not verdicts.  The layer: the golden dwconv with the
-# exact O_s the tool measures for it (SPEC.md), so only the analytic bound
+# exact O_s the tool measures for it (docs/definitions.md), so only the analytic bound
 # has a penalty; then the same layer with a wrong exact O_s: one failure.
 GOLDEN=dwconv2d:in=112x112x96,k=3x3,stride=2,pad=same
 golden_run() { # DIR OS_BYTES
@@ -112,7 +112,7 @@ expect_eq "analysis.csv penalty_pct = dmo formula --csv penalty_pct" \
 	"$(csv_rows "$WORK/summary/analysis.csv" | by_name '{ print v("penalty_pct") }')"
 "$DMO" analyze --csv "$WORK/summary" >"$WORK/analyze.csv"
 expect_eq "analyze --csv prints analysis.csv" 0 "$(cmp -s "$WORK/analyze.csv" "$WORK/summary/analysis.csv"; echo $?)"
-# --json for scripts: the golden layer's numbers of SPEC.md.
+# --json for scripts: the golden layer's numbers of docs/definitions.md.
 expect_eq "formula --json: golden exact and analytic O_s" "1204224 1193376 0.9008" \
 	"$("$DMO" formula --json "$GOLDEN" | python3 -c 'import json, sys
 r = json.load(sys.stdin)[0]; print(r["algorithmic_os"], r["analytic_os"], r["penalty_pct"])')"
@@ -159,6 +159,7 @@ json_sample() { # CMD FORMAT: arguments for a small table (FORMAT keeps outputs 
 	formula) echo "$GOLDEN" ;;
 	infer) echo "$top_srcdir/tests/models/tflm_micro_speech_quantized.tflite" ;;
 	model) echo "ds_cnn_kws" ;;
+	ops) echo "conv2d" ;;
 	plan) echo "ds_cnn_kws" ;;
 	run) echo "-o $WORK/run-$2 relu:in=1x1x8" ;;
 	sweep) echo "-o $WORK/sweep --formula OB relu:in=1x1x{4,8}" ;;

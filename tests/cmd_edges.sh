@@ -49,8 +49,25 @@ printf 'abc' >short.bin
 printf 'ab' >long.bin
 mkdir empty
 : >empty.tflite
-refuse "infer: no such model" "^dmo infer: cannot read model file /nonexistent.tflite" \
+# A program dmo profile cannot run is dmo's to say, before any run
+# directory is made (not Valgrind's "command not found" after it).
+: >"$WORK/not-executable"
+refuse "profile: no such program" "^dmo profile: cannot run ./no-such-program: No such file or directory$" \
+	"$DMO" profile --out "$WORK/np" -- ./no-such-program
+refuse "profile: not in PATH" "^dmo profile: cannot run no-such-program: no such program in \\\$PATH" \
+	"$DMO" profile --out "$WORK/np" -- no-such-program
+refuse "profile: not executable" "^dmo profile: cannot run $WORK/not-executable: Permission denied (not an executable file" \
+	"$DMO" profile --out "$WORK/np" -- "$WORK/not-executable"
+[ -e "$WORK/np" ] && fail "profile made a run directory for a program it cannot run" ||
+	echo "ok: no run directory for a program that cannot run"
+refuse "infer: no such model" "^dmo infer: cannot read model file /nonexistent.tflite: No such file or directory$" \
 	"$DMO" infer /nonexistent.tflite
+# Slips get the nearest right word: a command, an option of the command.
+refuse "a misspelt command" "^dmo: 'plna' is not a dmo command; did you mean 'plan'?$" "$DMO" plna x
+refuse "a misspelt option" "^dmo plan: unknown option '--verfiy'; did you mean '--verify'?$" \
+	"$DMO" plan --verfiy ds_cnn_kws
+refuse "a misspelt op" "did you mean 'dwconv2d'?" "$DMO" formula dwconv:in=8x8x3,k=3
+refuse "another tool's dtype" "did you mean 'f32'?" "$DMO" formula relu:in=2x2x2,dtype=float32
 refuse "infer: an ONNX model" "^dmo infer: .*dmo infer runs .tflite models (this one is a onnx" \
 	"$DMO" infer "$MODELS/onnx_add_bcast.onnx"
 refuse "infer --input: no such file" "^dmo infer: /nonexistent.bin: No such file" \
@@ -79,8 +96,14 @@ DMO_HARNESS=/nonexistent/dmo-harness refuse "run: no harness program" \
 refuse "sweep --collect: no such directory" "^dmo sweep: /nonexistent" "$DMO" sweep --collect /nonexistent
 refuse "verify: no such model" "^dmo verify: cannot read model file" "$DMO" verify --model /nonexistent.tflite
 refuse "formula: no such model" "^dmo formula: cannot read model file" "$DMO" formula --model /nonexistent.tflite
-refuse "export: no such directory" "^dmo export: /nonexistent: No such file" "$DMO" export /nonexistent
+refuse "export: no such directory" "^dmo export: /nonexistent does not exist (a run directory is" "$DMO" export /nonexistent
+refuse "analyze: no such directory" "^dmo analyze: runf does not exist (a run directory is what dmo profile --out" \
+	"$DMO" analyze runf
+: >plainfile
+refuse "analyze: a file" "^dmo analyze: plainfile is not a folder" "$DMO" analyze plainfile
 refuse "export: no event files" "^dmo export: empty holds no layer-NNNN.events files" "$DMO" export empty
+# --csv has no one-letter form in any command (docs/cli.md), export's included.
+refuse "export -c" "^dmo export: unknown option -c$" "$DMO" export -c empty
 refuse "demo: no such parent directory" "^dmo demo: /nonexistent/x: No such file" \
 	"$DMO" demo --out /nonexistent/x
 refuse "plot: no layers.csv" "^dmo plot: empty/layers.csv" "$DMO" plot empty
@@ -282,7 +305,7 @@ expect_eq "verify --scan: safe at O_s, changes at O_s + 4" "1 0 ok" \
 # A backend that cannot run a layer of the model stops dmo verify --model.
 if [ -f "$top_builddir/target-harness/backends/.libs/dmo-backend-openblas.so" ]; then
 	refuse "verify --model: a layer the backend refuses" \
-		"^dmo verify: layer 0_depthwise_conv_2d 'dwconv2d:.*': openblas backend runs f32 only" \
+		"^dmo verify: layer 1_depthwise_conv_2d 'dwconv2d:.*': openblas backend runs f32 only" \
 		"$DMO" verify --backend openblas --model "$MODELS/tflm_person_detect.tflite"
 fi
 

@@ -4,14 +4,28 @@
 # _exit and a signal.
 . "$top_srcdir/tests/lib.sh"
 
-# cat copies a file byte for byte through dmo profile.
+# cat copies a file byte for byte through dmo profile.  It marks no
+# layer, which dmo says on stderr (and exits 2, cat having exited 0),
+# never on the program's stdout.
 head -c 100000 /dev/urandom >"$WORK/f"
 "$DMO" profile --out "$WORK/cat" -- cat "$WORK/f" >"$WORK/g" 2>"$WORK/cat.err"
-expect_eq "cat under dmo profile: status" 0 $?
+expect_eq "cat under dmo profile: status (no layer recorded)" 2 $?
 cmp "$WORK/f" "$WORK/g" && echo "ok: stdout is the program's, byte for byte" \
 	|| fail "stdout changed: $(cmp "$WORK/f" "$WORK/g" 2>&1)"
-grep -q "^layer .*O_s bytes" "$WORK/cat.err" && echo "ok: the table is on stderr" \
-	|| fail "no table on stderr: $(cat "$WORK/cat.err")"
+grep -q "^dmo profile: no layer was recorded: cat never called dmo_layer_begin" "$WORK/cat.err" &&
+	echo "ok: the empty run is told on stderr" || fail "no message on stderr: $(cat "$WORK/cat.err")"
+# A program with layers gets its table on stderr.
+"$DMO" profile --out "$WORK/relu" -- "$TARGETS/relu" >"$WORK/relu.out" 2>"$WORK/relu.err"
+expect_eq "relu under dmo profile: status" 0 $?
+grep -q "^layer .*O_s bytes" "$WORK/relu.err" && echo "ok: the table is on stderr" \
+	|| fail "no table on stderr: $(cat "$WORK/relu.err")"
+expect_eq "relu under dmo profile: stdout" "" "$(cat "$WORK/relu.out")"
+# Profiling into the same folder again says what it replaced.
+"$DMO" profile --out "$WORK/relu" -- "$TARGETS/relu" >/dev/null 2>"$WORK/again.err"
+expect_eq "re-profile: status" 0 $?
+grep -q "^dmo profile: $WORK/relu held an earlier run; its 3 files (.*layers.csv.*) were removed$" \
+	"$WORK/again.err" && echo "ok: a re-profile says what it removed" ||
+	fail "re-profile: $(head -2 "$WORK/again.err")"
 # stdin too.
 "$DMO" profile --out "$WORK/cat-in" -- cat <"$WORK/f" >"$WORK/g2" 2>/dev/null
 cmp -s "$WORK/f" "$WORK/g2" && echo "ok: stdin is the program's" || fail "stdin not passed"

@@ -45,7 +45,7 @@ expect_harness "--input longer than the model's input" 2 "$WORK/three.bin: longe
 expect_harness "--info on a full disk" 1 "/dev/full: cannot write" --info /dev/full relu:in=4x4x1
 # keyword_scrambled's second layer is an SVDF, which dmo's kernels lack.
 expect_harness "a .tflite with an op dmo cannot run: a note, and it runs" 0 \
-	"not with real weights (layer 2 '1_svdf': operator SVDF has no dmo kernel)" \
+	"not with real weights (layer 2 '2_svdf': operator SVDF has no dmo kernel)" \
 	--model "$top_srcdir/tests/models/tflm_keyword_scrambled_8bit.tflite"
 # The wire carries names of up to 255 bytes; a layer table allows longer.
 long=$(printf '%0300d' 0)

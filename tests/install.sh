@@ -1,5 +1,5 @@
 # install.sh - `make install` into a staging folder gives a working dmo:
-# the files land where README and SPEC.md say, a program built with
+# the files land where README and docs/install.md say, a program built with
 # pkg-config dmo-harness links, and the staged dmo profiles it with its
 # own tool, never touching the system's valgrind folders.  Then `make
 # install prefix=DIR`: its dmo-harness.pc names DIR, and valgrind --tool=dmo
@@ -15,7 +15,9 @@ P="$STAGE$prefix"
 for f in bin/dmo bin/dmo-harness include/dmo/harness.h include/dmo/backend.h include/dmokernels.h \
 	lib/libdmo-harness.so lib/libdmo-harness.a lib/pkgconfig/dmo-harness.pc \
 	libexec/dmo/dmo-amd64-linux libexec/dmo/vgpreload_core-amd64-linux.so \
-	share/dmo/models/mobilenet_v2_1.0_224.csv share/dmo/plots/pattern.gp; do
+	share/dmo/models/mobilenet_v2_1.0_224.csv share/dmo/plots/pattern.gp \
+	share/doc/dmo/README.md share/doc/dmo/cli.md share/doc/dmo/opspec.md \
+	share/man/man1/dmo-ops.1 share/man/man3/dmo_layer_begin.3 share/man/man3/dmo_layer_end.3; do
 	[ -e "$P/$f" ] && echo "ok: installed $f" || fail "not installed: $f"
 done
 
@@ -73,6 +75,27 @@ for so in "$top_builddir"/target-harness/backends/.libs/dmo-backend-*.so; do
 		>"$WORK/plugin.out" 2>&1
 	expect_eq "staged dmo verify --backend ${backend%.so}" 0 $?
 done
+
+# A throw-away `make install prefix=DIR` (no valgrindtooldir given) runs
+# where it lies with no environment at all, and writes nothing outside DIR:
+# not even the tool's link into the configured valgrind folder.
+T="$WORK/throwaway"
+make -C "$top_builddir" install prefix="$T" >"$WORK/install-throwaway.log" 2>&1
+expect_eq "make install prefix=DIR (no valgrindtooldir)" 0 $?
+expect_eq "env -i DIR/bin/dmo --version" "dmo $(makevar VERSION)" "$(env -i "$T/bin/dmo" --version 2>&1)"
+configured_tooldir=$(makevar valgrindtooldir)
+if [ "$configured_tooldir" != no ]; then
+	case $(readlink "$configured_tooldir/dmo-amd64-linux" 2>/dev/null) in
+	"$T"/*) fail "make install prefix=DIR linked the tool into $configured_tooldir" ;;
+	*) echo "ok: make install prefix=DIR left $configured_tooldir alone" ;;
+	esac
+	grep -q "valgrind's folder $configured_tooldir is left alone" "$WORK/install-throwaway.log" &&
+		echo "ok: make install says it left valgrind's folder alone" ||
+		fail "make install prefix=DIR did not say it left valgrind's folder alone"
+fi
+make -C "$top_builddir" uninstall prefix="$T" >"$WORK/uninstall-throwaway.log" 2>&1
+expect_eq "make uninstall prefix=DIR (no valgrindtooldir)" 0 $?
+expect_eq "files left after make uninstall prefix=DIR" "" "$(find "$T" ! -type d | sed "s|^$T/||" | sort | tr '\n' ' ')"
 
 # make install prefix=DIR, with valgrind's folder stood in for by a copy
 # (links to every file of the installed one): the .pc names DIR, the

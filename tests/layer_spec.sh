@@ -21,6 +21,10 @@ check() {
 	cmp -s "$WORK/$1.native" "$WORK/$1.out" && echo "ok: $1: the program saw the same natively and under the tool" ||
 		fail "$1: natively $(cat "$WORK/$1.native"), under the tool $(cat "$WORK/$1.out")"
 	expect_eq "$1: rows" "1 before ok 2 $2 $5 3 after ok" "$(statuses "$WORK/$1")"
+	# The refused layer made no access: no O_s in the table, not "0 0.00%".
+	grep -qE "^ +2  $2 +relu +[0-9]+ +[0-9]+ +0 +- +- +$5$" "$WORK/$1.err" &&
+		echo "ok: $1: the table shows no O_s for the refused layer" ||
+		fail "$1: table row: $(grep " $2 " "$WORK/$1.err")"
 	grep -qF "layer 2 '$2': refused by the program: $4 [$5]" "$WORK/$1.err" &&
 		echo "ok: $1: the reason on valgrind's output" || fail "$1: no message: $(cat "$WORK/$1.err")"
 }

@@ -1,4 +1,4 @@
-# layering.sh - SPEC.md's layering, checked on what the build really did:
+# layering.sh - docs/layering.md's layering, checked on what the build really did:
 # every header each compiled object of dmo reached (its dependency file,
 # written by the compiler) must lie in its own folder or in a folder its
 # layer may use, and the freestanding core and the tool must reach no header
@@ -9,7 +9,7 @@
 cd "$top_builddir" || exit 99
 
 # FOLDER: the dmo folders its sources may include from (besides their own).
-# Bottom up, as SPEC.md numbers the layers.
+# Bottom up, as docs/layering.md numbers the layers.
 uses() {
 	case $1 in
 	common) echo "" ;;                                          # 1 core

@@ -103,6 +103,15 @@ tests_onnx_conformance_LDADD = opspec/libdmo-model.la target-harness/kernels/lib
 TESTS += tests/layout_ops_tool.sh
 EXTRA_DIST += tests/layout_ops_tool.sh
 TESTS += tests/cli_conventions.sh
+# valgrind --tool=dmo with nothing set up (dmo.out.PID, the tool's FIFO).
+TESTS += tests/bare_valgrind.sh
+EXTRA_DIST += tests/bare_valgrind.sh
+# <dmo/harness.h> clean under -Wall -Wextra -Werror, GCC and Clang.
+TESTS += tests/header_clean.sh
+EXTRA_DIST += tests/header_clean.sh tests/header_clean.c
+# docs/opspec.md against the parser's own tables (dmo ops).
+TESTS += tests/opspec_docs.sh
+EXTRA_DIST += tests/opspec_docs.sh
 TESTS += tests/progress.sh
 EXTRA_DIST += tests/progress.sh
 EXTRA_DIST += tests/cli_conventions.sh
@@ -117,7 +126,7 @@ EXTRA_DIST += tests/demo.sh
 TESTS += tests/layer_spec.sh
 EXTRA_DIST += tests/layer_spec.sh
 
-# SPEC.md's layering, on the headers every compiled object reached.
+# docs/layering.md's layering, on the headers every compiled object reached.
 TESTS += tests/layering.sh
 EXTRA_DIST += tests/layering.sh
 TESTS += tests/sweep_errors.sh

@@ -24,7 +24,8 @@ for cmd in $commands; do
 	for opt in $("$DMO" "$cmd" --help | sed -n 's/^ *\(-[A-Za-z], \)\{0,1\}\(--[a-z][a-z-]*\).*/\2/p'); do
 		grep -q -e "$opt" "$WORK/page" || fail "dmo-$cmd.1 lacks $opt"
 	done
-	echo "ok: dmo-$cmd.1 renders, names every option of dmo $cmd --help"
+	grep -q "^EXAMPLES" "$WORK/page" || fail "dmo-$cmd.1 has no EXAMPLES (docs/man/examples/$cmd.h2m)"
+	echo "ok: dmo-$cmd.1 renders, names every option of dmo $cmd --help, has EXAMPLES"
 done
 
 render "$MAN/dmo.1" "dmo.1" >"$WORK/dmo"
@@ -32,6 +33,18 @@ for cmd in $commands; do
 	grep -q "^ *$cmd\( \|$\)" "$WORK/dmo" || fail "dmo.1 does not list $cmd"
 done
 grep -q "Exit  *status" "$WORK/dmo" || fail "dmo.1 has no exit status"
+grep -q "^EXAMPLES" "$WORK/dmo" || fail "dmo.1 has no EXAMPLES"
+# The C API's page, written by hand, and its two other names.
+render "$top_srcdir/docs/man/dmo_layer_begin.3" "dmo_layer_begin.3" >"$WORK/api"
+for want in "dmo_layer_begin, dmo_layer_end, dmo_layer_error" "#include <dmo/harness.h>" \
+	"DMO_ESPECSIZE" "EXAMPLES"; do
+	grep -q "$want" "$WORK/api" && echo "ok: dmo_layer_begin.3 has $want" ||
+		fail "dmo_layer_begin.3 lacks $want"
+done
+# Every error code the header defines is on the page.
+for code in $(sed -n 's/^\t\(DMO_E[A-Z]*\) = .*/\1/p' "$top_srcdir/target-harness/include/dmo/harness.h"); do
+	grep -q -- "-$code" "$WORK/api" || fail "dmo_layer_begin.3 lacks $code"
+done
 # The tool's options as the tool prints them (docs/man.mk copies them).
 VALGRIND_LIB="$top_builddir/dmo-tool" valgrind --tool=dmo --help 2>&1 |
 	sed -n 's/^    \(--dmo-[a-z-]*\)=.*/\1/p' >"$WORK/tool-options"

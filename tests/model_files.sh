@@ -58,10 +58,10 @@ expect_eq "person_detect layers without an op spec" 0 "$(grep -c "^no overlap" "
 # keyword_scrambled's SVDF has no dmo model, and its int16 QUANTIZE no
 # reference kernel: both named, planned without overlap.
 "$DMO" plan "$top_srcdir/tests/models/tflm_keyword_scrambled_8bit.tflite" >"$WORK/ks.out"
-grep -q "^no overlap: op SVDF has no dmo model (layer 1_svdf)$" "$WORK/ks.out" &&
+grep -q "^no overlap: op SVDF has no dmo model (layer 2_svdf)$" "$WORK/ks.out" &&
 	echo "ok: keyword_scrambled names its SVDF as planned without overlap" ||
 	fail "keyword_scrambled: no 'no overlap' line for SVDF"
-grep -q "^no overlap: op QUANTIZE, int16 to int8: dmo's reference kernels have f32 to i8 and i8 to i8 (layer 0_quantize)$" \
+grep -q "^no overlap: op QUANTIZE, int16 to int8: dmo's reference kernels have f32 to i8 and i8 to i8 (layer 1_quantize)$" \
 	"$WORK/ks.out" && echo "ok: keyword_scrambled's int16 QUANTIZE is named with the kernels dmo has" ||
 	fail "keyword_scrambled: no 'no overlap' line for QUANTIZE"
 
@@ -83,7 +83,7 @@ for pair in onnx_conv_with_strides_padding:224 onnx_maxpool_2d_pads:20208 \
 	expect_eq "${pair%%:*} plan --verify exit status" 0 $?
 done
 "$DMO" model "$top_srcdir/tests/models/onnx_add_bcast.onnx" >"$WORK/bcast.out"
-grep -q "^no overlap: op Add, broadcasting operands (layer 0_add)$" "$WORK/bcast.out" &&
+grep -q "^no overlap: op Add, broadcasting operands (layer 1_add)$" "$WORK/bcast.out" &&
 	echo "ok: a broadcasting Add is read and planned without overlap" ||
 	fail "add_bcast: $(head -3 "$WORK/bcast.out")"
 
@@ -133,5 +133,19 @@ printf 'neither\n' >"$WORK/junk.tflite"
 expect_eq "junk exit status" 2 $?
 grep -q "junk.tflite: not a model dmo reads" "$WORK/junk.err" &&
 	echo "ok: junk is refused by name" || fail "junk message: $(cat "$WORK/junk.err")"
+
+# Columns fit real names: person_detect's tensor 1 is named
+# "MobilenetV1/Conv2d_10_depthwise/depthwise_weights/read" (54 characters),
+# past the 48-character cap: cut with an ellipsis, and every row's type
+# column starts where the header's does.
+"$DMO" model "$top_srcdir/tests/models/tflm_person_detect.tflite" >"$WORK/pd.txt"
+expect_eq "dmo model person_detect: status" 0 $?
+grep -q "^     1  MobilenetV1/Conv2d_10_depthwise/depthwise_weigh… int8 " "$WORK/pd.txt" &&
+	echo "ok: a long tensor name is cut with an ellipsis" || fail "tensor 1: $(grep '^     1 ' "$WORK/pd.txt")"
+# The column where "type" starts, in characters (the ellipsis is one).
+expect_eq "every tensor row's type column in line with its header" "" \
+	"$(awk '/^tensor/ { on = 1; at = index($0, " type ") + 1; next }
+		on && NF { s = $0; gsub(/\xe2\x80\xa6/, ".", s); if (substr(s, at - 1, 1) != " " || substr(s, at, 1) == " ") print NR }' \
+		"$WORK/pd.txt" | head -3)"
 
 finish

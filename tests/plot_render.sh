@@ -150,8 +150,11 @@ bad "unknown option" "unknown option '--bogus'" "$run" --bogus
 bad "bad kind" "--kind" "$run" --kind pie
 bad "bad format" "--format" "$run" --format jpg
 bad "no directory" "no run directory"
-bad "missing directory" "not a run directory" "$WORK/nowhere"
-bad "unknown layer" "no layer" "$run" --layer nosuch
+bad "missing directory" "nowhere does not exist (a run directory is" "$WORK/nowhere"
+bad "unknown layer" "has no layer 'nosuch': it has layers 1 to 3" "$run" --layer nosuch
+bad "layer 0" "there is no layer 0: layers count from 1; .* has layers 1 to 3" "$run" --layer 0
+bad "layer past the last" "has no layer '7': it has layers 1 to 3" "$run" --layer 7
+bad "misspelt layer name" "has no layer 'relu_forwrd'; did you mean 'relu_forward'?" "$run" --layer relu_forwrd
 bad "--plan with a directory" "--plan takes a model" --plan ds_cnn_kws "$run"
 bad "--plan of an unknown model" "no model named" --plan nosuchmodel
 bad "--os without --plan" "--os goes with --plan" "$run" --os analytic

@@ -1,4 +1,4 @@
-# run_golden.sh - `dmo run` end to end: the golden layer of SPEC.md (MobileNet
+# run_golden.sh - `dmo run` end to end: the golden layer of docs/definitions.md (MobileNet
 # v2's second depthwise convolution) profiled under the real tool gives the
 # paper's exact O_s, also when the kernel runs on two threads.
 . "$top_srcdir/tests/lib.sh"

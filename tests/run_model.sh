@@ -70,7 +70,7 @@ for name in tflm_person_detect tiny_kws_ref_model tflm_micro_speech_quantized; d
 done
 
 # --verify with real weights catches an O_s 7 bytes above the measured one:
-# 2_conv_2d (1x1, 48x48x8 -> 48x48x16, O_s 18425) claimed fully overlappable
+# 3_conv_2d (1x1, 48x48x8 -> 48x48x16, O_s 18425) claimed fully overlappable
 # (18432) clobbers input channel 0 of the last pixel before output channels
 # 9-15 read it (out channel 8 lands on it), so layer 2's output differs.
 d="$WORK/tflm_person_detect"
@@ -80,7 +80,7 @@ os.mkdir(sys.argv[2])
 rows = list(csv.reader(open(sys.argv[1])))
 h = rows[0]
 for r in rows[1:]:
-    if r[1] == "2_conv_2d":
+    if r[1] == "3_conv_2d":
         assert r[h.index("os_bytes")] == "18425", r
         for c in ("os_bytes", "os_any_bytes", "os_split_bytes", "safe_os_bytes"):
             r[h.index(c)] = "18432"
@@ -92,7 +92,7 @@ grep -q '^"ref","ref",' "$d/kernels.csv" || fail "dmo run --model's kernels.csv 
 "$DMO" plan --os "measured:$WORK/doctored" --verify "$MODELS/tflm_person_detect.tflite" \
 	>/dev/null 2>"$WORK/doctored.err"
 expect_eq "--verify of a plan from an O_s 7 bytes too high: exit status" 1 $?
-grep -q "layer 3 '2_conv_2d'" "$WORK/doctored.err" || fail "not caught at 2_conv_2d: $(cat "$WORK/doctored.err")"
+grep -q "layer 3 '3_conv_2d'" "$WORK/doctored.err" || fail "not caught at 3_conv_2d: $(cat "$WORK/doctored.err")"
 
 # --arena PLAN.csv: dmo plan --csv's plan runs as the overlap plan does; one
 # that overlaps live tensors beyond O_s, or of another model, is refused.
@@ -105,7 +105,7 @@ cmp -s "$WORK/a.out" "$WORK/o.out" && echo "ok: --arena PLAN.csv output = --aren
 	fail "--arena PLAN.csv output differs"
 grep -q "36871-byte arena" "$WORK/a.log" || fail "--arena PLAN.csv: $(cat "$WORK/a.log")"
 awk -F, 'BEGIN { OFS = "," } NR == 1 { for (i = 1; i <= NF; i++) if ($i == "offset_dmo") c = i }
-	$2 == "2_conv_2d" { $c = 10 } { print }' "$WORK/plan.csv" >"$WORK/bad-plan.csv"
+	$2 == "3_conv_2d" { $c = 10 } { print }' "$WORK/plan.csv" >"$WORK/bad-plan.csv"
 "$DMO" infer --arena "$WORK/bad-plan.csv" "$m" >/dev/null 2>"$WORK/bad-plan.err"
 expect_eq "infer --arena with live tensors overlapping: exit status" 2 $?
 grep -q "not a safe plan" "$WORK/bad-plan.err" || fail "unsafe plan message: $(cat "$WORK/bad-plan.err")"

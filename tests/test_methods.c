@@ -1,7 +1,7 @@
 /* test_methods.c - checks the algorithmic and analytic O_s methods.
  *
  * The oracle is independent of analysis/lib: literal reference loop nests
- * (SPEC.md, "Reference kernels") that feed every event into the normative
+ * (docs/kernels.md, "Loop orders") that feed every event into the normative
  * dmo_reducer.  Against it: algorithmic == oracle, the golden numbers, the
  * curves, and a randomized sweep where analytic <= algorithmic always. */
 #include <check.h>

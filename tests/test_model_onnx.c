@@ -270,7 +270,7 @@ START_TEST(base_graph_reads)
 
 	relu_graph();
 	ck_assert_msg(read_packed(NULL, &m, err, sizeof err) == 0, "%s", err);
-	ck_assert_str_eq(m.layers[0].name, "0_relu");
+	ck_assert_str_eq(m.layers[0].name, "1_relu");
 	/* Element-wise: the stored dims flattened, 1x3x4x4. */
 	ck_assert_str_eq(m.layers[0].spec, "relu:in=1x3x4x4,dtype=f32");
 	dmo_model_free(&m);
@@ -317,7 +317,7 @@ START_TEST(graph_faults)
 	/* A node that writes nothing, one with a domain, one optional input. */
 	relu_graph();
 	B.node[0].output[0][0] = '\0';
-	refused("m.onnx: node 0 (Relu) has no output");
+	refused("m.onnx: node 1 (Relu) has no output");
 	n = relu_graph();
 	n->domain = str("com.example");
 	expect_layer(NULL, "op com.example:Relu has no dmo model");
@@ -329,7 +329,7 @@ START_TEST(graph_faults)
 	B.node[0].input[0] = str("h");
 	node("Relu", "x", "h");
 	value(INFO, "h", FLOAT, 4, 1, 3, 4, 4);
-	refused("m.onnx: operator 0 (0_relu) reads tensor 'h' before operator 1 writes it (operators must be in execution order)");
+	refused("m.onnx: operator 1 (1_relu) reads tensor 'h' before operator 2 writes it (operators must be in execution order)");
 }
 END_TEST
 
@@ -442,7 +442,7 @@ START_TEST(value_info_faults)
 	/* An input the node reads whose shape the file leaves out. */
 	relu_graph();
 	B.tensor_type[0].shape = NULL;
-	refused("m.onnx: node 0 (Relu) reads 'x', whose shape is unknown");
+	refused("m.onnx: node 1 (Relu) reads 'x', whose shape is unknown");
 
 	/* An int64 input has no kernel. */
 	relu_graph();
@@ -490,6 +490,13 @@ START_TEST(gemm_and_elementwise)
 	value(OUT, "y", FLOAT, 3, 1, 4, 4);
 	node("MaxPool", "x", "y");
 	expect_layer(NULL, "3-D input (dmo's MaxPool is 2-D over NCHW)");
+	/* An op dmo has no model of is named so whatever its rank (Tanh of a
+	 * 3-D input was told it was 2-D over NCHW). */
+	start();
+	value(IN, "x", FLOAT, 3, 1, 4, 4);
+	value(OUT, "y", FLOAT, 3, 1, 4, 4);
+	node("Tanh", "x", "y");
+	expect_layer(NULL, "op Tanh has no dmo model");
 }
 END_TEST
 
@@ -537,7 +544,7 @@ START_TEST(conv_faults)
 	expect_layer("conv2d:in=1x4x4x3,k=3x3,stride=1x1,dil=1x1,pad=0x0,out_c=2,dtype=f32", NULL);
 	/* An output of the wrong size, symmetric pads. */
 	conv_graph(2, 3, 3);
-	refused("m.onnx: node 0 (Conv): output 'y' is not the 1x2x2x2 (NCHW) its attributes give");
+	refused("m.onnx: node 1 (Conv): output 'y' is not the 1x2x2x2 (NCHW) its attributes give");
 
 	/* group 3 over 3 channels, W 6x1x3x3: depthwise, multiplier 2. */
 	n = conv_graph(6, 2, 2);
@@ -599,7 +606,7 @@ START_TEST(pool_faults)
 	/* A 5x5 window over 4x4 with no padding leaves nothing. */
 	n = pool_graph("MaxPool", 0, 0);
 	attr_ints(n, "kernel_shape", 2, 5, 5);
-	refused("m.onnx: node 0 (MaxPool): op spec 'maxpool:in=1x4x4x3,k=5x5,stride=1x1,pad=0x0,dtype=f32': output height would be empty: key 'k' (with 'dil' and 'pad') exceeds the input");
+	refused("m.onnx: node 1 (MaxPool): op spec 'maxpool:in=1x4x4x3,k=5x5,stride=1x1,pad=0x0,dtype=f32': output height would be empty: key 'k' (with 'dil' and 'pad') exceeds the input");
 
 	/* AveragePool 3x3, pads 1, counting the padding: dmo's average
 	 * divides by the taps inside; pads 0,0,1,1 that change nothing. */
@@ -651,7 +658,7 @@ START_TEST(layout_faults)
 	start();
 	value(IN, "x", FLOAT, 4, 1, 3, 4, 4);
 	node("Flatten", "x", "y");
-	refused("m.onnx: node 0 (Flatten): output 'y' has no static shape (no value_info; run ONNX shape inference first, or give --shape 'y=D1x...')");
+	refused("m.onnx: node 1 (Flatten): output 'y' has no static shape (no value_info; run ONNX shape inference first, or give --shape 'y=D1x...')");
 	/* ...or gives with another element type. */
 	value(OUT, "y", INT8, 2, 1, 48);
 	expect_layer(NULL, "float32 input to int8 output");

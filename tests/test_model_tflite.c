@@ -378,7 +378,7 @@ START_TEST(base_model_reads)
 
 	accepted(&tm, &m);
 	ck_assert_uint_eq(m.n_layers, 1);
-	ck_assert_str_eq(m.layers[0].name, "0_relu");
+	ck_assert_str_eq(m.layers[0].name, "1_relu");
 	ck_assert_str_eq(m.layers[0].spec, "relu:in=1x2x2x3,dtype=f32");
 	ck_assert_uint_eq(m.tensors[1].bytes, 48);
 	dmo_model_free(&m);
@@ -404,7 +404,7 @@ START_TEST(model_level_faults)
 
 	tm = relu_model();
 	tm.op[0].code_index = 1;
-	refused(&tm, "m.tflite: operator 0 uses operator code 1 of 1");
+	refused(&tm, "m.tflite: operator 1 uses operator code 1 of 1");
 
 	tm = relu_model();
 	tm.op[0].in[0] = 2;
@@ -412,7 +412,7 @@ START_TEST(model_level_faults)
 
 	tm = relu_model();
 	tm.op[0].n_out = 0;
-	refused(&tm, "m.tflite: operator 0 (RELU) has no output");
+	refused(&tm, "m.tflite: operator 1 (RELU) has no output");
 
 	tm = relu_model();
 	tm.op[0].out[0] = -1; /* -1 (optional) is for inputs only */
@@ -470,25 +470,25 @@ START_TEST(tensor_faults)
 	tm.n_buffers = 2;
 	tm.buffer[1] = (struct t_buffer){ .len = 4, .data = four };
 	tm.tensor[1].buffer = 1;
-	refused(&tm, "m.tflite: operator 0 (0_relu) writes tensor 'tensor1', which is a constant");
+	refused(&tm, "m.tflite: operator 1 (1_relu) writes tensor 'tensor1', which is a constant");
 
 	tm = relu_model();
 	tm.tensor[1].variable = 1;
-	refused(&tm, "m.tflite: operator 0 (0_relu) writes tensor 'out', which is a variable (state) tensor, not supported as an output");
+	refused(&tm, "m.tflite: operator 1 (1_relu) writes tensor 'out', which is a variable (state) tensor, not supported as an output");
 
 	tm = relu_model();
 	tm.n_in = 2;
 	tm.in[1] = 1;
-	refused(&tm, "m.tflite: operator 0 (0_relu) writes tensor 'out', which is a model input");
+	refused(&tm, "m.tflite: operator 1 (1_relu) writes tensor 'out', which is a model input");
 
 	/* Two RELUs writing "out"; a RELU reading what nothing writes. */
 	tm = relu_model();
 	tm.n_ops = 2;
 	tm.op[1] = tm.op[0];
-	refused(&tm, "m.tflite: tensor 'out' is written by two operators, 0 (0_relu) and 1 (1_relu)");
+	refused(&tm, "m.tflite: tensor 'out' is written by two operators, 1 (1_relu) and 2 (2_relu)");
 	tm = relu_model();
 	tm.n_in = 0;
-	refused(&tm, "m.tflite: operator 0 (0_relu) reads tensor 'in', which no operator writes and which is neither a model input, a constant nor a variable");
+	refused(&tm, "m.tflite: operator 1 (1_relu) reads tensor 'in', which no operator writes and which is neither a model input, a constant nor a variable");
 
 	/* 2^30 x 2 float32 elements, 8 GiB: past what an op spec holds.
 	 * A RELU must have its op spec, so the file is refused; a RESHAPE
@@ -496,7 +496,7 @@ START_TEST(tensor_faults)
 	tm = relu_model();
 	tm.tensor[0] = tm.tensor[1] = TENSOR("in", F32, 4, 1, 1 << 30, 2, 1);
 	tm.tensor[1].name = "out";
-	refused(&tm, "m.tflite: operator 0 (RELU): op spec 'relu:in=1x1073741824x2x1,dtype=f32': input buffer of 'in' exceeds 4 GiB");
+	refused(&tm, "m.tflite: operator 1 (RELU): op spec 'relu:in=1x1073741824x2x1,dtype=f32': input buffer of 'in' exceeds 4 GiB");
 	tm.builtin[0] = 22; /* RESHAPE */
 	expect_layer(&tm, NULL, "input buffer of 'in' exceeds 4 GiB");
 }
@@ -582,10 +582,10 @@ START_TEST(conv_faults)
 	expect_layer(&tm, "conv2d:in=1x4x4x2,k=3x3,stride=1x1,dil=1x1,pad=same,out_c=3,dtype=f32", NULL);
 
 	set_opt(&tm.op[0], OPT_CONV, 0, 2); /* Padding is SAME (0) or VALID (1) */
-	refused(&tm, "m.tflite: operator 0 (CONV_2D): bad padding, stride or dilation");
+	refused(&tm, "m.tflite: operator 1 (CONV_2D): bad padding, stride or dilation");
 	tm.op[0].opt[0] = 0;
 	tm.op[0].opt_type = OPT_DWCONV;
-	refused(&tm, "m.tflite: operator 0 (CONV_2D): not a 4-D input, filter and output with its options");
+	refused(&tm, "m.tflite: operator 1 (CONV_2D): not a 4-D input, filter and output with its options");
 	tm.op[0].opt_type = OPT_CONV;
 
 	/* A filter over 1 channel of 2: grouped. */
@@ -595,7 +595,7 @@ START_TEST(conv_faults)
 	/* Output channels do not match the filter: the options give 3 */
 	tm.tensor[2].shape[3] = 2;
 	tm.tensor[1].shape[3] = 4;
-	refused(&tm, "m.tflite: operator 0 (CONV_2D): its options give conv2d:in=1x4x4x2,k=3x3,stride=1x1,dil=1x1,pad=same,out_c=3,dtype=f32 (128 input and 192 output bytes), but tensor 'in' has 128 bytes and 'out' 256");
+	refused(&tm, "m.tflite: operator 1 (CONV_2D): its options give conv2d:in=1x4x4x2,k=3x3,stride=1x1,dil=1x1,pad=same,out_c=3,dtype=f32 (128 input and 192 output bytes), but tensor 'in' has 128 bytes and 'out' 256");
 
 	/* DEPTHWISE_CONV_2D: filter 1x3x3x4, multiplier 2 on 2 channels. */
 	tm = binary_model(DEPTHWISE_CONV_2D, in4, TENSOR("w", F32, 4, 1, 3, 3, 4),
@@ -605,7 +605,7 @@ START_TEST(conv_faults)
 	expect_layer(&tm, "dwconv2d:in=1x4x4x2,k=3x3,stride=1x1,dil=1x1,pad=same,mult=2,dtype=f32", NULL);
 	tm.tensor[1].shape[3] = 3;
 	tm.tensor[2].shape[3] = 3;
-	refused(&tm, "m.tflite: operator 0 (DEPTHWISE_CONV_2D): 3 output channels from 2 input channels");
+	refused(&tm, "m.tflite: operator 1 (DEPTHWISE_CONV_2D): 3 output channels from 2 input channels");
 
 	/* An int8 input to a float output. */
 	tm.tensor[0].type = I8;
@@ -631,9 +631,9 @@ START_TEST(pool_fc_add_faults)
 	tm.builtin[0] = AVERAGE_POOL_2D;
 	expect_layer(&tm, "avgpool:in=1x4x4x2,k=2x2,stride=2x2,pad=valid,dtype=f32", NULL);
 	tm.op[0].opt[3] = 0;
-	refused(&tm, "m.tflite: operator 0 (AVERAGE_POOL_2D): bad padding, stride or filter size");
+	refused(&tm, "m.tflite: operator 1 (AVERAGE_POOL_2D): bad padding, stride or filter size");
 	tm.op[0].opt_type = OPT_CONV;
-	refused(&tm, "m.tflite: operator 0 (AVERAGE_POOL_2D): not a 4-D input and output with pool options");
+	refused(&tm, "m.tflite: operator 1 (AVERAGE_POOL_2D): not a 4-D input and output with pool options");
 
 	/* FULLY_CONNECTED: 3 units over K = 8, the 1x2x2x2 input one row. */
 	tm = binary_model(FULLY_CONNECTED, TENSOR("in", F32, 4, 1, 2, 2, 2),
@@ -645,7 +645,7 @@ START_TEST(pool_fc_add_faults)
 	expect_layer(&tm, NULL, "shuffled weights format");
 	tm.tensor[2].shape[1] = 5;
 	tm.tensor[2].shape[0] = 1; /* 5 does not divide 8 */
-	refused(&tm, "m.tflite: operator 0 (FULLY_CONNECTED): weights are not units x K with K dividing the input");
+	refused(&tm, "m.tflite: operator 1 (FULLY_CONNECTED): weights are not units x K with K dividing the input");
 
 	/* ADD of two tensors of other sizes: broadcasting. */
 	tm = binary_model(ADD, in4, TENSOR("b", F32, 1, 2), in4, NULL, 0);

@@ -61,7 +61,7 @@ START_TEST(known_layers)
 	struct dmo_model m = load("mobilenet_v2_1.0_224.csv");
 	const struct dmo_model_layer *l = find(&m, "block2_dw");
 
-	/* SPEC.md's golden layer is MobileNet v2's second depthwise conv. */
+	/* docs/definitions.md's golden layer is MobileNet v2's second depthwise conv. */
 	ck_assert_int_eq(l->op.in_h, 112);
 	ck_assert_int_eq(l->op.in_c, 96);
 	ck_assert_int_eq(l->op.stride_h, 2);

@@ -1,5 +1,5 @@
 /* test_opspec.c - Check tests of the op-spec parser: hand-computed TensorFlow
- * shapes (incl. the SPEC.md golden layer) and one case per error class. */
+ * shapes (incl. the golden layer of docs/definitions.md) and one case per error class. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +84,9 @@ static const struct shape_case {
 	{ "transpose:in=1x3x224x224,perm=0x2x3x1,dtype=i8", 1, 224, 224, 3, 0, 0, 0, 0, 150528, 150528 },
 	{ "transpose:in=2x3x4x5,perm=3x2x1x0", 5, 4, 3, 2, 0, 0, 0, 0, 480, 480 },
 	{ "transpose:in=3x4x5,perm=2x0x1", 1, 5, 3, 4, 0, 0, 0, 0, 240, 240 },
+	/* the same two perms written with commas, and keys after them */
+	{ "transpose:in=2x3x4x5,perm=3,2,1,0", 5, 4, 3, 2, 0, 0, 0, 0, 480, 480 },
+	{ "transpose:in=3x4x5,perm=2,0,1,dtype=i8", 1, 5, 3, 4, 0, 0, 0, 0, 60, 60 },
 	/* exactly 4 GiB is still accepted */
 	{ "relu:in=1024x1024x1024,dtype=i32", 1, 1024, 1024, 1024, 0, 0, 0, 0, 4ull << 30, 4ull << 30 },
 };
@@ -195,7 +198,31 @@ static const struct error_case {
 	{ "relu:in=2x2x2,garbage", "expected key=value, got 'garbage'" },
 	{ "relu:in=2x2x2=3", "bad value for 'in'" },
 	{ "relu :in=2x2x2", "unknown op" },
+	/* slips and other tools' words get the nearest right one */
+	{ "rleu:in=2x2x2", "unknown op 'rleu'; did you mean 'relu'?" },
+	{ "dwconv:in=2x2x2,k=1", "did you mean 'dwconv2d'?" },
+	{ "conv2d:in=8x8x3,k=3,kk=3,out_c=2", "unknown key 'kk' for conv2d; did you mean 'k'?" },
+	{ "conv2d:in=8x8x3,k=3,pad=SAME,out_c=2", "did you mean 'same'?" },
+	{ "relu:in=2x2x2,dtype=float32", "did you mean 'f32'?" },
+	{ "quantize:in=2x2x2,out_dtype=int8", "did you mean 'i8'?" },
+	/* no suggestion from a key the op does not take (mult is dwconv2d's) */
+	{ "relu:in=2x2x2,mul=2", "unknown key 'mul' for relu" },
+	{ "transpose:in=2x2x2,perm=0,1,1", "bad value for 'perm': '0x1x1'" },
+	{ "transpose:in=2x2x2,perm=0,2,1,", "empty key=value" },
 };
+
+/* A message without a suggestion must not offer one. */
+START_TEST(no_far_suggestion)
+{
+	struct dmo_opspec s;
+	char err[256] = "";
+
+	ck_assert_int_eq(dmo_opspec_parse("tanh:in=1x1x1", &s, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "did you mean") == NULL, "'%s'", err);
+	ck_assert_int_eq(dmo_opspec_parse("relu:in=2x2x2,mul=2", &s, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "did you mean") == NULL, "'%s'", err);
+}
+END_TEST
 
 START_TEST(errors)
 {
@@ -233,6 +260,7 @@ int main(void)
 	tcase_add_test(tc, defaults);
 	tcase_add_loop_test(tc, errors, 0, sizeof error_cases / sizeof error_cases[0]);
 	tcase_add_test(tc, error_buffer_bounds);
+	tcase_add_test(tc, no_far_suggestion);
 	suite_add_tcase(suite, tc);
 
 	return dmo_run_suite(suite);

@@ -1,7 +1,7 @@
 /* test_os_any.c - checks the any-interleaving reducer (common/os_reducer.h)
  * against a brute force that knows nothing of it: every interleaving of
  * small per-thread event sequences is enumerated, each interleaving's O_s is
- * taken literally from SPEC.md's pair definition (every ordered pair, no
+ * taken literally from docs/definitions.md's pair definition (every ordered pair, no
  * running extremes), and O_s^any must be the minimum over them.  That
  * minimum is the largest placement safe for every interleaving, so the
  * test checks both safety and that nothing is given away.  The any-split
@@ -30,7 +30,7 @@ struct layer {
 	struct ev ev[MAX_THREADS][MAX_PER_THREAD];
 };
 
-/* SPEC.md, literally: E1 before E2 on different buffers, W(O)->R(I),
+/* docs/definitions.md, literally: E1 before E2 on different buffers, W(O)->R(I),
  * W(O)->W(I) or W(I)->R(O), forbids X > OB + i - o_end. */
 static uint64_t literal_os(const struct layer *l, const struct ev *const *seq, unsigned n)
 {

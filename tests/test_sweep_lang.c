@@ -113,7 +113,7 @@ START_TEST(grid_errors_name_the_column)
 }
 END_TEST
 
-/* The variables of the SPEC.md golden layer. */
+/* The variables of the golden layer (docs/definitions.md). */
 static struct dmo_formula_vars golden_vars(void)
 {
 	static char canon[256];

@@ -25,5 +25,6 @@ int cmd_model(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_infer(int argc, char **argv);
+int cmd_ops(int argc, char **argv);
 
 #endif

@@ -9,6 +9,7 @@
 #include "json.h"
 #include "profile.h"
 #include "progress.h"
+#include "rundir.h"
 
 static const struct cmd_spec command = {
 	.name = "analyze",
@@ -52,12 +53,24 @@ int cmd_analyze(int argc, char **argv)
 		return cmd_misuse(&command, optind == argc ? "no run directory given"
 						      : "one run directory expected");
 	dir = argv[optind];
+	if (dmo_rundir_exists(dir, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo analyze: %s\n", err);
+		return 2;
+	}
 	if (dmo_rundir_recover(dir, err, sizeof err) != 0)
 		fprintf(stderr, "dmo analyze: %s\n", err);
 	snprintf(path, sizeof path, "%s/%s", dir, DMO_LAYERS_CSV);
 	read_rc = dmo_layers_csv_read(path, &table, err, sizeof err);
 	if (read_rc < 0) {
 		fprintf(stderr, "dmo analyze: %s\n", err);
+		return 2;
+	}
+	/* Nothing to analyse is no success: say why the run may hold none. */
+	if (table.count == 0 && read_rc == 0) {
+		fprintf(stderr, "dmo analyze: %s holds no layer: its program never called "
+			"dmo_layer_begin, is not linked with libdmo-harness, or ended before its "
+			"first layer\n", dir);
+		dmo_layer_table_free(&table);
 		return 2;
 	}
 	if (dmo_backend_info_read(dir, &backends, err, sizeof err) != 0) {

@@ -26,9 +26,10 @@ static const struct cmd_spec command = {
 	.name = "demo",
 	.synopsis = "[--out DIR]",
 	.description =
-	"Profile the second depthwise convolution of MobileNet v2 (the golden layer\n"
-	"of SPEC.md), a ReLU and a fully connected layer under valgrind --tool=dmo,\n"
-	"print the per-layer table, compare the exact, algorithmic and analytic O_s,\n"
+	"Profile the second depthwise convolution of MobileNet v2 (the golden\n"
+	"layer of docs/definitions.md), a ReLU and a fully connected layer under\n"
+	"valgrind --tool=dmo, print the per-layer table, compare the exact,\n"
+	"algorithmic and analytic O_s,\n"
 	"and draw the golden layer's access pattern and minR/maxW bounds.  Then take\n"
 	"a real model, person_detect (TensorFlow Lite Micro's example), from its\n"
 	".tflite file: profile every layer with its real weights, plan its arena\n"

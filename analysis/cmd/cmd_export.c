@@ -9,11 +9,12 @@
 
 #include "cmd.h"
 #include "fs.h"
+#include "rundir.h"
 #include "trace.h"
 #include "trace_format.h"
 
 static const struct cmd_option options[] = {
-	{ "csv", no_argument, 'c', NULL, "CSV, the one format (the default; kept for scripts)" },
+	{ "csv", no_argument, CMD_LONG_ONLY, NULL, "CSV, the one format (the default; kept for scripts)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -67,6 +68,7 @@ static int export_one(const char *dir, const char *leaf)
 
 int cmd_export(int argc, char **argv)
 {
+	char err[PATH_MAX + 128];
 	int failed = 0, found = 0;
 	struct dirent **names;
 	int n;
@@ -76,6 +78,10 @@ int cmd_export(int argc, char **argv)
 	if (optind != argc - 1)
 		return cmd_misuse(&command, optind == argc ? "no run directory given"
 						      : "one run directory expected");
+	if (dmo_rundir_exists(argv[optind], err, sizeof err) != 0) {
+		fprintf(stderr, "dmo export: %s\n", err);
+		return 2;
+	}
 	n = scandir(argv[optind], &names, NULL, alphasort);
 	if (n < 0) {
 		fprintf(stderr, "dmo export: %s: %s\n", argv[optind], strerror(errno));

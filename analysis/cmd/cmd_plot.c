@@ -3,6 +3,7 @@
  * a model's arena with and without overlaps.  Rendered by analysis/lib
  * plot.c through gnuplot. */
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "nearest.h"
 #include "model_table.h"
 #include "plan.h"
 #include "plot.h"
@@ -130,6 +132,47 @@ static const struct dmo_layer_row *pick_layer(const char *dir, const struct dmo_
 	return NULL;
 }
 
+/* --layer LAYER names none of T's rows (read from CSV): say which there
+ * are, and the nearest name when LAYER looks like a slip of one.  Layers
+ * count from 1 (docs/cli.md). */
+static void say_no_such_layer(const char *csv, const struct dmo_layer_table *t,
+			      const char *layer)
+{
+	unsigned first = 0, last = 0;
+	const char **names = calloc(t->count ? t->count : 1, sizeof *names), *near;
+	char range[64];
+
+	for (size_t i = 0; i < t->count; i++) {
+		unsigned n = t->rows[i].layer;
+		if (n == 0) /* an orphan protocol-error row */
+			continue;
+		if (names != NULL)
+			names[i] = t->rows[i].name;
+		if (first == 0 || n < first)
+			first = n;
+		if (n > last)
+			last = n;
+	}
+	near = names && !all_digits(layer) ? dmo_nearest(layer, strlen(layer), names, t->count)
+					   : NULL;
+	free(names);
+	if (first == last)
+		snprintf(range, sizeof range, "layer %u", first);
+	else
+		snprintf(range, sizeof range, "layers %u to %u", first, last);
+	if (first == 0)
+		fprintf(stderr, "dmo plot: %s has no layers\n", csv);
+	else if (all_digits(layer) && strtoul(layer, NULL, 10) == 0)
+		fprintf(stderr, "dmo plot: there is no layer 0: layers count from 1; %s has %s\n",
+			csv, range);
+	else if (near != NULL)
+		fprintf(stderr, "dmo plot: %s has no layer '%s'; did you mean '%s'?\n", csv, layer,
+			near);
+	else
+		fprintf(stderr, "dmo plot: %s has no layer '%s': it has %s (give a number, or a "
+			"name of its name column)\n", csv, layer, range);
+}
+
 int cmd_plot(int argc, char **argv)
 {
 	struct dmo_plot_request req = { .kind = DMO_PLOT_PATTERN, .format = DMO_PLOT_PNG };
@@ -139,7 +182,6 @@ int cmd_plot(int argc, char **argv)
 	const char *layer = NULL, *dir, *model = NULL, *source = NULL;
 	char csv[PATH_MAX], events[PATH_MAX], out[PATH_MAX], err[1024];
 	struct dmo_trace trace;
-	struct stat st;
 	int c, rc, read_rc;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
@@ -184,8 +226,8 @@ int cmd_plot(int argc, char **argv)
 		return cmd_misuse(&command, optind < argc ? "one run directory expected"
 							  : "no run directory given");
 	dir = argv[optind];
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "dmo plot: %s is not a run directory\n", dir);
+	if (dmo_rundir_exists(dir, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo plot: %s\n", err);
 		return 2;
 	}
 	if (dmo_rundir_recover(dir, err, sizeof err) != 0)
@@ -199,7 +241,7 @@ int cmd_plot(int argc, char **argv)
 	row = pick_layer(dir, &table, layer);
 	if (row == NULL) {
 		if (layer != NULL)
-			fprintf(stderr, "dmo plot: %s has no layer '%s'\n", csv, layer);
+			say_no_such_layer(csv, &table, layer);
 		else
 			fprintf(stderr, "dmo plot: %s holds no layer-NNNN.events file "
 				"(profile with --trace=full)\n", dir);

@@ -3,8 +3,9 @@
 #include <stdio.h>
 
 #include "cmd.h"
-#include "kernels.h"
+#include "fs.h"
 #include "host_isa.h"
+#include "kernels.h"
 #include "profile.h"
 #include "profile_options.h"
 
@@ -40,8 +41,9 @@ static const struct cmd_spec command = {
 	.tables = { cmd_profile_options, options },
 	.exit_status =
 	"  PROGRAM's exit status (128+N when signal N killed it), or 2 when\n"
-	"  PROGRAM never ran (misuse included), or ran with status 0 but dmo could\n"
-	"  not record it whole (a damaged tool-layers.bin, a full disk).\n",
+	"  PROGRAM never ran (misuse, a missing or non-executable PROGRAM), or ran\n"
+	"  with status 0 but dmo could not record it whole (a damaged\n"
+	"  tool-layers.bin, a full disk) or it marked no layer at all.\n",
 	.stop_at_operand = 1,
 };
 
@@ -64,6 +66,12 @@ int cmd_profile(int argc, char **argv)
 	if (optind >= argc)
 		return cmd_misuse(&command, "no program given");
 	opts.argv = argv + optind;
+	/* Said by dmo, before any run directory is touched, rather than by
+	 * Valgrind after it: status 2, the program never ran. */
+	if (dmo_program_runnable(opts.argv[0], err, sizeof err) != 0) {
+		fprintf(stderr, "dmo profile: %s\n", err);
+		return 2;
+	}
 	status = dmo_profile_command(&opts, "dmo profile");
 	if (!opts.quiet && dmo_host_isa_note(note, sizeof note))
 		fprintf(stderr, "dmo profile: note: %s\n", note);

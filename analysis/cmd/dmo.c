@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "nearest.h"
 
 static const struct dmo_command commands[] = {
 	{ "profile", cmd_profile, "run a program under the dmo Valgrind tool" },
@@ -19,6 +20,7 @@ static const struct dmo_command commands[] = {
 	{ "verify", cmd_verify, "run a kernel with its buffers really overlapped and compare bit for bit" },
 	{ "compare", cmd_compare, "one op spec measured and verified on every backend" },
 	{ "sweep", cmd_sweep, "check a formula for O_s against the tool over a grid of op specs" },
+	{ "ops", cmd_ops, "the op-spec grammar: every op, key, value format and default" },
 };
 
 static void usage(FILE *out)
@@ -79,6 +81,15 @@ int main(int argc, char **argv)
 			snprintf(who, sizeof who, "dmo %s", commands[i].name);
 			return finish_stdout(who, status);
 		}
-	fprintf(stderr, "dmo: '%s' is not a dmo command\ntry 'dmo --help'\n", argv[1]);
+	const char *names[sizeof commands / sizeof commands[0]];
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		names[i] = commands[i].name;
+	const char *near = dmo_nearest(argv[1], strlen(argv[1]), names,
+				       sizeof commands / sizeof commands[0]);
+	if (near)
+		fprintf(stderr, "dmo: '%s' is not a dmo command; did you mean '%s'?\n"
+			"try 'dmo %s --help'\n", argv[1], near, near);
+	else
+		fprintf(stderr, "dmo: '%s' is not a dmo command\ntry 'dmo --help'\n", argv[1]);
 	return 2;
 }

@@ -1,6 +1,7 @@
 /* options.c - getopt_long's tables and each command's --help text, built
  * from one struct cmd_spec (options.h). */
 #include "options.h"
+#include "nearest.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -137,6 +138,25 @@ static void exit_after_output(void)
 	exit(fflush(stdout) == 0 && !ferror(stdout) ? 0 : 2);
 }
 
+/* "unknown option '--verfiy'", with the nearest option SPEC's command
+ * takes when the word looks like a slip of it. */
+static void unknown_long_option(const struct cmd_spec *spec, const char *arg)
+{
+	const char *names[MAX_OPTIONS], *near;
+	const struct cmd_option *o;
+	size_t n = 0, len;
+
+	for (; n < MAX_OPTIONS && (o = option_at(spec, n)) != NULL; n++)
+		names[n] = o->name;
+	/* The word alone: "--verfiy=1" is a slip of "--verify" too. */
+	len = strncmp(arg, "--", 2) == 0 ? strcspn(arg + 2, "=") : 0;
+	near = len ? dmo_nearest(arg + 2, len, names, n) : NULL;
+	if (near)
+		cmd_misuse(spec, "unknown option '%s'; did you mean '--%s'?", arg, near);
+	else
+		cmd_misuse(spec, "unknown option '%s'", arg);
+}
+
 int cmd_getopt(const struct cmd_spec *spec, int argc, char **argv)
 {
 	int key;
@@ -163,7 +183,7 @@ int cmd_getopt(const struct cmd_spec *spec, int argc, char **argv)
 		else if (optopt != 0)
 			cmd_misuse(spec, "option '%s' takes no value", argv[optind - 1]);
 		else
-			cmd_misuse(spec, "unknown option '%s'", argv[optind - 1]);
+			unknown_long_option(spec, argv[optind - 1]);
 		exit(2);
 	}
 	return key;

@@ -154,7 +154,7 @@ INLINE uint64_t axis_taps(int o, int stride, int pad, int dil, int k, int n,
 	return f1 >= f0 ? (uint64_t)(f1 - f0 + 1) : 0;
 }
 
-/* The loop nest of SPEC.md: batch, out_y, out_x, then out_c (CONV) or
+/* The loop nest of docs/kernels.md: batch, out_y, out_x, then out_c (CONV) or
  * in_c, mult (DEPTH, MEAN).  OUT is the flat output element. */
 INLINE void walk_window(const struct dmo_geom *g, visit_fn visit, void *ctx)
 {

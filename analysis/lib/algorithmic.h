@@ -1,5 +1,5 @@
 /* algorithmic.h - the exact safe overlap O_s of a reference kernel, from an
- * offset-only replica of its loop nest (SPEC.md, "Reference kernels").  No
+ * offset-only replica of its loop nest (docs/kernels.md, "Loop orders").  No
  * tensor value is computed: only the offsets the kernel would touch.
  *
  * Every reference op reduces to one loop-nest geometry (struct dmo_geom),

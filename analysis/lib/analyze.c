@@ -23,6 +23,7 @@
 #include "analyze.h"
 #include "opspec.h"
 #include "fs.h"
+#include "textcol.h"
 #include "trace.h"
 #include "trace_format.h"
 
@@ -221,6 +222,7 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 	uint64_t total_penalty = 0;
 	int failed = 0;
 	FILE *csv;
+	struct dmo_text_column name;
 
 	snprintf(path, sizeof path, "%s/" DMO_ANALYSIS_CSV, dir);
 	csv = fopen(path, "w");
@@ -230,8 +232,13 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 	}
 	fputs("layer,name,op,out_bytes,exact_os,trace_os,algorithmic_os,analytic_os,"
 	      "penalty_bytes,penalty_pct,verdict,threads,os_bytes,backend,safe_os_rule\n", csv);
-	fprintf(out, "%5s  %-20s %12s %12s %12s %12s %12s %8s  %s\n", "layer", "name",
-		"out_bytes", "exact", "trace", "algorithmic", "analytic", "penalty", "verdict");
+	dmo_text_column_init(&name, "name", DMO_TEXT_NAME_CAP);
+	for (size_t i = 0; i < count; i++)
+		dmo_text_column_see(&name, layers[i].row->name);
+	fprintf(out, "%5s  ", "layer");
+	dmo_text_cell(out, &name, "name", " ");
+	fprintf(out, "%12s %12s %12s %12s %12s %8s  %s\n", "out_bytes", "exact", "trace",
+		"algorithmic", "analytic", "penalty", "verdict");
 	for (size_t i = 0; i < count; i++) {
 		const struct dmo_layer_analysis *a = &layers[i];
 		const struct dmo_layer_row *r = a->row;
@@ -260,9 +267,13 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 			total_penalty += penalty_bytes;
 		}
 		failed += failed_verdict(a);
-		fprintf(out, "%5u  %-20.20s %12" PRIu64 " %12s %12s %12s %12s %8s  %s%s%s\n",
-			r->layer, r->name, r->out_bytes, exact, trace, algo, analytic, penalty,
-			verdict(a), a->note[0] ? "  " : "", a->note);
+		fprintf(out, "%5u  ", r->layer);
+		dmo_text_cell(out, &name, r->name, " ");
+		/* A layer refused or cut short has no O_s to show (CSV keeps
+		 * layers.csv's value for scripts). */
+		fprintf(out, "%12" PRIu64 " %12s %12s %12s %12s %8s  %s%s%s\n", r->out_bytes,
+			dmo_layer_ok(r) ? exact : "-", trace, algo, analytic, penalty, verdict(a),
+			a->note[0] ? "  " : "", a->note);
 		fprintf(csv, "%u,", r->layer);
 		put_text(csv, r->name);
 		put_text(csv, r->op);
@@ -275,11 +286,14 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 		put_text(csv, a->backend ? a->backend : "");
 		fprintf(csv, "%s\n", dmo_safe_rule_name(r->safe_rule));
 	}
-	if (total_out > 0)
-		fprintf(out, "%5s  %-20s %12" PRIu64 " %12" PRIu64 " %12s %12" PRIu64 " %12" PRIu64
+	if (total_out > 0) {
+		fprintf(out, "%5s  ", "total");
+		dmo_text_cell(out, &name, "", " ");
+		fprintf(out, "%12" PRIu64 " %12" PRIu64 " %12s %12" PRIu64 " %12" PRIu64
 			" %7.3f%%  (layers with an op spec; penalty %.3f%% of the exact saving)\n",
-			"total", "", total_out, total_exact, "", total_algo, total_analytic,
+			total_out, total_exact, "", total_algo, total_analytic,
 			percent(total_penalty, total_out), percent(total_penalty, total_exact));
+	}
 	if ((ferror(csv) | fclose(csv)) != 0) {
 		snprintf(err, err_len, "%s: write failed", path);
 		dmo_remove_unfinished(path);

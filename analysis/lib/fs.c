@@ -122,3 +122,46 @@ int dmo_write_file(const char *path, const void *data, size_t len, char *err, si
 	}
 	return 0;
 }
+/* 0 when PATH is an executable regular file, else the errno-like reason. */
+static int executable_file(const char *path)
+{
+	struct stat info;
+
+	if (stat(path, &info) != 0)
+		return errno;
+	if (S_ISDIR(info.st_mode))
+		return EISDIR;
+	if (!S_ISREG(info.st_mode) || access(path, X_OK) != 0)
+		return EACCES;
+	return 0;
+}
+
+int dmo_program_runnable(const char *program, char *err, size_t err_len)
+{
+	const char *dirs = getenv("PATH");
+	char path[PATH_MAX];
+	int why;
+
+	if (strchr(program, '/') != NULL) {
+		why = executable_file(program);
+		if (why == 0)
+			return 0;
+		snprintf(err, err_len, "cannot run %s: %s%s", program, strerror(why),
+			 why == EACCES ? " (not an executable file; chmod +x it, or give its "
+					 "interpreter first)" : "");
+		return -1;
+	}
+	/* As execvp: no $PATH searches the usual folders. */
+	for (const char *d = dirs ? dirs : "/usr/local/bin:/bin:/usr/bin"; *d != '\0';) {
+		size_t len = strcspn(d, ":");
+
+		snprintf(path, sizeof path, "%.*s/%s", (int)(len ? len : 1), len ? d : ".",
+			 program);
+		if (executable_file(path) == 0)
+			return 0;
+		d += len + (d[len] == ':');
+	}
+	snprintf(err, err_len, "cannot run %s: no such program in $PATH (give its path, "
+		 "e.g. ./%s)", program, program);
+	return -1;
+}

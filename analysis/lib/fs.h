@@ -2,8 +2,9 @@
  * path with its parents (run directories, compare's and sweep's output)
  * and removing a flat folder (the plot's data folder, sweep's batch run
  * folders), removing a result a command could not finish, and making a
- * temporary folder (the plot's data, profile's FIFO), and writing a
- * result file whole or not at all (`dmo plan --emit-tflite`). */
+ * temporary folder (the plot's data, profile's FIFO), writing a result
+ * file whole or not at all (`dmo plan --emit-tflite`), and finding the
+ * program `dmo profile` is to run. */
 #ifndef DMO_FS_H
 #define DMO_FS_H
 
@@ -30,5 +31,9 @@ int dmo_make_temp_dir(char *dir, size_t dir_len, const char *name, char *err, si
  * not exist (a symbolic link, a folder or a device is refused).  Returns
  * 0, or -1 with ERR (nothing left behind). */
 int dmo_write_file(const char *path, const void *data, size_t len, char *err, size_t err_len);
+/* Whether PROGRAM can be run as execvp would run it: a path (a name with
+ * a '/') to an executable file, or a name found so in $PATH.  Returns 0,
+ * or -1 with the reason and the next step in ERR. */
+int dmo_program_runnable(const char *program, char *err, size_t err_len);
 
 #endif

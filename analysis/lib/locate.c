@@ -5,6 +5,7 @@
 #include "locate.h"
 #include "model_table.h"
 
+#include <errno.h>
 #include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
@@ -163,7 +164,7 @@ int dmo_locate_model(const char *model, char *path, size_t len, char *err,
 	if (access(path, R_OK) == 0)
 		return 0;
 	if (strchr(model, '/') != NULL) {
-		snprintf(err, err_len, "cannot read model file %s", path);
+		snprintf(err, err_len, "cannot read model file %s: %s", path, strerror(errno));
 		return -1;
 	}
 	snprintf(path, len, "%s/%s.csv", dir, model);

@@ -2,6 +2,7 @@
  * layer table; see model_report.h. */
 #include "errbuf.h"
 #include "model_report.h"
+#include "textcol.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,7 @@ void dmo_model_print(FILE *out, const char *source, const struct dmo_model *m)
 	size_t n_const = 0, n_in = 0, n_out = 0, n_state = 0;
 	uint64_t const_bytes = 0;
 	char ins[256], outs[256], shape[96], quant[64], cons[256], prod[24], live[32];
+	struct dmo_text_column name, op;
 
 	for (size_t t = 0; t < m->n_tensors; t++) {
 		const struct dmo_model_tensor *tt = &m->tensors[t];
@@ -112,19 +114,34 @@ void dmo_model_print(FILE *out, const char *source, const struct dmo_model *m)
 		m->n_tensors - n_const, n_const, (unsigned long long)const_bytes, n_in, n_out,
 		n_state);
 	dmo_model_print_unsupported(out, m);
-	fprintf(out, "\n%5s  %-24s %-18s %-6s %-14s %-14s %s\n", "layer", "name", "op", "act",
-		"inputs", "outputs", "op spec");
+	dmo_text_column_init(&name, "name", DMO_TEXT_NAME_CAP);
+	dmo_text_column_init(&op, "op", DMO_TEXT_NAME_CAP);
+	for (size_t l = 0; l < m->n_layers; l++) {
+		dmo_text_column_see(&name, m->layers[l].name);
+		dmo_text_column_see(&op, m->layers[l].op_name);
+	}
+	fprintf(out, "\n%5s  ", "layer");
+	dmo_text_cell(out, &name, "name", " ");
+	dmo_text_cell(out, &op, "op", " ");
+	fprintf(out, "%-6s %-14s %-14s %s\n", "act", "inputs", "outputs", "op spec");
 	for (size_t l = 0; l < m->n_layers; l++) {
 		const struct dmo_model_layer *layer = &m->layers[l];
 
 		index_list(layer->operands, layer->n_operands, ins, sizeof ins);
 		index_list(layer->results, layer->n_results, outs, sizeof outs);
-		fprintf(out, "%5ld  %-24s %-18s %-6s %-14s %-14s %s\n", shown_layer((long)l), layer->name,
-			layer->op_name, dmo_act_name(layer->act), ins, outs,
+		fprintf(out, "%5ld  ", shown_layer((long)l));
+		dmo_text_cell(out, &name, layer->name, " ");
+		dmo_text_cell(out, &op, layer->op_name, " ");
+		fprintf(out, "%-6s %-14s %-14s %s\n", dmo_act_name(layer->act), ins, outs,
 			layer->supported ? layer->spec : "-");
 	}
-	fprintf(out, "\n%6s  %-40s %-8s %-16s %10s %-10s %8s %-10s %8s %s\n", "tensor", "name",
-		"type", "shape", "bytes", "kind", "producer", "consumers", "live", "quantisation");
+	dmo_text_column_init(&name, "name", DMO_TEXT_NAME_CAP);
+	for (size_t t = 0; t < m->n_tensors; t++)
+		dmo_text_column_see(&name, m->tensors[t].name ? m->tensors[t].name : "");
+	fprintf(out, "\n%6s  ", "tensor");
+	dmo_text_cell(out, &name, "name", " ");
+	fprintf(out, "%-8s %-16s %10s %-10s %8s %-10s %8s %s\n", "type", "shape", "bytes", "kind",
+		"producer", "consumers", "live", "quantisation");
 	for (size_t t = 0; t < m->n_tensors; t++) {
 		const struct dmo_model_tensor *tt = &m->tensors[t];
 
@@ -139,9 +156,11 @@ void dmo_model_print(FILE *out, const char *source, const struct dmo_model *m)
 		else
 			snprintf(live, sizeof live, "%ld-%ld", shown_layer(tt->first),
 				 shown_layer(tt->last));
-		fprintf(out, "%6zu  %-40.40s %-8s %-16s %10llu %-10s %8s %-10s %8s %s\n", t, tt->name,
-			tt->type_name, shape, (unsigned long long)tt->bytes, kind(tt), prod,
-			cons[0] ? cons : "-", live, quant);
+		fprintf(out, "%6zu  ", t);
+		dmo_text_cell(out, &name, tt->name ? tt->name : "", " ");
+		fprintf(out, "%-8s %-16s %10llu %-10s %8s %-10s %8s %s\n", tt->type_name, shape,
+			(unsigned long long)tt->bytes, kind(tt), prod, cons[0] ? cons : "-", live,
+			quant);
 	}
 }
 

@@ -10,9 +10,9 @@
  * layer, and so does state (a variable tensor).  A layer without a dmo op
  * spec has O_s = 0: its tensors never share a byte.  Two tensors whose live
  * ranges intersect must not share a byte, with one exception, the diagonal
- * overlap: when layer L's first operand (the profiled input of SPEC.md) dies
- * at L, is not a model output and is not also its other operand, it may
- * start X <= O_s(L) bytes
+ * overlap: when layer L's first operand (the profiled input,
+ * docs/definitions.md) dies at L, is not a model output and is not also
+ * its other operand, it may start X <= O_s(L) bytes
  * before the end of L's output (input_start = output_start + OB - X). */
 #ifndef DMO_PLAN_H
 #define DMO_PLAN_H

@@ -37,21 +37,43 @@
 #endif
 
 /* Leftovers of an earlier run would mix with this one's: dmo's own files
- * go, derived ones (analysis, curves, figures) too, anything else stays. */
-static void clear_run_dir(const char *dir)
+ * go, derived ones (analysis, curves, figures) too, anything else stays.
+ * Returns how many went, with the first few names in REMOVED. */
+static size_t clear_run_dir(const char *dir, char *removed, size_t removed_len)
 {
 	DIR *d = opendir(dir);
 	struct dirent *entry;
+	size_t count = 0, used = 0;
+
+	removed[0] = '\0';
 	if (d == NULL)
-		return;
+		return 0;
 	while ((entry = readdir(d)) != NULL) {
 		if (dmo_rundir_owns(entry->d_name)) {
 			char path[PATH_MAX + 256];
 			snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
-			unlink(path);
+			if (unlink(path) != 0)
+				continue;
+			if (++count <= 3 && used < removed_len)
+				used += (size_t)snprintf(removed + used, removed_len - used, "%s%s",
+							 used ? ", " : "", entry->d_name);
 		}
 	}
 	closedir(d);
+	return count;
+}
+
+/* A re-profile replaces the earlier run's figures: never silently.  The
+ * runs that hide their program's output (compare's and sweep's) write
+ * folders of dmo's own making, whose replacement is theirs to tell. */
+static void say_replaced(const struct dmo_profile_options *opts, size_t count,
+			 const char *removed)
+{
+	if (count == 0 || opts->quiet || opts->quiet_program)
+		return;
+	fprintf(stderr, "%s: %s held an earlier run; its %zu file%s (%s%s) were removed\n",
+		opts->who, opts->out_dir, count, count == 1 ? "" : "s", removed,
+		count > 3 ? ", ..." : "");
 }
 
 /* One run at a time per directory: an flock on DIR/.dmo-lock, held until
@@ -207,7 +229,8 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 		    size_t err_len)
 {
 	char tool_dir[PATH_MAX], out_dir[PATH_MAX], private_dir[PATH_MAX];
-	char fifo[PATH_MAX + 8], csv[PATH_MAX + 16], partial[1024] = "";
+	char fifo[PATH_MAX + 8], csv[PATH_MAX + 16], partial[1024] = "", removed[256];
+	size_t removed_count;
 	struct sigaction saved[N_FORWARDED];
 	sigset_t block, old_mask;
 	int status, rc = -1, lock_fd, read_rc;
@@ -228,7 +251,8 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 	lock_fd = lock_run_dir(out_dir, err, err_len);
 	if (lock_fd < 0)
 		return -1;
-	clear_run_dir(out_dir);
+	removed_count = clear_run_dir(out_dir, removed, sizeof removed);
+	say_replaced(opts, removed_count, removed);
 	/* Written before the program runs: whatever ends the run, its layers
 	 * say which kernels they were measured on.  A full disk here does not
 	 * stop the run (dmo's failure never hides the program's status): its
@@ -312,24 +336,32 @@ out:
 
 int dmo_rundir_recover(const char *dir, char *err, size_t err_len)
 {
-	char csv[PATH_MAX + 16], bin[PATH_MAX + 32], why[1024] = "";
+	char csv[PATH_MAX + 16], bin[PATH_MAX + 32], lock[PATH_MAX + 16], why[1024] = "";
 	struct dmo_layer_table table;
 	struct stat info;
-	int lock_fd, rc;
+	int lock_fd, rc, by_profile;
 
 	snprintf(csv, sizeof csv, "%s/%s", dir, DMO_LAYERS_CSV);
 	snprintf(bin, sizeof bin, "%s/%s", dir, DMO_SUMMARY_FILE);
 	if (lstat(csv, &info) == 0 || errno != ENOENT || lstat(bin, &info) != 0)
 		return 0;
+	/* dmo profile takes its lock before anything runs; a folder without
+	 * one was written by valgrind --tool=dmo itself, which leaves
+	 * layers.csv to its first reader. */
+	snprintf(lock, sizeof lock, "%s/" DMO_LOCK_FILE, dir);
+	by_profile = lstat(lock, &info) == 0;
 	lock_fd = lock_run_dir(dir, err, err_len);
 	if (lock_fd < 0)
 		return -1;
 	rc = dmo_summary_read(dir, &table, why, sizeof why);
 	if (rc >= 0 && dmo_layers_csv_write(csv, &table, err, err_len) == 0) {
-		snprintf(err, err_len, "%s was missing (a run killed or out of disk); rebuilt from %s: "
-			 "%zu layer%s%s%s", csv, DMO_SUMMARY_FILE, table.count,
-			 table.count == 1 ? "" : "s", rc > 0 ? "; " : "", rc > 0 ? why : "");
-		rc = 1;
+		snprintf(err, err_len, "%s %s from %s: %zu layer%s%s%s", csv,
+			 by_profile ? "was missing (a run killed or out of disk); rebuilt"
+				    : "made (the run of valgrind --tool=dmo leaves it to its reader)",
+			 DMO_SUMMARY_FILE, table.count, table.count == 1 ? "" : "s",
+			 rc > 0 ? "; " : "", rc > 0 ? why : "");
+		/* Only a damaged run is worth the note's warning. */
+		rc = by_profile || rc > 0 ? 1 : 0;
 	} else {
 		if (rc < 0)
 			snprintf(err, err_len, "%s", why);
@@ -385,23 +417,36 @@ int dmo_profile_option(struct dmo_profile_options *opts, int option, const char 
 	}
 }
 
+/* A run that recorded no row at all: never silent, and with the likely
+ * causes, so that an empty table is not taken for a program without
+ * overlap. */
+static void say_no_layers(const char *who, const char *program)
+{
+	fprintf(stderr, "%s: no layer was recorded: %s never called dmo_layer_begin, is not "
+		"linked with libdmo-harness (ldd %s shows it), or ended before its first "
+		"layer\n", who, program, program);
+}
+
 int dmo_profile_command(const struct dmo_profile_options *opts, const char *who)
 {
 	FILE *report = opts->report ? opts->report : stderr;
 	struct dmo_layer_table table;
 	char err[1024];
-	int status, signal_no, rc;
+	int status, signal_no, rc, empty;
 
 	if (opts->runs > 1)
 		return dmo_profile_runs_command(opts, who);
 	rc = dmo_profile_run(opts, &status, &signal_no, &table, err, sizeof err);
 	/* What the tool recorded is shown even when layers.csv failed. */
-	if (!opts->quiet && (rc == 0 || table.count > 0))
+	if (!opts->quiet && table.count > 0)
 		dmo_layers_print(report, &table);
 	if (rc == 0 && !opts->quiet)
 		fprintf(report, "run directory: %s (%s)\n", opts->out_dir, DMO_LAYERS_CSV);
 	fflush(report);
 	dmo_layers_warn_threads(stderr, who, &table);
+	empty = rc == 0 && status >= 0 && table.count == 0;
+	if (empty)
+		say_no_layers(who, opts->argv[0]);
 	dmo_layer_table_free(&table);
 	if (rc != 0)
 		fprintf(stderr, "%s: %s\n", who, err);
@@ -423,6 +468,7 @@ int dmo_profile_command(const struct dmo_profile_options *opts, const char *who)
 		raise(signal_no);
 	}
 	/* dmo's own failure never hides the program's: a failing program's
-	 * status is kept, a succeeding one's becomes 2. */
-	return rc != 0 && status == 0 ? 2 : status;
+	 * status is kept, a succeeding one's becomes 2.  So does a run that
+	 * profiled nothing: an empty table is no success. */
+	return (rc != 0 || empty) && status == 0 ? 2 : status;
 }

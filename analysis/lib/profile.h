@@ -53,9 +53,11 @@ int dmo_profile_write_kernels(const struct dmo_profile_options *opts, const char
 			      size_t err_len);
 
 /* A run killed outright (SIGKILL, a crash of dmo) leaves tool-layers.bin
- * without layers.csv: rebuild it from the whole records, under the run
- * directory's lock.  Returns 0 when there was nothing to do, 1 when it was
- * rebuilt (ERR says so), -1 with ERR set when it could not be. */
+ * without layers.csv, and so does every run of valgrind --tool=dmo
+ * without dmo profile: make it from the whole records, under the run
+ * directory's lock.  Returns 0 when there was nothing to do or a bare
+ * run's table was made whole, 1 when a damaged run's was rebuilt (ERR
+ * says so), -1 with ERR set when it could not be. */
 int dmo_rundir_recover(const char *dir, char *err, size_t err_len);
 
 /* The options `dmo profile` and `dmo run` share, as getopt_long codes:

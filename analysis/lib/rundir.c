@@ -16,6 +16,7 @@
 #include "kernels.h"
 #include "rundir.h"
 #include "summary.h"
+#include "textcol.h"
 #include "trace_format.h"
 
 static const char *const columns[] = {
@@ -714,28 +715,53 @@ static void print_threads(FILE *out, const struct dmo_layer_row *r)
 		dmo_safe_rule_name(r->safe_rule));
 }
 
+/* The op of R's spec ("conv2d" of "conv2d:in=..."), or "-". */
+static void op_of(const struct dmo_layer_row *r, char *op, size_t len)
+{
+	size_t op_len = strcspn(r->op, ":");
+
+	if (op_len == 0)
+		snprintf(op, len, "-");
+	else
+		snprintf(op, len, "%.*s", (int)op_len, r->op);
+}
+
 void dmo_layers_print(FILE *out, const struct dmo_layer_table *table)
 {
-	fprintf(out, "%5s  %-20s %-10s %12s %12s %12s %12s %7s  %s\n", "layer", "name", "op",
-		"in_bytes", "out_bytes", "events", "O_s bytes", "O_s %", "status");
+	struct dmo_text_column name, op_column;
+	char op[32];
+
+	dmo_text_column_init(&name, "name", DMO_TEXT_NAME_CAP);
+	dmo_text_column_init(&op_column, "op", sizeof op - 1);
+	for (size_t i = 0; i < table->count; i++) {
+		op_of(&table->rows[i], op, sizeof op);
+		dmo_text_column_see(&name, table->rows[i].name);
+		dmo_text_column_see(&op_column, op);
+	}
+	fprintf(out, "%5s  ", "layer");
+	dmo_text_cell(out, &name, "name", " ");
+	dmo_text_cell(out, &op_column, "op", "");
+	fprintf(out, " %12s %12s %12s %12s %7s  %s\n", "in_bytes", "out_bytes", "events",
+		"O_s bytes", "O_s %", "status");
 	for (size_t i = 0; i < table->count; i++) {
 		const struct dmo_layer_row *r = &table->rows[i];
-		char op[16];
 		uint64_t events = r->counts[0] + r->counts[1] + r->counts[2] + r->counts[3];
-		size_t op_len = strcspn(r->op, ":");
 		char os_bytes[24] = "-", os_pct[16] = "-";
 
-		snprintf(op, sizeof op, "%.*s", (int)(op_len < 15 ? op_len : 15), r->op);
-		if (dmo_layer_os_known(r)) { /* layers.csv keeps it either way */
+		op_of(r, op, sizeof op);
+		/* layers.csv keeps it either way; a layer refused before any
+		 * access has none to show. */
+		if (dmo_layer_os_known(r) && (events > 0 || strncmp(r->status, "error:", 6) != 0)) {
 			uint64_t safe = dmo_layer_safe_os(r);
 			snprintf(os_bytes, sizeof os_bytes, "%" PRIu64, safe);
 			snprintf(os_pct, sizeof os_pct, "%.2f%%",
 				 r->out_bytes ? 100.0 * (double)safe / (double)r->out_bytes : 0.0);
 		}
-		fprintf(out, "%5u  %-20.20s %-10s %12" PRIu64 " %12" PRIu64 " %12" PRIu64
-			" %12s %7s  %s\n",
-			r->layer, r->name, op[0] ? op : "-", r->in_bytes, r->out_bytes, events,
-			os_bytes, os_pct, r->status);
+		fprintf(out, "%5u  ", r->layer);
+		dmo_text_cell(out, &name, r->name, " ");
+		dmo_text_cell(out, &op_column, op, "");
+		fprintf(out, " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12s %7s  %s\n",
+			r->in_bytes, r->out_bytes, events, os_bytes, os_pct, r->status);
 		if (r->threads > 1 || r->alive_threads > 1)
 			print_threads(out, r);
 	}
@@ -776,4 +802,18 @@ void dmo_layers_warn_threads(FILE *out, const char *who, const struct dmo_layer_
 	if (counts[DMO_SAFE_OBSERVED] > 0)
 		fprintf(out, "%zu from a layers.csv that did not count threads alive "
 			"(os_any_bytes)\n", counts[DMO_SAFE_OBSERVED]);
+}
+
+int dmo_rundir_exists(const char *dir, char *err, size_t err_len)
+{
+	struct stat st;
+	const char *why = "is not a folder";
+
+	if (stat(dir, &st) != 0)
+		why = errno == ENOENT ? "does not exist" : strerror(errno);
+	else if (S_ISDIR(st.st_mode))
+		return 0;
+	snprintf(err, err_len, "%s %s (a run directory is what dmo profile --out, dmo run --out "
+		 "or valgrind --tool=dmo wrote)", dir, why);
+	return -1;
 }

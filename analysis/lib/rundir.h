@@ -1,5 +1,5 @@
 /* rundir.h - a run directory: the tool's tool-layers.bin, the layers.csv
- * dmo writes from it (SPEC.md column order), and reading layers.csv back. */
+ * dmo writes from it (docs/definitions.md's column order), and reading layers.csv back. */
 #ifndef DMO_RUNDIR_H
 #define DMO_RUNDIR_H
 
@@ -96,6 +96,10 @@ FILE *dmo_rundir_open(const char *path, char *err, size_t err_len);
  * layer-NNNN-curves.csv, layer-NNNN-KIND.png|svg and their temporaries.
  * A new run removes these, and only these. */
 int dmo_rundir_owns(const char *leaf);
+
+/* 0 when DIR is a folder; else -1 with ERR saying it does not exist or is
+ * not a folder, and what a run directory is. */
+int dmo_rundir_exists(const char *dir, char *err, size_t err_len);
 
 /* Whether ROW's os_bytes is the layer's O_s: not for a layer cut short
  * ("incomplete"), whose value reduces only the events seen before the

@@ -2,7 +2,7 @@
  * reference kernel with its input really placed at overlap X inside one
  * arena and compare its output bit for bit with a separate-buffer run.
  *
- * Arena layout (SPEC.md, "Overlap placement X"): the output occupies
+ * Arena layout (docs/definitions.md, "Overlap placement and conflicts"): the output occupies
  * arena[0, OB), the input arena[OB - X, OB - X + IB), so input byte r shares
  * memory with output byte r + OB - X.  The check is value based: at the exact
  * O_s the output must match; a match at a larger X is no proof of safety,

@@ -1,12 +1,14 @@
 /* harness.c - libdmo-harness: the client side of the dmo protocol
  * (docs/protocol.md).
  *
- * A layer is described by one LAYER record on the FIFO named by $DMO_FIFO,
- * then opened and closed by 8-byte stores of its number into the marker
- * region.  The region is a hidden global so the compiler addresses it
- * directly: the tool recognises the stores by their constant address while
- * translating, at no run-time cost.  Without $DMO_FIFO (or with no tool
- * reading it) nothing is sent and each call costs a few branches.
+ * A layer is described by one LAYER record on the tool's FIFO, then opened
+ * and closed by 8-byte stores of its number into the marker region.  The
+ * region is a hidden global so the compiler addresses it directly: the
+ * tool recognises the stores by their constant address while translating,
+ * at no run-time cost.  The FIFO is the one the tool names when asked by a
+ * client request (so a bare `valgrind --tool=dmo PROG` works), else
+ * $DMO_FIFO's.  Without either (or with no tool reading it) nothing is
+ * sent and each call costs a few branches.
  *
  * What it refuses agrees with the tool (wire.h's limits and rules): a name
  * or spec the wire cannot carry is refused here and never sent, so the tool
@@ -26,6 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <valgrind/valgrind.h>
 
 #include "dmo/harness.h"
 #include "opspec.h"
@@ -94,7 +97,13 @@ static void header(struct dmo_wire_header *h, uint16_t type, uint32_t length)
  * get records written over it. */
 static void connect_once(void)
 {
-	const char *path = getenv(DMO_FIFO_ENV);
+	/* The tool's own answer first: it knows which FIFO it reads.  Without
+	 * Valgrind, or under another tool, the request returns 0. */
+	static char tool_fifo[4096];
+	const char *path = VALGRIND_DO_CLIENT_REQUEST_EXPR(0, DMO_WIRE_REQ_FIFO_PATH, tool_fifo,
+							   sizeof tool_fifo, 0, 0, 0) > 0
+				   ? tool_fifo
+				   : getenv(DMO_FIFO_ENV);
 	struct dmo_wire_hello hello;
 	struct stat st;
 	int fd;
@@ -210,6 +219,28 @@ static int spec_refusal(const char *spec, size_t len, size_t in_bytes, size_t ou
 	return 0;
 }
 
+/* What a buffer refusal (wire.h's reason, or null-buffer) means, and what
+ * to do, for dmo_layer_error(); the reason itself follows in brackets, as
+ * the tool's row names it. */
+static const char *buffers_text(const char *reason)
+{
+	static const struct {
+		const char *reason, *text;
+	} texts[] = {
+		{ "null-buffer", "the input or output pointer is NULL" },
+		{ "zero-size-buffer", "the input or output size is 0 bytes" },
+		{ "buffer-over-4gib", "a buffer is over 4 GiB (the tool's offsets are 32-bit)" },
+		{ "buffer-wraps", "a buffer runs past the end of the address space" },
+		{ "overlapping-buffers",
+		  "the input and output share memory; give two separate buffers, and dmo "
+		  "measures how far they could overlap" },
+	};
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+		if (strcmp(reason, texts[i].reason) == 0)
+			return texts[i].text;
+	return reason;
+}
+
 int dmo_layer_begin(const char *name, const char *op_spec, const void *input,
 		    size_t input_bytes, const void *output, size_t output_bytes)
 {
@@ -242,7 +273,8 @@ int dmo_layer_begin(const char *name, const char *op_spec, const void *input,
 	else if (bad_text)
 		rc = failure(DMO_EINVAL, "%s", bad_text);
 	else if (bad_buffers)
-		rc = failure(DMO_EINVAL, "bad buffers: %s", bad_buffers);
+		rc = failure(DMO_EINVAL, "bad buffers: %s [%s]", buffers_text(bad_buffers),
+			     bad_buffers);
 	else if (spec_len > 0 &&
 		 (refusal = spec_refusal(op_spec, spec_len, input_bytes, output_bytes)) != 0)
 		rc = -(refusal == DMO_REFUSED_BAD_SPEC ? DMO_ESPEC : DMO_ESPECSIZE);
