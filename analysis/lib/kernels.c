@@ -12,6 +12,7 @@
 #include "backend.h"
 #include "backend_info.h"
 #include "errbuf.h"
+#include "model_table.h"
 #include "rundir.h"
 
 /* The kernel sets of issue 26 beside dmo's own: CMSIS-NN as backends, and
@@ -305,15 +306,36 @@ void dmo_kernels_label(const struct dmo_kernels *k, char *buf, size_t len)
 int dmo_kernels_scratch(const struct dmo_kernels *k, const struct dmo_model *model, size_t layer,
 			unsigned long long *bytes, char *err, size_t err_len)
 {
-	(void)model;
-	(void)layer;
+	const struct dmo_model_layer *l = &model->layers[layer];
+	const char *backend = k->name;
+	struct dmo_backend_handle *h;
+	struct dmo_backend_run *run;
+	char refused[256];
+
 	*bytes = 0;
-	/* dmo's and TFLM's reference kernels take no scratch buffer.  Other
-	 * kernels' sizes come from their own *_get_buffer_size, which the
-	 * backend reports (backend ABI v2's scratch_bytes): until a backend
-	 * says, dmo cannot give TFLM's whole arena for them. */
+	/* dmo's and TFLM's reference kernels take no scratch buffer. */
 	if (k->kind == DMO_KERNELS_REF || strcmp(k->name, "tflm") == 0)
 		return 0;
-	return dmo_errf(err, err_len, "the scratch buffers of %s kernels are unknown to dmo "
-			"(their backend does not report them)", k->name);
+	/* TFLM's CMSIS-NN builds ask CMSIS-NN's own *_get_buffer_size, as the
+	 * cmsis-nn backend of the same variant does (docs/backends.md). */
+	if (k->kind == DMO_KERNELS_RUNTIME && strncmp(k->name, "tflm-", 5) == 0)
+		backend = k->name + 5;
+	else if (k->kind != DMO_KERNELS_BACKEND)
+		return dmo_errf(err, err_len, "the scratch buffers of %s kernels are unknown to dmo",
+				k->name);
+	/* Every op that takes scratch in CMSIS-NN (conv, depthwise, fc,
+	 * pools) has an op spec; a layer without one runs TFLM's reference
+	 * kernel, which takes none. */
+	if (!l->supported)
+		return 0;
+	if ((h = dmo_backend_load(backend, NULL, err, err_len)) == NULL)
+		return -1;
+	/* The size depends on the geometry only, so the op spec's own
+	 * quantisation gives the model's. A layer the backend refuses runs on
+	 * the reference kernels, without scratch. */
+	if ((run = dmo_backend_prepare(h, &l->op, NULL, refused, sizeof refused)) == NULL)
+		return 0;
+	*bytes = dmo_backend_scratch_bytes(run);
+	dmo_backend_release(run);
+	return 0;
 }

@@ -93,8 +93,10 @@ void dmo_kernels_label(const struct dmo_kernels *k, char *buf, size_t len);
 
 /* Scratch bytes kernels K need for layer LAYER of MODEL beside its input
  * and output (TFLM plans them in the non-persistent arena during the op):
- * 0 for ref and TFLM's reference kernels.  Returns 0 with *BYTES, or -1
- * with ERR when dmo cannot tell (the backend does not say). */
+ * 0 for ref and TFLM's reference kernels; a backend's own scratch_bytes
+ * for a backend, and for TFLM's CMSIS-NN build tflm-X that of backend X.
+ * Returns 0 with *BYTES, or -1 with ERR when dmo cannot tell (a user's
+ * program, a backend that does not load). */
 struct dmo_model;
 int dmo_kernels_scratch(const struct dmo_kernels *k, const struct dmo_model *model, size_t layer,
 			unsigned long long *bytes, char *err, size_t err_len);
