@@ -21,9 +21,11 @@ grep -q "^layer .*O_s bytes" "$WORK/relu.err" && echo "ok: the table is on stder
 	|| fail "no table on stderr: $(cat "$WORK/relu.err")"
 expect_eq "relu under dmo profile: stdout" "" "$(cat "$WORK/relu.out")"
 # Profiling into the same folder again says what it replaced.
+# The count: every file the first run left but its lock.
+earlier=$(find "$WORK/relu" -maxdepth 1 -type f ! -name .dmo-lock | wc -l)
 "$DMO" profile --out "$WORK/relu" -- "$TARGETS/relu" >/dev/null 2>"$WORK/again.err"
 expect_eq "re-profile: status" 0 $?
-grep -q "^dmo profile: $WORK/relu held an earlier run; its 3 files (.*layers.csv.*) were removed$" \
+grep -q "^dmo profile: $WORK/relu held an earlier run; its $earlier files (.*) were removed$" \
 	"$WORK/again.err" && echo "ok: a re-profile says what it removed" ||
 	fail "re-profile: $(head -2 "$WORK/again.err")"
 # stdin too.
