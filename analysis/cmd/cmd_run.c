@@ -20,6 +20,7 @@
 #include "profile_options.h"
 #include "progress.h"
 #include "runner.h"
+#include "runtime_options.h"
 
 static const struct cmd_option run_options[] = {
 	{ "threads", required_argument, 'j', "N",
@@ -35,6 +36,12 @@ static const struct cmd_option run_options[] = {
 	  "CPU features seen under the tool)" },
 	{ "isa", required_argument, OPT_ISA, "CAP",
 	  "cap the backend's instruction set: sse4, avx, avx2" },
+	{ "runtime", required_argument, OPT_RUNTIME, "NAME",
+	  "profile the .tflite --model inside TensorFlow Lite\n"
+	  "Micro with kernel build NAME (" DMO_RUNTIME_NAMES_TEXT ";\n"
+	  "built with --with-tflm; docs/deploy.md): every op TFLM\n"
+	  "invokes is a layer; backend.csv names the kernels per\n"
+	  "layer, runtime.txt the versions and arena_used_bytes" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -116,11 +123,49 @@ static int check_inputs(char **specs, int count, const char *model_path, const c
 	return rc;
 }
 
+/* The table of a finished run: on stdout as text, or layers.csv as CSV or
+ * JSON.  Returns STATUS, or 2 when layers.csv cannot be shown. */
+static int show_table(int status, const struct dmo_profile_options *opts,
+		      const struct cmd_output *shown)
+{
+	char path[PATH_MAX], err[1024];
+
+	snprintf(path, sizeof path, "%s/%s", opts->out_dir, DMO_LAYERS_CSV);
+	if (shown->format != CMD_TEXT && status != 2 &&
+	    cmd_table_file(shown->format, path, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo run: %s\n", err);
+		status = 2;
+	}
+	return status;
+}
+
+/* --runtime NAME: the .tflite model inside TFLM's runner of that kernel
+ * build (dmo-tflm-run-NAME), which marks every op it invokes. */
+static int run_runtime(const char *runtime, const char *model_path, int real,
+		       const struct dmo_input_options *input, struct dmo_profile_options *opts,
+		       const struct cmd_output *shown)
+{
+	struct dmo_runtime_run run;
+	int status;
+
+	if (!real)
+		return cmd_misuse(&command, "--runtime runs a .tflite --model that dmo's kernels "
+				  "also run (to line its layers up with dmo's)");
+	if (dmo_runtime_prepare("dmo run", runtime, model_path, input, opts->out_dir, &run) != 0)
+		return 2;
+	opts->argv = run.argv;
+	opts->report = stdout;
+	opts->quiet |= shown->format != CMD_TEXT;
+	status = dmo_profile_command(opts, "dmo run");
+	dmo_runtime_finish(&run);
+	return show_table(status, opts, shown);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct dmo_profile_options opts = { .out_dir = "dmo-run", .who = "dmo run" };
 	char harness[PATH_MAX], model_path[PATH_MAX], err[1024], info[PATH_MAX];
-	const char *threads_text = "1", *model = NULL, *backend = NULL, *isa = NULL;
+	const char *threads_text = "1", *model = NULL, *backend = NULL, *isa = NULL, *runtime = NULL;
 	struct dmo_input_options input = { .source.seed = 1 };
 	struct cmd_output shown = { CMD_TEXT, 0 };
 	char **hargv;
@@ -155,6 +200,9 @@ int cmd_run(int argc, char **argv)
 		case OPT_ISA:
 			isa = optarg;
 			break;
+		case OPT_RUNTIME:
+			runtime = optarg;
+			break;
 		}
 	}
 	if ((model == NULL) == (optind >= argc))
@@ -171,6 +219,11 @@ int cmd_run(int argc, char **argv)
 	if (input.given && !real)
 		return cmd_misuse(&command, "--input, --random and --zeros are for a .tflite model "
 				  "that runs with its real weights");
+	if (runtime != NULL && (backend != NULL || threads != 1 || interleave))
+		return cmd_misuse(&command, "--runtime runs the runtime's own kernels, one thread: "
+				  "no --backend, --isa, --threads or --interleave");
+	if (runtime != NULL)
+		return run_runtime(runtime, model_path, real, &input, &opts, &shown);
 	if (dmo_locate_harness(harness, sizeof harness, err, sizeof err) != 0) {
 		fprintf(stderr, "dmo run: %s\n", err);
 		return 2;
@@ -227,11 +280,5 @@ int cmd_run(int argc, char **argv)
 	opts.quiet |= shown.format != CMD_TEXT;
 	status = dmo_profile_command(&opts, "dmo run");
 	free(hargv);
-	snprintf(info, sizeof info, "%s/%s", opts.out_dir, DMO_LAYERS_CSV);
-	if (shown.format != CMD_TEXT && status != 2 &&
-	    cmd_table_file(shown.format, info, err, sizeof err) != 0) {
-		fprintf(stderr, "dmo run: %s\n", err);
-		status = 2;
-	}
-	return status;
+	return show_table(status, &opts, &shown);
 }

@@ -23,6 +23,13 @@ const char *dmo_locate_plots(void);
  * Returns 0, or -1 with a message in ERR when it is not executable. */
 int dmo_locate_harness(char *path, size_t len, char *err, size_t err_len);
 
+/* The TensorFlow Lite Micro runner of kernel build KERNELS,
+ * dmo-tflm-run-KERNELS, in $DMO_TFLM_RUN_DIR if set, else as above.
+ * Returns 0, or -1 with a message in ERR (how to build it) when it is not
+ * executable. */
+int dmo_locate_tflm_runner(const char *kernels, char *path, size_t len, char *err,
+			   size_t err_len);
+
 /* The model file for MODEL: MODEL itself when such a file exists (a table,
  * .tflite or .onnx file), else, when MODEL has no '/', the
  * built-in table NAME.csv in $DMO_MODELS_DIR if set, else in the tables

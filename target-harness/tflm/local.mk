@@ -231,7 +231,7 @@ TFLM_RUN_STATIC = -static
 pkglibexec_PROGRAMS += target-harness/tflm/dmo-tflm-run-tflm
 target_harness_tflm_dmo_tflm_run_tflm_SOURCES = target-harness/tflm/tflm_run.cc
 target_harness_tflm_dmo_tflm_run_tflm_CPPFLAGS = $(TFLM_RUN_CPP) \
-	-DDMO_TFLM_KERNELS='"tflm"' -DDMO_TFLM_ISA='"x86-64, TFLM reference kernels (C++)"'
+	-DDMO_TFLM_KERNELS='"tflm"' -DDMO_TFLM_ISA='"x86-64; TFLM reference kernels"'
 target_harness_tflm_dmo_tflm_run_tflm_CXXFLAGS = $(TFLM_RUN_CXX)
 target_harness_tflm_dmo_tflm_run_tflm_LDADD = $(tflm_dir)/libtflm-ref.a \
 	$(tflm_dir)/libtflm-framework.a $(TFLM_RUN_LIBS)
@@ -242,7 +242,7 @@ TFLM_CMSIS_NN_COMMIT = -DDMO_CMSIS_NN_COMMIT='"$(call tflm_source_commit,$(CMSIS
 pkglibexec_PROGRAMS += target-harness/tflm/dmo-tflm-run-tflm-cmsis-nn
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_SOURCES = target-harness/tflm/tflm_run.cc
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_CPPFLAGS = $(TFLM_RUN_CPP) $(TFLM_CMSIS_NN_COMMIT) \
-	-DDMO_TFLM_KERNELS='"tflm-cmsis-nn"' -DDMO_TFLM_ISA='"x86-64, TFLM kernels/cmsis_nn on CMSIS-NN portable C"'
+	-DDMO_TFLM_KERNELS='"tflm-cmsis-nn"' -DDMO_TFLM_ISA='"x86-64; CMSIS-NN portable C"'
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_CXXFLAGS = $(TFLM_RUN_CXX)
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_LDADD = $(tflm_dir)/libtflm-cmsis-nn.a \
 	$(tflm_dir)/libtflm-framework.a $(TFLM_RUN_LIBS)
@@ -250,7 +250,7 @@ target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_LDFLAGS = $(TFLM_RUN_STATIC)
 pkglibexec_PROGRAMS += target-harness/tflm/dmo-tflm-run-tflm-cmsis-nn-dsp
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_SOURCES = target-harness/tflm/tflm_run.cc
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_CPPFLAGS = $(TFLM_RUN_CPP) $(TFLM_CMSIS_NN_COMMIT) \
-	-DDMO_TFLM_KERNELS='"tflm-cmsis-nn-dsp"' -DDMO_TFLM_ISA='"x86-64, TFLM kernels/cmsis_nn on CMSIS-NN ARM_MATH_DSP (gcc branches), DSP instructions as C"'
+	-DDMO_TFLM_KERNELS='"tflm-cmsis-nn-dsp"' -DDMO_TFLM_ISA='"x86-64; CMSIS-NN ARM_MATH_DSP, gcc branches"'
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_CXXFLAGS = $(TFLM_RUN_CXX)
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_LDADD = $(tflm_dir)/libtflm-cmsis-nn-dsp.a \
 	$(tflm_dir)/libtflm-framework.a $(TFLM_RUN_LIBS)
@@ -258,7 +258,7 @@ target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_LDFLAGS = $(TFLM_RUN_STATIC)
 pkglibexec_PROGRAMS += target-harness/tflm/dmo-tflm-run-tflm-cmsis-nn-dsp-ac6
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_ac6_SOURCES = target-harness/tflm/tflm_run.cc
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_ac6_CPPFLAGS = $(TFLM_RUN_CPP) $(TFLM_CMSIS_NN_COMMIT) \
-	-DDMO_TFLM_KERNELS='"tflm-cmsis-nn-dsp-ac6"' -DDMO_TFLM_ISA='"x86-64, TFLM kernels/cmsis_nn on CMSIS-NN ARM_MATH_DSP (Arm Compiler 6 branches), DSP instructions as C"'
+	-DDMO_TFLM_KERNELS='"tflm-cmsis-nn-dsp-ac6"' -DDMO_TFLM_ISA='"x86-64; CMSIS-NN ARM_MATH_DSP, Arm Compiler 6 branches"'
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_ac6_CXXFLAGS = $(TFLM_RUN_CXX)
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_ac6_LDADD = $(tflm_dir)/libtflm-cmsis-nn-dsp-ac6.a \
 	$(tflm_dir)/libtflm-framework.a $(TFLM_RUN_LIBS)

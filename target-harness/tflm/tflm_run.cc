@@ -38,7 +38,7 @@ namespace {
 
 const char kUsage[] =
 	"usage: dmo-tflm-run-" DMO_TFLM_KERNELS " [--input FILE] [--output FILE] [--arena-size BYTES]\n"
-	"           [--info] [--backend-csv FILE] MODEL.tflite\n"
+	"           [--info] [--summary FILE] [--backend-csv FILE] MODEL.tflite\n"
 	"\n"
 	"Run MODEL inside TensorFlow Lite Micro's MicroInterpreter with the kernel\n"
 	"build " DMO_TFLM_KERNELS ", and print (one per line) kernels NAME, tflm COMMIT,\n"
@@ -53,6 +53,7 @@ const char kUsage[] =
 	"                     in output order\n"
 	"  --arena-size BYTES the tensor arena given to TFLM (default 33554432)\n"
 	"  --info             allocate only: print the lines above, run nothing\n"
+	"  --summary FILE     write the lines above to FILE instead of stdout\n"
 	"  --backend-csv FILE write per layer the kernel build, versions and op\n"
 	"                     (dmo's backend.csv columns)\n"
 	"  -h, --help         this text\n"
@@ -309,6 +310,7 @@ bool parse_size(const char *text, size_t *value)
 
 struct Options {
 	const char *input = nullptr, *output = nullptr, *backend_csv = nullptr, *model = nullptr;
+	const char *summary = nullptr;
 	size_t arena_size = 32u << 20;
 	bool info_only = false;
 };
@@ -316,13 +318,14 @@ struct Options {
 // Returns -1 on success, else the exit status.
 int parse_options(int argc, char **argv, Options *opts)
 {
-	enum { OPT_INPUT = 0x100, OPT_OUTPUT, OPT_ARENA, OPT_INFO, OPT_BACKEND_CSV };
+	enum { OPT_INPUT = 0x100, OPT_OUTPUT, OPT_ARENA, OPT_INFO, OPT_BACKEND_CSV, OPT_SUMMARY };
 	static const struct option longopts[] = {
 		{ "input", required_argument, nullptr, OPT_INPUT },
 		{ "output", required_argument, nullptr, OPT_OUTPUT },
 		{ "arena-size", required_argument, nullptr, OPT_ARENA },
 		{ "info", no_argument, nullptr, OPT_INFO },
 		{ "backend-csv", required_argument, nullptr, OPT_BACKEND_CSV },
+		{ "summary", required_argument, nullptr, OPT_SUMMARY },
 		{ "help", no_argument, nullptr, 'h' },
 		{ nullptr, 0, nullptr, 0 },
 	};
@@ -332,6 +335,7 @@ int parse_options(int argc, char **argv, Options *opts)
 		case OPT_INPUT: opts->input = optarg; break;
 		case OPT_OUTPUT: opts->output = optarg; break;
 		case OPT_BACKEND_CSV: opts->backend_csv = optarg; break;
+		case OPT_SUMMARY: opts->summary = optarg; break;
 		case OPT_INFO: opts->info_only = true; break;
 		case OPT_ARENA:
 			if (!parse_size(optarg, &opts->arena_size)) {
@@ -434,14 +438,22 @@ int run(const Options &opts, const tflite::Model *model, uint8_t *arena)
 		if (opts.output != nullptr && (rc = write_outputs(interp, opts.output)) != 0)
 			return rc;
 	}
-	printf("kernels %s\n", DMO_TFLM_KERNELS);
-	printf("tflm %s\n", DMO_TFLM_COMMIT);
+	FILE *out = opts.summary != nullptr ? create_file(opts.summary) : stdout;
+	if (out == nullptr)
+		return 2;
+	fprintf(out, "kernels %s\n", DMO_TFLM_KERNELS);
+	fprintf(out, "tflm %s\n", DMO_TFLM_COMMIT);
 #ifdef DMO_CMSIS_NN_COMMIT
-	printf("cmsis_nn %s\n", DMO_CMSIS_NN_COMMIT);
+	fprintf(out, "cmsis_nn %s\n", DMO_CMSIS_NN_COMMIT);
 #endif
-	printf("offline_plan %s\n", has_offline_plan(model) ? "yes" : "no");
-	printf("arena_used_bytes %zu\n", interp.arena_used_bytes());
-	return fflush(stdout) == 0 ? 0 : 2;
+	fprintf(out, "offline_plan %s\n", has_offline_plan(model) ? "yes" : "no");
+	fprintf(out, "arena_used_bytes %zu\n", interp.arena_used_bytes());
+	if ((out == stdout ? fflush(out) : fclose(out)) != 0) {
+		fprintf(stderr, "dmo-tflm-run: cannot write %s\n",
+			opts.summary != nullptr ? opts.summary : "stdout");
+		return 2;
+	}
+	return 0;
 }
 
 } // namespace
