@@ -9,6 +9,9 @@
 # it builds the whole library (9 minutes on 2 cores) and runs Python
 # generators to parse.
 EXTRA_DIST += target-harness/tflm/tflm_run.cc
+TESTS += tests/tflm_run.sh tests/tflm_profile.sh tests/tflm_offline_plan.sh
+EXTRA_DIST += tests/tflm_run.sh tests/tflm_profile.sh tests/tflm_offline_plan.sh \
+	tests/tflm_offline_plan.py tests/tflm_lib.sh
 
 if HAVE_TFLM
 TFLM_DOWNLOADS = $(TFLM_DIR)/tensorflow/lite/micro/tools/make/downloads

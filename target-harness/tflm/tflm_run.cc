@@ -38,7 +38,8 @@ namespace {
 
 const char kUsage[] =
 	"usage: dmo-tflm-run-" DMO_TFLM_KERNELS " [--input FILE] [--output FILE] [--arena-size BYTES]\n"
-	"           [--info] [--summary FILE] [--backend-csv FILE] MODEL.tflite\n"
+	"           [--info] [--summary FILE] [--backend-csv FILE] [--tensor-offsets FILE]\n"
+	"           MODEL.tflite\n"
 	"\n"
 	"Run MODEL inside TensorFlow Lite Micro's MicroInterpreter with the kernel\n"
 	"build " DMO_TFLM_KERNELS ", and print (one per line) kernels NAME, tflm COMMIT,\n"
@@ -56,6 +57,9 @@ const char kUsage[] =
 	"  --summary FILE     write the lines above to FILE instead of stdout\n"
 	"  --backend-csv FILE write per layer the kernel build, versions and op\n"
 	"                     (dmo's backend.csv columns)\n"
+	"  --tensor-offsets FILE  write where TFLM placed every tensor the ops read\n"
+	"                     or write in the arena (CSV tensor,offset,bytes; offsets\n"
+	"                     from the arena's start, as an offline plan gives them)\n"
 	"  -h, --help         this text\n"
 	"\n"
 	"Exit status: 0 ran, 1 TFLM failed (its message on stderr), 2 misuse or an\n"
@@ -86,6 +90,10 @@ struct Marking {
 	int *op_code = nullptr;         // per layer, its BuiltinOperator
 	FILE *backend_csv = nullptr;
 	int failed = 0;                 // a marker call failed: exit 1
+	const uint8_t *arena = nullptr; // where TFLM's tensors live
+	size_t arena_size = 0;
+	long long *offset = nullptr;    // per tensor, its offset in the arena or -1
+	size_t *bytes = nullptr;        // per tensor, its size when OFFSET is known
 };
 Marking marking;
 
@@ -127,6 +135,22 @@ void write_backend_row(const char *layer, int code)
 	csv_field(out, "", true);
 }
 
+// Note where TFLM placed tensor INDEX, when it lies in the arena.
+void note_offset(TfLiteContext *context, int index)
+{
+	const TfLiteEvalTensor *t =
+		index >= 0 && static_cast<size_t>(index) < marking.n_tensors
+			? context->GetEvalTensor(context, index) : nullptr;
+	size_t bytes = 0;
+	if (t == nullptr || tflite::TfLiteEvalTensorByteLength(t, &bytes) != kTfLiteOk)
+		return;
+	const uint8_t *p = static_cast<const uint8_t *>(t->data.data);
+	if (p >= marking.arena && p + bytes <= marking.arena + marking.arena_size) {
+		marking.offset[index] = p - marking.arena;
+		marking.bytes[index] = bytes;
+	}
+}
+
 // The kernel TFLM invokes, between dmo_layer_begin and dmo_layer_end on
 // its activation input (dmo's profiled operand: the first; add's and mul's
 // first operand) and its output 0.  An op that runs in place (input and
@@ -143,6 +167,10 @@ TfLiteStatus marked_invoke(TfLiteContext *context, TfLiteNode *node)
 	}
 	const dmo_model_layer *layer = &marking.model->layers[l];
 	InvokeFn invoke = marking.original[marking.op_code[l]];
+	for (int k = 0; k < node->inputs->size; k++)
+		note_offset(context, node->inputs->data[k]);
+	for (int k = 0; k < node->outputs->size; k++)
+		note_offset(context, node->outputs->data[k]);
 	if (layer->n_act_in == 0)
 		return invoke(context, node);
 
@@ -279,12 +307,17 @@ bool map_layers(const dmo_model *dm, const tflite::Model *model)
 	marking.n_tensors = dm->n_tensors;
 	marking.layer_of_tensor = static_cast<int *>(malloc((dm->n_tensors + 1) * sizeof(int)));
 	marking.op_code = static_cast<int *>(malloc((n_ops + 1) * sizeof(int)));
-	if (marking.layer_of_tensor == nullptr || marking.op_code == nullptr) {
+	marking.offset = static_cast<long long *>(malloc((dm->n_tensors + 1) * sizeof(long long)));
+	marking.bytes = static_cast<size_t *>(calloc(dm->n_tensors + 1, sizeof(size_t)));
+	if (marking.layer_of_tensor == nullptr || marking.op_code == nullptr ||
+	    marking.offset == nullptr || marking.bytes == nullptr) {
 		fprintf(stderr, "dmo-tflm-run: out of memory\n");
 		return false;
 	}
-	for (size_t t = 0; t < dm->n_tensors; t++)
+	for (size_t t = 0; t < dm->n_tensors; t++) {
 		marking.layer_of_tensor[t] = -1;
+		marking.offset[t] = -1;
+	}
 	for (size_t l = 0; l < n_ops; l++) {
 		const tflite::Operator *op = graph->operators()->Get(l);
 		unsigned code_index = op->opcode_index();
@@ -310,7 +343,7 @@ bool parse_size(const char *text, size_t *value)
 
 struct Options {
 	const char *input = nullptr, *output = nullptr, *backend_csv = nullptr, *model = nullptr;
-	const char *summary = nullptr;
+	const char *summary = nullptr, *tensor_offsets = nullptr;
 	size_t arena_size = 32u << 20;
 	bool info_only = false;
 };
@@ -318,7 +351,8 @@ struct Options {
 // Returns -1 on success, else the exit status.
 int parse_options(int argc, char **argv, Options *opts)
 {
-	enum { OPT_INPUT = 0x100, OPT_OUTPUT, OPT_ARENA, OPT_INFO, OPT_BACKEND_CSV, OPT_SUMMARY };
+	enum { OPT_INPUT = 0x100, OPT_OUTPUT, OPT_ARENA, OPT_INFO, OPT_BACKEND_CSV, OPT_SUMMARY,
+	       OPT_TENSOR_OFFSETS };
 	static const struct option longopts[] = {
 		{ "input", required_argument, nullptr, OPT_INPUT },
 		{ "output", required_argument, nullptr, OPT_OUTPUT },
@@ -326,6 +360,7 @@ int parse_options(int argc, char **argv, Options *opts)
 		{ "info", no_argument, nullptr, OPT_INFO },
 		{ "backend-csv", required_argument, nullptr, OPT_BACKEND_CSV },
 		{ "summary", required_argument, nullptr, OPT_SUMMARY },
+		{ "tensor-offsets", required_argument, nullptr, OPT_TENSOR_OFFSETS },
 		{ "help", no_argument, nullptr, 'h' },
 		{ nullptr, 0, nullptr, 0 },
 	};
@@ -336,6 +371,7 @@ int parse_options(int argc, char **argv, Options *opts)
 		case OPT_OUTPUT: opts->output = optarg; break;
 		case OPT_BACKEND_CSV: opts->backend_csv = optarg; break;
 		case OPT_SUMMARY: opts->summary = optarg; break;
+		case OPT_TENSOR_OFFSETS: opts->tensor_offsets = optarg; break;
 		case OPT_INFO: opts->info_only = true; break;
 		case OPT_ARENA:
 			if (!parse_size(optarg, &opts->arena_size)) {
@@ -400,6 +436,22 @@ int write_outputs(tflite::MicroInterpreter &interp, const char *path)
 	return 0;
 }
 
+int write_offsets(const char *path)
+{
+	FILE *out = create_file(path);
+	if (out == nullptr)
+		return 2;
+	fputs("tensor,offset,bytes\n", out);
+	for (size_t t = 0; t < marking.n_tensors; t++)
+		if (marking.offset[t] >= 0)
+			fprintf(out, "%zu,%lld,%zu\n", t, marking.offset[t], marking.bytes[t]);
+	if (fclose(out) != 0) {
+		fprintf(stderr, "dmo-tflm-run: cannot write %s\n", path);
+		return 2;
+	}
+	return 0;
+}
+
 // Run MODEL in ARENA and print the lines of the usage text.  The
 // interpreter lives only here: its destructor frees the kernels' data in the
 // arena and must run before the arena and the model are released.
@@ -410,6 +462,8 @@ int run(const Options &opts, const tflite::Model *model, uint8_t *arena)
 		fprintf(stderr, "dmo-tflm-run: cannot register the ops\n");
 		return 1;
 	}
+	marking.arena = arena;
+	marking.arena_size = opts.arena_size;
 	tflite::MicroInterpreter interp(model, resolver, arena, opts.arena_size);
 	if (interp.AllocateTensors() != kTfLiteOk) {
 		fprintf(stderr, "dmo-tflm-run: TFLM cannot allocate the model's tensors\n");
@@ -436,6 +490,8 @@ int run(const Options &opts, const tflite::Model *model, uint8_t *arena)
 			return 1;
 		}
 		if (opts.output != nullptr && (rc = write_outputs(interp, opts.output)) != 0)
+			return rc;
+		if (opts.tensor_offsets != nullptr && (rc = write_offsets(opts.tensor_offsets)) != 0)
 			return rc;
 	}
 	FILE *out = opts.summary != nullptr ? create_file(opts.summary) : stdout;
@@ -467,12 +523,14 @@ int main(int argc, char **argv)
 
 	// dmo's reader first: it checks every offset of the file, which TFLM
 	// does not, and it names the layers.
-	char err[1024];
+	char err[1024] = "";
 	dmo_model dm = {};
 	if (dmo_model_load(opts.model, &dm, err, sizeof err) != 0 ||
 	    dm.format != DMO_FORMAT_TFLITE) {
-		fprintf(stderr, "dmo-tflm-run: %s: %s\n", opts.model,
-			dm.format != DMO_FORMAT_TFLITE && !*err ? "not a .tflite model" : err);
+		if (dm.format != DMO_FORMAT_TFLITE && !*err)
+			fprintf(stderr, "dmo-tflm-run: %s: not a .tflite model\n", opts.model);
+		else
+			fprintf(stderr, "dmo-tflm-run: %s\n", err);
 		return 2;
 	}
 	const tflite::Model *model = tflite::GetModel(dm.blob);
