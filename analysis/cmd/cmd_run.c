@@ -38,10 +38,11 @@ static const struct cmd_option run_options[] = {
 	  "cap the backend's instruction set: sse4, avx, avx2" },
 	{ "runtime", required_argument, OPT_RUNTIME, "NAME",
 	  "profile the .tflite --model inside TensorFlow Lite\n"
-	  "Micro with kernel build NAME (" DMO_RUNTIME_NAMES_TEXT ";\n"
-	  "built with --with-tflm; docs/deploy.md): every op TFLM\n"
-	  "invokes is a layer; backend.csv names the kernels per\n"
-	  "layer, runtime.txt the versions and arena_used_bytes" },
+	  "Micro with kernel build NAME: tflm, tflm-cmsis-nn,\n"
+	  "tflm-cmsis-nn-dsp or tflm-cmsis-nn-dsp-ac6 (built with\n"
+	  "--with-tflm; docs/deploy.md); every op TFLM invokes\n"
+	  "is a layer; backend.csv names the kernels per layer,\n"
+	  "runtime.txt the versions and arena_used_bytes" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
