@@ -8,7 +8,7 @@
 # and CMSIS-NN, TF_LITE_STATIC_MEMORY).  TFLM's Makefile itself is not run:
 # it builds the whole library (9 minutes on 2 cores) and runs Python
 # generators to parse.
-EXTRA_DIST += target-harness/tflm/tflm_run.cc
+EXTRA_DIST += target-harness/tflm/tflm_run.cc target-harness/armdsp/arm_dsp_intrinsics.h
 TESTS += tests/tflm_run.sh tests/tflm_profile.sh tests/tflm_offline_plan.sh
 EXTRA_DIST += tests/tflm_run.sh tests/tflm_profile.sh tests/tflm_offline_plan.sh \
 	tests/tflm_offline_plan.py tests/tflm_lib.sh
@@ -268,7 +268,8 @@ target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_ac6_LDADD = $(tflm_dir)/libtf
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_ac6_LDFLAGS = $(TFLM_RUN_STATIC)
 endif
 endif
-# The third-party objects, in folders automake does not know of.
+# The third-party objects, in folders automake does not know of.  They
+# carry no header dependencies: after changing a tree, `make clean-tflm`.
 clean-local: clean-tflm
 clean-tflm:
 	rm -rf target-harness/tflm/framework target-harness/tflm/ref target-harness/tflm/cmsis-nn* \
