@@ -80,8 +80,9 @@ using Resolver = tflite::MicroMutableOpResolver<kOps>;
 
 using InvokeFn = TfLiteStatus (*)(TfLiteContext *, TfLiteNode *);
 
-// What marked_invoke needs: the layer of each operator and the kernel
-// invoke the registration had before it was replaced.
+// What marked_invoke needs (the layer of each operator, the kernel invoke
+// each registration had before it was replaced, where to write the layer's
+// backend.csv row) and what it notes (where TFLM placed each tensor).
 struct Marking {
 	const dmo_model *model = nullptr;
 	int *layer_of_tensor = nullptr; // output tensor -> producing layer, or -1
@@ -153,8 +154,9 @@ void note_offset(TfLiteContext *context, int index)
 
 // The kernel TFLM invokes, between dmo_layer_begin and dmo_layer_end on
 // its activation input (dmo's profiled operand: the first; add's and mul's
-// first operand) and its output 0.  An op that runs in place (input and
-// output share memory) has no overlap to measure and is run unmarked.
+// first operand) and its output 0.  An op whose input and output share
+// memory in the arena (an offline plan that overlaps them, or an op run in
+// place) is run unmarked: the tool profiles separate buffers only.
 TfLiteStatus marked_invoke(TfLiteContext *context, TfLiteNode *node)
 {
 	int out_index = node->outputs->size > 0 ? node->outputs->data[0] : -1;
@@ -186,8 +188,8 @@ TfLiteStatus marked_invoke(TfLiteContext *context, TfLiteNode *node)
 		return kTfLiteError;
 	}
 	if (overlap(in->data.data, in_bytes, out->data.data, out_bytes)) {
-		fprintf(stderr, "dmo-tflm-run: %s: TFLM runs it in place; not a layer\n",
-			layer->name);
+		fprintf(stderr, "dmo-tflm-run: %s: input and output overlap in the arena; "
+			"not marked as a layer\n", layer->name);
 		return invoke(context, node);
 	}
 	write_backend_row(layer->name, marking.op_code[l]);
