@@ -30,7 +30,8 @@ tflm_source_commit = $(shell { test "`git -C '$(1)' rev-parse --show-toplevel 2>
 
 # The framework: interpreter, allocator, planners, schema glue, and the
 # kernels every kernel build shares (the *_common.cc halves, and the ops
-# CMSIS-NN has no kernel for).  Relative to TFLM_DIR.
+# CMSIS-NN has no kernel for); only files the linker takes from them.
+# Relative to TFLM_DIR.
 TFLM_FRAMEWORK_SRCS = \
 	tensorflow/compiler/mlir/lite/core/api/error_reporter.cc \
 	tensorflow/compiler/mlir/lite/schema/schema_utils.cc \
@@ -39,7 +40,6 @@ TFLM_FRAMEWORK_SRCS = \
 	tensorflow/lite/core/c/common.cc \
 	tensorflow/lite/kernels/internal/common.cc \
 	tensorflow/lite/kernels/internal/quantization_util.cc \
-	tensorflow/lite/kernels/internal/runtime_shape.cc \
 	tensorflow/lite/kernels/internal/tensor_ctypes.cc \
 	tensorflow/lite/kernels/internal/portable_tensor_utils.cc \
 	tensorflow/lite/kernels/internal/reference/portable_tensor_utils.cc \
@@ -63,14 +63,10 @@ TFLM_FRAMEWORK_SRCS = \
 	tensorflow/lite/micro/micro_interpreter_graph.cc \
 	tensorflow/lite/micro/micro_log.cc \
 	tensorflow/lite/micro/micro_op_resolver.cc \
-	tensorflow/lite/micro/micro_profiler.cc \
 	tensorflow/lite/micro/micro_resource_variable.cc \
-	tensorflow/lite/micro/micro_time.cc \
-	tensorflow/lite/micro/micro_utils.cc \
-	tensorflow/lite/micro/system_setup.cc
+	tensorflow/lite/micro/micro_utils.cc
 TFLM_SHARED_KERNEL_SRCS = \
 	tensorflow/lite/micro/kernels/kernel_util.cc \
-	tensorflow/lite/micro/kernels/micro_tensor_utils.cc \
 	tensorflow/lite/micro/kernels/add_common.cc \
 	tensorflow/lite/micro/kernels/conv_common.cc \
 	tensorflow/lite/micro/kernels/depthwise_conv_common.cc \
