@@ -39,10 +39,11 @@ static const struct cmd_option run_options[] = {
 	{ "runtime", required_argument, OPT_RUNTIME, "NAME",
 	  "profile the .tflite --model inside TensorFlow Lite\n"
 	  "Micro with kernel build NAME: tflm, tflm-cmsis-nn,\n"
-	  "tflm-cmsis-nn-dsp or tflm-cmsis-nn-dsp-ac6 (built with\n"
-	  "--with-tflm; docs/deploy.md); every op TFLM invokes\n"
-	  "is a layer; backend.csv names the kernels per layer,\n"
-	  "runtime.txt the versions and arena_used_bytes" },
+	  "tflm-cmsis-nn-dsp or tflm-cmsis-nn-dsp-ac6 (built when\n"
+	  "configure is given a TFLM tree; docs/deploy.md); every\n"
+	  "op TFLM invokes is a layer; backend.csv names the\n"
+	  "kernels per layer, runtime.txt the versions and\n"
+	  "arena_used_bytes" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
