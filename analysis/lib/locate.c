@@ -109,11 +109,11 @@ int dmo_locate_harness(char *path, size_t len, char *err, size_t err_len)
 int dmo_locate_tflm_runner(const char *kernels, char *path, size_t len, char *err, size_t err_len)
 {
 	snprintf(path, len, "%s/dmo-tflm-run-%s",
-		 pick("DMO_TFLM_RUN_DIR", DMO_BUILDDIR "/target-harness/tflm", DMO_PKGLIBEXECDIR),
+		 pick("DMO_TFLM_RUNNER_DIR", DMO_BUILDDIR "/target-harness/tflm", DMO_PKGLIBEXECDIR),
 		 kernels);
 	if (access(path, X_OK) != 0) {
 		snprintf(err, err_len, "runtime %s is not built (no %s): configure dmo with "
-			 "--with-tflm=DIR%s (docs/deploy.md), or set DMO_TFLM_RUN_DIR", kernels, path,
+			 "--with-tflm=DIR%s (docs/deploy.md), or set DMO_TFLM_RUNNER_DIR", kernels, path,
 			 strncmp(kernels, "tflm-cmsis-nn", 13) == 0 ? " --with-cmsis-nn=DIR" : "");
 		return -1;
 	}

@@ -24,7 +24,7 @@ const char *dmo_locate_plots(void);
 int dmo_locate_harness(char *path, size_t len, char *err, size_t err_len);
 
 /* The TensorFlow Lite Micro runner of kernel build KERNELS,
- * dmo-tflm-run-KERNELS, in $DMO_TFLM_RUN_DIR if set, else as above.
+ * dmo-tflm-run-KERNELS, in $DMO_TFLM_RUNNER_DIR if set, else as above.
  * Returns 0, or -1 with a message in ERR (how to build it) when it is not
  * executable. */
 int dmo_locate_tflm_runner(const char *kernels, char *path, size_t len, char *err,
