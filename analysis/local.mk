@@ -46,6 +46,7 @@ analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \
 	analysis/cmd/cmd_plan.c analysis/cmd/cmd_model.c \
 	analysis/cmd/cmd_verify.c \
 	analysis/cmd/backend_options.h analysis/cmd/backend_options.c \
+	analysis/cmd/runtime_options.h analysis/cmd/runtime_options.c \
 	analysis/cmd/cmd_compare.c \
 	analysis/cmd/cmd_sweep.c analysis/cmd/cmd_infer.c analysis/cmd/cmd_ops.c
 analysis_dmo_CPPFLAGS = $(FRONTEND_CPPFLAGS)

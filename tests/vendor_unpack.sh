@@ -10,7 +10,9 @@
 #   DEST/cmsis-nn      CMSIS-NN, for ./configure --with-cmsis-nn=DEST/cmsis-nn
 #   DEST/tflite-micro  TFLM, for ./configure --with-tflm=DEST/tflite-micro,
 #                      with flatbuffers, gemmlowp, ruy and kissfft where TFLM's
-#                      own Makefile would have downloaded them.
+#                      own Makefile would have downloaded them, patched as its
+#                      download scripts patch them.
+# Each tree's .git-archive-commit holds the commit its tarball was made from.
 # dmo ships none of this code: a user names their own trees instead.
 # Exits 0 with nothing done when TARBALL_DIR is absent, 1 on a damaged one.
 set -eu

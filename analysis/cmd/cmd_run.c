@@ -23,6 +23,7 @@
 #include "profile_options.h"
 #include "progress.h"
 #include "runner.h"
+#include "runtime_options.h"
 
 static const struct cmd_option run_options[] = {
 	{ "threads", required_argument, 'j', "N",
@@ -40,6 +41,14 @@ static const struct cmd_option run_options[] = {
 	  "ISA picked natively, the host's)" },
 	{ "isa", required_argument, OPT_ISA, "CAP",
 	  "cap the backend's instruction set: sse4, avx, avx2" },
+	{ "runtime", required_argument, OPT_RUNTIME, "NAME",
+	  "profile the .tflite --model inside TensorFlow Lite\n"
+	  "Micro with kernel build NAME: tflm, tflm-cmsis-nn,\n"
+	  "tflm-cmsis-nn-dsp or tflm-cmsis-nn-dsp-ac6 (built when\n"
+	  "configure is given a TFLM tree; docs/deploy.md); every\n"
+	  "op TFLM invokes is a layer; backend.csv names the\n"
+	  "kernels per layer, runtime.txt the versions and\n"
+	  "arena_used_bytes" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -127,11 +136,56 @@ static int check_inputs(char **specs, int count, const char *model_path, const c
 	return rc;
 }
 
+/* The table of a finished run: on stdout as text, or layers.csv as CSV or
+ * JSON.  Returns STATUS, or 2 when layers.csv cannot be shown. */
+static int show_table(int status, const struct dmo_profile_options *opts,
+		      const struct cmd_output *shown)
+{
+	char path[PATH_MAX], err[1024];
+
+	snprintf(path, sizeof path, "%s/%s", opts->out_dir, DMO_LAYERS_CSV);
+	if (shown->format != CMD_TEXT && status != 2 &&
+	    cmd_table_file(shown->format, path, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo run: %s\n", err);
+		status = 2;
+	}
+	return status;
+}
+
+/* --runtime NAME: the .tflite model inside TFLM's runner of that kernel
+ * build (dmo-tflm-run-NAME), which marks every op it invokes. */
+static int run_runtime(const char *runtime, const char *model_path, int real,
+		       const struct dmo_input_options *input, struct dmo_profile_options *opts,
+		       const struct cmd_output *shown)
+{
+	struct dmo_runtime_run run;
+	struct dmo_kernels kernels;
+	char err[1024];
+	int status;
+
+	if (!real)
+		return cmd_misuse(&command, "--runtime runs a .tflite --model that dmo's kernels "
+				  "also run (to line its layers up with dmo's)");
+	/* kernels.csv names the kernel build; its versions, which the runner
+	 * prints as it runs, go to runtime.txt. */
+	if (dmo_kernels_named(runtime, &kernels, err, sizeof err) != 0)
+		return cmd_misuse(&command, "--runtime: %s", err);
+	opts->kernels = &kernels;
+	if (dmo_runtime_prepare("dmo run", runtime, model_path, input, opts->out_dir, &run) != 0)
+		return 2;
+	opts->argv = run.argv;
+	opts->report = stdout;
+	opts->quiet |= shown->format != CMD_TEXT;
+	status = dmo_profile_command(opts, "dmo run");
+	dmo_runtime_finish(&run);
+	return show_table(status, opts, shown);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct dmo_profile_options opts = { .out_dir = "dmo-run", .who = "dmo run" };
 	char harness[PATH_MAX], model_path[PATH_MAX], err[1024], info[PATH_MAX], note[512];
-	const char *threads_text = "1", *model = NULL, *backend = NULL, *isa = NULL;
+	const char *threads_text = "1", *model = NULL, *backend = NULL, *isa = NULL, *runtime = NULL;
 	struct dmo_input_options input = { .source.seed = 1 };
 	struct cmd_output shown = { CMD_TEXT, 0 };
 	struct dmo_kernels kernels;
@@ -167,6 +221,9 @@ int cmd_run(int argc, char **argv)
 		case OPT_ISA:
 			isa = optarg;
 			break;
+		case OPT_RUNTIME:
+			runtime = optarg;
+			break;
 		}
 	}
 	if ((model == NULL) == (optind >= argc))
@@ -183,6 +240,11 @@ int cmd_run(int argc, char **argv)
 	if (input.given && !real)
 		return cmd_misuse(&command, "--input, --random and --zeros are for a .tflite model "
 				  "that runs with its real weights");
+	if (runtime != NULL && (backend != NULL || threads != 1 || interleave))
+		return cmd_misuse(&command, "--runtime runs the runtime's own kernels, one thread: "
+				  "no --backend, --isa, --threads or --interleave");
+	if (runtime != NULL)
+		return run_runtime(runtime, model_path, real, &input, &opts, &shown);
 	if (dmo_locate_harness(harness, sizeof harness, err, sizeof err) != 0 ||
 	    dmo_kernels_of_backend(backend ? backend : DMO_KERNELS_REF_NAME, isa, &kernels, err,
 				   sizeof err) != 0) {
@@ -249,11 +311,5 @@ int cmd_run(int argc, char **argv)
 	free(hargv);
 	if (!opts.quiet && dmo_rundir_isa_note(opts.out_dir, note, sizeof note))
 		fprintf(stderr, "dmo run: note: %s\n", note);
-	snprintf(info, sizeof info, "%s/%s", opts.out_dir, DMO_LAYERS_CSV);
-	if (shown.format != CMD_TEXT && status != 2 &&
-	    cmd_table_file(shown.format, info, err, sizeof err) != 0) {
-		fprintf(stderr, "dmo run: %s\n", err);
-		status = 2;
-	}
-	return status;
+	return show_table(status, &opts, &shown);
 }

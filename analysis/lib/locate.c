@@ -109,19 +109,13 @@ int dmo_locate_harness(char *path, size_t len, char *err, size_t err_len)
 
 int dmo_locate_tflm_runner(const char *kernels, char *path, size_t len, char *err, size_t err_len)
 {
-	char in_tree[PATH_MAX], installed[PATH_MAX];
-	const char *dir = getenv("DMO_TFLM_RUNNER_DIR");
-
-	snprintf(in_tree, sizeof in_tree, DMO_BUILDDIR "/target-harness/tflm/dmo-tflm-run-%s", kernels);
-	snprintf(installed, sizeof installed, DMO_PKGLIBEXECDIR "/dmo-tflm-run-%s", kernels);
-	if (dir != NULL && *dir != '\0')
-		snprintf(path, len, "%s/dmo-tflm-run-%s", dir, kernels);
-	else
-		snprintf(path, len, "%s", pick("DMO_TFLM_RUNNER_DIR", in_tree, installed));
+	snprintf(path, len, "%s/dmo-tflm-run-%s",
+		 pick("DMO_TFLM_RUNNER_DIR", DMO_BUILDDIR "/target-harness/tflm", DMO_PKGLIBEXECDIR),
+		 kernels);
 	if (access(path, X_OK) != 0) {
-		snprintf(err, err_len, "cannot run %s, TensorFlow Lite Micro's runner with %s kernels: "
-			 "configure dmo with --with-tflm=DIR (docs/install.md) or set DMO_TFLM_RUNNER_DIR",
-			 path, kernels);
+		snprintf(err, err_len, "runtime %s is not built (no %s): configure dmo with "
+			 "--with-tflm=DIR%s (docs/deploy.md), or set DMO_TFLM_RUNNER_DIR", kernels, path,
+			 strncmp(kernels, "tflm-cmsis-nn", 13) == 0 ? " --with-cmsis-nn=DIR" : "");
 		return -1;
 	}
 	return 0;

@@ -653,7 +653,7 @@ int dmo_rundir_owns(const char *leaf)
 	static const char *const fixed[] = { DMO_SUMMARY_FILE, DMO_LAYERS_CSV, DMO_ANALYSIS_CSV,
 					     DMO_THREADS_CSV, "runs.csv" /* --runs */,
 					     DMO_BACKEND_INFO_CSV, DMO_KERNELS_CSV,
-					     DMO_HOST_CSV };
+					     DMO_HOST_CSV, DMO_RUNTIME_INFO_FILE };
 	static const char *const per_layer[] = { DMO_TRACE_FILE_SUFFIX, ".csv", "-curves.csv" };
 	char name[256], stem[256];
 	const char *p;

@@ -11,6 +11,9 @@
 
 #define DMO_LAYERS_CSV "layers.csv"
 #define DMO_ANALYSIS_CSV "analysis.csv" /* dmo analyze's table */
+/* dmo run --runtime: what the runtime did (kernels, versions, offline plan,
+ * arena_used_bytes), one `key value` a line, as its runner printed it. */
+#define DMO_RUNTIME_INFO_FILE "runtime.txt"
 
 struct dmo_layer_row {
 	unsigned layer;
@@ -92,7 +95,7 @@ FILE *dmo_rundir_open(const char *path, char *err, size_t err_len);
 #define DMO_LOCK_FILE ".dmo-lock"
 
 /* Whether LEAF is a file dmo writes into a run directory: tool-layers.bin,
- * layers.csv, analysis.csv, layer-NNNN.events, layer-NNNN.csv,
+ * layers.csv, analysis.csv, runtime.txt, layer-NNNN.events, layer-NNNN.csv,
  * layer-NNNN-curves.csv, layer-NNNN-KIND.png|svg and their temporaries.
  * A new run removes these, and only these. */
 int dmo_rundir_owns(const char *leaf);

@@ -8,7 +8,10 @@
 # and CMSIS-NN, TF_LITE_STATIC_MEMORY).  TFLM's Makefile itself is not run:
 # it builds the whole library (9 minutes on 2 cores) and runs Python
 # generators to parse.
-EXTRA_DIST += target-harness/tflm/tflm_run.cc
+EXTRA_DIST += target-harness/tflm/tflm_run.cc target-harness/armdsp/arm_dsp_intrinsics.h
+TESTS += tests/tflm_run.sh tests/tflm_profile.sh tests/tflm_offline_plan.sh tests/tflm_dmo_plan.sh
+EXTRA_DIST += tests/tflm_run.sh tests/tflm_profile.sh tests/tflm_offline_plan.sh tests/tflm_dmo_plan.sh \
+	tests/tflm_offline_plan.py tests/tflm_lib.sh
 
 if HAVE_TFLM
 TFLM_DOWNLOADS = $(TFLM_DIR)/tensorflow/lite/micro/tools/make/downloads
@@ -27,7 +30,8 @@ tflm_source_commit = $(shell { test "`git -C '$(1)' rev-parse --show-toplevel 2>
 
 # The framework: interpreter, allocator, planners, schema glue, and the
 # kernels every kernel build shares (the *_common.cc halves, and the ops
-# CMSIS-NN has no kernel for).  Relative to TFLM_DIR.
+# CMSIS-NN has no kernel for); only files the linker takes from them.
+# Relative to TFLM_DIR.
 TFLM_FRAMEWORK_SRCS = \
 	tensorflow/compiler/mlir/lite/core/api/error_reporter.cc \
 	tensorflow/compiler/mlir/lite/schema/schema_utils.cc \
@@ -36,7 +40,6 @@ TFLM_FRAMEWORK_SRCS = \
 	tensorflow/lite/core/c/common.cc \
 	tensorflow/lite/kernels/internal/common.cc \
 	tensorflow/lite/kernels/internal/quantization_util.cc \
-	tensorflow/lite/kernels/internal/runtime_shape.cc \
 	tensorflow/lite/kernels/internal/tensor_ctypes.cc \
 	tensorflow/lite/kernels/internal/portable_tensor_utils.cc \
 	tensorflow/lite/kernels/internal/reference/portable_tensor_utils.cc \
@@ -60,14 +63,10 @@ TFLM_FRAMEWORK_SRCS = \
 	tensorflow/lite/micro/micro_interpreter_graph.cc \
 	tensorflow/lite/micro/micro_log.cc \
 	tensorflow/lite/micro/micro_op_resolver.cc \
-	tensorflow/lite/micro/micro_profiler.cc \
 	tensorflow/lite/micro/micro_resource_variable.cc \
-	tensorflow/lite/micro/micro_time.cc \
-	tensorflow/lite/micro/micro_utils.cc \
-	tensorflow/lite/micro/system_setup.cc
+	tensorflow/lite/micro/micro_utils.cc
 TFLM_SHARED_KERNEL_SRCS = \
 	tensorflow/lite/micro/kernels/kernel_util.cc \
-	tensorflow/lite/micro/kernels/micro_tensor_utils.cc \
 	tensorflow/lite/micro/kernels/add_common.cc \
 	tensorflow/lite/micro/kernels/conv_common.cc \
 	tensorflow/lite/micro/kernels/depthwise_conv_common.cc \
@@ -231,7 +230,7 @@ TFLM_RUN_STATIC = -static
 pkglibexec_PROGRAMS += target-harness/tflm/dmo-tflm-run-tflm
 target_harness_tflm_dmo_tflm_run_tflm_SOURCES = target-harness/tflm/tflm_run.cc
 target_harness_tflm_dmo_tflm_run_tflm_CPPFLAGS = $(TFLM_RUN_CPP) \
-	-DDMO_TFLM_KERNELS='"tflm"' -DDMO_TFLM_ISA='"x86-64, TFLM reference kernels (C++)"'
+	-DDMO_TFLM_KERNELS='"tflm"' -DDMO_TFLM_ISA='"x86-64; TFLM reference kernels"'
 target_harness_tflm_dmo_tflm_run_tflm_CXXFLAGS = $(TFLM_RUN_CXX)
 target_harness_tflm_dmo_tflm_run_tflm_LDADD = $(tflm_dir)/libtflm-ref.a \
 	$(tflm_dir)/libtflm-framework.a $(TFLM_RUN_LIBS)
@@ -242,7 +241,7 @@ TFLM_CMSIS_NN_COMMIT = -DDMO_CMSIS_NN_COMMIT='"$(call tflm_source_commit,$(CMSIS
 pkglibexec_PROGRAMS += target-harness/tflm/dmo-tflm-run-tflm-cmsis-nn
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_SOURCES = target-harness/tflm/tflm_run.cc
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_CPPFLAGS = $(TFLM_RUN_CPP) $(TFLM_CMSIS_NN_COMMIT) \
-	-DDMO_TFLM_KERNELS='"tflm-cmsis-nn"' -DDMO_TFLM_ISA='"x86-64, TFLM kernels/cmsis_nn on CMSIS-NN portable C"'
+	-DDMO_TFLM_KERNELS='"tflm-cmsis-nn"' -DDMO_TFLM_ISA='"x86-64; CMSIS-NN portable C"'
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_CXXFLAGS = $(TFLM_RUN_CXX)
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_LDADD = $(tflm_dir)/libtflm-cmsis-nn.a \
 	$(tflm_dir)/libtflm-framework.a $(TFLM_RUN_LIBS)
@@ -250,7 +249,7 @@ target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_LDFLAGS = $(TFLM_RUN_STATIC)
 pkglibexec_PROGRAMS += target-harness/tflm/dmo-tflm-run-tflm-cmsis-nn-dsp
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_SOURCES = target-harness/tflm/tflm_run.cc
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_CPPFLAGS = $(TFLM_RUN_CPP) $(TFLM_CMSIS_NN_COMMIT) \
-	-DDMO_TFLM_KERNELS='"tflm-cmsis-nn-dsp"' -DDMO_TFLM_ISA='"x86-64, TFLM kernels/cmsis_nn on CMSIS-NN ARM_MATH_DSP (gcc branches), DSP instructions as C"'
+	-DDMO_TFLM_KERNELS='"tflm-cmsis-nn-dsp"' -DDMO_TFLM_ISA='"x86-64; CMSIS-NN ARM_MATH_DSP, gcc branches"'
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_CXXFLAGS = $(TFLM_RUN_CXX)
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_LDADD = $(tflm_dir)/libtflm-cmsis-nn-dsp.a \
 	$(tflm_dir)/libtflm-framework.a $(TFLM_RUN_LIBS)
@@ -258,14 +257,15 @@ target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_LDFLAGS = $(TFLM_RUN_STATIC)
 pkglibexec_PROGRAMS += target-harness/tflm/dmo-tflm-run-tflm-cmsis-nn-dsp-ac6
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_ac6_SOURCES = target-harness/tflm/tflm_run.cc
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_ac6_CPPFLAGS = $(TFLM_RUN_CPP) $(TFLM_CMSIS_NN_COMMIT) \
-	-DDMO_TFLM_KERNELS='"tflm-cmsis-nn-dsp-ac6"' -DDMO_TFLM_ISA='"x86-64, TFLM kernels/cmsis_nn on CMSIS-NN ARM_MATH_DSP (Arm Compiler 6 branches), DSP instructions as C"'
+	-DDMO_TFLM_KERNELS='"tflm-cmsis-nn-dsp-ac6"' -DDMO_TFLM_ISA='"x86-64; CMSIS-NN ARM_MATH_DSP, Arm Compiler 6 branches"'
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_ac6_CXXFLAGS = $(TFLM_RUN_CXX)
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_ac6_LDADD = $(tflm_dir)/libtflm-cmsis-nn-dsp-ac6.a \
 	$(tflm_dir)/libtflm-framework.a $(TFLM_RUN_LIBS)
 target_harness_tflm_dmo_tflm_run_tflm_cmsis_nn_dsp_ac6_LDFLAGS = $(TFLM_RUN_STATIC)
 endif
 endif
-# The third-party objects, in folders automake does not know of.
+# The third-party objects, in folders automake does not know of.  They
+# carry no header dependencies: after changing a tree, `make clean-tflm`.
 clean-local: clean-tflm
 clean-tflm:
 	rm -rf target-harness/tflm/framework target-harness/tflm/ref target-harness/tflm/cmsis-nn* \

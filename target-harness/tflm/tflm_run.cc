@@ -38,7 +38,8 @@ namespace {
 
 const char kUsage[] =
 	"usage: dmo-tflm-run-" DMO_TFLM_KERNELS " [--input FILE] [--output FILE] [--arena-size BYTES]\n"
-	"           [--info] [--backend-csv FILE] MODEL.tflite\n"
+	"           [--info] [--summary FILE] [--backend-csv FILE] [--tensor-offsets FILE]\n"
+	"           MODEL.tflite\n"
 	"\n"
 	"Run MODEL inside TensorFlow Lite Micro's MicroInterpreter with the kernel\n"
 	"build " DMO_TFLM_KERNELS ", and print (one per line) kernels NAME, tflm COMMIT,\n"
@@ -53,8 +54,12 @@ const char kUsage[] =
 	"                     in output order\n"
 	"  --arena-size BYTES the tensor arena given to TFLM (default 33554432)\n"
 	"  --info             allocate only: print the lines above, run nothing\n"
+	"  --summary FILE     write the lines above to FILE instead of stdout\n"
 	"  --backend-csv FILE write per layer the kernel build, versions and op\n"
 	"                     (dmo's backend.csv columns)\n"
+	"  --tensor-offsets FILE  write where TFLM placed every tensor the ops read\n"
+	"                     or write in the arena (CSV tensor,offset,bytes; offsets\n"
+	"                     from the arena's start, as an offline plan gives them)\n"
 	"  -h, --help         this text\n"
 	"\n"
 	"Exit status: 0 ran, 1 TFLM failed (its message on stderr), 2 misuse or an\n"
@@ -75,8 +80,9 @@ using Resolver = tflite::MicroMutableOpResolver<kOps>;
 
 using InvokeFn = TfLiteStatus (*)(TfLiteContext *, TfLiteNode *);
 
-// What marked_invoke needs: the layer of each operator and the kernel
-// invoke the registration had before it was replaced.
+// What marked_invoke needs (the layer of each operator, the kernel invoke
+// each registration had before it was replaced, where to write the layer's
+// backend.csv row) and what it notes (where TFLM placed each tensor).
 struct Marking {
 	const dmo_model *model = nullptr;
 	int *layer_of_tensor = nullptr; // output tensor -> producing layer, or -1
@@ -85,6 +91,10 @@ struct Marking {
 	int *op_code = nullptr;         // per layer, its BuiltinOperator
 	FILE *backend_csv = nullptr;
 	int failed = 0;                 // a marker call failed: exit 1
+	const uint8_t *arena = nullptr; // where TFLM's tensors live
+	size_t arena_size = 0;
+	long long *offset = nullptr;    // per tensor, its offset in the arena or -1
+	size_t *bytes = nullptr;        // per tensor, its size when OFFSET is known
 };
 Marking marking;
 
@@ -126,10 +136,27 @@ void write_backend_row(const char *layer, int code)
 	csv_field(out, "", true);
 }
 
+// Note where TFLM placed tensor INDEX, when it lies in the arena.
+void note_offset(TfLiteContext *context, int index)
+{
+	const TfLiteEvalTensor *t =
+		index >= 0 && static_cast<size_t>(index) < marking.n_tensors
+			? context->GetEvalTensor(context, index) : nullptr;
+	size_t bytes = 0;
+	if (t == nullptr || tflite::TfLiteEvalTensorByteLength(t, &bytes) != kTfLiteOk)
+		return;
+	const uint8_t *p = static_cast<const uint8_t *>(t->data.data);
+	if (p >= marking.arena && p + bytes <= marking.arena + marking.arena_size) {
+		marking.offset[index] = p - marking.arena;
+		marking.bytes[index] = bytes;
+	}
+}
+
 // The kernel TFLM invokes, between dmo_layer_begin and dmo_layer_end on
 // its activation input (dmo's profiled operand: the first; add's and mul's
-// first operand) and its output 0.  An op that runs in place (input and
-// output share memory) has no overlap to measure and is run unmarked.
+// first operand) and its output 0.  An op whose input and output share
+// memory in the arena (an offline plan that overlaps them, or an op run in
+// place) is run unmarked: the tool profiles separate buffers only.
 TfLiteStatus marked_invoke(TfLiteContext *context, TfLiteNode *node)
 {
 	int out_index = node->outputs->size > 0 ? node->outputs->data[0] : -1;
@@ -142,6 +169,10 @@ TfLiteStatus marked_invoke(TfLiteContext *context, TfLiteNode *node)
 	}
 	const dmo_model_layer *layer = &marking.model->layers[l];
 	InvokeFn invoke = marking.original[marking.op_code[l]];
+	for (int k = 0; k < node->inputs->size; k++)
+		note_offset(context, node->inputs->data[k]);
+	for (int k = 0; k < node->outputs->size; k++)
+		note_offset(context, node->outputs->data[k]);
 	if (layer->n_act_in == 0)
 		return invoke(context, node);
 
@@ -157,8 +188,8 @@ TfLiteStatus marked_invoke(TfLiteContext *context, TfLiteNode *node)
 		return kTfLiteError;
 	}
 	if (overlap(in->data.data, in_bytes, out->data.data, out_bytes)) {
-		fprintf(stderr, "dmo-tflm-run: %s: TFLM runs it in place; not a layer\n",
-			layer->name);
+		fprintf(stderr, "dmo-tflm-run: %s: input and output overlap in the arena; "
+			"not marked as a layer\n", layer->name);
 		return invoke(context, node);
 	}
 	write_backend_row(layer->name, marking.op_code[l]);
@@ -278,12 +309,17 @@ bool map_layers(const dmo_model *dm, const tflite::Model *model)
 	marking.n_tensors = dm->n_tensors;
 	marking.layer_of_tensor = static_cast<int *>(malloc((dm->n_tensors + 1) * sizeof(int)));
 	marking.op_code = static_cast<int *>(malloc((n_ops + 1) * sizeof(int)));
-	if (marking.layer_of_tensor == nullptr || marking.op_code == nullptr) {
+	marking.offset = static_cast<long long *>(malloc((dm->n_tensors + 1) * sizeof(long long)));
+	marking.bytes = static_cast<size_t *>(calloc(dm->n_tensors + 1, sizeof(size_t)));
+	if (marking.layer_of_tensor == nullptr || marking.op_code == nullptr ||
+	    marking.offset == nullptr || marking.bytes == nullptr) {
 		fprintf(stderr, "dmo-tflm-run: out of memory\n");
 		return false;
 	}
-	for (size_t t = 0; t < dm->n_tensors; t++)
+	for (size_t t = 0; t < dm->n_tensors; t++) {
 		marking.layer_of_tensor[t] = -1;
+		marking.offset[t] = -1;
+	}
 	for (size_t l = 0; l < n_ops; l++) {
 		const tflite::Operator *op = graph->operators()->Get(l);
 		unsigned code_index = op->opcode_index();
@@ -309,6 +345,7 @@ bool parse_size(const char *text, size_t *value)
 
 struct Options {
 	const char *input = nullptr, *output = nullptr, *backend_csv = nullptr, *model = nullptr;
+	const char *summary = nullptr, *tensor_offsets = nullptr;
 	size_t arena_size = 32u << 20;
 	bool info_only = false;
 };
@@ -316,13 +353,16 @@ struct Options {
 // Returns -1 on success, else the exit status.
 int parse_options(int argc, char **argv, Options *opts)
 {
-	enum { OPT_INPUT = 0x100, OPT_OUTPUT, OPT_ARENA, OPT_INFO, OPT_BACKEND_CSV };
+	enum { OPT_INPUT = 0x100, OPT_OUTPUT, OPT_ARENA, OPT_INFO, OPT_BACKEND_CSV, OPT_SUMMARY,
+	       OPT_TENSOR_OFFSETS };
 	static const struct option longopts[] = {
 		{ "input", required_argument, nullptr, OPT_INPUT },
 		{ "output", required_argument, nullptr, OPT_OUTPUT },
 		{ "arena-size", required_argument, nullptr, OPT_ARENA },
 		{ "info", no_argument, nullptr, OPT_INFO },
 		{ "backend-csv", required_argument, nullptr, OPT_BACKEND_CSV },
+		{ "summary", required_argument, nullptr, OPT_SUMMARY },
+		{ "tensor-offsets", required_argument, nullptr, OPT_TENSOR_OFFSETS },
 		{ "help", no_argument, nullptr, 'h' },
 		{ nullptr, 0, nullptr, 0 },
 	};
@@ -332,6 +372,8 @@ int parse_options(int argc, char **argv, Options *opts)
 		case OPT_INPUT: opts->input = optarg; break;
 		case OPT_OUTPUT: opts->output = optarg; break;
 		case OPT_BACKEND_CSV: opts->backend_csv = optarg; break;
+		case OPT_SUMMARY: opts->summary = optarg; break;
+		case OPT_TENSOR_OFFSETS: opts->tensor_offsets = optarg; break;
 		case OPT_INFO: opts->info_only = true; break;
 		case OPT_ARENA:
 			if (!parse_size(optarg, &opts->arena_size)) {
@@ -396,6 +438,22 @@ int write_outputs(tflite::MicroInterpreter &interp, const char *path)
 	return 0;
 }
 
+int write_offsets(const char *path)
+{
+	FILE *out = create_file(path);
+	if (out == nullptr)
+		return 2;
+	fputs("tensor,offset,bytes\n", out);
+	for (size_t t = 0; t < marking.n_tensors; t++)
+		if (marking.offset[t] >= 0)
+			fprintf(out, "%zu,%lld,%zu\n", t, marking.offset[t], marking.bytes[t]);
+	if (fclose(out) != 0) {
+		fprintf(stderr, "dmo-tflm-run: cannot write %s\n", path);
+		return 2;
+	}
+	return 0;
+}
+
 // Run MODEL in ARENA and print the lines of the usage text.  The
 // interpreter lives only here: its destructor frees the kernels' data in the
 // arena and must run before the arena and the model are released.
@@ -406,6 +464,8 @@ int run(const Options &opts, const tflite::Model *model, uint8_t *arena)
 		fprintf(stderr, "dmo-tflm-run: cannot register the ops\n");
 		return 1;
 	}
+	marking.arena = arena;
+	marking.arena_size = opts.arena_size;
 	tflite::MicroInterpreter interp(model, resolver, arena, opts.arena_size);
 	if (interp.AllocateTensors() != kTfLiteOk) {
 		fprintf(stderr, "dmo-tflm-run: TFLM cannot allocate the model's tensors\n");
@@ -433,15 +493,25 @@ int run(const Options &opts, const tflite::Model *model, uint8_t *arena)
 		}
 		if (opts.output != nullptr && (rc = write_outputs(interp, opts.output)) != 0)
 			return rc;
+		if (opts.tensor_offsets != nullptr && (rc = write_offsets(opts.tensor_offsets)) != 0)
+			return rc;
 	}
-	printf("kernels %s\n", DMO_TFLM_KERNELS);
-	printf("tflm %s\n", DMO_TFLM_COMMIT);
+	FILE *out = opts.summary != nullptr ? create_file(opts.summary) : stdout;
+	if (out == nullptr)
+		return 2;
+	fprintf(out, "kernels %s\n", DMO_TFLM_KERNELS);
+	fprintf(out, "tflm %s\n", DMO_TFLM_COMMIT);
 #ifdef DMO_CMSIS_NN_COMMIT
-	printf("cmsis_nn %s\n", DMO_CMSIS_NN_COMMIT);
+	fprintf(out, "cmsis_nn %s\n", DMO_CMSIS_NN_COMMIT);
 #endif
-	printf("offline_plan %s\n", has_offline_plan(model) ? "yes" : "no");
-	printf("arena_used_bytes %zu\n", interp.arena_used_bytes());
-	return fflush(stdout) == 0 ? 0 : 2;
+	fprintf(out, "offline_plan %s\n", has_offline_plan(model) ? "yes" : "no");
+	fprintf(out, "arena_used_bytes %zu\n", interp.arena_used_bytes());
+	if ((out == stdout ? fflush(out) : fclose(out)) != 0) {
+		fprintf(stderr, "dmo-tflm-run: cannot write %s\n",
+			opts.summary != nullptr ? opts.summary : "stdout");
+		return 2;
+	}
+	return 0;
 }
 
 } // namespace
@@ -455,12 +525,14 @@ int main(int argc, char **argv)
 
 	// dmo's reader first: it checks every offset of the file, which TFLM
 	// does not, and it names the layers.
-	char err[1024];
+	char err[1024] = "";
 	dmo_model dm = {};
 	if (dmo_model_load(opts.model, &dm, err, sizeof err) != 0 ||
 	    dm.format != DMO_FORMAT_TFLITE) {
-		fprintf(stderr, "dmo-tflm-run: %s: %s\n", opts.model,
-			dm.format != DMO_FORMAT_TFLITE && !*err ? "not a .tflite model" : err);
+		if (dm.format != DMO_FORMAT_TFLITE && !*err)
+			fprintf(stderr, "dmo-tflm-run: %s: not a .tflite model\n", opts.model);
+		else
+			fprintf(stderr, "dmo-tflm-run: %s\n", err);
 		return 2;
 	}
 	const tflite::Model *model = tflite::GetModel(dm.blob);
