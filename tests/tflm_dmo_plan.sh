@@ -12,7 +12,7 @@
 . "$top_srcdir/tests/tflm_lib.sh"
 
 "$DMO" plan --csv "$PERSON_DETECT" >"$WORK/plan.csv" || fail "dmo plan --csv"
-saving=$("$DMO" plan "$PERSON_DETECT" | sed -n 's/^saving: .*(\([0-9]*\) bytes)$/\1/p')
+saving=$("$DMO" plan "$PERSON_DETECT" | sed -n 's/^saving: .*(\([0-9]*\) bytes) .*$/\1/p')
 "$DMO" model --csv "$PERSON_DETECT" >"$WORK/model.csv" || fail "dmo model --csv"
 run=$(tflm_runner tflm)
 "$run" --tensor-offsets "$WORK/own.csv" "$PERSON_DETECT" >/dev/null || fail "tflm run"

@@ -166,13 +166,17 @@ static int run_runtime(const char *runtime, const char *model_path, int real,
 	if (!real)
 		return cmd_misuse(&command, "--runtime runs a .tflite --model that dmo's kernels "
 				  "also run (to line its layers up with dmo's)");
-	/* kernels.csv names the kernel build; its versions, which the runner
-	 * prints as it runs, go to runtime.txt. */
-	if (dmo_kernels_named(runtime, &kernels, err, sizeof err) != 0)
-		return cmd_misuse(&command, "--runtime: %s", err);
-	opts->kernels = &kernels;
 	if (dmo_runtime_prepare("dmo run", runtime, model_path, input, opts->out_dir, &run) != 0)
 		return 2;
+	/* kernels.csv names the kernel build (a runtime dmo_runtime_prepare
+	 * knows); its versions, which the runner prints as it runs, go to
+	 * runtime.txt. */
+	if (dmo_kernels_named(runtime, &kernels, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo run: --runtime: %s\n", err);
+		dmo_runtime_finish(&run);
+		return 2;
+	}
+	opts->kernels = &kernels;
 	opts->argv = run.argv;
 	opts->report = stdout;
 	opts->quiet |= shown->format != CMD_TEXT;
