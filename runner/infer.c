@@ -5,12 +5,15 @@
 #include "infer.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dmokernels.h"
+#include "opspec.h" /* DMO_MAX_WINDOW_STEPS */
 #include "errbuf.h"
 
 static const char *const op_names[DMO_NET_OP_COUNT] = {
@@ -141,12 +144,16 @@ static int need_quant(struct ctx *c, const struct dmo_net_tensor *t, const char 
 static int geometry(struct ctx *c, int in, int k, int stride, int dil, int out, int *before,
 		    const char *axis)
 {
-	int extent = (k - 1) * dil + 1;
-	int want = c->step->padding_same ? (in + stride - 1) / stride : (in - extent + stride) / stride;
+	/* In 64 bits: a file's k and dil (each up to 2^31) multiply. */
+	int64_t extent = (int64_t)(k - 1) * dil + 1;
+	int64_t want = c->step->padding_same ? ((int64_t)in + stride - 1) / stride
+					     : ((int64_t)in - extent + stride) / stride;
 	if (want != out)
-		return fail(c, "output %s %d, but the options give %d", axis, out, want);
-	int total = (out - 1) * stride + extent - in;
-	*before = c->step->padding_same && total > 0 ? total / 2 : 0;
+		return fail(c, "output %s %d, but the options give %" PRId64, axis, out, want);
+	int64_t total = (int64_t)(out - 1) * stride + extent - in;
+	if (total > INT_MAX)
+		return fail(c, "the %s window spans more than %d elements", axis, INT_MAX);
+	*before = c->step->padding_same && total > 0 ? (int)(total / 2) : 0;
 	return 0;
 }
 
@@ -258,6 +265,15 @@ static int run_windowed(struct ctx *c)
 		if (geometry(c, c->p.in_h, c->p.k_h, c->p.stride_h, c->p.dil_h, c->p.out_h, &c->p.pad_top, "height") ||
 		    geometry(c, c->p.in_w, c->p.k_w, c->p.stride_w, c->p.dil_w, c->p.out_w, &c->p.pad_left, "width"))
 			return -1;
+		/* The op-spec language's bound (opspec.h), for a net read from
+		 * a file: each output element reads k_h x k_w (x in_c) inputs. */
+		uint64_t steps = elems(out), window = (uint64_t)c->p.k_h * (uint64_t)c->p.k_w;
+		if (__builtin_mul_overflow(steps, window, &steps) ||
+		    (s->op == DMO_NET_CONV2D &&
+		     __builtin_mul_overflow(steps, (uint64_t)c->p.in_c, &steps)) ||
+		    steps > DMO_MAX_WINDOW_STEPS)
+			return fail(c, "the op takes more than 2^40 window steps (a %dx%d window)",
+				    c->p.k_h, c->p.k_w);
 	}
 	if (filter && filter->dtype != in->dtype)
 		return fail(c, "filter type differs from the input's (hybrid models are not run: "

@@ -406,6 +406,19 @@ START_TEST(windowed_refusals)
 	pool_2x2(2);
 	t[1].zero_point = &zeros2[1];
 	refused("input and output quantisation differ");
+	/* Issue 28: a 2^31 x 2^31 window, SAME-padded over an 8x8x3 image:
+	 * the kernel would take 2^62 steps per output element, and the window
+	 * arithmetic overflowed int.  Refused at once. */
+	reset(DMO_NET_MAXPOOL, 1, 1);
+	shape(0, DMO_NET_F32, 4, (int[]){ 1, 8, 8, 3 });
+	shape(1, DMO_NET_F32, 4, (int[]){ 1, 8, 8, 3 });
+	s.padding_same = 1;
+	s.stride_h = s.stride_w = 1;
+	s.filter_h = s.filter_w = 2147483647;
+	refused("window steps");
+	/* The same window a little smaller: within int, still too many steps. */
+	s.filter_h = s.filter_w = 1 << 20;
+	refused("window steps");
 }
 END_TEST
 

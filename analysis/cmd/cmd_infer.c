@@ -208,7 +208,7 @@ int cmd_infer(int argc, char **argv)
 	struct dmo_plan plan;
 	struct dmo_net net;
 	int rc = 2; /* a model dmo cannot run is bad input: infer has no finding */
-	int created = 0; /* OUTPUT, opened by this run */
+	struct dmo_out out = { 0 }; /* OUTPUT, renamed into place once whole */
 	if (dmo_plan_model(argv[optind], NULL, 0, os_name, DMO_PLAN_TIME_LIMIT, NULL, &model, &plan,
 			   err, sizeof err)) {
 		fprintf(stderr, "dmo infer: %s\n", err);
@@ -230,7 +230,6 @@ int cmd_infer(int argc, char **argv)
 	uint64_t size = plain ? plan.peak_plain : plan.peak_dmo;
 	uint64_t *offsets = calloc(model.n_tensors ? model.n_tensors : 1, sizeof *offsets);
 	unsigned char *arena = malloc(size ? size : 1);
-	FILE *out = NULL;
 	if (!offsets || !arena) {
 		fprintf(stderr, "dmo infer: out of memory for a %" PRIu64 "-byte arena\n", size);
 		goto done;
@@ -259,11 +258,10 @@ int cmd_infer(int argc, char **argv)
 	       argv[optind], net.n_steps, size, from_file ? "plan " : plain ? "plain plan" : "overlap plan",
 	       from_file ? arena_kind : "", plain ? "with overlaps" : "without overlaps",
 	       plain ? plan.peak_dmo : plan.peak_plain);
-	if (output && !(out = fopen(output, "wb"))) {
-		fprintf(stderr, "dmo infer: %s: %s\n", output, strerror(errno));
+	if (output && !dmo_out_open(&out, output, err, sizeof err)) {
+		fprintf(stderr, "dmo infer: %s\n", err);
 		goto done;
 	}
-	created = output != NULL;
 	for (size_t t = 0; t < net.n_tensors; t++) {
 		if (!net.tensors[t].graph_output)
 			continue;
@@ -275,17 +273,15 @@ int cmd_infer(int argc, char **argv)
 			fprintf(stderr, "dmo infer: out of memory\n");
 			goto done;
 		}
-		if (out && fwrite(arena + offsets[t], 1, bytes, out) != bytes) {
+		if (out.stream && fwrite(arena + offsets[t], 1, bytes, out.stream) != bytes) {
 			fprintf(stderr, "dmo infer: %s: write failed\n", output);
 			goto done;
 		}
 	}
-	if (out && fclose(out)) {
-		out = NULL;
-		fprintf(stderr, "dmo infer: %s: write failed\n", output);
+	if (out.stream && dmo_out_commit(&out, err, sizeof err)) {
+		fprintf(stderr, "dmo infer: %s\n", err);
 		goto done;
 	}
-	out = NULL;
 	if (table.stream != NULL && cmd_table_close(&table, err, sizeof err) != 0) {
 		table.stream = NULL;
 		fprintf(stderr, "dmo infer: %s\n", err);
@@ -297,10 +293,7 @@ done:
 	if (table.stream != NULL && table.stream != stdout)
 		fclose(table.stream);
 	free(table.csv);
-	if (out)
-		fclose(out);
-	if (created && rc != 0)
-		dmo_remove_unfinished(output); /* a part of the outputs is no result */
+	dmo_out_abandon(&out); /* a part of the outputs is no result */
 	free(arena);
 	free(offsets);
 	dmo_net_free(&net);

@@ -20,17 +20,27 @@ struct plot_gp *plot_gp_open(enum dmo_plot_format format, const char *out_file, 
 			     size_t err_len)
 {
 	struct plot_gp *gp = calloc(1, sizeof *gp);
+	char figure[PATH_MAX];
 
 	if (gp == NULL) {
 		snprintf(err, err_len, "out of memory");
 		return NULL;
 	}
-	if (dmo_make_temp_dir(gp->dir, sizeof gp->dir, "dmo-plot", err, err_len) != 0) {
+	if ((size_t)snprintf(gp->out_file, sizeof gp->out_file, "%s", out_file) >=
+	    sizeof gp->out_file) {
+		snprintf(err, err_len, "%s: %s", out_file, strerror(ENAMETOOLONG));
+		free(gp);
+		return NULL;
+	}
+	/* Refused before any drawing, so a planted link costs no gnuplot run. */
+	if (dmo_refuse_non_regular(out_file, err, err_len) != 0 ||
+	    dmo_make_temp_dir(gp->dir, sizeof gp->dir, "dmo-plot", err, err_len) != 0) {
 		free(gp);
 		return NULL;
 	}
 	plot_gp_string(gp, "term", format == DMO_PLOT_SVG ? "svg" : "pngcairo");
-	plot_gp_string(gp, "outfile", out_file);
+	snprintf(figure, sizeof figure, "%s/figure", gp->dir);
+	plot_gp_string(gp, "outfile", figure);
 	plot_gp_string(gp, "datadir", gp->dir);
 	plot_gp_string(gp, "plotsdir", dmo_locate_plots());
 	return gp;
@@ -78,7 +88,7 @@ void plot_gp_uint(struct plot_gp *gp, const char *name, uint64_t value)
 int plot_gp_run(struct plot_gp *gp, const char *template_name, char *err, size_t err_len)
 {
 	const char *gnuplot = DMO_GNUPLOT[0] ? DMO_GNUPLOT : "gnuplot";
-	char script[PATH_MAX], log[PATH_MAX];
+	char script[PATH_MAX], log[PATH_MAX], figure[PATH_MAX];
 	pid_t pid;
 	int status, fd;
 
@@ -123,5 +133,6 @@ int plot_gp_run(struct plot_gp *gp, const char *template_name, char *err, size_t
 			 said ? line : "no message");
 		return -1;
 	}
-	return 0;
+	snprintf(figure, sizeof figure, "%s/figure", gp->dir);
+	return dmo_out_copy(figure, gp->out_file, err, err_len);
 }

@@ -36,27 +36,78 @@
 #endif
 
 /* Leftovers of an earlier run would mix with this one's: dmo's own files
- * go, derived ones (analysis, curves, figures) too, anything else stays. */
-static void clear_run_dir(const char *dir)
+ * go, derived ones (analysis, curves, figures) too, anything else stays.
+ * Only regular files named as dmo names them are dmo's: a link or a FIFO
+ * under such a name was planted, and the run is refused with its name
+ * (the tool would write through it). */
+static int clear_run_dir(const char *dir, char *err, size_t err_len)
 {
-	DIR *d = opendir(dir);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
 	struct dirent *entry;
-	if (d == NULL)
-		return;
+	struct stat info;
+	int rc = 0;
+
+	if (d == NULL) {
+		snprintf(err, err_len, "%s: %s", dir, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
 	while ((entry = readdir(d)) != NULL) {
-		if (dmo_rundir_owns(entry->d_name)) {
+		if (!dmo_rundir_owns(entry->d_name) ||
+		    fstatat(fd, entry->d_name, &info, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		if (S_ISREG(info.st_mode)) {
+			unlinkat(fd, entry->d_name, 0);
+		} else if (rc == 0) {
 			char path[PATH_MAX + 256];
 			snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
-			unlink(path);
+			dmo_refuse_non_regular(path, err, err_len);
+			rc = -1;
 		}
 	}
 	closedir(d);
+	return rc;
+}
+
+int dmo_run_dir_adopt(const char *dir, int force, char *err, size_t err_len)
+{
+	struct stat info;
+	DIR *d;
+	struct dirent *entry;
+	int marked = 0, others = 0;
+
+	/* Missing: dmo makes it.  No folder: creating it fails, and says so. */
+	if (lstat(dir, &info) != 0 || !S_ISDIR(info.st_mode) || force)
+		return 0;
+	d = opendir(dir);
+	if (d == NULL) {
+		snprintf(err, err_len, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	while ((entry = readdir(d)) != NULL) {
+		if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+			continue;
+		if (strcmp(entry->d_name, DMO_LOCK_FILE) == 0)
+			marked = 1;
+		else
+			others = 1;
+	}
+	closedir(d);
+	if (marked || !others)
+		return 0;
+	snprintf(err, err_len, "%s holds files but is no dmo run folder (no %s): a run would "
+		 "replace its files named like dmo's (layers.csv, analysis.csv, layer-NNNN-*); "
+		 "choose an empty or new folder, or --force to take it as one", dir,
+		 DMO_LOCK_FILE);
+	return -1;
 }
 
 /* One run at a time per directory: an flock on DIR/.dmo-lock, held until
  * dmo exits (the kernel drops it however dmo ends).  The file stays, as
  * removing a lock file races with the next run taking it. */
-static int lock_run_dir(const char *dir, char *err, size_t err_len)
+int dmo_run_dir_lock(const char *dir, char *err, size_t err_len)
 {
 	char path[PATH_MAX + 16], pid[32];
 	int fd, n;
@@ -85,22 +136,26 @@ static int lock_run_dir(const char *dir, char *err, size_t err_len)
 	return fd;
 }
 
-static int check_out_dir(const char *dir, char *err, size_t err_len)
+static int check_out_dir(const struct dmo_profile_options *opts, char *err, size_t err_len)
 {
+	const char *dir = opts->out_dir;
 	char probe[PATH_MAX];
-	int fd;
+	struct dmo_out test;
+
+	if (dmo_run_dir_adopt(dir, opts->force, err, err_len) != 0)
+		return -1;
 	if (dmo_make_dirs(dir) != 0) {
 		snprintf(err, err_len, "cannot create output directory %s: %s", dir, strerror(errno));
 		return -1;
 	}
 	snprintf(probe, sizeof probe, "%s/.dmo-write-test", dir);
-	fd = open(probe, O_CREAT | O_WRONLY | O_TRUNC, 0600);
-	if (fd < 0) {
-		snprintf(err, err_len, "cannot write to output directory %s: %s", dir, strerror(errno));
+	if (dmo_out_open(&test, probe, err, err_len) == NULL) {
+		if (errno != EEXIST) /* else ERR names what stands there */
+			snprintf(err, err_len, "cannot write to output directory %s: %s", dir,
+				 strerror(errno));
 		return -1;
 	}
-	close(fd);
-	unlink(probe);
+	dmo_out_abandon(&test);
 	return 0;
 }
 
@@ -207,17 +262,17 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 	*program_signal = 0;
 	if (dmo_locate_tool(tool_dir, sizeof tool_dir, err, err_len) != 0)
 		return -1;
-	if (check_out_dir(opts->out_dir, err, err_len) != 0)
+	if (check_out_dir(opts, err, err_len) != 0)
 		return -1;
 	if (realpath(opts->out_dir, out_dir) == NULL) {
 		snprintf(err, err_len, "%s: %s", opts->out_dir, strerror(errno));
 		return -1;
 	}
-	lock_fd = lock_run_dir(out_dir, err, err_len);
+	lock_fd = dmo_run_dir_lock(out_dir, err, err_len);
 	if (lock_fd < 0)
 		return -1;
-	clear_run_dir(out_dir);
-	if (dmo_make_temp_dir(private_dir, sizeof private_dir, "dmo", err, err_len) != 0) {
+	if (clear_run_dir(out_dir, err, err_len) != 0 ||
+	    dmo_make_temp_dir(private_dir, sizeof private_dir, "dmo", err, err_len) != 0) {
 		close(lock_fd);
 		return -1;
 	}
@@ -298,7 +353,7 @@ int dmo_rundir_recover(const char *dir, char *err, size_t err_len)
 	snprintf(bin, sizeof bin, "%s/%s", dir, DMO_SUMMARY_FILE);
 	if (lstat(csv, &info) == 0 || errno != ENOENT || lstat(bin, &info) != 0)
 		return 0;
-	lock_fd = lock_run_dir(dir, err, err_len);
+	lock_fd = dmo_run_dir_lock(dir, err, err_len);
 	if (lock_fd < 0)
 		return -1;
 	rc = dmo_summary_read(dir, &table, why, sizeof why);
@@ -346,6 +401,9 @@ int dmo_profile_option(struct dmo_profile_options *opts, int option, const char 
 	}
 	case 'q':
 		opts->quiet = 1;
+		return 1;
+	case DMO_OPT_FORCE:
+		opts->force = 1;
 		return 1;
 	case DMO_OPT_COUNT:
 		opts->count = 1;

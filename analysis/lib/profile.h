@@ -26,6 +26,7 @@ struct dmo_profile_options {
 	int runs;             /* --runs K: K runs, per-layer minimum (profile_runs.h) */
 	FILE *report;         /* where the table goes; NULL: stderr, never the program's stdout */
 	int quiet;            /* no table (layers.csv as always) */
+	int force;            /* --force: take a folder dmo did not make as a run folder */
 	const char *who;      /* "dmo run": starts the messages of the child that
 			       * runs Valgrind, which has no ERR to return */
 };
@@ -41,6 +42,16 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 		    int *program_signal, struct dmo_layer_table *table, char *err,
 		    size_t err_len);
 
+/* Whether DIR may be a run folder: it does not exist yet (dmo makes it),
+ * is empty, holds dmo's marker (the lock file every run leaves), or FORCE
+ * (--force) says to take it.  Else -1 with ERR: a run replaces the files
+ * named like dmo's, which must be dmo's. */
+int dmo_run_dir_adopt(const char *dir, int force, char *err, size_t err_len);
+
+/* Lock DIR against a second run (an flock on DIR/.dmo-lock, which stays
+ * as the folder's marker).  The descriptor, or -1 with ERR. */
+int dmo_run_dir_lock(const char *dir, char *err, size_t err_len);
+
 /* A run killed outright (SIGKILL, a crash of dmo) leaves tool-layers.bin
  * without layers.csv: rebuild it from the whole records, under the run
  * directory's lock.  Returns 0 when there was nothing to do, 1 when it was
@@ -50,9 +61,9 @@ int dmo_rundir_recover(const char *dir, char *err, size_t err_len);
 /* The options `dmo profile` and `dmo run` share, as getopt_long codes:
  * 'o' --out DIR, 't' --trace=summary|full, 'q' --quiet,
  * DMO_OPT_MAX_MEM --max-mem SIZE, DMO_OPT_VG_OPT --vg-opt OPTION,
- * DMO_OPT_RUNS --runs K, DMO_OPT_COUNT --count (their help:
+ * DMO_OPT_RUNS --runs K, DMO_OPT_COUNT --count, DMO_OPT_FORCE --force (their help:
  * analysis/cmd/profile_options.c). */
-enum { DMO_OPT_MAX_MEM = 0x100, DMO_OPT_VG_OPT, DMO_OPT_RUNS, DMO_OPT_COUNT };
+enum { DMO_OPT_MAX_MEM = 0x100, DMO_OPT_VG_OPT, DMO_OPT_RUNS, DMO_OPT_COUNT, DMO_OPT_FORCE };
 
 /* Take OPTION (with VALUE) into *OPTS.  Returns 1 when it is one of the
  * shared options, 0 when it is not, -1 with a message in ERR when its

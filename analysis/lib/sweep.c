@@ -329,24 +329,20 @@ static int make_dir(const char *path, char *err, size_t err_len)
 					   strerror(errno)) : 0;
 }
 
-/* Write PATH through PATH.tmp and rename: readers see all of it or none. */
+/* Write PATH through a temporary and rename (fs.h): readers see all of it
+ * or none, and a link in its place is refused. */
 typedef int (*writer_fn)(FILE *f, const void *ctx);
 static int write_atomic(const char *path, writer_fn fn, const void *ctx, char *err,
 			size_t err_len)
 {
-	char tmp[PATH_MAX + 16];
-	snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return dmo_errf(err, err_len, "%s: %s", tmp, strerror(errno));
-	int bad = fn(f, ctx) != 0;
-	bad |= fflush(f) != 0 || fsync(fileno(f)) != 0;
-	bad |= fclose(f) != 0;
-	if (bad || rename(tmp, path) != 0) {
-		unlink(tmp);
+	struct dmo_out out;
+	if (dmo_out_open(&out, path, err, err_len) == NULL)
+		return -1;
+	if (fn(out.stream, ctx) != 0 || fflush(out.stream) != 0 || fsync(fileno(out.stream)) != 0) {
+		dmo_out_abandon(&out);
 		return dmo_errf(err, err_len, "cannot write %s: %s", path, strerror(errno));
 	}
-	return 0;
+	return dmo_out_commit(&out, err, err_len);
 }
 
 static int write_sweep_file(FILE *f, const void *ctx)
@@ -768,7 +764,7 @@ static int prepare_dir(struct dmo_sweep *s, char *err, size_t err_len)
 	if (make_dir(s->dir, err, err_len) != 0)
 		return -1;
 	snprintf(path, sizeof path, "%s/lock", s->dir);
-	s->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	s->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (s->lock_fd < 0)
 		return dmo_errf(err, err_len, "%s: %s", path, strerror(errno));
 	if (flock(s->lock_fd, LOCK_EX | LOCK_NB) != 0)
@@ -800,12 +796,21 @@ static int prepare_dir(struct dmo_sweep *s, char *err, size_t err_len)
 	snprintf(path, sizeof path, "%s/%s", s->dir, PARTS_DIR);
 	if (make_dir(path, err, err_len) != 0)
 		return -1;
+	/* A killed batch's run folder: a real folder (not a link) named as
+	 * run_batch names them and holding dmo's lock.  Anything else named
+	 * run-* is not dmo's and stays. */
 	if ((d = opendir(s->dir))) {
-		while ((e = readdir(d)))
-			if (!strncmp(e->d_name, "run-", 4)) {
-				snprintf(path, sizeof path, "%s/%s", s->dir, e->d_name);
+		while ((e = readdir(d))) {
+			struct stat info;
+			char lock[PATH_MAX + 64];
+			if (strncmp(e->d_name, "run-", 4) != 0)
+				continue;
+			snprintf(path, sizeof path, "%s/%s", s->dir, e->d_name);
+			snprintf(lock, sizeof lock, "%s/" DMO_LOCK_FILE, path);
+			if (lstat(path, &info) == 0 && S_ISDIR(info.st_mode) &&
+			    lstat(lock, &info) == 0 && S_ISREG(info.st_mode))
 				dmo_remove_dir(path);
-			}
+		}
 		closedir(d);
 	}
 	return read_parts(s, s->dir, err, err_len);
