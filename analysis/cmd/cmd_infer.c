@@ -116,11 +116,13 @@ static uint64_t *rank_order(const struct dmo_net_tensor *t, const unsigned char 
 }
 
 /* The text summary of output T: every value of a small output, else a
- * classifier's three best classes.  Returns 0, or -1 when out of memory. */
+ * classifier's three best classes, in rank_order's order but found in one
+ * pass: a 2 GiB output is not sorted to print three.  Returns 0. */
 static int summarise(FILE *out, const struct dmo_net_tensor *t, const unsigned char *p, uint64_t n)
 {
+	enum { TOP = 3 };
+	uint64_t best[TOP];
 	char shape[128];
-	uint64_t *order;
 
 	shape_text(t, shape, sizeof shape);
 	if (n <= 8) {
@@ -130,13 +132,23 @@ static int summarise(FILE *out, const struct dmo_net_tensor *t, const unsigned c
 		fprintf(out, "\n");
 		return 0;
 	}
-	if ((order = rank_order(t, p, n)) == NULL)
-		return -1;
+	ranked_tensor = t;
+	ranked_bytes = p;
+	for (uint64_t i = 0; i < n; i++) {
+		/* Insert i among the best so far (at most TOP of them). */
+		int k = i < TOP ? (int)i : TOP;
+		if (k == TOP && by_value(&i, &best[TOP - 1]) > 0)
+			continue;
+		if (k == TOP)
+			k--;
+		for (; k > 0 && by_value(&i, &best[k - 1]) < 0; k--)
+			best[k] = best[k - 1];
+		best[k] = i;
+	}
 	fprintf(out, "output '%s' [%s]: top classes", t->name, shape);
-	for (int k = 0; k < 3; k++)
-		fprintf(out, " %" PRIu64 " (%g)", order[k], real_value(t, p, order[k]));
+	for (int k = 0; k < TOP; k++)
+		fprintf(out, " %" PRIu64 " (%g)", best[k], real_value(t, p, best[k]));
 	fprintf(out, "\n");
-	free(order);
 	return 0;
 }
 
