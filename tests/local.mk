@@ -111,8 +111,8 @@ EXTRA_DIST += tests/layer_spec.sh
 # SPEC.md's layering, on the headers every compiled object reached.
 TESTS += tests/layering.sh
 EXTRA_DIST += tests/layering.sh
-TESTS += tests/sweep_errors.sh
-EXTRA_DIST += tests/sweep_errors.sh
+TESTS += tests/sweep_errors.sh tests/emit_hostile.sh
+EXTRA_DIST += tests/sweep_errors.sh tests/emit_hostile.sh
 TESTS += tests/harness_cli.sh
 EXTRA_DIST += tests/harness_cli.sh
 TESTS += tests/layers_csv.sh

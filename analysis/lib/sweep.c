@@ -971,13 +971,37 @@ static void shell_quote(FILE *out, const char *text)
 	fputc('\'', out);
 }
 
+/* Quoting makes every byte literal to the shell, but a command is one
+ * line: GNU parallel and xargs read it line by line, so a newline would
+ * start another command, and a NUL would end the argument.  Any control
+ * character cannot be written on one line and is refused. */
+static int one_line(const char *what, const char *text, char *err, size_t err_len)
+{
+	for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+		if (*c < 0x20 || *c == 0x7f)
+			return dmo_errf(err, err_len, "%s holds a control character (byte 0x%02x at "
+				     "offset %td): it cannot be written safely on one command line",
+				     what, *c, (const char *)c - text);
+	return 0;
+}
+
 int dmo_sweep_emit(struct dmo_sweep *s, const char *self, FILE *out, char *err, size_t err_len)
 {
 	char out_abs[PATH_MAX], formula_path[PATH_MAX + 32];
 	struct batches b;
 
+	if (one_line("the dmo program (DMO_COMMAND)", self, err, err_len) ||
+	    one_line("the grid", s->grid_text, err, err_len) ||
+	    one_line("--out", s->out_dir, err, err_len) ||
+	    (s->formula_lib && one_line("--formula-lib", s->formula_lib, err, err_len)) ||
+	    one_line("--backend", s->backend, err, err_len) ||
+	    (s->isa && one_line("--isa", s->isa, err, err_len)))
+		return -1;
 	if (make_dir(s->out_dir, err, err_len) != 0 || !realpath(s->out_dir, out_abs))
 		return dmo_errf(err, err_len, "%s: %s", s->out_dir, strerror(errno));
+	/* The folder's real path is what the commands name. */
+	if (one_line("--out's real path", out_abs, err, err_len))
+		return -1;
 	/* Results already in OUT/sweep-KEY or OUT/part-*\/sweep-KEY are not
 	 * emitted again. */
 	struct stat st;
@@ -1023,9 +1047,12 @@ int dmo_sweep_emit(struct dmo_sweep *s, const char *self, FILE *out, char *err, 
 			fputs(" --formula-lib ", out);
 			shell_quote(out, s->formula_lib);
 		}
-		fprintf(out, " --backend %s", s->backend);
-		if (s->isa)
-			fprintf(out, " --isa %s", s->isa);
+		fputs(" --backend ", out);
+		shell_quote(out, s->backend);
+		if (s->isa) {
+			fputs(" --isa ", out);
+			shell_quote(out, s->isa);
+		}
 		fprintf(out, " --batch %d --configs %zu-%zu --out ", s->batch, b.start[k],
 			b.start[k] + b.len[k] - 1);
 		snprintf(part, sizeof part, "%s/part-%08zu", out_abs, b.start[k]);
