@@ -60,6 +60,17 @@ tests_targets_badbackend_dmo_backend_xnnpack_la_LDFLAGS = -module -avoid-version
 check_LTLIBRARIES += tests/targets/copybackend/dmo-backend-onednn.la
 tests_targets_copybackend_dmo_backend_onednn_la_SOURCES = tests/targets/copying_relu.c
 tests_targets_copybackend_dmo_backend_onednn_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+# Two plugins that fail in their run (issue 28): xnnpack crashes, onednn
+# writes past its output (tests/plugin_faults.sh).
+check_LTLIBRARIES += tests/targets/faultybackend/dmo-backend-xnnpack.la \
+	tests/targets/faultybackend/dmo-backend-onednn.la
+tests_targets_faultybackend_dmo_backend_xnnpack_la_SOURCES = tests/targets/faulty_relu.c
+tests_targets_faultybackend_dmo_backend_xnnpack_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAULTY_CRASH
+tests_targets_faultybackend_dmo_backend_xnnpack_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+tests_targets_faultybackend_dmo_backend_onednn_la_SOURCES = tests/targets/faulty_relu.c
+tests_targets_faultybackend_dmo_backend_onednn_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+TESTS += tests/plugin_faults.sh
+EXTRA_DIST += tests/plugin_faults.sh
 
 # Issue 14's acceptance cases, one script per group.
 TESTS += tests/rundir_integrity.sh tests/guest_streams.sh tests/client_agree.sh tests/disk_full.sh \
