@@ -7,6 +7,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,6 +298,32 @@ int dmo_model_parse_any(const unsigned char *data, size_t len, const char *sourc
 	}
 	model->blob = copy;
 	model->blob_len = len;
+	return 0;
+}
+
+int dmo_model_quant_check(const struct dmo_model_tensor *t, char *why, size_t why_len)
+{
+	/* The range of an integer element type (none for float). */
+	static const struct { int64_t lo, hi; } range[DMO_DTYPE_COUNT] = {
+		[DMO_I8] = { INT8_MIN, INT8_MAX }, [DMO_U8] = { 0, UINT8_MAX },
+		[DMO_I16] = { INT16_MIN, INT16_MAX }, [DMO_I32] = { INT32_MIN, INT32_MAX },
+	};
+	int ranged = t->known_dtype && t->dtype != DMO_F32;
+
+	for (size_t i = 0; i < t->quant.count; i++) {
+		float scale = t->quant.scale[i];
+		int64_t zero = t->quant.zero_point[i];
+
+		/* Not !(scale > 0): NaN fails that too, and the message says so. */
+		if (!isfinite(scale) || !(scale > 0))
+			return dmo_errf(why, why_len, "quantisation scale %zu is %g: it must be "
+				    "finite and positive", i, (double)scale);
+		if (ranged && (zero < range[t->dtype].lo || zero > range[t->dtype].hi))
+			return dmo_errf(why, why_len, "quantisation zero point %zu is %lld, outside "
+				    "%s's range [%lld, %lld]", i, (long long)zero,
+				    dmo_dtype_name(t->dtype), (long long)range[t->dtype].lo,
+				    (long long)range[t->dtype].hi);
+	}
 	return 0;
 }
 

@@ -157,6 +157,18 @@ static int geometry(struct ctx *c, int in, int k, int stride, int dil, int out, 
 	return 0;
 }
 
+/* dk_quantize_multiplier, refused when REAL needs a left shift past 30:
+ * the kernels shift an int32 by it (wider is undefined behaviour, and no
+ * sane model's scales give it). */
+static int requant_factor(struct ctx *c, double real, int32_t *mult, int *shift)
+{
+	dk_quantize_multiplier(real, mult, shift);
+	if (*shift > 30 || !isfinite(real))
+		return fail(c, "requantisation factor %g (the scales' ratio) is out of range: "
+			    "at most 2^30", real);
+	return 0;
+}
+
 /* conv, dwconv, fc: zero points, and output channel c's factor
  * in_scale * filter_scale[c] / out_scale, computed in double from the float
  * scales as TFLite does (per channel when the filter has one scale per
@@ -178,16 +190,18 @@ static int conv_quant(struct ctx *c, const struct dmo_net_tensor *in,
 		if (filter->zero_point[i] != filter->zero_point[0])
 			return fail(c, "per-channel filter zero points differ");
 	double in_s = scale_of(in), out_s = scale_of(out);
-	dk_quantize_multiplier(in_s * (double)filter->scale[0] / out_s, &c->p.q.out_mult,
-			       &c->p.q.out_shift);
+	if (requant_factor(c, in_s * (double)filter->scale[0] / out_s,
+			   &c->p.q.out_mult, &c->p.q.out_shift))
+		return -1;
 	if (filter->n_quant > 1) {
 		c->mults = malloc(sizeof *c->mults * (size_t)out_c);
 		c->shifts = malloc(sizeof *c->shifts * (size_t)out_c);
 		if (!c->mults || !c->shifts)
 			return fail(c, "out of memory");
 		for (int i = 0; i < out_c; i++)
-			dk_quantize_multiplier(in_s * (double)filter->scale[i] / out_s, &c->mults[i],
-					       &c->shifts[i]);
+			if (requant_factor(c, in_s * (double)filter->scale[i] / out_s,
+					   &c->mults[i], &c->shifts[i]))
+				return -1;
 		c->p.q.out_mults = c->mults;
 		c->p.q.out_shifts = c->shifts;
 	}
@@ -367,14 +381,17 @@ static int run_elementwise(struct ctx *c)
 			break;
 		case DMO_NET_MUL:
 			q->in2_zero = zero_of(in2);
-			dk_quantize_multiplier(scale_of(in) * scale_of(in2) / scale_of(out), &q->out_mult,
-					       &q->out_shift);
+			if (requant_factor(c, scale_of(in) * scale_of(in2) / scale_of(out),
+					   &q->out_mult, &q->out_shift))
+				return -1;
 			if (activation(c, out, s->act))
 				return -1;
 			break;
 		case DMO_NET_RELU:
 		case DMO_NET_RELU6:
-			dk_quantize_multiplier(scale_of(in) / scale_of(out), &q->out_mult, &q->out_shift);
+			if (requant_factor(c, scale_of(in) / scale_of(out),
+					   &q->out_mult, &q->out_shift))
+				return -1;
 			if (activation(c, out, s->op == DMO_NET_RELU ? DMO_NET_ACT_RELU : DMO_NET_ACT_RELU6))
 				return -1;
 			break;
@@ -531,7 +548,9 @@ static int run_layout(struct ctx *c)
 				return -1;
 			c->p.q.in_zero = zero_of(in);
 			c->p.q.out_zero = zero_of(out);
-			dk_quantize_multiplier(scale_of(in) / scale_of(out), &c->p.q.out_mult, &c->p.q.out_shift);
+			if (requant_factor(c, scale_of(in) / scale_of(out),
+					   &c->p.q.out_mult, &c->p.q.out_shift))
+				return -1;
 		}
 		c->p.q.single_rounding = c->net->single_rounding;
 		if (c->arena)
@@ -594,7 +613,8 @@ static int run_convert(struct ctx *c)
 			return -1;
 		q->in_zero = zero_of(in);
 		q->out_zero = zero_of(out);
-		dk_quantize_multiplier(scale_of(in) / scale_of(out), &q->out_mult, &q->out_shift);
+		if (requant_factor(c, scale_of(in) / scale_of(out), &q->out_mult, &q->out_shift))
+			return -1;
 	} else if (!quantize && out->dtype == DMO_NET_F32) {
 		q->scale = (float)scale_of(in);
 		q->in_zero = zero_of(in);

@@ -442,6 +442,13 @@ START_TEST(elementwise_refusals)
 	quant(0, &one, &zero);
 	quant(1, &one, &zero);
 	refused("only int8 and float32 are supported");
+	/* Issue 28: an in/out scale ratio of 2^40 needs a left shift of 41,
+	 * which the kernel's int32 arithmetic cannot take (undefined). */
+	static const float huge = 0x1p40f;
+	unary(DMO_NET_RELU, DMO_NET_I8, DMO_NET_I8);
+	quant(0, &huge, &zero);
+	quant(1, &one, &zero);
+	refused("requantisation factor 1.09951e+12 (the scales' ratio) is out of range");
 	/* An input scale so small that the scaled differences would need a
 	 * right shift (TFLite's softmax only shifts left). */
 	static const float tiny = 1e-9f, prob = 1.0f / 256;

@@ -25,8 +25,9 @@ struct plot_gp *plot_gp_open(enum dmo_plot_format format, const char *out_file, 
 /* Append printf-style text (an assignment ending in ';'). */
 void plot_gp_add(struct plot_gp *gp, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* NAME='VALUE'; VALUE may come from the profiled program (a layer name):
- * quotes are doubled, control characters become spaces. */
+/* NAME="VALUE"; VALUE may come from the profiled program (a layer name):
+ * double quotes and backslashes are escaped, control characters become
+ * spaces. */
 void plot_gp_string(struct plot_gp *gp, const char *name, const char *value);
 void plot_gp_uint(struct plot_gp *gp, const char *name, uint64_t value);
 

@@ -1223,13 +1223,18 @@ static int summarize(const struct dmo_sweep *s, struct summary *m)
 		if (r->verdict == V_ERROR)
 			continue;
 		m->equal_analytic += r->formula == (int64_t)r->analytic;
-		int64_t excess = r->formula - (int64_t)r->exact;
+		/* A formula may return any int64 (INT64_MIN too): the difference
+		 * saturates in 64 bits, and the penalty is taken in double. */
+		int64_t excess;
+		if (__builtin_sub_overflow(r->formula, (int64_t)r->exact, &excess))
+			excess = r->formula < 0 ? INT64_MIN : INT64_MAX;
 		if (r->verdict == V_UNSAFE && excess > m->worst_excess) {
 			m->worst_excess = excess;
 			m->worst = i;
 		}
 		if (r->verdict != V_UNSAFE)
-			pen[npen++] = r->out_bytes ? 100.0 * (double)-excess / (double)r->out_bytes : 0;
+			pen[npen++] = r->out_bytes ? 100.0 * ((double)r->exact - (double)r->formula) /
+							   (double)r->out_bytes : 0;
 	}
 	if (npen) {
 		qsort(pen, npen, sizeof *pen, cmp_double);

@@ -1,0 +1,43 @@
+# small_cases.sh - issue 28's smaller cases, each checked against what a
+# user would see: plots of layers whose names gnuplot's quoting broke, a
+# two-configuration sweep's figure, a formula's extreme value in the
+# sweep's penalties.
+. "$top_srcdir/tests/lib.sh"
+cd "$WORK" || exit 99
+
+"$DMO" run --out rd --trace=full relu:in=4x4x1 >rd.out 2>&1 || { echo "FAIL: dmo run: $(cat rd.out)"; exit 1; }
+
+# A layer named "" or "it's" (names are the program's; layers.csv keeps
+# them): every kind of figure is drawn.  gnuplot stopped on the title's
+# quotes and dmo said "gnuplot failed on ...: " with no reason.
+for name in '' "it's" 'say "hi" \o/'; do
+	rm -rf r && cp -a rd r
+	awk -F, -v n="$name" 'BEGIN { OFS = ","; gsub(/"/, "\"\"", n) }
+		NR == 2 { $2 = "\"" n "\"" } { print }' rd/layers.csv >r/layers.csv
+	for kind in pattern bounds threads; do
+		if "$DMO" plot --kind "$kind" r >out 2>err && is_png "r/layer-0001-$kind.png"; then
+			echo "ok: plot --kind $kind of a layer named '$name'"
+		else
+			fail "plot --kind $kind of a layer named '$name': $(cat err)"
+		fi
+	done
+done
+
+# Two configurations: gnuplot's fit warns (as many points as parameters),
+# which is no failure: the figure is drawn and named.
+"$DMO" sweep 'relu:in={4,8}x4x1' --formula OB -o two >out 2>&1
+grep -q "no figure" out && fail "a 2-configuration sweep says 'no figure': $(cat out)"
+is_png two/sweep-*/sweep.png && grep -q "sweep.png" out &&
+	echo "ok: a 2-configuration sweep draws sweep.png and says so" || fail "no sweep.png: $(cat out)"
+
+# A formula of INT64_MIN: every configuration safe, the penalty exact -
+# formula is +9.2e18 bytes; the 64-bit difference overflowed to a negative
+# mean of -1.08e19 %.  Expected (by hand): OB = 64 and 128 bytes, exact =
+# OB, so the penalties are (OB + 2^63) / OB * 100: mean of the two =
+# 100 + 2^63 * 100 * (1/64 + 1/128) / 2 = 1.0808639105689190e19 %.
+"$DMO" sweep 'relu:in={4,8}x4x1' --formula '0 - 9223372036854775807 - 1' -o minf >out 2>&1
+mean=$(csv_rows minf/sweep-*/summary.csv | by_name 'v("metric") == "penalty_mean_pct" { print v("value") }')
+awk -v m="$mean" 'BEGIN { want = 100 + 2^63 * 100 * (1/64 + 1/128) / 2; exit !(m > 0 && (m - want) / want < 1e-12 && (want - m) / want < 1e-12) }' &&
+	echo "ok: INT64_MIN formula: penalty_mean_pct $mean" || fail "INT64_MIN formula: penalty_mean_pct '$mean'"
+
+finish
