@@ -40,4 +40,35 @@ mean=$(csv_rows minf/sweep-*/summary.csv | by_name 'v("metric") == "penalty_mean
 awk -v m="$mean" 'BEGIN { want = 100 + 2^63 * 100 * (1/64 + 1/128) / 2; exit !(m > 0 && (m - want) / want < 1e-12 && (want - m) / want < 1e-12) }' &&
 	echo "ok: INT64_MIN formula: penalty_mean_pct $mean" || fail "INT64_MIN formula: penalty_mean_pct '$mean'"
 
+# A program that is not there or cannot run: dmo's message and 2, as
+# docs/cli.md promises (Valgrind said "command not found", 127 or 126,
+# which read as the program's status), and no run folder made.
+: >not-executable
+expect_refusal "profile of a missing program" 2 "dmo profile: cannot run ./no-such-program: No such file or directory" \
+	"$DMO" profile --out missing -- ./no-such-program
+expect_refusal "profile of a program not on PATH" 2 "dmo profile: cannot run no-such-program-x: No such file or directory" \
+	"$DMO" profile --out missing -- no-such-program-x
+expect_refusal "profile of a file that is not executable" 2 "dmo profile: cannot run ./not-executable: Permission denied" \
+	"$DMO" profile --out missing -- ./not-executable
+[ -e missing ] && fail "a run folder was made for a program that cannot run"
+
+# SIGQUIT (Ctrl-\) to dmo: handled as SIGTERM is (rundir.md): passed to
+# the program, layers.csv written with the open layer incomplete, the
+# FIFO folder removed, and dmo dies of SIGQUIT too (131).  A background
+# job starts with SIGQUIT ignored, which dmo rightly keeps: perl puts the
+# default back.
+TMPDIR="$WORK/tmp"
+export TMPDIR
+mkdir "$TMPDIR"
+perl -e '$SIG{QUIT} = "DEFAULT"; exec @ARGV or die' \
+	"$DMO" profile --out quit -- "$TARGETS/misuse" sleep-in-layer >quit.out 2>quit.err &
+pid=$!
+i=0
+while ! grep -q waiting quit.out 2>/dev/null && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+kill -QUIT "$pid"
+wait "$pid"
+expect_eq "SIGQUIT: dmo's status" 131 $?
+expect_eq "SIGQUIT: the open layer kept, incomplete" incomplete "$(field quit sleeping status)"
+expect_eq "SIGQUIT: nothing left in TMPDIR" "" "$(ls -A "$TMPDIR")"
+
 finish

@@ -5,7 +5,7 @@
  * program finds it through $DMO_FIFO, so neither side waits on the other.
  *
  * Nothing a run has recorded is lost to what happens around it: the run
- * directory is locked against a second run, SIGINT, SIGTERM and SIGHUP are
+ * directory is locked against a second run, SIGINT, SIGTERM, SIGHUP and SIGQUIT are
  * passed on to the program and dmo waits for it before writing layers.csv,
  * and the Valgrind child dies with dmo if dmo itself is killed. */
 #include <dirent.h>
@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -136,6 +137,36 @@ int dmo_run_dir_lock(const char *dir, char *err, size_t err_len)
 	return fd;
 }
 
+/* Whether PROGRAM can be run, found as execvp finds it (a name with a /
+ * as it is, else along $PATH): Valgrind would say "command not found" and
+ * exit 126 or 127, which would read as the program's status.  0, or -1
+ * with ERR. */
+static int check_program(const char *program, char *err, size_t err_len)
+{
+	const char *path = getenv("PATH");
+	char candidate[PATH_MAX];
+	struct stat info;
+	int why = ENOENT;
+
+	if (strchr(program, '/') != NULL)
+		path = "";
+	else if (path == NULL)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	do {
+		size_t dir_len = strchr(program, '/') ? 0 : strcspn(path, ":");
+		if ((size_t)snprintf(candidate, sizeof candidate, "%.*s%s%s", (int)dir_len, path,
+				     dir_len ? "/" : "", program) < sizeof candidate &&
+		    stat(candidate, &info) == 0) {
+			if (S_ISREG(info.st_mode) && access(candidate, X_OK) == 0)
+				return 0;
+			why = EACCES;
+		}
+		path += dir_len;
+	} while (*path++ == ':');
+	snprintf(err, err_len, "cannot run %s: %s", program, strerror(why));
+	return -1;
+}
+
 static int check_out_dir(const struct dmo_profile_options *opts, char *err, size_t err_len)
 {
 	const char *dir = opts->out_dir;
@@ -160,8 +191,8 @@ static int check_out_dir(const struct dmo_profile_options *opts, char *err, size
 }
 
 /* ---- signals ---- */
-
-static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP };
+/* SIGQUIT (Ctrl-\) too: it left no layers.csv and the FIFO folder. */
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 enum { N_FORWARDED = sizeof forwarded / sizeof forwarded[0] };
 static volatile pid_t signal_target;
 static volatile sig_atomic_t signal_received;
@@ -260,7 +291,8 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 	table->count = 0;
 	*program_status = -1; /* until it ran */
 	*program_signal = 0;
-	if (dmo_locate_tool(tool_dir, sizeof tool_dir, err, err_len) != 0)
+	if (dmo_locate_tool(tool_dir, sizeof tool_dir, err, err_len) != 0 ||
+	    check_program(opts->argv[0], err, err_len) != 0)
 		return -1;
 	if (check_out_dir(opts, err, err_len) != 0)
 		return -1;
@@ -450,6 +482,9 @@ int dmo_profile_command(const struct dmo_profile_options *opts, const char *who)
 	/* Killed by the signal dmo was sent too: dmo dies of it as well, so a
 	 * calling shell sees the interrupt (128+signal) and stops. */
 	if (signal_no && signal_no == signal_received) {
+		/* SIGQUIT's default dumps core: dmo's own core is of no use. */
+		struct rlimit no_core = { 0, 0 };
+		setrlimit(RLIMIT_CORE, &no_core);
 		fflush(NULL);
 		signal(signal_no, SIG_DFL);
 		raise(signal_no);
