@@ -362,6 +362,7 @@ void dmo_layers_init(const HChar *fifo_path, const HChar *out_dir, Bool full_tra
 	st.out_dir = out_dir;
 	st.full_trace = full_trace;
 	st.engine = dmo_protocol_create(&engine_ops, NULL);
+	dmo_protocol_set_pid(st.engine, (UInt)VG_(getpid)());
 	VG_(atfork)(NULL, NULL, in_forked_child);
 	if (full_trace && out_dir == NULL)
 		VG_(umsg)("dmo: --dmo-trace=full needs --dmo-out=DIR; keeping summaries only\n");

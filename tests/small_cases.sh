@@ -40,6 +40,17 @@ mean=$(csv_rows minf/sweep-*/summary.csv | by_name 'v("metric") == "penalty_mean
 awk -v m="$mean" 'BEGIN { want = 100 + 2^63 * 100 * (1/64 + 1/128) / 2; exit !(m > 0 && (m - want) / want < 1e-12 && (want - m) / want < 1e-12) }' &&
 	echo "ok: INT64_MIN formula: penalty_mean_pct $mean" || fail "INT64_MIN formula: penalty_mean_pct '$mean'"
 
+# A child linked with the harness, started by system(), inherits $DMO_FIFO
+# and numbers its layers 1, 2, 3 as well: its records carry its pid and
+# are set aside (named), and the program's own layers stay whole (they
+# were error:duplicate-seq).
+"$DMO" profile --out sys -- "$TARGETS/misuse" system >sys.out 2>sys.err
+expect_eq "system(): status" 0 $?
+expect_eq "system(): the program's layers" "1 before ok
+2 after ok" "$(layer_rows sys | by_name '{ print v("layer"), v("name"), v("status") }')"
+grep -q "dmo: process [0-9]* (a child of the profiled program) describes layers, but is not traced" sys.err &&
+	echo "ok: system(): the child is named" || fail "system(): no message: $(cat sys.err)"
+
 # A program that is not there or cannot run: dmo's message and 2, as
 # docs/cli.md promises (Valgrind said "command not found", 127 or 126,
 # which read as the program's status), and no run folder made.
