@@ -49,6 +49,14 @@ bounded "infer --arena with a 4e9 offset" \
 	"the plan needs a 4000000064-byte arena, more than the 136 bytes of all its tensors" \
 	"$DMO" infer --arena sparse.csv "$float"
 
+# A chain of 10^5 layers as a layer table: the reader's name lookup, the
+# greedy placement, the plan check and the lower bound were each quadratic
+# (over 100 s).  Now about a second; 120 s is only a guard against a hang.
+awk 'BEGIN { print "layer,name,spec,inputs"; for (i = 1; i <= 100000; i++) print i ",r" i ",relu:in=4x4x4," }' >chain.csv
+timeout 120 "$DMO" plan --csv chain.csv >chain.plan 2>err
+expect_eq "plan of a 10^5-layer chain: status" 0 $?
+expect_eq "plan of a 10^5-layer chain: one row per tensor" 100002 "$(wc -l <chain.plan)"
+
 # infer's top classes (one pass now) are the three of rank 1, 2, 3 in the
 # --csv rows (a sort of every element): equal values by index.
 for m in "$MODELS/tflm_simple_add_model.tflite"; do
