@@ -82,4 +82,23 @@ expect_eq "SIGQUIT: dmo's status" 131 $?
 expect_eq "SIGQUIT: the open layer kept, incomplete" incomplete "$(field quit sleeping status)"
 expect_eq "SIGQUIT: nothing left in TMPDIR" "" "$(ls -A "$TMPDIR")"
 
+# SIGTERM to `dmo sweep --jobs 2` while its batches profile: the sweep
+# passes it on, waits for its batches (each writes what it ran and removes
+# its FIFO folder; Valgrind its vgdb pipes), then dies of it (143).  It
+# died at once, and its batches of SIGKILL, leaving their FIFO folders.
+rm -rf "$TMPDIR" && mkdir "$TMPDIR"
+"$DMO" sweep 'relu:in={4,8,12,16,20,24,28,32}x4x1' --formula OB --batch 1 --jobs 2 -o sig \
+	>sig.out 2>&1 &
+pid=$!
+i=0
+while [ -z "$(ls "$TMPDIR")" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+kill -TERM "$pid"
+wait "$pid"
+expect_eq "sweep --jobs 2, SIGTERM: status" 143 $?
+# (Valgrind may leave its own valgrind_proc_*_cmdline file when a signal
+# ends it; that one is not dmo's.)
+expect_eq "sweep --jobs 2, SIGTERM: no FIFO folder or vgdb pipe left in TMPDIR" "" \
+	"$(ls -A "$TMPDIR" | grep -v '^valgrind_proc_.*_cmdline')"
+pgrep -f "valgrind.*sweep.*sig/sweep-" >/dev/null && fail "a batch's Valgrind still runs"
+
 finish

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -867,8 +868,67 @@ static void show_progress(struct dmo_progress *p, const struct dmo_sweep *s, siz
 	}
 }
 
+/* ---- signals while batches run -------------------------------------------- */
+
+/* Ctrl-C, SIGTERM or SIGHUP to the sweep: it must outlive its batches, or
+ * they die of PR_SET_PDEATHSIG (SIGKILL) in the middle of their profiling
+ * run and leave its FIFO folder (and Valgrind's vgdb pipes) in TMPDIR.  So
+ * the sweep passes the signal on (a terminal's Ctrl-C reached them
+ * already), starts no new batch, waits for the running ones, which finish
+ * their cleanup, and then dies of the signal itself. */
+static const int sweep_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+enum { N_SWEEP_SIGNALS = sizeof sweep_signals / sizeof sweep_signals[0] };
+static volatile sig_atomic_t sweep_signal;
+static pid_t *volatile sweep_children;
+static volatile int sweep_n_children;
+
+static void on_sweep_signal(int sig, siginfo_t *info, void *context)
+{
+	(void)context;
+	sweep_signal = sig;
+	if (info->si_code == SI_KERNEL)
+		return;
+	for (int i = 0; sweep_children != NULL && i < sweep_n_children; i++)
+		if (sweep_children[i] > 0)
+			kill(sweep_children[i], sig);
+}
+
+static void catch_sweep_signals(pid_t *children, int n, struct sigaction *saved)
+{
+	struct sigaction act;
+
+	sweep_signal = 0;
+	sweep_children = children;
+	sweep_n_children = n;
+	memset(&act, 0, sizeof act);
+	act.sa_sigaction = on_sweep_signal;
+	act.sa_flags = SA_SIGINFO; /* wait() returns EINTR, and the loop looks */
+	sigemptyset(&act.sa_mask);
+	for (int i = 0; i < N_SWEEP_SIGNALS; i++) {
+		sigaction(sweep_signals[i], &act, &saved[i]);
+		if (saved[i].sa_handler == SIG_IGN) /* ignored on entry: stays so */
+			sigaction(sweep_signals[i], &saved[i], NULL);
+	}
+}
+
+/* Put the handlers back; when a signal came, die of it. */
+static void release_sweep_signals(const struct sigaction *saved)
+{
+	sweep_children = NULL;
+	for (int i = 0; i < N_SWEEP_SIGNALS; i++)
+		sigaction(sweep_signals[i], &saved[i], NULL);
+	if (sweep_signal) {
+		struct rlimit no_core = { 0, 0 };
+		setrlimit(RLIMIT_CORE, &no_core); /* SIGQUIT's default dumps core */
+		fflush(NULL);
+		signal(sweep_signal, SIG_DFL);
+		raise(sweep_signal);
+	}
+}
+
 int dmo_sweep_run(struct dmo_sweep *s, int show, char *err, size_t err_len)
 {
+	struct sigaction saved[N_SWEEP_SIGNALS];
 	struct dmo_progress steps, *progress = &steps;
 	struct batches b;
 	pid_t *pids = NULL;
@@ -891,8 +951,9 @@ int dmo_sweep_run(struct dmo_sweep *s, int show, char *err, size_t err_len)
 			"(%s)\n", total, b.count, s->jobs, s->dir);
 	/* One child per batch, at most JOBS at once: each writes its batch file
 	 * and exits; the parent reads it back for the progress lines. */
-	while (next < b.count || running > 0) {
-		while (running < (size_t)s->jobs && next < b.count) {
+	catch_sweep_signals(pids, s->jobs, saved);
+	while ((next < b.count && !sweep_signal) || running > 0) {
+		while (running < (size_t)s->jobs && next < b.count && !sweep_signal) {
 			int slot = 0;
 			while (pids[slot])
 				slot++;
@@ -905,6 +966,7 @@ int dmo_sweep_run(struct dmo_sweep *s, int show, char *err, size_t err_len)
 			}
 			if (pid == 0) {
 				char why[1024];
+				release_sweep_signals(saved);
 				/* Die with the sweep: a batch finished after it would
 				 * race the resumed sweep for the same configurations. */
 				prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -947,6 +1009,7 @@ int dmo_sweep_run(struct dmo_sweep *s, int show, char *err, size_t err_len)
 			show_progress(progress, s, b.start[k], b.len[k]);
 		}
 	}
+	release_sweep_signals(saved);
 	free(slot_batch);
 	free(pids);
 	batches_free(&b);
