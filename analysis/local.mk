@@ -17,6 +17,7 @@ analysis_lib_libdmo_analysis_la_SOURCES = \
 	analysis/lib/tflm_run.h analysis/lib/tflm_run.c \
 	analysis/lib/model_report.h analysis/lib/model_report.c \
 	analysis/lib/plan_search.h analysis/lib/plan_search.c \
+	analysis/lib/isolate.h analysis/lib/isolate.c \
 	analysis/lib/verify.h analysis/lib/verify.c \
 	analysis/lib/backend_info.h analysis/lib/backend_info.c \
 	analysis/lib/kernels.h analysis/lib/kernels.c \

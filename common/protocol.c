@@ -11,6 +11,9 @@ struct dmo_protocol {
 	void *ctx;
 	uint64_t marker;
 	int forked;
+	/* The traced process (0: unknown, every record taken), and the last
+	 * other process whose records were set aside (said once each). */
+	uint32_t own_pid, foreign_said;
 	/* Bytes read from the FIFO and not yet parsed: at most one partial
 	 * record (< DMO_WIRE_MAX_RECORD) before new bytes are added. */
 	uint8_t stream[2 * DMO_WIRE_MAX_RECORD];
@@ -420,8 +423,39 @@ static void take_layer(struct dmo_protocol *p, const struct dmo_wire_record *rec
 	p->pending[p->npending++] = l;
 }
 
+/* A record of another process: a child that links the harness and
+ * inherited $DMO_FIFO, but runs without this tool instance (not traced, or
+ * traced by its own).  Its layer numbers are its own; taken as this
+ * process's they made this process's layers duplicate-seq. */
+static int foreign(struct dmo_protocol *p, const struct dmo_wire_record *rec)
+{
+	uint32_t sender = rec->sender ? rec->sender : rec->type == DMO_WIRE_HELLO ? rec->pid : 0;
+	char msg[240], *end = msg + sizeof msg - 1, *q = msg;
+
+	if (p->own_pid == 0 || sender == 0 || sender == p->own_pid)
+		return 0;
+	if (sender != p->foreign_said) {
+		p->foreign_said = sender;
+		q = dmo_text_append(q, end, "dmo: process ");
+		q = dmo_text_append_u64(q, end, sender);
+		q = dmo_text_append(q, end, " (a child of the profiled program) describes layers, but "
+				    "is not traced by this tool: they are not recorded, and this "
+				    "process's layers are kept apart from them");
+		*q = 0;
+		p->ops->say(p->ctx, msg);
+	}
+	return 1;
+}
+
+void dmo_protocol_set_pid(struct dmo_protocol *p, uint32_t pid)
+{
+	p->own_pid = pid;
+}
+
 static void take_record(struct dmo_protocol *p, const struct dmo_wire_record *rec)
 {
+	if (foreign(p, rec))
+		return;
 	if (rec->type == DMO_WIRE_LAYER) {
 		take_layer(p, rec);
 		return;

@@ -85,6 +85,11 @@ void dmo_protocol_finish(struct dmo_protocol *p);
  * profiled and ignore everything from now on (the parent records). */
 void dmo_protocol_forked(struct dmo_protocol *p, uint32_t pid);
 
+/* The traced process's id: records another process sent (their header's
+ * sender) are set aside, said once per process, and never mix with this
+ * process's layers. */
+void dmo_protocol_set_pid(struct dmo_protocol *p, uint32_t pid);
+
 /* The marker region's address, 0 before an accepted HELLO. */
 uint64_t dmo_protocol_marker_addr(const struct dmo_protocol *p);
 

@@ -35,7 +35,10 @@ struct dmo_wire_header {
 	uint16_t version;
 	uint16_t type;
 	uint32_t length; /* whole record, header included */
-	uint32_t reserved; /* zero */
+	/* The sending process's id: a program's children that link the
+	 * harness inherit the FIFO, and the tool keeps each process's
+	 * records apart by it.  0: not said (writers before issue 28). */
+	uint32_t sender;
 };
 
 struct dmo_wire_hello {

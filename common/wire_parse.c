@@ -79,6 +79,7 @@ int dmo_wire_parse(const uint8_t *buf, size_t len, struct dmo_wire_record *rec,
 		return bad(why, "unsupported protocol version", skip, length);
 
 	rec->type = get16(buf + 6);
+	rec->sender = get32(buf + 12);
 	switch (rec->type) {
 	case DMO_WIRE_HELLO:
 		if (length != sizeof(struct dmo_wire_hello))

@@ -11,6 +11,7 @@
 
 struct dmo_wire_record {
 	uint16_t type;
+	uint32_t sender;       /* every record: the sending process, 0 = not said */
 	uint64_t marker_addr;  /* HELLO */
 	uint32_t pid;          /* HELLO */
 	uint32_t seq;          /* LAYER, REFUSED */

@@ -76,7 +76,26 @@ static struct {
 	/* Threads of the process alive now: Valgrind reports the main
 	 * thread's creation too, so this starts at 0. */
 	UInt alive_threads;
+	UInt trace_stopped_at; /* the layer whose event file failed; 0: none */
 } st = { .fifo_fd = -1, .summary_fd = -1 };
+
+/* Whether layer SEQ gets an event file.  Once one failed (a full disk),
+ * no later layer's is begun: each printed its own error and left an empty
+ * file.  Said once, here. */
+static Bool trace_wanted(UInt seq)
+{
+	if (!st.full_trace || st.out_dir == NULL)
+		return False;
+	if (st.trace_stopped_at == 0)
+		return True;
+	if (st.trace_stopped_at != (UInt)-1) {
+		VG_(umsg)("dmo: no event files after layer %u's failed (disk full?): layer %u and "
+			  "later keep their counts and O_s, without events\n", st.trace_stopped_at,
+			  seq);
+		st.trace_stopped_at = (UInt)-1;
+	}
+	return False;
+}
 
 /* The per-thread part of a measured row. */
 static void fill_threads(struct dmo_layer_summary *row, const struct dmo_any_reducer *a)
@@ -255,7 +274,7 @@ static void op_open(void *ctx, const struct dmo_protocol_layer *l)
 	dmo_any_init(&st.active.reducer, l->in_bytes, l->out_bytes, thread_slots,
 		     DMO_TID_LUMPED + 1);
 	dmo_instructions = 0;
-	if (st.full_trace && st.out_dir != NULL) {
+	if (trace_wanted(l->seq)) {
 		HChar path[4096];
 		VG_(snprintf)(path, sizeof path, "%s/" DMO_TRACE_FILE_FORMAT, st.out_dir, l->seq);
 		dmo_trace_open(path, l->seq, l->in_bytes, l->out_bytes, st.max_mem);
@@ -301,10 +320,14 @@ void dmo_layers_thread_exited(void)
 
 static void op_close(void *ctx, struct dmo_layer_summary *row)
 {
+	Bool traced = st.full_trace && st.out_dir != NULL && st.trace_stopped_at == 0;
 	ULong trace_events = dmo_trace_close();
-	if (row->status == DMO_STATUS_OK && dmo_trace_failed()) {
-		row->status = DMO_STATUS_ERROR;
-		VG_(strcpy)(row->reason, "trace-write-failed");
+	if (traced && dmo_trace_failed()) {
+		st.trace_stopped_at = row->layer;
+		if (row->status == DMO_STATUS_OK) {
+			row->status = DMO_STATUS_ERROR;
+			VG_(strcpy)(row->reason, "trace-write-failed");
+		}
 	}
 	add_measures(row, trace_events);
 	put_row(row, st.active_row_at);
@@ -387,6 +410,7 @@ void dmo_layers_init(const HChar *fifo_path, const HChar *out_dir, Bool full_tra
 	st.out_dir = out_dir;
 	st.full_trace = full_trace;
 	st.engine = dmo_protocol_create(&engine_ops, NULL);
+	dmo_protocol_set_pid(st.engine, (UInt)VG_(getpid)());
 	VG_(atfork)(NULL, NULL, in_forked_child);
 	if (full_trace && out_dir == NULL)
 		VG_(umsg)("dmo: --dmo-trace=full needs --dmo-out=DIR; keeping summaries only\n");

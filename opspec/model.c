@@ -6,10 +6,14 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 const char *dmo_act_name(enum dmo_act act)
 {
@@ -297,18 +301,98 @@ int dmo_model_parse_any(const unsigned char *data, size_t len, const char *sourc
 	return 0;
 }
 
+int dmo_model_quant_check(const struct dmo_model_tensor *t, char *why, size_t why_len)
+{
+	/* The range of an integer element type (none for float). */
+	static const struct { int64_t lo, hi; } range[DMO_DTYPE_COUNT] = {
+		[DMO_I8] = { INT8_MIN, INT8_MAX }, [DMO_U8] = { 0, UINT8_MAX },
+		[DMO_I16] = { INT16_MIN, INT16_MAX }, [DMO_I32] = { INT32_MIN, INT32_MAX },
+	};
+	int ranged = t->known_dtype && t->dtype != DMO_F32;
+
+	for (size_t i = 0; i < t->quant.count; i++) {
+		float scale = t->quant.scale[i];
+		int64_t zero = t->quant.zero_point[i];
+
+		/* Not !(scale > 0): NaN fails that too, and the message says so. */
+		if (!isfinite(scale) || !(scale > 0))
+			return dmo_errf(why, why_len, "quantisation scale %zu is %g: it must be "
+				    "finite and positive", i, (double)scale);
+		if (ranged && (zero < range[t->dtype].lo || zero > range[t->dtype].hi))
+			return dmo_errf(why, why_len, "quantisation zero point %zu is %lld, outside "
+				    "%s's range [%lld, %lld]", i, (long long)zero,
+				    dmo_dtype_name(t->dtype), (long long)range[t->dtype].lo,
+				    (long long)range[t->dtype].hi);
+	}
+	return 0;
+}
+
+int dmo_model_size_limit(uint64_t *bytes, char *err, size_t err_len)
+{
+	const char *text = getenv(DMO_MAX_MODEL_SIZE_ENV);
+	char *end;
+	unsigned shift = 0;
+
+	*bytes = DMO_MAX_MODEL_BYTES;
+	if (text == NULL || *text == '\0')
+		return 0;
+	errno = 0;
+	unsigned long long value = text[0] >= '0' && text[0] <= '9' ? strtoull(text, &end, 10) : 0;
+	if (text[0] >= '0' && text[0] <= '9' && errno == 0) {
+		const char *units = "KMGT", *unit = *end ? strchr(units, *end & ~0x20) : NULL;
+		shift = unit ? 10 * (unsigned)(unit - units + 1) : 0;
+		if ((*end == '\0' || (unit && end[1] == '\0')) && value <= (UINT64_MAX >> shift)) {
+			*bytes = (uint64_t)value << shift;
+			return 0;
+		}
+	}
+	return dmo_errf(err, err_len, "%s='%s' is not a size (bytes, or a number with K, M, G "
+		    "or T)", DMO_MAX_MODEL_SIZE_ENV, text);
+}
+
 int dmo_model_load_shaped(const char *path, const struct dmo_model_shape *shapes,
 			  size_t n_shapes, struct dmo_model *model, char *err, size_t err_len)
 {
-	FILE *f = fopen(path, "rb");
 	unsigned char *data = NULL;
 	size_t len = 0, cap = 0;
-	int rc;
+	uint64_t limit;
+	struct stat info;
+	int rc, fd;
+	FILE *f;
 
 	*model = (struct dmo_model){ 0 };
-	if (!f)
+	if (dmo_model_size_limit(&limit, err, err_len) != 0)
+		return -1;
+	/* The size is judged before a byte is read: a device (/dev/zero)
+	 * never ends, a regular file says its size, a pipe is read up to the
+	 * limit and no further. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
 		return dmo_errf(err, err_len, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &info) != 0 || S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode) ||
+	    S_ISSOCK(info.st_mode)) {
+		close(fd);
+		return dmo_errf(err, err_len, "%s: a device, not a model file", path);
+	}
+	if (S_ISREG(info.st_mode) && (uint64_t)info.st_size > limit) {
+		close(fd);
+		return dmo_errf(err, err_len, "%s: %llu bytes, more than the %llu a model file may "
+			    "have (set %s to raise it)", path, (unsigned long long)info.st_size,
+			    (unsigned long long)limit, DMO_MAX_MODEL_SIZE_ENV);
+	}
+	f = fdopen(fd, "rb");
+	if (!f) {
+		close(fd);
+		return dmo_errf(err, err_len, "%s: %s", path, strerror(errno));
+	}
 	for (;;) {
+		if (len > limit) {
+			free(data);
+			fclose(f);
+			return dmo_errf(err, err_len, "%s: more than the %llu bytes a model file may "
+				    "have (set %s to raise it)", path, (unsigned long long)limit,
+				    DMO_MAX_MODEL_SIZE_ENV);
+		}
 		if (len == cap) {
 			cap = cap ? 2 * cap : 65536;
 			unsigned char *grown = realloc(data, cap);
@@ -319,7 +403,11 @@ int dmo_model_load_shaped(const char *path, const struct dmo_model_shape *shapes
 			}
 			data = grown;
 		}
-		size_t got = fread(data + len, 1, cap - len, f);
+		/* Never past one byte over the limit, which is enough to tell. */
+		size_t want = cap - len;
+		if ((uint64_t)want > limit + 1 - len)
+			want = (size_t)(limit + 1 - len);
+		size_t got = fread(data + len, 1, want, f);
 		len += got;
 		if (got == 0)
 			break;

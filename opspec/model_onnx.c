@@ -14,6 +14,7 @@
 #include "errbuf.h"
 #include "model_table.h"
 #include "onnx.pb-c.h"
+#include "protobuf_depth.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -584,6 +585,9 @@ int dmo_model_parse_onnx(const unsigned char *data, size_t len, const char *sour
 	int rc = -1;
 
 	*model = (struct dmo_model){ .format = DMO_FORMAT_ONNX };
+	if (!dmo_protobuf_depth_within(data, len, DMO_PROTOBUF_MAX_DEPTH))
+		return fail(&o, "messages nested more than %d levels deep: no model dmo reads",
+			    DMO_PROTOBUF_MAX_DEPTH);
 	proto = onnx__model_proto__unpack(NULL, len, data);
 	if (proto == NULL || proto->graph == NULL || !proto->has_ir_version)
 		return fail(&o, "not a model dmo reads: no TFLite identifier (TFL3 at byte 4), no layer-table header ('layer,name,spec,inputs') and not an ONNX ModelProto with a graph%s",

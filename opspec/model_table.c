@@ -22,6 +22,11 @@ struct reader {
 	size_t n_fields;
 	int row;
 	long first;     /* the first row's layer number: 1, or 0 in an old table */
+	/* Layer names to indices, open addressing (-1: empty; a power of two,
+	 * at most half full): a chain of 10^5 layers searched them all for
+	 * every row, quadratic. */
+	int *slots;
+	size_t n_slots;
 	int failed;
 	char *err;
 	size_t err_len;
@@ -75,13 +80,51 @@ static void on_field(void *text, size_t len, void *data)
 	r->fields[r->n_fields++] = copy;
 }
 
-static int find_layer(const struct dmo_model *m, const char *name, size_t len)
+static size_t name_hash(const char *name, size_t len)
 {
-	for (size_t i = 0; i < m->n_layers; i++)
-		if (strlen(m->layers[i].name) == len &&
-		    memcmp(m->layers[i].name, name, len) == 0)
-			return (int)i;
-	return -1;
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 0x100000001b3ull;
+	return (size_t)h;
+}
+
+/* The slot of NAME: its layer's, or the empty one it would take. */
+static size_t name_slot(const struct reader *r, const char *name, size_t len)
+{
+	size_t k = name_hash(name, len) & (r->n_slots - 1);
+	for (;; k = (k + 1) & (r->n_slots - 1)) {
+		int i = r->slots[k];
+		if (i < 0 || (strlen(r->model->layers[i].name) == len &&
+			      memcmp(r->model->layers[i].name, name, len) == 0))
+			return k;
+	}
+}
+
+static int find_layer(const struct reader *r, const char *name, size_t len)
+{
+	return r->n_slots ? r->slots[name_slot(r, name, len)] : -1;
+}
+
+/* Index layer I (named, its name not yet taken).  0, or -1 out of memory. */
+static int index_layer(struct reader *r, int i)
+{
+	if (2 * ((size_t)i + 1) > r->n_slots) {
+		size_t n = r->n_slots ? 2 * r->n_slots : 64;
+		int *grown = malloc(n * sizeof *grown);
+		if (grown == NULL)
+			return -1;
+		free(r->slots);
+		r->slots = grown;
+		r->n_slots = n;
+		memset(r->slots, 0xff, n * sizeof *r->slots);
+		for (int k = 0; k < i; k++) {
+			const char *name = r->model->layers[k].name;
+			r->slots[name_slot(r, name, strlen(name))] = k;
+		}
+	}
+	const char *name = r->model->layers[i].name;
+	r->slots[name_slot(r, name, strlen(name))] = i;
+	return 0;
 }
 
 static int valid_name(const char *s)
@@ -117,7 +160,7 @@ static int resolve_inputs(struct reader *r, struct dmo_model_layer *l,
 	for (const char *p = text;; p++) {
 		const char *end = strchr(p, ';');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
-		int idx = find_layer(r->model, p, len);
+		int idx = find_layer(r, p, len);
 		if (idx < 0) {
 			reader_fail(r, "input '%.*s' is not an earlier layer",
 				    (int)(len > 64 ? 64 : len), p);
@@ -161,7 +204,7 @@ static void add_layer(struct reader *r)
 		reader_fail(r, "column 'name' '%.64s' must be non-empty [A-Za-z0-9_.-]", r->fields[1]);
 		return;
 	}
-	if (find_layer(m, r->fields[1], strlen(r->fields[1])) >= 0) {
+	if (find_layer(r, r->fields[1], strlen(r->fields[1])) >= 0) {
 		reader_fail(r, "duplicate layer name '%.64s'", r->fields[1]);
 		return;
 	}
@@ -178,6 +221,13 @@ static void add_layer(struct reader *r)
 	l->name = r->fields[1];
 	l->spec = r->fields[2];
 	r->fields[1] = r->fields[2] = NULL;
+	if (index_layer(r, (int)m->n_layers) != 0) {
+		reader_fail(r, "out of memory");
+		free(l->inputs);
+		free(l->name);
+		free(l->spec);
+		return;
+	}
 	m->n_layers++;
 }
 
@@ -271,6 +321,7 @@ int dmo_model_parse(const char *data, size_t len, const char *source,
 	}
 	csv_free(&parser);
 	free_fields(&r);
+	free(r.slots);
 	if (!r.failed && model->n_layers == 0) {
 		r.row = r.row ? r.row : 1;
 		reader_fail(&r, "no layers");

@@ -117,6 +117,20 @@ int dmo_model_load_shaped(const char *path, const struct dmo_model_shape *shapes
 			  size_t n_shapes, struct dmo_model *model, char *err,
 			  size_t err_len);
 
+/* Whether T's quantisation (if any) is one a kernel can use: finite
+ * positive scales, zero points inside the element type's range (the
+ * axis is not checked: real files give a bias of rank 1 axis 3).  0, or -1
+ * with WHY. */
+int dmo_model_quant_check(const struct dmo_model_tensor *t, char *why, size_t why_len);
+
+/* The largest model file dmo reads: 1 GiB, or the environment's
+ * DMO_MAX_MODEL_SIZE (bytes, or with a K, M, G or T suffix: powers of
+ * 1024).  A larger file is refused before it is read.  Returns 0 with the
+ * limit in *BYTES, or -1 with ERR when the variable is not a size. */
+#define DMO_MAX_MODEL_BYTES ((uint64_t)1 << 30)
+#define DMO_MAX_MODEL_SIZE_ENV "DMO_MAX_MODEL_SIZE"
+int dmo_model_size_limit(uint64_t *bytes, char *err, size_t err_len);
+
 /* dmo_model_load_shaped without shapes. */
 int dmo_model_load(const char *path, struct dmo_model *model, char *err,
 		   size_t err_len);

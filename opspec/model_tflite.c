@@ -176,6 +176,9 @@ static int read_quant(struct tfl *t, const struct fb_table *tensor, struct dmo_m
 		if (i < zero.len)
 			mt->quant.zero_point[i] = fb_vec_i64(&t->fb, &zero, i);
 	}
+	char why[160];
+	if (dmo_model_quant_check(mt, why, sizeof why) != 0)
+		return fail(t, "tensor '%s': %s", mt->name, why);
 	return 0;
 }
 

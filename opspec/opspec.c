@@ -430,6 +430,44 @@ static int64_t resolve_axis(enum dmo_pad pad, int64_t in, int64_t k,
 	return -1;
 }
 
+/* The extent the windows of one axis cover, padding included. */
+static int64_t padded_extent(int64_t in, int64_t before, int64_t after, int64_t k, int64_t dil,
+			     int64_t out, int64_t stride)
+{
+	int64_t windows = (out - 1) * stride + (k - 1) * dil + 1, padded = in + before + after;
+	return windows > padded ? windows : padded;
+}
+
+/* Window steps of the op: output elements times the elements each reads. */
+static int check_steps(const struct dmo_opspec *s, char *err, size_t err_len)
+{
+	uint64_t steps = (uint64_t)s->out_n * (uint64_t)s->out_h * (uint64_t)s->out_w *
+			 (uint64_t)s->out_c, window = 1;
+
+	switch (s->op) {
+	case DMO_OP_CONV2D:
+		window = (uint64_t)s->in_c;
+		/* fall through */
+	case DMO_OP_DWCONV2D:
+	case DMO_OP_MAXPOOL:
+	case DMO_OP_AVGPOOL:
+		if (__builtin_mul_overflow(window, (uint64_t)s->k_h * (uint64_t)s->k_w, &window))
+			window = UINT64_MAX;
+		break;
+	case DMO_OP_FC:
+	case DMO_OP_MEAN:
+		window = (uint64_t)s->in_h * (uint64_t)s->in_w * (s->op == DMO_OP_FC ? (uint64_t)s->in_c : 1);
+		break;
+	default:
+		break;
+	}
+	if (__builtin_mul_overflow(steps, window, &steps) || steps > DMO_MAX_WINDOW_STEPS)
+		return dmo_errf(err, err_len, "the op takes more than 2^40 window steps "
+			    "(output elements times the %" PRIu64 " input elements each reads): "
+			    "check 'k' and 'in'", window);
+	return 0;
+}
+
 static int check_mul(uint64_t *acc, uint64_t factor)
 {
 	return __builtin_mul_overflow(*acc, factor, acc) || *acc > MAX_BUFFER_BYTES;
@@ -526,6 +564,14 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 				    oh <= 0 ? "height" : "width");
 		if (oh > MAX_VALUE || ow > MAX_VALUE)
 			return dmo_errf(err, err_len, "output of 'in' with this 'pad' is too large");
+		/* The padded input every window position lies in: the kernels
+		 * index it in int. */
+		if (padded_extent(s->in_h, s->pad_top, s->pad_bottom, s->k_h, s->dil_h, oh,
+				  s->stride_h) > MAX_VALUE ||
+		    padded_extent(s->in_w, s->pad_left, s->pad_right, s->k_w, s->dil_w, ow,
+				  s->stride_w) > MAX_VALUE)
+			return dmo_errf(err, err_len, "window of 'k' (with 'dil', 'stride' and 'pad') "
+				    "spans more than %d elements", MAX_VALUE);
 		s->out_h = (int)oh;
 		s->out_w = (int)ow;
 		if (s->op == DMO_OP_DWCONV2D) {
@@ -553,7 +599,7 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 			    s->op == DMO_OP_DWCONV2D ? "mult" :
 			    s->op == DMO_OP_PAD ? "before'/'after" :
 			    s->op == DMO_OP_CONCAT ? "out_c" : "in");
-	return 0;
+	return check_steps(s, err, err_len);
 }
 
 /* Whether the item at Q (up to the next ',' or the end) is a bare number:

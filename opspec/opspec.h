@@ -9,6 +9,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Most window steps (multiply-adds, compared or summed elements) one op
+ * may take.  Every kernel, the algorithmic method and a native run loop
+ * over them: 2^40 keeps their counts far inside 64 bits and any accepted
+ * spec or model finite in time (a real model's largest layer takes below
+ * 2^33). */
+#define DMO_MAX_WINDOW_STEPS ((uint64_t)1 << 40)
+
 enum dmo_op {
 	DMO_OP_RELU,
 	DMO_OP_RELU6,

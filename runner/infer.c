@@ -5,12 +5,15 @@
 #include "infer.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dmokernels.h"
+#include "opspec.h" /* DMO_MAX_WINDOW_STEPS */
 #include "errbuf.h"
 
 static const char *const op_names[DMO_NET_OP_COUNT] = {
@@ -141,12 +144,28 @@ static int need_quant(struct ctx *c, const struct dmo_net_tensor *t, const char 
 static int geometry(struct ctx *c, int in, int k, int stride, int dil, int out, int *before,
 		    const char *axis)
 {
-	int extent = (k - 1) * dil + 1;
-	int want = c->step->padding_same ? (in + stride - 1) / stride : (in - extent + stride) / stride;
+	/* In 64 bits: a file's k and dil (each up to 2^31) multiply. */
+	int64_t extent = (int64_t)(k - 1) * dil + 1;
+	int64_t want = c->step->padding_same ? ((int64_t)in + stride - 1) / stride
+					     : ((int64_t)in - extent + stride) / stride;
 	if (want != out)
-		return fail(c, "output %s %d, but the options give %d", axis, out, want);
-	int total = (out - 1) * stride + extent - in;
-	*before = c->step->padding_same && total > 0 ? total / 2 : 0;
+		return fail(c, "output %s %d, but the options give %" PRId64, axis, out, want);
+	int64_t total = (int64_t)(out - 1) * stride + extent - in;
+	if (total > INT_MAX)
+		return fail(c, "the %s window spans more than %d elements", axis, INT_MAX);
+	*before = c->step->padding_same && total > 0 ? (int)(total / 2) : 0;
+	return 0;
+}
+
+/* dk_quantize_multiplier, refused when REAL needs a left shift past 30:
+ * the kernels shift an int32 by it (wider is undefined behaviour, and no
+ * sane model's scales give it). */
+static int requant_factor(struct ctx *c, double real, int32_t *mult, int *shift)
+{
+	dk_quantize_multiplier(real, mult, shift);
+	if (*shift > 30 || !isfinite(real))
+		return fail(c, "requantisation factor %g (the scales' ratio) is out of range: "
+			    "at most 2^30", real);
 	return 0;
 }
 
@@ -171,16 +190,18 @@ static int conv_quant(struct ctx *c, const struct dmo_net_tensor *in,
 		if (filter->zero_point[i] != filter->zero_point[0])
 			return fail(c, "per-channel filter zero points differ");
 	double in_s = scale_of(in), out_s = scale_of(out);
-	dk_quantize_multiplier(in_s * (double)filter->scale[0] / out_s, &c->p.q.out_mult,
-			       &c->p.q.out_shift);
+	if (requant_factor(c, in_s * (double)filter->scale[0] / out_s,
+			   &c->p.q.out_mult, &c->p.q.out_shift))
+		return -1;
 	if (filter->n_quant > 1) {
 		c->mults = malloc(sizeof *c->mults * (size_t)out_c);
 		c->shifts = malloc(sizeof *c->shifts * (size_t)out_c);
 		if (!c->mults || !c->shifts)
 			return fail(c, "out of memory");
 		for (int i = 0; i < out_c; i++)
-			dk_quantize_multiplier(in_s * (double)filter->scale[i] / out_s, &c->mults[i],
-					       &c->shifts[i]);
+			if (requant_factor(c, in_s * (double)filter->scale[i] / out_s,
+					   &c->mults[i], &c->shifts[i]))
+				return -1;
 		c->p.q.out_mults = c->mults;
 		c->p.q.out_shifts = c->shifts;
 	}
@@ -258,6 +279,15 @@ static int run_windowed(struct ctx *c)
 		if (geometry(c, c->p.in_h, c->p.k_h, c->p.stride_h, c->p.dil_h, c->p.out_h, &c->p.pad_top, "height") ||
 		    geometry(c, c->p.in_w, c->p.k_w, c->p.stride_w, c->p.dil_w, c->p.out_w, &c->p.pad_left, "width"))
 			return -1;
+		/* The op-spec language's bound (opspec.h), for a net read from
+		 * a file: each output element reads k_h x k_w (x in_c) inputs. */
+		uint64_t steps = elems(out), window = (uint64_t)c->p.k_h * (uint64_t)c->p.k_w;
+		if (__builtin_mul_overflow(steps, window, &steps) ||
+		    (s->op == DMO_NET_CONV2D &&
+		     __builtin_mul_overflow(steps, (uint64_t)c->p.in_c, &steps)) ||
+		    steps > DMO_MAX_WINDOW_STEPS)
+			return fail(c, "the op takes more than 2^40 window steps (a %dx%d window)",
+				    c->p.k_h, c->p.k_w);
 	}
 	if (filter && filter->dtype != in->dtype)
 		return fail(c, "filter type differs from the input's (hybrid models are not run: "
@@ -351,14 +381,17 @@ static int run_elementwise(struct ctx *c)
 			break;
 		case DMO_NET_MUL:
 			q->in2_zero = zero_of(in2);
-			dk_quantize_multiplier(scale_of(in) * scale_of(in2) / scale_of(out), &q->out_mult,
-					       &q->out_shift);
+			if (requant_factor(c, scale_of(in) * scale_of(in2) / scale_of(out),
+					   &q->out_mult, &q->out_shift))
+				return -1;
 			if (activation(c, out, s->act))
 				return -1;
 			break;
 		case DMO_NET_RELU:
 		case DMO_NET_RELU6:
-			dk_quantize_multiplier(scale_of(in) / scale_of(out), &q->out_mult, &q->out_shift);
+			if (requant_factor(c, scale_of(in) / scale_of(out),
+					   &q->out_mult, &q->out_shift))
+				return -1;
 			if (activation(c, out, s->op == DMO_NET_RELU ? DMO_NET_ACT_RELU : DMO_NET_ACT_RELU6))
 				return -1;
 			break;
@@ -515,7 +548,9 @@ static int run_layout(struct ctx *c)
 				return -1;
 			c->p.q.in_zero = zero_of(in);
 			c->p.q.out_zero = zero_of(out);
-			dk_quantize_multiplier(scale_of(in) / scale_of(out), &c->p.q.out_mult, &c->p.q.out_shift);
+			if (requant_factor(c, scale_of(in) / scale_of(out),
+					   &c->p.q.out_mult, &c->p.q.out_shift))
+				return -1;
 		}
 		c->p.q.single_rounding = c->net->single_rounding;
 		if (c->arena)
@@ -578,7 +613,8 @@ static int run_convert(struct ctx *c)
 			return -1;
 		q->in_zero = zero_of(in);
 		q->out_zero = zero_of(out);
-		dk_quantize_multiplier(scale_of(in) / scale_of(out), &q->out_mult, &q->out_shift);
+		if (requant_factor(c, scale_of(in) / scale_of(out), &q->out_mult, &q->out_shift))
+			return -1;
 	} else if (!quantize && out->dtype == DMO_NET_F32) {
 		q->scale = (float)scale_of(in);
 		q->in_zero = zero_of(in);

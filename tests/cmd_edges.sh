@@ -76,15 +76,27 @@ refuse "infer --input: 3 of 4 bytes" "^dmo infer: short.bin: too short for input
 	"$DMO" infer --input short.bin "$float"
 refuse "infer --input: 2 bytes for 1" "^dmo infer: long.bin: longer than the model's inputs" \
 	"$DMO" infer --input long.bin "$int8"
-refuse "infer --output in no directory" "^dmo infer: /nonexistent/x: No such file" \
+# full_disk COMMAND...: COMMAND where no file may grow (RLIMIT_FSIZE 0,
+# SIGXFSZ ignored): every write fails (EFBIG), as on a full disk.  An
+# output is a regular file (a device such as /dev/full is refused).  Its
+# stderr goes through a pipe, which the limit does not cut.
+full_disk() {
+	{ (trap '' XFSZ; ulimit -f 0; exec "$@") 2>&1 >/dev/null; echo $? >"$WORK/full_disk.rc"; } |
+		cat >&2
+	return "$(cat "$WORK/full_disk.rc")"
+}
+refuse "infer --output in no directory" "^dmo infer: cannot write /nonexistent/x: No such file" \
 	"$DMO" infer --output /nonexistent/x "$int8"
-refuse "infer --output to a full disk" "^dmo infer: /dev/full: write failed" \
+refuse "infer --output to a full disk" "^dmo infer: cannot write full.bin: File too large" \
+	full_disk "$DMO" infer --output full.bin "$int8"
+refuse "infer --output a device" "^dmo infer: /dev/full is not a regular file" \
 	"$DMO" infer --output /dev/full "$int8"
 # simple_add's output, 1x128x128x1 int8 (16 KiB), is more than stdio buffers:
 # its fwrite fails, before any fclose.
-refuse "infer --output of 16 KiB to a full disk" "^dmo infer: /dev/full: write failed" \
-	"$DMO" infer --output /dev/full "$MODELS/tflm_simple_add_model.tflite"
-refuse "infer --json --output in no directory" "^dmo infer: /nonexistent/x: No such file" \
+refuse "infer --output of 16 KiB to a full disk" "^dmo infer: full.bin: write failed" \
+	full_disk "$DMO" infer --output full.bin "$MODELS/tflm_simple_add_model.tflite"
+[ -e full.bin ] && fail "infer left a partial full.bin"
+refuse "infer --json --output in no directory" "^dmo infer: cannot write /nonexistent/x: No such file" \
 	"$DMO" infer --json --output /nonexistent/x "$int8"
 refuse "run: no such model" "^dmo run: cannot read model file" "$DMO" run --model /nonexistent.tflite
 refuse "run: an empty model file" "^dmo run: empty.tflite" "$DMO" run --model empty.tflite
@@ -141,12 +153,12 @@ refuse "sweep: an --out below a file" "^dmo sweep: cannot create plain/x/sweep-.
 # symbolic link (never followed), its write probe a folder; a lost
 # layers.csv cannot be rebuilt from a tool-layers.bin that is no file.
 mkdir lockdir probedir recover && ln -s /nonexistent lockdir/.dmo-lock &&
-	mkdir probedir/.dmo-write-test recover/tool-layers.bin
+	mkdir probedir/.dmo-write-test recover/tool-layers.bin && : >probedir/.dmo-lock
 refuse "profile: the lock a dangling symlink" \
 	"^dmo profile: cannot create .*/lockdir/\.dmo-lock: Too many levels of symbolic links$" \
 	"$DMO" profile --out lockdir -- true
 refuse "profile: the write probe a folder" \
-	"^dmo profile: cannot write to output directory probedir: Is a directory$" \
+	"^dmo profile: probedir/.dmo-write-test is a folder, not a file dmo wrote; refusing to write or remove it$" \
 	"$DMO" profile --out probedir -- true
 # profile's FIFO lives in a fresh folder under $TMPDIR, made before Valgrind
 # starts: the message names the parent, not mkdtemp's random name.
@@ -329,11 +341,12 @@ refuse "plot: unwritable figure" "^dmo plot: " "$DMO" plot --out /nonexistent/x.
 grep -q "^dmo plot: isa/layers.csv was missing .*rebuilt from" "$WORK/err" &&
 	echo "ok: plot rebuilt layers.csv" || fail "plot did not rebuild layers.csv: $(cat "$WORK/err")"
 mkdir isa/layer-0001.csv
-refuse "export: the CSV path is a directory" "^dmo export: isa/layer-0001.csv: Is a directory" \
+refuse "export: the CSV path is a directory" "^dmo export: isa/layer-0001.csv is a folder" \
 	"$DMO" export isa
 rmdir isa/layer-0001.csv
-ln -s /dev/full isa/layer-0001.csv
-refuse "export: the CSV on a full disk" "^dmo export: isa/layer-0001.csv: write failed$" "$DMO" export isa
+refuse "export: the CSV on a full disk" "^dmo export: .*isa/layer-0001.csv.*: File too large$" \
+	full_disk "$DMO" export isa
+[ -e isa/layer-0001.csv ] && fail "export left a partial isa/layer-0001.csv"
 # A .tflite model with its input from a file or a seed: every layer ok.
 printf '\000\000\000\077' >half.bin # 0.5f, little-endian
 for source in "--input half.bin" "--random 3"; do
@@ -380,9 +393,9 @@ expect_eq "compare with nothing profiled: openblas's row" "not profiled" \
 # disk, seen at fclose): exit 2, the file named.
 mkdir -p cmp-dir/compare.csv cmp-fulldisk
 ln -s /dev/full cmp-fulldisk/compare.csv
-refuse "compare: compare.csv is a directory" "^dmo compare: cannot write cmp-dir/compare.csv$" \
+refuse "compare: compare.csv is a directory" "^dmo compare: cmp-dir/compare.csv is a folder" \
 	"$DMO" compare -q --backends openblas -o cmp-dir relu:in=4x4x4
-refuse "compare: compare.csv on a full disk" "^dmo compare: cannot write cmp-fulldisk/compare.csv$" \
+refuse "compare: compare.csv a link (to a device)" "^dmo compare: cmp-fulldisk/compare.csv is a symbolic link" \
 	"$DMO" compare -q --backends openblas -o cmp-fulldisk relu:in=4x4x4
 # A harness that runs and records nothing (/bin/true): the row says that
 # profiling failed, and since dmo could not do its work the exit is 2.

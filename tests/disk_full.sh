@@ -43,4 +43,26 @@ head -c 12288 /dev/zero >"$disk/filler" 2>/dev/null
 expect_eq "full disk, program exits 7: status" 7 $?
 grep -q "No space left on device" "$WORK/exit.err" && echo "ok: full disk said" \
 	|| fail "no message: $(cat "$WORK/exit.err")"
+
+# --trace=full on a disk that fills during layer 1's event file (issue 28):
+# the tool says so for that layer and once that later layers get none; it
+# printed an error for every later layer and left an empty event file each.
+# 24 KiB: the lock and tool-layers.bin take a page each, layer 1's 32 KiB
+# of events do not fit in the rest.
+rm -rf "$disk/run2" "$disk/filler"
+umount "$disk" && mount -t tmpfs -o size=24k tmpfs "$disk" || fail "remount"
+mkdir "$disk/full"
+"$DMO" profile --trace=full --out "$disk/full" -- "$TARGETS/relu" >/dev/null 2>"$WORK/full.err"
+expect_eq "full trace on a full disk: status (the program exited 0)" 2 $?
+# The event file took the disk: tool-layers.bin loses layer 3 and there is
+# no layers.csv (both said); the table on stderr has the layers recorded.
+expect_eq "full trace: layer 1, whose events did not fit; layer 2 kept" \
+	"relu_forward error:trace-write-failed relu_backward ok" \
+	"$(awk '$1 ~ /^[0-9]+$/ { printf "%s%s %s", sep, $2, $NF; sep = " " }' "$WORK/full.err")"
+expect_eq "full trace: messages naming an event file" 2 \
+	"$(grep -c "event file" "$WORK/full.err")"
+grep -q "dmo: no event files after layer 1's failed (disk full?)" "$WORK/full.err" &&
+	echo "ok: said once that later layers get no event file" || fail "$(cat "$WORK/full.err")"
+expect_eq "full trace: no event file for layers 2 and 3" "" \
+	"$(ls "$disk/full" | grep 'layer-000[23]')"
 finish

@@ -69,6 +69,17 @@ tests_targets_badbackend_dmo_backend_xnnpack_la_LDFLAGS = -module -avoid-version
 check_LTLIBRARIES += tests/targets/copybackend/dmo-backend-onednn.la
 tests_targets_copybackend_dmo_backend_onednn_la_SOURCES = tests/targets/copying_relu.c
 tests_targets_copybackend_dmo_backend_onednn_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+# Two plugins that fail in their run (issue 28): xnnpack crashes, onednn
+# writes past its output (tests/plugin_faults.sh).
+check_LTLIBRARIES += tests/targets/faultybackend/dmo-backend-xnnpack.la \
+	tests/targets/faultybackend/dmo-backend-onednn.la
+tests_targets_faultybackend_dmo_backend_xnnpack_la_SOURCES = tests/targets/faulty_relu.c
+tests_targets_faultybackend_dmo_backend_xnnpack_la_CPPFLAGS = $(AM_CPPFLAGS) -DFAULTY_CRASH
+tests_targets_faultybackend_dmo_backend_xnnpack_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+tests_targets_faultybackend_dmo_backend_onednn_la_SOURCES = tests/targets/faulty_relu.c
+tests_targets_faultybackend_dmo_backend_onednn_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+TESTS += tests/plugin_faults.sh
+EXTRA_DIST += tests/plugin_faults.sh
 
 # Issue 14's acceptance cases, one script per group.
 TESTS += tests/rundir_integrity.sh tests/guest_streams.sh tests/client_agree.sh tests/disk_full.sh \
@@ -129,15 +140,15 @@ EXTRA_DIST += tests/layer_spec.sh
 # docs/layering.md's layering, on the headers every compiled object reached.
 TESTS += tests/layering.sh
 EXTRA_DIST += tests/layering.sh
-TESTS += tests/sweep_errors.sh
-EXTRA_DIST += tests/sweep_errors.sh
+TESTS += tests/sweep_errors.sh tests/emit_hostile.sh
+EXTRA_DIST += tests/sweep_errors.sh tests/emit_hostile.sh
 TESTS += tests/harness_cli.sh
 EXTRA_DIST += tests/harness_cli.sh
 TESTS += tests/layers_csv.sh
 EXTRA_DIST += tests/layers_csv.sh
 
-TESTS += tests/cmd_edges.sh
-EXTRA_DIST += tests/cmd_edges.sh
+TESTS += tests/cmd_edges.sh tests/planted_links.sh tests/hostile_inputs.sh tests/small_cases.sh
+EXTRA_DIST += tests/cmd_edges.sh tests/planted_links.sh tests/hostile_inputs.sh tests/small_cases.sh
 # Failing the libc calls dmo checks (an LD_PRELOAD shim) under dmo commands;
 # no coverage counters of its own, as it is preloaded into gnuplot too.
 check_LTLIBRARIES += tests/fail_nth.la

@@ -10,14 +10,17 @@ MODELS="$top_srcdir/tests/models"
 # compare of two specs on one backend: two steps.  dmo sweep of a grid of
 # two configurations: two steps.
 # quoted RUN ARGS...: ARGS quoted for a shell, every "@" made a path of
-# its own for RUN (a sweep resumes from an old OUT: each run needs a new one).
+# its own for RUN of this check (a sweep resumes from an old OUT, and a
+# sweep's OUT is no run folder for dmo run: each run needs a new one).
+checks=0
 quoted() {
 	run=$1; shift
-	for a; do printf "'%s' " "$(printf %s "$a" | sed "s|@|$WORK/run$run|g")"; done
+	for a; do printf "'%s' " "$(printf %s "$a" | sed "s|@|$WORK/check$checks-run$run|g")"; done
 }
 
 check() { # NAME TOTAL CMD ARGS...
 	name=$1 total=$2 cmd=$3; shift 3
+	checks=$((checks + 1))
 	pattern="dmo $cmd: "
 	eval "\"\$DMO\" \"\$cmd\" $(quoted 1 "$@")" >"$WORK/out" 2>"$WORK/err"
 	grep -q "^dmo .*: [0-9]*/$total " "$WORK/err" &&

@@ -87,7 +87,7 @@ key=$(basename "$(echo "$WORK"/sw/sweep-*)" | sed 's/^sweep-//')
 # as the single run.
 DMO_COMMAND=$DMO "$DMO" sweep "$GRID" --backend "$BACKEND" --isa "$ISA" --formula "@$PAPER" \
 	--out "$WORK/emit" --batch 16 --emit-commands >"$WORK/cmds"
-grep -q -- "--backend $BACKEND --isa $ISA " "$WORK/cmds" && echo "ok: emitted commands name backend and cap" ||
+grep -q -- "--backend '$BACKEND' --isa '$ISA' " "$WORK/cmds" && echo "ok: emitted commands name backend and cap" ||
 	fail "emitted commands: $(cat "$WORK/cmds")"
 expect_eq "emitted commands (32 configurations / 16)" 2 "$(wc -l <"$WORK/cmds")"
 sh "$WORK/cmds" >"$WORK/cmds.out" 2>&1

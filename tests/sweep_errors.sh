@@ -54,7 +54,7 @@ grep -qF "no figure: no configuration has a formula value yet" "$WORK/err16.err"
 sweep16=$(echo "$WORK"/err16/sweep-*)
 rm "$sweep16/results.csv" && mkdir "$sweep16/results.csv"
 expect_sweep_error "summary over a results.csv that is a directory" 2 \
-	"cannot write $sweep16/results.csv: Is a directory" \
+	"$sweep16/results.csv is a folder, not a file dmo wrote" \
 	'relu:in=1x1x4' --formula 'OB / (OB - 16)' --out "$WORK/err16"
 
 # 3. A sweep of two configurations with only the second run (--configs):
@@ -72,7 +72,7 @@ grep -qF "2 in the grid, 0 skipped as invalid, 1 with results, 1 MISSING" "$WORK
 collected=$(echo "$WORK"/collected/sweep-*)
 rm "$collected/results.csv" && mkdir "$collected/results.csv"
 expect_sweep_error "collect over a results.csv that is a directory" 2 \
-	"cannot write $collected/results.csv: Is a directory" --collect "$WORK/half" --out "$WORK/collected"
+	"$collected/results.csv is a folder, not a file dmo wrote" --collect "$WORK/half" --out "$WORK/collected"
 
 # 4. The same sweep resumed over a damaged directory: refused, with the
 # file and line.  Each case damages a fresh copy.

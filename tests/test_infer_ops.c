@@ -406,6 +406,19 @@ START_TEST(windowed_refusals)
 	pool_2x2(2);
 	t[1].zero_point = &zeros2[1];
 	refused("input and output quantisation differ");
+	/* Issue 28: a 2^31 x 2^31 window, SAME-padded over an 8x8x3 image:
+	 * the kernel would take 2^62 steps per output element, and the window
+	 * arithmetic overflowed int.  Refused at once. */
+	reset(DMO_NET_MAXPOOL, 1, 1);
+	shape(0, DMO_NET_F32, 4, (int[]){ 1, 8, 8, 3 });
+	shape(1, DMO_NET_F32, 4, (int[]){ 1, 8, 8, 3 });
+	s.padding_same = 1;
+	s.stride_h = s.stride_w = 1;
+	s.filter_h = s.filter_w = 2147483647;
+	refused("window steps");
+	/* The same window a little smaller: within int, still too many steps. */
+	s.filter_h = s.filter_w = 1 << 20;
+	refused("window steps");
 }
 END_TEST
 
@@ -429,6 +442,13 @@ START_TEST(elementwise_refusals)
 	quant(0, &one, &zero);
 	quant(1, &one, &zero);
 	refused("only int8 and float32 are supported");
+	/* Issue 28: an in/out scale ratio of 2^40 needs a left shift of 41,
+	 * which the kernel's int32 arithmetic cannot take (undefined). */
+	static const float huge = 0x1p40f;
+	unary(DMO_NET_RELU, DMO_NET_I8, DMO_NET_I8);
+	quant(0, &huge, &zero);
+	quant(1, &one, &zero);
+	refused("requantisation factor 1.09951e+12 (the scales' ratio) is out of range");
 	/* An input scale so small that the scaled differences would need a
 	 * right shift (TFLite's softmax only shifts left). */
 	static const float tiny = 1e-9f, prob = 1.0f / 256;

@@ -277,6 +277,59 @@ START_TEST(base_graph_reads)
 }
 END_TEST
 
+/* Issue 28: LEVELS of Graph -> Node -> Attribute -> Graph ... nesting in a
+ * ModelProto (graph = field 7, node = 1, attribute = 5, attribute's g = 6;
+ * all length-delimited, key = field << 3 | 2), written from the inside
+ * out.  Returns the message's length; it ends at BUF + CAP. */
+static size_t nested_model(unsigned char *buf, size_t cap, int levels)
+{
+	static const unsigned char fields[3] = { 1, 5, 6 }; /* graph's node, node's attribute, its g */
+	size_t start = cap, len;
+
+	for (int level = 0; level <= levels; level++) {
+		unsigned char field = level == levels ? 7 : fields[level % 3], varint[10];
+		size_t n = 0;
+
+		len = cap - start;
+		do { /* the payload's length, a varint: low 7 bits first */
+			varint[n++] = (unsigned char)((len & 0x7f) | (len > 0x7f ? 0x80 : 0));
+			len >>= 7;
+		} while (len);
+		start -= n;
+		memcpy(buf + start, varint, n);
+		buf[--start] = (unsigned char)(field << 3 | 2);
+	}
+	return cap - start;
+}
+
+START_TEST(nesting_depth)
+{
+	enum { CAP = 1 << 20 };
+	unsigned char *buf = malloc(CAP);
+	struct dmo_model m;
+	char err[512] = "";
+	size_t len;
+
+	ck_assert_ptr_nonnull(buf);
+	/* 100,000 levels overflowed protobuf-c's stack (SIGSEGV). */
+	len = nested_model(buf, CAP, 100000);
+	ck_assert_int_eq(dmo_model_parse_onnx(buf + CAP - len, len, "m.onnx", NULL, 0, &m, err,
+					      sizeof err), -1);
+	ck_assert_str_eq(err, "m.onnx: messages nested more than 100 levels deep: no model dmo reads");
+	/* 98 levels inside the model (99 messages, the model one of them) are
+	 * within the bound; unpacked, the graph has no nodes with an op. */
+	len = nested_model(buf, CAP, 98);
+	ck_assert_int_eq(dmo_model_parse_onnx(buf + CAP - len, len, "m.onnx", NULL, 0, &m, err,
+					      sizeof err), -1);
+	ck_assert_msg(strstr(err, "nested") == NULL, "%s", err);
+	len = nested_model(buf, CAP, 100);
+	ck_assert_int_eq(dmo_model_parse_onnx(buf + CAP - len, len, "m.onnx", NULL, 0, &m, err,
+					      sizeof err), -1);
+	ck_assert_msg(strstr(err, "nested more than 100") != NULL, "%s", err);
+	free(buf);
+}
+END_TEST
+
 START_TEST(graph_faults)
 {
 	static const unsigned char junk[] = { 0xff, 0xff, 0xff };
@@ -672,6 +725,7 @@ int main(void)
 
 	tcase_add_test(tc, base_graph_reads);
 	tcase_add_test(tc, graph_faults);
+	tcase_add_test(tc, nesting_depth);
 	tcase_add_test(tc, initializer_faults);
 	tcase_add_test(tc, value_info_faults);
 	tcase_add_test(tc, gemm_and_elementwise);

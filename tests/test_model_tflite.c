@@ -6,6 +6,7 @@
  * whose text is what model_tflite.c and flatbuf.c say for that fault; the
  * accepted ones assert the op spec, derived by hand next to the case. */
 #include <check.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -543,6 +544,46 @@ START_TEST(buffer_after_flatbuffer_and_quant)
 }
 END_TEST
 
+/* Issue 28: quantisation a kernel cannot use is refused by the reader,
+ * named: a scale of 0, inf or NaN, a zero point outside the type's range
+ * (2^40 for int8; 256 for uint8 would wrap). */
+START_TEST(quant_refused)
+{
+	struct t_model tm = relu_model();
+	static const struct { float scale; int64_t zero; int type; const char *why; } cases[] = {
+		{ 0.0f, 0, I8, "quantisation scale 0 is 0: it must be finite and positive" },
+		{ -0.5f, 0, I8, "quantisation scale 0 is -0.5: it must be finite and positive" },
+		{ INFINITY, 0, I8, "quantisation scale 0 is inf: it must be finite and positive" },
+		{ NAN, 0, I8, "quantisation scale 0 is nan: it must be finite and positive" },
+		{ 0.5f, (int64_t)1 << 40, I8,
+		  "quantisation zero point 0 is 1099511627776, outside i8's range [-128, 127]" },
+		{ 0.5f, -129, I8, "quantisation zero point 0 is -129, outside i8's range [-128, 127]" },
+		{ 0.5f, 256, U8, "quantisation zero point 0 is 256, outside u8's range [0, 255]" },
+	};
+	char want[256];
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		tm = relu_model();
+		tm.tensor[0].type = tm.tensor[1].type = cases[i].type;
+		tm.tensor[0].n_scale = 1;
+		tm.tensor[0].scale[0] = cases[i].scale;
+		tm.tensor[0].zero[0] = cases[i].zero;
+		snprintf(want, sizeof want, "m.tflite: tensor '%s': %s", tm.tensor[0].name, cases[i].why);
+		refused(&tm, want);
+	}
+	/* The bounds themselves are accepted. */
+	tm.tensor[0].zero[0] = 255;
+	tm.tensor[0].scale[0] = 1e-30f;
+	write_model(&buf, &tm, &where);
+	{
+		struct dmo_model m;
+		char err[512] = "";
+		ck_assert_msg(parse(&m, err, sizeof err) == 0, "%s", err);
+		dmo_model_free(&m);
+	}
+}
+END_TEST
+
 /* Operators without an op spec: named by their code. */
 START_TEST(op_names)
 {
@@ -873,6 +914,7 @@ int main(void)
 	tcase_add_test(tc, op_names);
 	tcase_add_test(tc, conv_faults);
 	tcase_add_test(tc, pool_fc_add_faults);
+	tcase_add_test(tc, quant_refused);
 	tcase_add_test(tc, layout_faults);
 	tcase_add_test(tc, concat_faults);
 	tcase_add_test(tc, shape_option);

@@ -191,6 +191,15 @@ static const struct error_case {
 	{ "dwconv2d:in=1x1x65536,k=1,mult=65536", "value of 'mult' is too large for 'in' channels" },
 	/* explicit pad 2 under a dilated kernel of 4: (2^31 - 1 + 4 - 4) + 1 rows */
 	{ "conv2d:in=2147483647x1x1,k=2x1,dil=3x1,pad=2x0,out_c=1", "output of 'in' with this 'pad' is too large" },
+	/* Issue 28: windows and loop counts beyond 64-bit arithmetic or any
+	 * sane time, refused by the parser (a 2^31 x 2^31 pool window never
+	 * ended; 2^40 window steps is the bound, opspec.h). */
+	{ "maxpool:in=8x8x3,k=2147483647x2147483647,pad=same", "window of 'k'" },
+	{ "avgpool:in=8x8x3,k=2147483647x1,stride=2x1,pad=same", "window of 'k'" },
+	{ "conv2d:in=1x1x1,k=65537x1,dil=32768x1,pad=same,out_c=1", "window of 'k'" },
+	{ "maxpool:in=8x8x3,k=1048576x1048576,pad=same", "more than 2^40 window steps" },
+	{ "conv2d:in=1024x1024x256,k=64x64,out_c=16,pad=same", "more than 2^40 window steps" },
+	{ "fc:in=65536x65536,units=65536,dtype=i8", "more than 2^40 window steps" },
 	{ "relu:in=2x2x2 ", "bad value for 'in'" },
 	{ "relu:in=2x2x2,", "empty key=value" },
 	{ "relu:in=2x2x2,,dtype=i8", "empty key=value" },

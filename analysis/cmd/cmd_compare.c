@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "compare.h"
 #include "cpu_features.h"
+#include "fs.h"
 #include "host_isa.h"
 #include "json.h"
 #include "progress.h"
@@ -241,7 +242,7 @@ int cmd_compare(int argc, char **argv)
 	struct cmd_table table;
 	int c, n_backends = 0, status = 2;
 	struct dmo_progress progress;
-	FILE *csv;
+	struct dmo_out csv;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		if (cmd_output_option(&command, c, &output))
@@ -300,14 +301,13 @@ int cmd_compare(int argc, char **argv)
 	}
 	size_t n = (size_t)opts.n_specs * (size_t)n_backends;
 	snprintf(path, sizeof path, "%s/compare.csv", opts.out_dir);
-	csv = fopen(path, "w");
-	if (csv == NULL) {
-		fprintf(stderr, "dmo compare: cannot write %s\n", path);
+	if (dmo_out_open(&csv, path, err, sizeof err) == NULL) {
+		fprintf(stderr, "dmo compare: %s\n", err);
 		goto out;
 	}
-	write_csv(csv, rows, n, opts.threads);
-	if (fclose(csv) != 0) {
-		fprintf(stderr, "dmo compare: cannot write %s\n", path);
+	write_csv(csv.stream, rows, n, opts.threads);
+	if (dmo_out_commit(&csv, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo compare: %s\n", err);
 		goto out;
 	}
 	if (output.format != CMD_TEXT) {

@@ -33,7 +33,7 @@ static int export_one(const char *dir, const char *leaf)
 {
 	char in_path[PATH_MAX], out_path[PATH_MAX], err[1024] = "";
 	struct dmo_trace trace;
-	FILE *out;
+	struct dmo_out out;
 	int rc;
 
 	snprintf(in_path, sizeof in_path, "%s/%s", dir, leaf);
@@ -42,23 +42,22 @@ static int export_one(const char *dir, const char *leaf)
 		fprintf(stderr, "dmo export: %s\n", err);
 		return -1;
 	}
-	out = fopen(out_path, "w");
-	if (out == NULL) {
-		fprintf(stderr, "dmo export: %s: %s\n", out_path, strerror(errno));
+	if (dmo_out_open(&out, out_path, err, sizeof err) == NULL) {
+		fprintf(stderr, "dmo export: %s\n", err);
 		dmo_trace_close(&trace);
 		return -1;
 	}
-	rc = dmo_trace_export_csv(&trace, out, err, sizeof err);
-	if (fclose(out) != 0)
-		rc = -1;
+	rc = dmo_trace_export_csv(&trace, out.stream, err, sizeof err);
 	if (rc != 0)
-		dmo_remove_unfinished(out_path); /* a part of the events is no result */
-	/* The reader's messages name the event file already; a failed write
-	 * is the CSV's. */
-	if (rc != 0 && err[0])
+		dmo_out_abandon(&out); /* a part of the events is no result */
+	else
+		rc = dmo_out_commit(&out, err, sizeof err);
+	/* The reader's and the commit's messages name their file; a failed
+	 * write during the export is the CSV's. */
+	if (rc != 0 && !err[0])
+		snprintf(err, sizeof err, "%s: write failed", out_path);
+	if (rc != 0)
 		fprintf(stderr, "dmo export: %s\n", err);
-	else if (rc != 0)
-		fprintf(stderr, "dmo export: %s: write failed\n", out_path);
 	else
 		printf("%s (%llu events%s)\n", out_path, (unsigned long long)trace.count,
 		       trace.incomplete ? ", incomplete run" : "");

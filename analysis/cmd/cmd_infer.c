@@ -129,11 +129,13 @@ static uint64_t *rank_order(const struct dmo_net_tensor *t, const unsigned char 
 }
 
 /* The text summary of output T: every value of a small output, else a
- * classifier's three best classes.  Returns 0, or -1 when out of memory. */
+ * classifier's three best classes, in rank_order's order but found in one
+ * pass: a 2 GiB output is not sorted to print three.  Returns 0. */
 static int summarise(FILE *out, const struct dmo_net_tensor *t, const unsigned char *p, uint64_t n)
 {
+	enum { TOP = 3 };
+	uint64_t best[TOP];
 	char shape[128];
-	uint64_t *order;
 
 	shape_text(t, shape, sizeof shape);
 	if (n <= 8) {
@@ -143,13 +145,23 @@ static int summarise(FILE *out, const struct dmo_net_tensor *t, const unsigned c
 		fprintf(out, "\n");
 		return 0;
 	}
-	if ((order = rank_order(t, p, n)) == NULL)
-		return -1;
+	ranked_tensor = t;
+	ranked_bytes = p;
+	for (uint64_t i = 0; i < n; i++) {
+		/* Insert i among the best so far (at most TOP of them). */
+		int k = i < TOP ? (int)i : TOP;
+		if (k == TOP && by_value(&i, &best[TOP - 1]) > 0)
+			continue;
+		if (k == TOP)
+			k--;
+		for (; k > 0 && by_value(&i, &best[k - 1]) < 0; k--)
+			best[k] = best[k - 1];
+		best[k] = i;
+	}
 	fprintf(out, "output '%s' [%s]: top classes", t->name, shape);
-	for (int k = 0; k < 3; k++)
-		fprintf(out, " %" PRIu64 " (%g)", order[k], real_value(t, p, order[k]));
+	for (int k = 0; k < TOP; k++)
+		fprintf(out, " %" PRIu64 " (%g)", best[k], real_value(t, p, best[k]));
 	fprintf(out, "\n");
-	free(order);
 	return 0;
 }
 
@@ -245,7 +257,7 @@ int cmd_infer(int argc, char **argv)
 	struct dmo_plan plan;
 	struct dmo_net net;
 	int rc = 2; /* a model dmo cannot run is bad input: infer has no finding */
-	int created = 0; /* OUTPUT, opened by this run */
+	struct dmo_out out = { 0 }; /* OUTPUT, renamed into place once whole */
 	if (dmo_plan_model(argv[optind], NULL, 0, os_name, DMO_PLAN_TIME_LIMIT, NULL, &model, &plan,
 			   err, sizeof err)) {
 		fprintf(stderr, "dmo infer: %s\n", err);
@@ -268,7 +280,6 @@ int cmd_infer(int argc, char **argv)
 	uint64_t size = plain ? plan.peak_plain : plan.peak_dmo;
 	uint64_t *offsets = calloc(model.n_tensors ? model.n_tensors : 1, sizeof *offsets);
 	unsigned char *arena = malloc(size ? size : 1);
-	FILE *out = NULL;
 	if (!offsets || !arena) {
 		fprintf(stderr, "dmo infer: out of memory for a %" PRIu64 "-byte arena\n", size);
 		goto done;
@@ -308,11 +319,10 @@ int cmd_infer(int argc, char **argv)
 			       on_backend, backend_name, dmo_backend_desc(backend)->version(),
 			       net.n_steps - on_backend);
 	}
-	if (output && !(out = fopen(output, "wb"))) {
-		fprintf(stderr, "dmo infer: %s: %s\n", output, strerror(errno));
+	if (output && !dmo_out_open(&out, output, err, sizeof err)) {
+		fprintf(stderr, "dmo infer: %s\n", err);
 		goto done;
 	}
-	created = output != NULL;
 	for (size_t t = 0; t < net.n_tensors; t++) {
 		if (!net.tensors[t].graph_output)
 			continue;
@@ -324,17 +334,15 @@ int cmd_infer(int argc, char **argv)
 			fprintf(stderr, "dmo infer: out of memory\n");
 			goto done;
 		}
-		if (out && fwrite(arena + offsets[t], 1, bytes, out) != bytes) {
+		if (out.stream && fwrite(arena + offsets[t], 1, bytes, out.stream) != bytes) {
 			fprintf(stderr, "dmo infer: %s: write failed\n", output);
 			goto done;
 		}
 	}
-	if (out && fclose(out)) {
-		out = NULL;
-		fprintf(stderr, "dmo infer: %s: write failed\n", output);
+	if (out.stream && dmo_out_commit(&out, err, sizeof err)) {
+		fprintf(stderr, "dmo infer: %s\n", err);
 		goto done;
 	}
-	out = NULL;
 	if (table.stream != NULL && cmd_table_close(&table, err, sizeof err) != 0) {
 		table.stream = NULL;
 		fprintf(stderr, "dmo infer: %s\n", err);
@@ -346,10 +354,7 @@ done:
 	if (table.stream != NULL && table.stream != stdout)
 		fclose(table.stream);
 	free(table.csv);
-	if (out)
-		fclose(out);
-	if (created && rc != 0)
-		dmo_remove_unfinished(output); /* a part of the outputs is no result */
+	dmo_out_abandon(&out); /* a part of the outputs is no result */
 	free(arena);
 	free(offsets);
 	dmo_net_free(&net);

@@ -13,6 +13,10 @@ const struct cmd_option cmd_profile_options[] = {
 	{ "count", no_argument, DMO_OPT_COUNT, NULL,
 	  "count guest instructions for layers.csv's instructions\n"
 	  "column (a full trace always counts; otherwise it is empty)" },
+	{ "force", no_argument, DMO_OPT_FORCE, NULL,
+	  "take DIR as a run folder though it holds other\n"
+	  "files and no earlier run (its files named like\n"
+	  "dmo's are replaced)" },
 	{ "quiet", no_argument, 'q', NULL,
 	  "no per-layer table and no notes (layers.csv is written\n"
 	  "as always; warnings about threads stay)" },

@@ -40,7 +40,7 @@ static int analyze_trace(const char *dir, struct dmo_layer_analysis *a, char *er
 	char events[4096], curves[4096];
 	struct dmo_trace check;
 	struct stat info;
-	FILE *out;
+	struct dmo_out out;
 	int rc;
 
 	snprintf(events, sizeof events, "%s/" DMO_TRACE_FILE_FORMAT, dir, a->row->layer);
@@ -55,21 +55,17 @@ static int analyze_trace(const char *dir, struct dmo_layer_analysis *a, char *er
 	if (rc != 0)
 		return -1;
 	snprintf(curves, sizeof curves, "%s/layer-%04u-curves.csv", dir, a->row->layer);
-	out = fopen(curves, "w");
-	if (out == NULL) {
-		snprintf(err, err_len, "%s: %s", curves, strerror(errno));
+	if (dmo_out_open(&out, curves, err, err_len) == NULL)
 		return -1;
-	}
-	fputs("step,time,min_read,max_write\n", out);
-	rc = dmo_trace_curves(events, dir, write_curve_point, out, &a->trace, err, err_len);
-	if ((ferror(out) | fclose(out)) != 0 && rc == 0) {
-		snprintf(err, err_len, "%s: write failed", curves);
-		rc = -1;
-	}
+	fputs("step,time,min_read,max_write\n", out.stream);
+	rc = dmo_trace_curves(events, dir, write_curve_point, out.stream, &a->trace, err,
+			      err_len);
 	if (rc != 0) {
-		dmo_remove_unfinished(curves); /* part of the curves is no result */
+		dmo_out_abandon(&out); /* part of the curves is no result */
 		return -1;
 	}
+	if (dmo_out_commit(&out, err, err_len) != 0)
+		return -1;
 	a->have_trace = 1;
 	a->trace_os = a->row->safe_rule == DMO_SAFE_AS_RUN ? dmo_reducer_os(&a->trace.exact)
 		      : a->row->safe_rule == DMO_SAFE_ANY_SPLIT ? a->trace.split_os
@@ -221,15 +217,14 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 	uint64_t total_out = 0, total_exact = 0, total_algo = 0, total_analytic = 0;
 	uint64_t total_penalty = 0;
 	int failed = 0;
+	struct dmo_out written;
 	FILE *csv;
 	struct dmo_text_column name;
 
 	snprintf(path, sizeof path, "%s/" DMO_ANALYSIS_CSV, dir);
-	csv = fopen(path, "w");
-	if (csv == NULL) {
-		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+	csv = dmo_out_open(&written, path, err, err_len);
+	if (csv == NULL)
 		return -1;
-	}
 	fputs("layer,name,op,out_bytes,exact_os,trace_os,algorithmic_os,analytic_os,"
 	      "penalty_bytes,penalty_pct,verdict,threads,os_bytes,backend,safe_os_rule\n", csv);
 	dmo_text_column_init(&name, "name", DMO_TEXT_NAME_CAP);
@@ -294,11 +289,8 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 			total_out, total_exact, "", total_algo, total_analytic,
 			percent(total_penalty, total_out), percent(total_penalty, total_exact));
 	}
-	if ((ferror(csv) | fclose(csv)) != 0) {
-		snprintf(err, err_len, "%s: write failed", path);
-		dmo_remove_unfinished(path);
+	if (dmo_out_commit(&written, err, err_len) != 0)
 		return -1;
-	}
 	size_t rules[DMO_SAFE_OBSERVED + 1] = { 0 };
 	for (size_t i = 0; i < count; i++)
 		rules[layers[i].row->safe_rule]++;

@@ -1,7 +1,8 @@
 /* compare.c - one op spec measured and verified on every backend
  * (compare.h).  Each backend profiles all the specs it supports in one
  * dmo-harness run under the tool (OUT_DIR/BACKEND), then dmo verifies every
- * measured O_s natively in this process, with the same ISA cap. */
+ * measured O_s natively, with the same ISA cap; each backend's work runs in
+ * a child process (isolate.h), as its plugin's code may crash. */
 #include "compare.h"
 
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include "backend_info.h"
 #include "cpu_features.h"
 #include "fs.h"
+#include "isolate.h"
 #include "locate.h"
 #include "profile.h"
 #include "runner.h"
@@ -198,6 +200,60 @@ static void verify_row(const struct dmo_compare_options *opts, const struct dmo_
 		row->next_changed = -1;
 }
 
+/* One backend's rows, in the child of dmo_isolated: what it is given and
+ * sends back. */
+struct backend_call {
+	const struct dmo_compare_options *opts;
+	const struct dmo_opspec *specs;
+	struct dmo_compare_row *rows, **todo;
+	int n_backends, b;
+};
+struct backend_reply {
+	int rc;
+	char err[1024];
+	struct dmo_compare_row rows[]; /* the backend's, one per spec */
+};
+
+/* Load backend B, keep the specs it takes, profile them in one run under
+ * the tool, and verify each measured O_s natively. */
+static void backend_work(void *arg, void *reply_bytes)
+{
+	const struct backend_call *c = arg;
+	const struct dmo_compare_options *opts = c->opts;
+	struct backend_reply *reply = reply_bytes;
+	char why[320];
+	struct dmo_backend_handle *h = dmo_backend_load(opts->backends[c->b], opts->isa, why,
+							sizeof why);
+	int n = 0;
+
+	for (int s = 0; s < opts->n_specs; s++) {
+		struct dmo_compare_row *row = &c->rows[s * c->n_backends + c->b];
+
+		if (h == NULL) {
+			set_reason(row, DMO_COMPARE_UNAVAILABLE, why);
+			continue;
+		}
+		snprintf(row->version, sizeof row->version, "%s", dmo_backend_desc(h)->version());
+		snprintf(row->isa_native, sizeof row->isa_native, "%s", dmo_backend_desc(h)->isa());
+		if (dmo_backend_set_threads(h, opts->threads, why, sizeof why) != 0 ||
+		    dmo_backend_check(h, &c->specs[s], why, sizeof why) != 0)
+			set_reason(row, DMO_COMPARE_UNSUPPORTED, why);
+		else
+			c->todo[n++] = row;
+	}
+	reply->rc = n > 0 ? profile_backend(opts, opts->backends[c->b], c->todo, n, reply->err,
+					     sizeof reply->err) : 0;
+	for (int i = 0; reply->rc == 0 && i < n; i++)
+		if (c->todo[i]->status == DMO_COMPARE_OK) {
+			const struct dmo_opspec *spec = &c->specs[(c->todo[i] - c->rows) / c->n_backends];
+
+			verify_row(opts, spec, dmo_backend_desc(h)->alignment, c->todo[i]);
+			diff_vs_ref(opts, spec, c->todo[i]);
+		}
+	for (int s = 0; s < opts->n_specs; s++)
+		reply->rows[s] = c->rows[s * c->n_backends + c->b];
+}
+
 int dmo_compare(const struct dmo_compare_options *opts, struct dmo_compare_row *rows,
 		char *err, size_t err_len)
 {
@@ -243,35 +299,39 @@ int dmo_compare(const struct dmo_compare_options *opts, struct dmo_compare_row *
 		}
 	}
 	for (int b = 0; b < n_backends; b++) {
-		char why[320];
-		struct dmo_backend_handle *h = dmo_backend_load(opts->backends[b], opts->isa, why,
-								sizeof why);
-		int n = 0;
+		struct backend_call call = { .opts = opts, .specs = specs, .rows = rows,
+					     .todo = todo, .n_backends = n_backends, .b = b };
+		size_t reply_len = sizeof(struct backend_reply) +
+				   (size_t)opts->n_specs * sizeof(struct dmo_compare_row);
+		struct backend_reply *reply = calloc(1, reply_len);
+		char who[128];
+		int signal_no;
 
-		for (int s = 0; s < opts->n_specs; s++) {
-			struct dmo_compare_row *row = &rows[s * n_backends + b];
-
-			if (h == NULL) {
-				set_reason(row, DMO_COMPARE_UNAVAILABLE, why);
-				continue;
-			}
-			snprintf(row->version, sizeof row->version, "%s", dmo_backend_desc(h)->version());
-			snprintf(row->isa_native, sizeof row->isa_native, "%s", dmo_backend_desc(h)->isa());
-			if (dmo_backend_set_threads(h, opts->threads, why, sizeof why) != 0 ||
-			    dmo_backend_check(h, &specs[s], why, sizeof why) != 0)
-				set_reason(row, DMO_COMPARE_UNSUPPORTED, why);
-			else
-				todo[n++] = row;
-		}
-		if (n > 0 && profile_backend(opts, opts->backends[b], todo, n, err, err_len) != 0)
+		if (reply == NULL) {
+			snprintf(err, err_len, "out of memory");
 			goto out;
-		for (int i = 0; i < n; i++)
-			if (todo[i]->status == DMO_COMPARE_OK) {
-				const struct dmo_opspec *spec = &specs[(todo[i] - rows) / n_backends];
-
-				verify_row(opts, spec, dmo_backend_desc(h)->alignment, todo[i]);
-				diff_vs_ref(opts, spec, todo[i]);
+		}
+		/* The plugin's code (init, check, its run under the tool and
+		 * the native runs) in a child: a crash costs this backend's
+		 * rows, which say so, and no other. */
+		snprintf(who, sizeof who, "backend %s", opts->backends[b]);
+		if (dmo_isolated(backend_work, &call, reply, reply_len, who, &signal_no, err,
+				 err_len) != 0) {
+			if (signal_no == 0) {
+				free(reply);
+				goto out;
 			}
+			for (int s = 0; s < opts->n_specs; s++)
+				set_reason(&rows[s * n_backends + b], DMO_COMPARE_FAILED, err);
+		} else if (reply->rc != 0) {
+			snprintf(err, err_len, "%s", reply->err);
+			free(reply);
+			goto out;
+		} else {
+			for (int s = 0; s < opts->n_specs; s++)
+				rows[s * n_backends + b] = reply->rows[s];
+		}
+		free(reply);
 		if (opts->row_done != NULL)
 			for (int s = 0; s < opts->n_specs; s++)
 				opts->row_done(opts->row_done_arg, &rows[s * n_backends + b]);

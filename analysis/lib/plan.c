@@ -103,11 +103,6 @@ uint64_t dmo_plan_share(const struct dmo_plan *p, int in, int out)
 	return l->diagonal && l->in == in && l->out == out ? l->os : 0;
 }
 
-static int live_together(const struct dmo_plan_tensor *a, const struct dmo_plan_tensor *b)
-{
-	return a->first <= b->last && b->first <= a->last;
-}
-
 /* Offsets of T excluded by one placed neighbour U, as the half-open range
  * [lo, hi).  Without sharing, T conflicts with U when T.off < U.off + U.bytes
  * and T.off + T.bytes > U.off; a permitted diagonal share of S bytes moves
@@ -123,19 +118,69 @@ static int span_cmp(const void *a, const void *b)
 	return (x->lo > y->lo) - (x->lo < y->lo);
 }
 
+/* The tensors live at each layer, as lists: a tensor's live neighbours are
+ * those of the layers it is live at, found without scanning every tensor
+ * (which made a chain of 10^5 layers quadratic). */
+struct live_index {
+	int lo;            /* the first layer */
+	size_t *start;     /* layer lo + k's tensors: at[start[k] .. start[k + 1]) */
+	int *at;
+	unsigned *seen;    /* per tensor: the last tensor + 1 it was visited for */
+};
+
+static void live_index_free(struct live_index *x)
+{
+	free(x->start);
+	free(x->at);
+	free(x->seen);
+}
+
+static int live_index_build(const struct dmo_plan *p, struct live_index *x)
+{
+	int lo = 0, hi = -1;
+	size_t total = 0;
+
+	for (size_t t = 0; t < p->n_tensors; t++) {
+		const struct dmo_plan_tensor *tt = &p->tensors[t];
+		lo = t == 0 || tt->first < lo ? tt->first : lo;
+		hi = tt->last > hi ? tt->last : hi;
+		total += tt->last >= tt->first ? (size_t)(tt->last - tt->first) + 1 : 0;
+	}
+	size_t steps = hi >= lo ? (size_t)(hi - lo) + 1 : 0;
+	x->lo = lo;
+	x->start = calloc(steps + 2, sizeof *x->start);
+	x->at = malloc((total ? total : 1) * sizeof *x->at);
+	x->seen = calloc(p->n_tensors ? p->n_tensors : 1, sizeof *x->seen);
+	if (x->start == NULL || x->at == NULL || x->seen == NULL)
+		return -1;
+	for (size_t t = 0; t < p->n_tensors; t++)
+		for (int s = p->tensors[t].first; s <= p->tensors[t].last; s++)
+			x->start[s - lo + 2]++;
+	for (size_t k = 2; k < steps + 2; k++)
+		x->start[k] += x->start[k - 1];
+	for (size_t t = 0; t < p->n_tensors; t++)
+		for (int s = p->tensors[t].first; s <= p->tensors[t].last; s++)
+			x->at[x->start[s - lo + 1]++] = (int)t;
+	return 0;
+}
+
 static uint64_t lowest_offset(const struct dmo_plan *p, int t, const uint64_t *off,
-			      const char *placed, int with_overlaps, struct span *spans)
+			      const char *placed, int with_overlaps, struct span *spans,
+			      struct live_index *live)
 {
 	const struct dmo_plan_tensor *tt = &p->tensors[t];
 	size_t n = 0;
 	int64_t at = 0;
 
-	for (size_t u = 0; u < p->n_tensors; u++) {
+	for (int s = tt->first; s <= tt->last; s++)
+	for (size_t k = live->start[s - live->lo]; k < live->start[s - live->lo + 1]; k++) {
+		int u = live->at[k];
 		const struct dmo_plan_tensor *tu = &p->tensors[u];
 		int64_t as_in = 0, as_out = 0; /* share when T is input / output */
 
-		if (!placed[u] || !live_together(tt, tu))
+		if (!placed[u] || live->seen[u] == (unsigned)t + 1)
 			continue;
+		live->seen[u] = (unsigned)t + 1;
 		if (with_overlaps) {
 			as_in = (int64_t)dmo_plan_share(p, t, (int)u);
 			as_out = (int64_t)dmo_plan_share(p, (int)u, t);
@@ -158,14 +203,15 @@ static int place(struct dmo_plan *p, const int *order, int with_overlaps, uint64
 	char *placed = calloc(p->n_tensors, 1);
 	uint64_t *off = calloc(p->n_tensors, sizeof *off);
 	struct span *spans = calloc(p->n_tensors, sizeof *spans);
-	int rc = placed && off && spans ? 0 : -1;
+	struct live_index live = { 0 };
+	int rc = placed && off && spans && live_index_build(p, &live) == 0 ? 0 : -1;
 
 	*peak = 0;
 	for (size_t i = 0; i < p->n_tensors && rc == 0; i++) {
 		int t = order[i];
 		struct dmo_plan_tensor *tt = &p->tensors[t];
 
-		off[t] = lowest_offset(p, t, off, placed, with_overlaps, spans);
+		off[t] = lowest_offset(p, t, off, placed, with_overlaps, spans, &live);
 		placed[t] = 1;
 		if (with_overlaps)
 			tt->offset_dmo = off[t];
@@ -177,6 +223,7 @@ static int place(struct dmo_plan *p, const int *order, int with_overlaps, uint64
 	free(placed);
 	free(off);
 	free(spans);
+	live_index_free(&live);
 	return rc;
 }
 
@@ -349,14 +396,27 @@ static void bound(struct dmo_plan *p)
 {
 	p->bound_dmo = 0;
 	p->bound_layer = 0;
+	/* Each layer's live bytes as a running sum: a tensor's bytes join at
+	 * its first layer and leave after its last (every tensor per layer
+	 * was quadratic in a chain of 10^5 layers).  live_bytes first holds
+	 * the changes. */
+	for (size_t l = 0; l < p->n_layers; l++)
+		p->layers[l].live_bytes = 0;
+	for (size_t t = 0; t < p->n_tensors; t++) {
+		const struct dmo_plan_tensor *tt = &p->tensors[t];
+		int from = tt->first < 0 ? 0 : tt->first;
+		if (tt->last < from || from >= (int)p->n_layers)
+			continue;
+		p->layers[from].live_bytes += tt->bytes;
+		if (tt->last + 1 < (int)p->n_layers)
+			p->layers[tt->last + 1].live_bytes -= tt->bytes;
+	}
 	for (size_t l = 0; l < p->n_layers; l++) {
 		struct dmo_plan_layer *pl = &p->layers[l];
 		uint64_t need;
 
-		pl->live_bytes = 0;
-		for (size_t t = 0; t < p->n_tensors; t++)
-			if (p->tensors[t].first <= (int)l && (int)l <= p->tensors[t].last)
-				pl->live_bytes += p->tensors[t].bytes;
+		if (l > 0)
+			pl->live_bytes += p->layers[l - 1].live_bytes;
 		need = pl->live_bytes - (pl->diagonal ? pl->os : 0);
 		if (need > p->bound_dmo) {
 			p->bound_dmo = need;
@@ -527,38 +587,66 @@ out:
 	return rc;
 }
 
+/* Whether tensors A < B, live together, clash at their offsets: they
+ * intersect, and not as input A starting at most O_s bytes before the
+ * end of output B (a tensor is only ever produced after its reader's
+ * input, so in a permitted pair the input is A and the output B). */
+static int clash(const struct dmo_plan *p, int with_overlaps, size_t a, size_t b)
+{
+	const struct dmo_plan_tensor *ta = &p->tensors[a], *tb = &p->tensors[b];
+	uint64_t oa = with_overlaps ? ta->offset_dmo : ta->offset_plain;
+	uint64_t ob = with_overlaps ? tb->offset_dmo : tb->offset_plain;
+	uint64_t share = with_overlaps ? dmo_plan_share(p, (int)a, (int)b) : 0;
+
+	if (oa >= ob + tb->bytes || ob >= oa + ta->bytes)
+		return 0;
+	return share == 0 || oa + share < ob + tb->bytes;
+}
+
 int dmo_plan_check(const struct dmo_plan *p, int with_overlaps, char *err, size_t err_len)
 {
 	uint64_t peak = with_overlaps ? p->peak_dmo : p->peak_plain;
+	struct live_index live = { 0 };
+	int rc = 0;
 
-	for (size_t a = 0; a < p->n_tensors; a++) {
+	if (live_index_build(p, &live) != 0) {
+		live_index_free(&live);
+		return dmo_errf(err, err_len, "out of memory");
+	}
+	for (size_t a = 0; a < p->n_tensors && rc == 0; a++) {
 		const struct dmo_plan_tensor *ta = &p->tensors[a];
 		uint64_t oa = with_overlaps ? ta->offset_dmo : ta->offset_plain;
+		size_t bad = SIZE_MAX; /* the first B that clashes with A */
 
-		if (oa + ta->bytes > peak)
-			return dmo_errf(err, err_len, "tensor %zu ends at %llu, past the peak %llu", a,
-				    (unsigned long long)(oa + ta->bytes),
-				    (unsigned long long)peak);
-		for (size_t b = a + 1; b < p->n_tensors; b++) {
-			const struct dmo_plan_tensor *tb = &p->tensors[b];
+		if (oa + ta->bytes > peak) {
+			rc = dmo_errf(err, err_len, "tensor %zu ends at %llu, past the peak %llu", a,
+				      (unsigned long long)(oa + ta->bytes),
+				      (unsigned long long)peak);
+			break;
+		}
+		/* Only A's live neighbours (the tensors of the layers A is live
+		 * at), each once. */
+		for (int s = ta->first; s <= ta->last; s++)
+			for (size_t k = live.start[s - live.lo]; k < live.start[s - live.lo + 1]; k++) {
+				size_t b = (size_t)live.at[k];
+				if (b <= a || b >= bad || live.seen[b] == (unsigned)a + 1)
+					continue;
+				live.seen[b] = (unsigned)a + 1;
+				if (clash(p, with_overlaps, a, b))
+					bad = b;
+			}
+		if (bad != SIZE_MAX) {
+			const struct dmo_plan_tensor *tb = &p->tensors[bad];
 			uint64_t ob = with_overlaps ? tb->offset_dmo : tb->offset_plain;
-			/* A tensor is only ever produced after its reader's input,
-			 * so in a permitted pair the input is A and the output B. */
-			uint64_t share = with_overlaps ? dmo_plan_share(p, (int)a, (int)b) : 0;
-
-			if (!live_together(ta, tb) || oa >= ob + tb->bytes || ob >= oa + ta->bytes)
-				continue;
-			/* They intersect: allowed only as input A starting at
-			 * most SHARE bytes before the end of output B. */
-			if (share == 0 || oa + share < ob + tb->bytes)
-				return dmo_errf(err, err_len,
-					    "tensors %zu [%llu, +%llu) and %zu [%llu, +%llu) are live together and overlap%s",
-					    a, (unsigned long long)oa, (unsigned long long)ta->bytes,
-					    b, (unsigned long long)ob, (unsigned long long)tb->bytes,
-					    share ? " beyond O_s" : "");
+			rc = dmo_errf(err, err_len,
+				      "tensors %zu [%llu, +%llu) and %zu [%llu, +%llu) are live together and overlap%s",
+				      a, (unsigned long long)oa, (unsigned long long)ta->bytes,
+				      bad, (unsigned long long)ob, (unsigned long long)tb->bytes,
+				      with_overlaps && dmo_plan_share(p, (int)a, (int)bad) ? " beyond O_s" : "");
 		}
 	}
-	return 0;
+	live_index_free(&live);
+	return rc;
 }
 
 /* splitmix64: the stand-in kernel's and the inputs' byte source. */

@@ -1,6 +1,7 @@
 /* plan_arena.c - a plan's offsets, read from CSV or run with real weights
  * (plan_arena.h). */
 #include "plan_arena.h"
+#include "rundir.h" /* dmo_rundir_open */
 
 #include <csv.h>
 #include <errno.h>
@@ -140,12 +141,10 @@ int dmo_plan_read_csv(const char *path, const struct dmo_model *model, struct dm
 	struct csv_parser parser;
 	char buf[16384], detail[768];
 	size_t n;
-	FILE *in = fopen(path, "rb");
+	FILE *in = dmo_rundir_open(path, err, err_len); /* a FIFO would hang */
 
-	if (in == NULL) {
-		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+	if (in == NULL)
 		return -1;
-	}
 	rd.offsets = calloc(plan->n_tensors ? plan->n_tensors : 1, sizeof *rd.offsets);
 	if (rd.offsets == NULL)
 		plan_fail(&rd, "%s", "out of memory");
@@ -165,11 +164,23 @@ int dmo_plan_read_csv(const char *path, const struct dmo_model *model, struct dm
 	csv_free(&parser);
 	fclose(in);
 	if (!rd.failed) {
+		uint64_t end_to_end = 0;
 		plan->peak_dmo = 0;
 		for (size_t t = 0; t < plan->n_tensors; t++) {
 			plan->tensors[t].offset_dmo = rd.offsets[t];
+			end_to_end += plan->tensors[t].bytes;
 			if (rd.offsets[t] + plan->tensors[t].bytes > plan->peak_dmo)
 				plan->peak_dmo = rd.offsets[t] + plan->tensors[t].bytes;
+		}
+		/* Judged by the bytes it needs before any are taken: an arena
+		 * larger than every tensor laid end to end only holds gaps (a
+		 * hand-edited offset of 2^40 would have made infer fill it). */
+		if (plan->peak_dmo > end_to_end) {
+			snprintf(err, err_len, "%s: the plan needs a %" PRIu64 "-byte arena, more than "
+				 "the %" PRIu64 " bytes of all its tensors laid end to end: it holds "
+				 "gaps, no plan dmo makes", path, plan->peak_dmo, end_to_end);
+			free(rd.offsets);
+			return -1;
 		}
 		if (dmo_plan_check(plan, 1, err, err_len)) {
 			snprintf(detail, sizeof detail, "%s", err);

@@ -20,17 +20,27 @@ struct plot_gp *plot_gp_open(enum dmo_plot_format format, const char *out_file, 
 			     size_t err_len)
 {
 	struct plot_gp *gp = calloc(1, sizeof *gp);
+	char figure[PATH_MAX];
 
 	if (gp == NULL) {
 		snprintf(err, err_len, "out of memory");
 		return NULL;
 	}
-	if (dmo_make_temp_dir(gp->dir, sizeof gp->dir, "dmo-plot", err, err_len) != 0) {
+	if ((size_t)snprintf(gp->out_file, sizeof gp->out_file, "%s", out_file) >=
+	    sizeof gp->out_file) {
+		snprintf(err, err_len, "%s: %s", out_file, strerror(ENAMETOOLONG));
+		free(gp);
+		return NULL;
+	}
+	/* Refused before any drawing, so a planted link costs no gnuplot run. */
+	if (dmo_refuse_non_regular(out_file, err, err_len) != 0 ||
+	    dmo_make_temp_dir(gp->dir, sizeof gp->dir, "dmo-plot", err, err_len) != 0) {
 		free(gp);
 		return NULL;
 	}
 	plot_gp_string(gp, "term", format == DMO_PLOT_SVG ? "svg" : "pngcairo");
-	plot_gp_string(gp, "outfile", out_file);
+	snprintf(figure, sizeof figure, "%s/figure", gp->dir);
+	plot_gp_string(gp, "outfile", figure);
 	plot_gp_string(gp, "datadir", gp->dir);
 	plot_gp_string(gp, "plotsdir", dmo_locate_plots());
 	return gp;
@@ -60,14 +70,17 @@ void plot_gp_add(struct plot_gp *gp, const char *fmt, ...)
 
 void plot_gp_string(struct plot_gp *gp, const char *name, const char *value)
 {
-	plot_gp_add(gp, "%s='", name);
+	/* Double quotes, where gnuplot takes \\ and \" as escapes: its
+	 * single-quoted '' escape fails when two follow each other (an empty
+	 * layer name in quotes made the title hold '''' and gnuplot stop). */
+	plot_gp_add(gp, "%s=\"", name);
 	for (const char *c = value; *c; c++) {
-		if (*c == '\'')
-			plot_gp_add(gp, "''");
+		if (*c == '"' || *c == '\\')
+			plot_gp_add(gp, "\\%c", *c);
 		else
 			plot_gp_add(gp, "%c", (unsigned char)*c < 0x20 ? ' ' : *c);
 	}
-	plot_gp_add(gp, "';");
+	plot_gp_add(gp, "\";");
 }
 
 void plot_gp_uint(struct plot_gp *gp, const char *name, uint64_t value)
@@ -75,10 +88,36 @@ void plot_gp_uint(struct plot_gp *gp, const char *name, uint64_t value)
 	plot_gp_add(gp, "%s=%" PRIu64 ";", name, value);
 }
 
+/* The line of gnuplot's stderr (at LOG) that says what failed: its
+ * messages name their line ("...gp" line 12: ...), after an echo of the
+ * command and a caret; warnings (a fit through as many points as
+ * parameters) are no failure.  Empty when only warnings or nothing. */
+static void gnuplot_error(const char *log, char *line, size_t len)
+{
+	FILE *f = fopen(log, "r");
+	char text[512];
+	int found = 0;
+
+	line[0] = '\0';
+	while (f != NULL && !found && fgets(text, sizeof text, f) != NULL) {
+		text[strcspn(text, "\n")] = '\0';
+		const char *at = strstr(text, "line ");
+		if (strstr(text, "warning") != NULL || strstr(text, "Warning") != NULL ||
+		    text[strspn(text, " ^")] == '\0')
+			continue;
+		/* A message naming its line wins over an echoed command. */
+		found = at != NULL && at[5] >= '0' && at[5] <= '9' && strchr(at, ':') != NULL;
+		if (found || line[0] == '\0')
+			snprintf(line, len, "%s", text);
+	}
+	if (f != NULL)
+		fclose(f);
+}
+
 int plot_gp_run(struct plot_gp *gp, const char *template_name, char *err, size_t err_len)
 {
 	const char *gnuplot = DMO_GNUPLOT[0] ? DMO_GNUPLOT : "gnuplot";
-	char script[PATH_MAX], log[PATH_MAX];
+	char script[PATH_MAX], log[PATH_MAX], figure[PATH_MAX];
 	pid_t pid;
 	int status, fd;
 
@@ -112,16 +151,13 @@ int plot_gp_run(struct plot_gp *gp, const char *template_name, char *err, size_t
 		return -1;
 	}
 	/* gnuplot reports errors on stderr but may still exit 0 for some. */
-	FILE *f = fopen(log, "r");
-	char line[512] = "";
-	int said = f != NULL && fgets(line, sizeof line, f) != NULL;
-	if (f != NULL)
-		fclose(f);
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || said) {
-		line[strcspn(line, "\n")] = '\0';
+	char line[512];
+	gnuplot_error(log, line, sizeof line);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || line[0]) {
 		snprintf(err, err_len, "gnuplot failed on %s: %s", script,
-			 said ? line : "no message");
+			 line[0] ? line : "no message");
 		return -1;
 	}
-	return 0;
+	snprintf(figure, sizeof figure, "%s/figure", gp->dir);
+	return dmo_out_copy(figure, gp->out_file, err, err_len);
 }

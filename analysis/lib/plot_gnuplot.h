@@ -12,6 +12,7 @@
 
 struct plot_gp {
 	char dir[1024];    /* the figure's data folder (short: its files' paths fit PATH_MAX) */
+	char out_file[4096]; /* where the figure goes, copied there from dir/figure */
 	char text[16384];  /* the assignments handed to gnuplot with -e */
 	size_t used;
 };
@@ -24,13 +25,17 @@ struct plot_gp *plot_gp_open(enum dmo_plot_format format, const char *out_file, 
 /* Append printf-style text (an assignment ending in ';'). */
 void plot_gp_add(struct plot_gp *gp, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* NAME='VALUE'; VALUE may come from the profiled program (a layer name):
- * quotes are doubled, control characters become spaces. */
+/* NAME="VALUE"; VALUE may come from the profiled program (a layer name):
+ * double quotes and backslashes are escaped, control characters become
+ * spaces. */
 void plot_gp_string(struct plot_gp *gp, const char *name, const char *value);
 void plot_gp_uint(struct plot_gp *gp, const char *name, uint64_t value);
 
 /* Render TEMPLATE (a file of plots/) with the assignments.  gnuplot's
- * stderr goes to the data folder; its first line is the error in ERR. */
+ * stderr goes to the data folder; its first line is the error in ERR.
+ * gnuplot writes the figure into the data folder, and dmo copies it to
+ * the output file through struct dmo_out (fs.h): gnuplot itself never
+ * opens a path in the user's folder, so never follows a link there. */
 int plot_gp_run(struct plot_gp *gp, const char *template_name, char *err, size_t err_len);
 
 /* Remove the data folder and free GP (NULL is ignored). */

@@ -5,7 +5,7 @@
  * program finds it through $DMO_FIFO, so neither side waits on the other.
  *
  * Nothing a run has recorded is lost to what happens around it: the run
- * directory is locked against a second run, SIGINT, SIGTERM and SIGHUP are
+ * directory is locked against a second run, SIGINT, SIGTERM, SIGHUP and SIGQUIT are
  * passed on to the program and dmo waits for it before writing layers.csv,
  * and the Valgrind child dies with dmo if dmo itself is killed. */
 #include <dirent.h>
@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -38,29 +39,47 @@
 
 /* Leftovers of an earlier run would mix with this one's: dmo's own files
  * go, derived ones (analysis, curves, figures) too, anything else stays.
- * Returns how many went, with the first few names in REMOVED. */
-static size_t clear_run_dir(const char *dir, char *removed, size_t removed_len)
+ * Only regular files named as dmo names them are dmo's: a link or a FIFO
+ * under such a name was planted, and the run is refused with its name
+ * (the tool would write through it).  Returns 0 with *COUNT files gone
+ * and the first few names in REMOVED, or -1 with ERR. */
+static int clear_run_dir(const char *dir, size_t *count, char *removed, size_t removed_len,
+			 char *err, size_t err_len)
 {
-	DIR *d = opendir(dir);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
 	struct dirent *entry;
-	size_t count = 0, used = 0;
+	struct stat info;
+	size_t used = 0;
+	int rc = 0;
 
+	*count = 0;
 	removed[0] = '\0';
-	if (d == NULL)
-		return 0;
+	if (d == NULL) {
+		snprintf(err, err_len, "%s: %s", dir, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
 	while ((entry = readdir(d)) != NULL) {
-		if (dmo_rundir_owns(entry->d_name)) {
-			char path[PATH_MAX + 256];
-			snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
-			if (unlink(path) != 0)
+		if (!dmo_rundir_owns(entry->d_name) ||
+		    fstatat(fd, entry->d_name, &info, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		if (S_ISREG(info.st_mode)) {
+			if (unlinkat(fd, entry->d_name, 0) != 0)
 				continue;
-			if (++count <= 3 && used < removed_len)
+			if (++*count <= 3 && used < removed_len)
 				used += (size_t)snprintf(removed + used, removed_len - used, "%s%s",
 							 used ? ", " : "", entry->d_name);
+		} else if (rc == 0) {
+			char path[PATH_MAX + 256];
+			snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
+			dmo_refuse_non_regular(path, err, err_len);
+			rc = -1;
 		}
 	}
 	closedir(d);
-	return count;
+	return rc;
 }
 
 /* A re-profile replaces the earlier run's figures: never silently.  The
@@ -76,10 +95,43 @@ static void say_replaced(const struct dmo_profile_options *opts, size_t count,
 		count > 3 ? ", ..." : "");
 }
 
+int dmo_run_dir_adopt(const char *dir, int force, char *err, size_t err_len)
+{
+	struct stat info;
+	DIR *d;
+	struct dirent *entry;
+	int marked = 0, others = 0;
+
+	/* Missing: dmo makes it.  No folder: creating it fails, and says so. */
+	if (lstat(dir, &info) != 0 || !S_ISDIR(info.st_mode) || force)
+		return 0;
+	d = opendir(dir);
+	if (d == NULL) {
+		snprintf(err, err_len, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	while ((entry = readdir(d)) != NULL) {
+		if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+			continue;
+		if (strcmp(entry->d_name, DMO_LOCK_FILE) == 0)
+			marked = 1;
+		else
+			others = 1;
+	}
+	closedir(d);
+	if (marked || !others)
+		return 0;
+	snprintf(err, err_len, "%s holds files but is no dmo run folder (no %s): a run would "
+		 "replace its files named like dmo's (layers.csv, analysis.csv, layer-NNNN-*); "
+		 "choose an empty or new folder, or --force to take it as one", dir,
+		 DMO_LOCK_FILE);
+	return -1;
+}
+
 /* One run at a time per directory: an flock on DIR/.dmo-lock, held until
  * dmo exits (the kernel drops it however dmo ends).  The file stays, as
  * removing a lock file races with the next run taking it. */
-static int lock_run_dir(const char *dir, char *err, size_t err_len)
+int dmo_run_dir_lock(const char *dir, char *err, size_t err_len)
 {
 	char path[PATH_MAX + 16], pid[32];
 	int fd, n;
@@ -108,28 +160,62 @@ static int lock_run_dir(const char *dir, char *err, size_t err_len)
 	return fd;
 }
 
-static int check_out_dir(const char *dir, char *err, size_t err_len)
+/* Whether PROGRAM can be run, found as execvp finds it (a name with a /
+ * as it is, else along $PATH): Valgrind would say "command not found" and
+ * exit 126 or 127, which would read as the program's status.  0, or -1
+ * with ERR. */
+static int check_program(const char *program, char *err, size_t err_len)
 {
+	const char *path = getenv("PATH");
+	char candidate[PATH_MAX];
+	struct stat info;
+	int why = ENOENT;
+
+	if (strchr(program, '/') != NULL)
+		path = "";
+	else if (path == NULL)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	do {
+		size_t dir_len = strchr(program, '/') ? 0 : strcspn(path, ":");
+		if ((size_t)snprintf(candidate, sizeof candidate, "%.*s%s%s", (int)dir_len, path,
+				     dir_len ? "/" : "", program) < sizeof candidate &&
+		    stat(candidate, &info) == 0) {
+			if (S_ISREG(info.st_mode) && access(candidate, X_OK) == 0)
+				return 0;
+			why = EACCES;
+		}
+		path += dir_len;
+	} while (*path++ == ':');
+	snprintf(err, err_len, "cannot run %s: %s", program, strerror(why));
+	return -1;
+}
+
+static int check_out_dir(const struct dmo_profile_options *opts, char *err, size_t err_len)
+{
+	const char *dir = opts->out_dir;
 	char probe[PATH_MAX];
-	int fd;
+	struct dmo_out test;
+
+	if (dmo_run_dir_adopt(dir, opts->force, err, err_len) != 0)
+		return -1;
 	if (dmo_make_dirs(dir) != 0) {
 		snprintf(err, err_len, "cannot create output directory %s: %s", dir, strerror(errno));
 		return -1;
 	}
 	snprintf(probe, sizeof probe, "%s/.dmo-write-test", dir);
-	fd = open(probe, O_CREAT | O_WRONLY | O_TRUNC, 0600);
-	if (fd < 0) {
-		snprintf(err, err_len, "cannot write to output directory %s: %s", dir, strerror(errno));
+	if (dmo_out_open(&test, probe, err, err_len) == NULL) {
+		if (errno != EEXIST) /* else ERR names what stands there */
+			snprintf(err, err_len, "cannot write to output directory %s: %s", dir,
+				 strerror(errno));
 		return -1;
 	}
-	close(fd);
-	unlink(probe);
+	dmo_out_abandon(&test);
 	return 0;
 }
 
 /* ---- signals ---- */
-
-static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP };
+/* SIGQUIT (Ctrl-\) too: it left no layers.csv and the FIFO folder. */
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 enum { N_FORWARDED = sizeof forwarded / sizeof forwarded[0] };
 static volatile pid_t signal_target;
 static volatile sig_atomic_t signal_received;
@@ -240,18 +326,22 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 	table->count = 0;
 	*program_status = -1; /* until it ran */
 	*program_signal = 0;
-	if (dmo_locate_tool(tool_dir, sizeof tool_dir, err, err_len) != 0)
+	if (dmo_locate_tool(tool_dir, sizeof tool_dir, err, err_len) != 0 ||
+	    check_program(opts->argv[0], err, err_len) != 0)
 		return -1;
-	if (check_out_dir(opts->out_dir, err, err_len) != 0)
+	if (check_out_dir(opts, err, err_len) != 0)
 		return -1;
 	if (realpath(opts->out_dir, out_dir) == NULL) {
 		snprintf(err, err_len, "%s: %s", opts->out_dir, strerror(errno));
 		return -1;
 	}
-	lock_fd = lock_run_dir(out_dir, err, err_len);
+	lock_fd = dmo_run_dir_lock(out_dir, err, err_len);
 	if (lock_fd < 0)
 		return -1;
-	removed_count = clear_run_dir(out_dir, removed, sizeof removed);
+	if (clear_run_dir(out_dir, &removed_count, removed, sizeof removed, err, err_len) != 0) {
+		close(lock_fd);
+		return -1;
+	}
 	say_replaced(opts, removed_count, removed);
 	/* Written before the program runs: whatever ends the run, its layers
 	 * say which kernels they were measured on.  A full disk here does not
@@ -350,7 +440,7 @@ int dmo_rundir_recover(const char *dir, char *err, size_t err_len)
 	 * layers.csv to its first reader. */
 	snprintf(lock, sizeof lock, "%s/" DMO_LOCK_FILE, dir);
 	by_profile = lstat(lock, &info) == 0;
-	lock_fd = lock_run_dir(dir, err, err_len);
+	lock_fd = dmo_run_dir_lock(dir, err, err_len);
 	if (lock_fd < 0)
 		return -1;
 	rc = dmo_summary_read(dir, &table, why, sizeof why);
@@ -401,6 +491,9 @@ int dmo_profile_option(struct dmo_profile_options *opts, int option, const char 
 	}
 	case 'q':
 		opts->quiet = 1;
+		return 1;
+	case DMO_OPT_FORCE:
+		opts->force = 1;
 		return 1;
 	case DMO_OPT_COUNT:
 		opts->count = 1;
@@ -463,6 +556,9 @@ int dmo_profile_command(const struct dmo_profile_options *opts, const char *who)
 	/* Killed by the signal dmo was sent too: dmo dies of it as well, so a
 	 * calling shell sees the interrupt (128+signal) and stops. */
 	if (signal_no && signal_no == signal_received) {
+		/* SIGQUIT's default dumps core: dmo's own core is of no use. */
+		struct rlimit no_core = { 0, 0 };
+		setrlimit(RLIMIT_CORE, &no_core);
 		fflush(NULL);
 		signal(signal_no, SIG_DFL);
 		raise(signal_no);

@@ -29,6 +29,7 @@ struct dmo_profile_options {
 			       * several threads alive is os_any_bytes (rundir.h) */
 	FILE *report;         /* where the table goes; NULL: stderr, never the program's stdout */
 	int quiet;            /* no table (layers.csv as always) */
+	int force;            /* --force: take a folder dmo did not make as a run folder */
 	const char *who;      /* "dmo run": starts the messages of the child that
 			       * runs Valgrind, which has no ERR to return */
 	/* The kernels the program runs, written to DIR/kernels.csv; NULL:
@@ -51,6 +52,15 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
  * program.  Returns 0, or -1 with ERR. */
 int dmo_profile_write_kernels(const struct dmo_profile_options *opts, const char *dir, char *err,
 			      size_t err_len);
+/* Whether DIR may be a run folder: it does not exist yet (dmo makes it),
+ * is empty, holds dmo's marker (the lock file every run leaves), or FORCE
+ * (--force) says to take it.  Else -1 with ERR: a run replaces the files
+ * named like dmo's, which must be dmo's. */
+int dmo_run_dir_adopt(const char *dir, int force, char *err, size_t err_len);
+
+/* Lock DIR against a second run (an flock on DIR/.dmo-lock, which stays
+ * as the folder's marker).  The descriptor, or -1 with ERR. */
+int dmo_run_dir_lock(const char *dir, char *err, size_t err_len);
 
 /* A run killed outright (SIGKILL, a crash of dmo) leaves tool-layers.bin
  * without layers.csv, and so does every run of valgrind --tool=dmo
@@ -64,9 +74,11 @@ int dmo_rundir_recover(const char *dir, char *err, size_t err_len);
  * 'o' --out DIR, 't' --trace=summary|full, 'q' --quiet,
  * DMO_OPT_MAX_MEM --max-mem SIZE, DMO_OPT_VG_OPT --vg-opt OPTION,
  * DMO_OPT_RUNS --runs K, DMO_OPT_COUNT --count, DMO_OPT_STATIC_SPLIT
- * --static-split (their help: analysis/cmd/profile_options.c). */
+ * --static-split, DMO_OPT_FORCE --force (their help:
+ * analysis/cmd/profile_options.c). */
 enum { DMO_OPT_MAX_MEM = 0x100, DMO_OPT_VG_OPT, DMO_OPT_RUNS, DMO_OPT_COUNT,
-       DMO_OPT_STATIC_SPLIT, DMO_OPT_SHARED_END /* a command's own codes start here */ };
+       DMO_OPT_STATIC_SPLIT, DMO_OPT_FORCE,
+       DMO_OPT_SHARED_END /* a command's own codes start here */ };
 
 /* Take OPTION (with VALUE) into *OPTS.  Returns 1 when it is one of the
  * shared options, 0 when it is not, -1 with a message in ERR when its

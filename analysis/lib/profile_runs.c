@@ -8,11 +8,14 @@
  * at other instructions).  The minimum over runs is safe for the schedules
  * and work splits that were seen, no more. */
 #include <csv.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "fs.h"
 #include "profile_runs.h"
 #include "rundir.h"
 
@@ -98,13 +101,12 @@ static int write_runs_csv(const char *dir, const struct dmo_layer_table *tables,
 			  char *err, size_t err_len)
 {
 	char path[4096];
+	struct dmo_out written;
 	FILE *out;
 	snprintf(path, sizeof path, "%s/runs.csv", dir);
-	out = fopen(path, "w");
-	if (out == NULL) {
-		snprintf(err, err_len, "cannot write %.900s", path);
+	out = dmo_out_open(&written, path, err, err_len);
+	if (out == NULL)
 		return -1;
-	}
 	fputs("run,layer,threads,os_bytes,os_any_bytes,status,alive_threads,os_split_bytes\n",
 	      out);
 	for (int k = 0; k < runs; k++)
@@ -115,11 +117,7 @@ static int write_runs_csv(const char *dir, const struct dmo_layer_table *tables,
 			csv_fwrite(out, r->status, strlen(r->status));
 			fprintf(out, ",%u,%" PRIu64 "\n", r->alive_threads, r->os_split_bytes);
 		}
-	if (fclose(out) != 0) {
-		snprintf(err, err_len, "cannot write %.900s", path);
-		return -1;
-	}
-	return 0;
+	return dmo_out_commit(&written, err, err_len);
 }
 
 static void print_spread(FILE *out, const struct dmo_layer_table *tables, int runs)
@@ -146,11 +144,20 @@ int dmo_profile_runs_command(const struct dmo_profile_options *opts, const char 
 	struct dmo_layer_table merged = { 0 };
 	char sub[4096], fair[] = "--fair-sched=yes", insns[N_MAX_INSNS][40], err[1024];
 	char path[4096];
-	int status = 0, rc = 2, done = 0;
+	int status = 0, rc = 2, done = 0, lock_fd = -1;
 
 	if (tables == NULL) {
 		fprintf(stderr, "%s: out of memory\n", who);
 		return 2;
+	}
+	/* DIR holds layers.csv and runs.csv of all runs: the same rules as
+	 * one run's folder. */
+	if (dmo_run_dir_adopt(opts->out_dir, opts->force, err, sizeof err) != 0 ||
+	    (dmo_make_dirs(opts->out_dir) != 0 &&
+	     snprintf(err, sizeof err, "cannot create %s: %s", opts->out_dir, strerror(errno))) ||
+	    (lock_fd = dmo_run_dir_lock(opts->out_dir, err, sizeof err)) < 0) {
+		fprintf(stderr, "%s: %s\n", who, err);
+		goto out;
 	}
 	for (int i = 0; i < opts->n_vg_opts; i++)
 		for (size_t j = 0; j < sizeof per_run / sizeof per_run[0]; j++)
@@ -227,5 +234,7 @@ out:
 		dmo_layer_table_free(&tables[k]);
 	free(tables);
 	free(merged.rows);
+	if (lock_fd >= 0)
+		close(lock_fd);
 	return rc;
 }

@@ -12,6 +12,7 @@
 
 #include "backend.h" /* DMO_BACKEND_INFO_CSV */
 #include "event.h"
+#include "fs.h"
 #include "host_isa.h" /* DMO_HOST_CSV */
 #include "kernels.h"
 #include "rundir.h"
@@ -241,18 +242,14 @@ static void put_number(FILE *out, uint64_t value)
 int dmo_layers_csv_write(const char *path, const struct dmo_layer_table *table,
 			 char *err, size_t err_len)
 {
-	char tmp[4096 + 16];
+	struct dmo_out written;
 	long whole = 0;
 	size_t done = 0;
 	int failed;
-	FILE *out;
+	FILE *out = dmo_out_open(&written, path, err, err_len);
 
-	snprintf(tmp, sizeof tmp, "%s" DMO_TEMP_SUFFIX, path);
-	out = fopen(tmp, "w");
-	if (out == NULL) {
-		snprintf(err, err_len, "%s: %s", tmp, strerror(errno));
+	if (out == NULL)
 		return -1;
-	}
 	for (int c = 0; c < N_COLUMNS; c++)
 		fprintf(out, "%s%c", columns[c], c == N_COLUMNS - 1 ? '\n' : ',');
 	failed = fflush(out) != 0;
@@ -281,45 +278,29 @@ int dmo_layers_csv_write(const char *path, const struct dmo_layer_table *table,
 		put_field(out, dmo_safe_rule_name(r->safe_rule), 1);
 		failed = fflush(out) != 0 || ferror(out);
 	}
-	if (!failed) {
+	if (!failed)
 		failed = fsync(fileno(out)) != 0;
-		whole = -1;
-	}
-	if (failed) {
-		int saved = errno;
-		if (whole > 0 && ftruncate(fileno(out), whole) == 0) {
-			done--;
-			snprintf(err, err_len, "%s: %s at layer %u; it holds the %zu layer%s before it",
-				 path, strerror(saved), table->rows[done].layer, done,
-				 done == 1 ? "" : "s");
-		} else {
-			snprintf(err, err_len, "%s: %s; no layers.csv written", path,
-				 strerror(saved));
-			whole = 0;
-		}
-	}
-	if (fclose(out) != 0 && !failed) {
-		snprintf(err, err_len, "%s: %s", path, strerror(errno));
-		failed = 1;
-		whole = 0;
-	}
-	if ((failed && whole == 0) || rename(tmp, path) != 0) {
-		if (!failed)
-			snprintf(err, err_len, "%s: %s", path, strerror(errno));
-		unlink(tmp);
+	if (!failed)
+		return dmo_out_commit(&written, err, err_len);
+	int saved = errno;
+	if (whole > 0 && dmo_out_commit_cut(&written, whole, err, err_len) == 0) {
+		done--; /* the loop counted the row that failed */
+		snprintf(err, err_len, "%s: %s at layer %u; it holds the %zu layer%s before it",
+			 path, strerror(saved), table->rows[done].layer, done, done == 1 ? "" : "s");
 		return -1;
 	}
-	return failed ? -1 : 0;
+	dmo_out_abandon(&written);
+	snprintf(err, err_len, "%s: %s; no layers.csv written", path, strerror(saved));
+	return -1;
 }
 
 int dmo_threads_csv_write(const char *path, const struct dmo_layer_table *table, char *err,
 			  size_t err_len)
 {
-	FILE *out = fopen(path, "w");
-	if (out == NULL) {
-		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+	struct dmo_out written;
+	FILE *out = dmo_out_open(&written, path, err, err_len);
+	if (out == NULL)
 		return -1;
-	}
 	fputs("layer,tid,lumped,in_reads,in_writes,out_reads,out_writes\n", out);
 	for (size_t i = 0; i < table->count; i++) {
 		const struct dmo_layer_row *r = &table->rows[i];
@@ -332,11 +313,7 @@ int dmo_threads_csv_write(const char *path, const struct dmo_layer_table *table,
 				fprintf(out, "%" PRIu64 "%c", c->counts[k], k == 3 ? '\n' : ',');
 		}
 	}
-	if (fclose(out) != 0) {
-		snprintf(err, err_len, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return dmo_out_commit(&written, err, err_len);
 }
 
 /* ---- reading layers.csv back ---- */
@@ -660,8 +637,14 @@ int dmo_rundir_owns(const char *leaf)
 	size_t digits;
 
 	snprintf(name, sizeof name, "%s", leaf);
-	if (strip(leaf, DMO_TEMP_SUFFIX, stem, sizeof stem))
+	/* A temporary of fs.h: NAME.XXXXXXXX.tmp. */
+	if (strip(leaf, DMO_FS_TEMP_SUFFIX, stem, sizeof stem)) {
+		size_t len = strlen(stem);
+		if (len > 9 && stem[len - 9] == '.' &&
+		    strspn(stem + len - 8, "0123456789abcdef") == 8)
+			stem[len - 9] = '\0';
 		snprintf(name, sizeof name, "%s", stem);
+	}
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
 		if (strcmp(name, fixed[i]) == 0)
 			return 1;

@@ -88,15 +88,13 @@ int dmo_layers_csv_read(const char *path, struct dmo_layer_table *table, char *e
  * (errno ENOENT when it does not exist). */
 FILE *dmo_rundir_open(const char *path, char *err, size_t err_len);
 
-/* Suffix of the temporary files dmo renames into place. */
-#define DMO_TEMP_SUFFIX ".tmp"
-
 /* The lock a run holds on its run directory (profile.c). */
 #define DMO_LOCK_FILE ".dmo-lock"
 
 /* Whether LEAF is a file dmo writes into a run directory: tool-layers.bin,
  * layers.csv, analysis.csv, runtime.txt, layer-NNNN.events, layer-NNNN.csv,
- * layer-NNNN-curves.csv, layer-NNNN-KIND.png|svg and their temporaries.
+ * layer-NNNN-curves.csv, layer-NNNN-KIND.png|svg and their temporaries
+ * (fs.h's NAME.XXXXXXXX.tmp).
  * A new run removes these, and only these. */
 int dmo_rundir_owns(const char *leaf);
 

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -329,24 +330,20 @@ static int make_dir(const char *path, char *err, size_t err_len)
 					   strerror(errno)) : 0;
 }
 
-/* Write PATH through PATH.tmp and rename: readers see all of it or none. */
+/* Write PATH through a temporary and rename (fs.h): readers see all of it
+ * or none, and a link in its place is refused. */
 typedef int (*writer_fn)(FILE *f, const void *ctx);
 static int write_atomic(const char *path, writer_fn fn, const void *ctx, char *err,
 			size_t err_len)
 {
-	char tmp[PATH_MAX + 16];
-	snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return dmo_errf(err, err_len, "%s: %s", tmp, strerror(errno));
-	int bad = fn(f, ctx) != 0;
-	bad |= fflush(f) != 0 || fsync(fileno(f)) != 0;
-	bad |= fclose(f) != 0;
-	if (bad || rename(tmp, path) != 0) {
-		unlink(tmp);
+	struct dmo_out out;
+	if (dmo_out_open(&out, path, err, err_len) == NULL)
+		return -1;
+	if (fn(out.stream, ctx) != 0 || fflush(out.stream) != 0 || fsync(fileno(out.stream)) != 0) {
+		dmo_out_abandon(&out);
 		return dmo_errf(err, err_len, "cannot write %s: %s", path, strerror(errno));
 	}
-	return 0;
+	return dmo_out_commit(&out, err, err_len);
 }
 
 static int write_sweep_file(FILE *f, const void *ctx)
@@ -770,7 +767,7 @@ static int prepare_dir(struct dmo_sweep *s, char *err, size_t err_len)
 	if (make_dir(s->dir, err, err_len) != 0)
 		return -1;
 	snprintf(path, sizeof path, "%s/lock", s->dir);
-	s->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	s->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (s->lock_fd < 0)
 		return dmo_errf(err, err_len, "%s: %s", path, strerror(errno));
 	if (flock(s->lock_fd, LOCK_EX | LOCK_NB) != 0)
@@ -802,12 +799,21 @@ static int prepare_dir(struct dmo_sweep *s, char *err, size_t err_len)
 	snprintf(path, sizeof path, "%s/%s", s->dir, PARTS_DIR);
 	if (make_dir(path, err, err_len) != 0)
 		return -1;
+	/* A killed batch's run folder: a real folder (not a link) named as
+	 * run_batch names them and holding dmo's lock.  Anything else named
+	 * run-* is not dmo's and stays. */
 	if ((d = opendir(s->dir))) {
-		while ((e = readdir(d)))
-			if (!strncmp(e->d_name, "run-", 4)) {
-				snprintf(path, sizeof path, "%s/%s", s->dir, e->d_name);
+		while ((e = readdir(d))) {
+			struct stat info;
+			char lock[PATH_MAX + 64];
+			if (strncmp(e->d_name, "run-", 4) != 0)
+				continue;
+			snprintf(path, sizeof path, "%s/%s", s->dir, e->d_name);
+			snprintf(lock, sizeof lock, "%s/" DMO_LOCK_FILE, path);
+			if (lstat(path, &info) == 0 && S_ISDIR(info.st_mode) &&
+			    lstat(lock, &info) == 0 && S_ISREG(info.st_mode))
 				dmo_remove_dir(path);
-			}
+		}
 		closedir(d);
 	}
 	return read_parts(s, s->dir, err, err_len);
@@ -864,8 +870,67 @@ static void show_progress(struct dmo_progress *p, const struct dmo_sweep *s, siz
 	}
 }
 
+/* ---- signals while batches run -------------------------------------------- */
+
+/* Ctrl-C, SIGTERM or SIGHUP to the sweep: it must outlive its batches, or
+ * they die of PR_SET_PDEATHSIG (SIGKILL) in the middle of their profiling
+ * run and leave its FIFO folder (and Valgrind's vgdb pipes) in TMPDIR.  So
+ * the sweep passes the signal on (a terminal's Ctrl-C reached them
+ * already), starts no new batch, waits for the running ones, which finish
+ * their cleanup, and then dies of the signal itself. */
+static const int sweep_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+enum { N_SWEEP_SIGNALS = sizeof sweep_signals / sizeof sweep_signals[0] };
+static volatile sig_atomic_t sweep_signal;
+static pid_t *volatile sweep_children;
+static volatile int sweep_n_children;
+
+static void on_sweep_signal(int sig, siginfo_t *info, void *context)
+{
+	(void)context;
+	sweep_signal = sig;
+	if (info->si_code == SI_KERNEL)
+		return;
+	for (int i = 0; sweep_children != NULL && i < sweep_n_children; i++)
+		if (sweep_children[i] > 0)
+			kill(sweep_children[i], sig);
+}
+
+static void catch_sweep_signals(pid_t *children, int n, struct sigaction *saved)
+{
+	struct sigaction act;
+
+	sweep_signal = 0;
+	sweep_children = children;
+	sweep_n_children = n;
+	memset(&act, 0, sizeof act);
+	act.sa_sigaction = on_sweep_signal;
+	act.sa_flags = SA_SIGINFO; /* wait() returns EINTR, and the loop looks */
+	sigemptyset(&act.sa_mask);
+	for (int i = 0; i < N_SWEEP_SIGNALS; i++) {
+		sigaction(sweep_signals[i], &act, &saved[i]);
+		if (saved[i].sa_handler == SIG_IGN) /* ignored on entry: stays so */
+			sigaction(sweep_signals[i], &saved[i], NULL);
+	}
+}
+
+/* Put the handlers back; when a signal came, die of it. */
+static void release_sweep_signals(const struct sigaction *saved)
+{
+	sweep_children = NULL;
+	for (int i = 0; i < N_SWEEP_SIGNALS; i++)
+		sigaction(sweep_signals[i], &saved[i], NULL);
+	if (sweep_signal) {
+		struct rlimit no_core = { 0, 0 };
+		setrlimit(RLIMIT_CORE, &no_core); /* SIGQUIT's default dumps core */
+		fflush(NULL);
+		signal(sweep_signal, SIG_DFL);
+		raise(sweep_signal);
+	}
+}
+
 int dmo_sweep_run(struct dmo_sweep *s, int show, char *err, size_t err_len)
 {
+	struct sigaction saved[N_SWEEP_SIGNALS];
 	struct dmo_progress steps, *progress = &steps;
 	struct batches b;
 	pid_t *pids = NULL;
@@ -888,8 +953,9 @@ int dmo_sweep_run(struct dmo_sweep *s, int show, char *err, size_t err_len)
 			"(%s)\n", total, b.count, s->jobs, s->dir);
 	/* One child per batch, at most JOBS at once: each writes its batch file
 	 * and exits; the parent reads it back for the progress lines. */
-	while (next < b.count || running > 0) {
-		while (running < (size_t)s->jobs && next < b.count) {
+	catch_sweep_signals(pids, s->jobs, saved);
+	while ((next < b.count && !sweep_signal) || running > 0) {
+		while (running < (size_t)s->jobs && next < b.count && !sweep_signal) {
 			int slot = 0;
 			while (pids[slot])
 				slot++;
@@ -902,6 +968,7 @@ int dmo_sweep_run(struct dmo_sweep *s, int show, char *err, size_t err_len)
 			}
 			if (pid == 0) {
 				char why[1024];
+				release_sweep_signals(saved);
 				/* Die with the sweep: a batch finished after it would
 				 * race the resumed sweep for the same configurations. */
 				prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -944,6 +1011,7 @@ int dmo_sweep_run(struct dmo_sweep *s, int show, char *err, size_t err_len)
 			show_progress(progress, s, b.start[k], b.len[k]);
 		}
 	}
+	release_sweep_signals(saved);
 	free(slot_batch);
 	free(pids);
 	batches_free(&b);
@@ -968,13 +1036,37 @@ static void shell_quote(FILE *out, const char *text)
 	fputc('\'', out);
 }
 
+/* Quoting makes every byte literal to the shell, but a command is one
+ * line: GNU parallel and xargs read it line by line, so a newline would
+ * start another command, and a NUL would end the argument.  Any control
+ * character cannot be written on one line and is refused. */
+static int one_line(const char *what, const char *text, char *err, size_t err_len)
+{
+	for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+		if (*c < 0x20 || *c == 0x7f)
+			return dmo_errf(err, err_len, "%s holds a control character (byte 0x%02x at "
+				     "offset %td): it cannot be written safely on one command line",
+				     what, *c, (const char *)c - text);
+	return 0;
+}
+
 int dmo_sweep_emit(struct dmo_sweep *s, const char *self, FILE *out, char *err, size_t err_len)
 {
 	char out_abs[PATH_MAX], formula_path[PATH_MAX + 32];
 	struct batches b;
 
+	if (one_line("the dmo program (DMO_COMMAND)", self, err, err_len) ||
+	    one_line("the grid", s->grid_text, err, err_len) ||
+	    one_line("--out", s->out_dir, err, err_len) ||
+	    (s->formula_lib && one_line("--formula-lib", s->formula_lib, err, err_len)) ||
+	    one_line("--backend", s->backend, err, err_len) ||
+	    (s->isa && one_line("--isa", s->isa, err, err_len)))
+		return -1;
 	if (make_dir(s->out_dir, err, err_len) != 0 || !realpath(s->out_dir, out_abs))
 		return dmo_errf(err, err_len, "%s: %s", s->out_dir, strerror(errno));
+	/* The folder's real path is what the commands name. */
+	if (one_line("--out's real path", out_abs, err, err_len))
+		return -1;
 	/* Results already in OUT/sweep-KEY or OUT/part-*\/sweep-KEY are not
 	 * emitted again. */
 	struct stat st;
@@ -1020,9 +1112,12 @@ int dmo_sweep_emit(struct dmo_sweep *s, const char *self, FILE *out, char *err, 
 			fputs(" --formula-lib ", out);
 			shell_quote(out, s->formula_lib);
 		}
-		fprintf(out, " --backend %s", s->backend);
-		if (s->isa)
-			fprintf(out, " --isa %s", s->isa);
+		fputs(" --backend ", out);
+		shell_quote(out, s->backend);
+		if (s->isa) {
+			fputs(" --isa ", out);
+			shell_quote(out, s->isa);
+		}
 		fprintf(out, " --batch %d --configs %zu-%zu --out ", s->batch, b.start[k],
 			b.start[k] + b.len[k] - 1);
 		snprintf(part, sizeof part, "%s/part-%08zu", out_abs, b.start[k]);
@@ -1193,13 +1288,18 @@ static int summarize(const struct dmo_sweep *s, struct summary *m)
 		if (r->verdict == V_ERROR)
 			continue;
 		m->equal_analytic += r->formula == (int64_t)r->analytic;
-		int64_t excess = r->formula - (int64_t)r->exact;
+		/* A formula may return any int64 (INT64_MIN too): the difference
+		 * saturates in 64 bits, and the penalty is taken in double. */
+		int64_t excess;
+		if (__builtin_sub_overflow(r->formula, (int64_t)r->exact, &excess))
+			excess = r->formula < 0 ? INT64_MIN : INT64_MAX;
 		if (r->verdict == V_UNSAFE && excess > m->worst_excess) {
 			m->worst_excess = excess;
 			m->worst = i;
 		}
 		if (r->verdict != V_UNSAFE)
-			pen[npen++] = r->out_bytes ? 100.0 * (double)-excess / (double)r->out_bytes : 0;
+			pen[npen++] = r->out_bytes ? 100.0 * ((double)r->exact - (double)r->formula) /
+							   (double)r->out_bytes : 0;
 	}
 	if (npen) {
 		qsort(pen, npen, sizeof *pen, cmp_double);

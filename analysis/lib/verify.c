@@ -6,10 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "algorithmic.h"
 #include "backend.h"
+#include "isolate.h"
 #include "runner.h"
 
 /* The input seed is fixed, so two runs of `dmo verify` test the same bytes. */
@@ -24,7 +27,38 @@ struct verifier {
 	unsigned char *input;     /* pristine input, also the reference's */
 	unsigned char *reference; /* output of the separate-buffer run */
 	unsigned char *arena;
+	struct guarded { unsigned char *base; size_t len; } reference_map, arena_map;
 };
+
+/* BYTES (64-byte aligned) ending at an inaccessible page, with another
+ * before: a kernel that writes past its output or before its buffers
+ * faults at once (in the child a plugin runs in) instead of corrupting
+ * memory silently.  Zeroed, as calloc's.  NULL when out of memory. */
+static unsigned char *guarded_alloc(struct guarded *g, uint64_t bytes)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uint64_t body = ((bytes ? bytes : 1) + 63) & ~(uint64_t)63;
+	uint64_t pages = (body + page - 1) / page * page;
+
+	g->base = NULL;
+	if (pages > SIZE_MAX - 2 * page)
+		return NULL;
+	g->len = (size_t)pages + 2 * page;
+	g->base = mmap(NULL, g->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (g->base == MAP_FAILED) {
+		g->base = NULL;
+		return NULL;
+	}
+	mprotect(g->base, page, PROT_NONE);
+	mprotect(g->base + page + pages, page, PROT_NONE);
+	return g->base + page + pages - body;
+}
+
+static void guarded_free(struct guarded *g)
+{
+	if (g->base != NULL)
+		munmap(g->base, g->len);
+}
 
 static void locate_diff(const struct dmo_opspec *s, uint64_t byte, uint64_t elem_size,
 			struct dmo_verify_diff *d)
@@ -143,8 +177,8 @@ static int scan_larger(struct verifier *v, struct dmo_verify_result *res)
 	return 0;
 }
 
-int dmo_verify(const struct dmo_opspec *spec, const struct dmo_verify_opts *opts,
-	       struct dmo_verify_result *res, char *err, size_t err_len)
+static int verify_here(const struct dmo_opspec *spec, const struct dmo_verify_opts *opts,
+		       struct dmo_verify_result *res, char *err, size_t err_len)
 {
 	struct dmo_algo_result algo;
 	struct verifier v = { .spec = spec, .opts = opts };
@@ -201,11 +235,10 @@ int dmo_verify(const struct dmo_opspec *spec, const struct dmo_verify_opts *opts
 	if (v.run == NULL && v.bk_run == NULL)
 		return -1;
 	v.input = malloc(v.in_bytes ? v.in_bytes : 1);
-	v.reference = calloc(v.out_bytes ? v.out_bytes : 1, 1);
+	v.reference = guarded_alloc(&v.reference_map, v.out_bytes);
 	/* Large X' of the scan need less room, so this one arena serves them;
 	 * 64-byte aligned, more than any backend asks. */
-	if (posix_memalign((void **)&v.arena, 64, res->arena_bytes ? res->arena_bytes : 1) != 0)
-		v.arena = NULL;
+	v.arena = guarded_alloc(&v.arena_map, res->arena_bytes);
 	if (v.input == NULL || v.reference == NULL || v.arena == NULL) {
 		snprintf(err, err_len, "out of memory for the buffers (arena %llu bytes)",
 			 (unsigned long long)res->arena_bytes);
@@ -224,10 +257,52 @@ int dmo_verify(const struct dmo_opspec *spec, const struct dmo_verify_opts *opts
 refused:
 	snprintf(err, err_len, "the %s kernel refused its arguments", dmo_op_name(spec->op));
 out:
-	free(v.arena);
-	free(v.reference);
+	guarded_free(&v.arena_map);
+	guarded_free(&v.reference_map);
 	free(v.input);
 	dmo_op_free(v.run);
 	dmo_backend_release(v.bk_run);
 	return rc;
+}
+
+/* A backend run in a child (isolate.h): what it is given and sends back. */
+struct verify_call {
+	const struct dmo_opspec *spec;
+	const struct dmo_verify_opts *opts;
+};
+struct verify_reply {
+	int rc;
+	struct dmo_verify_result res;
+	char err[1024];
+};
+
+static void verify_work(void *arg, void *reply)
+{
+	const struct verify_call *call = arg;
+	struct verify_reply *r = reply;
+
+	memset(r, 0, sizeof *r);
+	r->rc = verify_here(call->spec, call->opts, &r->res, r->err, sizeof r->err);
+}
+
+int dmo_verify(const struct dmo_opspec *spec, const struct dmo_verify_opts *opts,
+	       struct dmo_verify_result *res, char *err, size_t err_len)
+{
+	struct verify_call call = { spec, opts };
+	struct verify_reply reply;
+	char who[128];
+	int signal_no;
+
+	memset(res, 0, sizeof *res);
+	if (opts->backend == NULL)
+		return verify_here(spec, opts, res, err, err_len);
+	/* A backend is a plugin, another party's code: the guard pages turn
+	 * a write out of its buffers into a fault, in a child of its own. */
+	snprintf(who, sizeof who, "backend %s", opts->backend);
+	if (dmo_isolated(verify_work, &call, &reply, sizeof reply, who, &signal_no, err,
+			 err_len) != 0)
+		return -1;
+	*res = reply.res;
+	snprintf(err, err_len, "%s", reply.err);
+	return reply.rc;
 }

@@ -95,9 +95,10 @@ static int32_t one_over_one_plus(int32_t a)
  * fits in Q(INT_BITS) after the left shift. */
 static int32_t input_radius(int int_bits, int left_shift)
 {
-	double max_rescaled = (double)((1 << int_bits) - 1) * (double)(1ll << (31 - int_bits)) /
-			      (double)(1ll << left_shift);
-	return (int32_t)floor(max_rescaled);
+	/* ldexp, not shifts: a tiny input scale gives a negative LEFT_SHIFT
+	 * (the caller refuses it, after this), and a shift by it is undefined. */
+	double max_rescaled = ldexp((double)((1 << int_bits) - 1), 31 - int_bits - left_shift);
+	return max_rescaled >= 2147483647.0 ? INT32_MAX : (int32_t)floor(max_rescaled);
 }
 
 void dk_softmax_quant(float beta, float in_scale, struct dk_quant *q)

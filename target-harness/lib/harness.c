@@ -87,7 +87,7 @@ static void header(struct dmo_wire_header *h, uint16_t type, uint32_t length)
 	h->version = DMO_WIRE_VERSION;
 	h->type = type;
 	h->length = length;
-	h->reserved = 0;
+	h->sender = (uint32_t)getpid(); /* children keep apart (wire.h) */
 }
 
 /* Open the FIFO on first use.  O_NONBLOCK makes open fail with ENXIO, not

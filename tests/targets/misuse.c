@@ -15,6 +15,7 @@
 #define N 256
 
 static float in[N], out[N], both[2 * N];
+static const char *self; /* argv[0], for the case that runs itself */
 static volatile sig_atomic_t interrupted;
 
 static void on_sigint(int sig)
@@ -146,6 +147,19 @@ static int misuse(const char *what)
 			return 0;
 		return -1;
 	}
+	if (strcmp(what, "system") == 0) {
+		/* Issue 28: a child linked with the harness, started by
+		 * system(): its layers (numbered 1, 2, 3 too) are not this
+		 * process's, which keeps "before" and "after" as 1 and 2. */
+		char command[4096];
+		snprintf(command, sizeof command, "'%s' child-layers", self);
+		fflush(stdout);
+		return system(command) == 0 ? -1 : 0;
+	}
+	if (strcmp(what, "child-layers") == 0) {
+		good_layer("child");
+		return -1;
+	}
 	if (strcmp(what, "utf8") == 0) {
 		good_layer("\xc3\xbc" "n" "\xc3\xaf" "c" "\xc3\xb8" "d" "\xc3\xa9" "_\xe5\xb1\x82");
 		return -1;
@@ -180,6 +194,7 @@ int main(int argc, char **argv)
 	int rc;
 	if (argc != 2)
 		return 2;
+	self = argv[0];
 	good_layer("before");
 	rc = misuse(argv[1]);
 	good_layer("after");
