@@ -31,7 +31,7 @@ static const struct cmd_spec command = {
 
 static int export_one(const char *dir, const char *leaf)
 {
-	char in_path[PATH_MAX], out_path[PATH_MAX], err[1024] = "";
+	char in_path[PATH_MAX], out_path[PATH_MAX], err[PATH_MAX + 128] = "";
 	struct dmo_trace trace;
 	struct dmo_out out;
 	int rc;

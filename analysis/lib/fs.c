@@ -218,53 +218,18 @@ int dmo_make_temp_dir(char *dir, size_t dir_len, const char *name, char *err, si
 
 int dmo_write_file(const char *path, const void *data, size_t len, char *err, size_t err_len)
 {
-	char tmp[PATH_MAX];
-	const char *slash = strrchr(path, '/');
-	struct stat st;
-	size_t done = 0;
-	int fd, saved, bad;
+	struct dmo_out out;
 
-	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		snprintf(err, err_len, "%s: not a regular file (%s): refused", path,
-			 S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISDIR(st.st_mode) ? "a folder"
-											 : "a device or pipe");
+	if (dmo_out_open(&out, path, err, err_len) == NULL)
 		return -1;
-	}
-	/* The temporary file beside PATH, so that rename never crosses file
-	 * systems; mkstemp creates it new (O_EXCL), never through a link. */
-	if (slash == NULL)
-		snprintf(tmp, sizeof tmp, ".dmo-write.XXXXXX");
-	else
-		snprintf(tmp, sizeof tmp, "%.*s/.dmo-write.XXXXXX", (int)(slash - path), path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		snprintf(err, err_len, "%s: cannot create a file in its folder: %s", path,
-			 strerror(errno));
-		return -1;
-	}
-	while (done < len) {
-		ssize_t n = write(fd, (const char *)data + done, len - done);
+	if (len > 0 && fwrite(data, 1, len, out.stream) != len) {
+		int saved = errno;
 
-		if (n <= 0)
-			break;
-		done += (size_t)n;
-	}
-	bad = done < len || fchmod(fd, 0644) != 0;
-	saved = bad ? errno : 0;
-	if (close(fd) != 0 && !bad) {
-		bad = 1;
-		saved = errno;
-	}
-	if (!bad && rename(tmp, path) != 0) {
-		bad = 1;
-		saved = errno;
-	}
-	if (bad) {
-		unlink(tmp);
+		dmo_out_abandon(&out);
 		snprintf(err, err_len, "%s: %s", path, strerror(saved ? saved : EIO));
 		return -1;
 	}
-	return 0;
+	return dmo_out_commit(&out, err, err_len);
 }
 /* 0 when PATH is an executable regular file, else the errno-like reason. */
 static int executable_file(const char *path)

@@ -59,11 +59,8 @@ int dmo_out_copy(const char *from, const char *path, char *err, size_t err_len);
  * its path in DIR.  Returns 0, or -1 with a message in ERR. */
 int dmo_make_temp_dir(char *dir, size_t dir_len, const char *name, char *err, size_t err_len);
 
-/* Write LEN bytes of DATA to PATH: into a new temporary file in PATH's
- * folder, renamed over PATH once whole, so a reader never sees half of it
- * and nothing is written through a link.  PATH must be a regular file or
- * not exist (a symbolic link, a folder or a device is refused).  Returns
- * 0, or -1 with ERR (nothing left behind). */
+/* Write LEN bytes of DATA to PATH whole, through struct dmo_out (above).
+ * Returns 0, or -1 with ERR (nothing left behind). */
 int dmo_write_file(const char *path, const void *data, size_t len, char *err, size_t err_len);
 /* Whether PROGRAM can be run as execvp would run it: a path (a name with
  * a '/') to an executable file, or a name found so in $PATH.  Returns 0,

@@ -12,6 +12,7 @@
 #include "backend.h"
 #include "backend_info.h"
 #include "errbuf.h"
+#include "fs.h"
 #include "model_table.h"
 #include "rundir.h"
 
@@ -135,28 +136,20 @@ static void csv_field(FILE *out, const char *text, int last)
 
 int dmo_kernels_write(const char *dir, const struct dmo_kernels *k, char *err, size_t err_len)
 {
-	char path[4096], tmp[4096 + 8];
+	char path[4096];
+	struct dmo_out written;
 	FILE *out;
-	int failed;
 
 	snprintf(path, sizeof path, "%s/%s", dir, DMO_KERNELS_CSV);
-	snprintf(tmp, sizeof tmp, "%s" DMO_TEMP_SUFFIX, path);
-	out = fopen(tmp, "w");
-	if (out == NULL)
-		return dmo_errf(err, err_len, "%s: %s", tmp, strerror(errno));
+	if ((out = dmo_out_open(&written, path, err, err_len)) == NULL)
+		return -1;
 	fputs("kernels,kind,variant,version,isa\n", out);
 	csv_field(out, k->name, 0);
 	csv_field(out, kind_names[k->kind], 0);
 	csv_field(out, k->variant, 0);
 	csv_field(out, k->version, 0);
 	csv_field(out, k->isa, 1);
-	failed = ferror(out);
-	if (fclose(out) != 0 || failed || rename(tmp, path) != 0) {
-		int saved = errno;
-		unlink(tmp);
-		return dmo_errf(err, err_len, "%s: %s", path, strerror(saved));
-	}
-	return 0;
+	return dmo_out_commit(&written, err, err_len);
 }
 
 /* kernels.csv: its header, then one row; fields by position. */
