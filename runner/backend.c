@@ -121,9 +121,15 @@ static int open_plugin(const char *name, struct dmo_backend *desc, void **librar
 		memcpy(desc, found, offsetof(struct dmo_backend, scratch_bytes));
 		return 0;
 	}
-	snprintf(err, err_len, "backend %s: %s exports neither a version %d descriptor "
-		 "(dmo_backend_v2) nor a version %d one (dmo_backend_v1)", name, path,
-		 DMO_BACKEND_ABI_VERSION, DMO_BACKEND_ABI_VERSION_1);
+	if (found != NULL)
+		snprintf(err, err_len, "backend %s: %s's descriptor says ABI version %u, which its "
+			 "entry point does not take (dmo_backend_v2 returns version %d, "
+			 "dmo_backend_v1 version %d)", name, path, found->abi_version,
+			 DMO_BACKEND_ABI_VERSION, DMO_BACKEND_ABI_VERSION_1);
+	else
+		snprintf(err, err_len, "backend %s: %s exports neither a version %d descriptor "
+			 "(dmo_backend_v2) nor a version %d one (dmo_backend_v1)", name, path,
+			 DMO_BACKEND_ABI_VERSION, DMO_BACKEND_ABI_VERSION_1);
 	dlclose(*library);
 	*library = NULL;
 	return -1;

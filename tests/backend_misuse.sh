@@ -27,7 +27,7 @@ fi
 DMO_BACKEND_DIR="$WORK" refuse "no plugin" "is not available" \
 	"$DMO" verify --backend onednn relu:in=4
 DMO_BACKEND_DIR="$top_builddir/tests/targets/badbackend/.libs" refuse "ABI version 99" \
-	"exports neither a version 2 descriptor (dmo_backend_v2) nor a version 1 one" \
+	"descriptor says ABI version 99, which its entry point does not take" \
 	"$DMO" verify --backend xnnpack relu:in=4
 
 # A plugin that copies its buffers is verified but never profiled.  It is a

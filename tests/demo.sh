@@ -24,6 +24,25 @@ cmp "$WORK/demo/tflm_person_detect-overlap.out" "$WORK/demo/tflm_person_detect-p
 	echo "ok: overlapped and plain outputs identical" || fail "outputs differ"
 grep -q "^\$ dmo infer" "$WORK/demo.log" || fail "the demo does not show its commands"
 
+# Built with TFLM: every kernel build's plan was proven inside TFLM (the
+# plan's own verify line, each run against TFLM's plan), each emitted model
+# carries dmo's plan (dmo model), and the reference plan was refused for
+# CMSIS-NN as gcc builds it.
+if [ -x "$top_builddir/target-harness/tflm/dmo-tflm-run-tflm" ]; then
+	proven=$(grep -c "^verify: outputs of TFLM .* equal TFLM's own plan's bit for bit on 3 inputs; arena_used_bytes [0-9]* instead of [0-9]*, [0-9]* lower as dmo said$" "$WORK/demo.log")
+	built=$(ls "$top_builddir"/target-harness/tflm/dmo-tflm-run-tflm* | wc -l)
+	expect_eq "kernel builds proven inside TFLM" "$built" "$proven"
+	for m in "$WORK"/demo/tflm_person_detect-tflm*.tflite; do
+		"$DMO" model "$m" | grep -q "^offline memory plan (OfflineMemoryAllocation" && echo "ok: $(basename "$m") carries the plan" ||
+			fail "$(basename "$m"): no offline plan"
+	done
+	if [ -x "$top_builddir/target-harness/tflm/dmo-tflm-run-tflm-cmsis-nn-dsp" ]; then
+		grep -q "^refused, as it must be$" "$WORK/demo.log" && echo "ok: the reference plan refused for tflm-cmsis-nn-dsp" ||
+			fail "the reference plan was not refused"
+		[ -e "$WORK/demo/tflm_person_detect-refused.tflite" ] && fail "a refused plan was written"
+	fi
+fi
+
 "$DMO" demo --bogus >/dev/null 2>&1
 expect_eq "dmo demo --bogus exit status" 2 $?
 

@@ -57,7 +57,7 @@ grep -q "dmo: process [0-9]* (a child of the profiled program) describes layers,
 : >not-executable
 expect_refusal "profile of a missing program" 2 "dmo profile: cannot run ./no-such-program: No such file or directory" \
 	"$DMO" profile --out missing -- ./no-such-program
-expect_refusal "profile of a program not on PATH" 2 "dmo profile: cannot run no-such-program-x: No such file or directory" \
+expect_refusal "profile of a program not on PATH" 2 "dmo profile: cannot run no-such-program-x: no such program in \$PATH" \
 	"$DMO" profile --out missing -- no-such-program-x
 expect_refusal "profile of a file that is not executable" 2 "dmo profile: cannot run ./not-executable: Permission denied" \
 	"$DMO" profile --out missing -- ./not-executable

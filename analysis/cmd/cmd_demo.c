@@ -4,7 +4,10 @@
  * the golden layer drawn.  Then a real model end to end: person_detect from
  * its .tflite file, every layer profiled with its real weights, the arena
  * planned with the measured O_s and drawn, and the model run in that arena,
- * its output compared bit for bit with the plain arena's.  Each step is the
+ * its output compared bit for bit with the plain arena's.  Last, when dmo
+ * was built with TensorFlow Lite Micro (--with-tflm), the plan for each of
+ * its kernel builds, written into the model and proven inside TFLM, and
+ * the reference plan refused for CMSIS-NN as gcc builds it.  Each step is the
  * dmo command it shows, run as a child process of this same dmo binary, so
  * the demo is exactly what a user can type. */
 #include <errno.h>
@@ -16,6 +19,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "locate.h"
 
 static const struct cmd_option options[] = {
 	{ "out", required_argument, 'o', "DIR", "where the files go (default: dmo-demo)" },
@@ -35,7 +39,11 @@ static const struct cmd_spec command = {
 	".tflite file: profile every layer with its real weights, plan its arena\n"
 	"with the measured O_s, draw the plan, and run the model in the overlapped\n"
 	"arena, its output bit for bit the plain arena's.  Every step is printed as\n"
-	"the dmo command that does it.  Files go to DIR (default: dmo-demo).\n",
+	"the dmo command that does it.  Built with TensorFlow Lite Micro\n"
+	"(docs/deploy.md), it then plans the model for each of TFLM's kernel\n"
+	"builds, writes each plan into the model and proves it inside TFLM, and\n"
+	"shows the reference plan refused for CMSIS-NN as gcc builds it.  Files go\n"
+	"to DIR (default: dmo-demo).\n",
 	.tables = { options },
 	.finding = "a step failed (its own status: a failed verdict, an output that\n"
 		   "differs)",
@@ -180,6 +188,54 @@ static int real_model(const char *dir)
 	return rc ? 0 : 1;
 }
 
+/* The kernel builds of TensorFlow Lite Micro the deploy part shows, each
+ * where configure built its runner. */
+static const char *const demo_runtimes[] = { "tflm", "tflm-cmsis-nn", "tflm-cmsis-nn-dsp",
+					     "tflm-cmsis-nn-dsp-ac6" };
+
+static int deployed(const char *dir)
+{
+	char path[PATH_MAX], os[PATH_MAX + 16], emitted[PATH_MAX], why[1024];
+	const char *gcc_dsp = NULL;
+	int rc;
+
+	if (dmo_locate_tflm_runner(demo_runtimes[0], path, sizeof path, why, sizeof why) != 0) {
+		printf("\n(TensorFlow Lite Micro is not built in: ./configure --with-tflm=DIR\n"
+		       " --with-cmsis-nn=DIR adds the plan proven inside it, docs/deploy.md)\n");
+		return 0;
+	}
+	printf("\n== 8. the plan for the kernels that ship: each of TensorFlow Lite Micro's\n"
+	       "      kernel builds measured inside TFLM, the plan written into the model as\n"
+	       "      TFLM's offline plan and run there against TFLM's own plan\n");
+	for (size_t i = 0; i < sizeof demo_runtimes / sizeof *demo_runtimes; i++) {
+		if (dmo_locate_tflm_runner(demo_runtimes[i], path, sizeof path, why, sizeof why) != 0)
+			continue;
+		if (strcmp(demo_runtimes[i], "tflm-cmsis-nn-dsp") == 0)
+			gcc_dsp = demo_runtimes[i];
+		snprintf(emitted, sizeof emitted, "%s/%s-%s.tflite", dir, demo_model, demo_runtimes[i]);
+		char *plan[] = { "plan", "--kernels", (char *)demo_runtimes[i], "--verify",
+				 "--emit-tflite", emitted, (char *)demo_model, NULL };
+		if ((rc = dmo(plan)) != 0)
+			return rc;
+	}
+	if (gcc_dsp == NULL)
+		return 0;
+	printf("\n== 9. the reference kernels' plan (step 6) handed to CMSIS-NN as gcc builds\n"
+	       "      it: refused, because its 1x1 convolutions allow 2 bytes, not 18425\n");
+	snprintf(os, sizeof os, "measured:%s/%s", dir, demo_model);
+	snprintf(emitted, sizeof emitted, "%s/%s-refused.tflite", dir, demo_model);
+	char *refused[] = { "plan", "--kernels", (char *)gcc_dsp, "--os", os, "--emit-tflite",
+			    emitted, (char *)demo_model, NULL };
+	rc = dmo(refused);
+	if (rc == 2) {
+		printf("refused, as it must be\n");
+		return 0;
+	}
+	fprintf(stderr, "dmo demo: the reference plan was not refused for %s (status %d)\n",
+		gcc_dsp, rc);
+	return 1;
+}
+
 int cmd_demo(int argc, char **argv)
 {
 	const char *dir = "dmo-demo";
@@ -195,5 +251,7 @@ int cmd_demo(int argc, char **argv)
 		return 2;
 	}
 	rc = kernels(dir);
-	return rc ? rc : real_model(dir);
+	if (rc == 0)
+		rc = real_model(dir);
+	return rc ? rc : deployed(dir);
 }

@@ -3,7 +3,6 @@
 #include <stdio.h>
 
 #include "cmd.h"
-#include "fs.h"
 #include "host_isa.h"
 #include "kernels.h"
 #include "profile.h"
@@ -66,12 +65,6 @@ int cmd_profile(int argc, char **argv)
 	if (optind >= argc)
 		return cmd_misuse(&command, "no program given");
 	opts.argv = argv + optind;
-	/* Said by dmo, before any run directory is touched, rather than by
-	 * Valgrind after it: status 2, the program never ran. */
-	if (dmo_program_runnable(opts.argv[0], err, sizeof err) != 0) {
-		fprintf(stderr, "dmo profile: %s\n", err);
-		return 2;
-	}
 	status = dmo_profile_command(&opts, "dmo profile");
 	if (!opts.quiet && dmo_host_isa_note(note, sizeof note))
 		fprintf(stderr, "dmo profile: note: %s\n", note);

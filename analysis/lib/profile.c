@@ -160,36 +160,6 @@ int dmo_run_dir_lock(const char *dir, char *err, size_t err_len)
 	return fd;
 }
 
-/* Whether PROGRAM can be run, found as execvp finds it (a name with a /
- * as it is, else along $PATH): Valgrind would say "command not found" and
- * exit 126 or 127, which would read as the program's status.  0, or -1
- * with ERR. */
-static int check_program(const char *program, char *err, size_t err_len)
-{
-	const char *path = getenv("PATH");
-	char candidate[PATH_MAX];
-	struct stat info;
-	int why = ENOENT;
-
-	if (strchr(program, '/') != NULL)
-		path = "";
-	else if (path == NULL)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	do {
-		size_t dir_len = strchr(program, '/') ? 0 : strcspn(path, ":");
-		if ((size_t)snprintf(candidate, sizeof candidate, "%.*s%s%s", (int)dir_len, path,
-				     dir_len ? "/" : "", program) < sizeof candidate &&
-		    stat(candidate, &info) == 0) {
-			if (S_ISREG(info.st_mode) && access(candidate, X_OK) == 0)
-				return 0;
-			why = EACCES;
-		}
-		path += dir_len;
-	} while (*path++ == ':');
-	snprintf(err, err_len, "cannot run %s: %s", program, strerror(why));
-	return -1;
-}
-
 static int check_out_dir(const struct dmo_profile_options *opts, char *err, size_t err_len)
 {
 	const char *dir = opts->out_dir;
@@ -327,8 +297,8 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 	*program_status = -1; /* until it ran */
 	*program_signal = 0;
 	if (dmo_locate_tool(tool_dir, sizeof tool_dir, err, err_len) != 0 ||
-	    check_program(opts->argv[0], err, err_len) != 0)
-		return -1;
+	    dmo_program_runnable(opts->argv[0], err, err_len) != 0)
+		return -1; /* said by dmo: Valgrind's 126 or 127 would read as the program's */
 	if (check_out_dir(opts, err, err_len) != 0)
 		return -1;
 	if (realpath(opts->out_dir, out_dir) == NULL) {

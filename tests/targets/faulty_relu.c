@@ -66,7 +66,7 @@ static void faulty_release(void *prepared)
 	(void)prepared;
 }
 
-const struct dmo_backend *dmo_backend_v1(void)
+const struct dmo_backend *dmo_backend_v2(void)
 {
 	static const struct dmo_backend faulty = {
 		.abi_version = DMO_BACKEND_ABI_VERSION,
