@@ -21,6 +21,7 @@ analysis_lib_libdmo_analysis_la_SOURCES = \
 	analysis/lib/verify.h analysis/lib/verify.c \
 	analysis/lib/backend_info.h analysis/lib/backend_info.c \
 	analysis/lib/kernels.h analysis/lib/kernels.c \
+	analysis/lib/measure.h analysis/lib/measure.c \
 	analysis/lib/host_isa.h analysis/lib/host_isa.c \
 	analysis/lib/compare.h analysis/lib/compare.c \
 	analysis/lib/formula.h analysis/lib/formula.c \

@@ -1,5 +1,6 @@
 /* cmd_compare.c - `dmo compare SPEC...`: one op spec measured and verified
  * on every backend, side by side (compare.h). */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,12 +16,18 @@
 #include "fs.h"
 #include "host_isa.h"
 #include "json.h"
+#include "kernels.h"
+#include "locate.h"
+#include "measure.h"
+#include "rundir.h"
 #include "progress.h"
 #include "runner.h"
 #include "verify.h"
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
+
+enum { OPT_KERNELS = OPT_ISA + 1 };
 
 static const struct cmd_option options[] = {
 	{ "backends", required_argument, 'b', "LIST",
@@ -39,12 +46,20 @@ static const struct cmd_option options[] = {
 	  "tool and natively; the O_s is the one safe for any\n"
 	  "split of the work, verified by at least "
 	  STR(DMO_VERIFY_REPEAT_THREADED) "\nnative runs (default 1)" },
+	{ "model", required_argument, 'm', "MODEL",
+	  "instead of op specs: every layer of MODEL (a .tflite)\n"
+	  "measured on each kernel set of --kernels, its safe O_s\n"
+	  "side by side (DIR/compare-model.csv)" },
+	{ "kernels", required_argument, OPT_KERNELS, "LIST",
+	  "with --model, comma-separated kernel sets (ref, a\n"
+	  "backend, a TFLM build such as tflm-cmsis-nn-dsp;\n"
+	  "default: ref and every TFLM build dmo was built with)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
 static const struct cmd_spec command = {
 	.name = "compare",
-	.synopsis = "[OPTIONS] SPEC...",
+	.synopsis = "[OPTIONS] SPEC...\n  or:  dmo compare [OPTIONS] --model MODEL [--kernels LIST]",
 	.description =
 	"For each op SPEC and each backend: profile the backend's kernel under\n"
 	"valgrind --tool=dmo (exact O_s), run it natively with its input really\n"
@@ -55,7 +70,11 @@ static const struct cmd_spec command = {
 	"(armnn: 16 bytes) is verified at the largest aligned overlap <= O_s and\n"
 	"one alignment step more.  \"vs ref\" is the largest relative difference\n"
 	"of the backend's output from the ref backend's on the same input\n"
-	"(integer ops: the largest absolute difference, which must be 0).\n",
+	"(integer ops: the largest absolute difference, which must be 0).\n"
+	"With --model, each kernel set measures every layer of the model under the\n"
+	"tool (dmo run --model, with --backend or inside TFLM with --runtime) and\n"
+	"the table shows each layer's safe O_s per kernel set: which kernel build\n"
+	"allows what, and where one allows less than dmo's reference kernels.\n",
 	.tables = { options },
 	.notes = "DIR/compare.csv holds the table as --csv prints it, written either way;\n"
 		 "a line per spec and backend goes to stderr as each completes.\n",
@@ -231,13 +250,139 @@ static void show_row(void *progress, const struct dmo_compare_row *row)
 	dmo_progress_step(progress, "%s %s: %s", row->backend, row->spec, status_name(row->status));
 }
 
+/* The kernel sets --model compares by default: dmo's reference kernels and
+ * every TFLM build dmo was built with. */
+static const char *const default_model_kernels[] = { DMO_KERNELS_REF_NAME, "tflm",
+	"tflm-cmsis-nn", "tflm-cmsis-nn-dsp", "tflm-cmsis-nn-dsp-ac6" };
+
+/* The safe O_s of layer NAME in TABLE, or NULL when TABLE has no such
+ * layer or no O_s for it. */
+static const struct dmo_layer_row *layer_named(const struct dmo_layer_table *table,
+					       const char *name)
+{
+	for (size_t i = 0; i < table->count; i++)
+		if (strcmp(table->rows[i].name, name) == 0)
+			return dmo_layer_os_known(&table->rows[i]) ? &table->rows[i] : NULL;
+	return NULL;
+}
+
+/* Write DIR/compare-model.csv and print the table: a row per layer of the
+ * first kernel set, a column of safe O_s per kernel set ("" where a set
+ * has none for the layer). */
+static int model_table(const char *dir, const char *const *names, const struct dmo_layer_table *t,
+		       size_t n, int quiet, char *err, size_t err_len)
+{
+	char path[4096];
+	struct dmo_out written;
+	FILE *csv;
+
+	snprintf(path, sizeof path, "%s/compare-model.csv", dir);
+	if ((csv = dmo_out_open(&written, path, err, err_len)) == NULL)
+		return -1;
+	fputs("layer,name,in_bytes,out_bytes", csv);
+	for (size_t k = 0; k < n; k++)
+		fprintf(csv, ",%s", names[k]);
+	fputc('\n', csv);
+	if (!quiet) {
+		printf("%5s  %-28s %10s %10s", "layer", "name", "in_bytes", "out_bytes");
+		for (size_t k = 0; k < n; k++)
+			printf(" %*s", (int)(strlen(names[k]) > 10 ? strlen(names[k]) : 10), names[k]);
+		printf("\n");
+	}
+	for (size_t i = 0; i < t[0].count; i++) {
+		const struct dmo_layer_row *r = &t[0].rows[i];
+
+		fprintf(csv, "%u,", r->layer);
+		csv_text(csv, r->name, 0);
+		fprintf(csv, "%" PRIu64 ",%" PRIu64, r->in_bytes, r->out_bytes);
+		if (!quiet)
+			printf("%5u  %-28.28s %10" PRIu64 " %10" PRIu64, r->layer, r->name, r->in_bytes,
+			       r->out_bytes);
+		for (size_t k = 0; k < n; k++) {
+			const struct dmo_layer_row *o = layer_named(&t[k], r->name);
+			char cell[24] = "-";
+
+			if (o != NULL)
+				snprintf(cell, sizeof cell, "%" PRIu64, dmo_layer_safe_os(o));
+			fprintf(csv, ",%s", o != NULL ? cell : "");
+			if (!quiet)
+				printf(" %*s", (int)(strlen(names[k]) > 10 ? strlen(names[k]) : 10), cell);
+		}
+		fputc('\n', csv);
+		if (!quiet)
+			printf("\n");
+	}
+	return dmo_out_commit(&written, err, err_len);
+}
+
+/* dmo compare --model: every layer of MODEL measured on each kernel set of
+ * LIST (NULL: the defaults that dmo can run), side by side. */
+static int compare_model(const char *model, char *list, const char *dir,
+			 const struct cmd_output *output)
+{
+	const char *names[16];
+	struct dmo_layer_table tables[16];
+	size_t n = 0, measured = 0;
+	char model_path[4096], run_dir[4096 + 128], csv_path[4096 + 256], err[1024], runner[4096];
+	int status = 2;
+
+	if (dmo_locate_model(model, model_path, sizeof model_path, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo compare: %s\n", err);
+		return 2;
+	}
+	if (list != NULL) {
+		for (char *tok = strtok(list, ","); tok != NULL; tok = strtok(NULL, ","))
+			if (n < sizeof names / sizeof *names)
+				names[n++] = tok;
+	} else {
+		for (size_t k = 0; k < sizeof default_model_kernels / sizeof *default_model_kernels; k++)
+			if (k == 0 || dmo_locate_tflm_runner(default_model_kernels[k], runner,
+							      sizeof runner, err, sizeof err) == 0)
+				names[n++] = default_model_kernels[k];
+	}
+	if (n == 0)
+		return cmd_misuse(&command, "--kernels: no kernel set named");
+	if (dmo_make_dirs(dir) != 0) {
+		fprintf(stderr, "dmo compare: %s: %s\n", dir, strerror(errno));
+		return 2;
+	}
+	for (; measured < n; measured++) {
+		struct dmo_kernels k;
+
+		tables[measured].rows = NULL;
+		tables[measured].count = 0;
+		snprintf(run_dir, sizeof run_dir, "%s/%s", dir, names[measured]);
+		snprintf(csv_path, sizeof csv_path, "%s/%s", run_dir, DMO_LAYERS_CSV);
+		if (dmo_kernels_named(names[measured], &k, err, sizeof err) != 0 ||
+		    dmo_measure_model("dmo compare", model_path, &k, run_dir, err, sizeof err) != 0 ||
+		    dmo_layers_csv_read(csv_path, &tables[measured], err, sizeof err) < 0) {
+			fprintf(stderr, "dmo compare: %s\n", err);
+			goto out;
+		}
+	}
+	if (model_table(dir, names, tables, n, output->format != CMD_TEXT, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo compare: %s\n", err);
+		goto out;
+	}
+	snprintf(csv_path, sizeof csv_path, "%s/compare-model.csv", dir);
+	status = output->format != CMD_TEXT &&
+		 cmd_table_file(output->format, csv_path, err, sizeof err) != 0 ? 2 : 0;
+	if (status != 0)
+		fprintf(stderr, "dmo compare: %s\n", err);
+out:
+	for (size_t k = 0; k < measured; k++)
+		dmo_layer_table_free(&tables[k]);
+	return status;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct dmo_compare_options opts = { .isa = "avx2", .out_dir = "dmo-compare",
 					    .threads = 1 };
 	struct dmo_compare_row *rows = NULL;
 	const char **backends = NULL;
-	char *list = NULL, err[1024], path[4096];
+	char *list = NULL, *kernel_list = NULL, err[1024], path[4096];
+	const char *model = NULL;
 	struct cmd_output output = { CMD_TEXT, 0 };
 	struct cmd_table table;
 	int c, n_backends = 0, status = 2;
@@ -257,6 +402,12 @@ int cmd_compare(int argc, char **argv)
 		case 'o':
 			opts.out_dir = optarg;
 			break;
+		case 'm':
+			model = optarg;
+			break;
+		case OPT_KERNELS:
+			kernel_list = optarg;
+			break;
 		case 'j':
 			if (dmo_op_parse_threads(optarg, &opts.threads) != 0)
 				return cmd_misuse(&command, "--threads must be 1..%d, not '%s'",
@@ -264,6 +415,15 @@ int cmd_compare(int argc, char **argv)
 			break;
 		}
 	}
+	if (model != NULL) {
+		if (optind < argc)
+			return cmd_misuse(&command, "give op specs or --model, not both");
+		if (list != NULL || opts.threads != 1)
+			return cmd_misuse(&command, "--model takes --kernels, not --backends or --threads");
+		return compare_model(model, kernel_list, opts.out_dir, &output);
+	}
+	if (kernel_list != NULL)
+		return cmd_misuse(&command, "--kernels goes with --model");
 	if (optind >= argc)
 		return cmd_misuse(&command, "no op spec given");
 	if (opts.isa != NULL && !dmo_backend_isa_valid(opts.isa))

@@ -16,6 +16,7 @@
 #include "json.h"
 #include "kernels.h"
 #include "locate.h"
+#include "measure.h"
 #include "model_report.h"
 #include "model_table.h"
 #include "plan.h"
@@ -299,59 +300,6 @@ static int verify_plan(const struct dmo_model *model, const struct dmo_plan *pla
 	return dmo_plan_verify(model, plan, &watch, err, err_len);
 }
 
-/* Run `dmo ARGS...` (this very program) with its stdout on stderr, so
- * that the plan stays the only thing on stdout.  Returns its exit status,
- * or -1 with ERR. */
-static int run_dmo(char *const *args, char *err, size_t err_len)
-{
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	int status;
-	pid_t child;
-
-	if (n <= 0)
-		return dmo_errf(err, err_len, "cannot find the dmo program itself (/proc/self/exe)");
-	self[n] = '\0';
-	fflush(NULL);
-	child = fork();
-	if (child == 0) {
-		dup2(STDERR_FILENO, STDOUT_FILENO);
-		execv(self, args);
-		_exit(127);
-	}
-	if (child < 0 || waitpid(child, &status, 0) < 0)
-		return dmo_errf(err, err_len, "cannot run %s", self);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-/* Measure every layer of MODEL on kernels K (a backend or TFLM) with
- * `dmo run --model`, into the fresh folder DIR. */
-static int measure_on(const char *model, const struct dmo_kernels *k, const char *dir, char *err,
-		      size_t err_len)
-{
-	char *args[] = { "dmo", "run", "-q", "--model", (char *)model,
-			 k->kind == DMO_KERNELS_RUNTIME ? "--runtime" : "--backend", (char *)k->name,
-			 "--out", (char *)dir, NULL };
-	char runner[PATH_MAX];
-	int status;
-
-	if (k->kind == DMO_KERNELS_RUNTIME &&
-	    dmo_locate_tflm_runner(k->name, runner, sizeof runner, err, err_len) != 0)
-		return -1;
-	if (k->kind == DMO_KERNELS_PROGRAM)
-		return dmo_errf(err, err_len, "dmo cannot run %s itself: profile it (dmo profile "
-				"--kernels %s -- PROGRAM) and give --os measured:DIR", k->name, k->name);
-	fprintf(stderr, "dmo plan: measuring every layer on %s kernels: dmo run -q --model %s %s %s\n",
-		k->name, model, args[5], k->name);
-	status = run_dmo(args, err, err_len);
-	if (status < 0)
-		return -1;
-	if (status != 0)
-		return dmo_errf(err, err_len, "measuring the O_s on %s kernels failed (dmo run exit "
-				"status %d)", k->name, status);
-	return 0;
-}
-
 /* The peak of dmo's best plan of MODEL without overlaps (every O_s 0),
  * under the same rules: the placement part of the saving. */
 static int peak_without_overlaps(const struct dmo_model *model, const struct dmo_plan_rules *rules,
@@ -473,7 +421,7 @@ int cmd_plan(int argc, char **argv)
 	}
 	if (os_name == NULL && kernels_name != NULL && want.kind != DMO_KERNELS_REF) {
 		if (dmo_make_temp_dir(tmp_dir, sizeof tmp_dir, "dmo-plan", err, sizeof err) != 0 ||
-		    measure_on(argv[optind], &want, tmp_dir, err, sizeof err) != 0) {
+		    dmo_measure_model("dmo plan", argv[optind], &want, tmp_dir, err, sizeof err) != 0) {
 			fprintf(stderr, "dmo plan: %s\n", err);
 			rc = 2;
 			goto out;

@@ -9,8 +9,8 @@
 # it builds the whole library (9 minutes on 2 cores) and runs Python
 # generators to parse.
 EXTRA_DIST += target-harness/tflm/tflm_run.cc target-harness/armdsp/arm_dsp_intrinsics.h
-TESTS += tests/tflm_run.sh tests/tflm_profile.sh tests/tflm_offline_plan.sh tests/tflm_dmo_plan.sh
-EXTRA_DIST += tests/tflm_run.sh tests/tflm_profile.sh tests/tflm_offline_plan.sh tests/tflm_dmo_plan.sh \
+TESTS += tests/tflm_run.sh tests/tflm_profile.sh tests/tflm_offline_plan.sh tests/tflm_dmo_plan.sh tests/compare_model.sh
+EXTRA_DIST += tests/tflm_run.sh tests/tflm_profile.sh tests/tflm_offline_plan.sh tests/tflm_dmo_plan.sh tests/compare_model.sh \
 	tests/tflm_offline_plan.py tests/tflm_lib.sh
 
 if HAVE_TFLM
