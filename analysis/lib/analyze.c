@@ -175,6 +175,38 @@ static int failed_verdict(const struct dmo_layer_analysis *a)
 							      a->algorithmic_mismatch));
 }
 
+/* A layer's note: on its row when short; a longer one under the row,
+ * indented and wrapped at word boundaries, so that no reason pushes the
+ * table wider than a terminal (notes run to about 180 characters). */
+enum { NOTE_ON_ROW = 60, NOTE_INDENT = 7, NOTE_WIDTH = 100 };
+
+static void print_note(FILE *out, const char *note)
+{
+	size_t column = NOTE_INDENT;
+
+	if (strlen(note) <= NOTE_ON_ROW) {
+		fprintf(out, "%s%s\n", note[0] ? "  " : "", note);
+		return;
+	}
+	fprintf(out, "\n%*s", NOTE_INDENT, "");
+	while (*note != '\0') {
+		size_t word = strcspn(note, " ");
+
+		if (column > NOTE_INDENT && column + 1 + word > NOTE_WIDTH) {
+			fprintf(out, "\n%*s", NOTE_INDENT, "");
+			column = NOTE_INDENT;
+		} else if (column > NOTE_INDENT) {
+			fputc(' ', out);
+			column++;
+		}
+		fprintf(out, "%.*s", (int)word, note);
+		column += word;
+		note += word;
+		note += strspn(note, " ");
+	}
+	fputc('\n', out);
+}
+
 static const char *verdict(const struct dmo_layer_analysis *a)
 {
 	if (a->trace_mismatch)
@@ -266,9 +298,9 @@ int dmo_analysis_report(const char *dir, const struct dmo_layer_analysis *layers
 		dmo_text_cell(out, &name, r->name, " ");
 		/* A layer refused or cut short has no O_s to show (CSV keeps
 		 * layers.csv's value for scripts). */
-		fprintf(out, "%12" PRIu64 " %12s %12s %12s %12s %8s  %s%s%s\n", r->out_bytes,
-			dmo_layer_ok(r) ? exact : "-", trace, algo, analytic, penalty, verdict(a),
-			a->note[0] ? "  " : "", a->note);
+		fprintf(out, "%12" PRIu64 " %12s %12s %12s %12s %8s  %s", r->out_bytes,
+			dmo_layer_ok(r) ? exact : "-", trace, algo, analytic, penalty, verdict(a));
+		print_note(out, a->note);
 		fprintf(csv, "%u,", r->layer);
 		put_text(csv, r->name);
 		put_text(csv, r->op);
