@@ -249,16 +249,23 @@ bool register_ops(Resolver &resolver)
 			  Register_TRANSPOSE());
 }
 
-// Whole file into a 16-byte aligned buffer (TFLM reads the model in place).
-unsigned char *read_file(const char *path, size_t *len)
+// The input file, which must hold exactly EXPECTED bytes: its size is
+// checked before anything is read, so no input makes the runner read more.
+// NULL after a message on stderr.
+unsigned char *read_input(const char *path, size_t expected)
 {
 	FILE *in = fopen(path, "rb");
 	struct stat st;
-	void *buf = nullptr;
+	unsigned char *buf = nullptr;
 
-	if (in == nullptr || fstat(fileno(in), &st) != 0 || !S_ISREG(st.st_mode) ||
-	    posix_memalign(&buf, 16, st.st_size ? static_cast<size_t>(st.st_size) : 1) != 0 ||
-	    fread(buf, 1, static_cast<size_t>(st.st_size), in) != static_cast<size_t>(st.st_size)) {
+	if (in == nullptr || fstat(fileno(in), &st) != 0 || !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "dmo-tflm-run: cannot read %s%s%s\n", path, errno ? ": " : "",
+			errno ? strerror(errno) : " (not a regular file)");
+	} else if (static_cast<uint64_t>(st.st_size) != expected) {
+		fprintf(stderr, "dmo-tflm-run: --input %s: %llu bytes, the model's inputs take %zu\n",
+			path, static_cast<unsigned long long>(st.st_size), expected);
+	} else if ((buf = static_cast<unsigned char *>(malloc(expected ? expected : 1))) == nullptr ||
+		   fread(buf, 1, expected, in) != expected) {
 		fprintf(stderr, "dmo-tflm-run: cannot read %s%s%s\n", path, errno ? ": " : "",
 			errno ? strerror(errno) : "");
 		free(buf);
@@ -266,8 +273,7 @@ unsigned char *read_file(const char *path, size_t *len)
 	}
 	if (in != nullptr)
 		fclose(in);
-	*len = static_cast<size_t>(st.st_size);
-	return static_cast<unsigned char *>(buf);
+	return buf;
 }
 
 // Create PATH anew for writing, never through a symbolic link.
@@ -406,16 +412,9 @@ int fill_inputs(tflite::MicroInterpreter &interp, const char *path)
 			memset(interp.input(i)->data.raw, 0, interp.input(i)->bytes);
 		return 0;
 	}
-	size_t len;
-	unsigned char *bytes = read_file(path, &len);
+	unsigned char *bytes = read_input(path, total);
 	if (bytes == nullptr)
 		return 2;
-	if (len != total) {
-		fprintf(stderr, "dmo-tflm-run: --input %s: %zu bytes, the model's inputs take %zu\n",
-			path, len, total);
-		free(bytes);
-		return 2;
-	}
 	for (size_t i = 0, at = 0; i < interp.inputs_size(); at += interp.input(i)->bytes, i++)
 		memcpy(interp.input(i)->data.raw, bytes + at, interp.input(i)->bytes);
 	free(bytes);
