@@ -38,14 +38,15 @@ static const struct cmd_option options[] = {
 	  "(its offset_dmo column; refused unless it is safe for\n"
 	  "the layers' O_s), or model: the offline memory plan\n"
 	  "the .tflite carries (dmo plan --emit-tflite; refused\n"
-	  "unless made for dmo's reference kernels, ref, and safe)" },
+	  "unless made for the kernels infer runs, and safe)" },
 	{ "rounding", required_argument, OPT_ROUNDING, "MODE",
 	  "double (TFLite Micro's default requantisation, default)\n"
 	  "or single (TFLITE_SINGLE_ROUNDING; what Arm NN computes)" },
 	{ "os", required_argument, OPT_OS, "SOURCE",
 	  "per-layer O_s of the overlap plan: algorithmic\n"
-	  "(default), analytic or measured:DIR (a run of dmo's\n"
-	  "reference kernels: DIR/kernels.csv must say ref)" },
+	  "(default), analytic or measured:DIR (a run of the\n"
+	  "kernels infer runs: DIR/kernels.csv must say ref, or\n"
+	  "--backend's name)" },
 	{ "output", required_argument, OPT_OUTPUT, "FILE",
 	  "write the raw bytes of every model output, in tensor\n"
 	  "order" },
