@@ -250,11 +250,6 @@ static void show_row(void *progress, const struct dmo_compare_row *row)
 	dmo_progress_step(progress, "%s %s: %s", row->backend, row->spec, status_name(row->status));
 }
 
-/* The kernel sets --model compares by default: dmo's reference kernels and
- * every TFLM build dmo was built with. */
-static const char *const default_model_kernels[] = { DMO_KERNELS_REF_NAME, "tflm",
-	"tflm-cmsis-nn", "tflm-cmsis-nn-dsp", "tflm-cmsis-nn-dsp-ac6" };
-
 /* The safe O_s of layer NAME in TABLE, or NULL when TABLE has no such
  * layer or no O_s for it. */
 static const struct dmo_layer_row *layer_named(const struct dmo_layer_table *table,
@@ -331,14 +326,20 @@ static int compare_model(const char *model, char *list, const char *dir,
 		return 2;
 	}
 	if (list != NULL) {
-		for (char *tok = strtok(list, ","); tok != NULL; tok = strtok(NULL, ","))
-			if (n < sizeof names / sizeof *names)
-				names[n++] = tok;
-	} else {
-		for (size_t k = 0; k < sizeof default_model_kernels / sizeof *default_model_kernels; k++)
-			if (k == 0 || dmo_locate_tflm_runner(default_model_kernels[k], runner,
-							      sizeof runner, err, sizeof err) == 0)
-				names[n++] = default_model_kernels[k];
+		for (char *tok = strtok(list, ","); tok != NULL; tok = strtok(NULL, ",")) {
+			if (n == sizeof names / sizeof *names)
+				return cmd_misuse(&command, "--kernels: at most %zu kernel sets",
+						  sizeof names / sizeof *names);
+			names[n++] = tok;
+		}
+	} else { /* dmo's reference kernels and every TFLM build dmo was built with */
+		const char *runtime;
+
+		names[n++] = DMO_KERNELS_REF_NAME;
+		for (size_t k = 0; (runtime = dmo_kernels_runtime(k)) != NULL; k++)
+			if (dmo_locate_tflm_runner(runtime, runner, sizeof runner, err, sizeof err) == 0 &&
+			    n < sizeof names / sizeof *names)
+				names[n++] = runtime;
 	}
 	if (n == 0)
 		return cmd_misuse(&command, "--kernels: no kernel set named");

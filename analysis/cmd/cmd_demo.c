@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "fs.h"
+#include "kernels.h"
 #include "locate.h"
 
 static const struct cmd_option options[] = {
@@ -98,29 +100,6 @@ static int dmo(char *const argv[])
 	return WEXITSTATUS(status);
 }
 
-/* Whether files A and B hold the same bytes.  Returns 1, 0, or -1 (with a
- * message) when one cannot be read. */
-static int same_bytes(const char *a, const char *b)
-{
-	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-	int ca, cb, same = -1;
-
-	if (fa != NULL && fb != NULL) {
-		do {
-			ca = getc(fa);
-			cb = getc(fb);
-		} while (ca == cb && ca != EOF);
-		same = ca == cb;
-	} else {
-		fprintf(stderr, "dmo demo: cannot read %s: %s\n", fa ? b : a, strerror(errno));
-	}
-	if (fa)
-		fclose(fa);
-	if (fb)
-		fclose(fb);
-	return same;
-}
-
 static int kernels(const char *dir)
 {
 	char run_dir[PATH_MAX];
@@ -147,8 +126,9 @@ static int kernels(const char *dir)
 static int real_model(const char *dir)
 {
 	char run_dir[PATH_MAX], os[PATH_MAX + 16], figure[PATH_MAX], plain_out[PATH_MAX],
-	     overlap_out[PATH_MAX];
-	int rc;
+	     overlap_out[PATH_MAX], why[PATH_MAX + 64];
+	long at;
+	int rc, differ[2];
 
 	snprintf(run_dir, sizeof run_dir, "%s/%s", dir, demo_model);
 	snprintf(os, sizeof os, "measured:%s", run_dir);
@@ -180,26 +160,24 @@ static int real_model(const char *dir)
 			  (char *)demo_model, NULL };
 	if ((rc = dmo(overlap)) != 0 || (rc = dmo(plain)) != 0)
 		return rc;
-	rc = same_bytes(overlap_out, plain_out);
-	if (rc < 0)
+	rc = dmo_same_bytes(overlap_out, plain_out, &at, differ, why, sizeof why);
+	if (rc < 0) {
+		fprintf(stderr, "dmo demo: %s\n", why);
 		return 2;
+	}
 	printf("%s\n", rc ? "the two outputs are the same, bit for bit"
 			  : "dmo demo: the overlapped arena's output DIFFERS from the plain arena's");
 	return rc ? 0 : 1;
 }
 
-/* The kernel builds of TensorFlow Lite Micro the deploy part shows, each
- * where configure built its runner. */
-static const char *const demo_runtimes[] = { "tflm", "tflm-cmsis-nn", "tflm-cmsis-nn-dsp",
-					     "tflm-cmsis-nn-dsp-ac6" };
-
 static int deployed(const char *dir)
 {
 	char path[PATH_MAX], os[PATH_MAX + 16], emitted[PATH_MAX], why[1024];
-	const char *gcc_dsp = NULL;
+	const char *gcc_dsp = NULL, *runtime;
 	int rc;
 
-	if (dmo_locate_tflm_runner(demo_runtimes[0], path, sizeof path, why, sizeof why) != 0) {
+	/* Every kernel build of TFLM (kernels.h) whose runner configure built. */
+	if (dmo_locate_tflm_runner(dmo_kernels_runtime(0), path, sizeof path, why, sizeof why) != 0) {
 		printf("\n(TensorFlow Lite Micro is not built in: ./configure --with-tflm=DIR\n"
 		       " --with-cmsis-nn=DIR adds the plan proven inside it, docs/deploy.md)\n");
 		return 0;
@@ -207,13 +185,13 @@ static int deployed(const char *dir)
 	printf("\n== 8. the plan for the kernels that ship: each of TensorFlow Lite Micro's\n"
 	       "      kernel builds measured inside TFLM, the plan written into the model as\n"
 	       "      TFLM's offline plan and run there against TFLM's own plan\n");
-	for (size_t i = 0; i < sizeof demo_runtimes / sizeof *demo_runtimes; i++) {
-		if (dmo_locate_tflm_runner(demo_runtimes[i], path, sizeof path, why, sizeof why) != 0)
+	for (size_t i = 0; (runtime = dmo_kernels_runtime(i)) != NULL; i++) {
+		if (dmo_locate_tflm_runner(runtime, path, sizeof path, why, sizeof why) != 0)
 			continue;
-		if (strcmp(demo_runtimes[i], "tflm-cmsis-nn-dsp") == 0)
-			gcc_dsp = demo_runtimes[i];
-		snprintf(emitted, sizeof emitted, "%s/%s-%s.tflite", dir, demo_model, demo_runtimes[i]);
-		char *plan[] = { "plan", "--kernels", (char *)demo_runtimes[i], "--verify",
+		if (strcmp(runtime, "tflm-cmsis-nn-dsp") == 0)
+			gcc_dsp = runtime;
+		snprintf(emitted, sizeof emitted, "%s/%s-%s.tflite", dir, demo_model, runtime);
+		char *plan[] = { "plan", "--kernels", (char *)runtime, "--verify",
 				 "--emit-tflite", emitted, (char *)demo_model, NULL };
 		if ((rc = dmo(plan)) != 0)
 			return rc;

@@ -9,66 +9,36 @@
 #include "backend.h" /* DMO_BACKEND_INFO_CSV */
 #include "fs.h"
 #include "infer_model.h"
+#include "kernels.h"
 #include "locate.h"
 #include "model_table.h"
 #include "rundir.h" /* DMO_RUNTIME_INFO_FILE */
+#include "tflm_run.h"
 
+/* A TFLM kernel build dmo knows (kernels.h owns the list). */
 static int known(const char *name)
 {
-	static const char *const names[] = { "tflm", "tflm-cmsis-nn", "tflm-cmsis-nn-dsp",
-					     "tflm-cmsis-nn-dsp-ac6" };
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strcmp(name, names[i]) == 0)
+	for (size_t i = 0; dmo_kernels_runtime(i) != NULL; i++)
+		if (strcmp(name, dmo_kernels_runtime(i)) == 0)
 			return 1;
 	return 0;
 }
 
-/* The model's input bytes, filled as dmo infer and dmo-harness fill them
- * (every input in tensor order), into the file RUN->input of a new
- * temporary folder.  Returns 0, or -1 with ERR. */
+/* The model's input bytes, filled as dmo infer and dmo-harness fill them,
+ * into the file RUN->input of a new temporary folder.  Returns 0, or -1
+ * with ERR. */
 static int write_input(const char *model_path, const struct dmo_input_options *input,
 		       struct dmo_runtime_run *run, char *err, size_t err_len)
 {
 	struct dmo_model model = { 0 };
-	struct dmo_net net;
-	uint64_t *offsets = NULL, at = 0;
-	unsigned char *bytes = NULL;
-	FILE *out = NULL;
-	int rc = -1;
+	int rc;
 
 	if (dmo_model_load(model_path, &model, err, err_len) != 0)
 		return -1;
-	if (dmo_net_runs(&model, &net, err, err_len) != 1) {
-		if (!*err)
-			snprintf(err, err_len, "%s: dmo cannot fill its inputs", model_path);
-		dmo_model_free(&model);
-		return -1;
-	}
-	offsets = calloc(net.n_tensors + 1, sizeof *offsets);
-	bytes = malloc(dmo_net_input_bytes(&net) + 1);
-	if (offsets == NULL || bytes == NULL) {
-		snprintf(err, err_len, "out of memory");
-		goto done;
-	}
-	for (size_t t = 0; t < net.n_tensors; t++)
-		if (net.tensors[t].graph_input) {
-			offsets[t] = at;
-			at += dmo_net_tensor_bytes(&net, (int)t);
-		}
-	if (dmo_net_fill_inputs(&net, &input->source, bytes, offsets, err, err_len) != 0 ||
-	    dmo_make_temp_dir(run->input_dir, sizeof run->input_dir, "dmo-runtime", err, err_len) != 0)
-		goto done;
+	rc = dmo_make_temp_dir(run->input_dir, sizeof run->input_dir, "dmo-runtime", err, err_len);
 	snprintf(run->input, sizeof run->input, "%s/input.bin", run->input_dir);
-	out = fopen(run->input, "wbx");
-	rc = out != NULL && fwrite(bytes, 1, at, out) == at ? 0 : -1;
-	if (out != NULL && fclose(out) != 0)
-		rc = -1;
-	if (rc != 0)
-		snprintf(err, err_len, "cannot write the model's input bytes in TMPDIR");
-done:
-	free(offsets);
-	free(bytes);
-	dmo_net_free(&net);
+	if (rc == 0)
+		rc = dmo_tflm_write_input(&model, &input->source, run->input, err, err_len);
 	dmo_model_free(&model);
 	return rc;
 }

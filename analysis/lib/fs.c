@@ -274,3 +274,26 @@ int dmo_program_runnable(const char *program, char *err, size_t err_len)
 		 "e.g. ./%s)", program, program);
 	return -1;
 }
+
+int dmo_same_bytes(const char *a, const char *b, long *at, int differ[2], char *err,
+		   size_t err_len)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	int ca, cb, same = -1;
+
+	*at = 0;
+	if (fa != NULL && fb != NULL) {
+		while ((ca = getc(fa)) == (cb = getc(fb)) && ca != EOF)
+			++*at;
+		same = ca == cb;
+		differ[0] = ca;
+		differ[1] = cb;
+	} else {
+		snprintf(err, err_len, "cannot read %s: %s", fa ? b : a, strerror(errno));
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}

@@ -67,4 +67,11 @@ int dmo_write_file(const char *path, const void *data, size_t len, char *err, si
  * or -1 with the reason and the next step in ERR. */
 int dmo_program_runnable(const char *program, char *err, size_t err_len);
 
+/* Compare files A and B byte for byte.  Returns 1 when they hold the same
+ * bytes; 0 when not, with the first offset that differs in *AT and the
+ * two bytes there in DIFFER (EOF past a file's end); -1 with ERR when one
+ * cannot be read. */
+int dmo_same_bytes(const char *a, const char *b, long *at, int differ[2], char *err,
+		   size_t err_len);
+
 #endif

@@ -52,6 +52,14 @@ static const struct known *find_known(const char *name)
 	return NULL;
 }
 
+const char *dmo_kernels_runtime(size_t i)
+{
+	for (size_t k = 0; k < N_KNOWN; k++)
+		if (known[k].kind == DMO_KERNELS_RUNTIME && i-- == 0)
+			return known[k].name;
+	return NULL;
+}
+
 static void copy(char *dst, size_t len, const char *src)
 {
 	snprintf(dst, len, "%s", src);

@@ -48,6 +48,11 @@ struct dmo_kernels {
  * fills them).  Returns 0, or -1 with ERR listing the known names. */
 int dmo_kernels_named(const char *name, struct dmo_kernels *k, char *err, size_t err_len);
 
+/* The I-th kernel build of TensorFlow Lite Micro dmo knows (tflm,
+ * tflm-cmsis-nn, ...), in the order of kernels.csv's table; NULL past the
+ * last. */
+const char *dmo_kernels_runtime(size_t i);
+
 /* What NAME's kernels are, in words, for the plan header ("dmo's reference
  * kernels (TFLM reference loop order)"). */
 const char *dmo_kernels_describe(const struct dmo_kernels *k);

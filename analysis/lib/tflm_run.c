@@ -13,6 +13,7 @@
 
 #include "errbuf.h"
 #include "fs.h"
+#include "infer.h"
 #include "kernels.h"
 #include "locate.h"
 #include "plan_emit.h"
@@ -78,62 +79,36 @@ int dmo_tflm_run(const char *runner, const char *model_path, const char *input_p
 	return 0;
 }
 
-/* splitmix64: the inputs' bytes, the same on every machine. */
-static uint64_t mix(uint64_t x)
+int dmo_tflm_write_input(const struct dmo_model *model, const struct dmo_net_input *source,
+			 const char *path, char *err, size_t err_len)
 {
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
+	struct dmo_net net;
+	uint64_t *offsets = NULL, at = 0;
+	unsigned char *bytes = NULL;
+	int rc = -1;
 
-/* Input SEED: pseudo-random bytes for every model input (tensor order). */
-static int write_input(const char *path, const struct dmo_model *model, uint64_t seed, char *err,
-		       size_t err_len)
-{
-	uint64_t total = 0;
-	unsigned char *bytes;
-	int rc;
-
-	for (size_t t = 0; t < model->n_tensors; t++)
-		if (model->tensors[t].graph_input)
-			total += model->tensors[t].bytes;
-	bytes = malloc(total ? total : 1);
-	if (bytes == NULL)
-		return dmo_errf(err, err_len, "out of memory");
-	for (uint64_t i = 0; i < total; i++)
-		bytes[i] = (unsigned char)mix(seed * 0x100000001b3ULL + i);
-	rc = dmo_write_file(path, bytes, total, err, err_len);
-	free(bytes);
-	return rc;
-}
-
-/* Are files A and B the same bytes?  1 yes, 0 no (ERR says where), -1
- * unreadable. */
-static int same_bytes(const char *a, const char *b, char *err, size_t err_len)
-{
-	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-	long at = 0;
-	int ca = 0, cb = 0, rc = 1;
-
-	if (fa == NULL || fb == NULL)
-		rc = dmo_errf(err, err_len, "cannot read the runner's outputs %s, %s", a, b);
-	while (rc == 1) {
-		ca = fgetc(fa);
-		cb = fgetc(fb);
-		if (ca != cb) {
-			snprintf(err, err_len, "outputs differ at byte %ld (%d on TFLM's plan, %d on "
-				 "dmo's)", at, ca, cb);
-			rc = 0;
-		} else if (ca == EOF) {
-			break;
-		}
-		at++;
+	if (dmo_net_runs(model, &net, err, err_len) != 1) {
+		if (!*err)
+			snprintf(err, err_len, "dmo cannot fill this model's inputs");
+		return -1;
 	}
-	if (fa != NULL)
-		fclose(fa);
-	if (fb != NULL)
-		fclose(fb);
+	offsets = calloc(net.n_tensors + 1, sizeof *offsets);
+	bytes = malloc(dmo_net_input_bytes(&net) + 1);
+	if (offsets == NULL || bytes == NULL) {
+		snprintf(err, err_len, "out of memory");
+		goto done;
+	}
+	for (size_t t = 0; t < net.n_tensors; t++)
+		if (net.tensors[t].graph_input) {
+			offsets[t] = at;
+			at += dmo_net_tensor_bytes(&net, (int)t);
+		}
+	if (dmo_net_fill_inputs(&net, source, bytes, offsets, err, err_len) == 0)
+		rc = dmo_write_file(path, bytes, at, err, err_len);
+done:
+	free(offsets);
+	free(bytes);
+	dmo_net_free(&net);
 	return rc;
 }
 
@@ -146,7 +121,8 @@ int dmo_tflm_verify(const char *model_path, const struct dmo_model *model,
 	struct dmo_tflm_result own, ours;
 	struct dmo_kernels k;
 	uint64_t saving = plan->peak_plain - plan->peak_dmo;
-	int rc = 0, same;
+	long at;
+	int rc = 0, same, differ[2];
 
 	if (dmo_locate_tflm_runner(kernels, runner, sizeof runner, err, err_len) != 0 ||
 	    dmo_kernels_named(kernels, &k, err, err_len) != 0 ||
@@ -159,17 +135,22 @@ int dmo_tflm_verify(const char *model_path, const struct dmo_model *model,
 	if (dmo_plan_emit_tflite(planned, model, plan, &k, err, err_len) != 0)
 		rc = -1;
 	for (int i = 0; i < n_inputs && rc == 0; i++) {
-		if (write_input(input, model, (uint64_t)i + 1, err, err_len) != 0 ||
+		struct dmo_net_input source = { .seed = (uint64_t)i + 1 }; /* dmo infer --random i+1 */
+
+		if (dmo_tflm_write_input(model, &source, input, err, err_len) != 0 ||
 		    dmo_tflm_run(runner, model_path, input, out_tflm, &own, err, err_len) != 0 ||
 		    dmo_tflm_run(runner, planned, input, out_dmo, &ours, err, err_len) != 0) {
 			rc = -1;
 			break;
 		}
-		same = same_bytes(out_tflm, out_dmo, why, sizeof why);
+		same = dmo_same_bytes(out_tflm, out_dmo, &at, differ, why, sizeof why);
 		if (same < 0) {
-			rc = dmo_errf(err, err_len, "%s", why);
+			rc = dmo_errf(err, err_len, "the runner's outputs: %s", why);
 			break;
 		}
+		if (!same)
+			snprintf(why, sizeof why, "outputs differ at byte %ld (%d on TFLM's plan, %d on "
+				 "dmo's)", at, differ[0], differ[1]);
 		if (!ours.offline_plan)
 			dmo_errf(err, err_len, "%s did not take the offline plan", runner);
 		else if (!same)

@@ -30,9 +30,17 @@ struct dmo_tflm_result {
 int dmo_tflm_run(const char *runner, const char *model_path, const char *input_path,
 		 const char *output_path, struct dmo_tflm_result *result, char *err, size_t err_len);
 
+/* Write the bytes of every input of MODEL (tensor order), filled from
+ * SOURCE as `dmo infer` fills them (--random SEED, --zeros, --input FILE),
+ * to PATH: the --input of dmo-tflm-run-KERNELS.  Returns 0, or -1 with ERR
+ * (dmo cannot run the model, so cannot say what its inputs are). */
+struct dmo_net_input;
+int dmo_tflm_write_input(const struct dmo_model *model, const struct dmo_net_input *source,
+			 const char *path, char *err, size_t err_len);
+
 /* The proof: MODEL (read from MODEL_PATH) with PLAN written in as its
  * offline plan for KERNELS, run in dmo-tflm-run-KERNELS on N_INPUTS
- * pseudo-random inputs, each against the model as it is (TFLM's own
+ * inputs (dmo infer's --random 1 to N), each against the model as it is (TFLM's own
  * plan).  Returns 0 when every output is equal bit for bit and TFLM's
  * arena is lower by exactly PLAN's saving (peak_plain - peak_dmo; only
  * when PLAN is TFLM's whole arena, its kernels' scratch buffers known), 1 when
