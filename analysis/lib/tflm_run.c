@@ -14,6 +14,7 @@
 #include "errbuf.h"
 #include "fs.h"
 #include "infer.h"
+#include "infer_model.h"
 #include "kernels.h"
 #include "locate.h"
 #include "plan_emit.h"
