@@ -14,6 +14,7 @@ analysis_lib_libdmo_analysis_la_SOURCES = \
 	analysis/lib/plan.h analysis/lib/plan.c \
 	analysis/lib/plan_arena.h analysis/lib/plan_arena.c \
 	analysis/lib/plan_emit.h analysis/lib/plan_emit.c \
+	analysis/lib/plan_view.h analysis/lib/plan_view.c \
 	analysis/lib/tflm_run.h analysis/lib/tflm_run.c \
 	analysis/lib/model_report.h analysis/lib/model_report.c \
 	analysis/lib/plan_search.h analysis/lib/plan_search.c \

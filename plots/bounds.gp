@@ -17,6 +17,8 @@ mx(a, b) = a > b ? a : b
 ymax = mx(mx(ib, ob), 1)
 set xrange [-steps / 50.0 : steps * 1.02]
 set yrange [-ymax / 50.0 : ymax * 1.04]
+eval si('x', steps, '')
+eval si('y', ymax, 'B')
 if (steps < 10) { set xtics 1 }
 f = datadir.'/curves.csv'
 analytic = ''

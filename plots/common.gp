@@ -1,6 +1,8 @@
-# common.gp - loaded first by every dmo plot template: the terminal (1200x800
-# PNG through cairo, or SVG), the output file, the title (2 or 3 lines), CSV input,
-# and the layout rules that keep every label readable:
+# common.gp - loaded first by every dmo plot template: the terminal (PNG or
+# PDF through cairo, or SVG; width x height pixels, a PDF at 100 pixels per
+# inch, fonts and lines times fontscale), the output file, the title (2 or 3
+# lines), CSV input, SI-prefixed axes, and the layout rules that keep every
+# label readable:
 # - noenhanced: layer names, op specs and O_s are shown as written (enhanced
 #   text would turn the _ of O_s into a subscript, and eat ^ { } too);
 # - the key below the plot has no frame (the frame's bottom line covered the
@@ -10,13 +12,21 @@
 #   right edge (templates that tag lines in that margin widen it);
 # - no text over the data (plan.gp keeps its key in headroom above them):
 #   lines are tagged in the margin, what a mark means is said in the key.
-# Expects (from `dmo plot`, via -e): term, outfile, title, subtitle, and for
+# Expects (from `dmo plot`, via -e): term, outfile, width, height, fontscale,
+# title, subtitle, and for
 # a layer's figure detail (how its data were drawn), which goes after the
 # subtitle, or below it when both together would not fit the width.
 if (term eq 'svg') {
-	set terminal svg size 1200,800 fixed noenhanced font 'sans,11' background rgb 'white'
+	set terminal svg size width,height fixed noenhanced font 'sans,11' fontscale fontscale \
+		linewidth fontscale background rgb 'white'
 } else {
-	set terminal pngcairo size 1200,800 noenhanced font 'sans,10' background rgb 'white'
+	if (term eq 'pdfcairo') {
+		set terminal pdfcairo size width / 100.0, height / 100.0 noenhanced font 'sans,10' \
+			fontscale fontscale linewidth fontscale background rgb 'white'
+	} else {
+		set terminal pngcairo size width,height noenhanced font 'sans,10' fontscale fontscale \
+			linewidth fontscale background rgb 'white'
+	}
 }
 set output outfile
 if (exists('detail')) {
@@ -29,3 +39,7 @@ set rmargin 6
 set grid lc rgb '#dddddd'
 set format x '%.0f'
 set format y '%.0f'
+# SI prefixes on an axis up to TOP (bytes: unit 'B'): whole numbers below
+# 1000, else one decimal and k, M, G.  Usage: eval si('y', top, 'B').
+si(axis, top, unit) = sprintf("set format %s '%s'", axis, \
+	abs(top) < 1000 ? '%.0f'.(unit eq '' ? '' : ' '.unit) : '%.1s %c'.unit)

@@ -18,10 +18,12 @@ set xlabel 'time (guest instructions since the layer began)'
 # the first or last byte, stay clear of the frame.
 xpad = (thi - tlo) / 50.0
 set xrange [tlo - xpad : thi + xpad]
+eval si('x', thi, '')
 if (thi - tlo < 10) { set xtics 1 }
 ytop = ib + ob - os > ob ? ib + ob - os : ob
 ypad = ytop / 50.0
 set yrange [-ypad : ytop + ypad]
+eval si('y', ytop, 'B')
 # The horizontal lines are tagged in the right margin, clear of the data
 # and of the tick labels; a tag is moved down when it would touch the one
 # above it (lines closer than about a text line).  The margin fits the

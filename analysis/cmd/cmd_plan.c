@@ -22,6 +22,7 @@
 #include "plan.h"
 #include "plan_arena.h"
 #include "plan_emit.h"
+#include "plan_view.h"
 #include "profile_options.h"
 #include "progress.h"
 #include "rundir.h"
@@ -300,24 +301,6 @@ static int verify_plan(const struct dmo_model *model, const struct dmo_plan *pla
 	return dmo_plan_verify(model, plan, &watch, err, err_len);
 }
 
-/* The peak of dmo's best plan of MODEL without overlaps (every O_s 0),
- * under the same rules: the placement part of the saving. */
-static int peak_without_overlaps(const struct dmo_model *model, const struct dmo_plan_rules *rules,
-				 double time_limit, uint64_t *peak, char *err, size_t err_len)
-{
-	uint64_t *zero = calloc(model->n_layers + 1, sizeof *zero);
-	struct dmo_plan plain;
-	int rc;
-
-	if (zero == NULL)
-		return dmo_errf(err, err_len, "out of memory");
-	rc = dmo_plan_build_rules(model, zero, rules, time_limit, NULL, &plain, err, err_len);
-	*peak = plain.peak_dmo;
-	dmo_plan_free(&plain);
-	free(zero);
-	return rc;
-}
-
 /* The scratch bytes of every layer on kernels K (TFLM's arena). */
 static uint64_t *scratch_of(const struct dmo_model *model, const struct dmo_kernels *k, char *err,
 			    size_t err_len)
@@ -477,7 +460,7 @@ int cmd_plan(int argc, char **argv)
 		goto out;
 	}
 	csv = output.format != CMD_TEXT;
-	rc = peak_without_overlaps(&model, &rules, time_limit, &no_overlap, err, sizeof err);
+	rc = dmo_plan_peak_no_overlap(&model, &rules, time_limit, &no_overlap, err, sizeof err);
 	if (rc == 0 && !csv)
 		print_summary(argv[optind], &model, os_label[0] ? os_label : os_name, &kernels, &plan,
 			      no_overlap);

@@ -12,16 +12,20 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "kernels.h"
+#include "locate.h"
 #include "nearest.h"
 #include "model_table.h"
 #include "plan.h"
+#include "plan_view.h"
 #include "plot.h"
 #include "profile.h"
 #include "rundir.h"
+#include "sweep.h"
 #include "trace.h"
 #include "trace_format.h"
 
-enum { OPT_PLAN = CMD_LONG_ONLY, OPT_OS };
+enum { OPT_PLAN = CMD_LONG_ONLY, OPT_SWEEP, OPT_OS, OPT_SIZE, OPT_FONT_SCALE, OPT_FORCE };
 
 static const struct cmd_option options[] = {
 	{ "layer", required_argument, 'l', "N|NAME",
@@ -29,12 +33,29 @@ static const struct cmd_option options[] = {
 	  "first layer with an event file)" },
 	{ "kind", required_argument, 'k', "KIND",
 	  "pattern, bounds or threads (default pattern)" },
-	{ "format", required_argument, 'f', "FMT", "png (1200x800) or svg (default png)" },
+	{ "format", required_argument, 'f', "LIST",
+	  "png, svg, pdf or several, comma-separated (default\n"
+	  "png): each format's file is written" },
+	{ "size", required_argument, OPT_SIZE, "WxH",
+	  "canvas in pixels (default 1200x800; a plan 1200x1000);\n"
+	  "a PDF is W/100 x H/100 inches" },
+	{ "font-scale", required_argument, OPT_FONT_SCALE, "F",
+	  "scale every font and line by F (0.25 to 8; default 1),\n"
+	  "e.g. 1.6 for a figure printed at a column's width" },
 	{ "out", required_argument, 'o', "FILE",
-	  "where to write it (default DIR/layer-NNNN-KIND.FMT;\n"
-	  "with --plan, MODEL-plan.FMT in the current directory)" },
+	  "where to write it: FILE less its .png/.svg/.pdf, and\n"
+	  "each format's extension (default DIR/layer-NNNN-KIND;\n"
+	  "with --plan, NAME-plan-SOURCE in the current directory,\n"
+	  "NAME the model's file name less its extension, or its\n"
+	  "folder's name for a generic one such as model.onnx)" },
+	{ "force", no_argument, OPT_FORCE, NULL,
+	  "overwrite a figure file that another command drew (or\n"
+	  "that dmo did not draw); without it that is refused" },
 	{ "plan", required_argument, OPT_PLAN, "MODEL",
 	  "draw MODEL's arena plan instead of a run's layer" },
+	{ "sweep", required_argument, OPT_SWEEP, "DIR",
+	  "draw the residual figure of a summarised dmo sweep\n"
+	  "directory DIR/sweep-KEY (default DIR/sweep-KEY/sweep)" },
 	{ "os", required_argument, OPT_OS, "SOURCE",
 	  "with --plan, the O_s source as in dmo plan" },
 	{ NULL, 0, 0, NULL, NULL },
@@ -42,9 +63,11 @@ static const struct cmd_option options[] = {
 
 static const struct cmd_spec command = {
 	.name = "plot",
-	.synopsis = "DIR [--layer N|NAME] [--kind pattern|bounds|threads] [--format png|svg] "
-		    "[--out FILE]\n"
-		    "--plan MODEL [--os SOURCE] [--format png|svg] [--out FILE]",
+	.synopsis = "DIR [--layer N|NAME] [--kind pattern|bounds|threads] [FIGURE OPTIONS]\n"
+		    "--plan MODEL [--os SOURCE] [FIGURE OPTIONS]\n"
+		    "--sweep DIR [FIGURE OPTIONS]\n"
+		    "(FIGURE OPTIONS: --format png,svg,pdf --size WxH --font-scale F --out FILE "
+		    "--force)",
 	.description =
 	"Draw one layer of a `dmo profile --trace=full` run directory:\n"
 	"  pattern  time against byte offset, one colour per access kind; the input\n"
@@ -57,40 +80,67 @@ static const struct cmd_spec command = {
 	"bin; the figure's subtitle says so.  An incomplete layer (the program\n"
 	"ended inside it) is drawn and marked as such, with no O_s.\n"
 	"\n"
-	"With --plan, draw the tensor arena of a model over its layers, without\n"
-	"and with diagonal overlaps side by side, as `dmo plan MODEL --os SOURCE`\n"
-	"plans it.\n",
+	"With --plan, draw a model's plan as `dmo plan MODEL --os SOURCE` makes\n"
+	"it: the bytes live at each layer with and without overlaps, the peaks\n"
+	"and the peak layer, and the arena map of both plans with each layer's\n"
+	"diagonal share.\n"
+	"\n"
+	"With --sweep, redraw a `dmo sweep` directory's figure (formula - exact\n"
+	"per configuration, in bytes and in %% of OB), e.g. as PDF.\n"
+	"\n"
+	"Each figure written is recorded in DIR/.dmo-figures beside it with the\n"
+	"command that drew it: a file of that name that another command drew, or\n"
+	"that dmo did not draw, is refused unless --force.  The paths written are\n"
+	"printed, one a line.\n",
 	.tables = { options },
 	.notes = "Environment: DMO_PLOTS_DIR (gnuplot templates).\n",
 	.finding = "drawn, but bad rows of layers.csv were skipped (named on stderr)",
 };
 
-/* `dmo plot --plan MODEL`. */
-static int plot_plan(const char *model_name, const char *source, enum dmo_plot_format format,
-		     const char *out_file)
+/* `dmo plot --plan MODEL`: by default the figure is named by the model
+ * and the O_s source, so that two models or two sources never pick one
+ * name. */
+static int plot_plan(const char *model_name, const char *source, struct dmo_plot_output *out)
 {
 	struct dmo_model model;
 	struct dmo_plan plan;
-	char out[PATH_MAX], err[1024];
-	const char *base = strrchr(model_name, '/');
+	struct dmo_kernels kernels;
+	struct dmo_plot_plan_info info;
+	char path[PATH_MAX], real[PATH_MAX], name[256], file[PATH_MAX], key[2 * PATH_MAX],
+		os_name[128], err[1024];
 	int rc;
 
-	if (dmo_plan_model(model_name, NULL, 0, source, DMO_PLAN_TIME_LIMIT, NULL, &model, &plan, err,
+	if (dmo_locate_model(model_name, path, sizeof path, err, sizeof err) != 0 ||
+	    dmo_kernels_of_os(source, &kernels, err, sizeof err) < 0 ||
+	    dmo_plan_model(model_name, NULL, 0, source, DMO_PLAN_TIME_LIMIT, NULL, &model, &plan, err,
 			   sizeof err) != 0) {
 		fprintf(stderr, "dmo plot: %s\n", err);
 		return 2;
 	}
-	if (out_file == NULL) {
-		base = base ? base + 1 : model_name;
-		snprintf(out, sizeof out, "%.*s-plan.%s", (int)strcspn(base, "."), base,
-			 format == DMO_PLOT_SVG ? "svg" : "png");
-		out_file = out;
+	dmo_model_display_name(path, name, sizeof name);
+	info = (struct dmo_plot_plan_info){ .model_name = name, .kernels = kernels.name,
+					    .os_source = source };
+	rc = dmo_plan_peak_no_overlap(&model, NULL, DMO_PLAN_TIME_LIMIT, &info.peak_no_overlap,
+				      err, sizeof err);
+	if (rc == 0 && out->file == NULL) {
+		/* "measured:DIR" as "measured-DIRNAME". */
+		const char *dir = strchr(source, ':');
+		char what[256];
+		snprintf(what, sizeof what, "%.*s%s%s", (int)strcspn(source, ":"), source,
+			 dir ? "-" : "", dir ? dir + 1 : "");
+		dmo_model_display_name(what, os_name, sizeof os_name);
+		snprintf(file, sizeof file, "%s-plan-%s", name, os_name);
+		out->file = file;
 	}
-	rc = dmo_plot_plan(&plan, model_name, format, out_file, err, sizeof err);
+	snprintf(key, sizeof key, "dmo plot --plan %s --os %s",
+		 realpath(path, real) ? real : path, source);
+	out->key = key;
+	if (rc == 0)
+		rc = dmo_plot_plan(&model, &plan, &info, out, err, sizeof err);
 	if (rc != 0)
 		fprintf(stderr, "dmo plot: %s\n", err);
 	else
-		printf("%s\n", out_file);
+		dmo_plot_output_print(out, stdout);
 	dmo_plan_free(&plan);
 	dmo_model_free(&model);
 	return rc != 0 ? 2 : 0;
@@ -175,14 +225,16 @@ static void say_no_such_layer(const char *csv, const struct dmo_layer_table *t,
 
 int cmd_plot(int argc, char **argv)
 {
-	struct dmo_plot_request req = { .kind = DMO_PLOT_PATTERN, .format = DMO_PLOT_PNG };
+	struct dmo_plot_request req = { .kind = DMO_PLOT_PATTERN };
 	struct dmo_plot_result res;
 	struct dmo_layer_table table = { 0 };
 	const struct dmo_layer_row *row;
-	const char *layer = NULL, *dir, *model = NULL, *source = NULL;
-	char csv[PATH_MAX], events[PATH_MAX], out[PATH_MAX], err[1024];
+	const char *layer = NULL, *dir, *model = NULL, *source = NULL, *sweep = NULL;
+	char csv[PATH_MAX], events[PATH_MAX], out[PATH_MAX], real[PATH_MAX], key[PATH_MAX + 64],
+		err[1024], *end;
 	struct dmo_trace trace;
 	int c, rc, read_rc;
+	char extra;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		switch (c) {
@@ -195,30 +247,64 @@ int cmd_plot(int argc, char **argv)
 						  "threads, not '%s'", optarg);
 			break;
 		case 'f':
-			if (strcmp(optarg, "png") == 0)
-				req.format = DMO_PLOT_PNG;
-			else if (strcmp(optarg, "svg") == 0)
-				req.format = DMO_PLOT_SVG;
-			else
-				return cmd_misuse(&command, "--format must be png or svg, not '%s'",
-						  optarg);
+			if (dmo_plot_formats_parse(optarg, &req.out.formats) != 0)
+				return cmd_misuse(&command, "--format takes png, svg, pdf or a "
+						  "comma-separated list of them, not '%s'", optarg);
+			break;
+		case OPT_SIZE:
+			if (optarg[strspn(optarg, "0123456789x")] != '\0' ||
+			    sscanf(optarg, "%5ux%5u%c", &req.out.width, &req.out.height, &extra) != 2 ||
+			    req.out.width < 200 || req.out.width > 10000 ||
+			    req.out.height < 150 || req.out.height > 10000)
+				return cmd_misuse(&command, "--size takes WIDTHxHEIGHT in pixels, "
+						  "200x150 to 10000x10000, not '%s'", optarg);
+			break;
+		case OPT_FONT_SCALE:
+			req.out.font_scale = strtod(optarg, &end);
+			if (end == optarg || *end != '\0' ||
+			    !(req.out.font_scale >= 0.25 && req.out.font_scale <= 8))
+				return cmd_misuse(&command, "--font-scale takes a factor from 0.25 to "
+						  "8, not '%s'", optarg);
+			break;
+		case OPT_FORCE:
+			req.out.force = 1;
 			break;
 		case 'o':
-			req.out_file = optarg;
+			req.out.file = optarg;
 			break;
 		case OPT_PLAN:
 			model = optarg;
+			break;
+		case OPT_SWEEP:
+			sweep = optarg;
 			break;
 		case OPT_OS:
 			source = optarg;
 			break;
 		}
 	}
+	if (sweep != NULL) {
+		if (optind != argc || layer != NULL || model != NULL || source != NULL ||
+		    req.kind != DMO_PLOT_PATTERN)
+			return cmd_misuse(&command, "--sweep takes a sweep directory and figure "
+					  "options only");
+		if (dmo_sweep_plot(sweep, &req.out, err, sizeof err) != 0) {
+			fprintf(stderr, "dmo plot: %s\n", err);
+			return 2;
+		}
+		/* The default name is the sweep folder's sweep.FORMAT. */
+		if (req.out.file == NULL) {
+			snprintf(out, sizeof out, "%s/sweep", sweep);
+			req.out.file = out;
+		}
+		dmo_plot_output_print(&req.out, stdout);
+		return 0;
+	}
 	if (model != NULL) {
 		if (optind != argc || layer != NULL || req.kind != DMO_PLOT_PATTERN)
 			return cmd_misuse(&command,
 					  "--plan takes a model, not a run directory or layer");
-		return plot_plan(model, source ? source : "algorithmic", req.format, req.out_file);
+		return plot_plan(model, source ? source : "algorithmic", &req.out);
 	}
 	if (source != NULL)
 		return cmd_misuse(&command, "--os goes with --plan");
@@ -265,18 +351,21 @@ int cmd_plot(int argc, char **argv)
 		return 2;
 	}
 	dmo_trace_close(&trace);
-	if (req.out_file == NULL) {
-		snprintf(out, sizeof out, "%s/layer-%04u-%s.%s", dir, row->layer,
-			 dmo_plot_kind_name(req.kind), req.format == DMO_PLOT_SVG ? "svg" : "png");
-		req.out_file = out;
+	if (req.out.file == NULL) {
+		snprintf(out, sizeof out, "%s/layer-%04u-%s", dir, row->layer,
+			 dmo_plot_kind_name(req.kind));
+		req.out.file = out;
 	}
+	snprintf(key, sizeof key, "dmo plot %s --layer %u --kind %s",
+		 realpath(dir, real) ? real : dir, row->layer, dmo_plot_kind_name(req.kind));
+	req.out.key = key;
 	req.event_file = events;
 	req.row = row;
 	rc = dmo_plot_render(&req, &res, err, sizeof err);
 	if (rc != 0)
 		fprintf(stderr, "dmo plot: %s\n", err);
 	else
-		printf("%s\n", req.out_file);
+		dmo_plot_output_print(&req.out, stdout);
 	dmo_layer_table_free(&table);
 	return rc != 0 ? 2 : read_rc > 0 ? 1 : 0;
 }

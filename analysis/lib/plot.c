@@ -35,6 +35,55 @@ int dmo_plot_kind_parse(const char *name, enum dmo_plot_kind *kind)
 	return -1;
 }
 
+static const char *const format_names[DMO_PLOT_N_FORMATS] = {
+	[DMO_PLOT_PNG] = "png", [DMO_PLOT_SVG] = "svg", [DMO_PLOT_PDF] = "pdf",
+};
+
+const char *dmo_plot_format_name(enum dmo_plot_format format)
+{
+	return format_names[format];
+}
+
+int dmo_plot_formats_parse(const char *text, unsigned *formats)
+{
+	*formats = 0;
+	for (const char *word = text;; word += strcspn(word, ",") + 1) {
+		size_t n = strcspn(word, ","), f;
+		for (f = 0; f < DMO_PLOT_N_FORMATS; f++)
+			if (strlen(format_names[f]) == n && strncmp(word, format_names[f], n) == 0)
+				break;
+		if (f == DMO_PLOT_N_FORMATS)
+			return -1;
+		*formats |= 1u << f;
+		if (word[n] == '\0')
+			return 0;
+	}
+}
+
+void dmo_plot_output_path(const struct dmo_plot_output *out, enum dmo_plot_format format,
+			  char *path, size_t len)
+{
+	const char *dot = strrchr(out->file, '.'), *slash = strrchr(out->file, '/');
+	int stem = (int)strlen(out->file);
+
+	/* FILE's own figure extension gives way to each format's. */
+	for (int f = 0; dot != NULL && (slash == NULL || dot > slash) && f < DMO_PLOT_N_FORMATS; f++)
+		if (strcmp(dot + 1, format_names[f]) == 0)
+			stem = (int)(dot - out->file);
+	snprintf(path, len, "%.*s.%s", stem, out->file, format_names[format]);
+}
+
+void dmo_plot_output_print(const struct dmo_plot_output *out, FILE *stream)
+{
+	char path[4096];
+
+	for (int f = 0; f < DMO_PLOT_N_FORMATS; f++)
+		if ((out->formats ? out->formats : 1u << DMO_PLOT_PNG) & 1u << f) {
+			dmo_plot_output_path(out, (enum dmo_plot_format)f, path, sizeof path);
+			fprintf(stream, "%s\n", path);
+		}
+}
+
 uint64_t plot_safe_os(const struct dmo_layer_row *row, const struct plot_scan *s)
 {
 	return row->safe_rule == DMO_SAFE_AS_RUN    ? dmo_reducer_os(&s->red)
@@ -102,7 +151,7 @@ int dmo_plot_render(const struct dmo_plot_request *req, struct dmo_plot_result *
 	res->os = dmo_reducer_os(&s.red);
 	res->os_safe = plot_safe_os(req->row, &s);
 	res->threads = s.any.n_threads;
-	gp = plot_gp_open(req->format, req->out_file, err, err_len);
+	gp = plot_gp_open(&req->out, 1200, 800, err, err_len);
 	if (gp == NULL)
 		return -1;
 	rc = kind->render(kind, req, &s, gp, res, err, err_len);
@@ -115,9 +164,9 @@ int dmo_plot_render(const struct dmo_plot_request *req, struct dmo_plot_result *
  * which links after libdmo-plot: in a file of its own it would never be
  * pulled from the archive. */
 int dmo_plot_sweep(const char *data_csv, const char *title, const char *subtitle,
-		   enum dmo_plot_format format, const char *out_file, char *err, size_t err_len)
+		   const struct dmo_plot_output *out, char *err, size_t err_len)
 {
-	struct plot_gp *gp = plot_gp_open(format, out_file, err, err_len);
+	struct plot_gp *gp = plot_gp_open(out, 1200, 800, err, err_len);
 	int rc;
 
 	if (gp == NULL)

@@ -11,11 +11,42 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "rundir.h"
 
 enum dmo_plot_kind { DMO_PLOT_PATTERN, DMO_PLOT_BOUNDS, DMO_PLOT_THREADS };
-enum dmo_plot_format { DMO_PLOT_PNG, DMO_PLOT_SVG };
+enum dmo_plot_format { DMO_PLOT_PNG, DMO_PLOT_SVG, DMO_PLOT_PDF, DMO_PLOT_N_FORMATS };
+
+/* Where and how a figure is written, in every format asked for.  FILE
+ * less a figure extension (.png, .svg, .pdf) is the stem; each format
+ * goes to STEM.EXT.  WIDTH x HEIGHT is the canvas in pixels (0: the
+ * figure's default), a PDF's at 100 pixels per inch; FONT_SCALE (0: 1)
+ * multiplies every font and line width.  KEY says what the figure draws
+ * (the command and its input): it is recorded beside the figure in the
+ * folder's DMO_PLOT_RECORD, and a file already there that another KEY
+ * wrote, or that dmo did not draw, is refused unless FORCE. */
+struct dmo_plot_output {
+	unsigned formats; /* bits 1 << enum dmo_plot_format; 0: PNG only */
+	const char *file;
+	unsigned width, height;
+	double font_scale;
+	int force;
+	const char *key;
+};
+
+#define DMO_PLOT_RECORD ".dmo-figures"
+
+/* "png", "svg", "pdf" <-> format. */
+const char *dmo_plot_format_name(enum dmo_plot_format format);
+/* A comma-separated list of format names into *FORMATS (bits).  Returns 0,
+ * or -1 for an unknown or empty name. */
+int dmo_plot_formats_parse(const char *text, unsigned *formats);
+/* The file of FORMAT for OUT: its stem and the format's extension. */
+void dmo_plot_output_path(const struct dmo_plot_output *out, enum dmo_plot_format format,
+			  char *path, size_t len);
+/* Print the path of every format written, one a line. */
+void dmo_plot_output_print(const struct dmo_plot_output *out, FILE *stream);
 
 /* Traces up to this many events are drawn event by event; longer ones as
  * DMO_PLOT_BINS envelopes (min and max offset per time bin and series). */
@@ -26,8 +57,7 @@ struct dmo_plot_request {
 	const char *event_file;          /* the layer's layer-NNNN.events */
 	const struct dmo_layer_row *row; /* its layers.csv row (name, op spec) */
 	enum dmo_plot_kind kind;
-	enum dmo_plot_format format;
-	const char *out_file;
+	struct dmo_plot_output out;
 };
 
 struct dmo_plot_result {
@@ -49,16 +79,34 @@ int dmo_plot_render(const struct dmo_plot_request *req, struct dmo_plot_result *
 		    char *err, size_t err_len);
 
 struct dmo_plan;
+struct dmo_model;
 
-/* The arena of a planned model over its layers, without and with diagonal
- * overlaps, side by side (plots/plan.gp).  Returns 0, or -1 with ERR. */
-int dmo_plot_plan(const struct dmo_plan *plan, const char *model_name,
-		  enum dmo_plot_format format, const char *out_file, char *err, size_t err_len);
+/* What a plan figure names besides the plan: the model as shown
+ * (dmo_model_display_name), the kernels its O_s hold for, the O_s source,
+ * and the peak of dmo's own placement without overlaps (drawn when the
+ * greedy rule's is higher). */
+struct dmo_plot_plan_info {
+	const char *model_name;
+	const char *kernels;
+	const char *os_source;
+	uint64_t peak_no_overlap;
+};
 
-/* A formula sweep (plots/sweep.gp): the formula's O_s against the exact
- * one per configuration, unsafe ones marked.  DATA_CSV has the header
- * exact_os,formula_os,unsafe.  Returns 0, or -1 with ERR. */
+/* A planned model (plots/plan.gp): the bytes live at each layer with and
+ * without overlaps as steps over the peaks, the peak layer marked, and the
+ * arena map of both plans, tensors labelled where their box holds the
+ * name, each layer's diagonal share drawn as the strip its input and
+ * output hold together.  Returns 0, or -1 with ERR. */
+int dmo_plot_plan(const struct dmo_model *model, const struct dmo_plan *plan,
+		  const struct dmo_plot_plan_info *info, const struct dmo_plot_output *out,
+		  char *err, size_t err_len);
+
+/* A formula sweep (plots/sweep.gp): the residual formula - exact of every
+ * configuration, in bytes and in % of OB, against the configuration (its
+ * varying keys as tick labels while they fit), unsafe ones (residual > 0)
+ * marked.  DATA_CSV has the header config,label,out_bytes,exact_os,
+ * formula_os,unsafe.  Returns 0, or -1 with ERR. */
 int dmo_plot_sweep(const char *data_csv, const char *title, const char *subtitle,
-		   enum dmo_plot_format format, const char *out_file, char *err, size_t err_len);
+		   const struct dmo_plot_output *out, char *err, size_t err_len);
 
 #endif

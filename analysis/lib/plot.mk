@@ -10,6 +10,7 @@ analysis_lib_libdmo_plot_la_SOURCES = analysis/lib/plot.h analysis/lib/plot.c \
 	analysis/lib/plot_kinds.h analysis/lib/plot_scan.h analysis/lib/plot_scan.c \
 	analysis/lib/plot_series.h analysis/lib/plot_series.c \
 	analysis/lib/plot_gnuplot.h analysis/lib/plot_gnuplot.c \
+	analysis/lib/plot_record.h analysis/lib/plot_record.c \
 	analysis/lib/plot_memory.c analysis/lib/plot_bounds.c \
 	analysis/lib/plot_plan.c
 # Where the templates are: analysis/lib/locate.c.

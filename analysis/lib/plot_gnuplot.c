@@ -15,34 +15,49 @@
 
 #include "fs.h"
 #include "locate.h"
+#include "plot_record.h"
 
-struct plot_gp *plot_gp_open(enum dmo_plot_format format, const char *out_file, char *err,
-			     size_t err_len)
+struct plot_gp *plot_gp_open(const struct dmo_plot_output *out, unsigned width, unsigned height,
+			     char *err, size_t err_len)
 {
 	struct plot_gp *gp = calloc(1, sizeof *gp);
-	char figure[PATH_MAX];
+	char path[PATH_MAX];
 
 	if (gp == NULL) {
 		snprintf(err, err_len, "out of memory");
 		return NULL;
 	}
-	if ((size_t)snprintf(gp->out_file, sizeof gp->out_file, "%s", out_file) >=
-	    sizeof gp->out_file) {
-		snprintf(err, err_len, "%s: %s", out_file, strerror(ENAMETOOLONG));
+	gp->out = *out;
+	if (gp->out.formats == 0)
+		gp->out.formats = 1u << DMO_PLOT_PNG;
+	gp->width = out->width ? out->width : width;
+	gp->height = out->height ? out->height : height;
+	gp->font_scale = out->font_scale > 0 ? out->font_scale : 1.0;
+	/* Refused before any drawing, so a planted link or another
+	 * command's figure costs no gnuplot run. */
+	for (int f = 0; f < DMO_PLOT_N_FORMATS; f++) {
+		if (!(gp->out.formats & 1u << f))
+			continue;
+		dmo_plot_output_path(&gp->out, (enum dmo_plot_format)f, path, sizeof path);
+		if (strlen(path) + 1 >= sizeof path) {
+			snprintf(err, err_len, "%s: %s", path, strerror(ENAMETOOLONG));
+			free(gp);
+			return NULL;
+		}
+		if (plot_record_check(path, out->key, out->force, err, err_len) != 0) {
+			free(gp);
+			return NULL;
+		}
+	}
+	if (dmo_make_temp_dir(gp->dir, sizeof gp->dir, "dmo-plot", err, err_len) != 0) {
 		free(gp);
 		return NULL;
 	}
-	/* Refused before any drawing, so a planted link costs no gnuplot run. */
-	if (dmo_refuse_non_regular(out_file, err, err_len) != 0 ||
-	    dmo_make_temp_dir(gp->dir, sizeof gp->dir, "dmo-plot", err, err_len) != 0) {
-		free(gp);
-		return NULL;
-	}
-	plot_gp_string(gp, "term", format == DMO_PLOT_SVG ? "svg" : "pngcairo");
-	snprintf(figure, sizeof figure, "%s/figure", gp->dir);
-	plot_gp_string(gp, "outfile", figure);
 	plot_gp_string(gp, "datadir", gp->dir);
 	plot_gp_string(gp, "plotsdir", dmo_locate_plots());
+	plot_gp_uint(gp, "width", gp->width);
+	plot_gp_uint(gp, "height", gp->height);
+	plot_gp_double(gp, "fontscale", gp->font_scale);
 	return gp;
 }
 
@@ -88,6 +103,11 @@ void plot_gp_uint(struct plot_gp *gp, const char *name, uint64_t value)
 	plot_gp_add(gp, "%s=%" PRIu64 ";", name, value);
 }
 
+void plot_gp_double(struct plot_gp *gp, const char *name, double value)
+{
+	plot_gp_add(gp, "%s=%.17g;", name, value);
+}
+
 /* The line of gnuplot's stderr (at LOG) that says what failed: its
  * messages name their line ("...gp" line 12: ...), after an echo of the
  * command and a caret; warnings (a fit through as many points as
@@ -114,23 +134,20 @@ static void gnuplot_error(const char *log, char *line, size_t len)
 		fclose(f);
 }
 
-int plot_gp_run(struct plot_gp *gp, const char *template_name, char *err, size_t err_len)
+/* gnuplot's terminal for FORMAT (plots/common.gp sets it up). */
+static const char *const terminals[DMO_PLOT_N_FORMATS] = {
+	[DMO_PLOT_PNG] = "pngcairo", [DMO_PLOT_SVG] = "svg", [DMO_PLOT_PDF] = "pdfcairo",
+};
+
+/* One gnuplot run of SCRIPT with the assignments PROGRAM, stderr and
+ * stdout into LOG.  Returns 0, or -1 with ERR. */
+static int run_gnuplot(const char *script, const char *program, const char *log, char *err,
+		       size_t err_len)
 {
 	const char *gnuplot = DMO_GNUPLOT[0] ? DMO_GNUPLOT : "gnuplot";
-	char script[PATH_MAX], log[PATH_MAX], figure[PATH_MAX];
 	pid_t pid;
 	int status, fd;
 
-	snprintf(script, sizeof script, "%s/%s", dmo_locate_plots(), template_name);
-	snprintf(log, sizeof log, "%s/gnuplot.err", gp->dir);
-	if (access(script, R_OK) != 0) {
-		snprintf(err, err_len, "gnuplot template %s not found (set DMO_PLOTS_DIR)", script);
-		return -1;
-	}
-	if (gp->used >= sizeof gp->text) {
-		snprintf(err, err_len, "gnuplot arguments too long");
-		return -1;
-	}
 	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0) {
 		snprintf(err, err_len, "%s: %s", log, strerror(errno));
@@ -141,7 +158,7 @@ int plot_gp_run(struct plot_gp *gp, const char *template_name, char *err, size_t
 	if (pid == 0) {
 		dup2(fd, 2);
 		dup2(fd, 1);
-		execlp(gnuplot, gnuplot, "-e", gp->text, script, (char *)NULL);
+		execlp(gnuplot, gnuplot, "-e", program, script, (char *)NULL);
 		fprintf(stderr, "cannot run %s: %s\n", gnuplot, strerror(errno));
 		_exit(127);
 	}
@@ -158,6 +175,53 @@ int plot_gp_run(struct plot_gp *gp, const char *template_name, char *err, size_t
 			 line[0] ? line : "no message");
 		return -1;
 	}
-	snprintf(figure, sizeof figure, "%s/figure", gp->dir);
-	return dmo_out_copy(figure, gp->out_file, err, err_len);
+	return 0;
+}
+
+int plot_gp_run(struct plot_gp *gp, const char *template_name, char *err, size_t err_len)
+{
+	char script[PATH_MAX], log[PATH_MAX], figure[PATH_MAX], path[PATH_MAX];
+	size_t base = gp->used;
+
+	snprintf(script, sizeof script, "%s/%s", dmo_locate_plots(), template_name);
+	snprintf(log, sizeof log, "%s/gnuplot.err", gp->dir);
+	if (access(script, R_OK) != 0) {
+		snprintf(err, err_len, "gnuplot template %s not found (set DMO_PLOTS_DIR)", script);
+		return -1;
+	}
+	if (base >= sizeof gp->text) {
+		snprintf(err, err_len, "gnuplot arguments too long");
+		return -1;
+	}
+	for (int f = 0; f < DMO_PLOT_N_FORMATS; f++) {
+		if (!(gp->out.formats & 1u << f))
+			continue;
+		gp->used = base;
+		gp->text[base] = '\0';
+		plot_gp_string(gp, "term", terminals[f]);
+		snprintf(figure, sizeof figure, "%s/figure.%s", gp->dir,
+			 dmo_plot_format_name((enum dmo_plot_format)f));
+		plot_gp_string(gp, "outfile", figure);
+		if (gp->used >= sizeof gp->text) {
+			snprintf(err, err_len, "gnuplot arguments too long");
+			return -1;
+		}
+		if (run_gnuplot(script, gp->text, log, err, err_len) != 0)
+			return -1;
+	}
+	gp->used = base;
+	gp->text[base] = '\0';
+	/* Only once every format is drawn: a failure leaves no figure half
+	 * of whose formats are new. */
+	for (int f = 0; f < DMO_PLOT_N_FORMATS; f++) {
+		if (!(gp->out.formats & 1u << f))
+			continue;
+		snprintf(figure, sizeof figure, "%s/figure.%s", gp->dir,
+			 dmo_plot_format_name((enum dmo_plot_format)f));
+		dmo_plot_output_path(&gp->out, (enum dmo_plot_format)f, path, sizeof path);
+		if (dmo_out_copy(figure, path, err, err_len) != 0 ||
+		    plot_record_note(path, gp->out.key, err, err_len) != 0)
+			return -1;
+	}
+	return 0;
 }

@@ -12,15 +12,20 @@
 
 struct plot_gp {
 	char dir[1024];    /* the figure's data folder (short: its files' paths fit PATH_MAX) */
-	char out_file[4096]; /* where the figure goes, copied there from dir/figure */
-	char text[16384];  /* the assignments handed to gnuplot with -e */
+	struct dmo_plot_output out; /* where the figure goes, copied there from dir/figure.EXT */
+	unsigned width, height; /* the canvas, pixels */
+	double font_scale;
+	char text[65536];  /* the assignments handed to gnuplot with -e */
 	size_t used;
 };
 
 /* A data folder under $TMPDIR and the assignments every template reads:
- * term, outfile, datadir, plotsdir.  Returns NULL with a message in ERR. */
-struct plot_gp *plot_gp_open(enum dmo_plot_format format, const char *out_file, char *err,
-			     size_t err_len);
+ * datadir, plotsdir, width, height (OUT's, or WIDTH x HEIGHT when it has
+ * none) and fontscale; term and outfile are set for each format when it
+ * is drawn.  Every output file is checked first (plot_record_check).
+ * Returns NULL with a message in ERR. */
+struct plot_gp *plot_gp_open(const struct dmo_plot_output *out, unsigned width, unsigned height,
+			     char *err, size_t err_len);
 
 /* Append printf-style text (an assignment ending in ';'). */
 void plot_gp_add(struct plot_gp *gp, const char *fmt, ...)
@@ -30,12 +35,15 @@ void plot_gp_add(struct plot_gp *gp, const char *fmt, ...)
  * spaces. */
 void plot_gp_string(struct plot_gp *gp, const char *name, const char *value);
 void plot_gp_uint(struct plot_gp *gp, const char *name, uint64_t value);
+void plot_gp_double(struct plot_gp *gp, const char *name, double value);
 
-/* Render TEMPLATE (a file of plots/) with the assignments.  gnuplot's
- * stderr goes to the data folder; its first line is the error in ERR.
- * gnuplot writes the figure into the data folder, and dmo copies it to
- * the output file through struct dmo_out (fs.h): gnuplot itself never
- * opens a path in the user's folder, so never follows a link there. */
+/* Render TEMPLATE (a file of plots/) with the assignments, once per
+ * format.  gnuplot's stderr goes to the data folder; its first line is
+ * the error in ERR.  gnuplot writes the figures into the data folder,
+ * and once all are drawn dmo copies each to its output file through
+ * struct dmo_out (fs.h) and records it (plot_record_note): gnuplot
+ * itself never opens a path in the user's folder, so never follows a
+ * link there. */
 int plot_gp_run(struct plot_gp *gp, const char *template_name, char *err, size_t err_len);
 
 /* Remove the data folder and free GP (NULL is ignored). */

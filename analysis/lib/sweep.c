@@ -1371,17 +1371,124 @@ static int write_results_csv(FILE *f, const void *ctx)
 	return ferror(f);
 }
 
+/* Which fields (split at ':' and ',') of the configurations' specs differ
+ * between configurations with a formula value: the bits of *VARYING.
+ * Returns 0, or -1 when the specs do not all have the same fields (then
+ * a label is the whole spec). */
+#define LABEL_FIELDS 32
+static int varying_fields(const struct dmo_sweep *s, uint32_t *varying)
+{
+	char first[SPEC_MAX] = "", spec[SPEC_MAX];
+
+	*varying = 0;
+	for (size_t i = 0; i < s->count; i++) {
+		const struct result *r = &s->results[i];
+		if (r->verdict == V_NONE || r->verdict == V_ERROR)
+			continue;
+		dmo_grid_spec(s->grid, s->configs[i], spec, sizeof spec);
+		if (!first[0]) {
+			snprintf(first, sizeof first, "%s", spec);
+			continue;
+		}
+		const char *a = first, *b = spec;
+		for (int field = 0;; field++) {
+			size_t na = strcspn(a, ":,"), nb = strcspn(b, ":,");
+			if (field >= LABEL_FIELDS || !a[na] != !b[nb])
+				return -1;
+			if (na != nb || strncmp(a, b, na) != 0)
+				*varying |= 1u << field;
+			if (!a[na])
+				break;
+			a += na + 1;
+			b += nb + 1;
+		}
+	}
+	return 0;
+}
+
+/* The fields of SPEC in VARYING, space-separated, as a configuration's
+ * tick label (no comma: the label is a CSV cell). */
+static void config_label(const char *spec, int fields_known, uint32_t varying, char *label,
+			 size_t len)
+{
+	size_t used = 0;
+
+	label[0] = '\0';
+	for (int field = 0; *spec; field++) {
+		size_t n = strcspn(spec, ":,");
+		if (!fields_known || (varying & 1u << field))
+			used += (size_t)snprintf(label + used, used < len ? len - used : 0, "%s%.*s",
+						 used ? " " : "", (int)n, spec);
+		spec += n + (spec[n] != '\0');
+	}
+	if (used >= len)
+		label[len - 1] = '\0';
+}
+
 static int write_figure_data(FILE *f, const void *ctx)
 {
 	const struct dmo_sweep *s = ctx;
-	fputs("exact_os,formula_os,unsafe\n", f);
+	char spec[SPEC_MAX], label[SPEC_MAX];
+	uint32_t varying;
+	int fields_known = varying_fields(s, &varying) == 0;
+
+	fputs("config,label,out_bytes,exact_os,formula_os,unsafe\n", f);
 	for (size_t i = 0; i < s->count; i++) {
 		const struct result *r = &s->results[i];
-		if (r->verdict != V_NONE && r->verdict != V_ERROR)
-			fprintf(f, "%" PRIu64 ",%" PRId64 ",%d\n", r->exact, r->formula,
-				r->verdict == V_UNSAFE);
+		if (r->verdict == V_NONE || r->verdict == V_ERROR)
+			continue;
+		dmo_grid_spec(s->grid, s->configs[i], spec, sizeof spec);
+		config_label(spec, fields_known, varying, label, sizeof label);
+		fprintf(f, "%zu,%s,%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%d\n", i + 1, label,
+			r->out_bytes, r->exact, r->formula, r->verdict == V_UNSAFE);
 	}
 	return ferror(f);
+}
+
+/* The figure's two title lines, kept in FIGURE_TITLES beside figure.csv
+ * so that `dmo plot --sweep` redraws it as the sweep drew it. */
+#define FIGURE_TITLES "figure-titles.txt"
+struct titles {
+	char title[1024], subtitle[1024];
+};
+
+static int write_titles(FILE *f, const void *ctx)
+{
+	const struct titles *t = ctx;
+	fprintf(f, "%s\n%s\n", t->title, t->subtitle);
+	return ferror(f);
+}
+
+int dmo_sweep_plot(const char *dir, struct dmo_plot_output *out, char *err, size_t err_len)
+{
+	char path[PATH_MAX + 32], file[PATH_MAX + 32], key[2 * PATH_MAX], real[PATH_MAX];
+	struct titles t;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/" FIGURE_TITLES, dir);
+	f = fopen(path, "r");
+	if (f == NULL || fgets(t.title, sizeof t.title, f) == NULL ||
+	    fgets(t.subtitle, sizeof t.subtitle, f) == NULL) {
+		if (f != NULL)
+			fclose(f);
+		return dmo_errf(err, err_len, "%s: %s (not a summarised sweep directory)", path,
+				f == NULL ? strerror(errno) : "damaged");
+	}
+	fclose(f);
+	t.title[strcspn(t.title, "\n")] = '\0';
+	t.subtitle[strcspn(t.subtitle, "\n")] = '\0';
+	if (out->file == NULL) {
+		snprintf(file, sizeof file, "%s/sweep", dir);
+		out->file = file;
+	}
+	/* One key whichever command draws it: the sweep's own figure. */
+	snprintf(key, sizeof key, "figure of the sweep %s", realpath(dir, real) ? real : dir);
+	out->key = key;
+	snprintf(path, sizeof path, "%s/figure.csv", dir);
+	int rc = dmo_plot_sweep(path, t.title, t.subtitle, out, err, err_len);
+	if (out->file == file)
+		out->file = NULL;
+	return rc;
 }
 
 /* The summary for people; summary.csv holds the same for scripts. */
@@ -1453,7 +1560,7 @@ static void print_summary(const struct dmo_sweep *s, const struct summary *m, FI
 int dmo_sweep_summary(struct dmo_sweep *s, FILE *out, int csv, char *err, size_t err_len)
 {
 	struct summary m;
-	char path[PATH_MAX + 32], title[512], subtitle[512];
+	char path[PATH_MAX + 32];
 
 	if (summarize(s, &m) != 0)
 		return dmo_errf(err, err_len, "out of memory");
@@ -1476,16 +1583,28 @@ int dmo_sweep_summary(struct dmo_sweep *s, FILE *out, int csv, char *err, size_t
 	snprintf(path, sizeof path, "%s/figure.csv", s->dir);
 	if (write_atomic(path, write_figure_data, s, err, err_len))
 		return -1;
-	char png[PATH_MAX + 32];
-	snprintf(png, sizeof png, "%s/sweep.png", s->dir);
-	snprintf(title, sizeof title, "%s (%s%s%s)", s->grid_text, s->backend,
-		 s->isa ? ", ISA cap " : "", s->isa ? s->isa : "");
-	snprintf(subtitle, sizeof subtitle, "%" PRIu64 " configurations: %" PRIu64 " safe, %" PRIu64
-		 " tight, %" PRIu64 " UNSAFE", m.run, m.n[V_SAFE], m.n[V_TIGHT], m.n[V_UNSAFE]);
+	struct titles titles;
+	if (!s->formula_text)
+		snprintf(titles.title, sizeof titles.title,
+			 "residual of dmo_formula in %s against the exact O_s", s->formula_lib);
+	else
+		snprintf(titles.title, sizeof titles.title,
+			 "residual of the formula %.*s%s against the exact O_s",
+			 (int)strcspn(s->formula_text, "\n"), s->formula_text,
+			 strchr(s->formula_text, '\n') ? " ..." : "");
+	snprintf(titles.subtitle, sizeof titles.subtitle, "%s (%s%s%s): %" PRIu64
+		 " configurations, %" PRIu64 " safe, %" PRIu64 " tight, %" PRIu64 " UNSAFE",
+		 s->grid_text, s->backend, s->isa ? ", ISA cap " : "", s->isa ? s->isa : "", m.run,
+		 m.n[V_SAFE], m.n[V_TIGHT], m.n[V_UNSAFE]);
+	snprintf(path, sizeof path, "%s/" FIGURE_TITLES, s->dir);
+	if (write_atomic(path, write_titles, &titles, err, err_len))
+		return -1;
+	/* The sweep's own folder: its figure is redrawn on a resume. */
+	struct dmo_plot_output figure = { .force = 1 };
 	int drawn = 0;
 	if (m.run - m.n[V_ERROR] == 0)
 		fprintf(stderr, "dmo sweep: no figure: no configuration has a formula value yet\n");
-	else if (dmo_plot_sweep(path, title, subtitle, DMO_PLOT_PNG, png, err, err_len) != 0)
+	else if (dmo_sweep_plot(s->dir, &figure, err, err_len) != 0)
 		fprintf(stderr, "dmo sweep: no figure: %s\n", err);
 	else
 		drawn = 1;

@@ -57,7 +57,14 @@ int dmo_sweep_emit(struct dmo_sweep *sweep, const char *self, FILE *out, char *e
 struct dmo_sweep *dmo_sweep_collect(char *const *dirs, int count, const char *out_dir,
 				    char *err, size_t err_len);
 
-/* Write results.csv, summary.csv and sweep.png (formula against exact) in
+struct dmo_plot_output;
+
+/* Draw the figure of the summarised sweep directory DIR (its figure.csv
+ * and titles) to OUT (OUT->file NULL: DIR/sweep.FORMAT).  Returns 0, or
+ * -1 with ERR. */
+int dmo_sweep_plot(const char *dir, struct dmo_plot_output *out, char *err, size_t err_len);
+
+/* Write results.csv, summary.csv and sweep.png (formula - exact) in
  * the sweep directory and print the summary on OUT (as summary.csv when
  * CSV is not 0).  Returns 0 when every
  * configuration has a result and none is unsafe or a formula error, 1 when
