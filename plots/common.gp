@@ -13,11 +13,13 @@
 # - no text over the data (plan.gp keeps its key in headroom above them):
 #   lines are tagged in the margin, what a mark means is said in the key.
 # Expects (from `dmo plot`, via -e): term, outfile, width, height, fontscale,
-# title, subtitle, and for
+# title, subtitle (or none), and for
 # a layer's figure detail (how its data were drawn), which goes after the
 # subtitle, or below it when both together would not fit the width.
+# SVG takes the scale in its font size: gnuplot 5.4's svg terminal scales
+# the glyphs by its fontscale option but not the room it leaves for them.
 if (term eq 'svg') {
-	set terminal svg size width,height fixed noenhanced font 'sans,11' fontscale fontscale \
+	set terminal svg size width,height fixed noenhanced font sprintf('sans,%g', 11 * fontscale) \
 		linewidth fontscale background rgb 'white'
 } else {
 	if (term eq 'pdfcairo') {
@@ -32,7 +34,9 @@ set output outfile
 if (exists('detail')) {
 	subtitle = subtitle.(strlen(subtitle) + strlen(detail) > 150 ? "\n" : '; ').detail
 }
-set title title."\n".subtitle
+# (A figure laid out by dmo, the plan's, has its title wrapped into lines
+# and no subtitle.)
+set title title.(exists('subtitle') ? "\n".subtitle : '')
 set datafile separator comma
 set key outside below center horizontal Left reverse nobox spacing 1.2 height 1
 set rmargin 6

@@ -274,11 +274,11 @@ arena_refused "a quote inside a field" "line 3: error parsing data while strict 
 arena_refused "a quote never closed" "line 5: error parsing data while strict checking enabled" \
 	'NR == 5 { $2 = "\"x" } { print }'
 
-# dmo plot --plan without --out: MODEL-plan.png in the current directory.
+# dmo plot --plan without --out: MODEL-plan-SOURCE.png in the current directory.
 "$DMO" plot --plan "$int8" --format png >"$WORK/out" 2>"$WORK/err"
 expect_eq "plot --plan: exit status" 0 $?
-expect_eq "plot --plan: the figure's name" tflm_hello_world_int8-plan.png "$(cat "$WORK/out")"
-is_png tflm_hello_world_int8-plan.png && echo "ok: the plan figure is a PNG" || fail "no PNG plan figure"
+expect_eq "plot --plan: the figure's name" tflm_hello_world_int8-plan-algorithmic.png "$(cat "$WORK/out")"
+is_png tflm_hello_world_int8-plan-algorithmic.png && echo "ok: the plan figure is a PNG" || fail "no PNG plan figure"
 
 # dmo plan stopped by --time-limit 0 before the search proves anything:
 # the gap it prints is the planned peak less the lower bound, as a share

@@ -124,6 +124,11 @@ is_png() {
 	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
 }
 
+# png_size FILE: "WIDTH HEIGHT" from IHDR (bytes 16-23, big-endian).
+png_size() {
+	od -A n -t u1 -j 16 -N 8 "$1" | awk '{ print $1*16777216 + $2*65536 + $3*256 + $4, $5*16777216 + $6*65536 + $7*256 + $8 }'
+}
+
 # expect_os_native BACKEND RUN_DIR [OP_TO_SKIP]: each layer's O_s measured
 # in RUN_DIR (layers.csv) holds natively on BACKEND for the layer's op spec,
 # input and output really overlapped by it on 16 inputs, and one byte more

@@ -10,11 +10,6 @@
 . "$top_srcdir/tests/lib.sh"
 INK="$top_builddir/tests/png_ink"
 
-# png_size FILE: "WIDTH HEIGHT" from IHDR (bytes 16-23, big-endian).
-png_size() {
-	od -A n -t u1 -j 16 -N 8 "$1" | awk '{ print $1*16777216 + $2*65536 + $3*256 + $4, $5*16777216 + $6*65536 + $7*256 + $8 }'
-}
-
 run="$WORK/relu"
 profile "$run" --trace=full -- "$TARGETS/relu" || fail "profile relu: $(cat "$run.err")"
 

@@ -1,9 +1,10 @@
-/* png_ink.c - test helper for tests/plot_render.sh: decode an 8-bit,
+/* png_ink.c - test helper for tests/plot_render.sh and plot_outputs.sh: decode an 8-bit,
  * non-interlaced PNG (what gnuplot's pngcairo writes) with zlib alone and
  * print "WIDTH HEIGHT INK EDGE [COUNT...]".  INK is the per-mille share of
  * pixels inside the plot frame (the outermost black lines running across
- * a quarter of the image's width or height: no title, key, tick labels or
- * margin tags; for panels side by side or stacked, the span of all) that
+ * a quarter of the image's width or an eighth of its height: no title,
+ * key, tick labels or margin tags; for panels side by side or stacked,
+ * the span of all) that
  * are data: coloured, with some channel below 160 and channels at least 40
  * apart, which white, the light overlap band, the grid, text and the frame
  * never are.  EDGE counts the pixels of the image's two outermost rows and
@@ -175,7 +176,8 @@ int main(int argc, char **argv)
 		}
 	}
 
-	/* The frame: black runs a quarter of the width or of the height. */
+	/* The frame: black runs a quarter of the width or an eighth of the
+	 * height (a panel of three stacked). */
 	struct image im = { raw, stride, channels, w, h };
 	uint32_t top = h, bottom = 0, left = w, right = 0;
 	for (uint32_t y = 0; y < h; y++)
@@ -184,7 +186,7 @@ int main(int argc, char **argv)
 			bottom = y;
 		}
 	for (uint32_t x = 0; x < w; x++)
-		if (black_run(&im, x, 0) >= h / 4) {
+		if (black_run(&im, x, 0) >= h / 8) {
 			left = x < left ? x : left;
 			right = x;
 		}

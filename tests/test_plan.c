@@ -3,7 +3,8 @@
  * test (TFLite Micro's greedy rule among them), a residual DAG, the search
  * against a brute force over every placement of random small models, the
  * plan invariant (an independent per-layer formulation) over every shipped
- * model, measured O_s, and that --verify catches a too-large O_s. */
+ * model, measured O_s, that --verify catches a too-large O_s, and the
+ * per-layer view of a plan (plan_view.h) and the names models are shown by. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "infer_model.h"
 #include "plan.h"
 #include "plan_arena.h"
+#include "plan_view.h"
 #include "rundir.h"
 
 static void load(const char *csv, struct dmo_model *m)
@@ -139,6 +141,66 @@ START_TEST(hand_chain)
 	check_invariant(&p);
 	dmo_plan_free(&p);
 	dmo_model_free(&m);
+}
+END_TEST
+
+/* plan_view.h on hand_chain's plan (above): live bytes per layer, layer 0
+ * T0 + T1 = 256, layer 1 T1 + T2 = 160, layer 2 T2 + T3 = 160; the plain
+ * plan's highest byte per layer from its offsets there (T0@128 at layer
+ * 0: 256; T1@0 and T2@128 at layer 1: 160; T2@128 and T3@0 at layer 2:
+ * 160).  The overlap plan shares at most O_s at a layer, reaches its peak
+ * at some layer, and its peak layer holds the most live bytes. */
+START_TEST(plan_view_of_hand_chain)
+{
+	struct dmo_model m;
+	struct dmo_plan p;
+	struct dmo_plan_use use[3];
+	const uint64_t os[3] = { 128, 32, 16 }, live[3] = { 256, 160, 160 };
+	uint64_t top = 0;
+
+	load("layer,name,spec,inputs\n"
+	     "0,a,\"relu:in=4x4x2\",\n"
+	     "1,b,\"maxpool:in=4x4x2,k=2x2,stride=2,pad=valid\",\n"
+	     "2,c,\"conv2d:in=2x2x2,k=1x1,out_c=8\",\n", &m);
+	build(&m, os, &p);
+	dmo_plan_use(&p, use);
+	for (int l = 0; l < 3; l++) {
+		ck_assert_uint_eq(use[l].live, live[l]);
+		ck_assert_uint_eq(use[l].top_plain, live[l]);
+		ck_assert_uint_le(use[l].shared, os[l]);
+		ck_assert_uint_eq(use[l].live_dmo, live[l] - use[l].shared);
+		ck_assert_uint_le(use[l].top_dmo, p.peak_dmo);
+		ck_assert_uint_ge(use[l].top_dmo, use[l].live_dmo);
+		top = use[l].top_dmo > top ? use[l].top_dmo : top;
+	}
+	ck_assert_uint_eq(top, p.peak_dmo);
+	size_t peak = dmo_plan_peak_layer(&p, use);
+	for (int l = 0; l < 3; l++)
+		ck_assert_uint_le(use[l].live_dmo, use[peak].live_dmo);
+	dmo_plan_free(&p);
+	dmo_model_free(&m);
+}
+END_TEST
+
+/* Names of models in titles and figure files: a generic file name takes
+ * its folder's. */
+START_TEST(model_display_names)
+{
+	static const char *const cases[][2] = {
+		{ "zoo/resnet/model.onnx", "resnet" },
+		{ "zoo/resnet/model_int8.tflite", "resnet-model_int8" },
+		{ "/x/mobilenet_v2_1.0_224.tflite", "mobilenet_v2_1.0_224" },
+		{ "a b/model.onnx", "a_b" },
+		{ "ds_cnn_kws", "ds_cnn_kws" },
+		{ "zoo/modelzoo.onnx", "modelzoo" },
+		{ "/model.onnx", "model" },
+	};
+	char name[64];
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		dmo_model_display_name(cases[i][0], name, sizeof name);
+		ck_assert_str_eq(name, cases[i][1]);
+	}
 }
 END_TEST
 
@@ -760,6 +822,8 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, relu_chain);
 	tcase_add_test(tc, hand_chain);
+	tcase_add_test(tc, plan_view_of_hand_chain);
+	tcase_add_test(tc, model_display_names);
 	tcase_add_test(tc, tflm_first_gap);
 	tcase_add_test(tc, residual);
 	tcase_add_test(tc, verify_catches_wrong_os);

@@ -15,11 +15,11 @@ analysis_lib_libdmo_plot_la_SOURCES = analysis/lib/plot.h analysis/lib/plot.c \
 	analysis/lib/plot_plan.c
 # Where the templates are: analysis/lib/locate.c.
 analysis_lib_libdmo_plot_la_CPPFLAGS = $(ANALYSIS_CPPFLAGS) -DDMO_GNUPLOT='"$(GNUPLOT)"'
-analysis_lib_libdmo_plot_la_LIBADD = $(CSV_LIBS)
+analysis_lib_libdmo_plot_la_LIBADD = $(CSV_LIBS) -lm
 
 # Reads a PNG (zlib only) and reports its size and the share of inked pixels.
 check_PROGRAMS += tests/png_ink
 tests_png_ink_SOURCES = tests/png_ink.c
 tests_png_ink_LDADD = -lz
-TESTS += tests/plot_render.sh
-EXTRA_DIST += tests/plot_render.sh tests/svg_text.awk docs/figures.md
+TESTS += tests/plot_render.sh tests/plot_outputs.sh
+EXTRA_DIST += tests/plot_render.sh tests/plot_outputs.sh tests/svg_text.awk docs/figures.md

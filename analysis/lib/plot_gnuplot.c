@@ -83,7 +83,9 @@ void plot_gp_add(struct plot_gp *gp, const char *fmt, ...)
 		gp->used += (size_t)n; /* past the end on truncation: plot_gp_run refuses */
 }
 
-void plot_gp_string(struct plot_gp *gp, const char *name, const char *value)
+/* NAME="VALUE" with VALUE escaped; a line break kept as gnuplot's \n
+ * when LINES, else a space as every control character. */
+static void assign_text(struct plot_gp *gp, const char *name, const char *value, int lines)
 {
 	/* Double quotes, where gnuplot takes \\ and \" as escapes: its
 	 * single-quoted '' escape fails when two follow each other (an empty
@@ -92,10 +94,22 @@ void plot_gp_string(struct plot_gp *gp, const char *name, const char *value)
 	for (const char *c = value; *c; c++) {
 		if (*c == '"' || *c == '\\')
 			plot_gp_add(gp, "\\%c", *c);
+		else if (*c == '\n' && lines)
+			plot_gp_add(gp, "\\n");
 		else
 			plot_gp_add(gp, "%c", (unsigned char)*c < 0x20 ? ' ' : *c);
 	}
 	plot_gp_add(gp, "\";");
+}
+
+void plot_gp_string(struct plot_gp *gp, const char *name, const char *value)
+{
+	assign_text(gp, name, value, 0);
+}
+
+void plot_gp_lines(struct plot_gp *gp, const char *name, const char *value)
+{
+	assign_text(gp, name, value, 1);
 }
 
 void plot_gp_uint(struct plot_gp *gp, const char *name, uint64_t value)

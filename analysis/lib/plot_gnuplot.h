@@ -34,6 +34,8 @@ void plot_gp_add(struct plot_gp *gp, const char *fmt, ...)
  * double quotes and backslashes are escaped, control characters become
  * spaces. */
 void plot_gp_string(struct plot_gp *gp, const char *name, const char *value);
+/* plot_gp_string keeping VALUE's line breaks (a title dmo wrapped). */
+void plot_gp_lines(struct plot_gp *gp, const char *name, const char *value);
 void plot_gp_uint(struct plot_gp *gp, const char *name, uint64_t value);
 void plot_gp_double(struct plot_gp *gp, const char *name, double value);
 
