@@ -6,7 +6,8 @@
 # one-layer model's plan has whole layer ticks (no "-0"); names made from the
 # model's folder (for model.onnx) and the O_s source never collide; and a
 # figure another command drew, or a file dmo did not draw, is not
-# overwritten without --force, while the same command may redraw its own.
+# overwritten without --force, while the same command may redraw its own
+# (and a run folder's layer figures from before the record are dmo's).
 . "$top_srcdir/tests/lib.sh"
 INK="$top_builddir/tests/png_ink"
 ONNX="$top_srcdir/tests/models/onnx_conv_with_strides_padding.onnx"
@@ -72,6 +73,17 @@ expect_eq "the file kept" mine "$(cat mine.png)"
 expect_eq "one format refused: exit status" 2 $?
 [ -e mine.svg ] && fail "mine.svg written though mine.png was refused" ||
 	echo "ok: nothing written"
+
+# A run folder (marked .dmo-lock): its layer figures drawn before dmo kept
+# a record are dmo's, redrawn; another file there is still refused.
+"$DMO" run --out run --trace=full 'relu:in=4x4x1' >/dev/null 2>err || fail "dmo run: $(cat err)"
+"$DMO" plot run >/dev/null 2>err || fail "plot run: $(cat err)"
+rm run/.dmo-figures
+"$DMO" plot run >/dev/null 2>err
+expect_eq "an unrecorded layer figure of a run folder redrawn" 0 $?
+echo mine >run/notes.png
+"$DMO" plot run --out run/notes.png >/dev/null 2>err
+expect_eq "a run folder's other file: exit status" 2 $?
 
 # Misuse.
 bad() { # what message args...

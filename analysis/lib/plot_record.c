@@ -13,6 +13,7 @@
 
 #include "fs.h"
 #include "plot.h"
+#include "rundir.h"
 
 /* The record beside PATH, and PATH's name in it. */
 static const char *record_of(const char *path, char *record, size_t len)
@@ -25,6 +26,18 @@ static const char *record_of(const char *path, char *record, size_t len)
 	}
 	snprintf(record, len, "%.*s/%s", (int)(slash - path), path, DMO_PLOT_RECORD);
 	return slash + 1;
+}
+
+/* Does the folder of RECORD hold a run folder's marker (DMO_LOCK_FILE)? */
+static int in_run_folder(const char *record)
+{
+	char marker[PATH_MAX + 16];
+	const char *slash = strrchr(record, '/');
+	struct stat info;
+
+	snprintf(marker, sizeof marker, "%.*s" DMO_LOCK_FILE, slash ? (int)(slash - record + 1) : 0,
+		 record);
+	return lstat(marker, &info) == 0 && S_ISREG(info.st_mode);
 }
 
 /* The whole record file (NULL when there is none: an empty text). */
@@ -79,7 +92,10 @@ int plot_record_check(const char *path, const char *key, int force, char *err, s
 		return 0;
 	text = read_record(record);
 	line = line_of(text, name);
-	if (line == NULL) {
+	if (line == NULL && strncmp(name, "layer-", 6) == 0 && in_run_folder(record)) {
+		/* A run folder's files named like dmo's (layer-NNNN-*) are
+		 * dmo's, its marker says: figures drawn before the record. */
+	} else if (line == NULL) {
 		snprintf(err, err_len, "%s exists and dmo did not draw it (no line in %s); give "
 			 "--force to overwrite it, or another --out", path, record);
 		rc = -1;

@@ -9,7 +9,9 @@
 #include <stddef.h>
 
 /* 0 when PATH may be written for KEY: nothing is there, or the record
- * says KEY drew it, or FORCE.  Else -1 with ERR saying who drew it (or
+ * says KEY drew it, or FORCE, or the record does not name it and it is
+ * a run folder's layer-* file (the folder holds DMO_LOCK_FILE: a figure
+ * drawn before dmo kept records).  Else -1 with ERR saying who drew it (or
  * that dmo did not) and how to go on; also for a link or a folder there. */
 int plot_record_check(const char *path, const char *key, int force, char *err, size_t err_len);
 
