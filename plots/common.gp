@@ -1,7 +1,7 @@
 # common.gp - loaded first by every dmo plot template: the terminal (PNG or
 # PDF through cairo, or SVG; width x height pixels, a PDF at 100 pixels per
-# inch, fonts and lines times fontscale), the output file, the title (2 or 3
-# lines), CSV input, SI-prefixed axes, and the layout rules that keep every
+# inch, fonts and lines times fontscale), the output file, the title (its
+# lines fitting the width), CSV input, SI-prefixed axes, and the layout rules that keep every
 # label readable:
 # - noenhanced: layer names, op specs and O_s are shown as written (enhanced
 #   text would turn the _ of O_s into a subscript, and eat ^ { } too);
@@ -13,17 +13,19 @@
 # - no text over the data (plan.gp keeps its key in headroom above them):
 #   lines are tagged in the margin, what a mark means is said in the key.
 # Expects (from `dmo plot`, via -e): term, outfile, width, height, fontscale,
-# title, subtitle (or none), and for
-# a layer's figure detail (how its data were drawn), which goes after the
-# subtitle, or below it when both together would not fit the width.
+# title (its lines broken by dmo to fit the canvas: plot_gp_title) and
+# titlelines.
 # SVG takes the scale in its font size: gnuplot 5.4's svg terminal scales
 # the glyphs by its fontscale option but not the room it leaves for them.
 if (term eq 'svg') {
 	set terminal svg size width,height fixed noenhanced font sprintf('sans,%g', 11 * fontscale) \
 		linewidth fontscale background rgb 'white'
 } else {
+	# A PDF page of W/100 x H/100 inches with text the PNG's share of the
+	# canvas: pngcairo's 10-point font is 10 pixels (72 per inch), 7.2
+	# points at 100 per inch.
 	if (term eq 'pdfcairo') {
-		set terminal pdfcairo size width / 100.0, height / 100.0 noenhanced font 'sans,10' \
+		set terminal pdfcairo size width / 100.0, height / 100.0 noenhanced font 'sans,7.2' \
 			fontscale fontscale linewidth fontscale background rgb 'white'
 	} else {
 		set terminal pngcairo size width,height noenhanced font 'sans,10' fontscale fontscale \
@@ -31,12 +33,7 @@ if (term eq 'svg') {
 	}
 }
 set output outfile
-if (exists('detail')) {
-	subtitle = subtitle.(strlen(subtitle) + strlen(detail) > 150 ? "\n" : '; ').detail
-}
-# (A figure laid out by dmo, the plan's, has its title wrapped into lines
-# and no subtitle.)
-set title title.(exists('subtitle') ? "\n".subtitle : '')
+set title title
 set datafile separator comma
 set key outside below center horizontal Left reverse nobox spacing 1.2 height 1
 set rmargin 6

@@ -29,7 +29,8 @@ set lmargin at screen lm
 set rmargin at screen rm
 set xrange [0.5 : layers + 0.5]
 set xtics 0, xstep
-if (xstep > 1) { set xtics add ('1' 1) }
+# Layer 1 named too, unless the next tick is close.
+if (xstep >= 5) { set xtics add ('1' 1) }
 top = peakplain > 0 ? peakplain : 1
 eval si('y', top, 'B')
 unset key

@@ -54,8 +54,8 @@ static const struct cmd_option options[] = {
 	{ "plan", required_argument, OPT_PLAN, "MODEL",
 	  "draw MODEL's arena plan instead of a run's layer" },
 	{ "sweep", required_argument, OPT_SWEEP, "DIR",
-	  "draw the residual figure of a summarised dmo sweep\n"
-	  "directory DIR/sweep-KEY (default DIR/sweep-KEY/sweep)" },
+	  "redraw the residual figure of a dmo sweep folder\n"
+	  "(OUT/sweep-KEY; default DIR/sweep.FMT)" },
 	{ "os", required_argument, OPT_OS, "SOURCE",
 	  "with --plan, the O_s source as in dmo plan" },
 	{ NULL, 0, 0, NULL, NULL },
@@ -65,9 +65,7 @@ static const struct cmd_spec command = {
 	.name = "plot",
 	.synopsis = "DIR [--layer N|NAME] [--kind pattern|bounds|threads] [FIGURE OPTIONS]\n"
 		    "--plan MODEL [--os SOURCE] [FIGURE OPTIONS]\n"
-		    "--sweep DIR [FIGURE OPTIONS]\n"
-		    "(FIGURE OPTIONS: --format png,svg,pdf --size WxH --font-scale F --out FILE "
-		    "--force)",
+		    "--sweep DIR [FIGURE OPTIONS]",
 	.description =
 	"Draw one layer of a `dmo profile --trace=full` run directory:\n"
 	"  pattern  time against byte offset, one colour per access kind; the input\n"
@@ -86,12 +84,13 @@ static const struct cmd_spec command = {
 	"diagonal share.\n"
 	"\n"
 	"With --sweep, redraw a `dmo sweep` directory's figure (formula - exact\n"
-	"per configuration, in bytes and in %% of OB), e.g. as PDF.\n"
+	"per configuration, in bytes and in % of OB), e.g. as PDF.\n"
 	"\n"
-	"Each figure written is recorded in DIR/.dmo-figures beside it with the\n"
-	"command that drew it: a file of that name that another command drew, or\n"
-	"that dmo did not draw, is refused unless --force.  The paths written are\n"
-	"printed, one a line.\n",
+	"FIGURE OPTIONS: --format, --size, --font-scale, --out and --force.  Each\n"
+	"figure written is recorded in .dmo-figures beside it with the command\n"
+	"that drew it: a file of that name that another command drew, or that dmo\n"
+	"did not draw, is refused unless --force.  The paths written are printed,\n"
+	"one a line.\n",
 	.tables = { options },
 	.notes = "Environment: DMO_PLOTS_DIR (gnuplot templates).\n",
 	.finding = "drawn, but bad rows of layers.csv were skipped (named on stderr)",

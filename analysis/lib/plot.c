@@ -121,9 +121,12 @@ void plot_layer_header(struct plot_gp *gp, const struct plot_kind *kind,
 			 value, ob, ob ? 100.0 * (double)os / (double)ob : 0.0, row->in_bytes,
 			 s->events);
 	}
-	plot_gp_string(gp, "title", title);
-	plot_gp_string(gp, "subtitle", subtitle);
-	plot_gp_string(gp, "detail", detail);
+	/* The detail after the subtitle, or under it when both together
+	 * are long. */
+	char text[sizeof title + sizeof subtitle + 200];
+	snprintf(text, sizeof text, "%s\n%s%s%s", title, subtitle,
+		 strlen(subtitle) + strlen(detail) > 150 ? "\n" : "; ", detail);
+	plot_gp_title(gp, text);
 	plot_gp_uint(gp, "ob", ob);
 	plot_gp_uint(gp, "ib", row->in_bytes);
 	plot_gp_uint(gp, "os", os);
@@ -171,9 +174,11 @@ int dmo_plot_sweep(const char *data_csv, const char *title, const char *subtitle
 
 	if (gp == NULL)
 		return -1;
+	char text[4096];
+
+	snprintf(text, sizeof text, "%s\n%s", title, subtitle);
 	plot_gp_string(gp, "datafile", data_csv);
-	plot_gp_string(gp, "title", title);
-	plot_gp_string(gp, "subtitle", subtitle);
+	plot_gp_title(gp, text);
 	rc = plot_gp_run(gp, "sweep.gp", err, err_len);
 	plot_gp_close(gp);
 	return rc;

@@ -107,9 +107,47 @@ void plot_gp_string(struct plot_gp *gp, const char *name, const char *value)
 	assign_text(gp, name, value, 0);
 }
 
-void plot_gp_lines(struct plot_gp *gp, const char *name, const char *value)
+/* Break TEXT (in place) into lines of at most WIDTH characters at spaces;
+ * returns the number of lines. */
+static int wrap(char *text, size_t width)
 {
-	assign_text(gp, name, value, 1);
+	int lines = 1;
+	char *line = text, *space = NULL;
+
+	for (char *c = text; *c; c++) {
+		if (*c == '\n') {
+			line = c + 1;
+			space = NULL;
+			lines++;
+			continue;
+		}
+		if (*c == ' ')
+			space = c;
+		if ((size_t)(c - line) >= width && space != NULL) {
+			*space = '\n';
+			line = space + 1;
+			space = NULL;
+			lines++;
+		}
+	}
+	return lines;
+}
+
+int plot_gp_title(struct plot_gp *gp, const char *text)
+{
+	char *copy = strdup(text);
+	double ch = PLOT_CHAR_PX * gp->font_scale;
+	int lines = 1;
+
+	if (copy == NULL) { /* out of memory: one line, cut by gnuplot */
+		assign_text(gp, "title", text, 0);
+	} else {
+		lines = wrap(copy, (size_t)((gp->width - 4 * ch) / ch));
+		assign_text(gp, "title", copy, 1);
+		free(copy);
+	}
+	plot_gp_uint(gp, "titlelines", (uint64_t)lines);
+	return lines;
 }
 
 void plot_gp_uint(struct plot_gp *gp, const char *name, uint64_t value)

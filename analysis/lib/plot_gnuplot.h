@@ -34,9 +34,15 @@ void plot_gp_add(struct plot_gp *gp, const char *fmt, ...)
  * double quotes and backslashes are escaped, control characters become
  * spaces. */
 void plot_gp_string(struct plot_gp *gp, const char *name, const char *value);
-/* plot_gp_string keeping VALUE's line breaks (a title dmo wrapped). */
-void plot_gp_lines(struct plot_gp *gp, const char *name, const char *value);
 void plot_gp_uint(struct plot_gp *gp, const char *name, uint64_t value);
+/* title="TEXT" broken at spaces into lines that fit GP's canvas at its
+ * font scale (TEXT's own line breaks kept), and titlelines=their count,
+ * which it returns.  Every figure's title goes through it. */
+int plot_gp_title(struct plot_gp *gp, const char *text);
+/* Text sizes at font scale 1, pixels: a character (an average one of
+ * the sans font at plots/common.gp's size) and a line. */
+#define PLOT_CHAR_PX 7.0
+#define PLOT_LINE_PX 17.0
 void plot_gp_double(struct plot_gp *gp, const char *name, double value);
 
 /* Render TEMPLATE (a file of plots/) with the assignments, once per

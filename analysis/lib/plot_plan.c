@@ -18,11 +18,8 @@
 #include "plot.h"
 #include "plot_gnuplot.h"
 
-/* Text sizes at font scale 1, pixels: a character and a line of
- * plots/common.gp's font, and of plan.gp's tensor labels, for the layout
- * and the estimate of which label fits its box. */
-#define CHAR_PX 7.0
-#define LINE_PX 17.0
+/* Text sizes at font scale 1, pixels: a character and a line of plan.gp's
+ * tensor labels, for the estimate of which label fits its box. */
 #define LABEL_CHAR_PX 5.6
 #define LABEL_LINE_PX 11.0
 #define PANELS 3
@@ -56,43 +53,18 @@ static double tick_step(double span, int ticks)
 	return 10 * power;
 }
 
-/* Break TEXT (in place) into lines of at most WIDTH characters at spaces;
- * returns the number of lines. */
-static int wrap(char *text, size_t width)
-{
-	int lines = 1;
-	char *line = text, *space = NULL;
-
-	for (char *c = text; *c; c++) {
-		if (*c == '\n') {
-			line = c + 1;
-			space = NULL;
-			lines++;
-			continue;
-		}
-		if (*c == ' ')
-			space = c;
-		if ((size_t)(c - line) >= width && space != NULL) {
-			*space = '\n';
-			line = space + 1;
-			space = NULL;
-			lines++;
-		}
-	}
-	return lines;
-}
-
-/* Lay the figure out on GP's canvas for the title (wrapped here) and the
- * legend's N_KEYS entries, the longest LONGEST characters.  Returns 0, or
+/* Lay the figure out on GP's canvas for the title (wrapped and handed to
+ * gnuplot here) and the legend's N_KEYS entries, the longest LONGEST
+ * characters.  Returns 0, or
  * -1 with ERR when the canvas leaves the panels no room at this font
  * scale. */
-static int lay_out(const struct plot_gp *gp, const struct dmo_plan *plan, char *title,
+static int lay_out(struct plot_gp *gp, const struct dmo_plan *plan, const char *title,
 		   int n_keys, size_t longest, struct layout *lay, char *err, size_t err_len)
 {
-	double ch = CHAR_PX * gp->font_scale, line = LINE_PX * gp->font_scale;
+	double ch = PLOT_CHAR_PX * gp->font_scale, line = PLOT_LINE_PX * gp->font_scale;
 	double w = gp->width, h = gp->height, share[PANELS] = { 0.26, 0.37, 0.37 };
 	double room, y;
-	int title_lines = wrap(title, (size_t)((w - 4 * ch) / ch)), cols;
+	int title_lines = plot_gp_title(gp, title), cols;
 
 	/* The y label and tick labels ("999.9 kB") left, half a tick label
 	 * right. */
@@ -100,7 +72,7 @@ static int lay_out(const struct plot_gp *gp, const struct dmo_plan *plan, char *
 	lay->right = 1 - 3 * ch / w;
 	/* The legend spans the canvas, left of the panels too. */
 	lay->legend_left = 1.5 * ch / w;
-	lay->column = ((double)longest + 6) * ch / w;
+	lay->column = ((double)longest + 8) * ch / w;
 	cols = (int)((lay->right - lay->legend_left) / lay->column);
 	cols = cols < 1 ? 1 : cols > n_keys ? n_keys : cols;
 	lay->rows = (n_keys + cols - 1) / cols;
@@ -356,7 +328,7 @@ int dmo_plot_plan(const struct dmo_model *model, const struct dmo_plan *plan,
 	snprintf(title, sizeof title,
 		 "%s: arena over %zu layer%s (%s), O_s %s for %s kernels\n"
 		 "peak without overlaps %" PRIu64 " B (greedy by size), %" PRIu64
-		 " B (dmo's placement); with overlaps %" PRIu64 " B (-%.1f %%); bound %" PRIu64
+		 " B (dmo's placement); with overlaps %" PRIu64 " B (%.1f %% less); bound %" PRIu64
 		 " B, %s", info->model_name, plan->n_layers, plan->n_layers == 1 ? "" : "s",
 		 dmo_plan_arena_kind(plan), info->os_source, info->kernels, plan->peak_plain,
 		 info->peak_no_overlap, plan->peak_dmo,
@@ -380,7 +352,6 @@ int dmo_plot_plan(const struct dmo_model *model, const struct dmo_plan *plan,
 	    write_use(plan, use, gp->dir, err, err_len) != 0 ||
 	    write_arena(model, plan, gp, &lay, counts, err, err_len) != 0)
 		goto out;
-	plot_gp_lines(gp, "title", title);
 	for (int k = 0; k < 4; k++) {
 		snprintf(var, sizeof var, "key%d", k + 1);
 		plot_gp_string(gp, var, key[k]);
