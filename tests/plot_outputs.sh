@@ -42,6 +42,10 @@ expect_eq "zoo/b/model.onnx" b-plan-algorithmic.png "$("$DMO" plot --plan zoo/b/
 expect_eq "--os analytic" a-plan-analytic.png "$("$DMO" plot --plan zoo/a/model.onnx --os analytic)"
 expect_eq "model.onnx in the current folder" zoo/a/a-plan-algorithmic.svg \
 	"zoo/a/$(cd zoo/a && "$DMO" plot --plan model.onnx --format svg)"
+# A measured source is named by its run folder's last name.
+"$DMO" run --out mrun/ --model tflm_hello_world_int8 >/dev/null 2>err || fail "dmo run: $(cat err)"
+expect_eq "--os measured:mrun/" tflm_hello_world_int8-plan-measured-mrun.png \
+	"$("$DMO" plot --plan tflm_hello_world_int8 --os measured:mrun/)"
 for f in a-plan-algorithmic.png b-plan-algorithmic.png a-plan-analytic.png; do
 	is_png "$f" || fail "$f is not a PNG"
 done

@@ -96,6 +96,30 @@ static const struct cmd_spec command = {
 	.finding = "drawn, but bad rows of layers.csv were skipped (named on stderr)",
 };
 
+/* The O_s SOURCE as part of a file name: "algorithmic", "analytic",
+ * "measured:DIR" as "measured-" and DIR's last name; a character unsafe
+ * in a file name as '_'. */
+static void source_file_name(const char *source, char *buf, size_t len)
+{
+	const char *dir = strchr(source, ':'), *base;
+	char folder[PATH_MAX];
+	size_t n;
+
+	if (dir == NULL) {
+		snprintf(buf, len, "%s", source);
+	} else {
+		snprintf(folder, sizeof folder, "%s", dir + 1);
+		for (n = strlen(folder); n > 1 && folder[n - 1] == '/'; n--)
+			folder[n - 1] = '\0';
+		base = strrchr(folder, '/') && strrchr(folder, '/')[1] ? strrchr(folder, '/') + 1
+								       : folder;
+		snprintf(buf, len, "%.*s-%s", (int)(dir - source), source, base);
+	}
+	for (char *c = buf; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '.' && *c != '_' && *c != '-')
+			*c = '_';
+}
+
 /* `dmo plot --plan MODEL`: by default the figure is named by the model
  * and the O_s source, so that two models or two sources never pick one
  * name. */
@@ -106,7 +130,7 @@ static int plot_plan(const char *model_name, const char *source, struct dmo_plot
 	struct dmo_kernels kernels;
 	struct dmo_plot_plan_info info;
 	char path[PATH_MAX], real[PATH_MAX], name[256], file[PATH_MAX], key[2 * PATH_MAX],
-		os_name[128], err[1024];
+		os_name[256], err[1024];
 	int rc;
 
 	if (dmo_locate_model(model_name, path, sizeof path, err, sizeof err) != 0 ||
@@ -122,12 +146,7 @@ static int plot_plan(const char *model_name, const char *source, struct dmo_plot
 	rc = dmo_plan_peak_no_overlap(&model, NULL, DMO_PLAN_TIME_LIMIT, &info.peak_no_overlap,
 				      err, sizeof err);
 	if (rc == 0 && out->file == NULL) {
-		/* "measured:DIR" as "measured-DIRNAME". */
-		const char *dir = strchr(source, ':');
-		char what[256];
-		snprintf(what, sizeof what, "%.*s%s%s", (int)strcspn(source, ":"), source,
-			 dir ? "-" : "", dir ? dir + 1 : "");
-		dmo_model_display_name(what, os_name, sizeof os_name);
+		source_file_name(source, os_name, sizeof os_name);
 		snprintf(file, sizeof file, "%s-plan-%s", name, os_name);
 		out->file = file;
 	}

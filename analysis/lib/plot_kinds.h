@@ -34,13 +34,14 @@ plot_render_fn plot_memory_figure;
 /* The minR/maxW step curves (plot_bounds.c, plots/bounds.gp). */
 plot_render_fn plot_bounds_figure;
 
-/* The assignments every layer figure shares (plot.c): title, subtitle
- * (O_s, OB, IB, events), detail (DETAIL: how the data were drawn), ob, ib,
- * os, osrun, osrule (the rule of os, safe_os_rule), known, tlo, thi. */
 /* The O_s the figure draws: from the trace, by the row's safe_os_rule
  * (as run, any split, or every interleaving of the observed split). */
 uint64_t plot_safe_os(const struct dmo_layer_row *row, const struct plot_scan *s);
 
+/* The assignments every layer figure shares (plot.c): title (the layer;
+ * its O_s, OB, IB and events; DETAIL: how the data were drawn; broken to
+ * the canvas by plot_gp_title), ob, ib, os, osrun, osrule (the rule of
+ * os, safe_os_rule), known, tlo, thi. */
 void plot_layer_header(struct plot_gp *gp, const struct plot_kind *kind,
 		       const struct dmo_plot_request *req, const struct plot_scan *s,
 		       const char *detail);
