@@ -1,6 +1,8 @@
 /* plot.h - figures of one profiled layer (`dmo plot`): its access pattern,
- * its minR/maxW bounds and its threads; and of a model's arena plan
- * (`dmo plot --plan`).  Rendered by gnuplot from the templates in plots/.
+ * its minR/maxW bounds and its threads; of a model's plan (`dmo plot
+ * --plan`); and of a formula sweep's residuals.  Rendered by gnuplot from
+ * the templates in plots/, in any of PNG, SVG and PDF, each figure file
+ * recorded beside it with what drew it (struct dmo_plot_output).
  *
  * The library prepares small CSV data files from the layer's event file in
  * a temporary folder and runs gnuplot on them.  Large traces are decimated
