@@ -57,6 +57,11 @@ int dmo_sweep_emit(struct dmo_sweep *sweep, const char *self, FILE *out, char *e
 struct dmo_sweep *dmo_sweep_collect(char *const *dirs, int count, const char *out_dir,
 				    char *err, size_t err_len);
 
+/* The sweep directory DIR names: DIR itself when it holds a sweep's
+ * sweep.txt, else its only sweep-KEY child, into FOUND.  Returns 0, or -1
+ * with ERR (none, or more than one). */
+int dmo_sweep_find_dir(const char *dir, char *found, size_t len, char *err, size_t err_len);
+
 /* Write results.csv, summary.csv and sweep.png (formula against exact) in
  * the sweep directory and print the summary on OUT (as summary.csv when
  * CSV is not 0).  Returns 0 when every

@@ -1,0 +1,127 @@
+#!/bin/sh
+# report_browser.sh - `dmo report` pages loaded by a real browser, Debian's
+# Chromium, headless: a plan of a real .tflite model, the same model with
+# hostile tensor and file names, a run directory and a sweep.  Each page
+# must raise no console message (a script error or a blocked load would
+# print one), run its script to the end, load nothing (a CSP that forbids
+# every load, and no src or href in the DOM), and show the numbers the CSV
+# and JSON of other commands hold (tests/report_check.py reads the DOM
+# Chromium dumped after running the page): the plan's summary equals `dmo
+# plan --summary --json`'s fields, its table `dmo plan --json`'s cells, its
+# arena map has one element per planned tensor; the run directory's table
+# equals layers.csv; the sweep's summary equals summary.csv and its figures
+# draw every configuration, the UNSAFE ones as alarms.  A screenshot must
+# have ink and colour.  A page with an injected script error and image, and
+# a page whose number was changed, must fail the same checks (the checks
+# can fail).  Skipped (77) without chromium.
+. "$top_srcdir/tests/lib.sh"
+CHROMIUM=$(command -v chromium || command -v chromium-browser)
+[ -n "$CHROMIUM" ] || { echo "SKIP: no chromium (apt-get install chromium)"; exit 77; }
+CHECK="$top_srcdir/tests/report_check.py"
+cd "$WORK" || exit 99
+
+# load PAGE: PAGE.dom (the DOM after its script ran) and PAGE.console (the
+# console messages Chromium logged, one a line).  Its own profile folder,
+# so nothing of the user's is touched.
+load() {
+	"$CHROMIUM" --headless --disable-gpu --no-sandbox --user-data-dir="$WORK/profile" \
+		--enable-logging=stderr --v=0 --dump-dom "file://$WORK/$1" >"$1.dom" 2>"$1.log"
+	grep ':CONSOLE' "$1.log" >"$1.console"
+	expect_eq "$1: console messages" 0 "$(wc -l <"$1.console")"
+	[ -s "$1.console" ] && head -3 "$1.console"
+}
+
+# checked WHAT ARGS...: report_check.py passes.
+checked() {
+	what=$1; shift
+	python3 "$CHECK" "$@" >check.out 2>&1 && echo "ok: $what" ||
+		fail "$what: $(grep -v '^ok' check.out | head -5)"
+}
+
+# A plan of a real model.
+MODEL="$top_srcdir/tests/models/tflm_person_detect.tflite"
+"$DMO" report -o plan.html "$MODEL" >report.out 2>&1 || fail "report of a model: $(cat report.out)"
+"$DMO" plan --json --summary summary.json "$MODEL" >table.json 2>/dev/null ||
+	fail "dmo plan --json of the model"
+load plan.html
+checked "plan page equals dmo plan --summary --json and --json" plan plan.html.dom summary.json table.json
+"$CHROMIUM" --headless --disable-gpu --no-sandbox --user-data-dir="$WORK/profile" \
+	--window-size=1200,1600 --force-device-scale-factor=0.5 --screenshot="$WORK/plan.png" \
+	"file://$WORK/plan.html" >/dev/null 2>&1
+checked "plan page screenshot has ink and colour" ink plan.png 50
+
+# The checks can fail: a script error and an image from the network give
+# console messages and a failed page check, a changed peak a failed summary.
+sed 's|</body>|<img src="http://192.0.2.1/x.png"><script>nosuch()</script></body>|' plan.html >bad.html
+"$CHROMIUM" --headless --disable-gpu --no-sandbox --user-data-dir="$WORK/profile" \
+	--enable-logging=stderr --v=0 --dump-dom "file://$WORK/bad.html" >bad.html.dom 2>bad.log
+[ "$(grep -c ':CONSOLE' bad.log)" -ge 2 ] && echo "ok: the injected error and load are logged" ||
+	fail "the injected script error and image load are not both in the console"
+python3 "$CHECK" plan bad.html.dom summary.json table.json >check.out 2>&1 &&
+	fail "a page with an injected script and image passes the checks"
+grep -q 'FAIL: no element that loads anything' check.out && echo "ok: the injected image is found" ||
+	fail "the injected image is not found"
+peak=$(sed -n 's/.*"peak_dmo": \([0-9]*\).*/\1/p' summary.json)
+sed "s|data-key=\"peak_dmo\">$peak<|data-key=\"peak_dmo\">$((peak + 1))<|" plan.html.dom >changed.dom
+python3 "$CHECK" plan changed.dom summary.json table.json >check.out 2>&1 &&
+	fail "a page with a changed peak passes the checks"
+grep -q "FAIL: summary peak_dmo" check.out && echo "ok: a changed peak is found" ||
+	fail "a changed peak is not found: $(grep FAIL check.out | head -2)"
+python3 -c 'import struct, sys, zlib
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+rows = b"".join(b"\0" + b"\xff" * 300 for _ in range(100))
+sys.stdout.buffer.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 100, 100, 8, 2, 0, 0, 0))
+                        + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))' >blank.png
+python3 "$CHECK" ink blank.png 50 >/dev/null && fail "a blank screenshot passes the ink check" ||
+	echo "ok: a blank screenshot fails the ink check"
+
+# Hostile names: a tensor named like a script, a file named with markup
+# and quotes.  Shown as text, never run.
+hostile='<script>alert(1)</script>"'"'"'&x'
+file='<i>h"'"'"'&.tflite'
+python3 -c 'import sys
+data = open(sys.argv[1], "rb").read()
+old, new = b"serving_default_dense_input:0", sys.argv[2].encode()
+assert len(old) == len(new) and data.count(old) == 1
+open(sys.argv[3], "wb").write(data.replace(old, new))' \
+	"$top_srcdir/tests/models/tflm_hello_world_int8.tflite" "$hostile" "$file" ||
+	fail "cannot make the hostile model"
+"$DMO" report -o hostile.html "$file" >report.out 2>&1 || fail "report of the hostile model: $(cat report.out)"
+"$DMO" plan --json --summary hsummary.json "$file" >htable.json 2>/dev/null
+load hostile.html
+checked "hostile page equals dmo plan's" plan hostile.html.dom hsummary.json htable.json
+checked "the tensor's hostile name is text" name hostile.html.dom "$hostile"
+checked "the file's hostile name is text" name hostile.html.dom "$file"
+
+# A run directory with curves (dmo run, then dmo analyze).
+"$DMO" run --out run --trace=full 'conv2d:in=6x6x2,k=3x3,pad=same,out_c=3' \
+	'dwconv2d:in=5x5x2,k=3x3,stride=2,pad=same' >run.out 2>&1 || fail "dmo run: $(tail -3 run.out)"
+"$DMO" analyze run >/dev/null 2>&1
+"$DMO" report run >report.out 2>&1 || fail "report of a run directory: $(cat report.out)"
+expect_eq "run directory page's default place" "wrote run/report.html" "$(cat report.out)"
+cp run/report.html run.html
+load run.html
+checked "run directory page equals layers.csv" rundir run.html.dom run/layers.csv
+expect_eq "a bounds figure per layer with curves" 2 "$(grep -c '<svg id="bounds-' run.html.dom)"
+
+# A sweep with UNSAFE configurations (the formula OB is unsafe for 3x3
+# kernels, tight for 1x1).
+"$DMO" sweep 'dwconv2d:in={4,7}x5x1,k={1,3}x{1,3},pad=same' --formula OB --out sweep >sweep.out 2>&1
+"$DMO" report -o sweep.html sweep >report.out 2>&1 || fail "report of a sweep: $(cat report.out)"
+load sweep.html
+set -- sweep/sweep-*
+checked "sweep page equals summary.csv and results.csv" sweep sweep.html.dom "$1/summary.csv" "$1/results.csv"
+
+# Misuse and refusals: exit 2, nothing written through a link.
+"$DMO" report "$WORK" >/dev/null 2>err
+expect_eq "a folder that is neither a run nor a sweep" 2 $?
+"$DMO" report --os analytic run >/dev/null 2>err
+expect_eq "--os with a run directory" 2 $?
+ln -s "$WORK/victim" link.html
+"$DMO" report -o link.html "$MODEL" >/dev/null 2>err
+expect_eq "a link as the page" 2 $?
+[ -e victim ] && fail "written through a link" || echo "ok: nothing written through the link"
+"$DMO" report nosuchmodel >/dev/null 2>err
+expect_eq "an unknown model" 2 $?
+finish
