@@ -32,8 +32,8 @@ static const struct cmd_option options[] = {
 	  "(default), analytic or measured:DIR" },
 	{ "kernels", required_argument, OPT_KERNELS, "NAME",
 	  "plan a model for these kernels, as dmo plan --kernels:\n"
-	  "ref (default), a backend or TFLM (measured by dmo run\n"
-	  "--model unless --os measured:DIR ran them)" },
+	  "ref (default), a backend or TFLM, their O_s measured\n"
+	  "first unless --os measured:DIR ran them" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
