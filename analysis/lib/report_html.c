@@ -153,8 +153,7 @@ void dmo_si(double value, char *buf, size_t len)
 /* The plot area inside the chart's canvas, pixels. */
 enum { CHART_W = 760, CHART_H = 300, LEFT = 70, RIGHT = 20, TOP = 28, BOTTOM = 44 };
 
-/* A tick step of 1, 2 or 5 times a power of ten giving about 6 ticks. */
-static double tick_step(double span)
+double dmo_svg_tick_step(double span)
 {
 	double raw = span / 6, p = pow(10, floor(log10(raw))), r = raw / p;
 
@@ -182,14 +181,14 @@ static void axes(FILE *out, const struct dmo_svg_chart *c, const struct chart_fr
 
 	fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fff\" "
 		"stroke=\"#888\"/>\n", LEFT, TOP, CHART_W - LEFT - RIGHT, CHART_H - TOP - BOTTOM);
-	step = tick_step(f->y1 - f->y0);
+	step = dmo_svg_tick_step(f->y1 - f->y0);
 	for (double y = ceil(f->y0 / step) * step; y <= f->y1 + step * 1e-9; y += step) {
 		dmo_si(fabs(y) < step * 1e-9 ? 0 : y, label, sizeof label);
 		fprintf(out, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>"
 			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", LEFT,
 			CHART_W - RIGHT, py(f, y), py(f, y), LEFT - 4, py(f, y) + 4, label);
 	}
-	step = tick_step(f->x1 - f->x0);
+	step = dmo_svg_tick_step(f->x1 - f->x0);
 	if (step < 1 && f->x1 - f->x0 >= 1)
 		step = 1;
 	for (double x = ceil(f->x0 / step) * step; x <= f->x1 + step * 1e-9; x += step) {
@@ -221,7 +220,8 @@ static void series(FILE *out, const struct chart_frame *f, const struct dmo_svg_
 		}
 		return;
 	}
-	fprintf(out, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" d=\"", s->color);
+	fprintf(out, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s d=\"", s->color,
+		s->dashed ? " stroke-dasharray=\"6 4\"" : "");
 	for (size_t i = 0; i < s->n; i++) {
 		fprintf(out, "%c%.1f %.1f", i ? 'L' : 'M', px(f, s->x[i]), py(f, s->y[i]));
 		if (s->style == DMO_SVG_STEPS)
@@ -249,7 +249,7 @@ void dmo_svg_chart(FILE *out, const struct dmo_svg_chart *c, const struct dmo_sv
 		fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#d00\" "
 			"stroke-dasharray=\"4 3\"/><text x=\"%.1f\" y=\"%d\" fill=\"#d00\">",
 			px(&f, c->mark_x), px(&f, c->mark_x), TOP, CHART_H - BOTTOM,
-			px(&f, c->mark_x) + 3, TOP + 12);
+			px(&f, c->mark_x) + 3, CHART_H - BOTTOM - 6);
 		dmo_html_text(out, c->mark_label ? c->mark_label : "");
 		fputs("</text>\n", out);
 	}

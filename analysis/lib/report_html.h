@@ -74,6 +74,7 @@ struct dmo_svg_series {
 	size_t n;
 	enum dmo_svg_style style;
 	const unsigned char *alarm; /* POINTS: 1 draws that point as an alarm, or NULL */
+	int dashed;                 /* LINE, STEPS: a reference line, drawn dashed */
 };
 
 struct dmo_svg_chart {
@@ -85,6 +86,10 @@ struct dmo_svg_chart {
 
 void dmo_svg_chart(FILE *out, const struct dmo_svg_chart *c, const struct dmo_svg_series *s,
 		   size_t n);
+
+/* A tick step of 1, 2 or 5 times a power of ten giving about six ticks
+ * over SPAN. */
+double dmo_svg_tick_step(double span);
 
 /* VALUE with an SI prefix (1.5 k, 12 M), into BUF. */
 void dmo_si(double value, char *buf, size_t len);

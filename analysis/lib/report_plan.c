@@ -65,12 +65,13 @@ static void live_figure(FILE *out, const struct dmo_report_plan *r)
 	peak_dmo[0] = peak_dmo[1] = (double)p->peak_dmo;
 	top = fmax(top, (double)p->peak_plain);
 	snprintf(mark, sizeof mark, "bound: layer %d", p->bound_layer + 1);
+	/* The peaks first, dashed: a live curve that reaches one stays seen. */
 	struct dmo_svg_series s[] = {
-		{ "live bytes without overlaps", "#888", x, plain, n, DMO_SVG_STEPS, NULL },
+		{ "arena peak without overlaps", "#b60", ends, peak_plain, 2, DMO_SVG_LINE, NULL, 1 },
+		{ "arena peak with overlaps", "#090", ends, peak_dmo, 2, DMO_SVG_LINE, NULL, 1 },
+		{ "live bytes without overlaps", "#888", x, plain, n, DMO_SVG_STEPS, NULL, 0 },
 		{ "live bytes with overlaps (less each layer's shared bytes)", "#06c", x, dmo, n,
-		  DMO_SVG_STEPS, NULL },
-		{ "arena peak without overlaps", "#b60", ends, peak_plain, 2, DMO_SVG_LINE, NULL },
-		{ "arena peak with overlaps", "#090", ends, peak_dmo, 2, DMO_SVG_LINE, NULL },
+		  DMO_SVG_STEPS, NULL, 0 },
 	};
 	struct dmo_svg_chart c = { "live", "Live bytes per layer", "layer", "bytes", 0.5,
 				   (double)n + 0.5, 0, top * 1.05, (double)p->bound_layer + 1, mark };
@@ -113,17 +114,20 @@ static const char *tensor_colour(const struct dmo_plan_tensor *t, uint64_t share
 /* Pixels per layer and of the arena's height. */
 enum { MAP_LEFT = 70, MAP_TOP = 24, MAP_H = 360, MAP_BOTTOM = 40 };
 
-static void map_axes(FILE *out, const struct dmo_plan *p, double w, double width)
+static void map_axes(FILE *out, const struct dmo_plan *p, double w, double width, double scale)
 {
 	char label[32];
 	size_t every = w >= 24 ? 1 : (size_t)ceil(24 / w);
+	double step = dmo_svg_tick_step((double)p->peak_dmo), y;
 
 	fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#fff\" "
 		"stroke=\"#888\"/>\n", MAP_LEFT, MAP_TOP, width, MAP_H);
-	for (int i = 0; i <= 4; i++) {
-		dmo_si((double)p->peak_dmo * i / 4, label, sizeof label);
-		fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", MAP_LEFT - 4,
-			MAP_TOP + MAP_H - MAP_H * i / 4.0 + 4, label);
+	for (double at = 0; at <= (double)p->peak_dmo; at += step) {
+		dmo_si(at, label, sizeof label);
+		y = MAP_TOP + MAP_H - at * scale;
+		fprintf(out, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>"
+			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", MAP_LEFT - 3,
+			MAP_LEFT, y, y, MAP_LEFT - 5, y + 4, label);
 	}
 	for (size_t l = 0; l < p->n_layers; l += every)
 		fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%zu</text>\n",
@@ -209,11 +213,10 @@ static void arena_map(FILE *out, const struct dmo_report_plan *r)
 	      "range and shared bytes.</p>\n<div class=\"scroll\">\n", out);
 	fprintf(out, "<svg id=\"arena\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
 		"height=\"%d\">\n<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" "
-		"patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"6\" "
-		"height=\"6\" fill=\"#fcc\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#c00\" "
-		"stroke-width=\"2\"/></pattern></defs>\n", MAP_LEFT + width + 20,
+		"patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><line x1=\"0\" y1=\"0\" x2=\"0\" "
+		"y2=\"6\" stroke=\"#c00\" stroke-width=\"2\"/></pattern></defs>\n", MAP_LEFT + width + 20,
 		MAP_TOP + MAP_H + MAP_BOTTOM);
-	map_axes(out, p, w, width);
+	map_axes(out, p, w, width, scale);
 	for (size_t t = 0; t < p->n_tensors; t++)
 		map_tensor(out, r, t, shared[t], w, scale);
 	map_shares(out, p, w, scale);

@@ -64,8 +64,8 @@ static void os_figure(FILE *out, const struct dmo_layer_table *t)
 			top = fmax(top, ob[i]);
 		}
 		struct dmo_svg_series s[] = {
-			{ "OB, the output's bytes", "#888", x, ob, n, DMO_SVG_STEPS, NULL },
-			{ "safe O_s", "#06c", x, os, n, DMO_SVG_STEPS, NULL },
+			{ "OB, the output's bytes", "#888", x, ob, n, DMO_SVG_STEPS, NULL, 0 },
+			{ "safe O_s", "#06c", x, os, n, DMO_SVG_STEPS, NULL, 0 },
 		};
 		struct dmo_svg_chart c = { "os", "Safe overlap per layer", "layer", "bytes",
 					   n ? x[0] : 0.5, n ? x[n - 1] + 1 : 1.5, 0, top * 1.05, NAN,
@@ -110,11 +110,11 @@ static void bounds_figure(FILE *out, const char *dir, const struct dmo_layer_row
 		}
 		struct dmo_svg_series s[] = {
 			{ "minR(i): smallest input offset read after step i", "#06c", x, lo, n,
-			  DMO_SVG_LINE, NULL },
+			  DMO_SVG_LINE, NULL, 0 },
 			{ "maxW(i): largest output end written by step i", "#c60", x, hi, n,
-			  DMO_SVG_LINE, NULL },
+			  DMO_SVG_LINE, NULL, 0 },
 			{ "maxW(i) - (OB - O_s): touches minR(i) at the step that sets O_s", "#999",
-			  x, shifted, n, DMO_SVG_LINE, NULL },
+			  x, shifted, n, DMO_SVG_LINE, NULL, 0 },
 		};
 		snprintf(id, sizeof id, "bounds-%u", r->layer);
 		snprintf(title, sizeof title, "Layer %u %s: bounds (O_s %llu of OB %llu)", r->layer,
