@@ -1,35 +1,27 @@
 #!/bin/sh
 # report_browser.sh - `dmo report` pages loaded by a real browser, Debian's
-# Chromium, headless: a plan of a real .tflite model, the same model with
-# hostile tensor and file names, a run directory and a sweep.  Each page
-# must raise no console message (a script error or a blocked load would
-# print one), run its script to the end, load nothing (a CSP that forbids
-# every load, and no src or href in the DOM), and show the numbers the CSV
-# and JSON of other commands hold (tests/report_check.py reads the DOM
-# Chromium dumped after running the page): the plan's summary equals `dmo
-# plan --summary --json`'s fields, its table `dmo plan --json`'s cells, its
-# arena map has one element per planned tensor; the run directory's table
-# equals layers.csv; the sweep's summary equals summary.csv and its figures
-# draw every configuration, the UNSAFE ones as alarms.  A screenshot must
-# have ink and colour.  A page with an injected script error and image, and
-# a page whose number was changed, must fail the same checks (the checks
-# can fail).  Skipped (77) without chromium.
+# Chromium, headless and driven through the DevTools protocol
+# (tests/report_devtools.py): a plan of a real .tflite model, the same
+# model with hostile tensor and file names, a run directory and a sweep.
+# Each page must request nothing but itself, raise no console message or
+# exception, and run its script (the hover box under a real mouse over the
+# arena map shows the tensor's name, index, live range and shared bytes; a
+# click on a header sorts the table).  tests/report_check.py then reads the
+# DOM after the script ran: a CSP that forbids every load, no src or href,
+# one script; the plan's summary equals `dmo plan --summary --json`'s
+# fields, its table `dmo plan --json`'s cells, its arena map has one
+# element per planned tensor at the plan's offsets; hostile names are text;
+# the run directory's table equals layers.csv; the sweep's summary equals
+# summary.csv and its figures draw every configuration, the UNSAFE ones as
+# alarms.  The plan's screenshot must have ink and colour.  A page with an
+# injected script error and image, a page whose peak was changed and a
+# blank PNG must fail the same checks (the checks can fail).  Skipped (77)
+# without chromium.
 . "$top_srcdir/tests/lib.sh"
 CHROMIUM=$(command -v chromium || command -v chromium-browser)
 [ -n "$CHROMIUM" ] || { echo "SKIP: no chromium (apt-get install chromium)"; exit 77; }
 CHECK="$top_srcdir/tests/report_check.py"
 cd "$WORK" || exit 99
-
-# load PAGE: PAGE.dom (the DOM after its script ran) and PAGE.console (the
-# console messages Chromium logged, one a line).  Its own profile folder,
-# so nothing of the user's is touched.
-load() {
-	"$CHROMIUM" --headless --disable-gpu --no-sandbox --user-data-dir="$WORK/profile" \
-		--enable-logging=stderr --v=0 --dump-dom "file://$WORK/$1" >"$1.dom" 2>"$1.log"
-	grep ':CONSOLE' "$1.log" >"$1.console"
-	expect_eq "$1: console messages" 0 "$(wc -l <"$1.console")"
-	[ -s "$1.console" ] && head -3 "$1.console"
-}
 
 # checked WHAT ARGS...: report_check.py passes.
 checked() {
@@ -43,20 +35,59 @@ MODEL="$top_srcdir/tests/models/tflm_person_detect.tflite"
 "$DMO" report -o plan.html "$MODEL" >report.out 2>&1 || fail "report of a model: $(cat report.out)"
 "$DMO" plan --json --summary summary.json "$MODEL" >table.json 2>/dev/null ||
 	fail "dmo plan --json of the model"
-load plan.html
-checked "plan page equals dmo plan --summary --json and --json" plan plan.html.dom summary.json table.json
-"$CHROMIUM" --headless --disable-gpu --no-sandbox --user-data-dir="$WORK/profile" \
-	--window-size=1200,1600 --force-device-scale-factor=0.5 --screenshot="$WORK/plan.png" \
-	"file://$WORK/plan.html" >/dev/null 2>&1
-checked "plan page screenshot has ink and colour" ink plan.png 50
 
-# The checks can fail: a script error and an image from the network give
-# console messages and a failed page check, a changed peak a failed summary.
+# Hostile names: a tensor named like a script, a file named with markup
+# and quotes.  Shown as text, never run.
+hostile='<script>alert(1)</script>"'"'"'&x'
+file='<i>h"'"'"'&.tflite'
+python3 -c 'import sys
+data = open(sys.argv[1], "rb").read()
+old, new = b"serving_default_dense_input:0", sys.argv[2].encode()
+assert len(old) == len(new) and data.count(old) == 1
+open(sys.argv[3], "wb").write(data.replace(old, new))' \
+	"$top_srcdir/tests/models/tflm_hello_world_int8.tflite" "$hostile" "$file" ||
+	fail "cannot make the hostile model"
+"$DMO" report -o hostile.html "$file" >report.out 2>&1 || fail "report of the hostile model: $(cat report.out)"
+"$DMO" plan --json --summary hsummary.json "$file" >htable.json 2>/dev/null
+
+# A run directory with curves (dmo run, then dmo analyze).
+"$DMO" run --out run --trace=full 'conv2d:in=6x6x2,k=3x3,pad=same,out_c=3' \
+	'dwconv2d:in=5x5x2,k=3x3,stride=2,pad=same' >run.out 2>&1 || fail "dmo run: $(tail -3 run.out)"
+"$DMO" analyze run >/dev/null 2>&1
+"$DMO" report run >report.out 2>&1 || fail "report of a run directory: $(cat report.out)"
+expect_eq "run directory page's default place" "wrote run/report.html" "$(cat report.out)"
+cp run/report.html run.html
+
+# A sweep with UNSAFE configurations (the formula OB is unsafe for 3x3
+# kernels, tight for 1x1).
+"$DMO" sweep 'dwconv2d:in={4,7}x5x1,k={1,3}x{1,3},pad=same' --formula OB --out sweep >sweep.out 2>&1
+"$DMO" report -o sweep.html sweep >report.out 2>&1 || fail "report of a sweep: $(cat report.out)"
+
+# Every page in one browser, then what each DOM holds.
+python3 "$top_srcdir/tests/report_devtools.py" "$CHROMIUM" "$WORK" plan.html hostile.html \
+	run.html sweep.html >devtools.out 2>&1
+expect_eq "the pages in Chromium: exit status" 0 $?
+cat devtools.out
+checked "plan page equals dmo plan --summary --json and --json" plan plan.html.dom summary.json table.json
+checked "plan page screenshot has ink and colour" ink plan.html.png 50
+checked "hostile page equals dmo plan's" plan hostile.html.dom hsummary.json htable.json
+checked "the tensor's hostile name is text" name hostile.html.dom "$hostile"
+checked "the file's hostile name is text" name hostile.html.dom "$file"
+checked "run directory page equals layers.csv" rundir run.html.dom run/layers.csv
+expect_eq "a bounds figure per layer with curves" 2 "$(grep -c '<svg id="bounds-' run.html.dom)"
+set -- sweep/sweep-*
+checked "sweep page equals summary.csv and results.csv" sweep sweep.html.dom "$1/summary.csv" "$1/results.csv"
+
+# The checks can fail: a script error and an image from the network are a
+# request and console messages, and the image fails the page rules; a
+# changed peak fails the summary; a blank PNG fails the ink check.
 sed 's|</body>|<img src="http://192.0.2.1/x.png"><script>nosuch()</script></body>|' plan.html >bad.html
-"$CHROMIUM" --headless --disable-gpu --no-sandbox --user-data-dir="$WORK/profile" \
-	--enable-logging=stderr --v=0 --dump-dom "file://$WORK/bad.html" >bad.html.dom 2>bad.log
-[ "$(grep -c ':CONSOLE' bad.log)" -ge 2 ] && echo "ok: the injected error and load are logged" ||
-	fail "the injected script error and image load are not both in the console"
+python3 "$top_srcdir/tests/report_devtools.py" "$CHROMIUM" "$WORK" bad.html >devtools.out 2>&1
+expect_eq "a page with an injected error and image in Chromium: exit status" 1 $?
+for what in "requests nothing but itself" "no console message"; do
+	grep -q "^FAIL: bad.html: $what" devtools.out && echo "ok: the injection fails '$what'" ||
+		fail "the injection passes '$what'"
+done
 python3 "$CHECK" plan bad.html.dom summary.json table.json >check.out 2>&1 &&
 	fail "a page with an injected script and image passes the checks"
 grep -q 'FAIL: no element that loads anything' check.out && echo "ok: the injected image is found" ||
@@ -75,43 +106,6 @@ sys.stdout.buffer.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBB
                         + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))' >blank.png
 python3 "$CHECK" ink blank.png 50 >/dev/null && fail "a blank screenshot passes the ink check" ||
 	echo "ok: a blank screenshot fails the ink check"
-
-# Hostile names: a tensor named like a script, a file named with markup
-# and quotes.  Shown as text, never run.
-hostile='<script>alert(1)</script>"'"'"'&x'
-file='<i>h"'"'"'&.tflite'
-python3 -c 'import sys
-data = open(sys.argv[1], "rb").read()
-old, new = b"serving_default_dense_input:0", sys.argv[2].encode()
-assert len(old) == len(new) and data.count(old) == 1
-open(sys.argv[3], "wb").write(data.replace(old, new))' \
-	"$top_srcdir/tests/models/tflm_hello_world_int8.tflite" "$hostile" "$file" ||
-	fail "cannot make the hostile model"
-"$DMO" report -o hostile.html "$file" >report.out 2>&1 || fail "report of the hostile model: $(cat report.out)"
-"$DMO" plan --json --summary hsummary.json "$file" >htable.json 2>/dev/null
-load hostile.html
-checked "hostile page equals dmo plan's" plan hostile.html.dom hsummary.json htable.json
-checked "the tensor's hostile name is text" name hostile.html.dom "$hostile"
-checked "the file's hostile name is text" name hostile.html.dom "$file"
-
-# A run directory with curves (dmo run, then dmo analyze).
-"$DMO" run --out run --trace=full 'conv2d:in=6x6x2,k=3x3,pad=same,out_c=3' \
-	'dwconv2d:in=5x5x2,k=3x3,stride=2,pad=same' >run.out 2>&1 || fail "dmo run: $(tail -3 run.out)"
-"$DMO" analyze run >/dev/null 2>&1
-"$DMO" report run >report.out 2>&1 || fail "report of a run directory: $(cat report.out)"
-expect_eq "run directory page's default place" "wrote run/report.html" "$(cat report.out)"
-cp run/report.html run.html
-load run.html
-checked "run directory page equals layers.csv" rundir run.html.dom run/layers.csv
-expect_eq "a bounds figure per layer with curves" 2 "$(grep -c '<svg id="bounds-' run.html.dom)"
-
-# A sweep with UNSAFE configurations (the formula OB is unsafe for 3x3
-# kernels, tight for 1x1).
-"$DMO" sweep 'dwconv2d:in={4,7}x5x1,k={1,3}x{1,3},pad=same' --formula OB --out sweep >sweep.out 2>&1
-"$DMO" report -o sweep.html sweep >report.out 2>&1 || fail "report of a sweep: $(cat report.out)"
-load sweep.html
-set -- sweep/sweep-*
-checked "sweep page equals summary.csv and results.csv" sweep sweep.html.dom "$1/summary.csv" "$1/results.csv"
 
 # Misuse and refusals: exit 2, nothing written through a link.
 "$DMO" report "$WORK" >/dev/null 2>err

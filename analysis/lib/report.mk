@@ -9,4 +9,4 @@ analysis_lib_libdmo_report_la_CPPFLAGS = $(ANALYSIS_CPPFLAGS)
 analysis_lib_libdmo_report_la_LIBADD = $(CSV_LIBS) -lm
 
 TESTS += tests/report_browser.sh
-EXTRA_DIST += tests/report_browser.sh tests/report_check.py docs/report.md
+EXTRA_DIST += tests/report_browser.sh tests/report_check.py tests/report_devtools.py docs/report.md
