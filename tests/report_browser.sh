@@ -57,6 +57,20 @@ open(sys.argv[3], "wb").write(data.replace(old, new))' \
 "$DMO" report run >report.out 2>&1 || fail "report of a run directory: $(cat report.out)"
 expect_eq "run directory page's default place" "wrote run/report.html" "$(cat report.out)"
 cp run/report.html run.html
+# The same run with a layer renamed like a script in its layers.csv (a
+# file anyone can edit).
+cp -r run hostile-run
+rm hostile-run/report.html
+sed 's|op1_conv2d|<script>x()</script>""'"'"'\&|' run/layers.csv >hostile-run/layers.csv
+"$DMO" report -o hostile-run.html hostile-run >report.out 2>&1 ||
+	fail "report of a run directory with a hostile layer name: $(cat report.out)"
+# A plan from the O_s a run directory measured (--os measured:DIR).
+"$DMO" run --model "$top_srcdir/tests/models/tflm_hello_world_int8.tflite" --out hw -q \
+	>run.out 2>&1 || fail "dmo run --model: $(tail -3 run.out)"
+"$DMO" report --os measured:hw -o measured.html "$top_srcdir/tests/models/tflm_hello_world_int8.tflite" \
+	>report.out 2>&1 || fail "report of a plan from measured O_s: $(cat report.out)"
+"$DMO" plan --os measured:hw --json --summary msummary.json \
+	"$top_srcdir/tests/models/tflm_hello_world_int8.tflite" >mtable.json 2>/dev/null
 
 # A sweep with UNSAFE configurations (the formula OB is unsafe for 3x3
 # kernels, tight for 1x1).
@@ -65,7 +79,7 @@ cp run/report.html run.html
 
 # Every page in one browser, then what each DOM holds.
 python3 "$top_srcdir/tests/report_devtools.py" "$CHROMIUM" "$WORK" plan.html hostile.html \
-	run.html sweep.html >devtools.out 2>&1
+	measured.html run.html hostile-run.html sweep.html >devtools.out 2>&1
 expect_eq "the pages in Chromium: exit status" 0 $?
 cat devtools.out
 checked "plan page equals dmo plan --summary --json and --json" plan plan.html.dom summary.json table.json
@@ -74,6 +88,11 @@ checked "hostile page equals dmo plan's" plan hostile.html.dom hsummary.json hta
 checked "the tensor's hostile name is text" name hostile.html.dom "$hostile"
 checked "the file's hostile name is text" name hostile.html.dom "$file"
 checked "run directory page equals layers.csv" rundir run.html.dom run/layers.csv
+checked "measured-O_s plan page equals dmo plan --os measured:DIR's" plan measured.html.dom \
+	msummary.json mtable.json
+checked "hostile run directory page equals its layers.csv" rundir hostile-run.html.dom \
+	hostile-run/layers.csv
+checked "the layer's hostile name is text" name hostile-run.html.dom '<script>x()</script>"'"'"'&'
 expect_eq "a bounds figure per layer with curves" 2 "$(grep -c '<svg id="bounds-' run.html.dom)"
 set -- sweep/sweep-*
 checked "sweep page equals summary.csv and results.csv" sweep sweep.html.dom "$1/summary.csv" "$1/results.csv"
@@ -106,6 +125,15 @@ sys.stdout.buffer.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBB
                         + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))' >blank.png
 python3 "$CHECK" ink blank.png 50 >/dev/null && fail "a blank screenshot passes the ink check" ||
 	echo "ok: a blank screenshot fails the ink check"
+
+# Default names: two ONNX files both named model.onnx get two pages.
+mkdir net1 net2
+cp "$top_srcdir/tests/models/onnx_add_bcast.onnx" net1/model.onnx
+cp "$top_srcdir/tests/models/onnx_conv_with_strides_padding.onnx" net2/model.onnx
+"$DMO" report net1/model.onnx >/dev/null 2>&1 && "$DMO" report net2/model.onnx >/dev/null 2>&1
+[ -s net1-model-report.html ] && [ -s net2-model-report.html ] &&
+	echo "ok: model.onnx in two folders gives two pages" ||
+	fail "model.onnx in two folders: $(ls -- *-report.html 2>/dev/null)"
 
 # Misuse and refusals: exit 2, nothing written through a link.
 "$DMO" report "$WORK" >/dev/null 2>err

@@ -62,17 +62,25 @@ static const struct cmd_spec command = {
 	.outputs = CMD_HAS_QUIET,
 };
 
-/* Default page names: in a folder, DIR/report.html; for a model, from its
- * file's name, with its folder's when the name says nothing (model.onnx). */
+/* Default page names: in a folder, DIR/report.html; for a model, its
+ * file's name without .tflite, .onnx or .csv (a shipped name such as
+ * mobilenet_v2_1.0_224 keeps its dots), with its folder's name in front
+ * when the file's says nothing (model.onnx). */
 static void default_output(const char *operand, int folder, char *path, size_t len)
 {
+	static const char *const extensions[] = { ".tflite", ".onnx", ".csv" };
 	const char *base = strrchr(operand, '/') ? strrchr(operand, '/') + 1 : operand;
-	size_t stem = strcspn(base, ".");
+	size_t stem = strlen(base);
 	char parent[256] = "";
 
 	if (folder) {
 		snprintf(path, len, "%s/report.html", operand);
 		return;
+	}
+	for (size_t i = 0; i < sizeof extensions / sizeof extensions[0]; i++) {
+		size_t n = strlen(extensions[i]);
+		if (stem > n && strcmp(base + stem - n, extensions[i]) == 0)
+			stem -= n;
 	}
 	if (stem == 5 && strncmp(base, "model", 5) == 0 && base != operand) {
 		size_t end = (size_t)(base - 1 - operand), start = end;
