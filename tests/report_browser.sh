@@ -94,6 +94,7 @@ checked "hostile run directory page equals its layers.csv" rundir hostile-run.ht
 	hostile-run/layers.csv
 checked "the layer's hostile name is text" name hostile-run.html.dom '<script>x()</script>"'"'"'&'
 expect_eq "a bounds figure per layer with curves" 2 "$(grep -c '<svg id="bounds-' run.html.dom)"
+expect_eq "an access pattern per layer with events" 2 "$(grep -c '<svg id="pattern-' run.html.dom)"
 set -- sweep/sweep-*
 checked "sweep page equals summary.csv and results.csv" sweep sweep.html.dom "$1/summary.csv" "$1/results.csv"
 

@@ -222,6 +222,13 @@ static void series(FILE *out, const struct chart_frame *f, const struct dmo_svg_
 	}
 	fprintf(out, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s d=\"", s->color,
 		s->dashed ? " stroke-dasharray=\"6 4\"" : "");
+	if (s->style == DMO_SVG_RANGES) {
+		for (size_t i = 0; i < s->n; i++)
+			fprintf(out, "M%.1f %.1fV%.1f", px(f, s->x[i]), py(f, s->y[i]),
+				fmin(py(f, s->y[i]) - 1, py(f, s->y2[i])));
+		fputs("\"/>\n", out);
+		return;
+	}
 	for (size_t i = 0; i < s->n; i++) {
 		fprintf(out, "%c%.1f %.1f", i ? 'L' : 'M', px(f, s->x[i]), py(f, s->y[i]));
 		if (s->style == DMO_SVG_STEPS)

@@ -65,12 +65,13 @@ void dmo_html_table_end(FILE *out);
 void dmo_html_cell(FILE *out, const char *column, const char *value);
 void dmo_html_cell_u64(FILE *out, const char *column, uint64_t value);
 
-/* A line chart drawn as SVG. */
-enum dmo_svg_style { DMO_SVG_STEPS, DMO_SVG_LINE, DMO_SVG_POINTS };
+/* A line chart drawn as SVG.  RANGES: a vertical stroke at each x from y
+ * to y2 (the span of offsets a slice of events touched). */
+enum dmo_svg_style { DMO_SVG_STEPS, DMO_SVG_LINE, DMO_SVG_POINTS, DMO_SVG_RANGES };
 
 struct dmo_svg_series {
 	const char *name, *color;
-	const double *x, *y;
+	const double *x, *y, *y2;
 	size_t n;
 	enum dmo_svg_style style;
 	const unsigned char *alarm; /* POINTS: 1 draws that point as an alarm, or NULL */

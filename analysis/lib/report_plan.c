@@ -67,10 +67,11 @@ static void live_figure(FILE *out, const struct dmo_report_plan *r)
 	snprintf(mark, sizeof mark, "bound: layer %d", p->bound_layer + 1);
 	/* The peaks first, dashed: a live curve that reaches one stays seen. */
 	struct dmo_svg_series s[] = {
-		{ "arena peak without overlaps", "#b60", ends, peak_plain, 2, DMO_SVG_LINE, NULL, 1 },
-		{ "arena peak with overlaps", "#090", ends, peak_dmo, 2, DMO_SVG_LINE, NULL, 1 },
-		{ "live bytes without overlaps", "#888", x, plain, n, DMO_SVG_STEPS, NULL, 0 },
-		{ "live bytes with overlaps (less each layer's shared bytes)", "#06c", x, dmo, n,
+		{ "arena peak without overlaps", "#b60", ends, peak_plain, NULL, 2, DMO_SVG_LINE,
+		  NULL, 1 },
+		{ "arena peak with overlaps", "#090", ends, peak_dmo, NULL, 2, DMO_SVG_LINE, NULL, 1 },
+		{ "live bytes without overlaps", "#888", x, plain, NULL, n, DMO_SVG_STEPS, NULL, 0 },
+		{ "live bytes with overlaps (less each layer's shared bytes)", "#06c", x, dmo, NULL, n,
 		  DMO_SVG_STEPS, NULL, 0 },
 	};
 	struct dmo_svg_chart c = { "live", "Live bytes per layer", "layer", "bytes", 0.5,

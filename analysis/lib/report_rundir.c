@@ -1,7 +1,7 @@
 /* report_rundir.c - `dmo report DIR` of a run directory: its layers.csv
- * (read by the library's own reader) as summary, figure and table, and
- * each layer's minR/maxW bounds from the layer-NNNN-curves.csv that dmo
- * analyze wrote. */
+ * (read by the library's own reader) as summary, figure and table, and per
+ * layer its access pattern from the event file (--trace=full) and its
+ * minR/maxW bounds from the layer-NNNN-curves.csv that dmo analyze wrote. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,10 +12,15 @@
 #include "report_csv.h"
 #include "report_html.h"
 #include "rundir.h"
+#include "trace.h"
 
 /* Points drawn per curve: a longer curve is sampled evenly (both curves
  * are monotone in the step, so the shape survives). */
 #define CURVE_POINTS 800
+
+/* Slices of a layer's events in its access pattern: each slice draws the
+ * span of offsets its input reads touched, and its output writes'. */
+#define PATTERN_SLICES 400
 
 static void summary(FILE *out, const char *dir, const struct dmo_layer_table *t)
 {
@@ -64,8 +69,8 @@ static void os_figure(FILE *out, const struct dmo_layer_table *t)
 			top = fmax(top, ob[i]);
 		}
 		struct dmo_svg_series s[] = {
-			{ "OB, the output's bytes", "#888", x, ob, n, DMO_SVG_STEPS, NULL, 0 },
-			{ "safe O_s", "#06c", x, os, n, DMO_SVG_STEPS, NULL, 0 },
+			{ "OB, the output's bytes", "#888", x, ob, NULL, n, DMO_SVG_STEPS, NULL, 0 },
+			{ "safe O_s", "#06c", x, os, NULL, n, DMO_SVG_STEPS, NULL, 0 },
 		};
 		struct dmo_svg_chart c = { "os", "Safe overlap per layer", "layer", "bytes",
 					   n ? x[0] : 0.5, n ? x[n - 1] + 1 : 1.5, 0, top * 1.05, NAN,
@@ -109,12 +114,12 @@ static void bounds_figure(FILE *out, const char *dir, const struct dmo_layer_row
 			shifted[i] = hi[i] - shift;
 		}
 		struct dmo_svg_series s[] = {
-			{ "minR(i): smallest input offset read after step i", "#06c", x, lo, n,
+			{ "minR(i): smallest input offset read after step i", "#06c", x, lo, NULL, n,
 			  DMO_SVG_LINE, NULL, 0 },
-			{ "maxW(i): largest output end written by step i", "#c60", x, hi, n,
+			{ "maxW(i): largest output end written by step i", "#c60", x, hi, NULL, n,
 			  DMO_SVG_LINE, NULL, 0 },
 			{ "maxW(i) - (OB - O_s): touches minR(i) at the step that sets O_s", "#999",
-			  x, shifted, n, DMO_SVG_LINE, NULL, 0 },
+			  x, shifted, NULL, n, DMO_SVG_LINE, NULL, 0 },
 		};
 		snprintf(id, sizeof id, "bounds-%u", r->layer);
 		snprintf(title, sizeof title, "Layer %u %s: bounds (O_s %llu of OB %llu)", r->layer,
@@ -124,18 +129,108 @@ static void bounds_figure(FILE *out, const char *dir, const struct dmo_layer_row
 					   fmin(0, -shift),
 					   fmax((double)r->in_bytes, (double)r->out_bytes) * 1.05,
 					   NAN, NULL };
-		fputs("<details open><summary>Layer ", out);
-		fprintf(out, "%u ", r->layer);
-		dmo_html_text(out, r->name);
-		fputs("</summary>\n", out);
 		dmo_svg_chart(out, &c, s, 3);
-		fputs("</details>\n", out);
 	}
 	free(x);
 	free(lo);
 	free(hi);
 	free(shifted);
 	dmo_csv_table_free(&t);
+}
+
+/* The span of offsets each kind touched in one slice of events. */
+struct pattern_slice {
+	double low[2], high[2]; /* [0]: input reads, [1]: output writes */
+	int seen[2];
+};
+
+/* Fold the events of TRACE into SLICES; 0, or -1 on a damaged file. */
+static int slice_events(struct dmo_trace *trace, struct pattern_slice *slices)
+{
+	struct dmo_event events[4096];
+	char err[512];
+	size_t got;
+	uint64_t i = 0;
+
+	while (dmo_trace_read(trace, events, sizeof events / sizeof events[0], &got, err,
+			      sizeof err) == 0) {
+		if (got == 0)
+			return 0;
+		for (size_t k = 0; k < got; k++, i++) {
+			const struct dmo_event *e = &events[k];
+			int kind = e->flags == 0 ? 0 : e->flags == (DMO_EV_WRITE | DMO_EV_OUT) ? 1 : -1;
+			struct pattern_slice *s = &slices[i * PATTERN_SLICES / trace->count];
+			if (kind < 0)
+				continue;
+			if (!s->seen[kind] || e->offset < s->low[kind])
+				s->low[kind] = e->offset;
+			if (!s->seen[kind] || e->offset + e->size > s->high[kind])
+				s->high[kind] = (double)e->offset + e->size;
+			s->seen[kind] = 1;
+		}
+	}
+	return -1;
+}
+
+/* One layer's access pattern, when its event file was kept: per slice of
+ * events in order, the input bytes read and the output bytes written. */
+static void pattern_figure(FILE *out, const char *dir, const struct dmo_layer_row *r)
+{
+	char path[4200], id[32], title[400], err[512];
+	struct dmo_trace trace;
+	struct stat st;
+	struct pattern_slice *slices = calloc(PATTERN_SLICES, sizeof *slices);
+	double *x = calloc(2 * PATTERN_SLICES, sizeof *x), *low = calloc(2 * PATTERN_SLICES, sizeof *low),
+	       *high = calloc(2 * PATTERN_SLICES, sizeof *high);
+	size_t n[2] = { 0, 0 };
+
+	snprintf(path, sizeof path, "%s/" DMO_TRACE_FILE_FORMAT, dir, r->layer);
+	if (slices == NULL || x == NULL || low == NULL || high == NULL || lstat(path, &st) != 0 ||
+	    dmo_trace_open(path, &trace, err, sizeof err) != 0)
+		goto out;
+	if (dmo_trace_matches(&trace, r, err, sizeof err) == 0 && trace.count > 0 &&
+	    slice_events(&trace, slices) == 0) {
+		for (int kind = 0; kind < 2; kind++)
+			for (size_t b = 0; b < PATTERN_SLICES; b++) {
+				size_t at = (size_t)kind * PATTERN_SLICES + n[kind];
+				if (!slices[b].seen[kind])
+					continue;
+				x[at] = ((double)b + 0.5) * (double)trace.count / PATTERN_SLICES;
+				low[at] = slices[b].low[kind];
+				high[at] = slices[b].high[kind];
+				n[kind]++;
+			}
+		struct dmo_svg_series s[] = {
+			{ "input bytes read", "#06c", x, low, high, n[0], DMO_SVG_RANGES, NULL, 0 },
+			{ "output bytes written", "#c60", x + PATTERN_SLICES, low + PATTERN_SLICES,
+			  high + PATTERN_SLICES, n[1], DMO_SVG_RANGES, NULL, 0 },
+		};
+		snprintf(id, sizeof id, "pattern-%u", r->layer);
+		snprintf(title, sizeof title, "Layer %u %s: access pattern (%llu events)", r->layer,
+			 r->name, (unsigned long long)trace.count);
+		struct dmo_svg_chart c = { id, title, "event, in order", "offset in its buffer (bytes)",
+					   0, (double)trace.count, 0,
+					   fmax((double)r->in_bytes, (double)r->out_bytes) * 1.05, NAN,
+					   NULL };
+		dmo_svg_chart(out, &c, s, 2);
+	}
+	dmo_trace_close(&trace);
+out:
+	free(slices);
+	free(x);
+	free(low);
+	free(high);
+}
+
+/* A layer's figures, those its files allow. */
+static void layer_figures(FILE *out, const char *dir, const struct dmo_layer_row *r)
+{
+	fprintf(out, "<details open><summary>Layer %u ", r->layer);
+	dmo_html_text(out, r->name);
+	fputs("</summary>\n", out);
+	pattern_figure(out, dir, r);
+	bounds_figure(out, dir, r);
+	fputs("</details>\n", out);
 }
 
 static void layer_table(FILE *out, const struct dmo_layer_table *t)
@@ -182,11 +277,13 @@ int dmo_report_rundir_page(FILE *out, const char *dir, char *err, size_t err_len
 	dmo_html_begin(out, title, known ? &k : NULL);
 	summary(out, dir, &t);
 	os_figure(out, &t);
-	fputs("<h2>Bounds per layer</h2>\n<p>Where <code>dmo analyze</code> wrote a layer's "
-	      "curves (from its event file): O_s = OB + min over i of minR(i) - maxW(i).</p>\n",
-	      out);
+	fputs("<h2>Figures per layer</h2>\n<p>The access pattern where the run kept a layer's "
+	      "events (<code>--trace=full</code>): per slice of its events in order, the span of "
+	      "input offsets read and of output offsets written.  The bounds where <code>dmo "
+	      "analyze</code> wrote a layer's curves: O_s = OB + min over i of minR(i) - "
+	      "maxW(i).</p>\n", out);
 	for (size_t i = 0; i < t.count; i++)
-		bounds_figure(out, dir, &t.rows[i]);
+		layer_figures(out, dir, &t.rows[i]);
 	layer_table(out, &t);
 	dmo_html_end(out);
 	dmo_layer_table_free(&t);

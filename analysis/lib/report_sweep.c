@@ -104,8 +104,9 @@ static void figures(FILE *out, const struct residual *res, size_t n, const char 
 	ends[1] = xmax + 0.5;
 	snprintf(title, sizeof title, "Residual of %s", formula);
 	struct dmo_svg_series s[] = {
-		{ "formula - exact (above 0: UNSAFE, red)", "#06c", x, bytes, n, DMO_SVG_POINTS, alarm, 0 },
-		{ "0: the formula is exact", "#888", ends, zero, 2, DMO_SVG_LINE, NULL, 1 },
+		{ "formula - exact (above 0: UNSAFE, red)", "#06c", x, bytes, NULL, n, DMO_SVG_POINTS,
+		  alarm, 0 },
+		{ "0: the formula is exact", "#888", ends, zero, NULL, 2, DMO_SVG_LINE, NULL, 1 },
 	};
 	struct dmo_svg_chart c = { "residual", title, "configuration", "formula - exact (bytes)", -0.5,
 				   xmax + 0.5, lo - (hi - lo) * 0.05, hi + (hi - lo) * 0.05 + 1, NAN,
