@@ -21,16 +21,10 @@ import tempfile
 import time
 import urllib.request
 
-failures = 0
-
-
-def check(what, good, detail=""):
-    global failures
-    if good:
-        print("ok: " + what)
-    else:
-        failures += 1
-        print("FAIL: " + what + (": " + detail if detail else ""))
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report_check  # noqa: E402  (its check() and failure count, one for both)
+from report_check import check  # noqa: E402
 
 
 class DevTools:
@@ -220,7 +214,7 @@ def main(chromium, work, pages):
     finally:
         proc.terminate()
         proc.wait(timeout=20)
-    return 1 if failures else 0
+    return 1 if report_check.failures else 0
 
 
 if __name__ == "__main__":
