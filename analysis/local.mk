@@ -15,6 +15,7 @@ analysis_lib_libdmo_analysis_la_SOURCES = \
 	analysis/lib/plan_arena.h analysis/lib/plan_arena.c \
 	analysis/lib/plan_emit.h analysis/lib/plan_emit.c \
 	analysis/lib/plan_view.h analysis/lib/plan_view.c \
+	analysis/lib/plan_summary.h analysis/lib/plan_summary.c \
 	analysis/lib/tflm_run.h analysis/lib/tflm_run.c \
 	analysis/lib/model_report.h analysis/lib/model_report.c \
 	analysis/lib/plan_search.h analysis/lib/plan_search.c \
@@ -51,9 +52,10 @@ analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \
 	analysis/cmd/backend_options.h analysis/cmd/backend_options.c \
 	analysis/cmd/runtime_options.h analysis/cmd/runtime_options.c \
 	analysis/cmd/cmd_compare.c \
-	analysis/cmd/cmd_sweep.c analysis/cmd/cmd_infer.c analysis/cmd/cmd_ops.c
+	analysis/cmd/cmd_sweep.c analysis/cmd/cmd_infer.c analysis/cmd/cmd_ops.c \
+	analysis/cmd/cmd_report.c
 analysis_dmo_CPPFLAGS = $(FRONTEND_CPPFLAGS)
-analysis_dmo_LDADD = analysis/lib/libdmo-plot.la $(ANALYSIS_LIBS)
+analysis_dmo_LDADD = analysis/lib/libdmo-report.la analysis/lib/libdmo-plot.la $(ANALYSIS_LIBS)
 # dmo's own libraries (libdmokernels, through the runner) linked in, as
 # dmo-harness does: an install under any prefix, or a DESTDIR tree moved
 # elsewhere, starts with no LD_LIBRARY_PATH or ldconfig (docs/install.md).

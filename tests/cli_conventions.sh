@@ -16,7 +16,7 @@ expect_eq "dmo nosuch: message" "dmo: 'nosuch' is not a dmo command|try 'dmo --h
 	"$(tr '\n' '|' <"$WORK/err" | sed 's/|$//')"
 
 commands=$("$DMO" --help | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }')
-expect_eq "dmo --help lists the commands" 14 "$(echo "$commands" | wc -l)"
+expect_eq "dmo --help lists the commands" 15 "$(echo "$commands" | wc -l)"
 
 for cmd in $commands; do
 	"$DMO" "$cmd" --help >"$WORK/help" 2>"$WORK/err"

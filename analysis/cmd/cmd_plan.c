@@ -23,6 +23,7 @@
 #include "plan_arena.h"
 #include "plan_emit.h"
 #include "plan_view.h"
+#include "plan_summary.h"
 #include "profile_options.h"
 #include "progress.h"
 #include "rundir.h"
@@ -190,11 +191,12 @@ static void print_summary(const char *model_name, const struct dmo_model *model,
 }
 
 /* --summary FILE: the summary as one CSV row (JSON with --json), by the
- * same converter as every table. */
+ * same converter as every table; the fields are dmo report's too. */
 static int write_summary(const char *path, enum cmd_format format, const char *model_name,
 			 const char *os_name, const struct dmo_kernels *k, const struct dmo_plan *p,
 			 uint64_t no_overlap, char *err, size_t err_len)
 {
+	struct dmo_plan_field fields[DMO_PLAN_SUMMARY_FIELDS];
 	char *csv = NULL, *json = NULL;
 	size_t csv_len = 0, json_len = 0;
 	FILE *out = open_memstream(&csv, &csv_len), *conv;
@@ -202,25 +204,17 @@ static int write_summary(const char *path, enum cmd_format format, const char *m
 
 	if (out == NULL)
 		return dmo_errf(err, err_len, "out of memory");
-	fputs("model,kernels,kernels_version,os,arena,align,scratch_buffers,peak_plain,"
-	      "peak_no_overlap,peak_dmo,peak_greedy,peak_reverse,bound,bound_layer,status,"
-	      "saving_bytes,saving_placement,saving_overlap\n", out);
-	csv_fwrite(out, model_name, strlen(model_name));
-	fputc(',', out);
-	csv_fwrite(out, k->name, strlen(k->name));
-	fputc(',', out);
-	csv_fwrite(out, k->version, strlen(k->version));
-	fputc(',', out);
-	csv_fwrite(out, os_name, strlen(os_name));
-	fprintf(out, ",%s,%llu,%zu,%llu,%llu,%llu,%llu,%llu,%llu,%d,%s,%llu,%lld,%lld\n",
-		dmo_plan_arena_kind(p),
-		(unsigned long long)p->align, p->n_scratch, (unsigned long long)p->peak_plain,
-		(unsigned long long)no_overlap, (unsigned long long)p->peak_dmo,
-		(unsigned long long)p->peak_by_size, (unsigned long long)p->peak_reverse,
-		(unsigned long long)p->bound_dmo, p->bound_layer + 1, dmo_plan_status_name(p->status),
-		(unsigned long long)(p->peak_plain - p->peak_dmo),
-		(long long)p->peak_plain - (long long)no_overlap,
-		(long long)no_overlap - (long long)p->peak_dmo);
+	dmo_plan_summary_fields(model_name, os_name, k, p, no_overlap, fields);
+	for (size_t i = 0; i < DMO_PLAN_SUMMARY_FIELDS; i++)
+		fprintf(out, "%s%s", i ? "," : "", fields[i].key);
+	for (size_t i = 0; i < DMO_PLAN_SUMMARY_FIELDS; i++) {
+		fputc(i ? ',' : '\n', out);
+		if (fields[i].text)
+			csv_fwrite(out, fields[i].value, strlen(fields[i].value));
+		else
+			fputs(fields[i].value, out);
+	}
+	fputc('\n', out);
 	if (fclose(out) != 0 || csv == NULL) {
 		free(csv);
 		return dmo_errf(err, err_len, "out of memory");

@@ -15,6 +15,7 @@ static const struct dmo_command commands[] = {
 	{ "formula", cmd_formula, "analytic and algorithmic O_s of op specs, without running them" },
 	{ "plot", cmd_plot, "figures of a layer: access pattern, minR/maxW bounds, threads" },
 	{ "plan", cmd_plan, "arena plan of a model with and without diagonal overlaps" },
+	{ "report", cmd_report, "one self-contained HTML page of a plan, a run directory or a sweep" },
 	{ "model", cmd_model, "the layers and tensors dmo reads from a .tflite, .onnx or table" },
 	{ "infer", cmd_infer, "run a .tflite model with its real weights in a planned arena" },
 	{ "verify", cmd_verify, "run a kernel with its buffers really overlapped and compare bit for bit" },

@@ -815,6 +815,29 @@ int dmo_plan_verify(const struct dmo_model *model, const struct dmo_plan *p,
 }
 
 /* One row: tensor T and, when L >= 0 and T is its first result, layer L. */
+int dmo_plan_layer_of(const struct dmo_model *model, const struct dmo_plan *p, size_t t)
+{
+	int l = p->tensors[t].producer;
+
+	return l >= 0 && model->layers[l].results[0] == p->tensors[t].model_tensor ? l : -1;
+}
+
+void dmo_plan_tensor_name(const struct dmo_model *model, const struct dmo_plan *p, size_t t,
+			  char *name, size_t len)
+{
+	const struct dmo_plan_tensor *pt = &p->tensors[t];
+	int l = dmo_plan_layer_of(model, p, t);
+
+	if (pt->model_tensor < 0)
+		snprintf(name, len, "(scratch of %d)", pt->producer + 1);
+	else if (l < 0)
+		snprintf(name, len, "%s",
+			 pt->producer < 0 && model->format == DMO_FORMAT_TABLE
+				 ? "(model input)" : model->tensors[pt->model_tensor].name);
+	else
+		snprintf(name, len, "%s", model->layers[l].name);
+}
+
 static void print_row(FILE *out, const struct dmo_model *model, const struct dmo_plan *p,
 		      int t, int l, int csv)
 {
@@ -826,14 +849,7 @@ static void print_row(FILE *out, const struct dmo_model *model, const struct dmo
 	char layer[24] = "-", live[32], bytes[24], plain[24], dmo[24], in_off[24] = "",
 	     os[24] = "", overlap[24] = "", name[160];
 
-	if (pt->model_tensor < 0)
-		snprintf(name, sizeof name, "(scratch of %d)", pt->producer + 1);
-	else if (ml == NULL)
-		snprintf(name, sizeof name, "%s",
-			 pt->producer < 0 && model->format == DMO_FORMAT_TABLE
-				 ? "(model input)" : model->tensors[pt->model_tensor].name);
-	else
-		snprintf(name, sizeof name, "%s", ml->name);
+	dmo_plan_tensor_name(model, p, (size_t)t, name, sizeof name);
 	/* Layers are shown numbered from 1, as in a run directory (docs/cli.md);
 	 * '*' marks a model output, live to the end. */
 	snprintf(live, sizeof live, "%d-%d%s", pt->first + 1, pt->last + 1, pt->output ? "*" : "");
@@ -872,14 +888,8 @@ void dmo_plan_print(FILE *out, const struct dmo_model *model, const struct dmo_p
 	else
 		fprintf(out, text, "layer", "name", "op", "out_bytes", "live", "plain_off",
 			"dmo_off", "in_dmo_off", "os_bytes", "overlap");
-	for (size_t t = 0; t < p->n_tensors; t++) {
-		int l = p->tensors[t].producer;
-
-		/* A layer's row is its first result's. */
-		print_row(out, model, p, (int)t,
-			  l >= 0 && model->layers[l].results[0] == p->tensors[t].model_tensor ? l : -1,
-			  csv);
-	}
+	for (size_t t = 0; t < p->n_tensors; t++)
+		print_row(out, model, p, (int)t, dmo_plan_layer_of(model, p, t), csv);
 	if (!csv)
 		fputs("\nlive: the layers (from 1) during which the tensor is in the arena; * a model\n"
 		      "output, kept to the end.  overlap: bytes the layer's output shares with its\n"

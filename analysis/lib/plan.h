@@ -174,6 +174,16 @@ int dmo_plan_verify(const struct dmo_model *model, const struct dmo_plan *plan,
 void dmo_plan_print(FILE *out, const struct dmo_model *model,
 		    const struct dmo_plan *plan, int csv);
 
+/* The layer whose row tensor T is in the per-layer table (the layer's
+ * first result), or -1 (a model input, a later result, a scratch buffer). */
+int dmo_plan_layer_of(const struct dmo_model *model, const struct dmo_plan *plan, size_t t);
+
+/* The name the per-layer table gives tensor T: its layer's name, the
+ * model's tensor name, "(model input)" for a table's input, "(scratch of
+ * L)", into NAME. */
+void dmo_plan_tensor_name(const struct dmo_model *model, const struct dmo_plan *plan, size_t t,
+			  char *name, size_t len);
+
 void dmo_plan_free(struct dmo_plan *plan);
 
 /* "algorithmic", "analytic" or "measured:DIR" (*DIR then points into TEXT).

@@ -1132,8 +1132,7 @@ int dmo_sweep_emit(struct dmo_sweep *s, const char *self, FILE *out, char *err, 
 
 static int write_results_csv(FILE *f, const void *ctx);
 
-/* DIR itself or its only sweep-* child. */
-static int find_sweep_dir(const char *dir, char *found, size_t len, char *err, size_t err_len)
+int dmo_sweep_find_dir(const char *dir, char *found, size_t len, char *err, size_t err_len)
 {
 	char path[PATH_MAX + 32];
 	struct dirent *e;
@@ -1184,7 +1183,7 @@ struct dmo_sweep *dmo_sweep_collect(char *const *dirs, int count, const char *ou
 	for (int i = 0; i < count; i++) {
 		char dir[PATH_MAX], path[PATH_MAX + 32], *text;
 		size_t len;
-		if (find_sweep_dir(dirs[i], dir, sizeof dir, err, err_len) != 0)
+		if (dmo_sweep_find_dir(dirs[i], dir, sizeof dir, err, err_len) != 0)
 			goto bad;
 		snprintf(path, sizeof path, "%s/%s", dir, SWEEP_FILE);
 		if (!(text = read_file(path, &len, err, err_len)))

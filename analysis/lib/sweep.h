@@ -64,6 +64,11 @@ struct dmo_plot_output;
  * -1 with ERR. */
 int dmo_sweep_plot(const char *dir, struct dmo_plot_output *out, char *err, size_t err_len);
 
+/* The sweep directory DIR names: DIR itself when it holds a sweep's
+ * sweep.txt, else its only sweep-KEY child, into FOUND.  Returns 0, or -1
+ * with ERR (none, or more than one). */
+int dmo_sweep_find_dir(const char *dir, char *found, size_t len, char *err, size_t err_len);
+
 /* Write results.csv, summary.csv and sweep.png (formula - exact) in
  * the sweep directory and print the summary on OUT (as summary.csv when
  * CSV is not 0).  Returns 0 when every
