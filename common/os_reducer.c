@@ -78,11 +78,6 @@ void dmo_any_add_other(struct dmo_any_reducer *a, uint32_t tid, unsigned flags,
 	dmo_any_fold(t, flags, offset, size);
 }
 
-const struct dmo_reducer *dmo_any_ran(const struct dmo_any_reducer *a)
-{
-	return a->n_threads == 1 ? &a->threads[0].own : &a->ran;
-}
-
 static void tighten(int *have, int64_t *best, int64_t bound)
 {
 	if (!*have || bound < *best) {

@@ -63,6 +63,52 @@ static inline void dmo_reducer_add(struct dmo_reducer *r, unsigned flags, uint64
 	r->counts[dmo_event_kind((uint8_t)flags)]++;
 }
 
+/* Which events hold the reducer's extremes and its tightest pair, for
+ * those who point at them (the figures, plot_scan.c; the tool's code
+ * locations, dmo-tool/dmo_where.c), without restating the rule: mark R
+ * before folding an event and ask afterwards what the event moved.  An
+ * event that moves an extreme becomes its holder; one that lowers the
+ * bound forms the new tightest pair with the holder of the extreme it was
+ * compared against: W(O)'s for an input-side event, W(I)'s for R(O). */
+struct dmo_reducer_marks {
+	uint64_t in_writes, out_writes;
+	uint64_t max_out_write_end, min_in_write_start;
+	int64_t min_bound;
+	int have_bound;
+};
+
+enum {
+	DMO_MOVED_OUT_WRITE_END = 1u << 0,  /* the event holds max_out_write_end */
+	DMO_MOVED_IN_WRITE_START = 1u << 1, /* the event holds min_in_write_start */
+	DMO_MOVED_BOUND = 1u << 2,          /* the event ends the tightest pair */
+};
+
+static inline void dmo_reducer_mark(struct dmo_reducer_marks *m, const struct dmo_reducer *r)
+{
+	m->in_writes = r->counts[1];
+	m->out_writes = r->counts[3];
+	m->max_out_write_end = r->max_out_write_end;
+	m->min_in_write_start = r->min_in_write_start;
+	m->min_bound = r->min_bound;
+	m->have_bound = r->have_bound;
+}
+
+/* What the one event folded into R since M was marked moved: DMO_MOVED_*. */
+static inline unsigned dmo_reducer_moved(const struct dmo_reducer_marks *m,
+					 const struct dmo_reducer *r)
+{
+	unsigned moved = 0;
+	if (r->counts[3] != m->out_writes &&
+	    (m->out_writes == 0 || r->max_out_write_end > m->max_out_write_end))
+		moved |= DMO_MOVED_OUT_WRITE_END;
+	if (r->counts[1] != m->in_writes &&
+	    (m->in_writes == 0 || r->min_in_write_start < m->min_in_write_start))
+		moved |= DMO_MOVED_IN_WRITE_START;
+	if (r->have_bound && (!m->have_bound || r->min_bound < m->min_bound))
+		moved |= DMO_MOVED_BOUND;
+	return moved;
+}
+
 /* The definition's clamp (docs/definitions.md): a tightest bound BOUND (when HAVE_BOUND) limited to
  * [0, min(IN_BYTES, OUT_BYTES)]; with no bound, the whole min. */
 uint64_t dmo_os_clamp(int have_bound, int64_t bound, uint64_t in_bytes, uint64_t out_bytes);
@@ -142,8 +188,11 @@ static inline void dmo_any_add(struct dmo_any_reducer *a, uint32_t tid, unsigned
 }
 
 /* The reducer of the interleaving that ran: its counts and O_s are the
- * layer's counts and os_bytes. */
-const struct dmo_reducer *dmo_any_ran(const struct dmo_any_reducer *a);
+ * layer's counts and os_bytes.  Inline: the tool asks it per access. */
+static inline const struct dmo_reducer *dmo_any_ran(const struct dmo_any_reducer *a)
+{
+	return a->n_threads == 1 ? &a->threads[0].own : &a->ran;
+}
 
 /* O_s^any in bytes; equals dmo_reducer_os(dmo_any_ran(a)) for one thread. */
 uint64_t dmo_any_os(const struct dmo_any_reducer *a);
