@@ -26,5 +26,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_infer(int argc, char **argv);
 int cmd_ops(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
 
 #endif
