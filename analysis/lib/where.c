@@ -168,7 +168,8 @@ static void on_row_end(int terminator, void *ctx)
 	struct dmo_where *w = rd->w;
 	(void)terminator;
 	if (!rd->failed && rd->field != DMO_WHERE_COLUMNS)
-		fail(rd, "too few fields");
+		fail(rd, rd->line == 1 ? "not the header of a where file (" DMO_WHERE_HEADER ")"
+				       : "too few fields");
 	if (!rd->failed && rd->line > 1) {
 		if (rd->row.role == DMO_WHERE_FIRST && w->count != 0)
 			fail(rd, "the pair's first row must come first");
