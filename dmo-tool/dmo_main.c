@@ -168,7 +168,7 @@ static inline const struct dmo_active_layer *open_layer(void)
  * (dmo_where.h), and keep the event when the full trace is on.  Returns whether the access lies wholly inside this
  * buffer: it then cannot touch the other one.  Most do, so that is tested
  * first. */
-static inline Bool record(UInt flags, Addr base, ULong len, Addr addr, UWord size,
+static inline __attribute__((always_inline)) Bool record(UInt flags, Addr base, ULong len, Addr addr, UWord size,
 			  UWord time_offset, struct dmo_site *site)
 {
 	uint64_t offset = addr - base, clipped = size;
@@ -188,7 +188,7 @@ static inline Bool record(UInt flags, Addr base, ULong len, Addr addr, UWord siz
  * can only forbid more placements.  An access that passed the range check
  * but touches neither (the slack below a buffer, the gap between them)
  * records nothing. */
-static inline void record_either(Bool write, Addr addr, UWord size, UWord time_offset,
+static inline __attribute__((always_inline)) void record_either(Bool write, Addr addr, UWord size, UWord time_offset,
 				 struct dmo_site *site)
 {
 	const struct dmo_active_layer *l = open_layer();
@@ -204,7 +204,7 @@ static inline void record_either(Bool write, Addr addr, UWord size, UWord time_o
 }
 
 /* One access near one buffer (two ranges: range 0 is the input). */
-static inline void record_one(UInt flags, Addr addr, UWord size, UWord time_offset,
+static inline __attribute__((always_inline)) void record_one(UInt flags, Addr addr, UWord size, UWord time_offset,
 			      struct dmo_site *site)
 {
 	const struct dmo_active_layer *l = open_layer();

@@ -8,8 +8,8 @@
  * its code is translated and kept for the run (a Valgrind hash table by
  * address, so code translated again finds its old site); the helpers get
  * the site's address as an argument, so counting costs no look-up: an
- * access adds one to its site's counter and compares the reducer with a
- * mark taken before it was folded (os_reducer.h).  O(1) per access. */
+ * access adds one to its site's counter, and the reducer says what the
+ * access moved (os_reducer.h).  O(1) per access. */
 #ifndef DMO_WHERE_H
 #define DMO_WHERE_H
 
@@ -57,20 +57,19 @@ void dmo_where_open(void);
 void dmo_where_touch(struct dmo_site *site);
 
 /* Fold one access of SITE by thread TID into the layer's reducer A, as
- * dmo_any_add does, and note where it went. */
-static inline void dmo_where_add(struct dmo_any_reducer *a, UInt tid, struct dmo_site *site,
-				 UInt flags, ULong offset, ULong size)
+ * dmo_any_add does, and note where it went: the site's count, and the
+ * site as the holder of what the access moved (os_reducer.h). */
+static inline __attribute__((always_inline)) void dmo_where_add(struct dmo_any_reducer *a,
+								UInt tid, struct dmo_site *site,
+								UInt flags, ULong offset,
+								ULong size)
 {
-	struct dmo_reducer_marks before;
-	unsigned moved;
+	unsigned moved = dmo_any_add(a, tid, flags, offset, size);
 	struct dmo_where_access *held;
 
-	dmo_reducer_mark(&before, dmo_any_ran(a));
-	dmo_any_add(a, tid, flags, offset, size);
 	if (site->layer != dmo_where.layer)
 		dmo_where_touch(site);
 	site->counts[dmo_event_kind((UChar)flags)]++;
-	moved = dmo_reducer_moved(&before, dmo_any_ran(a));
 	if (moved == 0)
 		return;
 	held = moved & DMO_MOVED_OUT_WRITE_END ? &dmo_where.out_write_holder

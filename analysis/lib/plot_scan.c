@@ -12,17 +12,13 @@
 #define READ_CHUNK 65536
 
 /* The events holding the reducer's extremes, and the pair that gave its
- * smallest bound (os_reducer.h, dmo_reducer_moved). */
+ * smallest bound (os_reducer.h, DMO_MOVED_*). */
 static void scan_event(void *ctx, const struct dmo_event *e)
 {
 	struct plot_scan *s = ctx;
-	struct dmo_reducer_marks before;
-	unsigned moved;
+	unsigned moved = dmo_reducer_add(&s->red, e->flags, e->offset, e->size);
 
-	dmo_reducer_mark(&before, &s->red);
-	dmo_reducer_add(&s->red, e->flags, e->offset, e->size);
 	dmo_any_add(&s->any, e->tid, e->flags, e->offset, e->size);
-	moved = dmo_reducer_moved(&before, &s->red);
 	if (moved & DMO_MOVED_OUT_WRITE_END)
 		s->wo_setter = *e;
 	if (moved & DMO_MOVED_IN_WRITE_START)
