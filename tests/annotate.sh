@@ -76,6 +76,29 @@ expect_eq "stripped: the binding rows have an address and the object, no line" \
 	"$(csv_rows "$WORK/s.csv" | by_name 'v("binds") != "" && v("ip") ~ /^0x[0-9a-f]+$/ {
 		print v("binds") ":" v("line") ":" v("object") }' | sort | tr '\n' ' ' | sed 's/ $//')"
 
+# The reference kernels (target-harness/kernels/kernels_body.h), whose loop
+# orders docs/kernels.md gives: conv2d, dwconv2d and fc write each output
+# element once, after reading its inputs; the tightest pair is the store
+# of an output element (its end) before the first input read of a later
+# one, the innermost loop's multiply-accumulate.  The lines: in each
+# kernel's function, the first "acc += MAC(" and the "out[e] = FINISH(".
+BODY="$top_srcdir/target-harness/kernels/kernels_body.h"
+line_in() { # FUNCTION PATTERN: the first line matching PATTERN in DK_FN(FUNCTION)
+	awk -v f="DK_FN($1)(" -v p="$2" 'index($0, f) { on = 1 } on && index($0, p) { print NR; exit }' "$BODY"
+}
+"$DMO" run -o "$WORK/ref" 'conv2d:in=8x8x4,k=3x3,out_c=4,pad=same' \
+	'dwconv2d:in=8x8x4,k=3x3,pad=same' 'fc:in=64,units=16' >/dev/null 2>&1
+expect_eq "dmo run of three reference kernels" 0 $?
+"$DMO" annotate "$WORK/ref" --csv >"$WORK/ref.csv"
+for k in conv2d:1 dwconv2d:2 fc:3; do
+	fn=${k%:*} n=${k#*:}
+	expect_eq "reference $fn: binding lines (first, second) in kernels_body.h" \
+		"first:kernels_body.h:$(line_in "$fn" "out[e] = FINISH(") second:kernels_body.h:$(line_in "$fn" "acc += MAC(")" \
+		"$(csv_rows "$WORK/ref.csv" | by_name 'v("layer") == n && v("binds") != "" {
+			f = v("file"); sub(/.*\//, "", f); print v("binds") ":" f ":" v("line") }' -v n="$n" |
+			sort | tr '\n' ' ' | sed 's/ $//')"
+done
+
 # Misuse and damage: status 2 with a message, never a crash.
 expect_refusal "no such layer" 2 "has no layer 'nope'" "$DMO" annotate "$WORK/a" --layer nope
 expect_refusal "bad --context" 2 "--context takes" "$DMO" annotate "$WORK/a" --context -1
