@@ -258,7 +258,11 @@ void dmo_where_close(const HChar *out_dir, UInt seq)
 		put_site(&o, site);
 	flush(&o);
 	VG_(close)(o.fd);
-	if (o.failed)
-		VG_(umsg)("dmo: cannot write %s (disk full?); layer %u's code locations are "
-			  "incomplete\n", path, seq);
+	/* Half a file would read as damaged: none says plainly that the
+	 * layer has no code locations. */
+	if (o.failed) {
+		VG_(unlink)(path);
+		VG_(umsg)("dmo: cannot write %s (disk full?); layer %u has no code locations\n",
+			  path, seq);
+	}
 }
