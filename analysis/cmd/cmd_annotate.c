@@ -84,18 +84,10 @@ int cmd_annotate(int argc, char **argv)
 		return cmd_misuse(&command, optind < argc ? "one run directory expected"
 							  : "no run directory given");
 	dir = argv[optind];
-	if (dmo_rundir_exists(dir, err, sizeof err) != 0) {
-		fprintf(stderr, "dmo annotate: %s\n", err);
-		return 2;
-	}
-	if (dmo_rundir_recover(dir, err, sizeof err) != 0)
-		fprintf(stderr, "dmo annotate: %s\n", err);
-	snprintf(csv, sizeof csv, "%s/" DMO_LAYERS_CSV, dir);
-	read_rc = dmo_layers_csv_read(csv, &table, err, sizeof err);
-	if (read_rc != 0)
-		fprintf(stderr, "dmo annotate: %s\n", err);
+	read_rc = dmo_rundir_layers(dir, "dmo annotate", &table);
 	if (read_rc < 0)
 		return 2;
+	snprintf(csv, sizeof csv, "%s/" DMO_LAYERS_CSV, dir);
 	out = cmd_table_open(&out_table, output.format, "dmo annotate");
 	if (out == NULL) {
 		dmo_layer_table_free(&table);
