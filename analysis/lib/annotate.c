@@ -283,8 +283,13 @@ int dmo_annotate_layer(FILE *out, const char *dir, const struct dmo_layer_row *r
 	long n;
 
 	dmo_where_path(dir, row->layer, path, sizeof path);
-	if (dmo_where_read(path, &w, err, err_len) != 0)
+	errno = 0;
+	if (dmo_where_read(path, &w, err, err_len) != 0) {
+		if (errno == ENOENT)
+			snprintf(err, err_len, "%s does not exist: the tool that made this run "
+				 "recorded no code locations (a dmo before them)", path);
 		return -1;
+	}
 	n = merge_lines(&w, pair_binds(&w, row) ? w.pair : NULL, &lines);
 	if (n < 0) {
 		snprintf(err, err_len, "out of memory");
