@@ -122,6 +122,8 @@ static void put_number(struct out *o, const HChar *format, ULong n)
 struct names {
 	HChar function[512], file[1024], object[1024], inlined_into[2048];
 	UInt line;
+	Bool in_object;     /* OBJECT_ADDRESS is known */
+	Addr object_address; /* the instruction's address in its ELF file */
 };
 
 static void copy(HChar *to, SizeT size, const HChar *from)
@@ -170,6 +172,7 @@ static void name_ip(Addr ip, struct names *n)
 	const HChar *file, *dir, *object;
 	InlIPCursor *frames;
 	const HChar *rest;
+	DebugInfo *info;
 
 	VG_(memset)(n, 0, sizeof *n);
 	if (VG_(get_filename_linenum)(ep, ip, &file, &dir, &n->line)) {
@@ -182,6 +185,13 @@ static void name_ip(Addr ip, struct names *n)
 	}
 	if (VG_(get_objname)(ep, ip, &object))
 		copy(n->object, sizeof n->object, object);
+	/* Where objdump and addr2line find the instruction in its file, which
+	 * the running address is not for a library or a PIE. */
+	info = VG_(find_DebugInfo)(ep, ip);
+	if (info != NULL) {
+		n->in_object = True;
+		n->object_address = ip - VG_(DebugInfo_get_text_bias)(info);
+	}
 	/* The innermost frame names the function the instruction's line is
 	 * in, inlined or not; each next one the call it was inlined at. */
 	frames = VG_(new_IIPC)(ep, ip);
@@ -204,6 +214,9 @@ static void put_names(struct out *o, Addr ip)
 		put_number(o, "%llu", n.line);
 	put_char(o, ',');
 	put_text(o, n.object);
+	put_char(o, ',');
+	if (n.in_object)
+		put_number(o, "0x%llx", n.object_address);
 	put_char(o, ',');
 	put_text(o, n.inlined_into);
 	put_char(o, '\n');

@@ -67,14 +67,23 @@ expect_eq "text marks the halo line 2 and the write line 1" \
 "$DMO" annotate "$WORK/a" --layer 4 --json >"$WORK/a.json"
 expect_eq "--json rows of layer 4" 2 "$(grep -c '"layer": 4' "$WORK/a.json")"
 
-# A stripped program still gives the pair's addresses and object.
+# The pair's address in the program's file is where binutils' addr2line
+# (binutils comes with build-essential) finds the line the tool named.
+expect_eq "backward: addr2line at the pair's object addresses" \
+	"$(csv_rows "$where2" | by_name 'v("role") != "site" { print v("line") }' | tr '\n' ' ')" \
+	"$(addr2line -e "$TARGETS/annotate_kernels" $(csv_rows "$where2" |
+		by_name 'v("role") != "site" { print v("object_address") }') | sed 's/.*://; s/ .*//' | tr '\n' ' ')"
+
+# A stripped program still gives the pair's addresses and object, and the
+# same addresses in the file.
+
 cp "$TARGETS/annotate_kernels" "$WORK/stripped" && strip "$WORK/stripped"
 profile "$WORK/s" -- "$WORK/stripped"
 "$DMO" annotate "$WORK/s" --layer backward --csv >"$WORK/s.csv"
 expect_eq "stripped: the binding rows have an address and the object, no line" \
-	"first::$WORK/stripped second::$WORK/stripped" \
+	"first::$WORK/stripped:$(csv_rows "$where2" | by_name 'v("role") == "first" { print v("object_address") }') second::$WORK/stripped:$(csv_rows "$where2" | by_name 'v("role") == "second" { print v("object_address") }')" \
 	"$(csv_rows "$WORK/s.csv" | by_name 'v("binds") != "" && v("ip") ~ /^0x[0-9a-f]+$/ {
-		print v("binds") ":" v("line") ":" v("object") }' | sort | tr '\n' ' ' | sed 's/ $//')"
+		print v("binds") ":" v("line") ":" v("object") ":" v("object_address") }' | sort | tr '\n' ' ' | sed 's/ $//')"
 
 # The reference kernels (target-harness/kernels/kernels_body.h), whose loop
 # orders docs/kernels.md gives: conv2d, dwconv2d and fc write each output

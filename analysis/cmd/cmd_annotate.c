@@ -38,8 +38,9 @@ static const struct cmd_spec command = {
 	"\n"
 	"--csv and --json print one row per source line (per instruction when it\n"
 	"has no line): layer, name, file, line, function, loads, stores, the four\n"
-	"counts by kind, binds (first, second, first+second or empty), ip (for an\n"
-	"instruction without a line) and object.\n",
+	"counts by kind, binds (first, second, first+second or empty), ip, object\n"
+	"and object_address (the address in the object's file, for objdump and\n"
+	"addr2line; ip and object_address only for an instruction without a line).\n",
 	.tables = { options },
 	.finding = "some layers had no readable code locations (named on stderr), the\n"
 		   "others were annotated",

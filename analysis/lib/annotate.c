@@ -144,6 +144,9 @@ static void csv_rows(FILE *out, const struct dmo_layer_row *row, const struct li
 			fprintf(out, "0x%" PRIx64, l[i].site->ip);
 		fputc(',', out);
 		put_csv_text(out, l[i].site->object);
+		fputc(',', out);
+		if (l[i].line == 0 && l[i].site->in_object)
+			fprintf(out, "0x%" PRIx64, l[i].site->object_address);
 		fputc('\n', out);
 	}
 }
@@ -154,6 +157,8 @@ static void where_text(const struct dmo_where_row *r, char *text, size_t len)
 	const char *fn = r->function[0] ? r->function : "???";
 	if (r->line > 0)
 		snprintf(text, len, "%s (%s:%u)", fn, r->file, r->line);
+	else if (r->object[0] && r->in_object)
+		snprintf(text, len, "%s (in %s at 0x%" PRIx64 ")", fn, r->object, r->object_address);
 	else if (r->object[0])
 		snprintf(text, len, "%s (in %s)", fn, r->object);
 	else

@@ -28,7 +28,7 @@ void dmo_where_path(const char *dir, unsigned layer, char *path, size_t len)
 }
 
 enum { COL_ROLE, COL_IP, COL_KIND, COL_OFFSET, COL_SIZE, COL_COUNTS, COL_FUNCTION = 9,
-       COL_FILE, COL_LINE, COL_OBJECT, COL_INLINED };
+       COL_FILE, COL_LINE, COL_OBJECT, COL_OBJECT_ADDRESS, COL_INLINED };
 
 struct reader {
 	struct dmo_where *w;
@@ -138,6 +138,12 @@ static void on_field(void *data, size_t len, void *ctx)
 		break;
 	case COL_OBJECT:
 		r->object = copy_text(rd, text);
+		break;
+	case COL_OBJECT_ADDRESS:
+		r->in_object = *text != '\0';
+		if (r->in_object && (strncmp(text, "0x", 2) != 0 ||
+				     number(text + 2, 16, &r->object_address) != 0))
+			fail(rd, "object_address must be empty or a hexadecimal address 0x...");
 		break;
 	case COL_INLINED:
 		r->inlined_into = copy_text(rd, text);

@@ -17,6 +17,10 @@ struct dmo_where_row {
 	uint64_t counts[4]; /* a site row's accesses by dmo_event_kind */
 	char *function, *file, *object, *inlined_into; /* "" when unknown */
 	unsigned line;                                  /* 0 when unknown */
+	/* The instruction's address in OBJECT's file (for objdump and
+	 * addr2line), when known. */
+	int in_object;
+	uint64_t object_address;
 };
 
 struct dmo_where {
