@@ -5,6 +5,8 @@ analysis_lib_libdmo_analysis_la_SOURCES = \
 	analysis/lib/fs.h analysis/lib/fs.c \
 	analysis/lib/textcol.h analysis/lib/textcol.c \
 	analysis/lib/rundir.h analysis/lib/rundir.c \
+	analysis/lib/where.h analysis/lib/where.c \
+	analysis/lib/annotate.h analysis/lib/annotate.c \
 	analysis/lib/trace.h analysis/lib/trace.c \
 	analysis/lib/locate.h analysis/lib/locate.c \
 	analysis/lib/profile.h analysis/lib/profile.c \
@@ -46,7 +48,7 @@ analysis_dmo_SOURCES = analysis/cmd/dmo.c analysis/cmd/cmd.h \
 	analysis/cmd/profile_options.h analysis/cmd/profile_options.c \
 	analysis/cmd/cmd_profile.c analysis/cmd/cmd_export.c analysis/cmd/cmd_demo.c \
 	analysis/cmd/cmd_formula.c analysis/cmd/cmd_run.c analysis/cmd/cmd_analyze.c \
-	analysis/cmd/cmd_plot.c \
+	analysis/cmd/cmd_plot.c analysis/cmd/cmd_annotate.c \
 	analysis/cmd/cmd_plan.c analysis/cmd/cmd_model.c \
 	analysis/cmd/cmd_verify.c \
 	analysis/cmd/backend_options.h analysis/cmd/backend_options.c \

@@ -65,22 +65,20 @@ static struct dmo_thread_acc *thread_slot(struct dmo_any_reducer *a, uint32_t ti
 	return t;
 }
 
-void dmo_any_add_other(struct dmo_any_reducer *a, uint32_t tid, unsigned flags,
-		       uint64_t offset, uint64_t size)
+unsigned dmo_any_add_other(struct dmo_any_reducer *a, uint32_t tid, unsigned flags,
+			   uint64_t offset, uint64_t size)
 {
 	struct dmo_thread_acc *t = a->current;
+	unsigned moved = 0, own;
 	if (t == 0 || tid != a->current_tid)
 		t = thread_slot(a, tid);
 	/* Only a first, unlumped thread takes the inline path. */
 	a->only_tid = a->n_threads == 1 && !t->unordered ? tid : DMO_ANY_NO_TID;
 	if (a->n_threads > 1)
-		dmo_reducer_add(&a->ran, flags, offset, size);
-	dmo_any_fold(t, flags, offset, size);
-}
-
-const struct dmo_reducer *dmo_any_ran(const struct dmo_any_reducer *a)
-{
-	return a->n_threads == 1 ? &a->threads[0].own : &a->ran;
+		moved = dmo_reducer_add(&a->ran, flags, offset, size);
+	own = dmo_any_fold(t, flags, offset, size);
+	/* With one thread its own reducer is the one that ran. */
+	return a->n_threads == 1 ? own : moved;
 }
 
 static void tighten(int *have, int64_t *best, int64_t bound)

@@ -23,44 +23,65 @@ struct dmo_reducer {
 void dmo_reducer_init(struct dmo_reducer *r, uint64_t in_bytes,
 		      uint64_t out_bytes);
 
+/* What folding one event moved (dmo_reducer_add's result), for those who
+ * point at the events that set O_s (the figures, plot_scan.c; the tool's
+ * code locations, dmo-tool/dmo_where.h) without restating the rule: an
+ * event that moves an extreme becomes its holder, and one that lowers the
+ * bound forms the new tightest pair with the holder of the extreme it was
+ * compared against: W(O)'s for an input-side event, W(I)'s for R(O). */
+enum {
+	DMO_MOVED_OUT_WRITE_END = 1u << 0,  /* the event holds max_out_write_end */
+	DMO_MOVED_IN_WRITE_START = 1u << 1, /* the event holds min_in_write_start */
+	DMO_MOVED_BOUND = 1u << 2,          /* the event ends the tightest pair */
+};
+
 /* A forbidding pair is E1 before E2 on different buffers: W(O)->R(I),
  * W(O)->W(I) or W(I)->R(O).  Each forbids every X > OB + i - o_end, where i
  * is the start of the input-side range and o_end the end of the output-side
  * one (docs/formulas.md).  For a later input access the tightest earlier
  * W(O) is the one with the largest end; for a later R(O) the tightest
  * earlier W(I) is the one with the smallest start.  So two running
- * extremes suffice. */
-static inline void dmo_reducer_forbid(struct dmo_reducer *r, uint64_t in_start,
-				      uint64_t out_end)
+ * extremes suffice.  Returns DMO_MOVED_BOUND when the pair is the
+ * tightest yet, else 0. */
+static inline unsigned dmo_reducer_forbid(struct dmo_reducer *r, uint64_t in_start,
+					  uint64_t out_end)
 {
 	int64_t bound = (int64_t)r->out_bytes + (int64_t)in_start - (int64_t)out_end;
-	if (!r->have_bound || bound < r->min_bound) {
-		r->min_bound = bound;
-		r->have_bound = 1;
-	}
+	if (r->have_bound && bound >= r->min_bound)
+		return 0;
+	r->min_bound = bound;
+	r->have_bound = 1;
+	return DMO_MOVED_BOUND;
 }
 
 /* Fold one access, already clipped to its buffer: OFFSET and SIZE are in
- * bytes from the start of the buffer named by FLAGS (see event.h). */
-static inline void dmo_reducer_add(struct dmo_reducer *r, unsigned flags, uint64_t offset,
-				   uint64_t size)
+ * bytes from the start of the buffer named by FLAGS (see event.h).
+ * Returns what it moved: DMO_MOVED_*. */
+static inline unsigned dmo_reducer_add(struct dmo_reducer *r, unsigned flags, uint64_t offset,
+				       uint64_t size)
 {
+	unsigned moved = 0;
 	if (flags & DMO_EV_OUT) {
 		if (flags & DMO_EV_WRITE) {
-			if (r->counts[3] == 0 || offset + size > r->max_out_write_end)
+			if (r->counts[3] == 0 || offset + size > r->max_out_write_end) {
 				r->max_out_write_end = offset + size;
+				moved = DMO_MOVED_OUT_WRITE_END;
+			}
 		} else if (r->counts[1] > 0) {
-			dmo_reducer_forbid(r, r->min_in_write_start, offset + size);
+			moved = dmo_reducer_forbid(r, r->min_in_write_start, offset + size);
 		}
 	} else {
 		/* Both R(I) and W(I) conflict with an earlier W(O). */
 		if (r->counts[3] > 0)
-			dmo_reducer_forbid(r, offset, r->max_out_write_end);
+			moved = dmo_reducer_forbid(r, offset, r->max_out_write_end);
 		if ((flags & DMO_EV_WRITE) &&
-		    (r->counts[1] == 0 || offset < r->min_in_write_start))
+		    (r->counts[1] == 0 || offset < r->min_in_write_start)) {
 			r->min_in_write_start = offset;
+			moved |= DMO_MOVED_IN_WRITE_START;
+		}
 	}
 	r->counts[dmo_event_kind((uint8_t)flags)]++;
+	return moved;
 }
 
 /* The definition's clamp (docs/definitions.md): a tightest bound BOUND (when HAVE_BOUND) limited to
@@ -111,9 +132,10 @@ struct dmo_any_reducer {
 void dmo_any_init(struct dmo_any_reducer *a, uint64_t in_bytes, uint64_t out_bytes,
 		  struct dmo_thread_acc *threads, uint32_t capacity);
 
-/* One event into a thread's own state: its reducer and extremes. */
-static inline void dmo_any_fold(struct dmo_thread_acc *t, unsigned flags, uint64_t offset,
-				uint64_t size)
+/* One event into a thread's own state: its reducer and extremes.
+ * Returns what it moved in the thread's reducer. */
+static inline unsigned dmo_any_fold(struct dmo_thread_acc *t, unsigned flags, uint64_t offset,
+				    uint64_t size)
 {
 	if (!(flags & DMO_EV_OUT)) {
 		if (offset < t->min_in_start)
@@ -121,29 +143,32 @@ static inline void dmo_any_fold(struct dmo_thread_acc *t, unsigned flags, uint64
 	} else if (!(flags & DMO_EV_WRITE) && offset + size > t->max_out_read_end) {
 		t->max_out_read_end = offset + size;
 	}
-	dmo_reducer_add(&t->own, flags, offset, size);
+	return dmo_reducer_add(&t->own, flags, offset, size);
 }
 
 /* dmo_any_add for the first event and for layers of several threads:
  * finds the thread's slot and keeps `ran`.  Out of line. */
-void dmo_any_add_other(struct dmo_any_reducer *a, uint32_t tid, unsigned flags,
-		       uint64_t offset, uint64_t size);
+unsigned dmo_any_add_other(struct dmo_any_reducer *a, uint32_t tid, unsigned flags,
+			   uint64_t offset, uint64_t size);
 
 /* Fold one access (as dmo_reducer_add) made by thread TID.  While one
  * thread runs the layer this costs dmo_reducer_add, the thread compare and,
- * for an input access or R(O), one extreme. */
-static inline void dmo_any_add(struct dmo_any_reducer *a, uint32_t tid, unsigned flags,
-			       uint64_t offset, uint64_t size)
+ * for an input access or R(O), one extreme.  Returns what it moved in the
+ * reducer of the interleaving that ran (dmo_any_ran): DMO_MOVED_*. */
+static inline unsigned dmo_any_add(struct dmo_any_reducer *a, uint32_t tid, unsigned flags,
+				   uint64_t offset, uint64_t size)
 {
 	if (tid == a->only_tid)
-		dmo_any_fold(a->threads, flags, offset, size);
-	else
-		dmo_any_add_other(a, tid, flags, offset, size);
+		return dmo_any_fold(a->threads, flags, offset, size);
+	return dmo_any_add_other(a, tid, flags, offset, size);
 }
 
 /* The reducer of the interleaving that ran: its counts and O_s are the
- * layer's counts and os_bytes. */
-const struct dmo_reducer *dmo_any_ran(const struct dmo_any_reducer *a);
+ * layer's counts and os_bytes.  Inline: the tool asks it per access. */
+static inline const struct dmo_reducer *dmo_any_ran(const struct dmo_any_reducer *a)
+{
+	return a->n_threads == 1 ? &a->threads[0].own : &a->ran;
+}
 
 /* O_s^any in bytes; equals dmo_reducer_os(dmo_any_ran(a)) for one thread. */
 uint64_t dmo_any_os(const struct dmo_any_reducer *a);

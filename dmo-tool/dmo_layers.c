@@ -25,6 +25,7 @@
 #include "protocol.h"
 #include "summary.h"
 #include "dmo_trace.h"
+#include "dmo_where.h"
 #include "trace_format.h"
 
 /* Core functions the installed headers do not declare.
@@ -274,6 +275,7 @@ static void op_open(void *ctx, const struct dmo_protocol_layer *l)
 	dmo_any_init(&st.active.reducer, l->in_bytes, l->out_bytes, thread_slots,
 		     DMO_TID_LUMPED + 1);
 	dmo_instructions = 0;
+	dmo_where_open();
 	if (trace_wanted(l->seq)) {
 		HChar path[4096];
 		VG_(snprintf)(path, sizeof path, "%s/" DMO_TRACE_FILE_FORMAT, st.out_dir, l->seq);
@@ -331,6 +333,7 @@ static void op_close(void *ctx, struct dmo_layer_summary *row)
 	}
 	add_measures(row, trace_events);
 	put_row(row, st.active_row_at);
+	dmo_where_close(st.out_dir, row->layer);
 	if (VG_(clo_verbosity) > 0)
 		VG_(umsg)("dmo: layer %u '%s': %s, O_s = %llu of %llu output bytes"
 			  " (threads %u of %u alive, any interleaving %llu, any split %llu)\n",

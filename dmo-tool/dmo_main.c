@@ -36,6 +36,7 @@
 #include "dmo_bare.h"
 #include "dmo_layers.h"
 #include "dmo_trace.h"
+#include "dmo_where.h"
 #include "size_text.h"
 #include "trace_format.h"
 #include "wire.h"
@@ -163,18 +164,18 @@ static inline const struct dmo_active_layer *open_layer(void)
 }
 
 /* The hot path, run for every access that passes the inline range check:
- * clip to the buffer, fold into the reducer, and keep the event when the
- * full trace is on.  Returns whether the access lies wholly inside this
+ * clip to the buffer, fold into the reducer noting the instruction's SITE
+ * (dmo_where.h), and keep the event when the full trace is on.  Returns whether the access lies wholly inside this
  * buffer: it then cannot touch the other one.  Most do, so that is tested
  * first. */
-static inline Bool record(UInt flags, Addr base, ULong len, Addr addr, UWord size,
-			  UWord time_offset)
+static inline __attribute__((always_inline)) Bool record(UInt flags, Addr base, ULong len, Addr addr, UWord size,
+			  UWord time_offset, struct dmo_site *site)
 {
 	uint64_t offset = addr - base, clipped = size;
 	Bool inside = size <= len && offset <= len - size;
 	if (!inside && !dmo_clip(addr, size, base, len, &offset, &clipped))
 		return False;
-	dmo_any_add(&dmo_active->reducer, dmo_running_tid, flags, offset, clipped);
+	dmo_where_add(&dmo_active->reducer, dmo_running_tid, site, flags, offset, clipped);
 	if (dmo_trace_on)
 		dmo_trace_event(flags, offset, clipped, dmo_instructions + time_offset,
 				dmo_running_tid);
@@ -187,59 +188,85 @@ static inline Bool record(UInt flags, Addr base, ULong len, Addr addr, UWord siz
  * can only forbid more placements.  An access that passed the range check
  * but touches neither (the slack below a buffer, the gap between them)
  * records nothing. */
-static inline void record_either(Bool write, Addr addr, UWord size, UWord time_offset)
+static inline __attribute__((always_inline)) void record_either(Bool write, Addr addr, UWord size, UWord time_offset,
+				 struct dmo_site *site)
 {
 	const struct dmo_active_layer *l = open_layer();
 	if (l == NULL)
 		return;
 	if (write) {
 		if (!record(DMO_EV_OUT | DMO_EV_WRITE, l->out_addr, l->out_bytes, addr, size,
-			    time_offset))
-			record(DMO_EV_WRITE, l->in_addr, l->in_bytes, addr, size, time_offset);
-	} else if (!record(0, l->in_addr, l->in_bytes, addr, size, time_offset)) {
-		record(DMO_EV_OUT, l->out_addr, l->out_bytes, addr, size, time_offset);
+			    time_offset, site))
+			record(DMO_EV_WRITE, l->in_addr, l->in_bytes, addr, size, time_offset, site);
+	} else if (!record(0, l->in_addr, l->in_bytes, addr, size, time_offset, site)) {
+		record(DMO_EV_OUT, l->out_addr, l->out_bytes, addr, size, time_offset, site);
 	}
 }
 
 /* One access near one buffer (two ranges: range 0 is the input). */
-static inline void record_one(UInt flags, Addr addr, UWord size, UWord time_offset)
+static inline __attribute__((always_inline)) void record_one(UInt flags, Addr addr, UWord size, UWord time_offset,
+			      struct dmo_site *site)
 {
 	const struct dmo_active_layer *l = open_layer();
 	if (l == NULL)
 		return;
 	if (flags & DMO_EV_OUT)
-		record(flags, l->out_addr, l->out_bytes, addr, size, time_offset);
+		record(flags, l->out_addr, l->out_bytes, addr, size, time_offset, site);
 	else
-		record(flags, l->in_addr, l->in_bytes, addr, size, time_offset);
+		record(flags, l->in_addr, l->in_bytes, addr, size, time_offset, site);
 }
 
 /* The helpers: one per range shape and kind, so nothing is decided at run
- * time that the instrumenter knew.  The summary's take two arguments; the
- * full trace's also take the instructions of the block not yet added to
- * dmo_instructions, for the event's time. */
-static VG_REGPARM(2) void on_read(Addr a, UWord n) { record_either(False, a, n, 0); }
-static VG_REGPARM(2) void on_write(Addr a, UWord n) { record_either(True, a, n, 0); }
-static VG_REGPARM(2) void on_in_read(Addr a, UWord n) { record_one(0, a, n, 0); }
-static VG_REGPARM(2) void on_in_write(Addr a, UWord n) { record_one(DMO_EV_WRITE, a, n, 0); }
-static VG_REGPARM(2) void on_out_read(Addr a, UWord n) { record_one(DMO_EV_OUT, a, n, 0); }
-static VG_REGPARM(2) void on_out_write(Addr a, UWord n)
+ * time that the instrumenter knew.  The summary's take the access and its
+ * instruction's site; the full trace's also the instructions of the block
+ * not yet added to dmo_instructions, for the event's time. */
+static VG_REGPARM(3) void on_read(Addr a, UWord n, struct dmo_site *s)
 {
-	record_one(DMO_EV_OUT | DMO_EV_WRITE, a, n, 0);
+	record_either(False, a, n, 0, s);
 }
-static VG_REGPARM(3) void on_read_t(Addr a, UWord n, UWord t) { record_either(False, a, n, t); }
-static VG_REGPARM(3) void on_write_t(Addr a, UWord n, UWord t) { record_either(True, a, n, t); }
-static VG_REGPARM(3) void on_in_read_t(Addr a, UWord n, UWord t) { record_one(0, a, n, t); }
-static VG_REGPARM(3) void on_in_write_t(Addr a, UWord n, UWord t)
+static VG_REGPARM(3) void on_write(Addr a, UWord n, struct dmo_site *s)
 {
-	record_one(DMO_EV_WRITE, a, n, t);
+	record_either(True, a, n, 0, s);
 }
-static VG_REGPARM(3) void on_out_read_t(Addr a, UWord n, UWord t)
+static VG_REGPARM(3) void on_in_read(Addr a, UWord n, struct dmo_site *s)
 {
-	record_one(DMO_EV_OUT, a, n, t);
+	record_one(0, a, n, 0, s);
 }
-static VG_REGPARM(3) void on_out_write_t(Addr a, UWord n, UWord t)
+static VG_REGPARM(3) void on_in_write(Addr a, UWord n, struct dmo_site *s)
 {
-	record_one(DMO_EV_OUT | DMO_EV_WRITE, a, n, t);
+	record_one(DMO_EV_WRITE, a, n, 0, s);
+}
+static VG_REGPARM(3) void on_out_read(Addr a, UWord n, struct dmo_site *s)
+{
+	record_one(DMO_EV_OUT, a, n, 0, s);
+}
+static VG_REGPARM(3) void on_out_write(Addr a, UWord n, struct dmo_site *s)
+{
+	record_one(DMO_EV_OUT | DMO_EV_WRITE, a, n, 0, s);
+}
+static VG_REGPARM(3) void on_read_t(Addr a, UWord n, UWord t, struct dmo_site *s)
+{
+	record_either(False, a, n, t, s);
+}
+static VG_REGPARM(3) void on_write_t(Addr a, UWord n, UWord t, struct dmo_site *s)
+{
+	record_either(True, a, n, t, s);
+}
+static VG_REGPARM(3) void on_in_read_t(Addr a, UWord n, UWord t, struct dmo_site *s)
+{
+	record_one(0, a, n, t, s);
+}
+static VG_REGPARM(3) void on_in_write_t(Addr a, UWord n, UWord t, struct dmo_site *s)
+{
+	record_one(DMO_EV_WRITE, a, n, t, s);
+}
+static VG_REGPARM(3) void on_out_read_t(Addr a, UWord n, UWord t, struct dmo_site *s)
+{
+	record_one(DMO_EV_OUT, a, n, t, s);
+}
+static VG_REGPARM(3) void on_out_write_t(Addr a, UWord n, UWord t, struct dmo_site *s)
+{
+	record_one(DMO_EV_OUT | DMO_EV_WRITE, a, n, t, s);
 }
 
 static VG_REGPARM(2) UWord on_marker(UWord word, ULong value)
@@ -251,7 +278,8 @@ static VG_REGPARM(2) UWord on_marker(UWord word, ULong value)
 
 struct sb_state {
 	IRSB *out;
-	Addr next_instr;      /* guest address after the current instruction */
+	Addr instr;           /* guest address of the current instruction */
+	Addr next_instr;      /* guest address after it */
 	UInt pending_instrs;  /* instructions not yet added to dmo_instructions */
 	Bool active;          /* translated with checks (dmo_watched set) */
 	UInt n_ranges;        /* dmo_watch.n_ranges it was translated for */
@@ -325,6 +353,7 @@ static void call_if_touching(struct sb_state *st, IRExpr *addr, UInt size, UInt 
 			     IRExpr *guard, const struct helper *helper)
 {
 	IRExpr *exact_addr = addr; /* the helper's; ADDR may be moved below */
+	IRExpr *site = mkIRExpr_HWord((HWord)dmo_where_site(st->instr));
 	IRExpr *lo = load_word(st, &st->lo[k], &dmo_watch.lo[k]);
 	IRExpr *span = load_word(st, &st->span[k], &dmo_watch.span[k]);
 	IRExpr *rel, *hit;
@@ -341,11 +370,12 @@ static void call_if_touching(struct sb_state *st, IRExpr *addr, UInt size, UInt 
 	if (clo_full_trace)
 		/* The instruction being executed has not been counted yet. */
 		call = unsafeIRDirty_0_N(3, helper->name, VG_(fnptr_to_fnentry)(helper->fn),
-					 mkIRExprVec_3(exact_addr, mkIRExpr_HWord(size),
-						       mkIRExpr_HWord((HWord)((Long)st->pending_instrs - 1))));
+					 mkIRExprVec_4(exact_addr, mkIRExpr_HWord(size),
+						       mkIRExpr_HWord((HWord)((Long)st->pending_instrs - 1)),
+						       site));
 	else
-		call = unsafeIRDirty_0_N(2, helper->name, VG_(fnptr_to_fnentry)(helper->fn),
-					 mkIRExprVec_2(exact_addr, mkIRExpr_HWord(size)));
+		call = unsafeIRDirty_0_N(3, helper->name, VG_(fnptr_to_fnentry)(helper->fn),
+					 mkIRExprVec_3(exact_addr, mkIRExpr_HWord(size), site));
 	call->guard = hit;
 	addStmtToIRSB(st->out, IRStmt_Dirty(call));
 }
@@ -471,6 +501,7 @@ static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 		tl_assert(isFlatIRStmt(s));
 		switch (s->tag) {
 		case Ist_IMark:
+			st.instr = s->Ist.IMark.addr;
 			st.next_instr = s->Ist.IMark.addr + s->Ist.IMark.len;
 			if (st.active && count_instructions)
 				st.pending_instrs++;
@@ -540,6 +571,7 @@ static void dmo_pre_clo_init(void)
 	VG_(details_copyright_author)("Copyright (C) the dmo authors.");
 	VG_(details_bug_reports_to)("the dmo issue tracker");
 	VG_(details_avg_translation_sizeB)(275);
+	dmo_where_pre_clo_init();
 
 	VG_(basic_tool_funcs)(dmo_post_clo_init, dmo_instrument, dmo_fini);
 	VG_(needs_command_line_options)(dmo_process_cmd_line_option, dmo_print_usage,

@@ -7,12 +7,13 @@
 # tests/man_pages.sh checks that every command has its page and that
 # `man -l` renders each one without a warning.
 DMO_MAN_COMMANDS = profile export analyze demo run formula plot plan report model infer \
-	verify compare sweep ops
+	verify compare sweep ops annotate
 DMO_MAN_PAGES = docs/man/dmo.1 docs/man/dmo-profile.1 docs/man/dmo-export.1 \
 	docs/man/dmo-analyze.1 docs/man/dmo-demo.1 docs/man/dmo-run.1 \
 	docs/man/dmo-formula.1 docs/man/dmo-plot.1 docs/man/dmo-plan.1 docs/man/dmo-report.1 \
 	docs/man/dmo-model.1 docs/man/dmo-infer.1 docs/man/dmo-verify.1 \
-	docs/man/dmo-compare.1 docs/man/dmo-sweep.1 docs/man/dmo-ops.1
+	docs/man/dmo-compare.1 docs/man/dmo-sweep.1 docs/man/dmo-ops.1 \
+	docs/man/dmo-annotate.1
 # dmo_layer_begin(3), and its other names: written by hand, as the C API
 # has no --help to generate it from.
 man_MANS = $(DMO_MAN_PAGES)

@@ -16,7 +16,7 @@ expect_eq "dmo nosuch: message" "dmo: 'nosuch' is not a dmo command|try 'dmo --h
 	"$(tr '\n' '|' <"$WORK/err" | sed 's/|$//')"
 
 commands=$("$DMO" --help | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }')
-expect_eq "dmo --help lists the commands" 15 "$(echo "$commands" | wc -l)"
+expect_eq "dmo --help lists the commands" 16 "$(echo "$commands" | wc -l)"
 
 for cmd in $commands; do
 	"$DMO" "$cmd" --help >"$WORK/help" 2>"$WORK/err"
@@ -155,6 +155,7 @@ cmp -s "$WORK/sweep.csv" "$WORK"/sweep/sweep-*/summary.csv ||
 json_sample() { # CMD FORMAT: arguments for a small table (FORMAT keeps outputs apart)
 	case $1 in
 	analyze) echo "$WORK/summary" ;;
+	annotate) echo "$WORK/run-csv" ;; # dmo run's, above in the order of dmo --help
 	compare) echo "--backends ref -o $WORK/cmp-$2 relu:in=1x1x8" ;;
 	formula) echo "$GOLDEN" ;;
 	infer) echo "$top_srcdir/tests/models/tflm_micro_speech_quantized.tflite" ;;

@@ -27,5 +27,6 @@ int cmd_sweep(int argc, char **argv);
 int cmd_infer(int argc, char **argv);
 int cmd_ops(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
 
 #endif

@@ -330,18 +330,10 @@ int cmd_plot(int argc, char **argv)
 		return cmd_misuse(&command, optind < argc ? "one run directory expected"
 							  : "no run directory given");
 	dir = argv[optind];
-	if (dmo_rundir_exists(dir, err, sizeof err) != 0) {
-		fprintf(stderr, "dmo plot: %s\n", err);
-		return 2;
-	}
-	if (dmo_rundir_recover(dir, err, sizeof err) != 0)
-		fprintf(stderr, "dmo plot: %s\n", err);
-	snprintf(csv, sizeof csv, "%s/" DMO_LAYERS_CSV, dir);
-	read_rc = dmo_layers_csv_read(csv, &table, err, sizeof err);
-	if (read_rc != 0)
-		fprintf(stderr, "dmo plot: %s\n", err);
+	read_rc = dmo_rundir_layers(dir, "dmo plot", &table);
 	if (read_rc < 0)
 		return 2;
+	snprintf(csv, sizeof csv, "%s/" DMO_LAYERS_CSV, dir);
 	row = pick_layer(dir, &table, layer);
 	if (row == NULL) {
 		if (layer != NULL)

@@ -15,6 +15,7 @@
 #include "model_table.h"
 #include "plan.h"
 #include "plan_summary.h"
+#include "plan_view.h"
 #include "profile_options.h"
 #include "report_html.h"
 #include "rundir.h"

@@ -13,6 +13,7 @@ static const struct dmo_command commands[] = {
 	{ "demo", cmd_demo, "profile a reference kernel and show what dmo finds" },
 	{ "run", cmd_run, "profile reference kernels for op specs or a whole model" },
 	{ "formula", cmd_formula, "analytic and algorithmic O_s of op specs, without running them" },
+	{ "annotate", cmd_annotate, "the source lines that load, store and bind O_s in a run" },
 	{ "plot", cmd_plot, "figures of a layer: access pattern, minR/maxW bounds, threads" },
 	{ "plan", cmd_plan, "arena plan of a model with and without diagonal overlaps" },
 	{ "report", cmd_report, "one self-contained HTML page of a plan, a run directory or a sweep" },

@@ -11,24 +11,19 @@
 
 #define READ_CHUNK 65536
 
-/* Watch the normative reducer rather than restate its rule: an event that
- * moves an extreme becomes that extreme's holder, and an event that lowers
- * the bound forms the new tightest pair with the holder of the extreme it
- * was compared against (W(O) for an input-side event, W(I) for R(O)). */
+/* The events holding the reducer's extremes, and the pair that gave its
+ * smallest bound (os_reducer.h, DMO_MOVED_*). */
 static void scan_event(void *ctx, const struct dmo_event *e)
 {
 	struct plot_scan *s = ctx;
-	struct dmo_reducer before = s->red;
+	unsigned moved = dmo_reducer_add(&s->red, e->flags, e->offset, e->size);
 
-	dmo_reducer_add(&s->red, e->flags, e->offset, e->size);
 	dmo_any_add(&s->any, e->tid, e->flags, e->offset, e->size);
-	if (s->red.counts[3] != before.counts[3] &&
-	    (before.counts[3] == 0 || s->red.max_out_write_end > before.max_out_write_end))
+	if (moved & DMO_MOVED_OUT_WRITE_END)
 		s->wo_setter = *e;
-	if (s->red.counts[1] != before.counts[1] &&
-	    (before.counts[1] == 0 || s->red.min_in_write_start < before.min_in_write_start))
+	if (moved & DMO_MOVED_IN_WRITE_START)
 		s->wi_setter = *e;
-	if (s->red.have_bound && (!before.have_bound || s->red.min_bound < before.min_bound)) {
+	if (moved & DMO_MOVED_BOUND) {
 		s->pair[0] = (e->flags & DMO_EV_OUT) ? s->wi_setter : s->wo_setter;
 		s->pair[1] = *e;
 		s->have_pair = 1;

@@ -432,6 +432,26 @@ int dmo_rundir_recover(const char *dir, char *err, size_t err_len)
 	return rc;
 }
 
+int dmo_rundir_layers(const char *dir, const char *who, struct dmo_layer_table *table)
+{
+	char csv[4096], err[4096 + 256];
+	int rc;
+
+	table->rows = NULL;
+	table->count = 0;
+	if (dmo_rundir_exists(dir, err, sizeof err) != 0) {
+		fprintf(stderr, "%s: %s\n", who, err);
+		return -1;
+	}
+	if (dmo_rundir_recover(dir, err, sizeof err) != 0)
+		fprintf(stderr, "%s: %s\n", who, err);
+	snprintf(csv, sizeof csv, "%s/" DMO_LAYERS_CSV, dir);
+	rc = dmo_layers_csv_read(csv, table, err, sizeof err);
+	if (rc != 0)
+		fprintf(stderr, "%s: %s\n", who, err);
+	return rc;
+}
+
 int dmo_profile_option(struct dmo_profile_options *opts, int option, const char *value,
 		       char *err, size_t err_len)
 {

@@ -70,6 +70,13 @@ int dmo_run_dir_lock(const char *dir, char *err, size_t err_len);
  * says so), -1 with ERR set when it could not be. */
 int dmo_rundir_recover(const char *dir, char *err, size_t err_len);
 
+/* The layers of run directory DIR for a command that reads one (dmo plot,
+ * dmo annotate): DIR must be a folder; a missing layers.csv is made first
+ * (dmo_rundir_recover); then layers.csv is read into *TABLE.  Problems go
+ * to stderr after "WHO: ".  Returns dmo_layers_csv_read's 0 or 1 (bad rows
+ * skipped), or -1 when there is nothing to read. */
+int dmo_rundir_layers(const char *dir, const char *who, struct dmo_layer_table *table);
+
 /* The options `dmo profile` and `dmo run` share, as getopt_long codes:
  * 'o' --out DIR, 't' --trace=summary|full, 'q' --quiet,
  * DMO_OPT_MAX_MEM --max-mem SIZE, DMO_OPT_VG_OPT --vg-opt OPTION,

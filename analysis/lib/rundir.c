@@ -19,6 +19,7 @@
 #include "summary.h"
 #include "textcol.h"
 #include "trace_format.h"
+#include "where_format.h"
 
 static const char *const columns[] = {
 	"layer", "name", "op", "in_bytes", "out_bytes", "in_reads", "in_writes",
@@ -631,7 +632,8 @@ int dmo_rundir_owns(const char *leaf)
 					     DMO_THREADS_CSV, "runs.csv" /* --runs */,
 					     DMO_BACKEND_INFO_CSV, DMO_KERNELS_CSV,
 					     DMO_HOST_CSV, DMO_RUNTIME_INFO_FILE };
-	static const char *const per_layer[] = { DMO_TRACE_FILE_SUFFIX, ".csv", "-curves.csv" };
+	static const char *const per_layer[] = { DMO_TRACE_FILE_SUFFIX, ".csv", "-curves.csv",
+						 DMO_WHERE_FILE_SUFFIX };
 	char name[256], stem[256];
 	const char *p;
 	size_t digits;

@@ -1,0 +1,281 @@
+/* dmo_where.c - code locations (dmo_where.h): the sites of the guest's
+ * loads and stores, and each layer's where file, written when the layer
+ * ends, while the code it names is still mapped.
+ *
+ * Names come from Valgrind's debug information: the function, source
+ * file and line of the instruction, and through an inlined-call cursor
+ * the calls it was inlined into.  A program without debug information
+ * still gets each instruction's address and the object it lies in. */
+#include "pub_tool_basics.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_vki.h"
+
+#include "dmo_layers.h"
+#include "dmo_where.h"
+#include "event.h"
+#include "where_format.h"
+
+/* The core's switch for reading inlined-call information, which the
+ * installed headers do not declare (pub_core_options.h).  Valgrind turns
+ * it on by default for memcheck and a few others only, before the tool
+ * starts and before it parses the options, so a tool that sets it when
+ * it starts makes it its own default. */
+extern Bool VG_(clo_read_inline_info);
+
+struct dmo_where_layer dmo_where;
+
+static VgHashTable *sites;
+
+void dmo_where_pre_clo_init(void)
+{
+	VG_(clo_read_inline_info) = True;
+}
+
+struct dmo_site *dmo_where_site(Addr ip)
+{
+	struct dmo_site *site;
+	if (sites == NULL)
+		sites = VG_(HT_construct)("dmo.sites");
+	site = VG_(HT_lookup)(sites, ip);
+	if (site == NULL) {
+		site = VG_(calloc)("dmo.site", 1, sizeof *site);
+		site->ip = ip;
+		VG_(HT_add_node)(sites, site);
+	}
+	return site;
+}
+
+void dmo_where_open(void)
+{
+	UInt layer = dmo_where.layer + 1;
+	VG_(memset)(&dmo_where, 0, sizeof dmo_where);
+	/* Stamp 0 is a new site's: never a layer's. */
+	dmo_where.layer = layer == 0 ? 1 : layer;
+}
+
+void dmo_where_touch(struct dmo_site *site)
+{
+	site->layer = dmo_where.layer;
+	VG_(memset)(site->counts, 0, sizeof site->counts);
+	site->next_touched = dmo_where.touched;
+	dmo_where.touched = site;
+}
+
+/* ---- writing the file: a buffer flushed as it fills ---- */
+
+struct out {
+	Int fd;
+	Bool failed;
+	UInt used;
+	HChar buf[8192];
+};
+
+static void flush(struct out *o)
+{
+	if (o->used > 0 && !o->failed && VG_(write)(o->fd, o->buf, o->used) != (Int)o->used)
+		o->failed = True;
+	o->used = 0;
+}
+
+static void put_char(struct out *o, HChar c)
+{
+	if (o->used == sizeof o->buf)
+		flush(o);
+	o->buf[o->used++] = c;
+}
+
+static void put(struct out *o, const HChar *s)
+{
+	for (; *s; s++)
+		put_char(o, *s);
+}
+
+/* A text field, quoted as CSV wants: names may hold commas. */
+static void put_text(struct out *o, const HChar *s)
+{
+	put_char(o, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			put_char(o, '"');
+		put_char(o, *s);
+	}
+	put_char(o, '"');
+}
+
+static void put_number(struct out *o, const HChar *format, ULong n)
+{
+	HChar text[32];
+	VG_(snprintf)(text, sizeof text, format, n);
+	put(o, text);
+}
+
+/* ---- naming an instruction ---- */
+
+/* Text copied out of the debug information, whose strings last only
+ * until its next call. */
+struct names {
+	HChar function[512], file[1024], object[1024], inlined_into[2048];
+	UInt line;
+	Bool in_object;     /* OBJECT_ADDRESS is known */
+	Addr object_address; /* the instruction's address in its ELF file */
+};
+
+static void copy(HChar *to, SizeT size, const HChar *from)
+{
+	VG_(strncpy)(to, from, size - 1);
+	to[size - 1] = '\0';
+}
+
+/* One frame of VG_(describe_IP): "0xADDR: FUNCTION (WHERE)", WHERE being
+ * "FILE:LINE" or "in OBJECT", or "0xADDR: FUNCTION" alone; FUNCTION is
+ * "???" when unknown.  The function ends where " (" first appears: C and
+ * C++ names hold none.  Returns the function part in FN (empty when
+ * unknown) and the rest, "(WHERE)", in *REST ("" when none). */
+static void split_frame(const HChar *frame, HChar *fn, SizeT size, const HChar **rest)
+{
+	const HChar *start = VG_(strstr)(frame, ": ");
+	const HChar *paren;
+	SizeT len;
+	start = start != NULL ? start + 2 : frame;
+	paren = VG_(strstr)(start, " (");
+	len = paren != NULL ? (SizeT)(paren - start) : VG_(strlen)(start);
+	if (len >= size)
+		len = size - 1;
+	VG_(memcpy)(fn, start, len);
+	fn[len] = '\0';
+	if (VG_(strcmp)(fn, "???") == 0)
+		fn[0] = '\0';
+	*rest = paren != NULL ? paren + 1 : "";
+}
+
+/* Append "FUNCTION WHERE" of one outer frame to N's inlined_into, "; "
+ * between frames. */
+static void add_caller(struct names *n, const HChar *frame)
+{
+	HChar fn[512];
+	const HChar *rest;
+	SizeT used = VG_(strlen)(n->inlined_into), room = sizeof n->inlined_into - used;
+	split_frame(frame, fn, sizeof fn, &rest);
+	VG_(snprintf)(n->inlined_into + used, room, "%s%s%s%s", used > 0 ? "; " : "",
+		      fn[0] ? fn : "???", rest[0] ? " " : "", rest);
+}
+
+static void name_ip(Addr ip, struct names *n)
+{
+	DiEpoch ep = VG_(current_DiEpoch)();
+	const HChar *file, *dir, *object;
+	InlIPCursor *frames;
+	const HChar *rest;
+	DebugInfo *info;
+
+	VG_(memset)(n, 0, sizeof *n);
+	if (VG_(get_filename_linenum)(ep, ip, &file, &dir, &n->line)) {
+		if (dir != NULL && dir[0] != '\0' && file[0] != '/')
+			VG_(snprintf)(n->file, sizeof n->file, "%s/%s", dir, file);
+		else
+			copy(n->file, sizeof n->file, file);
+	} else {
+		n->line = 0;
+	}
+	if (VG_(get_objname)(ep, ip, &object))
+		copy(n->object, sizeof n->object, object);
+	/* Where objdump and addr2line find the instruction in its file, which
+	 * the running address is not for a library or a PIE. */
+	info = VG_(find_DebugInfo)(ep, ip);
+	if (info != NULL) {
+		n->in_object = True;
+		n->object_address = ip - VG_(DebugInfo_get_text_bias)(info);
+	}
+	/* The innermost frame names the function the instruction's line is
+	 * in, inlined or not; each next one the call it was inlined at. */
+	frames = VG_(new_IIPC)(ep, ip);
+	split_frame(VG_(describe_IP)(ep, ip, frames), n->function, sizeof n->function, &rest);
+	while (frames != NULL && VG_(next_IIPC)(frames))
+		add_caller(n, VG_(describe_IP)(ep, ip, frames));
+	if (frames != NULL)
+		VG_(delete_IIPC)(frames);
+}
+
+static void put_names(struct out *o, Addr ip)
+{
+	struct names n;
+	name_ip(ip, &n);
+	put_text(o, n.function);
+	put_char(o, ',');
+	put_text(o, n.file);
+	put_char(o, ',');
+	if (n.line > 0)
+		put_number(o, "%llu", n.line);
+	put_char(o, ',');
+	put_text(o, n.object);
+	put_char(o, ',');
+	if (n.in_object)
+		put_number(o, "0x%llx", n.object_address);
+	put_char(o, ',');
+	put_text(o, n.inlined_into);
+	put_char(o, '\n');
+}
+
+static void put_site(struct out *o, const struct dmo_site *site)
+{
+	Int k;
+	put(o, DMO_WHERE_ROLE_SITE ",");
+	put_number(o, "0x%llx,,,,", site->ip);
+	for (k = 0; k < DMO_COUNT_KINDS; k++)
+		put_number(o, "%llu,", site->counts[k]);
+	put_names(o, site->ip);
+}
+
+static void put_pair_access(struct out *o, const HChar *role, const struct dmo_where_access *a)
+{
+	static const HChar *const kinds[] = DMO_WHERE_KIND_NAMES;
+	put(o, role);
+	put_number(o, ",0x%llx,", a->site->ip);
+	put(o, kinds[dmo_event_kind((UChar)a->flags)]);
+	put_number(o, ",%llu", a->offset);
+	put_number(o, ",%llu,,,,,", a->size);
+	put_names(o, a->site->ip);
+}
+
+void dmo_where_close(const HChar *out_dir, UInt seq)
+{
+	static struct out o; /* 8 KiB: off the tool's small stack */
+	HChar path[4096];
+	const struct dmo_site *site;
+	SysRes res;
+
+	if (out_dir == NULL)
+		return;
+	VG_(snprintf)(path, sizeof path, "%s/" DMO_WHERE_FILE_FORMAT, out_dir, seq);
+	res = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
+	if (sr_isError(res)) {
+		VG_(umsg)("dmo: cannot create %s: %s; layer %u has no code locations\n", path,
+			  VG_(strerror)(sr_Err(res)), seq);
+		return;
+	}
+	o.fd = sr_Res(res);
+	o.failed = False;
+	o.used = 0;
+	put(&o, DMO_WHERE_HEADER "\n");
+	if (dmo_where.have_pair) {
+		put_pair_access(&o, DMO_WHERE_ROLE_FIRST, &dmo_where.pair[0]);
+		put_pair_access(&o, DMO_WHERE_ROLE_SECOND, &dmo_where.pair[1]);
+	}
+	for (site = dmo_where.touched; site != NULL; site = site->next_touched)
+		put_site(&o, site);
+	flush(&o);
+	VG_(close)(o.fd);
+	/* Half a file would read as damaged: none says plainly that the
+	 * layer has no code locations. */
+	if (o.failed) {
+		VG_(unlink)(path);
+		VG_(umsg)("dmo: cannot write %s (disk full?); layer %u has no code locations\n",
+			  path, seq);
+	}
+}

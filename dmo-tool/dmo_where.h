@@ -1,0 +1,98 @@
+/* dmo_where.h - code locations: per layer, the instructions that touched
+ * its buffers (loads and stores of each, by kind) and the two accesses
+ * of its tightest forbidding pair, written at the layer's end as
+ * layer-NNNN-where.csv, named with Valgrind's debug information
+ * (common/where_format.h, docs/rundir.md).
+ *
+ * Each guest instruction that loads or stores gets one site, made when
+ * its code is translated and kept for the run (a Valgrind hash table by
+ * address, so code translated again finds its old site); the helpers get
+ * the site's address as an argument, so counting costs no look-up: an
+ * access adds one to its site's counter, and the reducer says what the
+ * access moved (os_reducer.h).  O(1) per access. */
+#ifndef DMO_WHERE_H
+#define DMO_WHERE_H
+
+#include "pub_tool_basics.h"
+#include "os_reducer.h"
+
+struct dmo_site {
+	struct dmo_site *next_in_table; /* the hash table's chain (VgHashNode) */
+	UWord ip;                       /* its key: the guest instruction's address */
+	UInt layer;                     /* the layer COUNTS are for */
+	struct dmo_site *next_touched;  /* in that layer's list */
+	ULong counts[DMO_COUNT_KINDS];  /* accesses by dmo_event_kind */
+};
+
+/* One access as the where file names it. */
+struct dmo_where_access {
+	const struct dmo_site *site;
+	UInt flags;
+	ULong offset, size;
+};
+
+/* The open layer's locations. */
+struct dmo_where_layer {
+	UInt layer;                 /* a stamp, new for each layer */
+	struct dmo_site *touched;   /* sites counted in it, newest first */
+	struct dmo_where_access out_write_holder, in_write_holder;
+	struct dmo_where_access pair[2];
+	Bool have_pair;
+};
+extern struct dmo_where_layer dmo_where;
+
+/* Before Valgrind reads its options: ask it to read inlined-call debug
+ * information, as memcheck does by default (--read-inline-info=no still
+ * says no). */
+void dmo_where_pre_clo_init(void);
+
+/* The site of the instruction at IP, made on first use; for the
+ * instrumenter. */
+struct dmo_site *dmo_where_site(Addr ip);
+
+/* A layer begins: nothing counted yet. */
+void dmo_where_open(void);
+
+/* Put SITE on the open layer's list with zero counts. */
+void dmo_where_touch(struct dmo_site *site);
+
+/* Fold one access of SITE by thread TID into the layer's reducer A, as
+ * dmo_any_add does, and note where it went: the site's count, and the
+ * site as the holder of what the access moved (os_reducer.h). */
+static inline __attribute__((always_inline)) void dmo_where_add(struct dmo_any_reducer *a,
+								UInt tid, struct dmo_site *site,
+								UInt flags, ULong offset,
+								ULong size)
+{
+	unsigned moved = dmo_any_add(a, tid, flags, offset, size);
+	struct dmo_where_access *held;
+
+	if (site->layer != dmo_where.layer)
+		dmo_where_touch(site);
+	site->counts[dmo_event_kind((UChar)flags)]++;
+	if (moved == 0)
+		return;
+	held = moved & DMO_MOVED_OUT_WRITE_END ? &dmo_where.out_write_holder
+	     : moved & DMO_MOVED_IN_WRITE_START ? &dmo_where.in_write_holder : NULL;
+	if (held != NULL) {
+		held->site = site;
+		held->flags = flags;
+		held->offset = offset;
+		held->size = size;
+	}
+	if (moved & DMO_MOVED_BOUND) {
+		dmo_where.pair[0] = flags & DMO_EV_OUT ? dmo_where.in_write_holder
+						       : dmo_where.out_write_holder;
+		dmo_where.pair[1].site = site;
+		dmo_where.pair[1].flags = flags;
+		dmo_where.pair[1].offset = offset;
+		dmo_where.pair[1].size = size;
+		dmo_where.have_pair = True;
+	}
+}
+
+/* The layer SEQ ended: write OUT_DIR/layer-SEQ-where.csv.  A failure is
+ * reported and costs only that file. */
+void dmo_where_close(const HChar *out_dir, UInt seq);
+
+#endif
