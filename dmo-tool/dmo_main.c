@@ -53,6 +53,7 @@ static ULong clo_max_mem = (ULong)DMO_MAX_MEM_DEFAULT_MIB << 20;
 static Bool dmo_process_cmd_line_option(const HChar *arg)
 {
 	const HChar *trace = NULL, *max_mem = NULL;
+	Long version = 0;
 	if VG_STR_CLO(arg, "--dmo-fifo", clo_fifo) {}
 	else if VG_STR_CLO(arg, "--dmo-out", clo_out) {}
 	else if VG_STR_CLO(arg, "--dmo-trace", trace) {
@@ -63,6 +64,9 @@ static Bool dmo_process_cmd_line_option(const HChar *arg)
 		else
 			VG_(fmsg_bad_option)(arg, "expected summary or full\n");
 	} else if VG_BOOL_CLO(arg, "--dmo-count", clo_count) {
+	} else if VG_INT_CLO(arg, "--dmo-trace-version", version) {
+		if (!dmo_trace_set_version((UInt)version))
+			VG_(fmsg_bad_option)(arg, "expected 2 (compact) or 1 (16-byte events)\n");
 	} else if VG_STR_CLO(arg, "--dmo-max-mem", max_mem) {
 		uint64_t bytes = 0;
 		if (dmo_size_parse(max_mem, &bytes) != 0 || bytes < DMO_MAX_MEM_MIN)
@@ -85,6 +89,8 @@ static void dmo_print_usage(void)
 "    --dmo-trace=summary|full  summary: per-layer counts and exact O_s;\n"
 "                              full: also every event, in layer-NNNN.events\n"
 "                              [summary]\n"
+"    --dmo-trace-version=2|1   event files in version 2 (compact) or 1\n"
+"                              (16 bytes an event) [2]\n"
 "    --dmo-count=no|yes        count guest instructions for layers.csv's\n"
 "                              instructions column; a full trace always\n"
 "                              counts (event times) [no]\n"

@@ -10,6 +10,9 @@ const struct cmd_option cmd_profile_options[] = {
 	{ "out", required_argument, 'o', "DIR", "run directory (default: dmo-run)" },
 	{ "trace", required_argument, 't', "MODE",
 	  "summary (counts and exact O_s) or full (every event)" },
+	{ "trace-version", required_argument, DMO_OPT_TRACE_VERSION, "N",
+	  "event files in version 2 (compact, the default) or 1\n"
+	  "(16 bytes an event, as dmo wrote before; both are read)" },
 	{ "count", no_argument, DMO_OPT_COUNT, NULL,
 	  "count guest instructions for layers.csv's instructions\n"
 	  "column (a full trace always counts; otherwise it is empty)" },

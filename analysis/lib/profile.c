@@ -228,13 +228,13 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 			 const char *fifo, const char *out_dir, pid_t parent)
 {
 	const char *valgrind = getenv("DMO_VALGRIND");
-	char fifo_opt[PATH_MAX + 32], out_opt[PATH_MAX + 16], mem_opt[64];
+	char fifo_opt[PATH_MAX + 32], out_opt[PATH_MAX + 16], mem_opt[64], version_opt[32];
 	size_t argc = 0;
 	char **argv;
 
 	while (opts->argv[argc] != NULL)
 		argc++;
-	argv = calloc(argc + 9 + (size_t)opts->n_vg_opts, sizeof *argv);
+	argv = calloc(argc + 10 + (size_t)opts->n_vg_opts, sizeof *argv);
 	if (argv == NULL)
 		_exit(127);
 	snprintf(fifo_opt, sizeof fifo_opt, "--dmo-fifo=%s", fifo);
@@ -251,8 +251,11 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 		argv[6] = mem_opt;
 	}
 	argv[7] = opts->count ? "--dmo-count=yes" : "--dmo-count=no";
-	memcpy(argv + 8, opts->vg_opts, (size_t)opts->n_vg_opts * sizeof *argv);
-	memcpy(argv + 8 + opts->n_vg_opts, opts->argv, argc * sizeof *argv);
+	snprintf(version_opt, sizeof version_opt, "--dmo-trace-version=%d",
+		 opts->trace_version ? opts->trace_version : (int)DMO_TRACE_VERSION);
+	argv[8] = version_opt;
+	memcpy(argv + 9, opts->vg_opts, (size_t)opts->n_vg_opts * sizeof *argv);
+	memcpy(argv + 9 + opts->n_vg_opts, opts->argv, argc * sizeof *argv);
 	/* If dmo is killed outright, Valgrind gets SIGTERM, so the tool still
 	 * finishes its rows; the program is never left running alone. */
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
@@ -445,6 +448,14 @@ int dmo_profile_option(struct dmo_profile_options *opts, int option, const char 
 			return -1;
 		}
 		opts->full_trace = strcmp(value, "full") == 0;
+		return 1;
+	case DMO_OPT_TRACE_VERSION:
+		if (strcmp(value, "1") != 0 && strcmp(value, "2") != 0) {
+			snprintf(err, err_len, "--trace-version must be 2 (compact) or 1, not '%s'",
+				 value);
+			return -1;
+		}
+		opts->trace_version = value[0] - '0';
 		return 1;
 	case DMO_OPT_MAX_MEM: {
 		uint64_t bytes;
