@@ -25,6 +25,7 @@
 #include "protocol.h"
 #include "summary.h"
 #include "dmo_trace.h"
+#include "layer_list.h"
 #include "trace_format.h"
 
 /* Core functions the installed headers do not declare.
@@ -79,12 +80,24 @@ static struct {
 	UInt trace_stopped_at; /* the layer whose event file failed; 0: none */
 } st = { .fifo_fd = -1, .summary_fd = -1 };
 
-/* Whether layer SEQ gets an event file.  Once one failed (a full disk),
- * no later layer's is begun: each printed its own error and left an empty
- * file.  Said once, here. */
-static Bool trace_wanted(UInt seq)
+/* The layers a full trace keeps (--dmo-layers, common/layer_list.h);
+ * NULL: all of them. */
+static const HChar *traced_layers;
+
+void dmo_layers_trace_only(const HChar *list)
+{
+	traced_layers = list;
+}
+
+/* Whether layer SEQ, named NAME, gets an event file: a full trace, and
+ * the layer is on the list.  Once one failed (a full disk), no later
+ * layer's is begun: each printed its own error and left an empty file.
+ * Said once, here. */
+static Bool trace_wanted(UInt seq, const HChar *name)
 {
 	if (!st.full_trace || st.out_dir == NULL)
+		return False;
+	if (traced_layers != NULL && !dmo_layer_list_has(traced_layers, seq, name))
 		return False;
 	if (st.trace_stopped_at == 0)
 		return True;
@@ -274,7 +287,7 @@ static void op_open(void *ctx, const struct dmo_protocol_layer *l)
 	dmo_any_init(&st.active.reducer, l->in_bytes, l->out_bytes, thread_slots,
 		     DMO_TID_LUMPED + 1);
 	dmo_instructions = 0;
-	if (trace_wanted(l->seq)) {
+	if (trace_wanted(l->seq, l->name)) {
 		HChar path[4096];
 		VG_(snprintf)(path, sizeof path, "%s/" DMO_TRACE_FILE_FORMAT, st.out_dir, l->seq);
 		dmo_trace_open(path, l->seq, l->in_bytes, l->out_bytes, st.max_mem);

@@ -36,6 +36,7 @@
 #include "dmo_bare.h"
 #include "dmo_layers.h"
 #include "dmo_trace.h"
+#include "layer_list.h"
 #include "size_text.h"
 #include "trace_format.h"
 #include "wire.h"
@@ -52,8 +53,9 @@ static ULong clo_max_mem = (ULong)DMO_MAX_MEM_DEFAULT_MIB << 20;
 
 static Bool dmo_process_cmd_line_option(const HChar *arg)
 {
-	const HChar *trace = NULL, *max_mem = NULL;
+	const HChar *trace = NULL, *max_mem = NULL, *layers = NULL;
 	Long version = 0;
+	SizeT bad_at;
 	if VG_STR_CLO(arg, "--dmo-fifo", clo_fifo) {}
 	else if VG_STR_CLO(arg, "--dmo-out", clo_out) {}
 	else if VG_STR_CLO(arg, "--dmo-trace", trace) {
@@ -64,6 +66,11 @@ static Bool dmo_process_cmd_line_option(const HChar *arg)
 		else
 			VG_(fmsg_bad_option)(arg, "expected summary or full\n");
 	} else if VG_BOOL_CLO(arg, "--dmo-count", clo_count) {
+	} else if VG_STR_CLO(arg, "--dmo-layers", layers) {
+		if (dmo_layer_list_check(layers, &bad_at) != 0)
+			VG_(fmsg_bad_option)(arg, "expected numbers, ranges N-M and names (* and ?"
+					     " as wildcards), separated by commas\n");
+		dmo_layers_trace_only(layers);
 	} else if VG_INT_CLO(arg, "--dmo-trace-version", version) {
 		if (!dmo_trace_set_version((UInt)version))
 			VG_(fmsg_bad_option)(arg, "expected 2 (compact) or 1 (16-byte events)\n");
@@ -89,6 +96,10 @@ static void dmo_print_usage(void)
 "    --dmo-trace=summary|full  summary: per-layer counts and exact O_s;\n"
 "                              full: also every event, in layer-NNNN.events\n"
 "                              [summary]\n"
+"    --dmo-layers=LIST         a full trace keeps only these layers: numbers\n"
+"                              (from 1), ranges N-M, names with * and ?,\n"
+"                              separated by commas; the others get their\n"
+"                              summary rows [all]\n"
 "    --dmo-trace-version=2|1   event files in version 2 (compact) or 1\n"
 "                              (16 bytes an event) [2]\n"
 "    --dmo-count=no|yes        count guest instructions for layers.csv's\n"
