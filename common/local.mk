@@ -20,14 +20,12 @@ tests_test_protocol_SOURCES = tests/test_protocol.c tests/check_main.h
 tests_test_protocol_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_protocol_LDADD = common/libdmo-core.la $(CHECK_LIBS)
 
-check_PROGRAMS += tests/test_event_code
-TESTS += tests/test_event_code
+# Issue 31: the compact events' coding and the --layers lists.
+check_PROGRAMS += tests/test_event_code tests/test_layer_list
+TESTS += tests/test_event_code tests/test_layer_list
 tests_test_event_code_SOURCES = tests/test_event_code.c tests/check_main.h
-tests_test_event_code_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_test_event_code_LDADD = common/libdmo-core.la $(CHECK_LIBS)
-
-check_PROGRAMS += tests/test_layer_list
-TESTS += tests/test_layer_list
 tests_test_layer_list_SOURCES = tests/test_layer_list.c tests/check_main.h
-tests_test_layer_list_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_test_layer_list_LDADD = common/libdmo-core.la $(CHECK_LIBS)
+tests_test_event_code_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_layer_list_CFLAGS = $(tests_test_event_code_CFLAGS)
+tests_test_event_code_LDADD = common/libdmo-core.la $(CHECK_LIBS)
+tests_test_layer_list_LDADD = $(tests_test_event_code_LDADD)

@@ -81,12 +81,17 @@ static struct {
 } st = { .fifo_fd = -1, .summary_fd = -1 };
 
 /* The layers a full trace keeps (--dmo-layers, common/layer_list.h);
- * NULL: all of them. */
+ * NULL: all of them.  With SKIP_OTHERS the others are not measured at
+ * all: no row, no checks (--dmo-untraced=skip). */
 static const HChar *traced_layers;
+static Bool skip_others;
+/* The open layer is one of those: its end only closes it. */
+static Bool skipping;
 
-void dmo_layers_trace_only(const HChar *list)
+void dmo_layers_trace_only(const HChar *list, Bool skip)
 {
 	traced_layers = list;
+	skip_others = skip;
 }
 
 /* Whether layer SEQ, named NAME, gets an event file: a full trace, and
@@ -281,6 +286,13 @@ static void op_open(void *ctx, const struct dmo_protocol_layer *l)
 	Bool rewatch = dmo_watched == NULL;
 	UInt n_ranges;
 
+	if (skip_others && st.full_trace && traced_layers != NULL &&
+	    !dmo_layer_list_has(traced_layers, l->seq, l->name)) {
+		/* Runs as code outside layers does: the checks of the last
+		 * layer's buffers soon go (dmo_layers_idle_access). */
+		skipping = True;
+		return;
+	}
 	st.active = next;
 	st.active.alive_threads = st.alive_threads > 0 ? st.alive_threads : 1;
 	st.rows++;
@@ -334,7 +346,12 @@ void dmo_layers_thread_exited(void)
 static void op_close(void *ctx, struct dmo_layer_summary *row)
 {
 	Bool traced = st.full_trace && st.out_dir != NULL && st.trace_stopped_at == 0;
-	ULong trace_events = dmo_trace_close();
+	ULong trace_events;
+	if (skipping) {
+		skipping = False;
+		return;
+	}
+	trace_events = dmo_trace_close();
 	if (traced && dmo_trace_failed()) {
 		st.trace_stopped_at = row->layer;
 		if (row->status == DMO_STATUS_OK) {

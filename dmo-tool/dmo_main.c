@@ -50,10 +50,12 @@ static Bool clo_count = False;
  * instructions column, so only when asked (--dmo-count=yes). */
 static Bool count_instructions = False;
 static ULong clo_max_mem = (ULong)DMO_MAX_MEM_DEFAULT_MIB << 20;
+static const HChar *clo_layers = NULL;
+static Bool clo_skip_untraced = False;
 
 static Bool dmo_process_cmd_line_option(const HChar *arg)
 {
-	const HChar *trace = NULL, *max_mem = NULL, *layers = NULL;
+	const HChar *trace = NULL, *max_mem = NULL, *untraced = NULL;
 	Long version = 0;
 	SizeT bad_at;
 	if VG_STR_CLO(arg, "--dmo-fifo", clo_fifo) {}
@@ -66,11 +68,14 @@ static Bool dmo_process_cmd_line_option(const HChar *arg)
 		else
 			VG_(fmsg_bad_option)(arg, "expected summary or full\n");
 	} else if VG_BOOL_CLO(arg, "--dmo-count", clo_count) {
-	} else if VG_STR_CLO(arg, "--dmo-layers", layers) {
-		if (dmo_layer_list_check(layers, &bad_at) != 0)
+	} else if VG_STR_CLO(arg, "--dmo-layers", clo_layers) {
+		if (dmo_layer_list_check(clo_layers, &bad_at) != 0)
 			VG_(fmsg_bad_option)(arg, "expected numbers, ranges N-M and names (* and ?"
 					     " as wildcards), separated by commas\n");
-		dmo_layers_trace_only(layers);
+	} else if VG_STR_CLO(arg, "--dmo-untraced", untraced) {
+		if (VG_(strcmp)(untraced, "summary") != 0 && VG_(strcmp)(untraced, "skip") != 0)
+			VG_(fmsg_bad_option)(arg, "expected summary or skip\n");
+		clo_skip_untraced = VG_(strcmp)(untraced, "skip") == 0;
 	} else if VG_INT_CLO(arg, "--dmo-trace-version", version) {
 		if (!dmo_trace_set_version((UInt)version))
 			VG_(fmsg_bad_option)(arg, "expected 2 (compact) or 1 (16-byte events)\n");
@@ -100,6 +105,9 @@ static void dmo_print_usage(void)
 "                              (from 1), ranges N-M, names with * and ?,\n"
 "                              separated by commas; the others get their\n"
 "                              summary rows [all]\n"
+"    --dmo-untraced=summary|skip  the layers --dmo-layers leaves out:\n"
+"                              summary rows, or skipped (no row, run as\n"
+"                              code outside layers) [summary]\n"
 "    --dmo-trace-version=2|1   event files in version 2 (compact) or 1\n"
 "                              (16 bytes an event) [2]\n"
 "    --dmo-count=no|yes        count guest instructions for layers.csv's\n"
@@ -131,6 +139,8 @@ static void dmo_post_clo_init(void)
 	dmo_bare_set_fifo(clo_fifo);
 	count_instructions = clo_full_trace || clo_count;
 	dmo_layers_init(clo_fifo, out, clo_full_trace, count_instructions, clo_max_mem);
+	if (clo_layers != NULL)
+		dmo_layers_trace_only(clo_layers, clo_skip_untraced);
 }
 
 static void dmo_post_syscall(ThreadId tid, UInt syscallno, UWord *args,

@@ -1,8 +1,8 @@
 # trace_layers.sh - `--layers LIST` (issue 31): a full trace keeps event
 # files for the listed layers only (numbers, ranges, names, globs), in
 # dmo run, dmo run --model and dmo profile; every other layer's row is
-# complete, the same as in a run that traced every layer; the kept event
-# files are the same events as there.  dmo plot --layer all and lists draw
+# complete, the same as in a run that traced every layer (with --untraced
+# skip, absent); the kept event files are the same events as there.  dmo plot --layer all and lists draw
 # each traced layer asked for in one call.  Bad lists are refused (exit 2).
 . "$top_srcdir/tests/lib.sh"
 SPECS="relu:in=8x8x4 dwconv2d:in=12x12x8,k=3x3,stride=2,pad=same add:in=6x6x3 relu:in=4x4x4 \
@@ -54,6 +54,14 @@ for case in "2:2" "1,4:1 4" "2-4:2 3 4" "op3_add:3" "*dwconv*:2 5" "op?_relu,5:1
 	same_rows_as_all "--layers '$list'" "$WORK/some" "$WORK/all"
 done
 same_events "--layers '$list'" "$WORK/some" "$WORK/all"
+# --untraced skip: the other layers get no row at all; the listed ones'
+# rows and events are still those of the run tracing every layer.
+"$DMO" run -q --out "$WORK/skip" --trace=full --layers '*dwconv*' --untraced skip $SPECS
+expect_eq "--untraced skip: status" 0 $?
+expect_eq "--untraced skip: event files" "2 5" "$(event_files "$WORK/skip")"
+expect_eq "--untraced skip: only the listed layers' rows, as in the full run" \
+	"$(rows "$WORK/all" | awk '$1 == 2 || $1 == 5')" "$(rows "$WORK/skip")"
+same_events "--untraced skip" "$WORK/skip" "$WORK/all"
 # Layers without events are analysed from their rows, like a summary run.
 "$DMO" analyze "$WORK/some" >"$WORK/analyze.out" 2>&1
 expect_eq "analyze of a partly traced run: status" 0 $?
@@ -93,4 +101,8 @@ for bad in 0 3-1 "1,,2" "" "2,"; do
 done
 refuse "--layers without --trace=full" "--layers chooses the layers a full trace keeps" \
 	"$DMO" run -q --out "$WORK/bad" --layers 1 relu:in=4x4x4
+refuse "--untraced without --layers" "--untraced says what the layers --layers leaves out" \
+	"$DMO" run -q --out "$WORK/bad" --trace=full --untraced skip relu:in=4x4x4
+refuse "--untraced bogus" "--untraced must be summary or skip, not 'bogus'" \
+	"$DMO" run -q --out "$WORK/bad" --trace=full --layers 1 --untraced bogus relu:in=4x4x4
 finish

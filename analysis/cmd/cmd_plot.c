@@ -27,9 +27,10 @@ enum { OPT_PLAN = CMD_LONG_ONLY, OPT_OS };
 static const struct cmd_option options[] = {
 	{ "layer", required_argument, 'l', "N|NAME|LIST|all",
 	  "layer number or name in DIR/layers.csv (default: the\n"
-	  "first layer with an event file); `all`, or a list as\n"
-	  "--layers takes (3,7-9,conv*): each of those layers\n"
-	  "with an event file, in one call" },
+	  "first layer with an event file); `all`, or a list of\n"
+	  "numbers, ranges and names with * and ? (3,7-9,conv*,\n"
+	  "as dmo profile takes): each of those layers with an\n"
+	  "event file, in one call" },
 	{ "kind", required_argument, 'k', "KIND",
 	  "pattern, bounds or threads (default pattern)" },
 	{ "format", required_argument, 'f', "FMT", "png (1200x800) or svg (default png)" },
@@ -217,8 +218,8 @@ static int draw_layer(const char *dir, const struct dmo_layer_row *row,
 	return 0;
 }
 
-/* Whether --layer LAYER asks for several layers: `all`, or a list of
- * --layers's form with more than one number or name. */
+/* Whether --layer LAYER asks for several layers: `all`, or a list
+ * (common/layer_list.h) with more than one number or name. */
 static int several_layers(const char *layer)
 {
 	if (strcmp(layer, "all") == 0)

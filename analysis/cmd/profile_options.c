@@ -15,7 +15,11 @@ const struct cmd_option cmd_profile_options[] = {
 	  "LIST is numbers (from 1), ranges N-M and names, * and ?\n"
 	  "as wildcards, separated by commas (e.g. 3,7-9,conv*);\n"
 	  "the other layers get their layers.csv rows (counts and\n"
-	  "exact O_s) as always, without events" },
+	  "exact O_s) as always, without events (--untraced)" },
+	{ "untraced", required_argument, DMO_OPT_UNTRACED, "MODE",
+	  "what the layers --layers leaves out get: summary (their\n"
+	  "rows, the default) or skip (no row; they run as code\n"
+	  "outside layers does, near --tool=none speed)" },
 	{ "trace-version", required_argument, DMO_OPT_TRACE_VERSION, "N",
 	  "event files in version 2 (compact, the default) or 1\n"
 	  "(16 bytes an event, as dmo wrote before; both are read)" },

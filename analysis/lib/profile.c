@@ -235,7 +235,7 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 
 	while (opts->argv[argc] != NULL)
 		argc++;
-	argv = calloc(argc + 11 + (size_t)opts->n_vg_opts, sizeof *argv);
+	argv = calloc(argc + 12 + (size_t)opts->n_vg_opts, sizeof *argv);
 	if (argv == NULL)
 		_exit(127);
 	snprintf(fifo_opt, sizeof fifo_opt, "--dmo-fifo=%s", fifo);
@@ -263,6 +263,7 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 			_exit(127);
 		snprintf(layers_opt, len, "--dmo-layers=%s", opts->layers);
 		argv[n++] = layers_opt;
+		argv[n++] = opts->skip_untraced ? "--dmo-untraced=skip" : "--dmo-untraced=summary";
 	}
 	memcpy(argv + n, opts->vg_opts, (size_t)opts->n_vg_opts * sizeof *argv);
 	memcpy(argv + n + opts->n_vg_opts, opts->argv, argc * sizeof *argv);
@@ -317,6 +318,11 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 	if (opts->layers != NULL && !opts->full_trace) {
 		snprintf(err, err_len, "--layers chooses the layers a full trace keeps: "
 			 "give --trace=full too");
+		return -1;
+	}
+	if (opts->untraced_given && opts->layers == NULL) {
+		snprintf(err, err_len, "--untraced says what the layers --layers leaves out "
+			 "get: give --layers too");
 		return -1;
 	}
 	if (realpath(opts->out_dir, out_dir) == NULL) {
@@ -474,6 +480,14 @@ int dmo_profile_option(struct dmo_profile_options *opts, int option, const char 
 		opts->layers = value;
 		return 1;
 	}
+	case DMO_OPT_UNTRACED:
+		if (strcmp(value, "summary") != 0 && strcmp(value, "skip") != 0) {
+			snprintf(err, err_len, "--untraced must be summary or skip, not '%s'", value);
+			return -1;
+		}
+		opts->skip_untraced = strcmp(value, "skip") == 0;
+		opts->untraced_given = 1;
+		return 1;
 	case DMO_OPT_TRACE_VERSION:
 		if (strcmp(value, "1") != 0 && strcmp(value, "2") != 0) {
 			snprintf(err, err_len, "--trace-version must be 2 (compact) or 1, not '%s'",
