@@ -7,7 +7,9 @@
 # and dmo keeping the full trace (--dmo-trace=full, through the tape), in
 # event-file version 2 (compact, dmo-full) and version 1 (16-byte events,
 # dmo-full-v1) in the same rounds, beside lackey, the other tool that
-# writes every access.  Then three more
+# writes every access; and the full trace of a run whose --dmo-layers
+# leaves the layer out: with its summary row (dmo-unlisted), or skipped
+# (dmo-skip, --dmo-untraced=skip).  Then three more
 # kernels (tool_speed.c), each under none, dmo (summary) and cachegrind in
 # the same rounds: pw/ an int8 1x1 conv (read-heavy), add/ an element-wise
 # op (write-heavy), small/ 64 small layers a pass over fresh buffers.
@@ -138,6 +140,9 @@ while [ "$round" -le "$runs" ]; do
 	time_row dmo-after "$passes" "$dmo=summary" after "$layers"
 	time_row dmo-full "$full_passes" "$dmo=full" layer "$tmp/out"
 	time_row dmo-full-v1 "$full_passes" "$dmo=full --dmo-trace-version=1" layer "$tmp/out"
+	time_row dmo-unlisted "$passes" "$dmo=full --dmo-layers=not-this-one" layer "$tmp/out"
+	time_row dmo-skip "$passes" "$dmo=full --dmo-layers=not-this-one --dmo-untraced=skip" \
+		layer "$tmp/out"
 	time_row cachegrind "$passes" "$cachegrind" layer
 	for k in pw:conv1x1:$passes add:add:$short_passes small:small:$short_passes; do
 		row=${k%%:*} kernel=${k#*:} kp=${k##*:}
@@ -164,7 +169,8 @@ time_row lackey 1 "$valgrind -q --tool=lackey --trace-mem=yes \
 --log-file='$lackey_log'" layer "$lackey_log"
 
 : >"$tmp/rows"
-for name in native none dmo-layers dmo-outside dmo-after dmo-full dmo-full-v1 cachegrind lackey \
+for name in native none dmo-layers dmo-outside dmo-after dmo-full dmo-full-v1 dmo-unlisted \
+	dmo-skip cachegrind lackey \
 	pw/none pw/dmo pw/cg add/none add/dmo add/cg small/none small/dmo small/cg; do
 	case $name in
 	native) p=$native_passes ;;
@@ -225,8 +231,11 @@ END {
 	bar("add: dmo / cachegrind", ratio(pp["add/dmo"], pp["add/cg"]), "<=", 0.7)
 	bar("small: dmo / cachegrind", ratio(pp["small/dmo"], pp["small/cg"]), "<=", 0.7)
 	bar("dmo full trace / none", ratio(pp["dmo-full"], pp["none"]), "<=", 3.0)
-	printf "  (version 1 events: full trace / none = %.2f, v1 / v2 = %.2f)\n",
-	       ratio(pp["dmo-full-v1"], pp["none"]), ratio(pp["dmo-full-v1"], pp["dmo-full"])
+	printf "  (version 1 events: full trace / none = %.2f, v1 / v2 = %.2f; the layer\n" \
+	       "   left out of --dmo-layers, with its row: %.2f x none, %.2f of the full trace)\n",
+	       ratio(pp["dmo-full-v1"], pp["none"]), ratio(pp["dmo-full-v1"], pp["dmo-full"]),
+	       ratio(pp["dmo-unlisted"], pp["none"]), ratio(pp["dmo-unlisted"], pp["dmo-full"])
+	bar("layer left out, skipped / none", ratio(pp["dmo-skip"], pp["none"]), "<=", 1.05)
 	printf "size row: person_detect, %d event files: version 1 %d bytes, version 2 %d\n",
 	       model_files, model_v1, model_v2
 	bar("person_detect: v1 bytes / v2 bytes", ratio(model_v1, model_v2), ">=", 4.0)
