@@ -99,6 +99,11 @@ printf "$(printf '\\%03o' $(((n + 1) % 256)) $(((n + 1) / 256 % 256)))" |
 	dd of="$WORK/more/$EVENTS" bs=1 seek=40 conv=notrunc 2>/dev/null
 expect_refusal "one event more in the header" 1 "$WORK/more/$EVENTS: the events end inside event $n" \
 	"$DMO" export --csv "$WORK/more"
+# No events in the header, bytes in the file: more than 21 bytes an event.
+copy zero
+printf '\0\0\0\0\0\0\0\0' | dd of="$WORK/zero/$EVENTS" bs=1 seek=40 conv=notrunc 2>/dev/null
+expect_refusal "no events but bytes" 1 "$WORK/zero/$EVENTS: header says 0 events in $((size - 72)) bytes" \
+	"$DMO" export --csv "$WORK/zero"
 # Unfinished (event_count 2^64 - 1) and cut inside an event: its whole
 # events are read, the same as version 1's first events.
 copy open

@@ -112,7 +112,7 @@ static int open_compact(struct dmo_trace *trace, uint64_t body, char *err, size_
 		return count_coded(trace, body, err, err_len);
 	}
 	if (h->data_bytes != body || h->event_count > body ||
-	    body / DMO_EVENT_CODE_MAX > h->event_count) {
+	    (body + DMO_EVENT_CODE_MAX - 1) / DMO_EVENT_CODE_MAX > h->event_count) {
 		snprintf(err, err_len, "%s: header says %" PRIu64 " events in %" PRIu64 " bytes but "
 			 "the file holds %" PRIu64 " bytes of events", trace->path, h->event_count,
 			 h->data_bytes, body);
