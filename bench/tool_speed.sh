@@ -4,11 +4,17 @@
 # on, and the same work outside any layer, before and after one layer has
 # run over the same buffers), cachegrind without cache
 # simulation and lackey --trace-mem=yes, against the issue's three bars;
-# and dmo keeping the full trace (--dmo-trace=full, through the tape),
-# beside lackey, the other tool that writes every access.  Then three more
+# and dmo keeping the full trace (--dmo-trace=full, through the tape), in
+# event-file version 2 (compact, dmo-full) and version 1 (16-byte events,
+# dmo-full-v1) in the same rounds, beside lackey, the other tool that
+# writes every access; and the full trace of a run whose --dmo-layers
+# leaves the layer out: with its summary row (dmo-unlisted), or skipped
+# (dmo-skip, --dmo-untraced=skip).  Then three more
 # kernels (tool_speed.c), each under none, dmo (summary) and cachegrind in
 # the same rounds: pw/ an int8 1x1 conv (read-heavy), add/ an element-wise
 # op (write-heavy), small/ 64 small layers a pass over fresh buffers.
+# Last, the size row: the event files of `dmo run --model
+# tests/models/tflm_person_detect.tflite --trace=full` in both versions.
 # Prints a table and writes it to bench/results/tool_speed.txt.
 #
 #   top_builddir=... bench/tool_speed.sh     (`make bench` sets it)
@@ -133,6 +139,10 @@ while [ "$round" -le "$runs" ]; do
 	time_row dmo-outside "$passes" "$dmo=summary" outside "$layers"
 	time_row dmo-after "$passes" "$dmo=summary" after "$layers"
 	time_row dmo-full "$full_passes" "$dmo=full" layer "$tmp/out"
+	time_row dmo-full-v1 "$full_passes" "$dmo=full --dmo-trace-version=1" layer "$tmp/out"
+	time_row dmo-unlisted "$passes" "$dmo=full --dmo-layers=not-this-one" layer "$tmp/out"
+	time_row dmo-skip "$passes" "$dmo=full --dmo-layers=not-this-one --dmo-untraced=skip" \
+		layer "$tmp/out"
 	time_row cachegrind "$passes" "$cachegrind" layer
 	for k in pw:conv1x1:$passes add:add:$short_passes small:small:$short_passes; do
 		row=${k%%:*} kernel=${k#*:} kp=${k##*:}
@@ -143,16 +153,28 @@ while [ "$round" -le "$runs" ]; do
 	done
 	round=$((round + 1))
 done
+# The size row: one model run in each event-file version.
+model=$top_builddir/tests/models/tflm_person_detect.tflite
+[ -f "$model" ] || model=$(cd "$(dirname "$0")/.." && pwd)/tests/models/tflm_person_detect.tflite
+for v in 1 2; do
+	echo "size row: person_detect, event-file version $v ..." >&2
+	"$top_builddir/analysis/dmo" run -q --out "$tmp/model-v$v" --trace=full --trace-version "$v" \
+		--model "$model" >/dev/null 2>"$tmp/model.err" || { cat "$tmp/model.err" >&2; exit 1; }
+	cat "$tmp/model-v$v"/layer-*.events | wc -c >"$tmp/model-v$v.b"
+	ls "$tmp/model-v$v"/layer-*.events | wc -l >"$tmp/model-v$v.n"
+	rm -rf "$tmp/model-v$v"
+done
 # Lackey is timed once: a minute a run, and its bar has a wide margin.
 time_row lackey 1 "$valgrind -q --tool=lackey --trace-mem=yes \
 --log-file='$lackey_log'" layer "$lackey_log"
 
 : >"$tmp/rows"
-for name in native none dmo-layers dmo-outside dmo-after dmo-full cachegrind lackey \
+for name in native none dmo-layers dmo-outside dmo-after dmo-full dmo-full-v1 dmo-unlisted \
+	dmo-skip cachegrind lackey \
 	pw/none pw/dmo pw/cg add/none add/dmo add/cg small/none small/dmo small/cg; do
 	case $name in
 	native) p=$native_passes ;;
-	dmo-full) p=$full_passes ;;
+	dmo-full | dmo-full-v1) p=$full_passes ;;
 	lackey) p=1 ;;
 	add/* | small/*) p=$short_passes ;;
 	*) p=$passes ;;
@@ -162,7 +184,8 @@ for name in native none dmo-layers dmo-outside dmo-after dmo-full cachegrind lac
 done
 
 mkdir -p "$results"
-awk -v timer="$timer" -v passes="$passes" '
+awk -v timer="$timer" -v passes="$passes" -v model_v1="$(cat "$tmp/model-v1.b")" \
+	-v model_v2="$(cat "$tmp/model-v2.b")" -v model_files="$(cat "$tmp/model-v2.n")" '
 function ratio(a, b) { return b > 0 ? a / b : 0 }
 function bar(what, r, op, limit) {
 	printf "  %-32s = %8.2f   bar %s %-6s %s\n", what, r, op, limit,
@@ -190,8 +213,9 @@ END {
 	       out["dmo-layers"], out["dmo-outside"]
 	printf "(0 = no layer opened); lackey wrote %.0f MB of trace per pass " \
 	       "(to a temporary file, deleted),\n", out["lackey"] / 1e6
-	printf "dmo-full %.0f MB of events (16 bytes each), with at most " \
-	       "--dmo-max-mem (64 MB) in RAM.\n", out["dmo-full"] / 1e6
+	printf "dmo-full %.1f MB of events (version 2, coded), dmo-full-v1 %.1f MB (16 bytes " \
+	       "each),\nwith at most --dmo-max-mem (64 MB) in RAM.\n", out["dmo-full"] / 1e6,
+	       out["dmo-full-v1"] / 1e6
 	printf "Full trace, per pass: lackey / dmo-full = %.1fx; dmo-full / " \
 	       "dmo-layers = %.2fx.\n\n", ratio(pp["lackey"], pp["dmo-full"]),
 	       ratio(pp["dmo-full"], pp["dmo-layers"])
@@ -207,6 +231,14 @@ END {
 	bar("add: dmo / cachegrind", ratio(pp["add/dmo"], pp["add/cg"]), "<=", 0.7)
 	bar("small: dmo / cachegrind", ratio(pp["small/dmo"], pp["small/cg"]), "<=", 0.7)
 	bar("dmo full trace / none", ratio(pp["dmo-full"], pp["none"]), "<=", 3.0)
+	printf "  (version 1 events: full trace / none = %.2f, v1 / v2 = %.2f; the layer\n" \
+	       "   left out of --dmo-layers, with its row: %.2f x none, %.2f of the full trace)\n",
+	       ratio(pp["dmo-full-v1"], pp["none"]), ratio(pp["dmo-full-v1"], pp["dmo-full"]),
+	       ratio(pp["dmo-unlisted"], pp["none"]), ratio(pp["dmo-unlisted"], pp["dmo-full"])
+	bar("layer left out, skipped / none", ratio(pp["dmo-skip"], pp["none"]), "<=", 1.05)
+	printf "size row: person_detect, %d event files: version 1 %d bytes, version 2 %d\n",
+	       model_files, model_v1, model_v2
+	bar("person_detect: v1 bytes / v2 bytes", ratio(model_v1, model_v2), ">=", 4.0)
 	bar("dmo outside layers / none", r3, "<=", 1.05)
 	bar("  the same after a layer / none", r4, "<=", 1.05)
 	bar("lackey trace / dmo (layers on)", r2, ">=", 1000)

@@ -1,13 +1,15 @@
 /* trace_format.h - header of a per-layer event file `layer-NNNN.events`
- * (docs/trace-format.md).  A header, then `event_count` struct dmo_event
- * records in program order.  Freestanding: no libc. */
+ * (docs/trace-format.md).  A header, then `event_count` events in program
+ * order: version 2 codes them in data_bytes bytes (event_code.h), version 1
+ * stores struct dmo_event records.  Freestanding: no libc. */
 #ifndef DMO_TRACE_FORMAT_H
 #define DMO_TRACE_FORMAT_H
 
 #include <stdint.h>
 
 #define DMO_TRACE_MAGIC "DMOTRACE"
-#define DMO_TRACE_VERSION 1u
+#define DMO_TRACE_VERSION 2u
+#define DMO_TRACE_VERSION_FIXED 1u /* 16-byte records, still read */
 /* A layer's event file in the run directory, for printf with the layer
  * number; what a run directory's other per-layer files are called starts
  * with DMO_LAYER_FILE_PREFIX and the same number. */
@@ -26,11 +28,12 @@ struct dmo_trace_header {
 	char magic[8];           /* DMO_TRACE_MAGIC, no NUL */
 	uint32_t version;        /* DMO_TRACE_VERSION */
 	uint32_t header_bytes;   /* sizeof(struct dmo_trace_header) */
-	uint32_t event_bytes;    /* sizeof(struct dmo_event) */
+	uint32_t event_bytes;    /* version 1: sizeof(struct dmo_event); 2: 0 */
 	uint32_t layer;
 	uint64_t in_bytes, out_bytes;
 	uint64_t event_count;    /* UINT64_MAX while the layer is being written */
-	uint64_t reserved[3];
+	uint64_t data_bytes;     /* version 2: bytes of coded events; 1: 0 */
+	uint64_t reserved[2];
 };
 
 #endif

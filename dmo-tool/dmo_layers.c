@@ -26,6 +26,7 @@
 #include "summary.h"
 #include "dmo_trace.h"
 #include "dmo_where.h"
+#include "layer_list.h"
 #include "trace_format.h"
 
 /* Core functions the installed headers do not declare.
@@ -80,12 +81,29 @@ static struct {
 	UInt trace_stopped_at; /* the layer whose event file failed; 0: none */
 } st = { .fifo_fd = -1, .summary_fd = -1 };
 
-/* Whether layer SEQ gets an event file.  Once one failed (a full disk),
- * no later layer's is begun: each printed its own error and left an empty
- * file.  Said once, here. */
-static Bool trace_wanted(UInt seq)
+/* The layers a full trace keeps (--dmo-layers, common/layer_list.h);
+ * NULL: all of them.  With SKIP_OTHERS the others are not measured at
+ * all: no row, no checks (--dmo-untraced=skip). */
+static const HChar *traced_layers;
+static Bool skip_others;
+/* The open layer is one of those: its end only closes it. */
+static Bool skipping;
+
+void dmo_layers_trace_only(const HChar *list, Bool skip)
+{
+	traced_layers = list;
+	skip_others = skip;
+}
+
+/* Whether layer SEQ, named NAME, gets an event file: a full trace, and
+ * the layer is on the list.  Once one failed (a full disk), no later
+ * layer's is begun: each printed its own error and left an empty file.
+ * Said once, here. */
+static Bool trace_wanted(UInt seq, const HChar *name)
 {
 	if (!st.full_trace || st.out_dir == NULL)
+		return False;
+	if (traced_layers != NULL && !dmo_layer_list_has(traced_layers, seq, name))
 		return False;
 	if (st.trace_stopped_at == 0)
 		return True;
@@ -269,6 +287,13 @@ static void op_open(void *ctx, const struct dmo_protocol_layer *l)
 	Bool rewatch = dmo_watched == NULL;
 	UInt n_ranges;
 
+	if (skip_others && st.full_trace && traced_layers != NULL &&
+	    !dmo_layer_list_has(traced_layers, l->seq, l->name)) {
+		/* Runs as code outside layers does: the checks of the last
+		 * layer's buffers soon go (dmo_layers_idle_access). */
+		skipping = True;
+		return;
+	}
 	st.active = next;
 	st.active.alive_threads = st.alive_threads > 0 ? st.alive_threads : 1;
 	st.rows++;
@@ -276,7 +301,7 @@ static void op_open(void *ctx, const struct dmo_protocol_layer *l)
 		     DMO_TID_LUMPED + 1);
 	dmo_instructions = 0;
 	dmo_where_open();
-	if (trace_wanted(l->seq)) {
+	if (trace_wanted(l->seq, l->name)) {
 		HChar path[4096];
 		VG_(snprintf)(path, sizeof path, "%s/" DMO_TRACE_FILE_FORMAT, st.out_dir, l->seq);
 		dmo_trace_open(path, l->seq, l->in_bytes, l->out_bytes, st.max_mem);
@@ -323,7 +348,12 @@ void dmo_layers_thread_exited(void)
 static void op_close(void *ctx, struct dmo_layer_summary *row)
 {
 	Bool traced = st.full_trace && st.out_dir != NULL && st.trace_stopped_at == 0;
-	ULong trace_events = dmo_trace_close();
+	ULong trace_events;
+	if (skipping) {
+		skipping = False;
+		return;
+	}
+	trace_events = dmo_trace_close();
 	if (traced && dmo_trace_failed()) {
 		st.trace_stopped_at = row->layer;
 		if (row->status == DMO_STATUS_OK) {

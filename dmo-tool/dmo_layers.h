@@ -58,6 +58,10 @@ extern UInt dmo_running_tid;
  * the code counts instructions; if not, rows say DMO_NOT_COUNTED. */
 void dmo_layers_init(const HChar *fifo_path, const HChar *out_dir, Bool full_trace,
 		     Bool count, ULong max_mem);
+/* A full trace keeps only the layers on LIST (common/layer_list.h, checked
+ * by the caller); the others get their summary rows as always, or with
+ * SKIP are not measured at all (no row). */
+void dmo_layers_trace_only(const HChar *list, Bool skip);
 /* Ends the run; returns the rows it recorded (layers and refusals). */
 ULong dmo_layers_fini(void);
 

@@ -37,6 +37,7 @@
 #include "dmo_layers.h"
 #include "dmo_trace.h"
 #include "dmo_where.h"
+#include "layer_list.h"
 #include "size_text.h"
 #include "trace_format.h"
 #include "wire.h"
@@ -50,10 +51,14 @@ static Bool clo_count = False;
  * instructions column, so only when asked (--dmo-count=yes). */
 static Bool count_instructions = False;
 static ULong clo_max_mem = (ULong)DMO_MAX_MEM_DEFAULT_MIB << 20;
+static const HChar *clo_layers = NULL;
+static Bool clo_skip_untraced = False;
 
 static Bool dmo_process_cmd_line_option(const HChar *arg)
 {
-	const HChar *trace = NULL, *max_mem = NULL;
+	const HChar *trace = NULL, *max_mem = NULL, *untraced = NULL;
+	Long version = 0;
+	SizeT bad_at;
 	if VG_STR_CLO(arg, "--dmo-fifo", clo_fifo) {}
 	else if VG_STR_CLO(arg, "--dmo-out", clo_out) {}
 	else if VG_STR_CLO(arg, "--dmo-trace", trace) {
@@ -64,6 +69,17 @@ static Bool dmo_process_cmd_line_option(const HChar *arg)
 		else
 			VG_(fmsg_bad_option)(arg, "expected summary or full\n");
 	} else if VG_BOOL_CLO(arg, "--dmo-count", clo_count) {
+	} else if VG_STR_CLO(arg, "--dmo-layers", clo_layers) {
+		if (dmo_layer_list_check(clo_layers, &bad_at) != 0)
+			VG_(fmsg_bad_option)(arg, "expected numbers, ranges N-M and names (* and ?"
+					     " as wildcards), separated by commas\n");
+	} else if VG_STR_CLO(arg, "--dmo-untraced", untraced) {
+		if (VG_(strcmp)(untraced, "summary") != 0 && VG_(strcmp)(untraced, "skip") != 0)
+			VG_(fmsg_bad_option)(arg, "expected summary or skip\n");
+		clo_skip_untraced = VG_(strcmp)(untraced, "skip") == 0;
+	} else if VG_INT_CLO(arg, "--dmo-trace-version", version) {
+		if (!dmo_trace_set_version((UInt)version))
+			VG_(fmsg_bad_option)(arg, "expected 2 (compact) or 1 (16-byte events)\n");
 	} else if VG_STR_CLO(arg, "--dmo-max-mem", max_mem) {
 		uint64_t bytes = 0;
 		if (dmo_size_parse(max_mem, &bytes) != 0 || bytes < DMO_MAX_MEM_MIN)
@@ -86,6 +102,15 @@ static void dmo_print_usage(void)
 "    --dmo-trace=summary|full  summary: per-layer counts and exact O_s;\n"
 "                              full: also every event, in layer-NNNN.events\n"
 "                              [summary]\n"
+"    --dmo-layers=LIST         a full trace keeps only these layers: numbers\n"
+"                              (from 1), ranges N-M, names with * and ?,\n"
+"                              separated by commas; the others get their\n"
+"                              summary rows [all]\n"
+"    --dmo-untraced=summary|skip  the layers --dmo-layers leaves out:\n"
+"                              summary rows, or skipped (no row, run as\n"
+"                              code outside layers) [summary]\n"
+"    --dmo-trace-version=2|1   event files in version 2 (compact) or 1\n"
+"                              (16 bytes an event) [2]\n"
 "    --dmo-count=no|yes        count guest instructions for layers.csv's\n"
 "                              instructions column; a full trace always\n"
 "                              counts (event times) [no]\n"
@@ -115,6 +140,8 @@ static void dmo_post_clo_init(void)
 	dmo_bare_set_fifo(clo_fifo);
 	count_instructions = clo_full_trace || clo_count;
 	dmo_layers_init(clo_fifo, out, clo_full_trace, count_instructions, clo_max_mem);
+	if (clo_layers != NULL)
+		dmo_layers_trace_only(clo_layers, clo_skip_untraced);
 }
 
 static void dmo_post_syscall(ThreadId tid, UInt syscallno, UWord *args,

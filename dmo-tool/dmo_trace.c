@@ -1,5 +1,7 @@
 /* dmo_trace.c - the full event trace inside the tool, on the tape of
- * common/tape.c reached through Valgrind's allocator and file calls.
+ * common/tape.c reached through Valgrind's allocator and file calls.  The
+ * tape holds bytes: the events coded as event-file version 2 does
+ * (event_code.h), or version 1's 16-byte records when asked.
  *
  * The tape's spill file is the layer's event file itself: slab k of the
  * tape lands at its final place, after the header and the tape's inline
@@ -24,24 +26,33 @@
 
 extern Int VG_(safe_fd)(Int oldfd);
 
-enum { SBO_EVENTS = 256, SLAB_EVENTS = 1 << 16 }; /* 1 MiB slabs */
+enum { SBO_BYTES = 4096, SLAB_BYTES = 1 << 20 };
 
 static struct {
 	Int fd;
 	struct dmo_tape *tape;
 	struct dmo_trace_header header;
 	Bool failed;
+	/* What the tape holds of whole events, as of the last commit: a run
+	 * the tape refused, or an event half pushed through the bridge, is
+	 * not in the file. */
+	ULong kept_events, kept_bytes;
 } tr = { .fd = -1 };
 
 Bool dmo_trace_on = False;
-struct dmo_event *dmo_trace_next, *dmo_trace_limit;
-/* Where the reserved run began: its events go on the tape at commit. */
-static struct dmo_event *run_start;
+UChar *dmo_trace_next, *dmo_trace_limit;
+struct dmo_event_code_state dmo_trace_code;
+ULong dmo_trace_events;
+Bool dmo_trace_fixed = False;
+/* Where the reserved run began: its bytes go on the tape at commit. */
+static UChar *run_start;
+/* When the tail chunk has less room than the longest event, the next
+ * event is encoded here and pushed byte by byte, across the chunk's end. */
+static UChar bridge[DMO_EVENT_CODE_MAX];
 
 static ULong file_offset(ULong tape_offset)
 {
-	return sizeof(struct dmo_trace_header) + SBO_EVENTS * sizeof(struct dmo_event) +
-	       tape_offset;
+	return sizeof(struct dmo_trace_header) + SBO_BYTES + tape_offset;
 }
 
 static Bool write_at(ULong offset, const void *buf, SizeT len)
@@ -71,7 +82,7 @@ static void *op_alloc(void *ctx, size_t bytes)
 static void op_free(void *ctx, void *p, size_t bytes)
 {
 	(void)ctx;
-	if (bytes < SLAB_EVENTS * sizeof(struct dmo_event) || !dmo_slab_pool_give(&spare, p, bytes))
+	if (bytes < SLAB_BYTES || !dmo_slab_pool_give(&spare, p, bytes))
 		VG_(free)(p);
 }
 
@@ -121,20 +132,27 @@ static const struct dmo_tape_ops valgrind_ops = {
 
 /* ---- the trace ---- */
 
+Bool dmo_trace_set_version(UInt version)
+{
+	if (version != DMO_TRACE_VERSION && version != DMO_TRACE_VERSION_FIXED)
+		return False;
+	dmo_trace_fixed = version == DMO_TRACE_VERSION_FIXED;
+	return True;
+}
+
 void dmo_trace_open(const HChar *path, UInt seq, ULong in_bytes, ULong out_bytes,
 		    ULong max_mem)
 {
-	const ULong slab_bytes = SLAB_EVENTS * sizeof(struct dmo_event);
 	struct dmo_tape_config cfg = {
-		.elem_size = sizeof(struct dmo_event),
-		.sbo_elems = SBO_EVENTS,
-		.slab_elems = SLAB_EVENTS,
-		.max_resident = max_mem / slab_bytes > 1 ? max_mem / slab_bytes : 1,
+		.elem_size = 1,
+		.sbo_elems = SBO_BYTES,
+		.slab_elems = SLAB_BYTES,
+		.max_resident = max_mem / SLAB_BYTES > 1 ? max_mem / SLAB_BYTES : 1,
 		.spill_dir = path,
 	};
 	SysRes res = VG_(open)(path, VKI_O_CREAT | VKI_O_RDWR | VKI_O_TRUNC, 0644);
 
-	spare.max_bytes = (cfg.max_resident + 1) * slab_bytes;
+	spare.max_bytes = (cfg.max_resident + 1) * SLAB_BYTES;
 	tr.failed = False;
 	if (sr_isError(res)) {
 		VG_(umsg)("dmo: cannot create %s: %s; layer %u has no trace\n", path,
@@ -145,13 +163,15 @@ void dmo_trace_open(const HChar *path, UInt seq, ULong in_bytes, ULong out_bytes
 	tr.fd = VG_(safe_fd)(sr_Res(res));
 	VG_(memset)(&tr.header, 0, sizeof tr.header);
 	VG_(memcpy)(tr.header.magic, DMO_TRACE_MAGIC, 8);
-	tr.header.version = DMO_TRACE_VERSION;
+	tr.header.version = dmo_trace_fixed ? DMO_TRACE_VERSION_FIXED : DMO_TRACE_VERSION;
 	tr.header.header_bytes = sizeof tr.header;
-	tr.header.event_bytes = sizeof(struct dmo_event);
+	tr.header.event_bytes = dmo_trace_fixed ? sizeof(struct dmo_event) : 0;
 	tr.header.layer = seq;
 	tr.header.in_bytes = in_bytes;
 	tr.header.out_bytes = out_bytes;
 	tr.header.event_count = ~0ULL; /* "still being written" until the end */
+	VG_(memset)(&dmo_trace_code, 0, sizeof dmo_trace_code);
+	dmo_trace_events = tr.kept_events = tr.kept_bytes = 0;
 	tr.tape = dmo_tape_create(&cfg, &valgrind_ops, NULL);
 	if (tr.tape == NULL || !write_at(0, &tr.header, sizeof tr.header)) {
 		VG_(umsg)("dmo: cannot start %s; layer %u has no trace\n", path, seq);
@@ -159,7 +179,10 @@ void dmo_trace_open(const HChar *path, UInt seq, ULong in_bytes, ULong out_bytes
 		tr.failed = True;
 		return;
 	}
+	/* The first run, so that the hot path finds room (a NULL limit
+	 * would not send it to refill). */
 	dmo_trace_on = True;
+	dmo_trace_refill();
 }
 
 Bool dmo_trace_failed(void)
@@ -173,27 +196,37 @@ static void stop_trace(void)
 {
 	VG_(umsg)("dmo: layer %u's event file: %s (disk full?); its trace stops at "
 		  "event %llu, its counts and O_s stay exact\n", tr.header.layer,
-		  dmo_tape_error(tr.tape), (ULong)dmo_tape_size(tr.tape));
+		  dmo_tape_error(tr.tape), tr.kept_events);
 	tr.failed = True;
 	dmo_trace_on = False;
 }
 
-/* Put the events written into the reserved run on the tape.  False (the
- * trace stops) when the tape fails. */
+/* Put the bytes written into the reserved run (or the bridge) on the
+ * tape.  False (the trace stops) when the tape fails. */
 static Bool commit_run(void)
 {
 	SizeT written = (SizeT)(dmo_trace_next - run_start);
+	Bool bridged = run_start == bridge;
 	run_start = dmo_trace_next = dmo_trace_limit = NULL;
-	if (dmo_tape_commit(tr.tape, written) == 0)
-		return True;
+	if (bridged) {
+		for (SizeT i = 0; i < written; i++)
+			if (dmo_tape_push_sized(tr.tape, &bridge[i], 1) != 0)
+				goto failed;
+	} else if (dmo_tape_commit(tr.tape, written) != 0) {
+		goto failed;
+	}
+	tr.kept_events = dmo_trace_events;
+	tr.kept_bytes = dmo_tape_size(tr.tape);
+	return True;
+failed:
 	stop_trace();
 	return False;
 }
 
-struct dmo_event *dmo_trace_refill(void)
+UChar *dmo_trace_refill(void)
 {
 	SizeT room;
-	struct dmo_event *run;
+	UChar *run;
 	tl_assert(dmo_trace_on && tr.tape != NULL);
 	if (run_start != NULL && !commit_run())
 		return NULL;
@@ -202,9 +235,17 @@ struct dmo_event *dmo_trace_refill(void)
 		stop_trace();
 		return NULL;
 	}
-	tl_assert(room >= 1);
+	if (room < DMO_EVENT_CODE_MAX) {
+		/* The chunk's last bytes: one event through the bridge. */
+		if (dmo_tape_commit(tr.tape, 0) != 0) {
+			stop_trace();
+			return NULL;
+		}
+		run = bridge;
+		room = DMO_EVENT_CODE_MAX;
+	}
 	run_start = dmo_trace_next = run;
-	dmo_trace_limit = run + room;
+	dmo_trace_limit = run + (room - DMO_EVENT_CODE_MAX);
 	return run;
 }
 
@@ -212,17 +253,15 @@ struct dmo_event *dmo_trace_refill(void)
  * to the places the spilled slabs already hold in order. */
 static Bool flush_resident(void)
 {
-	ULong total = dmo_tape_size(tr.tape), index;
-	ULong first = SBO_EVENTS + dmo_tape_spilled(tr.tape) * SLAB_EVENTS;
-	ULong sbo = total < SBO_EVENTS ? total : SBO_EVENTS;
-	const SizeT event = sizeof(struct dmo_event);
+	ULong total = tr.kept_bytes, index;
+	ULong first = SBO_BYTES + dmo_tape_spilled(tr.tape) * SLAB_BYTES;
+	ULong sbo = total < SBO_BYTES ? total : SBO_BYTES;
 
-	if (sbo > 0 && !write_at(sizeof tr.header, dmo_tape_at(tr.tape, 0), sbo * event))
+	if (sbo > 0 && !write_at(sizeof tr.header, dmo_tape_at(tr.tape, 0), sbo))
 		return False;
-	for (index = first; index < total; index += SLAB_EVENTS) {
-		ULong count = total - index < SLAB_EVENTS ? total - index : SLAB_EVENTS;
-		if (!write_at(sizeof tr.header + index * event, dmo_tape_at(tr.tape, index),
-			      count * event))
+	for (index = first; index < total; index += SLAB_BYTES) {
+		ULong count = total - index < SLAB_BYTES ? total - index : SLAB_BYTES;
+		if (!write_at(sizeof tr.header + index, dmo_tape_at(tr.tape, index), count))
 			return False;
 	}
 	return True;
@@ -235,9 +274,10 @@ ULong dmo_trace_close(void)
 		commit_run();
 	dmo_trace_on = False;
 	if (tr.tape != NULL) {
-		events = dmo_tape_size(tr.tape);
+		events = tr.kept_events;
 		if (flush_resident()) {
 			tr.header.event_count = events;
+			tr.header.data_bytes = dmo_trace_fixed ? 0 : tr.kept_bytes;
 			write_at(0, &tr.header, sizeof tr.header);
 		} else {
 			VG_(umsg)("dmo: layer %u's event file could not be completed\n",

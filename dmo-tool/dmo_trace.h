@@ -1,44 +1,64 @@
-/* dmo_trace.h - the tool's full event trace of the active layer: events go
- * onto a tape that keeps at most --dmo-max-mem bytes in RAM and spills its
+/* dmo_trace.h - the tool's full event trace of the active layer: events are
+ * encoded (event_code.h) onto a tape of bytes that keeps at most --dmo-max-mem bytes in RAM and spills its
  * oldest slabs straight into the layer's event file. */
 #ifndef DMO_TRACE_H
 #define DMO_TRACE_H
 
 #include "pub_tool_basics.h"
 #include "event.h"
+#include "event_code.h"
 
 /* Start layer SEQ's event file PATH.  Failure is reported and the layer
  * simply has no trace. */
 void dmo_trace_open(const HChar *path, UInt seq, ULong in_bytes, ULong out_bytes,
 		    ULong max_mem);
+/* The event-file version new traces are written in: 2 (compact, the
+ * default) or 1 (16-byte records, for comparison); false if neither. */
+Bool dmo_trace_set_version(UInt version);
 /* True while events are being kept: the helpers test it for every
  * event, so it is a variable, not a call. */
 extern Bool dmo_trace_on;
 
-/* The run of slots reserved at the tape's end (dmo_tape_reserve) that
- * events are written into: dmo_trace_next is the next free one,
- * dmo_trace_limit the end.  They are committed to the tape when the run
- * is full and when the layer ends, so an event costs its own stores and
- * one compare. */
-extern struct dmo_event *dmo_trace_next, *dmo_trace_limit;
+/* The run of bytes reserved at the tape's end (dmo_tape_reserve) that
+ * events are encoded into: dmo_trace_next is the next free byte, and an
+ * event may start while it is at most dmo_trace_limit, which leaves room
+ * for the longest one.  The run is committed to the tape when it is full
+ * and when the layer ends, so an event costs its encoding and one
+ * compare. */
+extern UChar *dmo_trace_next, *dmo_trace_limit;
+/* What the encoder remembers between events (event_code.h), the events
+ * kept so far, and whether they are written as version 1's 16-byte
+ * records (--dmo-trace-version=1) instead. */
+extern struct dmo_event_code_state dmo_trace_code;
+extern ULong dmo_trace_events;
+extern Bool dmo_trace_fixed;
 
 /* Commit the full run and reserve the next; NULL (and the trace stops,
  * with a message) when the tape fails. */
-struct dmo_event *dmo_trace_refill(void);
+UChar *dmo_trace_refill(void);
 
 /* Keep one event, at TIME, of thread TID. */
 static inline void dmo_trace_event(UInt flags, ULong offset, ULong size, ULong time,
 				   UInt tid)
 {
-	struct dmo_event *e = dmo_trace_next;
-	if (e == dmo_trace_limit && (e = dmo_trace_refill()) == NULL)
+	UChar *p = dmo_trace_next;
+	const struct dmo_event e = {
+		.time = time,
+		.offset = (UInt)offset,
+		.size = size > 0xffff ? 0xffff : (UShort)size,
+		.flags = (UChar)flags,
+		.tid = tid > 255 ? 255 : (UChar)tid,
+	};
+	if (p > dmo_trace_limit && (p = dmo_trace_refill()) == NULL)
 		return;
-	dmo_trace_next = e + 1;
-	e->time = time;
-	e->offset = (UInt)offset;
-	e->size = size > 0xffff ? 0xffff : (UShort)size;
-	e->flags = (UChar)flags;
-	e->tid = tid > 255 ? 255 : (UChar)tid;
+	if (dmo_trace_fixed) {
+		__builtin_memcpy(p, &e, sizeof e);
+		p += sizeof e;
+	} else {
+		p = dmo_event_encode(&dmo_trace_code, p, &e);
+	}
+	dmo_trace_next = p;
+	dmo_trace_events++;
 }
 /* Finish the file; returns the events it holds. */
 ULong dmo_trace_close(void);

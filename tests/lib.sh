@@ -42,13 +42,20 @@ field() {
 	layer_rows "$1" | by_name 'v("name") == n { print v(c) }' -v n="$2" -v c="$3"
 }
 
+# header_u64 FILE OFFSET: the little-endian 64-bit field at OFFSET of an
+# event file's header (docs/trace-format.md: 40 event_count, 48 data_bytes).
+header_u64() { od -An -tu8 -j"$2" -N8 "$1" | tr -d ' '; }
+
 # expect_full_trace DIR LAYER_NAME: the layer's event file holds every
-# event it counted (72-byte header + 16 bytes an event; the kernels only
-# read the input and write the output).  Leaves the count in $events.
+# event it counted (the kernels only read the input and write the output):
+# its header says so, and its coded events fill the rest of the file
+# (72-byte header).  Leaves the count in $events.
 expect_full_trace() {
 	events=$(( $(field "$1" "$2" in_reads) + $(field "$1" "$2" out_writes) ))
-	expect_eq "event file holds every event" $((72 + 16 * events)) \
-		"$(stat -c %s "$(printf '%s/layer-%04d.events' "$1" "$(field "$1" "$2" layer)")")"
+	trace_file=$(printf '%s/layer-%04d.events' "$1" "$(field "$1" "$2" layer)")
+	expect_eq "event file's header holds every event" "$events" "$(header_u64 "$trace_file" 40)"
+	expect_eq "its coded events fill the file" $((72 + $(header_u64 "$trace_file" 48))) \
+		"$(stat -c %s "$trace_file")"
 }
 
 # expect_analyze_ok FILE: dmo analyze's output in FILE gives its layer the

@@ -169,6 +169,12 @@ TESTS += tests/tool_count.sh
 EXTRA_DIST += tests/tool_count.sh
 TESTS += tests/event_file_damage.sh
 EXTRA_DIST += tests/event_file_damage.sh
+# Issue 31: event-file version 2 against version 1, written by the tool.
+TESTS += tests/trace_versions.sh
+EXTRA_DIST += tests/trace_versions.sh
+# Issue 31: --layers LIST, only the layers asked for are traced.
+TESTS += tests/trace_layers.sh
+EXTRA_DIST += tests/trace_layers.sh
 TESTS += tests/fault_injection.sh
 EXTRA_DIST += tests/fault_injection.sh
 # The TFLite reader on models written by the test, then damaged field by field.

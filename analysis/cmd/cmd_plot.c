@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "kernels.h"
 #include "locate.h"
+#include "layer_list.h"
 #include "nearest.h"
 #include "model_table.h"
 #include "plan.h"
@@ -28,9 +29,12 @@
 enum { OPT_PLAN = CMD_LONG_ONLY, OPT_SWEEP, OPT_OS, OPT_SIZE, OPT_FONT_SCALE, OPT_FORCE };
 
 static const struct cmd_option options[] = {
-	{ "layer", required_argument, 'l', "N|NAME",
+	{ "layer", required_argument, 'l', "N|NAME|LIST|all",
 	  "layer number or name in DIR/layers.csv (default: the\n"
-	  "first layer with an event file)" },
+	  "first layer with an event file); `all`, or a list of\n"
+	  "numbers, ranges and names with * and ? (3,7-9,conv*,\n"
+	  "as dmo profile takes): each of those layers with an\n"
+	  "event file, in one call" },
 	{ "kind", required_argument, 'k', "KIND",
 	  "pattern, bounds or threads (default pattern)" },
 	{ "format", required_argument, 'f', "LIST",
@@ -63,11 +67,12 @@ static const struct cmd_option options[] = {
 
 static const struct cmd_spec command = {
 	.name = "plot",
-	.synopsis = "DIR [--layer N|NAME] [--kind pattern|bounds|threads] [FIGURE OPTIONS]\n"
+	.synopsis = "DIR [--layer N|NAME|LIST|all] [--kind pattern|bounds|threads] [FIGURE OPTIONS]\n"
 		    "--plan MODEL [--os SOURCE] [FIGURE OPTIONS]\n"
 		    "--sweep DIR [FIGURE OPTIONS]",
 	.description =
-	"Draw one layer of a `dmo profile --trace=full` run directory:\n"
+	"Draw one layer of a `dmo profile --trace=full` run directory, or each\n"
+	"layer --layer all or a list asks for:\n"
 	"  pattern  time against byte offset, one colour per access kind; the input\n"
 	"           is drawn overlapping the output by the exact safe overlap O_s\n"
 	"  bounds   the minR(i)/maxW(i) step curves, the step that sets O_s and,\n"
@@ -93,7 +98,8 @@ static const struct cmd_spec command = {
 	"one a line.\n",
 	.tables = { options },
 	.notes = "Environment: DMO_PLOTS_DIR (gnuplot templates).\n",
-	.finding = "drawn, but bad rows of layers.csv were skipped (named on stderr)",
+	.finding = "drawn, but bad rows of layers.csv were skipped, or layers of a\n"
+		   "--layer list had no event file (named on stderr)",
 };
 
 /* The O_s SOURCE as part of a file name: "algorithmic", "analytic",
@@ -241,16 +247,107 @@ static void say_no_such_layer(const char *csv, const struct dmo_layer_table *t,
 			"name of its name column)\n", csv, layer, range);
 }
 
+/* Draw ROW's figure as REQ asks (to DIR/layer-NNNN-KIND.FMT without
+ * --out); 0, or 2 with a message on stderr. */
+static int draw_layer(const char *dir, const struct dmo_layer_row *row,
+		      struct dmo_plot_request req)
+{
+	char events[PATH_MAX], out[PATH_MAX], real[PATH_MAX], key[PATH_MAX + 64], err[1024];
+	struct dmo_plot_result res;
+	struct dmo_trace trace;
+
+	event_file(dir, row, events, sizeof events);
+	if (access(events, R_OK) != 0) {
+		fprintf(stderr, "dmo plot: layer %u has no event file %s "
+			"(profile with --trace=full)\n", row->layer, events);
+		return 2;
+	}
+	/* A FIFO, a damaged file or another layer's file is refused here,
+	 * before gnuplot is started. */
+	if (dmo_trace_open(events, &trace, err, sizeof err) != 0 ||
+	    dmo_trace_matches(&trace, row, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo plot: %s\n", err);
+		dmo_trace_close(&trace);
+		return 2;
+	}
+	dmo_trace_close(&trace);
+	if (req.out.file == NULL) {
+		snprintf(out, sizeof out, "%s/layer-%04u-%s", dir, row->layer,
+			 dmo_plot_kind_name(req.kind));
+		req.out.file = out;
+	}
+	snprintf(key, sizeof key, "dmo plot %s --layer %u --kind %s",
+		 realpath(dir, real) ? real : dir, row->layer, dmo_plot_kind_name(req.kind));
+	req.out.key = key;
+	req.event_file = events;
+	req.row = row;
+	if (dmo_plot_render(&req, &res, err, sizeof err) != 0) {
+		fprintf(stderr, "dmo plot: %s\n", err);
+		return 2;
+	}
+	dmo_plot_output_print(&req.out, stdout);
+	return 0;
+}
+
+/* Whether --layer LAYER asks for several layers: `all`, or a list
+ * (common/layer_list.h) with more than one number or name. */
+static int several_layers(const char *layer)
+{
+	if (strcmp(layer, "all") == 0)
+		return 1;
+	for (const char *p = layer; *p; p++)
+		if (*p == ',' || *p == '*' || *p == '?')
+			return 1;
+	return !all_digits(layer) && strspn(layer, "0123456789-") == strlen(layer);
+}
+
+/* Draw every layer of T that LAYER (`all` or a list) asks for and that
+ * has an event file, each to its own file; a listed layer without one is
+ * named.  0 when all were drawn, 1 when some had no event file, 2 when
+ * none was drawn or a figure failed. */
+static int draw_layers(const char *dir, const struct dmo_layer_table *t, const char *layer,
+		       const struct dmo_plot_request *req)
+{
+	int all = strcmp(layer, "all") == 0, drawn = 0, untraced = 0;
+	char path[PATH_MAX];
+	size_t bad_at;
+
+	if (!all && dmo_layer_list_check(layer, &bad_at) != 0) {
+		fprintf(stderr, "dmo plot: --layer: '%s' at '%s' is not a layer number, range N-M "
+			"(from 1, N <= M) or name\n", layer, layer + bad_at);
+		return 2;
+	}
+	for (size_t i = 0; i < t->count; i++) {
+		const struct dmo_layer_row *row = &t->rows[i];
+		if (!all && !dmo_layer_list_has(layer, row->layer, row->name))
+			continue;
+		event_file(dir, row, path, sizeof path);
+		if (access(path, F_OK) != 0) {
+			if (!all)
+				fprintf(stderr, "dmo plot: layer %u '%s' has no event file (not traced)\n",
+					row->layer, row->name);
+			untraced++;
+			continue;
+		}
+		if (draw_layer(dir, row, *req) != 0)
+			return 2;
+		drawn++;
+	}
+	if (drawn == 0) {
+		fprintf(stderr, "dmo plot: no layer of %s on '%s' has an event file "
+			"(profile with --trace=full)\n", dir, layer);
+		return 2;
+	}
+	return untraced > 0 && !all ? 1 : 0;
+}
+
 int cmd_plot(int argc, char **argv)
 {
 	struct dmo_plot_request req = { .kind = DMO_PLOT_PATTERN };
-	struct dmo_plot_result res;
 	struct dmo_layer_table table = { 0 };
 	const struct dmo_layer_row *row;
 	const char *layer = NULL, *dir, *model = NULL, *source = NULL, *sweep = NULL;
-	char csv[PATH_MAX], events[PATH_MAX], out[PATH_MAX], real[PATH_MAX], key[PATH_MAX + 64],
-		err[1024], *end;
-	struct dmo_trace trace;
+	char csv[PATH_MAX], out[PATH_MAX], err[1024], *end;
 	int c, rc, read_rc;
 	char extra;
 
@@ -334,6 +431,16 @@ int cmd_plot(int argc, char **argv)
 	if (read_rc < 0)
 		return 2;
 	snprintf(csv, sizeof csv, "%s/" DMO_LAYERS_CSV, dir);
+	if (layer != NULL && several_layers(layer)) {
+		if (req.out.file != NULL) {
+			dmo_layer_table_free(&table);
+			return cmd_misuse(&command, "--out names one figure: with --layer '%s' each "
+					  "layer's goes to DIR/layer-NNNN-KIND.FMT", layer);
+		}
+		rc = draw_layers(dir, &table, layer, &req);
+		dmo_layer_table_free(&table);
+		return rc == 0 && read_rc > 0 ? 1 : rc;
+	}
 	row = pick_layer(dir, &table, layer);
 	if (row == NULL) {
 		if (layer != NULL)
@@ -344,38 +451,7 @@ int cmd_plot(int argc, char **argv)
 		dmo_layer_table_free(&table);
 		return 2;
 	}
-	event_file(dir, row, events, sizeof events);
-	if (access(events, R_OK) != 0) {
-		fprintf(stderr, "dmo plot: layer %u has no event file %s "
-			"(profile with --trace=full)\n", row->layer, events);
-		dmo_layer_table_free(&table);
-		return 2;
-	}
-	/* A FIFO, a damaged file or another layer's file is refused here,
-	 * before gnuplot is started. */
-	if (dmo_trace_open(events, &trace, err, sizeof err) != 0 ||
-	    dmo_trace_matches(&trace, row, err, sizeof err) != 0) {
-		fprintf(stderr, "dmo plot: %s\n", err);
-		dmo_trace_close(&trace);
-		dmo_layer_table_free(&table);
-		return 2;
-	}
-	dmo_trace_close(&trace);
-	if (req.out.file == NULL) {
-		snprintf(out, sizeof out, "%s/layer-%04u-%s", dir, row->layer,
-			 dmo_plot_kind_name(req.kind));
-		req.out.file = out;
-	}
-	snprintf(key, sizeof key, "dmo plot %s --layer %u --kind %s",
-		 realpath(dir, real) ? real : dir, row->layer, dmo_plot_kind_name(req.kind));
-	req.out.key = key;
-	req.event_file = events;
-	req.row = row;
-	rc = dmo_plot_render(&req, &res, err, sizeof err);
-	if (rc != 0)
-		fprintf(stderr, "dmo plot: %s\n", err);
-	else
-		dmo_plot_output_print(&req.out, stdout);
+	rc = draw_layer(dir, row, req);
 	dmo_layer_table_free(&table);
 	return rc != 0 ? 2 : read_rc > 0 ? 1 : 0;
 }

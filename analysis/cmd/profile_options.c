@@ -10,6 +10,19 @@ const struct cmd_option cmd_profile_options[] = {
 	{ "out", required_argument, 'o', "DIR", "run directory (default: dmo-run)" },
 	{ "trace", required_argument, 't', "MODE",
 	  "summary (counts and exact O_s) or full (every event)" },
+	{ "layers", required_argument, DMO_OPT_LAYERS, "LIST",
+	  "with --trace=full: event files for these layers only;\n"
+	  "LIST is numbers (from 1), ranges N-M and names, * and ?\n"
+	  "as wildcards, separated by commas (e.g. 3,7-9,conv*);\n"
+	  "the other layers get their layers.csv rows (counts and\n"
+	  "exact O_s) as always, without events (--untraced)" },
+	{ "untraced", required_argument, DMO_OPT_UNTRACED, "MODE",
+	  "what the layers --layers leaves out get: summary (their\n"
+	  "rows, the default) or skip (no row; they run as code\n"
+	  "outside layers does, near --tool=none speed)" },
+	{ "trace-version", required_argument, DMO_OPT_TRACE_VERSION, "N",
+	  "event files in version 2 (compact, the default) or 1\n"
+	  "(16 bytes an event, as dmo wrote before; both are read)" },
 	{ "count", no_argument, DMO_OPT_COUNT, NULL,
 	  "count guest instructions for layers.csv's instructions\n"
 	  "column (a full trace always counts; otherwise it is empty)" },

@@ -27,6 +27,7 @@
 #include "fs.h"
 #include "locate.h"
 #include "host_isa.h"
+#include "layer_list.h"
 #include "profile.h"
 #include "profile_runs.h"
 #include "size_text.h"
@@ -228,13 +229,13 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 			 const char *fifo, const char *out_dir, pid_t parent)
 {
 	const char *valgrind = getenv("DMO_VALGRIND");
-	char fifo_opt[PATH_MAX + 32], out_opt[PATH_MAX + 16], mem_opt[64];
-	size_t argc = 0;
+	char fifo_opt[PATH_MAX + 32], out_opt[PATH_MAX + 16], mem_opt[64], version_opt[32];
+	size_t argc = 0, n;
 	char **argv;
 
 	while (opts->argv[argc] != NULL)
 		argc++;
-	argv = calloc(argc + 9 + (size_t)opts->n_vg_opts, sizeof *argv);
+	argv = calloc(argc + 12 + (size_t)opts->n_vg_opts, sizeof *argv);
 	if (argv == NULL)
 		_exit(127);
 	snprintf(fifo_opt, sizeof fifo_opt, "--dmo-fifo=%s", fifo);
@@ -251,8 +252,21 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 		argv[6] = mem_opt;
 	}
 	argv[7] = opts->count ? "--dmo-count=yes" : "--dmo-count=no";
-	memcpy(argv + 8, opts->vg_opts, (size_t)opts->n_vg_opts * sizeof *argv);
-	memcpy(argv + 8 + opts->n_vg_opts, opts->argv, argc * sizeof *argv);
+	snprintf(version_opt, sizeof version_opt, "--dmo-trace-version=%d",
+		 opts->trace_version ? opts->trace_version : (int)DMO_TRACE_VERSION);
+	argv[8] = version_opt;
+	n = 9;
+	if (opts->layers != NULL) {
+		size_t len = strlen(opts->layers) + sizeof "--dmo-layers=";
+		char *layers_opt = malloc(len);
+		if (layers_opt == NULL)
+			_exit(127);
+		snprintf(layers_opt, len, "--dmo-layers=%s", opts->layers);
+		argv[n++] = layers_opt;
+		argv[n++] = opts->skip_untraced ? "--dmo-untraced=skip" : "--dmo-untraced=summary";
+	}
+	memcpy(argv + n, opts->vg_opts, (size_t)opts->n_vg_opts * sizeof *argv);
+	memcpy(argv + n + opts->n_vg_opts, opts->argv, argc * sizeof *argv);
 	/* If dmo is killed outright, Valgrind gets SIGTERM, so the tool still
 	 * finishes its rows; the program is never left running alone. */
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
@@ -301,6 +315,16 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 		return -1; /* said by dmo: Valgrind's 126 or 127 would read as the program's */
 	if (check_out_dir(opts, err, err_len) != 0)
 		return -1;
+	if (opts->layers != NULL && !opts->full_trace) {
+		snprintf(err, err_len, "--layers chooses the layers a full trace keeps: "
+			 "give --trace=full too");
+		return -1;
+	}
+	if (opts->untraced_given && opts->layers == NULL) {
+		snprintf(err, err_len, "--untraced says what the layers --layers leaves out "
+			 "get: give --layers too");
+		return -1;
+	}
 	if (realpath(opts->out_dir, out_dir) == NULL) {
 		snprintf(err, err_len, "%s: %s", opts->out_dir, strerror(errno));
 		return -1;
@@ -465,6 +489,32 @@ int dmo_profile_option(struct dmo_profile_options *opts, int option, const char 
 			return -1;
 		}
 		opts->full_trace = strcmp(value, "full") == 0;
+		return 1;
+	case DMO_OPT_LAYERS: {
+		size_t bad_at;
+		if (dmo_layer_list_check(value, &bad_at) != 0) {
+			snprintf(err, err_len, "--layers: '%s' at '%s' is not a layer number, range N-M "
+				 "(from 1, N <= M) or name", value, value + bad_at);
+			return -1;
+		}
+		opts->layers = value;
+		return 1;
+	}
+	case DMO_OPT_UNTRACED:
+		if (strcmp(value, "summary") != 0 && strcmp(value, "skip") != 0) {
+			snprintf(err, err_len, "--untraced must be summary or skip, not '%s'", value);
+			return -1;
+		}
+		opts->skip_untraced = strcmp(value, "skip") == 0;
+		opts->untraced_given = 1;
+		return 1;
+	case DMO_OPT_TRACE_VERSION:
+		if (strcmp(value, "1") != 0 && strcmp(value, "2") != 0) {
+			snprintf(err, err_len, "--trace-version must be 2 (compact) or 1, not '%s'",
+				 value);
+			return -1;
+		}
+		opts->trace_version = value[0] - '0';
 		return 1;
 	case DMO_OPT_MAX_MEM: {
 		uint64_t bytes;

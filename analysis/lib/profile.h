@@ -17,6 +17,10 @@
 struct dmo_profile_options {
 	const char *out_dir;  /* created if missing */
 	int full_trace;       /* --dmo-trace=full */
+	int trace_version;    /* --dmo-trace-version; 0: the tool's default */
+	const char *layers;   /* --dmo-layers: the layers a full trace keeps; NULL: all */
+	int skip_untraced;    /* --dmo-untraced=skip: the others get no row */
+	int untraced_given;   /* --untraced was given (it needs --layers) */
 	int count;            /* --dmo-count=yes */
 	char *const *argv;    /* the program and its arguments */
 	int quiet_program;    /* send the program's stdout to /dev/null */
@@ -81,10 +85,13 @@ int dmo_rundir_layers(const char *dir, const char *who, struct dmo_layer_table *
  * 'o' --out DIR, 't' --trace=summary|full, 'q' --quiet,
  * DMO_OPT_MAX_MEM --max-mem SIZE, DMO_OPT_VG_OPT --vg-opt OPTION,
  * DMO_OPT_RUNS --runs K, DMO_OPT_COUNT --count, DMO_OPT_STATIC_SPLIT
- * --static-split, DMO_OPT_FORCE --force (their help:
+ * --static-split, DMO_OPT_FORCE --force, DMO_OPT_TRACE_VERSION
+ * --trace-version N, DMO_OPT_LAYERS --layers LIST, DMO_OPT_UNTRACED
+ * --untraced summary|skip (their help:
  * analysis/cmd/profile_options.c). */
 enum { DMO_OPT_MAX_MEM = 0x100, DMO_OPT_VG_OPT, DMO_OPT_RUNS, DMO_OPT_COUNT,
-       DMO_OPT_STATIC_SPLIT, DMO_OPT_FORCE,
+       DMO_OPT_STATIC_SPLIT, DMO_OPT_FORCE, DMO_OPT_TRACE_VERSION,
+       DMO_OPT_LAYERS, DMO_OPT_UNTRACED,
        DMO_OPT_SHARED_END /* a command's own codes start here */ };
 
 /* Take OPTION (with VALUE) into *OPTS.  Returns 1 when it is one of the

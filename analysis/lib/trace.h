@@ -1,5 +1,5 @@
-/* trace.h - reading a per-layer event file (docs/trace-format.md) with
- * full validation, and exporting it as CSV. */
+/* trace.h - reading a per-layer event file (docs/trace-format.md), either
+ * version, with full validation, and exporting it as CSV. */
 #ifndef DMO_TRACE_H
 #define DMO_TRACE_H
 
@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "event.h"
+#include "event_code.h"
 #include "rundir.h"
 #include "trace_format.h"
 
@@ -18,6 +19,14 @@ struct dmo_trace {
 	uint64_t next;      /* index of the next event read_events returns */
 	int incomplete;     /* the tool never finished the file */
 	char path[4096];
+	/* Version 2: the decoder's state, the coded bytes read from the
+	 * file but not yet decoded (coded[coded_at .. coded_len)), and the
+	 * coded bytes still in the file. */
+	int compact;
+	struct dmo_event_code_state code;
+	uint8_t coded[16384];
+	size_t coded_at, coded_len;
+	uint64_t coded_left;
 };
 
 int dmo_trace_open(const char *path, struct dmo_trace *trace, char *err, size_t err_len);

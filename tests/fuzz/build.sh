@@ -28,9 +28,10 @@ target() {
 target opspec opspec/opspec.c
 target wire common/wire_parse.c common/protocol.c
 target protocol common/protocol.c common/wire_parse.c
-target layers_csv analysis/lib/rundir.c -lcsv
-target summary analysis/lib/rundir.c -lcsv
-target trace analysis/lib/trace.c analysis/lib/rundir.c -lcsv
+target layers_csv analysis/lib/rundir.c analysis/lib/fs.c analysis/lib/textcol.c -lcsv
+target summary analysis/lib/rundir.c analysis/lib/fs.c analysis/lib/textcol.c -lcsv
+target trace analysis/lib/trace.c analysis/lib/rundir.c analysis/lib/fs.c analysis/lib/textcol.c \
+	common/event_code.c -lcsv
 # The model readers need the C protoc-c generates from onnx.proto.
 ONNX_PROTO=${ONNX_PROTO:-/usr/include/onnx/onnx.proto}
 cp "$ONNX_PROTO" "$out/onnx.proto" && (cd "$out" && protoc-c --c_out=. onnx.proto)

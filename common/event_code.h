@@ -1,0 +1,107 @@
+/* event_code.h - the compact events of event-file version 2
+ * (docs/trace-format.md): each event is coded as the small steps it makes
+ * from the events before it, in 1 to DMO_EVENT_CODE_MAX bytes.  The tool
+ * encodes (inline, on its hot path); the readers decode
+ * (dmo_event_decode).  Freestanding: no libc. */
+#ifndef DMO_EVENT_CODE_H
+#define DMO_EVENT_CODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+
+/* Tag byte: bits 0-1 the event's flags; DMO_CODE_EXT: an extension byte
+ * follows; DMO_CODE_SAME_GAP: the offset is as far past the end of the
+ * previous access of the same kind as that one was past the one before
+ * (0 for a stream of adjacent accesses), else the gap follows; bits 4-7
+ * the time step from the previous event, 0..14, or 15: the step follows. */
+enum {
+	DMO_CODE_EXT = 1u << 2,
+	DMO_CODE_SAME_GAP = 1u << 3,
+	DMO_CODE_TIME_SHIFT = 4,
+	DMO_CODE_TIME_FOLLOWS = 15,
+	/* Extension byte: a new size follows (varint), a new thread id follows
+	 * (one byte).  Other bits are reserved, 0. */
+	DMO_CODE_NEW_SIZE = 1u << 0,
+	DMO_CODE_NEW_TID = 1u << 1,
+	/* tag + extension + size (3) + tid + time (10) + gap (5) */
+	DMO_EVENT_CODE_MAX = 21,
+};
+
+/* What both sides remember between events; all zero at a file's start, so
+ * the first event of each kind carries its size. */
+struct dmo_event_code_state {
+	uint64_t time;                     /* the previous event's */
+	uint64_t end[DMO_COUNT_KINDS];     /* offset + size of the kind's previous */
+	int64_t gap[DMO_COUNT_KINDS];      /* its offset minus the end before it */
+	uint16_t size[DMO_COUNT_KINDS];    /* its size */
+	uint8_t tid;                       /* the previous event's */
+};
+
+static inline uint8_t *dmo_code_varint(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/* Signed steps as unsigned varints: 0, -1, 1, -2 ... -> 0, 1, 2, 3 ... */
+static inline uint64_t dmo_code_zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+/* Encode E at P (room for DMO_EVENT_CODE_MAX bytes); returns the end. */
+static inline uint8_t *dmo_event_encode(struct dmo_event_code_state *s, uint8_t *p,
+					const struct dmo_event *e)
+{
+	unsigned kind = e->flags & (DMO_EV_WRITE | DMO_EV_OUT);
+	uint64_t step = e->time - s->time;
+	int64_t gap = (int64_t)e->offset - (int64_t)s->end[kind];
+	unsigned ext = (e->size != s->size[kind] ? DMO_CODE_NEW_SIZE : 0) |
+		       (e->tid != s->tid ? DMO_CODE_NEW_TID : 0);
+	unsigned tag = kind | (ext ? DMO_CODE_EXT : 0) | (gap == s->gap[kind] ? DMO_CODE_SAME_GAP : 0);
+	uint8_t *tag_at = p++;
+
+	if (ext) {
+		*p++ = (uint8_t)ext;
+		if (ext & DMO_CODE_NEW_SIZE)
+			p = dmo_code_varint(p, e->size);
+		if (ext & DMO_CODE_NEW_TID)
+			*p++ = e->tid;
+	}
+	if (step < DMO_CODE_TIME_FOLLOWS) {
+		tag |= (unsigned)step << DMO_CODE_TIME_SHIFT;
+	} else {
+		tag |= DMO_CODE_TIME_FOLLOWS << DMO_CODE_TIME_SHIFT;
+		p = dmo_code_varint(p, step);
+	}
+	if (!(tag & DMO_CODE_SAME_GAP))
+		p = dmo_code_varint(p, dmo_code_zigzag(gap));
+	*tag_at = (uint8_t)tag;
+	s->time = e->time;
+	s->end[kind] = (uint64_t)e->offset + e->size;
+	s->gap[kind] = gap;
+	s->size[kind] = e->size;
+	s->tid = e->tid;
+	return p;
+}
+
+/* Results of dmo_event_decode besides the bytes used (> 0). */
+enum {
+	DMO_CODE_SHORT = 0,      /* the bytes end inside the event */
+	DMO_CODE_BAD = -1,       /* not a valid event: *E holds what was decoded */
+};
+
+/* Decode one event from the N bytes at P into *E: the bytes it took, or
+ * DMO_CODE_SHORT / DMO_CODE_BAD (reserved bits, an overlong varint, size
+ * 0 or above 65535, an offset outside 0 .. 2^32-1).  The state advances
+ * only on success.  The buffer limits are the caller's to check. */
+int dmo_event_decode(struct dmo_event_code_state *s, const uint8_t *p, size_t n,
+		     struct dmo_event *e);
+
+#endif
