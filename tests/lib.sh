@@ -65,6 +65,18 @@ need_armnn_oracle() {
 	[ -x "$ORACLE" ] || { echo "SKIP: dmo-armnn-run not built (no Arm NN)"; exit 77; }
 }
 
+# need_ort: sets ORT to the ONNX Runtime oracle (tests/ort/run.js under
+# node) and TENSOR_BYTES to its TensorProto reader, or skips the test (77)
+# when node or onnxruntime-node (cd tests/ort && npm ci --ignore-scripts)
+# is absent.
+need_ort() {
+	command -v node >/dev/null 2>&1 || { echo "SKIP: node not installed"; exit 77; }
+	[ -d "$top_srcdir/tests/ort/node_modules/onnxruntime-node" ] ||
+		{ echo "SKIP: onnxruntime-node not installed in tests/ort"; exit 77; }
+	ORT="node $top_srcdir/tests/ort/run.js"
+	TENSOR_BYTES="node $top_srcdir/tests/ort/tensor_bytes.js"
+}
+
 # bytes N SEED: N pseudo-random bytes, the same for the same seed.
 bytes() {
 	LC_ALL=C awk -v n="$1" -v seed="$2" 'BEGIN { srand(seed); for (i = 0; i < n; i++) printf "%c", int(rand() * 256) }'

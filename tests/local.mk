@@ -104,8 +104,9 @@ tests_model_damage_LDADD = opspec/libdmo-model.la
 
 # ONNX's own single-op cases through dmo's reader and reference kernels.
 check_PROGRAMS += tests/onnx_conformance
-TESTS += tests/onnx_conformance.sh
-EXTRA_DIST += tests/onnx_conformance.sh
+TESTS += tests/onnx_conformance.sh tests/ort_oracle.sh
+EXTRA_DIST += tests/onnx_conformance.sh tests/ort_oracle.sh \
+	tests/ort/run.js tests/ort/tensor_bytes.js tests/ort/package.json tests/ort/package-lock.json
 tests_onnx_conformance_SOURCES = tests/onnx_conformance.c
 tests_onnx_conformance_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROTOBUF_C_CFLAGS)
 tests_onnx_conformance_LDADD = opspec/libdmo-model.la target-harness/kernels/libdmokernels.la -lm
