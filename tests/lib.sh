@@ -77,6 +77,41 @@ need_ort() {
 	TENSOR_BYTES="node $top_srcdir/tests/ort/tensor_bytes.js"
 }
 
+# three_ways SPECFILE COUNT: the COUNT op specs of SPECFILE (one a line)
+# run under the real tool with a full trace; checks that the tool's exact
+# O_s equals tests/bruteforce_os on the recorded events (a simulated
+# overlapped arena, independent of the reducer and of the algorithmic and
+# analytic code), that `dmo analyze` finds exact = algorithmic and analytic
+# <= exact on every layer, and that `dmo verify` runs each natively with
+# its input really placed at that O_s and gets the separate-buffer output
+# bit for bit.  Leaves in $saved the number of layers with O_s > 0.
+three_ways() {
+	"$DMO" run --out "$WORK/run" --trace=full $(cat "$1") >"$WORK/run.out" 2>&1
+	expect_eq "dmo run of the sample" 0 $?
+	"$DMO" analyze "$WORK/run" >"$WORK/analyze.out" 2>&1
+	expect_eq "dmo analyze: exact = algorithmic and analytic <= exact on every layer" 0 $?
+	expect_eq "layers with verdict ok" "$2" "$(grep -c " ok$" "$WORK/analyze.out")"
+	grep -E "MISMATCH|UNSAFE" "$WORK/analyze.out" | head -5
+
+	n=0 brute_ok=0 verify_ok=0 saved=0
+	while read -r spec; do
+		n=$((n + 1))
+		name=$(printf 'op%d_%s' "$n" "${spec%%:*}")
+		os=$(field "$WORK/run" "$name" os_bytes)
+		brute=$("$top_builddir/tests/bruteforce_os" "$(printf '%s/layer-%04d.events' "$WORK/run" "$n")")
+		if [ "$os" = "$brute" ]; then brute_ok=$((brute_ok + 1)); else fail "$spec: tool O_s $os, brute force $brute"; fi
+		if "$DMO" verify --scan-limit 0 "$spec" >"$WORK/verify.out" 2>&1 &&
+			grep -q "$os bytes (= O_s)" "$WORK/verify.out"; then
+			verify_ok=$((verify_ok + 1))
+		else
+			fail "$spec: dmo verify at O_s $os: $(cat "$WORK/verify.out")"
+		fi
+		[ "$os" -gt 0 ] && saved=$((saved + 1))
+	done <"$1"
+	expect_eq "tool O_s = brute force on the trace" "$2" "$brute_ok"
+	expect_eq "native overlapped runs at O_s identical" "$2" "$verify_ok"
+}
+
 # bytes N SEED: N pseudo-random bytes, the same for the same seed.
 bytes() {
 	LC_ALL=C awk -v n="$1" -v seed="$2" 'BEGIN { srand(seed); for (i = 0; i < n; i++) printf "%c", int(rand() * 256) }'

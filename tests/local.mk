@@ -112,8 +112,8 @@ tests_onnx_conformance_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROT
 tests_onnx_conformance_LDADD = opspec/libdmo-model.la target-harness/kernels/libdmokernels.la -lm
 # Reshape, softmax, logistic, mean, quantize, dequantize, pad, concat and
 # transpose in the three-way cross-check, with native overlapped runs.
-TESTS += tests/layout_ops_tool.sh
-EXTRA_DIST += tests/layout_ops_tool.sh
+TESTS += tests/layout_ops_tool.sh tests/nchw_ops_tool.sh
+EXTRA_DIST += tests/layout_ops_tool.sh tests/nchw_ops_tool.sh
 TESTS += tests/cli_conventions.sh
 # valgrind --tool=dmo with nothing set up (dmo.out.PID, the tool's FIFO).
 TESTS += tests/bare_valgrind.sh
