@@ -652,3 +652,29 @@ out:
 		dmo_model_free(model);
 	return rc;
 }
+
+/* The node of layer L: layers are read one per node, in the graph's
+ * order (read_node). */
+static const Onnx__NodeProto *layer_node(const struct dmo_model *m, size_t l)
+{
+	const Onnx__ModelProto *mp = m->format == DMO_FORMAT_ONNX ? m->reader_state : NULL;
+
+	if (!mp || !mp->graph || l >= m->n_layers || (size_t)m->layers[l].row >= mp->graph->n_node)
+		return NULL;
+	return mp->graph->node[m->layers[l].row];
+}
+
+int64_t dmo_model_onnx_int(const struct dmo_model *m, size_t l, const char *name, int64_t def)
+{
+	const Onnx__NodeProto *n = layer_node(m, l);
+
+	return n ? attr_int(n, name, def) : def;
+}
+
+double dmo_model_onnx_float(const struct dmo_model *m, size_t l, const char *name, double def)
+{
+	const Onnx__NodeProto *n = layer_node(m, l);
+	const Onnx__AttributeProto *a = n ? attr(n, name) : NULL;
+
+	return a && a->has_f ? a->f : def;
+}

@@ -110,6 +110,13 @@ EXTRA_DIST += tests/onnx_conformance.sh tests/ort_oracle.sh \
 tests_onnx_conformance_SOURCES = tests/onnx_conformance.c
 tests_onnx_conformance_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROTOBUF_C_CFLAGS)
 tests_onnx_conformance_LDADD = opspec/libdmo-model.la target-harness/kernels/libdmokernels.la -lm
+# A small NCHW CNN written as ONNX, with ONNX Runtime as the oracle.
+check_PROGRAMS += tests/onnx_net
+TESTS += tests/onnx_ort.sh
+EXTRA_DIST += tests/onnx_ort.sh
+tests_onnx_net_SOURCES = tests/onnx_net.c
+tests_onnx_net_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROTOBUF_C_CFLAGS)
+tests_onnx_net_LDADD = opspec/libdmo-model.la
 # Reshape, softmax, logistic, mean, quantize, dequantize, pad, concat and
 # transpose in the three-way cross-check, with native overlapped runs.
 TESTS += tests/layout_ops_tool.sh tests/nchw_ops_tool.sh

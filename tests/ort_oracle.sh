@@ -1,17 +1,16 @@
 #!/bin/sh
 # ort_oracle.sh - tests/ort/run.js, the ONNX Runtime oracle: on ONNX's own
 # test cases (libonnx-testdata) of the ops dmo runs in NCHW it reproduces
-# the expected outputs ONNX ships (exactly for these cases, which are small
-# integers or ONNX's own ORT-made numbers), and it rejects bad usage, input
-# files of the wrong size and models that are not ONNX with its documented
-# exit statuses.  Skipped (77) without node, onnxruntime-node or the data.
+# the expected outputs ONNX ships (within f32_close's tolerance), and it
+# rejects bad usage, input files of the wrong size and models that are not
+# ONNX with its documented exit statuses.  Skipped (77) without node, onnxruntime-node or the data.
 . "$top_srcdir/tests/lib.sh"
 need_ort
 data=${ONNX_TESTDATA:-/usr/share/libonnx-testdata/data}
 [ -d "$data/node" ] || { echo "SKIP: $data/node not found (apt-get install libonnx-testdata)"; exit 77; }
 
 # f32 cases: ONNX Runtime's output against the expected output_0.pb, within
-# 1e-5 relative (the expected values were computed by numpy).
+# f32_close's tolerance (the expected values were computed by numpy).
 for case in test_conv_with_strides_padding test_maxpool_2d_pads test_averagepool_2d_pads \
 	    test_gemm_default_no_bias test_relu test_add; do
 	d="$data/node/$case"
@@ -21,13 +20,7 @@ for case in test_conv_with_strides_padding test_maxpool_2d_pads test_averagepool
 		{ fail "$case: reading its .pb files"; continue; }
 	$ORT "$d/model.onnx" "$WORK/$case.in" "$WORK/$case.out" 2>"$WORK/$case.log"
 	expect_eq "$case: exit status" 0 $?
-	od -An -v -tf4 "$WORK/$case.want" | tr -s ' ' '\n' | sed '/^$/d' >"$WORK/want.txt"
-	od -An -v -tf4 "$WORK/$case.out" | tr -s ' ' '\n' | sed '/^$/d' >"$WORK/got.txt"
-	paste "$WORK/want.txt" "$WORK/got.txt" | awk -v c="$case" '
-		{ n++; d = $1 - $2; if (d < 0) d = -d; m = $1 < 0 ? -$1 : $1
-		  if (NF != 2 || d > 1e-5 * (m > 1 ? m : 1)) bad++ }
-		END { if (n == 0 || bad) { print "FAIL: " c ": " bad + 0 " of " n + 0 " values differ"; exit 1 }
-		      print "ok: " c ": ONNX Runtime gives the " n " expected values" }' || failures=$((failures + 1))
+	f32_close "$case: ONNX Runtime against the expected output" "$WORK/$case.want" "$WORK/$case.out"
 done
 
 # The summary names each tensor with its shape and byte count.

@@ -81,7 +81,7 @@ async function main(argv) {
   try {
     session = await ort.InferenceSession.create(modelPath, {
       graphOptimizationLevel: opt, intraOpNumThreads: 1, interOpNumThreads: 1,
-      executionProviders: ['cpu'],
+      executionProviders: ['cpu'], logSeverityLevel: 3,
     });
   } catch (e) {
     die(3, `ONNX Runtime refuses the model: ${e.message}`);
