@@ -78,7 +78,7 @@ for n in 1 3 5 7 8; do
 done
 expect_eq "first conv's O_s (hand derivation, bytes)" 524 \
 	"$(layer_rows "$WORK/run" | by_name 'v("layer") == 1 { print v("os_bytes") }')"
-"$DMO" compare --model "$NET" >"$WORK/compare.out" 2>&1
+"$DMO" compare --out "$WORK/compare" --model "$NET" >"$WORK/compare.out" 2>&1
 expect_eq "dmo compare --model: exit status" 0 $?
 grep -q "^ *1 *1_conv .* 524$" "$WORK/compare.out" && echo "ok: compare shows the NCHW conv's O_s" ||
 	fail "compare: $(cat "$WORK/compare.out")"
