@@ -4,9 +4,9 @@
 # source tree (sanitize-build/ below the build folder), running what reads
 # untrusted input natively: the op-spec parser, the model readers on the
 # damaged-model corpus, the planner, the reference kernels through infer
-# (an ONNX CNN's NCHW kernels too),
-# and the hostile-input cases.  Any sanitizer report fails the run.  Tests
-# under Valgrind are left out (Valgrind and ASan do not mix).
+# (an ONNX CNN's NCHW kernels too), and the hostile-input cases.  Any
+# sanitizer report fails the run.  Tests under Valgrind are left out
+# (Valgrind and ASan do not mix).
 set -u
 src=$(cd "${top_srcdir:?}" && pwd)
 dir=$(pwd)/sanitize-build
