@@ -31,12 +31,10 @@ cmp -s "$WORK/net.dmo" "$WORK/plain.dmo" && echo "ok: overlapped and plain arena
 
 data=${ONNX_TESTDATA:-/usr/share/libonnx-testdata/data}
 if [ -d "$data/node" ]; then
-	for case in node/test_conv_with_strides_padding node/test_conv_with_strides_and_asymmetric_padding \
-		    node/test_maxpool_2d_pads node/test_averagepool_2d_pads node/test_averagepool_2d_strides \
-		    node/test_relu node/test_add pytorch-converted/test_Conv2d_depthwise_with_multiplier \
-		    pytorch-converted/test_Conv2d_depthwise_padded pytorch-converted/test_Conv2d_dilated \
-		    pytorch-converted/test_Conv2d_strided pytorch-converted/test_MaxPool2d \
-		    pytorch-converted/test_Softmax pytorch-converted/test_Sigmoid; do
+	# One case a kind (ONNX Runtime takes a second or more to start).
+	for case in node/test_conv_with_strides_and_asymmetric_padding node/test_averagepool_2d_pads \
+		    pytorch-converted/test_Conv2d_depthwise_with_multiplier pytorch-converted/test_Conv2d_dilated \
+		    pytorch-converted/test_MaxPool2d pytorch-converted/test_Softmax pytorch-converted/test_Sigmoid; do
 		d="$data/$case" name=${case#*/}
 		# shellcheck disable=SC2086
 		$TENSOR_BYTES $(ls "$d"/test_data_set_0/input_*.pb | sort) >"$WORK/$name.in"
