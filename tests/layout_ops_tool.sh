@@ -61,10 +61,6 @@ echo "layers with O_s > 0: $saved of $COUNT"
 # NCHW -> NHWC of 1x3x224x224 int8: OB + es * (223 * (224 - 672) +
 # 223 * (1 - 3)) = 150528 - 99904 - 446 = 50178.  Dequantize i8 -> f32 of 64
 # elements: min(IB, OB) = 64.
-formula_os() {
-	"$DMO" formula --csv "$1" >"$WORK/formula.csv"
-	csv_rows "$WORK/formula.csv" | by_name '{ print v("algorithmic_os") "," v("analytic_os") }'
-}
 expect_eq "pad O_s (algorithmic,analytic)" "96,96" "$(formula_os pad:in=2x3x4,before=1x1,after=0x1x2)"
 expect_eq "transpose NCHW->NHWC O_s" "50178,50178" \
 	"$(formula_os transpose:in=1x3x224x224,perm=0x2x3x1,dtype=i8)"

@@ -98,6 +98,12 @@ f32_close() {
 		{ failures=$((failures + 1)); return 1; }
 }
 
+# formula_os SPEC: "algorithmic,analytic" O_s of SPEC in bytes (dmo formula).
+formula_os() {
+	"$DMO" formula --csv "$1" >"$WORK/formula.csv"
+	csv_rows "$WORK/formula.csv" | by_name '{ print v("algorithmic_os") "," v("analytic_os") }'
+}
+
 # three_ways SPECFILE COUNT: the COUNT op specs of SPECFILE (one a line)
 # run under the real tool with a full trace; checks that the tool's exact
 # O_s equals tests/bruteforce_os on the recorded events (a simulated

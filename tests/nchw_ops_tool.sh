@@ -32,10 +32,6 @@ expect_eq "sample size" "$COUNT" "$(wc -l <"$WORK/specs")"
 three_ways "$WORK/specs" "$COUNT"
 echo "layers with O_s > 0: $saved of $COUNT"
 
-formula_os() {
-	"$DMO" formula --csv "$1" >"$WORK/formula.csv"
-	csv_rows "$WORK/formula.csv" | by_name '{ print v("algorithmic_os") "," v("analytic_os") }'
-}
 # A 3x3 convolution, padding 1, of 3 planes 8x8 into 4: the last output
 # plane is written after the first three, and its pixel (1, 1) reads input
 # element 0 after 3*64 + 9 elements were written: O_s = 4 * (4*64 - 201)

@@ -92,6 +92,27 @@ static void oracle_layout(struct oracle *o, const struct dmo_opspec *s)
 	}
 }
 
+/* The in-image taps of channel C's window for output pixel (OY, OX) of
+ * batch B, rows then columns, DH and DW apart, at their NHWC or NCHW
+ * offsets. */
+static void read_taps(struct oracle *o, const struct dmo_opspec *s, int b, int oy, int ox, int c,
+		      int dh, int dw)
+{
+	for (int fy = 0; fy < s->k_h; fy++) {
+		int iy = oy * s->stride_h - s->pad_top + fy * dh;
+		if (iy < 0 || iy >= s->in_h)
+			continue;
+		for (int fx = 0; fx < s->k_w; fx++) {
+			int ix = ox * s->stride_w - s->pad_left + fx * dw;
+			if (ix < 0 || ix >= s->in_w)
+				continue;
+			rd(o, s->layout == DMO_LAYOUT_NCHW
+				      ? (((uint64_t)b * s->in_c + c) * s->in_h + iy) * s->in_w + ix
+				      : in_at(s, b, iy, ix, c));
+		}
+	}
+}
+
 /* kernels_nchw.c's loop order (docs/kernels.md, "NCHW kernels"): batch,
  * out_c, out_y, out_x, then the in-image taps of each plane of out_c's
  * group (conv2d: every plane; dwconv2d: plane out_c / mult; pools: their
@@ -107,16 +128,7 @@ static void oracle_nchw(struct oracle *o, const struct dmo_opspec *s)
 	for (int oy = 0; oy < s->out_h; oy++)
 	for (int ox = 0; ox < s->out_w; ox++) {
 		for (int c = conv ? 0 : oc / mult; c < (conv ? s->in_c : oc / mult + 1); c++)
-			for (int fy = 0; fy < s->k_h; fy++) {
-				int iy = oy * s->stride_h - s->pad_top + fy * dh;
-				if (iy < 0 || iy >= s->in_h)
-					continue;
-				for (int fx = 0; fx < s->k_w; fx++) {
-					int ix = ox * s->stride_w - s->pad_left + fx * dw;
-					if (ix >= 0 && ix < s->in_w)
-						rd(o, (((uint64_t)b * s->in_c + c) * s->in_h + iy) * s->in_w + ix);
-				}
-			}
+			read_taps(o, s, b, oy, ox, c, dh, dw);
 		wr(o, e++);
 	}
 }
@@ -163,17 +175,7 @@ static uint64_t oracle_os(const struct dmo_opspec *s)
 		for (int ox = 0; ox < s->out_w; ox++)
 		for (int ic = 0; ic < s->in_c; ic++)
 		for (int m = 0; m < mult; m++) {
-			for (int fy = 0; fy < s->k_h; fy++) {
-				int iy = oy * s->stride_h - s->pad_top + fy * dh;
-				if (iy < 0 || iy >= s->in_h)
-					continue;
-				for (int fx = 0; fx < s->k_w; fx++) {
-					int ix = ox * s->stride_w - s->pad_left + fx * dw;
-					if (ix < 0 || ix >= s->in_w)
-						continue;
-					rd(&o, in_at(s, b, iy, ix, ic));
-				}
-			}
+			read_taps(&o, s, b, oy, ox, ic, dh, dw);
 			wr(&o, e++);
 		}
 		break;
