@@ -29,11 +29,14 @@ static i128 axis_lag(i128 a, i128 b, int n, int s, int p)
 	return best;
 }
 
-/* Section 4 of docs/formulas.md: the ops that move or rescale elements
- * have an exact closed form; the result's raw value (before the clamp) is
- * RAW bytes, reported as a penalty below OB. */
-static void closed_form(const struct dmo_geom *g, i128 raw, struct dmo_analytic_result *res)
+/* A closed form whose raw value (before the clamp) is RAW bytes, reported
+ * as a penalty below OB: exact (EXACT 1) for the ops that move or rescale
+ * elements (docs/formulas.md section 4), a lower bound for the NCHW
+ * windowed ops (3.6). */
+static void closed_form(const struct dmo_geom *g, i128 raw, int exact,
+			struct dmo_analytic_result *res)
 {
+	res->exact = exact;
 	res->in_bytes = dmo_geom_in_bytes(g);
 	res->out_bytes = dmo_geom_out_bytes(g);
 	res->penalty = raw < (i128)res->out_bytes ? (uint64_t)((i128)res->out_bytes - raw) : 0;
@@ -66,19 +69,41 @@ static i128 gather_raw(const struct dmo_geom *g)
 	return (i128)dmo_geom_out_bytes(g) + (i128)g->elem_size * sum;
 }
 
+/* Section 3.6 of docs/formulas.md (NCHW): output element e of batch b,
+ * plane oc = g*Mg + m, pixel (oy, ox) reads no input element below
+ * b*C*Pi + g*Cg*Pi + W*max(0, oy*sh - pt) + max(0, ox*sw - pl), and
+ * e = (b*M + oc)*Po + oy*OW + ox elements are written before it, so
+ * OB + es * (read - e) bounds O_s from below, and its minimum splits into
+ * one term per loop. */
+static i128 planes_raw(const struct dmo_geom *g)
+{
+	const i128 Pi = (i128)g->in_h * g->in_w, Po = (i128)g->out_h * g->out_w;
+	const i128 C = g->in_c, M = g->out_c, G = g->groups;
+	const i128 Cg = C / G, Mg = M / G;
+	const i128 batch = (i128)(g->batch - 1) * (C * Pi - M * Po);
+	const i128 group = (G - 1) * (Cg * Pi - Mg * Po);
+	i128 sum = (batch < 0 ? batch : 0) + (group < 0 ? group : 0) - (Mg - 1) * Po -
+		   axis_lag(g->out_w, g->in_w, g->out_h, g->stride_h, g->pad_top) -
+		   axis_lag(1, 1, g->out_w, g->stride_w, g->pad_left);
+	return (i128)dmo_geom_out_bytes(g) + (i128)g->elem_size * sum;
+}
+
 int dmo_analytic_geom(const struct dmo_geom *g, struct dmo_analytic_result *res)
 {
 	switch (g->kind) {
+	case DMO_GEOM_PLANES:
+		closed_form(g, planes_raw(g), 0, res);
+		return 0;
 	case DMO_GEOM_FLAT:
 	case DMO_GEOM_ROWS:
 	case DMO_GEOM_MEAN: {
 		/* 4.1, 4.2: min(IB, OB) exactly. */
 		uint64_t ib = dmo_geom_in_bytes(g), ob = dmo_geom_out_bytes(g);
-		closed_form(g, ib < ob ? ib : ob, res);
+		closed_form(g, ib < ob ? ib : ob, 1, res);
 		return 0;
 	}
 	case DMO_GEOM_GATHER:
-		closed_form(g, gather_raw(g), res);
+		closed_form(g, gather_raw(g), 1, res);
 		return 0;
 	default:
 		break;
@@ -119,6 +144,7 @@ int dmo_analytic_geom(const struct dmo_geom *g, struct dmo_analytic_result *res)
 	res->rho = (double)rho_num / (double)D;
 	res->lag = (double)lag / (double)D;
 	res->linear = 1;
+	res->exact = 0;
 	res->os = dmo_os_clamp(1, (int64_t)res->out_bytes - (int64_t)res->penalty,
 			       res->in_bytes, res->out_bytes);
 	return 0;
