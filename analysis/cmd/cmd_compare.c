@@ -19,6 +19,7 @@
 #include "kernels.h"
 #include "locate.h"
 #include "measure.h"
+#include "model_table.h"
 #include "rundir.h"
 #include "progress.h"
 #include "runner.h"
@@ -53,7 +54,8 @@ static const struct cmd_option options[] = {
 	{ "kernels", required_argument, OPT_KERNELS, "LIST",
 	  "with --model, comma-separated kernel sets (ref, a\n"
 	  "backend, a TFLM build such as tflm-cmsis-nn-dsp;\n"
-	  "default: ref and every TFLM build dmo was built with)" },
+	  "default: ref and, for a .tflite, every TFLM build dmo was\n"
+	  "built with)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -332,11 +334,20 @@ static int compare_model(const char *model, char *list, const char *dir,
 						  sizeof names / sizeof *names);
 			names[n++] = tok;
 		}
-	} else { /* dmo's reference kernels and every TFLM build dmo was built with */
+	} else { /* dmo's reference kernels and, for a .tflite, every TFLM build
+		  * dmo was built with (TFLM runs no other format) */
 		const char *runtime;
+		struct dmo_model m;
+		int tflite;
 
+		if (dmo_model_load_shaped(model_path, NULL, 0, &m, err, sizeof err) != 0) {
+			fprintf(stderr, "dmo compare: %s\n", err);
+			return 2;
+		}
+		tflite = m.format == DMO_FORMAT_TFLITE;
+		dmo_model_free(&m);
 		names[n++] = DMO_KERNELS_REF_NAME;
-		for (size_t k = 0; (runtime = dmo_kernels_runtime(k)) != NULL; k++)
+		for (size_t k = 0; tflite && (runtime = dmo_kernels_runtime(k)) != NULL; k++)
 			if (dmo_locate_tflm_runner(runtime, runner, sizeof runner, err, sizeof err) == 0 &&
 			    n < sizeof names / sizeof *names)
 				names[n++] = runtime;
