@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""damage_corpus.py MODEL.tflite OUTDIR [FLIPS] - hostile variants of a real
-model for the sanitizer run (tests/sanitize.sh), written to OUTDIR:
+"""damage_corpus.py MODEL OUTDIR [FLIPS] - hostile variants of a real model
+(.tflite or .onnx) for the sanitizer run (tests/sanitize.sh), in OUTDIR:
 
-  flip-K.tflite   one bit flipped, at FLIPS (default 64) positions spread
+  flip-K.EXT      one bit flipped, at FLIPS (default 64) positions spread
                   evenly over the file (bit K % 8 of byte K * size / FLIPS);
-  quant-T-V.tflite  quantised tensor T's parameters set to an extreme V:
+  quant-T-V.tflite  (.tflite only) quantised tensor T's parameters set to
+                  an extreme V:
                   scales tiny, subnormal or huge (finite and positive, so
                   the readers' checks let them through to the kernels),
                   zero points at the limits of the tensor's type.
@@ -62,12 +63,13 @@ def main(model, outdir, flips="64"):
     buf = bytearray(open(model, "rb").read())
     os.makedirs(outdir, exist_ok=True)
     flips = int(flips)
+    ext = os.path.splitext(model)[1]
     for k in range(flips):
         at = k * len(buf) // flips
         damaged = bytearray(buf)
         damaged[at] ^= 1 << (k % 8)
-        write(outdir, "flip-%d.tflite" % k, damaged)
-    for t, ttype, scales, zeros in quant_fields(buf):
+        write(outdir, "flip-%d%s" % (k, ext), damaged)
+    for t, ttype, scales, zeros in quant_fields(buf) if ext == ".tflite" else []:
         variants = {name: (scale, None) for name, scale in SCALES.items()}
         low, high = ZERO_LIMITS.get(ttype, (None, None))
         if zeros and low is not None:
