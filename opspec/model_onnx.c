@@ -81,9 +81,12 @@ static int tensor(struct onnx *o, const char *name)
 							      .producer = DMO_MODEL_INPUT,
 							      .type_name = "undefined" };
 	m->tensors[m->n_tensors].name = strdup(name);
-	if (m->tensors[m->n_tensors].name == NULL ||
-	    dmo_name_index_add(&o->names, m->tensors[m->n_tensors].name, (int)m->n_tensors) != 0)
+	if (m->tensors[m->n_tensors].name == NULL)
 		return fail(o, "out of memory");
+	if (dmo_name_index_add(&o->names, m->tensors[m->n_tensors].name, (int)m->n_tensors) != 0) {
+		free(m->tensors[m->n_tensors].name); /* not counted yet: nobody else frees it */
+		return fail(o, "out of memory");
+	}
 	return (int)m->n_tensors++;
 }
 
