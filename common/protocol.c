@@ -559,7 +559,8 @@ void dmo_protocol_forked(struct dmo_protocol *p, uint32_t pid)
 	p->stream_len = 0;
 	q = dmo_text_append(q, end, "dmo: child pid ");
 	q = dmo_text_append_u64(q, end, pid);
-	q = dmo_text_append(q, end, " is not profiled: its layers are not recorded");
+	q = dmo_text_append(q, end, " is not profiled: its layers are not recorded (unless it "
+			    "execs, traced with --trace-children=yes)");
 	*q = 0;
 	p->ops->say(p->ctx, msg);
 }

@@ -13,6 +13,10 @@
 #define DMO_SUMMARY_VERSION 3u
 #define DMO_SUMMARY_FILE "tool-layers.bin"
 #define DMO_SUMMARY_THREADS 8
+/* A child of the profiled program traced by its own tool instance
+ * (Valgrind's --trace-children=yes) records into a run folder of its own
+ * inside the run's: proc-PID, PID its process id (docs/protocol.md). */
+#define DMO_CHILD_DIR_PREFIX "proc-"
 /* `instructions` of a layer the tool did not count (a summary without
  * --dmo-count=yes); layers.csv leaves the field empty. */
 #define DMO_NOT_COUNTED UINT64_MAX

@@ -11,6 +11,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_vki.h"
@@ -18,6 +19,7 @@
 
 #include "dmo_bare.h"
 #include "dmo_layers.h"
+#include "summary.h"
 #include "wire.h"
 
 /* The core's system call, which the installed headers do not declare
@@ -57,6 +59,25 @@ const HChar *dmo_bare_out_dir(const HChar *out, const HChar *fifo)
 		VG_(exit)(1);
 	}
 	return out_dir;
+}
+
+const HChar *dmo_bare_child_out_dir(const HChar *out)
+{
+	SizeT len = VG_(strlen)(out) + sizeof DMO_CHILD_DIR_PREFIX + 24;
+	HChar *dir = VG_(malloc)("dmo.bare.child", len);
+	SysRes res;
+
+	VG_(snprintf)(dir, len, "%s/" DMO_CHILD_DIR_PREFIX "%d", out, VG_(getpid)());
+	/* Present already: this process's before an exec. */
+	res = VG_(do_syscall)(__NR_mkdir, (RegWord)dir, 0755, 0, 0, 0, 0, 0, 0);
+	if (sr_isError(res) && sr_Err(res) != VKI_EEXIST) {
+		VG_(umsg)("dmo: cannot create %s for traced child %d: %s; its layers are not "
+			  "recorded\n", dir, VG_(getpid)(), VG_(strerror)(sr_Err(res)));
+		VG_(free)(dir);
+		return NULL;
+	}
+	out_dir = dir;
+	return dir;
 }
 
 const HChar *dmo_bare_make_fifo(const HChar *dir)

@@ -14,6 +14,11 @@
  * that cannot be is refused here, before the program starts. */
 const HChar *dmo_bare_out_dir(const HChar *out, const HChar *fifo);
 
+/* The run folder of a traced child's instance, OUT/proc-PID, made if
+ * missing; NULL (said why) when it cannot be, and the child is then not
+ * recorded.  Its records and event files never touch OUT's. */
+const HChar *dmo_bare_child_out_dir(const HChar *out);
+
 /* A FIFO of the tool's own in OUT_DIR, for a run with none given; its
  * path, or NULL (said why). */
 const HChar *dmo_bare_make_fifo(const HChar *out_dir);

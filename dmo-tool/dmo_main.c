@@ -53,6 +53,9 @@ static Bool count_instructions = False;
 static ULong clo_max_mem = (ULong)DMO_MAX_MEM_DEFAULT_MIB << 20;
 static const HChar *clo_layers = NULL;
 static Bool clo_skip_untraced = False;
+/* The process that started Valgrind (dmo profile); 0: not said.  An
+ * instance whose parent is another process is a traced child's. */
+static Long clo_profiler_pid = 0;
 
 static Bool dmo_process_cmd_line_option(const HChar *arg)
 {
@@ -80,6 +83,7 @@ static Bool dmo_process_cmd_line_option(const HChar *arg)
 	} else if VG_INT_CLO(arg, "--dmo-trace-version", version) {
 		if (!dmo_trace_set_version((UInt)version))
 			VG_(fmsg_bad_option)(arg, "expected 2 (compact) or 1 (16-byte events)\n");
+	} else if VG_INT_CLO(arg, "--dmo-profiler-pid", clo_profiler_pid) {
 	} else if VG_STR_CLO(arg, "--dmo-max-mem", max_mem) {
 		uint64_t bytes = 0;
 		if (dmo_size_parse(max_mem, &bytes) != 0 || bytes < DMO_MAX_MEM_MIN)
@@ -116,7 +120,10 @@ static void dmo_print_usage(void)
 "                              counts (event times) [no]\n"
 "    --dmo-max-mem=SIZE        RAM a full trace may hold (K, M, G suffixes);\n"
 "                              beyond it, events go straight to disk ["
-				DMO_MAX_MEM_DEFAULT_TEXT "]\n");
+				DMO_MAX_MEM_DEFAULT_TEXT "]\n"
+"    --dmo-profiler-pid=PID    the process that started Valgrind: a traced\n"
+"                              child (--trace-children=yes) records into\n"
+"                              DIR/proc-PID with a FIFO of its own [none]\n");
 }
 
 static void dmo_print_debug_usage(void)
@@ -135,8 +142,13 @@ static void dmo_post_clo_init(void)
 	if (clo_fifo != NULL && *clo_fifo == '\0')
 		clo_fifo = NULL;
 	out = dmo_bare_out_dir(clo_out, clo_fifo);
-	if (clo_fifo == NULL)
+	if (out != NULL && clo_profiler_pid > 0 && VG_(getppid)() != clo_profiler_pid) {
+		/* A traced child: the profiled process's FIFO and files stay its own. */
+		out = dmo_bare_child_out_dir(out);
+		clo_fifo = out == NULL ? NULL : dmo_bare_make_fifo(out);
+	} else if (clo_fifo == NULL) {
 		clo_fifo = dmo_bare_make_fifo(out);
+	}
 	dmo_bare_set_fifo(clo_fifo);
 	count_instructions = clo_full_trace || clo_count;
 	dmo_layers_init(clo_fifo, out, clo_full_trace, count_instructions, clo_max_mem);

@@ -12,6 +12,7 @@
  * from the op spec itself. */
 #include "errbuf.h"
 #include "model_table.h"
+#include "name_index.h"
 #include "onnx.pb-c.h"
 #include "protobuf_depth.h"
 
@@ -41,6 +42,7 @@ struct onnx {
 	const char *source;
 	struct dmo_model *model;
 	size_t cap;             /* tensors allocated */
+	struct dmo_name_index names; /* tensor names to indices (a long chain) */
 	const struct dmo_model_shape *shapes;
 	size_t n_shapes;
 	const Onnx__GraphProto *graph;
@@ -56,20 +58,12 @@ struct onnx {
 #define unsupported(x, layer, ...) \
 	dmo_model_layer_unsupported((layer), (x)->source, (x)->err, (x)->err_len, __VA_ARGS__)
 
-static int find_tensor(const struct dmo_model *m, const char *name)
-{
-	for (size_t t = 0; t < m->n_tensors; t++)
-		if (strcmp(m->tensors[t].name, name) == 0)
-			return (int)t;
-	return -1;
-}
-
 /* Tensor NAME, created (rank -1: shape unknown) when new.  Returns its
  * index, or -1 with the error set. */
 static int tensor(struct onnx *o, const char *name)
 {
 	struct dmo_model *m = o->model;
-	int t = find_tensor(m, name);
+	int t = dmo_name_index_find(&o->names, name, strlen(name));
 
 	if (t >= 0)
 		return t;
@@ -88,6 +82,10 @@ static int tensor(struct onnx *o, const char *name)
 	m->tensors[m->n_tensors].name = strdup(name);
 	if (m->tensors[m->n_tensors].name == NULL)
 		return fail(o, "out of memory");
+	if (dmo_name_index_add(&o->names, m->tensors[m->n_tensors].name, (int)m->n_tensors) != 0) {
+		free(m->tensors[m->n_tensors].name); /* not counted yet: nobody else frees it */
+		return fail(o, "out of memory");
+	}
 	return (int)m->n_tensors++;
 }
 
@@ -621,7 +619,7 @@ int dmo_model_parse_onnx(const unsigned char *data, size_t len, const char *sour
 		if (read_value_info(&o, g->value_info[i], 0, 0) != 0)
 			goto out;
 	for (size_t s = 0; s < n_shapes; s++)
-		if (find_tensor(model, shapes[s].tensor) < 0) {
+		if (dmo_name_index_find(&o.names, shapes[s].tensor, strlen(shapes[s].tensor)) < 0) {
 			size_t k;
 			for (k = 0; k < model->n_tensors; k++)
 				if (dmo_model_shape_names(&shapes[s], model->tensors[k].name))
@@ -648,6 +646,7 @@ int dmo_model_parse_onnx(const unsigned char *data, size_t len, const char *sour
 		}
 	rc = dmo_model_link(model, source, err, err_len);
 out:
+	dmo_name_index_free(&o.names);
 	if (rc != 0)
 		dmo_model_free(model);
 	return rc;

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "name_index.h"
+
 #define COLUMNS 4
 
 static const char *const header[COLUMNS] = { "layer", "name", "spec", "inputs" };
@@ -22,11 +24,9 @@ struct reader {
 	size_t n_fields;
 	int row;
 	long first;     /* the first row's layer number: 1, or 0 in an old table */
-	/* Layer names to indices, open addressing (-1: empty; a power of two,
-	 * at most half full): a chain of 10^5 layers searched them all for
-	 * every row, quadratic. */
-	int *slots;
-	size_t n_slots;
+	/* Layer names to indices: a chain of 10^5 layers searched them all
+	 * for every row, quadratic. */
+	struct dmo_name_index names;
 	int failed;
 	char *err;
 	size_t err_len;
@@ -80,51 +80,9 @@ static void on_field(void *text, size_t len, void *data)
 	r->fields[r->n_fields++] = copy;
 }
 
-static size_t name_hash(const char *name, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)name[i]) * 0x100000001b3ull;
-	return (size_t)h;
-}
-
-/* The slot of NAME: its layer's, or the empty one it would take. */
-static size_t name_slot(const struct reader *r, const char *name, size_t len)
-{
-	size_t k = name_hash(name, len) & (r->n_slots - 1);
-	for (;; k = (k + 1) & (r->n_slots - 1)) {
-		int i = r->slots[k];
-		if (i < 0 || (strlen(r->model->layers[i].name) == len &&
-			      memcmp(r->model->layers[i].name, name, len) == 0))
-			return k;
-	}
-}
-
 static int find_layer(const struct reader *r, const char *name, size_t len)
 {
-	return r->n_slots ? r->slots[name_slot(r, name, len)] : -1;
-}
-
-/* Index layer I (named, its name not yet taken).  0, or -1 out of memory. */
-static int index_layer(struct reader *r, int i)
-{
-	if (2 * ((size_t)i + 1) > r->n_slots) {
-		size_t n = r->n_slots ? 2 * r->n_slots : 64;
-		int *grown = malloc(n * sizeof *grown);
-		if (grown == NULL)
-			return -1;
-		free(r->slots);
-		r->slots = grown;
-		r->n_slots = n;
-		memset(r->slots, 0xff, n * sizeof *r->slots);
-		for (int k = 0; k < i; k++) {
-			const char *name = r->model->layers[k].name;
-			r->slots[name_slot(r, name, strlen(name))] = k;
-		}
-	}
-	const char *name = r->model->layers[i].name;
-	r->slots[name_slot(r, name, strlen(name))] = i;
-	return 0;
+	return dmo_name_index_find(&r->names, name, len);
 }
 
 static int valid_name(const char *s)
@@ -221,7 +179,7 @@ static void add_layer(struct reader *r)
 	l->name = r->fields[1];
 	l->spec = r->fields[2];
 	r->fields[1] = r->fields[2] = NULL;
-	if (index_layer(r, (int)m->n_layers) != 0) {
+	if (dmo_name_index_add(&r->names, l->name, (int)m->n_layers) != 0) {
 		reader_fail(r, "out of memory");
 		free(l->inputs);
 		free(l->name);
@@ -321,7 +279,7 @@ int dmo_model_parse(const char *data, size_t len, const char *source,
 	}
 	csv_free(&parser);
 	free_fields(&r);
-	free(r.slots);
+	dmo_name_index_free(&r.names);
 	if (!r.failed && model->n_layers == 0) {
 		r.row = r.row ? r.row : 1;
 		reader_fail(&r, "no layers");

@@ -2,7 +2,7 @@
  * dmo's libcsv reader, printed one layer per line as tab-separated
  * `layer name status os_bytes out_bytes in_reads in_writes out_reads
  * out_writes steps instructions threads os_any_bytes alive_threads
- * os_split_bytes safe_os_bytes safe_os_rule` after a header line
+ * os_split_bytes safe_os_bytes safe_os_rule pid` after a header line
  * of those names, for the shell tests to pick apart by name (by_name in
  * tests/lib.sh).
  * usage: layers_tsv LAYERS.CSV */
@@ -31,16 +31,16 @@ int main(int argc, char **argv)
 	}
 	printf("layer\tname\tstatus\tos_bytes\tout_bytes\tin_reads\tin_writes\tout_reads\t"
 	       "out_writes\tsteps\tinstructions\tthreads\tos_any_bytes\talive_threads\t"
-	       "os_split_bytes\tsafe_os_bytes\tsafe_os_rule\n");
+	       "os_split_bytes\tsafe_os_bytes\tsafe_os_rule\tpid\n");
 	for (size_t i = 0; i < table.count; i++) {
 		const struct dmo_layer_row *r = &table.rows[i];
 		printf("%u\t%s\t%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
 		       "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%u\t%" PRIu64 "\t%u\t%" PRIu64
-		       "\t%" PRIu64 "\t%s\n",
+		       "\t%" PRIu64 "\t%s\t%u\n",
 		       r->layer, r->name[0] ? r->name : "-", r->status, r->os_bytes, r->out_bytes,
 		       r->counts[0], r->counts[1], r->counts[2], r->counts[3], r->steps,
 		       r->instructions, r->threads, r->os_any_bytes, r->alive_threads,
-		       r->os_split_bytes, r->safe_os_bytes, dmo_safe_rule_name(r->safe_rule));
+		       r->os_split_bytes, r->safe_os_bytes, dmo_safe_rule_name(r->safe_rule), r->pid);
 	}
 	dmo_layer_table_free(&table);
 	return 0;

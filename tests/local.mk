@@ -160,8 +160,11 @@ EXTRA_DIST += tests/harness_cli.sh
 TESTS += tests/layers_csv.sh
 EXTRA_DIST += tests/layers_csv.sh
 
-TESTS += tests/cmd_edges.sh tests/planted_links.sh tests/hostile_inputs.sh tests/small_cases.sh
-EXTRA_DIST += tests/cmd_edges.sh tests/planted_links.sh tests/hostile_inputs.sh tests/small_cases.sh
+TESTS += tests/cmd_edges.sh tests/planted_links.sh tests/hostile_inputs.sh tests/small_cases.sh \
+	tests/children.sh tests/plan_scaling.sh tests/time_limit.sh
+EXTRA_DIST += tests/cmd_edges.sh tests/planted_links.sh tests/hostile_inputs.sh tests/small_cases.sh \
+	tests/children.sh tests/plan_scaling.sh tests/chain_model.py tests/time_limit.sh \
+	tests/damage_corpus.py
 # Failing the libc calls dmo checks (an LD_PRELOAD shim) under dmo commands;
 # no coverage counters of its own, as it is preloaded into gnuplot too.
 check_LTLIBRARIES += tests/fail_nth.la

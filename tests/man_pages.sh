@@ -48,7 +48,7 @@ done
 # The tool's options as the tool prints them (docs/man.mk copies them).
 VALGRIND_LIB="$top_builddir/dmo-tool" valgrind --tool=dmo --help 2>&1 |
 	sed -n 's/^    \(--dmo-[a-z-]*\)=.*/\1/p' >"$WORK/tool-options"
-expect_eq "the tool prints its options" 8 "$(wc -l <"$WORK/tool-options")"
+expect_eq "the tool prints its options" 9 "$(wc -l <"$WORK/tool-options")"
 while read -r opt; do
 	grep -q -e "^ *$opt=" "$WORK/dmo" && echo "ok: dmo.1 documents $opt" ||
 		fail "dmo.1 lacks the tool's $opt"

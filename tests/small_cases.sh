@@ -63,6 +63,15 @@ expect_refusal "profile of a file that is not executable" 2 "dmo profile: cannot
 	"$DMO" profile --out missing -- ./not-executable
 [ -e missing ] && fail "a run folder was made for a program that cannot run"
 
+# stderr closed (`2>&-`; stdin and stdout too): dmo's next file took
+# descriptor 2, Valgrind found no stderr and exited 127, and the program
+# never ran.  Now the run is whole: relu.c records 3 layers.
+"$DMO" profile --out closed -- "$TARGETS/relu" >closed.out 2>&- <&-
+expect_eq "stderr closed: status" 0 $?
+expect_eq "stderr closed: the program's layers" 3 "$(layer_rows closed | by_name '$0 = v("name")' | wc -l)"
+"$DMO" profile --out closed -- "$TARGETS/relu" >&- 2>&-
+expect_eq "stdout and stderr closed: status" 0 $?
+
 # SIGQUIT (Ctrl-\) to dmo: handled as SIGTERM is (rundir.md): passed to
 # the program, layers.csv written with the open layer incomplete, the
 # FIFO folder removed, and dmo dies of SIGQUIT too (131).  A background
@@ -100,5 +109,22 @@ expect_eq "sweep --jobs 2, SIGTERM: status" 143 $?
 expect_eq "sweep --jobs 2, SIGTERM: no FIFO folder or vgdb pipe left in TMPDIR" "" \
 	"$(ls -A "$TMPDIR" | grep -v '^valgrind_proc_.*_cmdline')"
 pgrep -f "valgrind.*sweep.*sig/sweep-" >/dev/null && fail "a batch's Valgrind still runs"
+
+# Ctrl-C at a terminal: SIGINT to the whole process group, dmo, its
+# batches and their Valgrinds at once.  Each batch writes what it ran and
+# removes its FIFO folder; dmo dies of SIGINT (130).  (perl puts SIGINT's
+# default back: a background job starts with it ignored.)
+rm -rf "$TMPDIR" && mkdir "$TMPDIR"
+setsid perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' \
+	"$DMO" sweep 'relu:in={4,8,12,16,20,24,28,32}x4x1' --formula OB --batch 1 --jobs 2 -o int \
+	>int.out 2>&1 &
+pid=$!
+i=0
+while [ -z "$(ls "$TMPDIR")" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+kill -INT -- "-$pid"
+wait "$pid"
+expect_eq "sweep --jobs 2, Ctrl-C: status" 130 $?
+expect_eq "sweep --jobs 2, Ctrl-C: no FIFO folder or vgdb pipe left in TMPDIR" "" \
+	"$(ls -A "$TMPDIR" | grep -v '^valgrind_proc_.*_cmdline')"
 
 finish

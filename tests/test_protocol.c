@@ -582,7 +582,8 @@ START_TEST(forked_child)
 	dmo_protocol_forked(p, 4321);
 	ck_assert_uint_eq(w.nsaid, 1);
 	ck_assert_str_eq(w.said[0], "dmo: child pid 4321 is not profiled: its layers are "
-				    "not recorded");
+				    "not recorded (unless it execs, traced with "
+				    "--trace-children=yes)");
 	end(1);
 	good_layer(2, "child");
 	dmo_protocol_finish(p);

@@ -130,6 +130,37 @@ START_TEST(fc_single_rounding_exact)
 }
 END_TEST
 
+/* An int8 fully connected layer whose sum leaves int32: 70000 taps of
+ * (-128 - 127) x (-128 - 127) = 65025 (zero points at the type's limits,
+ * which the readers accept) sum to 4551750000 > 2^31 - 1.  The
+ * accumulation is saturated to int32 (it overflowed, undefined behaviour;
+ * wrapped it would be 256782704).  By hand, with the factor 2^-25 (mult
+ * 2^30, shift -24): (2^31 - 1) * 2^-25 = 63.99999997, rounded 64; the
+ * wrapped sum gives 7.65, rounded 8.  The output zero point 0. */
+START_TEST(fc_accumulator_saturates)
+{
+	enum { DEPTH = 70000 };
+	struct dk_params p = { .batch = 1, .in_h = 1, .in_w = 1, .in_c = DEPTH, .out_h = 1,
+			       .out_w = 1, .out_c = 1 };
+	static int8_t in[DEPTH], w[DEPTH];
+	int8_t out[1];
+
+	memset(in, 0x80, sizeof in);
+	memset(w, 0x80, sizeof w);
+	p.q = (struct dk_quant){ .in_zero = 127, .filter_zero = 127, .act_min = -128,
+				 .act_max = 127, .out_mult = 1 << 30, .out_shift = -24 };
+	ck_assert_int_eq(dk_fc_i8(&p, in, w, NULL, out, NULL), 0);
+	ck_assert_int_eq(out[0], 64);
+	/* Factor 1 (mult 2^30, shift 1): the requantised value is 2^31 - 1,
+	 * and the output zero point 127 on top of it overflowed int32:
+	 * saturated, then clamped to 127. */
+	p.q.out_zero = 127;
+	p.q.out_shift = 1;
+	ck_assert_int_eq(dk_fc_i8(&p, in, w, NULL, out, NULL), 0);
+	ck_assert_int_eq(out[0], 127);
+}
+END_TEST
+
 START_TEST(quantize_multiplier_derivation)
 {
 	int32_t m;
@@ -458,6 +489,7 @@ int main(void)
 	TCase *tc = tcase_create("quant");
 
 	tcase_add_test(tc, doubling_high_mul);
+	tcase_add_test(tc, fc_accumulator_saturates);
 	tcase_add_test(tc, rounding_divide_by_pot);
 	tcase_add_test(tc, multiply_by_quantized_multiplier);
 	tcase_add_test(tc, single_rounding);

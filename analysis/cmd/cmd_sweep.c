@@ -15,7 +15,7 @@
 #include "progress.h"
 #include "sweep.h"
 
-enum { OPT_BATCH = CMD_LONG_ONLY, OPT_CONFIGS };
+enum { OPT_BATCH = CMD_LONG_ONLY, OPT_CONFIGS, OPT_TIME_LIMIT };
 
 static const struct cmd_option options[] = {
 	{ "formula", required_argument, 'f', "EXPR", "the formula as an expression (or @FILE)" },
@@ -35,6 +35,10 @@ static const struct cmd_option options[] = {
 	{ "seed", required_argument, 's', "S", "the sample's seed (default 1)" },
 	{ "configs", required_argument, OPT_CONFIGS, "A-B",
 	  "run only configurations A..B (0-based, as emitted)" },
+	{ "time-limit", required_argument, OPT_TIME_LIMIT, "SECONDS",
+	  "stop after SECONDS: running batches stop as on\n"
+	  "SIGTERM, what ran is kept, exit status 2; the same\n"
+	  "command continues" },
 	{ "emit-commands", no_argument, 'e', NULL,
 	  "print one self-contained command per batch, each\n"
 	  "writing OUT/part-A, for GNU parallel or a batch system" },
@@ -118,7 +122,8 @@ int cmd_sweep(int argc, char **argv)
 	struct cmd_output output = { CMD_TEXT, 0 };
 	int c, emit = 0, collect = 0, seed_given = 0, rc;
 	uint64_t v;
-	char err[2048], self[PATH_MAX];
+	char err[2048], self[PATH_MAX], *end;
+	double time_limit = 0; /* none */
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
 		if (cmd_output_option(&command, c, &output))
@@ -164,6 +169,12 @@ int cmd_sweep(int argc, char **argv)
 			o.have_range = 1;
 			break;
 		}
+		case OPT_TIME_LIMIT:
+			time_limit = strtod(optarg, &end);
+			if (end == optarg || *end != '\0' || !(time_limit > 0 && time_limit <= 1e6))
+				return cmd_misuse(&command, "--time-limit takes seconds above 0, up to "
+						  "1e6, not '%s'", optarg);
+			break;
 		case 'e':
 			emit = 1;
 			break;
@@ -213,7 +224,7 @@ int cmd_sweep(int argc, char **argv)
 		dmo_sweep_close(s);
 		return rc ? 2 : 0;
 	}
-	rc = dmo_sweep_run(s, dmo_progress_wanted(output.quiet), err, sizeof err);
+	rc = dmo_sweep_run_for(s, dmo_progress_wanted(output.quiet), time_limit, err, sizeof err);
 	if (rc < 0) {
 		fprintf(stderr, "dmo sweep: %s\n", err);
 		dmo_sweep_close(s);

@@ -1,7 +1,9 @@
 /* dmo.c - the `dmo` command: dispatches `dmo <cmd>` to cmd_<cmd>(). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "nearest.h"
@@ -62,8 +64,21 @@ static int finish_stdout(const char *who, int status)
 	return status ? status : 2;
 }
 
+/* Standard streams closed by the caller (`dmo profile 2>&-`) reopened on
+ * /dev/null: else the next file dmo opens takes descriptor 2, and what is
+ * said to stderr goes into it (the run's lock got the pid, Valgrind found
+ * no stderr and exited 127 before the program ran). */
+static void open_standard_streams(void)
+{
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd)
+			_exit(2); /* nowhere to say it */
+}
+
 int main(int argc, char **argv)
 {
+	open_standard_streams();
 	if (argc < 2) {
 		fprintf(stderr, "dmo: no command given\ntry 'dmo --help'\n");
 		return 2;

@@ -38,7 +38,9 @@ const struct cmd_option cmd_profile_options[] = {
 	  "(K, M, G suffixes; at least 2M; default " DMO_MAX_MEM_DEFAULT_TEXT ")" },
 	{ "vg-opt", required_argument, DMO_OPT_VG_OPT, "OPT",
 	  "hand OPT (e.g. --fair-sched=yes) to valgrind;\n"
-	  "repeatable; the options dmo sets itself are refused" },
+	  "repeatable; the options dmo sets itself are refused;\n"
+	  "a child traced (valgrind's --trace-children=yes, the\n"
+	  "default when PROGRAM is a shell) records in DIR/proc-PID" },
 	{ "runs", required_argument, DMO_OPT_RUNS, "K",
 	  "run K times under different valgrind schedules\n"
 	  "(--fair-sched=yes, varied block sizes); each layer's\n"

@@ -78,18 +78,38 @@ static long shown_layer(long index)
 	return index < 0 ? index : index + 1;
 }
 
-static void consumers(const struct dmo_model *m, int t, char *buf, size_t len)
+/* The layers reading tensor T, from FIRST (its first reader, found for
+ * every tensor in one pass) until all its readers are listed: a scan from
+ * layer 1 for every tensor made printing a 10^5-op chain quadratic. */
+static void consumers(const struct dmo_model *m, int t, size_t first, char *buf, size_t len)
 {
-	size_t used = 0;
+	size_t used = 0, found = 0, wanted = m->tensors[t].n_consumers;
 
 	buf[0] = '\0';
-	for (size_t l = 0; l < m->n_layers && used < len; l++)
+	for (size_t l = first; l < m->n_layers && used < len && found < wanted; l++)
 		for (size_t k = 0; k < m->layers[l].n_operands; k++)
 			if (m->layers[l].operands[k] == t) {
 				used += (size_t)snprintf(buf + used, len - used, "%s%ld",
 							 used ? ";" : "", shown_layer((long)l));
+				found++;
 				break;
 			}
+}
+
+/* Each tensor's first reader (n_layers: none); NULL out of memory. */
+static size_t *first_readers(const struct dmo_model *m)
+{
+	size_t *first = malloc((m->n_tensors + 1) * sizeof *first);
+
+	for (size_t t = 0; first != NULL && t < m->n_tensors; t++)
+		first[t] = m->n_layers;
+	for (size_t l = m->n_layers; first != NULL && l-- > 0;)
+		for (size_t k = 0; k < m->layers[l].n_operands; k++) {
+			int o = m->layers[l].operands[k];
+			if (o >= 0 && (size_t)o < m->n_tensors)
+				first[o] = l;
+		}
+	return first;
 }
 
 void dmo_model_print(FILE *out, const char *source, const struct dmo_model *m)
@@ -98,6 +118,7 @@ void dmo_model_print(FILE *out, const char *source, const struct dmo_model *m)
 	uint64_t const_bytes = 0;
 	char ins[256], outs[256], shape[96], quant[64], cons[256], prod[24], live[32];
 	struct dmo_text_column name, op;
+	size_t *first;
 
 	for (size_t t = 0; t < m->n_tensors; t++) {
 		const struct dmo_model_tensor *tt = &m->tensors[t];
@@ -138,6 +159,7 @@ void dmo_model_print(FILE *out, const char *source, const struct dmo_model *m)
 	dmo_text_column_init(&name, "name", DMO_TEXT_NAME_CAP);
 	for (size_t t = 0; t < m->n_tensors; t++)
 		dmo_text_column_see(&name, m->tensors[t].name ? m->tensors[t].name : "");
+	first = first_readers(m);
 	fprintf(out, "\n%6s  ", "tensor");
 	dmo_text_cell(out, &name, "name", " ");
 	fprintf(out, "%-8s %-16s %10s %-10s %8s %-10s %8s %s\n", "type", "shape", "bytes", "kind",
@@ -147,7 +169,7 @@ void dmo_model_print(FILE *out, const char *source, const struct dmo_model *m)
 
 		shape_text(tt, shape, sizeof shape);
 		quant_text(tt, quant, sizeof quant);
-		consumers(m, (int)t, cons, sizeof cons);
+		consumers(m, (int)t, first ? first[t] : 0, cons, sizeof cons);
 		snprintf(prod, sizeof prod, "%ld", shown_layer(tt->producer));
 		if (tt->producer < 0)
 			snprintf(prod, sizeof prod, "-");
@@ -162,6 +184,7 @@ void dmo_model_print(FILE *out, const char *source, const struct dmo_model *m)
 			(unsigned long long)tt->bytes, kind(tt), prod, cons[0] ? cons : "-", live,
 			quant);
 	}
+	free(first);
 }
 
 /* A CSV field: quoted when it holds a comma, quote or newline. */
@@ -184,6 +207,7 @@ static void csv_field(FILE *out, const char *s, int last)
 void dmo_model_print_csv(FILE *out, const struct dmo_model *m, int tensors)
 {
 	char a[256], b[256], c[96], d[64], e[32];
+	size_t *first;
 
 	if (!tensors) {
 		fputs("layer,name,op,supported,spec,act,operands,results,in_bytes,out_bytes,why\n", out);
@@ -207,13 +231,14 @@ void dmo_model_print_csv(FILE *out, const struct dmo_model *m, int tensors)
 	}
 	fputs("tensor,name,type,shape,elems,bytes,kind,producer,consumers,live_from,live_to,quant_count,scale,zero_point,quant_axis,data_bytes\n",
 	      out);
+	first = first_readers(m);
 	for (size_t t = 0; t < m->n_tensors; t++) {
 		const struct dmo_model_tensor *tt = &m->tensors[t];
 
 		fprintf(out, "%zu,", t);
 		csv_field(out, tt->name, 0);
 		shape_text(tt, c, sizeof c);
-		consumers(m, (int)t, a, sizeof a);
+		consumers(m, (int)t, first ? first[t] : 0, a, sizeof a);
 		snprintf(d, sizeof d, "%.9g", tt->quant.count ? (double)tt->quant.scale[0] : 0.0);
 		snprintf(e, sizeof e, "%lld", tt->quant.count ? (long long)tt->quant.zero_point[0] : 0LL);
 		fprintf(out, "%s,%s,%llu,%llu,%s,%ld,%s,%ld,%ld,%zu,%s,%s,%d,%zu\n", tt->type_name, c,
@@ -223,6 +248,7 @@ void dmo_model_print_csv(FILE *out, const struct dmo_model *m, int tensors)
 			tt->quant.count ? d : "", tt->quant.count ? e : "", tt->quant.axis,
 			tt->data_len);
 	}
+	free(first);
 }
 
 int dmo_model_write_table(FILE *out, FILE *notes, const struct dmo_model *m, char *err,

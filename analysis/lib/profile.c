@@ -45,6 +45,49 @@
  * (the tool would write through it).  Returns 0 with *COUNT files gone
  * and the first few names in REMOVED, or -1 with ERR. */
 static int clear_run_dir(const char *dir, size_t *count, char *removed, size_t removed_len,
+			 char *err, size_t err_len);
+
+/* Whether LEAF names a traced child's run folder, proc-PID; its PID. */
+static int child_dir_pid(const char *leaf, unsigned *pid)
+{
+	const char *digits = leaf + strlen(DMO_CHILD_DIR_PREFIX);
+	size_t n = strspn(digits, "0123456789");
+	if (strncmp(leaf, DMO_CHILD_DIR_PREFIX, strlen(DMO_CHILD_DIR_PREFIX)) != 0 || n == 0 ||
+	    n > 9 || digits[n] != '\0' || digits[0] == '0')
+		return 0;
+	*pid = (unsigned)strtoul(digits, NULL, 10);
+	return 1;
+}
+
+/* The FIFO a traced child's tool instance made in its folder DIR, left
+ * when the child was killed outright: the tool's own, so dmo's to remove. */
+static void remove_child_fifo(const char *dir)
+{
+	char path[PATH_MAX + 16];
+	struct stat info;
+
+	snprintf(path, sizeof path, "%s/dmo.fifo", dir);
+	if (lstat(path, &info) == 0 && S_ISFIFO(info.st_mode))
+		unlink(path);
+}
+
+/* An earlier run's child folder DIR: its dmo files go, and the folder
+ * with them unless something else is in it. */
+static int clear_child_dir(const char *dir, size_t *count, char *err, size_t err_len)
+{
+	size_t inside = 0;
+	char names[256];
+	int rc;
+
+	remove_child_fifo(dir);
+	rc = clear_run_dir(dir, &inside, names, sizeof names, err, err_len);
+	*count += inside;
+	if (rc == 0)
+		rmdir(dir);
+	return rc;
+}
+
+static int clear_run_dir(const char *dir, size_t *count, char *removed, size_t removed_len,
 			 char *err, size_t err_len)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -63,6 +106,16 @@ static int clear_run_dir(const char *dir, size_t *count, char *removed, size_t r
 		return -1;
 	}
 	while ((entry = readdir(d)) != NULL) {
+		unsigned pid;
+		char path[PATH_MAX + 256];
+
+		snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
+		if (child_dir_pid(entry->d_name, &pid) &&
+		    fstatat(fd, entry->d_name, &info, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISDIR(info.st_mode) && rc == 0) {
+			rc = clear_child_dir(path, count, err, err_len);
+			continue;
+		}
 		if (!dmo_rundir_owns(entry->d_name) ||
 		    fstatat(fd, entry->d_name, &info, AT_SYMLINK_NOFOLLOW) != 0)
 			continue;
@@ -73,8 +126,6 @@ static int clear_run_dir(const char *dir, size_t *count, char *removed, size_t r
 				used += (size_t)snprintf(removed + used, removed_len - used, "%s%s",
 							 used ? ", " : "", entry->d_name);
 		} else if (rc == 0) {
-			char path[PATH_MAX + 256];
-			snprintf(path, sizeof path, "%s/%s", dir, entry->d_name);
 			dmo_refuse_non_regular(path, err, err_len);
 			rc = -1;
 		}
@@ -225,17 +276,32 @@ static void restore_signals(const struct sigaction *saved)
 		sigaction(forwarded[i], &saved[i], NULL);
 }
 
+/* Whether PROGRAM is a POSIX shell or env, which run other programs as
+ * their work. */
+static int is_shell(const char *program)
+{
+	static const char *const shells[] = { "sh", "bash", "dash", "ksh", "mksh", "zsh",
+					      "busybox", "env" };
+	const char *leaf = strrchr(program, '/');
+
+	leaf = leaf ? leaf + 1 : program;
+	for (size_t i = 0; i < sizeof shells / sizeof shells[0]; i++)
+		if (strcmp(leaf, shells[i]) == 0)
+			return 1;
+	return 0;
+}
+
 static void run_valgrind(const struct dmo_profile_options *opts, const char *tool_dir,
 			 const char *fifo, const char *out_dir, pid_t parent)
 {
 	const char *valgrind = getenv("DMO_VALGRIND");
-	char fifo_opt[PATH_MAX + 32], out_opt[PATH_MAX + 16], mem_opt[64], version_opt[32];
+	char fifo_opt[PATH_MAX + 32], out_opt[PATH_MAX + 16], mem_opt[64], version_opt[32], pid_opt[48];
 	size_t argc = 0, n;
 	char **argv;
 
 	while (opts->argv[argc] != NULL)
 		argc++;
-	argv = calloc(argc + 12 + (size_t)opts->n_vg_opts, sizeof *argv);
+	argv = calloc(argc + 14 + (size_t)opts->n_vg_opts, sizeof *argv);
 	if (argv == NULL)
 		_exit(127);
 	snprintf(fifo_opt, sizeof fifo_opt, "--dmo-fifo=%s", fifo);
@@ -255,7 +321,14 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 	snprintf(version_opt, sizeof version_opt, "--dmo-trace-version=%d",
 		 opts->trace_version ? opts->trace_version : (int)DMO_TRACE_VERSION);
 	argv[8] = version_opt;
-	n = 9;
+	/* The tool tells the instances of traced children from the
+	 * program's own by this: their parent is not dmo. */
+	snprintf(pid_opt, sizeof pid_opt, "--dmo-profiler-pid=%ld", (long)parent);
+	argv[9] = pid_opt;
+	/* A shell's work is the programs it runs (sh -c 'exec ./prog'):
+	 * traced, unless --vg-opt=--trace-children=no says otherwise. */
+	argv[10] = is_shell(opts->argv[0]) ? "--trace-children=yes" : "--trace-children=no";
+	n = 11;
 	if (opts->layers != NULL) {
 		size_t len = strlen(opts->layers) + sizeof "--dmo-layers=";
 		char *layers_opt = malloc(len);
@@ -294,6 +367,100 @@ int dmo_profile_write_kernels(const struct dmo_profile_options *opts, const char
 	return dmo_kernels_write(dir, &program, err, err_len);
 }
 
+/* MORE's rows after TABLE's (a traced child's after the others'); MORE is
+ * emptied.  Short of memory, TABLE stays as it was. */
+static void append_rows(struct dmo_layer_table *table, struct dmo_layer_table *more)
+{
+	struct dmo_layer_row *grown;
+
+	if (more->count == 0)
+		return;
+	grown = realloc(table->rows, (table->count + more->count) * sizeof *grown);
+	if (grown != NULL) {
+		memcpy(grown + table->count, more->rows, more->count * sizeof *grown);
+		table->rows = grown;
+		table->count += more->count;
+	}
+	dmo_layer_table_free(more);
+}
+
+static int by_number(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* One traced child's folder DIR: its layers.csv and threads.csv written,
+ * its rows appended to KIDS with its PID.  One that recorded no layer
+ * (a shell's child such as ls) leaves no folder. */
+static void take_child(const struct dmo_profile_options *opts, const char *dir, unsigned pid,
+		       struct dmo_layer_table *kids)
+{
+	struct dmo_layer_table one;
+	char why[1024], path[PATH_MAX + 64];
+	int rc;
+
+	remove_child_fifo(dir);
+	rc = dmo_summary_read(dir, &one, why, sizeof why);
+	if (rc != 0)
+		fprintf(stderr, "%s: traced child %u: %s\n", opts->who, pid, why);
+	if (rc >= 0 && one.count == 0) {
+		snprintf(path, sizeof path, "%s/%s", dir, DMO_SUMMARY_FILE);
+		unlink(path);
+		rmdir(dir);
+	}
+	if (rc < 0 || one.count == 0)
+		return;
+	for (size_t i = 0; i < one.count; i++) {
+		dmo_layer_set_safe(&one.rows[i], opts->static_split);
+		one.rows[i].pid = pid;
+	}
+	snprintf(path, sizeof path, "%s/%s", dir, DMO_LAYERS_CSV);
+	rc = dmo_layers_csv_write(path, &one, why, sizeof why);
+	snprintf(path, sizeof path, "%s/%s", dir, DMO_THREADS_CSV);
+	if (rc != 0 || dmo_threads_csv_write(path, &one, why, sizeof why) != 0)
+		fprintf(stderr, "%s: traced child %u: %s\n", opts->who, pid, why);
+	append_rows(kids, &one);
+}
+
+/* The rows of every child traced with --trace-children=yes (the tool's
+ * proc-PID folders in DIR), by pid. */
+static void take_children(const struct dmo_profile_options *opts, const char *dir,
+			  struct dmo_layer_table *kids)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	unsigned *pids = NULL, pid;
+	size_t n = 0;
+	struct dirent *entry;
+	struct stat info;
+	char path[PATH_MAX + 32];
+
+	kids->rows = NULL;
+	kids->count = 0;
+	if (d == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((entry = readdir(d)) != NULL) {
+		unsigned *grown;
+		if (!child_dir_pid(entry->d_name, &pid) ||
+		    fstatat(fd, entry->d_name, &info, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    !S_ISDIR(info.st_mode) || (grown = realloc(pids, (n + 1) * sizeof *pids)) == NULL)
+			continue;
+		pids = grown;
+		pids[n++] = pid;
+	}
+	closedir(d);
+	qsort(pids, n, sizeof *pids, by_number);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(path, sizeof path, "%s/" DMO_CHILD_DIR_PREFIX "%u", dir, pids[i]);
+		take_child(opts, path, pids[i], kids);
+	}
+	free(pids);
+}
+
 int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 		    int *program_signal, struct dmo_layer_table *table, char *err,
 		    size_t err_len)
@@ -305,6 +472,7 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 	sigset_t block, old_mask;
 	int status, rc = -1, lock_fd, read_rc;
 	pid_t child, parent = getpid();
+	struct dmo_layer_table kids;
 
 	table->rows = NULL;
 	table->count = 0;
@@ -387,8 +555,12 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 	/* The handlers stay until layers.csv is in place: a second Ctrl-C
 	 * must not cut it short. */
 	read_rc = dmo_summary_read(out_dir, table, partial, sizeof partial);
-	for (size_t i = 0; read_rc >= 0 && i < table->count; i++)
+	take_children(opts, out_dir, &kids);
+	for (size_t i = 0; read_rc >= 0 && i < table->count; i++) {
 		dmo_layer_set_safe(&table->rows[i], opts->static_split);
+		/* Whose layers are whose, once a child recorded some. */
+		table->rows[i].pid = kids.count > 0 ? (unsigned)child : 0;
+	}
 	if (read_rc < 0) {
 		snprintf(err, err_len, "%s", partial);
 	} else {
@@ -410,6 +582,7 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 			snprintf(err + used, err_len - used, "; %s", partial);
 		}
 	}
+	append_rows(table, &kids);
 	restore_signals(saved);
 out:
 	unlink(fifo);
@@ -560,6 +733,23 @@ static void say_no_layers(const char *who, const char *program)
 		"layer\n", who, program, program);
 }
 
+/* Where each traced child's layers are: a run folder of its own. */
+static void say_children(FILE *report, const char *dir, const struct dmo_layer_table *table)
+{
+	char path[PATH_MAX + 32];
+	struct stat info;
+
+	for (size_t i = 0; i < table->count; i++) {
+		unsigned pid = table->rows[i].pid;
+		if (pid == 0 || (i > 0 && table->rows[i - 1].pid == pid))
+			continue;
+		snprintf(path, sizeof path, "%s/" DMO_CHILD_DIR_PREFIX "%u", dir, pid);
+		if (lstat(path, &info) == 0 && S_ISDIR(info.st_mode))
+			fprintf(report, "process %u (a traced child): run directory %s (%s)\n", pid,
+				path, DMO_LAYERS_CSV);
+	}
+}
+
 int dmo_profile_command(const struct dmo_profile_options *opts, const char *who)
 {
 	FILE *report = opts->report ? opts->report : stderr;
@@ -575,6 +765,8 @@ int dmo_profile_command(const struct dmo_profile_options *opts, const char *who)
 		dmo_layers_print(report, &table);
 	if (rc == 0 && !opts->quiet)
 		fprintf(report, "run directory: %s (%s)\n", opts->out_dir, DMO_LAYERS_CSV);
+	if (!opts->quiet)
+		say_children(report, opts->out_dir, &table);
 	fflush(report);
 	dmo_layers_warn_threads(stderr, who, &table);
 	empty = rc == 0 && status >= 0 && table.count == 0;

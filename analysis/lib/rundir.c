@@ -26,13 +26,14 @@ static const char *const columns[] = {
 	"out_reads", "out_writes", "steps", "instructions", "os_bytes", "status",
 	"threads", "os_any_bytes",
 	"alive_threads", "os_split_bytes", "safe_os_bytes", "safe_os_rule",
+	"pid", /* only in a run where more than one process recorded layers */
 };
 /* Columns are found by name; files written before threads were counted
  * lack the last six (N_REQUIRED), files from before threads alive were
  * counted the last four. */
 enum { N_COLUMNS = sizeof columns / sizeof columns[0], N_REQUIRED = 13,
        COL_INSTRUCTIONS = 10, COL_OS = 11, COL_STATUS = 12, COL_THREADS = 13, COL_OS_ANY = 14,
-       COL_ALIVE = 15, COL_OS_SPLIT = 16, COL_SAFE = 17, COL_RULE = 18, MAX_FIELDS = 64 };
+       COL_ALIVE = 15, COL_OS_SPLIT = 16, COL_SAFE = 17, COL_RULE = 18, COL_PID = 19, MAX_FIELDS = 64 };
 
 static const char *const rule_names[] = {
 	[DMO_SAFE_AS_RUN] = "as-run", [DMO_SAFE_ANY_SPLIT] = "any-split",
@@ -248,11 +249,12 @@ int dmo_layers_csv_write(const char *path, const struct dmo_layer_table *table,
 	size_t done = 0;
 	int failed;
 	FILE *out = dmo_out_open(&written, path, err, err_len);
+	int n_columns = dmo_layers_by_process(table) ? N_COLUMNS : COL_PID;
 
 	if (out == NULL)
 		return -1;
-	for (int c = 0; c < N_COLUMNS; c++)
-		fprintf(out, "%s%c", columns[c], c == N_COLUMNS - 1 ? '\n' : ',');
+	for (int c = 0; c < n_columns; c++)
+		fprintf(out, "%s%c", columns[c], c == n_columns - 1 ? '\n' : ',');
 	failed = fflush(out) != 0;
 	for (; !failed && done < table->count; done++) {
 		const struct dmo_layer_row *r = &table->rows[done];
@@ -276,7 +278,9 @@ int dmo_layers_csv_write(const char *path, const struct dmo_layer_table *table,
 		put_number(out, r->alive_threads);
 		put_number(out, r->os_split_bytes);
 		put_number(out, r->safe_os_bytes);
-		put_field(out, dmo_safe_rule_name(r->safe_rule), 1);
+		put_field(out, dmo_safe_rule_name(r->safe_rule), n_columns == COL_PID);
+		if (n_columns > COL_PID)
+			fprintf(out, "%u\n", r->pid);
 		failed = fflush(out) != 0 || ferror(out);
 	}
 	if (!failed)
@@ -456,11 +460,11 @@ static void on_field(void *text, size_t len, void *data)
 	} else if (c == COL_INSTRUCTIONS && len == 0) {
 		r->instructions = DMO_NOT_COUNTED;
 	} else if (parse_u64(rd, text, len, &value) == 0) {
-		if (c == 0 || c == COL_THREADS || c == COL_ALIVE) {
+		if (c == 0 || c == COL_THREADS || c == COL_ALIVE || c == COL_PID) {
 			if (value > UINT32_MAX)
 				fail(rd, "number too large");
-			*(c == 0 ? &r->layer : c == COL_THREADS ? &r->threads : &r->alive_threads) =
-				(unsigned)value;
+			*(c == 0 ? &r->layer : c == COL_THREADS ? &r->threads :
+			  c == COL_ALIVE ? &r->alive_threads : &r->pid) = (unsigned)value;
 		} else if (c <= 4) {
 			*(c == 3 ? &r->in_bytes : &r->out_bytes) = value;
 		} else if (c <= 8) {
@@ -711,10 +715,19 @@ static void op_of(const struct dmo_layer_row *r, char *op, size_t len)
 		snprintf(op, len, "%.*s", (int)op_len, r->op);
 }
 
+int dmo_layers_by_process(const struct dmo_layer_table *table)
+{
+	for (size_t i = 0; i < table->count; i++)
+		if (table->rows[i].pid != 0)
+			return 1;
+	return 0;
+}
+
 void dmo_layers_print(FILE *out, const struct dmo_layer_table *table)
 {
 	struct dmo_text_column name, op_column;
 	char op[32];
+	int by_process = dmo_layers_by_process(table);
 
 	dmo_text_column_init(&name, "name", DMO_TEXT_NAME_CAP);
 	dmo_text_column_init(&op_column, "op", sizeof op - 1);
@@ -723,6 +736,8 @@ void dmo_layers_print(FILE *out, const struct dmo_layer_table *table)
 		dmo_text_column_see(&name, table->rows[i].name);
 		dmo_text_column_see(&op_column, op);
 	}
+	if (by_process)
+		fprintf(out, "%7s  ", "pid");
 	fprintf(out, "%5s  ", "layer");
 	dmo_text_cell(out, &name, "name", " ");
 	dmo_text_cell(out, &op_column, "op", "");
@@ -742,6 +757,8 @@ void dmo_layers_print(FILE *out, const struct dmo_layer_table *table)
 			snprintf(os_pct, sizeof os_pct, "%.2f%%",
 				 r->out_bytes ? 100.0 * (double)safe / (double)r->out_bytes : 0.0);
 		}
+		if (by_process)
+			fprintf(out, "%7u  ", r->pid);
 		fprintf(out, "%5u  ", r->layer);
 		dmo_text_cell(out, &name, r->name, " ");
 		dmo_text_cell(out, &op_column, op, "");

@@ -44,6 +44,9 @@ struct dmo_layer_row {
 		DMO_SAFE_OBSERVED,     /* a file from before threads alive were counted:
 					* os_any_bytes, as dmo then used */
 	} safe_rule;
+	/* The process that recorded the layer, when more than one did (a
+	 * child traced with --trace-children=yes); 0 in a run of one. */
+	unsigned pid;
 	/* From tool-layers.bin only: the first threads' own event counts. */
 	unsigned listed_threads;
 	struct dmo_thread_counts thread_counts[DMO_SUMMARY_THREADS];
@@ -73,6 +76,10 @@ int dmo_summary_read(const char *dir, struct dmo_layer_table *table, char *err,
  * and ERR names the layer; -1 either way. */
 int dmo_layers_csv_write(const char *path, const struct dmo_layer_table *table,
 			 char *err, size_t err_len);
+/* Whether TABLE's rows come from more than one process: layers.csv and
+ * the printed table then have a pid column. */
+int dmo_layers_by_process(const struct dmo_layer_table *table);
+
 /* DIR/threads.csv: per layer, the event counts of each thread listed in
  * tool-layers.bin (the first DMO_SUMMARY_THREADS to touch I or O). */
 #define DMO_THREADS_CSV "threads.csv"

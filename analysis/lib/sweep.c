@@ -21,6 +21,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -878,7 +879,7 @@ static void show_progress(struct dmo_progress *p, const struct dmo_sweep *s, siz
  * the sweep passes the signal on (a terminal's Ctrl-C reached them
  * already), starts no new batch, waits for the running ones, which finish
  * their cleanup, and then dies of the signal itself. */
-static const int sweep_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+static const int sweep_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM };
 enum { N_SWEEP_SIGNALS = sizeof sweep_signals / sizeof sweep_signals[0] };
 static volatile sig_atomic_t sweep_signal;
 static pid_t *volatile sweep_children;
@@ -890,9 +891,10 @@ static void on_sweep_signal(int sig, siginfo_t *info, void *context)
 	sweep_signal = sig;
 	if (info->si_code == SI_KERNEL)
 		return;
+	/* --time-limit's timer (SIGALRM) stops the batches as SIGTERM does. */
 	for (int i = 0; sweep_children != NULL && i < sweep_n_children; i++)
 		if (sweep_children[i] > 0)
-			kill(sweep_children[i], sig);
+			kill(sweep_children[i], sig == SIGALRM ? SIGTERM : sig);
 }
 
 static void catch_sweep_signals(pid_t *children, int n, struct sigaction *saved)
@@ -913,13 +915,17 @@ static void catch_sweep_signals(pid_t *children, int n, struct sigaction *saved)
 	}
 }
 
-/* Put the handlers back; when a signal came, die of it. */
+/* Put the handlers back; when a signal came, die of it (the time limit's
+ * is the caller's to report). */
 static void release_sweep_signals(const struct sigaction *saved)
 {
+	struct itimerval off = { { 0, 0 }, { 0, 0 } };
+
+	setitimer(ITIMER_REAL, &off, NULL);
 	sweep_children = NULL;
 	for (int i = 0; i < N_SWEEP_SIGNALS; i++)
 		sigaction(sweep_signals[i], &saved[i], NULL);
-	if (sweep_signal) {
+	if (sweep_signal && sweep_signal != SIGALRM) {
 		struct rlimit no_core = { 0, 0 };
 		setrlimit(RLIMIT_CORE, &no_core); /* SIGQUIT's default dumps core */
 		fflush(NULL);
@@ -930,12 +936,18 @@ static void release_sweep_signals(const struct sigaction *saved)
 
 int dmo_sweep_run(struct dmo_sweep *s, int show, char *err, size_t err_len)
 {
+	return dmo_sweep_run_for(s, show, 0, err, err_len);
+}
+
+int dmo_sweep_run_for(struct dmo_sweep *s, int show, double seconds, char *err,
+		      size_t err_len)
+{
 	struct sigaction saved[N_SWEEP_SIGNALS];
 	struct dmo_progress steps, *progress = &steps;
 	struct batches b;
 	pid_t *pids = NULL;
 	size_t *slot_batch = NULL; /* the batch each running child has */
-	size_t next = 0, running = 0, total = 0, failed = 0;
+	size_t next = 0, running = 0, total = 0, failed = 0, completed = 0;
 
 	if (prepare_dir(s, err, err_len) != 0)
 		return -1;
@@ -954,6 +966,11 @@ int dmo_sweep_run(struct dmo_sweep *s, int show, char *err, size_t err_len)
 	/* One child per batch, at most JOBS at once: each writes its batch file
 	 * and exits; the parent reads it back for the progress lines. */
 	catch_sweep_signals(pids, s->jobs, saved);
+	if (seconds > 0) {
+		struct itimerval limit = { { 0, 0 }, { (time_t)seconds,
+				(suseconds_t)((seconds - (double)(time_t)seconds) * 1e6) } };
+		setitimer(ITIMER_REAL, &limit, NULL);
+	}
 	while ((next < b.count && !sweep_signal) || running > 0) {
 		while (running < (size_t)s->jobs && next < b.count && !sweep_signal) {
 			int slot = 0;
@@ -1009,12 +1026,21 @@ int dmo_sweep_run(struct dmo_sweep *s, int show, char *err, size_t err_len)
 				continue;
 			}
 			show_progress(progress, s, b.start[k], b.len[k]);
+			completed += b.len[k];
 		}
 	}
+	int timed_out = sweep_signal == SIGALRM;
 	release_sweep_signals(saved);
 	free(slot_batch);
 	free(pids);
 	batches_free(&b);
+	if (timed_out) {
+		dmo_errf(err, err_len, "the time limit of %g s was reached: %zu of %zu "
+			 "configurations ran in whole batches, kept in %s with what the stopped "
+			 "batches finished; run the same command again to continue", seconds,
+			 completed, total, s->dir);
+		return -2;
+	}
 	if (failed) {
 		fprintf(stderr, "dmo sweep: %zu configurations failed to run; run the same command "
 			"again to retry them\n", failed);

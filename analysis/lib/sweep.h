@@ -45,6 +45,13 @@ void dmo_sweep_close(struct dmo_sweep *sweep);
  * a re-run retries them), -1 with ERR when the sweep could not start. */
 int dmo_sweep_run(struct dmo_sweep *sweep, int show, char *err, size_t err_len);
 
+/* As dmo_sweep_run, bounded to SECONDS (> 0): then the running batches
+ * are stopped as SIGTERM stops them (each keeps the configurations it
+ * finished), no batch is started, and -2 is returned with ERR saying how
+ * many configurations have results; a re-run continues. */
+int dmo_sweep_run_for(struct dmo_sweep *sweep, int show, double seconds, char *err,
+		      size_t err_len);
+
 /* One self-contained shell command per pending batch, each writing its own
  * result directory OUT/part-FIRST, on OUT_FILE.  SELF is the dmo program. */
 int dmo_sweep_emit(struct dmo_sweep *sweep, const char *self, FILE *out, char *err,

@@ -227,15 +227,22 @@ DK_INT_ELEMENT_FNS(uint8_t, u8, 0, UINT8_MAX)
 /* Integer relu6 is relu: its upper bound 6.0 arrives as act_max. */
 #define EW_RELU6 EW_RELU
 
-/* ---- int8: int32 accumulation ---- */
+/* The output's zero point added to a requantised value, which may be near
+ * the int32 limits: in 64 bits, saturated (the sum overflowed int32). */
+#define WITH_ZERO(q, v) saturate32((int64_t)(q)->out_zero + (v))
+
+/* ---- int8: int32 accumulation, as TFLite's, summed in 64 bits and
+ * saturated to int32: a window of more than 33025 taps of 255 x 255 (zero
+ * points at their limits) overflowed int32, undefined behaviour, where
+ * TFLite's kernels wrap in practice ---- */
 #define T int8_t
 #define W int8_t
 #define B int32_t
-#define ACC int32_t
+#define ACC int64_t
 #define SUFFIX i8
 #define T_LOWEST INT8_MIN
 #define T_HIGHEST INT8_MAX
-#define FINISH(q, acc, oc) ((T)clamp_act(q, (q)->out_zero + requant_channel(q, acc, oc), T_LOWEST, T_HIGHEST))
+#define FINISH(q, acc, oc) ((T)clamp_act(q, WITH_ZERO(q, requant_channel(q, saturate32(acc), oc)), T_LOWEST, T_HIGHEST))
 #define EW_RELU relu_i8
 #define EW_ADD add_i8
 #define EW_MUL mul_i8
@@ -249,7 +256,7 @@ DK_INT_ELEMENT_FNS(uint8_t, u8, 0, UINT8_MAX)
 #define SUFFIX i16
 #define T_LOWEST INT16_MIN
 #define T_HIGHEST INT16_MAX
-#define FINISH(q, acc, oc) ((T)clamp_act(q, (q)->out_zero + requant_channel64(q, acc, oc), T_LOWEST, T_HIGHEST))
+#define FINISH(q, acc, oc) ((T)clamp_act(q, WITH_ZERO(q, requant_channel64(q, acc, oc)), T_LOWEST, T_HIGHEST))
 #define EW_RELU relu_i16
 #define EW_ADD add_i16
 #define EW_MUL mul_i16
@@ -259,11 +266,11 @@ DK_INT_ELEMENT_FNS(uint8_t, u8, 0, UINT8_MAX)
 #define T uint8_t
 #define W uint8_t
 #define B int32_t
-#define ACC int32_t
+#define ACC int64_t
 #define SUFFIX u8
 #define T_LOWEST 0
 #define T_HIGHEST UINT8_MAX
-#define FINISH(q, acc, oc) ((T)clamp_act(q, (q)->out_zero + requant_channel(q, acc, oc), T_LOWEST, T_HIGHEST))
+#define FINISH(q, acc, oc) ((T)clamp_act(q, WITH_ZERO(q, requant_channel(q, saturate32(acc), oc)), T_LOWEST, T_HIGHEST))
 #define EW_RELU relu_u8
 #define EW_ADD add_u8
 #define EW_MUL mul_u8
