@@ -9,11 +9,12 @@
  * walks memory in another order and has another O_s (docs/models.md).
  * Tensor shapes and byte counts stay as in the file.  Element-wise ops are
  * layout-free.  Shapes must be static: a symbolic dimension needs --shape;
- * intermediate shapes come from value_info or, for ops with an op spec,
- * from the op spec itself. */
+ * intermediate shapes come from value_info or, when the file leaves them
+ * out, from ONNX shape inference (onnx_shapes.c). */
 #include "errbuf.h"
 #include "model_table.h"
 #include "onnx.pb-c.h"
+#include "onnx_shapes.h"
 #include "protobuf_depth.h"
 
 #include <assert.h>
@@ -38,6 +39,14 @@ static const struct {
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The values of a small integer tensor a node writes (Constant, Shape,
+ * ...), which a later Reshape, Pad or Slice may read. */
+struct known_ints {
+	int tensor;
+	int n;
+	int64_t ints[DMO_ONNX_MAX_INTS];
+};
+
 struct onnx {
 	const char *source;
 	struct dmo_model *model;
@@ -45,6 +54,9 @@ struct onnx {
 	const struct dmo_model_shape *shapes;
 	size_t n_shapes;
 	const Onnx__GraphProto *graph;
+	int64_t opset;          /* of the default domain */
+	struct known_ints *known;
+	size_t n_known, cap_known;
 	char *err;
 	size_t err_len;
 };
@@ -218,36 +230,9 @@ static int read_value_info(struct onnx *o, const Onnx__ValueInfoProto *vi, int g
 	return set_shape(o, t, dims, (int)tt->shape->n_dim);
 }
 
-static const Onnx__AttributeProto *attr(const Onnx__NodeProto *n, const char *name)
-{
-	for (size_t i = 0; i < n->n_attribute; i++)
-		if (n->attribute[i]->name && strcmp(n->attribute[i]->name, name) == 0)
-			return n->attribute[i];
-	return NULL;
-}
-
-static int64_t attr_int(const Onnx__NodeProto *n, const char *name, int64_t def)
-{
-	const Onnx__AttributeProto *a = attr(n, name);
-
-	return a && a->has_i ? a->i : def;
-}
-
-/* INTS[COUNT] of attribute NAME, DEF for each when absent; -1 when present
- * with another count. */
-static int attr_ints(const Onnx__NodeProto *n, const char *name, int64_t *ints, size_t count,
-		     int64_t def)
-{
-	const Onnx__AttributeProto *a = attr(n, name);
-
-	for (size_t i = 0; i < count; i++)
-		ints[i] = a && a->n_ints == count ? a->ints[i] : def;
-	return a == NULL || a->n_ints == count ? 0 : -1;
-}
-
 static int attr_string_is(const Onnx__NodeProto *n, const char *name, const char *value)
 {
-	const Onnx__AttributeProto *a = attr(n, name);
+	const Onnx__AttributeProto *a = dmo_onnx_attr(n, name);
 
 	if (a == NULL || !a->has_s)
 		return strcmp(value, "NOTSET") == 0;
@@ -275,7 +260,7 @@ static const char *window_pad(const Onnx__NodeProto *n, char *buf, size_t len, c
 		*why = "auto_pad SAME_LOWER puts the odd padding first";
 		return NULL;
 	}
-	if (attr_ints(n, "pads", pads, 4, 0) != 0) {
+	if (dmo_onnx_attr_ints(n, "pads", pads, 4, 0) != 0) {
 		*why = "pads are not 2-D";
 		return NULL;
 	}
@@ -298,8 +283,7 @@ static void nhwc(const struct dmo_model_tensor *t, char *buf, size_t len)
 
 /* Sigmoid, Softmax (over the last axis), Transpose and the reshapes
  * (Reshape, Flatten, Squeeze, Unsqueeze) over the stored dims, which are
- * layout-free (docs/models.md); an output shape the file left out is the
- * input's (permuted for Transpose), except for the reshapes. */
+ * layout-free (docs/models.md). */
 static int derive_layout_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 			      struct dmo_model_tensor *in, struct dmo_model_tensor *out)
 {
@@ -307,12 +291,12 @@ static int derive_layout_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n
 	struct dmo_model_layer *layer = &m->layers[l];
 	const char *op = layer->op_name, *dt = dmo_dtype_name(in->dtype);
 	int r = in->rank, lead = 4 - in->rank;
-	int64_t dims[DMO_MODEL_MAX_RANK], perm[4] = { 0, 1, 2, 3 }, given[4];
+	int64_t perm[4] = { 0, 1, 2, 3 }, given[4];
 	char text[256], shape[96];
 
 	dmo_model_flat_shape(in, shape, sizeof shape);
 	if (!strcmp(op, "Softmax")) {
-		const Onnx__AttributeProto *a = attr(n, "axis");
+		const Onnx__AttributeProto *a = dmo_onnx_attr(n, "axis");
 		int64_t axis = a && a->has_i ? a->i : -1;
 
 		if (a == NULL && r > 2)
@@ -323,37 +307,25 @@ static int derive_layout_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n
 					   (long long)axis, r);
 	}
 	if (!strcmp(op, "Transpose")) {
-		if (r < 1 || r > 4 || attr_ints(n, "perm", given, (size_t)r, -1) != 0)
+		if (r < 1 || r > 4 || dmo_onnx_attr_ints(n, "perm", given, (size_t)r, -1) != 0)
 			return unsupported(o, layer, "not a 1-D to 4-D input with a perm of its rank");
 		for (int i = 0; i < r; i++) {
 			/* No perm: the axes reversed. */
-			int64_t p = attr(n, "perm") == NULL ? r - 1 - i : given[i];
+			int64_t p = dmo_onnx_attr(n, "perm") == NULL ? r - 1 - i : given[i];
 			if (p < 0 || p >= r)
 				return unsupported(o, layer, "perm entry %lld of %d axes",
 						   (long long)p, r);
 			perm[lead + i] = lead + p;
-			dims[i] = in->shape[p];
 		}
 		snprintf(text, sizeof text, "transpose:in=%s,perm=%lldx%lldx%lldx%lld,dtype=%s", shape,
 			 (long long)perm[0], (long long)perm[1], (long long)perm[2],
 			 (long long)perm[3], dt);
 	} else if (!strcmp(op, "Sigmoid") || !strcmp(op, "Softmax")) {
-		memcpy(dims, in->shape, sizeof dims);
 		snprintf(text, sizeof text, "%s:in=%s,dtype=%s", op[1] == 'i' ? "logistic" : "softmax",
 			 shape, dt);
 	} else {
 		snprintf(text, sizeof text, "reshape:in=%s,dtype=%s", shape, dt);
 	}
-	if (out->rank < 0 && strncmp(text, "reshape:", 8) != 0) {
-		out->type_name = in->type_name;
-		out->known_dtype = 1;
-		out->dtype = in->dtype;
-		out->elem_size = in->elem_size;
-		if (set_shape(o, out, dims, r) != 0)
-			return -1;
-	}
-	if (out->rank < 0)
-		return 0; /* read_node names the output without a shape */
 	if (!out->known_dtype || out->dtype != in->dtype)
 		return unsupported(o, layer, "%s input to %s output", in->type_name,
 				   out->type_name);
@@ -405,9 +377,9 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	if (!strcmp(op, "Gemm")) {
 		/* Y = alpha A B + beta C: fc reads A row by row against B's
 		 * columns whatever alpha, beta and C, when A is not transposed. */
-		int trans_b = attr_int(n, "transB", 0) != 0;
+		int trans_b = dmo_onnx_attr_int(n, "transB", 0) != 0;
 
-		if (attr_int(n, "transA", 0) != 0 || in->rank != 2 || w == NULL || w->rank != 2)
+		if (dmo_onnx_attr_int(n, "transA", 0) != 0 || in->rank != 2 || w == NULL || w->rank != 2)
 			return unsupported(o, layer, "transposed or not 2-D A");
 		snprintf(text, sizeof text, "fc:in=%lldx%lld,units=%lld,dtype=%s",
 			 (long long)in->shape[0], (long long)in->shape[1],
@@ -421,11 +393,11 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 				   in->rank, op);
 	nhwc(in, shape, sizeof shape);
 	if (!strcmp(op, "Conv")) {
-		int64_t group = attr_int(n, "group", 1);
+		int64_t group = dmo_onnx_attr_int(n, "group", 1);
 
 		if (w == NULL || w->rank != 4)
 			return unsupported(o, layer, "weights are not 4-D");
-		if (attr_ints(n, "strides", s, 2, 1) || attr_ints(n, "dilations", d, 2, 1))
+		if (dmo_onnx_attr_ints(n, "strides", s, 2, 1) || dmo_onnx_attr_ints(n, "dilations", d, 2, 1))
 			return unsupported(o, layer, "strides or dilations not 2-D");
 		k[0] = w->shape[2];
 		k[1] = w->shape[3];
@@ -452,18 +424,18 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	} else { /* MaxPool or AveragePool */
 		int avg = op[0] == 'A';
 
-		if (attr_ints(n, "kernel_shape", k, 2, 0) || k[0] <= 0 ||
-		    attr_ints(n, "strides", s, 2, 1) || attr_ints(n, "dilations", d, 2, 1))
+		if (dmo_onnx_attr_ints(n, "kernel_shape", k, 2, 0) || k[0] <= 0 ||
+		    dmo_onnx_attr_ints(n, "strides", s, 2, 1) || dmo_onnx_attr_ints(n, "dilations", d, 2, 1))
 			return unsupported(o, layer, "not a 2-D window");
-		if (d[0] != 1 || d[1] != 1 || attr_int(n, "ceil_mode", 0) != 0 ||
-		    attr_int(n, "storage_order", 0) != 0 || layer->n_results != 1)
+		if (d[0] != 1 || d[1] != 1 || dmo_onnx_attr_int(n, "ceil_mode", 0) != 0 ||
+		    dmo_onnx_attr_int(n, "storage_order", 0) != 0 || layer->n_results != 1)
 			return unsupported(o, layer, "dilation, ceil_mode, storage_order or indices output");
 		if ((pad = window_pad(n, padbuf, sizeof padbuf, &why)) == NULL)
 			return unsupported(o, layer, "%s", why);
 		asym = pad[strlen(pad) - 1] == '!';
 		if (asym)
 			padbuf[strlen(padbuf) - 1] = '\0';
-		if (avg && attr_int(n, "count_include_pad", 0) != 0 && strcmp(pad, "valid") &&
+		if (avg && dmo_onnx_attr_int(n, "count_include_pad", 0) != 0 && strcmp(pad, "valid") &&
 		    strcmp(pad, "0x0"))
 			return unsupported(o, layer, "count_include_pad (dmo's average divides by the taps inside the image)");
 		snprintf(text, sizeof text, "%s:in=%s,k=%lldx%lld,stride=%lldx%lld,pad=%s,dtype=%s",
@@ -486,21 +458,7 @@ spec:
 			dims[2] = spec.out_h;
 			dims[3] = spec.out_w;
 		}
-		if (out->rank < 0) {
-			/* No value_info: the op spec gives the output. */
-			out->type_name = in->type_name;
-			out->known_dtype = 1;
-			out->dtype = in->dtype;
-			out->elem_size = in->elem_size;
-			if (!strcmp(op, "Gemm")) {
-				dims[0] = spec.batch;
-				dims[1] = spec.out_c;
-			}
-			if (window ? set_shape(o, out, dims, 4)
-				   : set_shape(o, out, strcmp(op, "Gemm") ? in->shape : dims,
-					       strcmp(op, "Gemm") ? in->rank : 2))
-				return -1;
-		} else if (window && (out->rank != 4 || memcmp(out->shape, dims, sizeof dims) != 0)) {
+		if (window && (out->rank != 4 || memcmp(out->shape, dims, sizeof dims) != 0)) {
 			if (asym)
 				return unsupported(o, layer, "asymmetric padding that changes the output size");
 			return fail(o, "node %zu (%s): output '%s' is not the %lldx%lldx%lldx%lld (NCHW) its attributes give",
@@ -515,11 +473,172 @@ spec:
 				    o->err, o->err_len);
 }
 
+/* TensorProto.DataType of T's element type. */
+static int32_t onnx_type(const struct dmo_model_tensor *t)
+{
+	for (size_t i = 0; i < N_OF(onnx_types); i++)
+		if (!strcmp(onnx_types[i].name, t->type_name))
+			return (int32_t)i;
+	return 0;
+}
+
+/* V's values from TP when it is a small int64 or int32 tensor. */
+static void proto_ints(const Onnx__TensorProto *tp, struct dmo_onnx_value *v)
+{
+	size_t n = 1, size = tp->data_type == ONNX__TENSOR_PROTO__DATA_TYPE__INT64   ? 8
+			     : tp->data_type == ONNX__TENSOR_PROTO__DATA_TYPE__INT32 ? 4
+										     : 0;
+
+	for (size_t i = 0; i < tp->n_dims; i++)
+		n *= tp->dims[i] < 0 || tp->dims[i] > DMO_ONNX_MAX_INTS ? DMO_ONNX_MAX_INTS + 1
+									 : (size_t)tp->dims[i];
+	if (size == 0 || n > DMO_ONNX_MAX_INTS)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		int64_t i64;
+		int32_t i32;
+
+		if (tp->has_raw_data && tp->raw_data.len == n * size && size == 8)
+			memcpy(&i64, tp->raw_data.data + 8 * i, 8);
+		else if (tp->has_raw_data && tp->raw_data.len == n * size)
+			memcpy(&i32, tp->raw_data.data + 4 * i, 4), i64 = i32;
+		else if (size == 8 && tp->n_int64_data == n)
+			i64 = tp->int64_data[i];
+		else if (size == 4 && tp->n_int32_data == n)
+			i64 = tp->int32_data[i];
+		else
+			return;
+		v->ints[i] = i64;
+	}
+	v->n_ints = (int)n;
+}
+
+/* What shape inference is given of tensor IDX: type, shape, and the
+ * values of a small integer constant or of one a node wrote. */
+static void value_of(const struct onnx *o, int idx, struct dmo_onnx_value *v)
+{
+	const struct dmo_model_tensor *t = &o->model->tensors[idx];
+
+	*v = (struct dmo_onnx_value){ .elem_type = onnx_type(t), .rank = t->rank, .n_ints = -1 };
+	if (t->rank > 0)
+		memcpy(v->dims, t->shape, (size_t)t->rank * sizeof *v->dims);
+	if (t->producer == DMO_MODEL_CONSTANT) {
+		for (size_t i = 0; i < o->graph->n_initializer; i++)
+			if (!strcmp(o->graph->initializer[i]->name, t->name))
+				proto_ints(o->graph->initializer[i], v);
+		return;
+	}
+	for (size_t k = 0; k < o->n_known; k++)
+		if (o->known[k].tensor == idx) {
+			v->n_ints = o->known[k].n;
+			memcpy(v->ints, o->known[k].ints, sizeof v->ints);
+		}
+}
+
+/* A Constant node's output, from its `value` tensor or `value_int(s)`:
+ * 0, or 1 for a form dmo does not read. */
+static int constant_value(const Onnx__NodeProto *n, struct dmo_onnx_value *v)
+{
+	const Onnx__AttributeProto *a = dmo_onnx_attr(n, "value");
+
+	if (a && a->t && a->t->n_dims <= DMO_MODEL_MAX_RANK) {
+		v->elem_type = a->t->data_type;
+		v->rank = (int)a->t->n_dims;
+		memcpy(v->dims, a->t->dims, a->t->n_dims * sizeof *v->dims);
+		proto_ints(a->t, v);
+		return 0;
+	}
+	if ((a = dmo_onnx_attr(n, "value_ints")) != NULL && a->n_ints <= DMO_ONNX_MAX_INTS) {
+		v->elem_type = ONNX__TENSOR_PROTO__DATA_TYPE__INT64;
+		v->rank = 1;
+		v->dims[0] = (int64_t)a->n_ints;
+		v->n_ints = (int)a->n_ints;
+		memcpy(v->ints, a->ints, a->n_ints * sizeof *a->ints);
+		return 0;
+	}
+	if ((a = dmo_onnx_attr(n, "value_int")) != NULL) {
+		v->elem_type = ONNX__TENSOR_PROTO__DATA_TYPE__INT64;
+		v->rank = 0;
+		v->n_ints = 1;
+		v->ints[0] = a->i;
+		return 0;
+	}
+	return 1;
+}
+
+/* Shape inference over node N (layer L): give each output the file left
+ * without a shape its inferred type and shape, and remember the values
+ * of small integer outputs.  Returns 0; 1 when dmo has no shape rule for
+ * the node, -1 with WHY when its shapes cannot be known; -2 with the
+ * error set (out of memory, a shape over the limits). */
+static int infer_outputs(struct onnx *o, size_t l, const Onnx__NodeProto *n, char *why,
+			 size_t why_len)
+{
+	const struct dmo_model_layer *layer = &o->model->layers[l];
+	struct dmo_onnx_value *in = calloc(n->n_input + 1, sizeof *in);
+	struct dmo_onnx_value *out = calloc(n->n_output + 1, sizeof *out);
+	int rc = 1;
+
+	if (in == NULL || out == NULL) {
+		fail(o, "out of memory");
+		rc = -2;
+		goto out;
+	}
+	for (size_t i = 0; i < n->n_input; i++) {
+		in[i] = (struct dmo_onnx_value){ .rank = -1, .n_ints = -1 };
+		if (layer->operands[i] != DMO_MODEL_ABSENT)
+			value_of(o, layer->operands[i], &in[i]);
+	}
+	if (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"))
+		goto out; /* another domain's operator: no rule */
+	if (n->op_type && !strcmp(n->op_type, "Constant")) {
+		out[0] = (struct dmo_onnx_value){ .rank = -1, .n_ints = -1 };
+		rc = n->n_output == 1 ? constant_value(n, &out[0]) : 1;
+	} else {
+		rc = dmo_onnx_infer_shapes(n, o->opset, in, n->n_input, out, n->n_output, why,
+					   why_len);
+	}
+	for (size_t i = 0; rc == 0 && i < n->n_output; i++) {
+		struct dmo_model_tensor *t;
+		int idx;
+
+		if (!n->output[i][0] || (idx = find_tensor(o->model, n->output[i])) < 0)
+			continue;
+		t = &o->model->tensors[idx];
+		if (out[i].n_ints >= 0) {
+			if (o->n_known == o->cap_known) {
+				size_t cap = o->cap_known ? 2 * o->cap_known : 16;
+				struct known_ints *grown = realloc(o->known, cap * sizeof *grown);
+
+				if (grown == NULL) {
+					fail(o, "out of memory");
+					rc = -2;
+					break;
+				}
+				o->known = grown;
+				o->cap_known = cap;
+			}
+			o->known[o->n_known].tensor = idx;
+			o->known[o->n_known].n = out[i].n_ints;
+			memcpy(o->known[o->n_known++].ints, out[i].ints, sizeof out[i].ints);
+		}
+		if (t->rank < 0 && (set_type(o, t, out[i].elem_type) != 0 ||
+				    set_shape(o, t, out[i].dims, out[i].rank) != 0))
+			rc = -2;
+	}
+out:
+	free(in);
+	free(out);
+	return rc;
+}
+
 static int read_node(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 {
 	struct dmo_model_layer *layer = &o->model->layers[l];
 	const char *op = n->op_type ? n->op_type : "?";
+	char why[160];
 	size_t i;
+	int rc;
 
 	layer->row = (int)l;
 	layer->op_name = malloc(strlen(op) + (n->domain && n->domain[0] ? strlen(n->domain) + 2 : 1));
@@ -555,18 +674,21 @@ static int read_node(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	}
 	if (layer->n_results == 0)
 		return fail(o, "node %zu (%s) has no output", l + 1, op);
-	if (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"))
-		return unsupported(o, layer, "op %s has no dmo model", layer->op_name);
-	if (derive_spec(o, l, n) != 0)
+	if ((rc = infer_outputs(o, l, n, why, sizeof why)) < -1)
 		return -1;
 	for (i = 0; i < layer->n_results; i++) {
 		const struct dmo_model_tensor *t = &o->model->tensors[layer->results[i]];
 
-		if (t->rank < 0)
-			return fail(o, "node %zu (%s): output '%s' has no static shape (no value_info; run ONNX shape inference first, or give --shape '%s=D1x...')",
-				    l + 1, layer->op_name, t->name, t->name);
+		if (t->rank >= 0)
+			continue;
+		if (rc > 0)
+			snprintf(why, sizeof why, "dmo has no shape rule for %s", layer->op_name);
+		return fail(o, "node %zu (%s): output '%s' has no static shape: %s (no value_info; run ONNX shape inference first, or give --shape '%s=D1x...')",
+			    l + 1, layer->op_name, t->name, why, t->name);
 	}
-	return 0;
+	if (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"))
+		return unsupported(o, layer, "op %s has no dmo model", layer->op_name);
+	return derive_spec(o, l, n);
 }
 
 static void release(void *message)
@@ -596,6 +718,13 @@ int dmo_model_parse_onnx(const unsigned char *data, size_t len, const char *sour
 	model->reader_state = proto;
 	model->reader_free = release;
 	o.graph = g = proto->graph;
+	o.opset = 1;
+	for (size_t i = 0; i < proto->n_opset_import; i++) {
+		const char *d = proto->opset_import[i]->domain;
+
+		if (d == NULL || !d[0] || !strcmp(d, "ai.onnx"))
+			o.opset = proto->opset_import[i]->version;
+	}
 	if (g->n_node == 0) {
 		fail(&o, "the graph has no nodes");
 		goto out;
@@ -649,6 +778,7 @@ int dmo_model_parse_onnx(const unsigned char *data, size_t len, const char *sour
 		}
 	rc = dmo_model_link(model, source, err, err_len);
 out:
+	free(o.known);
 	if (rc != 0)
 		dmo_model_free(model);
 	return rc;

@@ -184,3 +184,11 @@ tests_test_model_oom_CPPFLAGS = $(AM_CPPFLAGS) -DDMO_TOP_SRCDIR='"$(abs_top_srcd
 tests_test_model_oom_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_model_oom_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=free
 tests_test_model_oom_LDADD = opspec/libdmo-model.la $(CHECK_LIBS)
+
+# ONNX shape inference: models stripped of value_info plan as the originals.
+check_PROGRAMS += tests/onnx_strip
+TESTS += tests/onnx_shapes.sh
+EXTRA_DIST += tests/onnx_shapes.sh
+tests_onnx_strip_SOURCES = tests/onnx_strip.c
+tests_onnx_strip_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROTOBUF_C_CFLAGS)
+tests_onnx_strip_LDADD = opspec/libdmo-model.la
