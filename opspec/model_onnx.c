@@ -19,6 +19,7 @@
 
 #include <assert.h>
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,15 +297,25 @@ static int derive_layout_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n
 
 	dmo_model_flat_shape(in, shape, sizeof shape);
 	if (!strcmp(op, "Softmax")) {
-		const Onnx__AttributeProto *a = dmo_onnx_attr(n, "axis");
-		int64_t axis = a && a->has_i ? a->i : -1;
+		/* Before opset 13 the input is flattened to 2-D at AXIS (1 by
+		 * default) and each row normalised: rows of the dims from
+		 * AXIS on.  From 13 on it is over AXIS alone (the last by
+		 * default), rows only when that is the last. */
+		int64_t axis = dmo_onnx_attr_int(n, "axis", o->opset < 13 ? 1 : -1), rows = 1;
 
-		if (a == NULL && r > 2)
-			return unsupported(o, layer, "softmax over the opset's default axis of %d (1 before opset 13, then the last)",
-					   r);
-		if (axis != -1 && axis != r - 1)
+		if (axis < 0)
+			axis += r;
+		if (axis < 0 || axis >= (r ? r : 1))
+			return unsupported(o, layer, "softmax over axis %lld of %d", (long long)axis, r);
+		if (o->opset >= 13 && axis != r - 1)
 			return unsupported(o, layer, "softmax over axis %lld of %d (dmo's is over the last)",
 					   (long long)axis, r);
+		for (int i = (int)axis; i < r - 1; i++)
+			rows *= in->shape[i];
+		if (rows > 1 && in->elems) /* over more than the last dim */
+			snprintf(shape, sizeof shape, "1x%llux%lld",
+				 (unsigned long long)(in->elems / (uint64_t)(rows * in->shape[r - 1])),
+				 (long long)(rows * in->shape[r - 1]));
 	}
 	if (!strcmp(op, "Transpose")) {
 		if (r < 1 || r > 4 || dmo_onnx_attr_ints(n, "perm", given, (size_t)r, -1) != 0)
@@ -340,6 +351,181 @@ static int is_layout_op(const char *op)
 	       !strcmp(op, "Unsqueeze");
 }
 
+static void value_of(const struct onnx *o, int idx, struct dmo_onnx_value *v);
+
+/* Scalar operand K of LAYER as a float when it is a constant dmo reads (a
+ * float32 initializer, or a Constant node's float32 value): 1 with *V,
+ * 0 when the operand is absent, -1 when it cannot be read. */
+static int const_float(const struct onnx *o, const struct dmo_model_layer *layer, size_t k,
+		       float *v)
+{
+	const struct dmo_model_tensor *t = operand(o->model, layer, k);
+
+	if (t == NULL)
+		return 0;
+	if (t->producer == DMO_MODEL_CONSTANT) {
+		if (t->elems != 1 || t->dtype != DMO_F32 || !t->known_dtype || t->data_len != 4)
+			return -1;
+		memcpy(v, t->data, 4);
+		return 1;
+	}
+	for (size_t i = 0; i < o->graph->n_node; i++) {
+		const Onnx__NodeProto *c = o->graph->node[i];
+		const Onnx__AttributeProto *a;
+
+		if (c->op_type == NULL || strcmp(c->op_type, "Constant") || c->n_output != 1 ||
+		    strcmp(c->output[0], t->name))
+			continue;
+		if ((a = dmo_onnx_attr(c, "value")) == NULL || a->t == NULL ||
+		    a->t->data_type != ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT)
+			return -1;
+		if (a->t->n_float_data == 1)
+			*v = a->t->float_data[0];
+		else if (a->t->has_raw_data && a->t->raw_data.len == 4)
+			memcpy(v, a->t->raw_data.data, 4);
+		else
+			return -1;
+		return 1;
+	}
+	return -1;
+}
+
+/* Product of dims FROM to TO (exclusive) of T. */
+static int64_t dims_product(const struct dmo_model_tensor *t, int from, int to)
+{
+	int64_t p = 1;
+
+	for (int i = from; i < to; i++)
+		p *= t->shape[i];
+	return p;
+}
+
+/* Operators that move, pad or rescale elements over the stored dims, read
+ * as dmo's layout-free op specs (docs/models.md): Pad (constant zeros),
+ * Concat (along any axis: the dims before it are rows, the rest a row's
+ * elements), ReduceMean over adjacent axes and GlobalAveragePool (the
+ * mean's batch is the dims before, its channels the dims after), and
+ * QuantizeLinear, DequantizeLinear. */
+static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
+			    struct dmo_model_tensor *in, struct dmo_model_tensor *out)
+{
+	struct dmo_model *m = o->model;
+	struct dmo_model_layer *layer = &m->layers[l];
+	const char *op = layer->op_name, *dt = dmo_dtype_name(in->dtype);
+	int r = in->rank;
+	char text[256], shape[96];
+
+	dmo_model_flat_shape(in, shape, sizeof shape);
+	if (strcmp(op, "QuantizeLinear") && strcmp(op, "DequantizeLinear") &&
+	    (!out->known_dtype || out->dtype != in->dtype))
+		return unsupported(o, layer, "%s input to %s output", in->type_name, out->type_name);
+	if (!strcmp(op, "QuantizeLinear") || !strcmp(op, "DequantizeLinear")) {
+		const struct dmo_model_tensor *scale = operand(m, layer, 1);
+
+		if (!out->known_dtype)
+			return unsupported(o, layer, "%s output: no dmo kernel", out->type_name);
+		if (scale == NULL || scale->elems != 1)
+			return unsupported(o, layer, "a scale per channel");
+		snprintf(text, sizeof text, "%s:in=%s,dtype=%s,out_dtype=%s",
+			 op[0] == 'Q' ? "quantize" : "dequantize", shape, dt,
+			 dmo_dtype_name(out->dtype));
+	} else if (!strcmp(op, "Pad")) {
+		struct dmo_onnx_value pads = { .n_ints = -1 };
+		const struct dmo_model_tensor *value = operand(m, layer, 2);
+		int64_t b[4] = { 0 }, a[4] = { 0 };
+		const Onnx__AttributeProto *v = dmo_onnx_attr(n, "value");
+		int zeros = 1;
+
+		if (!attr_string_is(n, "mode", "constant") && dmo_onnx_attr(n, "mode"))
+			return unsupported(o, layer, "a pad mode other than constant");
+		if (o->opset < 11) {
+			pads.n_ints = dmo_onnx_attr_ints(n, "pads", pads.ints, 2 * (size_t)r, 0) ? -1
+												 : 2 * r;
+			zeros = v == NULL || v->f == 0;
+		} else if (layer->operands[1] >= 0) {
+			value_of(o, layer->operands[1], &pads);
+			/* constant_value: absent, or an initializer of zeros. */
+			if (value && (value->producer != DMO_MODEL_CONSTANT || value->data == NULL))
+				zeros = 0;
+			for (size_t i = 0; value && zeros && i < value->data_len; i++)
+				zeros = value->data[i] == 0;
+		}
+		if (!zeros)
+			return unsupported(o, layer, "padding with a value other than zero");
+		if (r < 1 || r > 4 || pads.n_ints != 2 * r)
+			return unsupported(o, layer, "not a 1-D to 4-D input with constant pads");
+		for (int i = 0; i < r; i++) {
+			b[4 - r + i] = pads.ints[i];
+			a[4 - r + i] = pads.ints[r + i];
+			if (b[4 - r + i] < 0 || a[4 - r + i] < 0)
+				return unsupported(o, layer, "negative pads (cropping)");
+		}
+		snprintf(text, sizeof text,
+			 "pad:in=%s,before=%lldx%lldx%lldx%lld,after=%lldx%lldx%lldx%lld,dtype=%s",
+			 shape, (long long)b[0], (long long)b[1], (long long)b[2], (long long)b[3],
+			 (long long)a[0], (long long)a[1], (long long)a[2], (long long)a[3], dt);
+	} else if (!strcmp(op, "Concat")) {
+		int64_t axis = dmo_onnx_attr_int(n, "axis", 0), outer, inner;
+
+		if (axis < 0)
+			axis += r;
+		if (r < 1 || axis < 0 || axis >= r || out->rank != r)
+			return unsupported(o, layer, "concatenation along axis %lld of %d",
+					   (long long)axis, r);
+		for (size_t k = 1; k < layer->n_operands; k++) {
+			const struct dmo_model_tensor *t = operand(m, layer, k);
+
+			if (t == NULL || t->dtype != in->dtype)
+				return unsupported(o, layer, "inputs of other types");
+		}
+		outer = dims_product(in, 0, (int)axis);
+		inner = dims_product(in, (int)axis + 1, r);
+		snprintf(text, sizeof text, "concat:in=1x%lldx%lld,out_c=%lld,at=0,dtype=%s",
+			 (long long)outer, (long long)(in->shape[axis] * inner),
+			 (long long)(out->shape[axis] * inner), dt);
+	} else { /* ReduceMean, GlobalAveragePool */
+		int first = r, last = -1, reduced[DMO_MODEL_MAX_RANK] = { 0 };
+		const Onnx__AttributeProto *a = dmo_onnx_attr(n, "axes");
+
+		for (int i = 2; op[0] == 'G' && i < r; i++)
+			reduced[i] = 1;
+		for (size_t i = 0; a && i < a->n_ints; i++) {
+			int64_t ax = a->ints[i] < 0 ? a->ints[i] + r : a->ints[i];
+
+			if (ax < 0 || ax >= r)
+				return unsupported(o, layer, "axis %lld of %d", (long long)a->ints[i], r);
+			reduced[ax] = 1;
+		}
+		for (int i = 0; i < r; i++) {
+			if (op[0] != 'G' && a == NULL)
+				reduced[i] = 1; /* no axes: all of them */
+			if (reduced[i] && first == r)
+				first = i;
+			if (reduced[i])
+				last = i;
+		}
+		if (op[0] != 'G' && layer->n_operands > 1)
+			return unsupported(o, layer, "axes given as an input");
+		for (int i = first; i <= last; i++)
+			if (!reduced[i])
+				return unsupported(o, layer, "a mean over axes that are not adjacent");
+		if (last < 0)
+			return unsupported(o, layer, "a mean over no axis");
+		snprintf(text, sizeof text, "mean:in=%lldx%lldx1x%lld,dtype=%s",
+			 (long long)dims_product(in, 0, first), (long long)dims_product(in, first, last + 1),
+			 (long long)dims_product(in, last + 1, r), dt);
+	}
+	return dmo_model_layer_spec_runnable(m, l, text, layer->operands[0], layer->results[0],
+					     o->source, o->err, o->err_len);
+}
+
+static int is_flat_op(const char *op)
+{
+	return !strcmp(op, "Pad") || !strcmp(op, "Concat") || !strcmp(op, "ReduceMean") ||
+	       !strcmp(op, "GlobalAveragePool") || !strcmp(op, "QuantizeLinear") ||
+	       !strcmp(op, "DequantizeLinear");
+}
+
 /* Derive layer L's op spec; fill an output shape the file left out from it.
  * Returns 0 (supported or not), or -1 with the error set. */
 static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
@@ -362,8 +548,43 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 				   in->name);
 	if (is_layout_op(op) && in->known_dtype)
 		return derive_layout_spec(o, l, n, in, out);
+	if (is_flat_op(op) && in->known_dtype)
+		return derive_flat_spec(o, l, n, in, out);
 	if (!in->known_dtype || in->dtype == DMO_I32)
 		return unsupported(o, layer, "%s input: no dmo kernel", in->type_name);
+	if (!strcmp(op, "Clip")) {
+		/* Clip to [0, 6] is relu6, to [0, no maximum] relu: min and
+		 * max are attributes before opset 11, inputs from then on. */
+		float lo = -HUGE_VALF, hi = HUGE_VALF;
+		int got_lo, got_hi;
+
+		if (o->opset < 11) {
+			const Onnx__AttributeProto *a;
+
+			got_lo = (a = dmo_onnx_attr(n, "min")) && a->has_f ? (lo = a->f, 1) : 0;
+			got_hi = (a = dmo_onnx_attr(n, "max")) && a->has_f ? (hi = a->f, 1) : 0;
+		} else {
+			got_lo = const_float(o, layer, 1, &lo);
+			got_hi = const_float(o, layer, 2, &hi);
+		}
+		if (got_lo < 0 || got_hi < 0 || in->dtype != DMO_F32 || lo != 0 ||
+		    (got_hi && hi != 6))
+			return unsupported(o, layer, "a clip other than f32 to [0, 6] (relu6) or [0, inf) (relu)");
+		dmo_model_flat_shape(in, shape, sizeof shape);
+		snprintf(text, sizeof text, "%s:in=%s,dtype=f32", got_hi ? "relu6" : "relu", shape);
+		goto spec;
+	}
+	if (!strcmp(op, "MatMul")) {
+		/* A [..., M, K] times a constant B [K, N]: fc reads A's rows
+		 * against B's columns, as Gemm. */
+		if (in->rank < 2 || w == NULL || w->rank != 2 || w->producer != DMO_MODEL_CONSTANT ||
+		    w->shape[0] != in->shape[in->rank - 1])
+			return unsupported(o, layer, "not A [..., M, K] times a constant B [K, N]");
+		snprintf(text, sizeof text, "fc:in=%llux%lld,units=%lld,dtype=%s",
+			 (unsigned long long)(in->elems / (uint64_t)w->shape[0]),
+			 (long long)w->shape[0], (long long)w->shape[1], dmo_dtype_name(in->dtype));
+		goto spec;
+	}
 	if (!strcmp(op, "Relu") || !strcmp(op, "Add") || !strcmp(op, "Mul")) {
 		if (strcmp(op, "Relu") && (w == NULL || w->rank < 0 || w->elems != in->elems ||
 					    w->dtype != in->dtype))
@@ -444,8 +665,8 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	}
 spec:
 	{
-		int window = strcmp(op, "Relu") && strcmp(op, "Add") && strcmp(op, "Mul") &&
-			     strcmp(op, "Gemm");
+		int window = !strcmp(op, "Conv") || !strcmp(op, "MaxPool") ||
+			     !strcmp(op, "AveragePool");
 		struct dmo_opspec spec;
 		char msg[256];
 		int64_t dims[4] = { 0 };

@@ -107,8 +107,8 @@ check_PROGRAMS += tests/onnx_conformance
 TESTS += tests/onnx_conformance.sh
 EXTRA_DIST += tests/onnx_conformance.sh
 tests_onnx_conformance_SOURCES = tests/onnx_conformance.c
-tests_onnx_conformance_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROTOBUF_C_CFLAGS)
-tests_onnx_conformance_LDADD = opspec/libdmo-model.la target-harness/kernels/libdmokernels.la -lm
+tests_onnx_conformance_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec -I$(top_srcdir)/runner $(PROTOBUF_C_CFLAGS)
+tests_onnx_conformance_LDADD = runner/libdmo-runner.la opspec/libdmo-model.la target-harness/kernels/libdmokernels.la -lm
 # Reshape, softmax, logistic, mean, quantize, dequantize, pad, concat and
 # transpose in the three-way cross-check, with native overlapped runs.
 TESTS += tests/layout_ops_tool.sh

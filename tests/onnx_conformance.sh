@@ -11,14 +11,21 @@ if [ ! -d "$data/node" ]; then
 fi
 set -- "$data"/node/test_conv_* "$data"/node/test_maxpool_* "$data"/node/test_averagepool_* \
 	"$data"/node/test_gemm_* "$data"/node/test_relu "$data"/node/test_add* \
-	"$data"/node/test_mul* "$data"/pytorch-converted/test_Conv2d_depthwise*
+	"$data"/node/test_mul* "$data"/node/test_concat_* "$data"/node/test_constant_pad \
+	"$data"/node/test_reduce_mean_* "$data"/node/test_globalaveragepool* \
+	"$data"/node/test_softmax_* "$data"/node/test_clip* "$data"/node/test_matmul_* \
+	"$data"/pytorch-converted/test_Conv2d* "$data"/pytorch-converted/test_*Pool2d* \
+	"$data"/pytorch-converted/test_Softmax "$data"/pytorch-converted/test_ReLU \
+	"$data"/pytorch-converted/test_Linear "$data"/pytorch-converted/test_*Pad2d \
+	"$data"/pytorch-operator/test_operator_concat2 "$data"/pytorch-operator/test_operator_reduced_mean* \
+	"$data"/pytorch-operator/test_operator_clip "$data"/pytorch-operator/test_operator_pad
 "$top_builddir/tests/onnx_conformance" "$@" >"$WORK/out" 2>&1
 status=$?
 cat "$WORK/out"
 expect_eq "onnx_conformance exit status" 0 "$status"
 # Each operator dmo models has passing cases (a reader that refused them
 # all would pass vacuously).
-for op in conv2d dwconv2d maxpool avgpool fc relu add mul; do
+for op in conv2d dwconv2d maxpool avgpool fc relu add mul concat pad mean softmax; do
 	grep -q "^pass .* $op:" "$WORK/out" && echo "ok: $op cases pass" || fail "no passing $op case"
 done
 # The layout-free ops read with op specs over the stored dims (no expected

@@ -33,6 +33,7 @@ static struct {
 	size_t n_vi;
 	Onnx__TensorProto init[4], *init_p[4];
 	Onnx__SparseTensorProto sparse, *sparse_p[1];
+	Onnx__OperatorSetIdProto opset, *opset_p[1];
 	int64_t init_dims[4][10], ints[12][8];
 	char strs[48][24], *name_p[3][2][4];
 	size_t n_strs;
@@ -61,6 +62,17 @@ static void start(void)
 	B.graph.output = B.vi_p[OUT];
 	B.graph.value_info = B.vi_p[INFO];
 	B.graph.initializer = B.init_p;
+}
+
+/* Import VERSION of the default operator set. */
+static void opset(int64_t version)
+{
+	B.opset = (Onnx__OperatorSetIdProto)ONNX__OPERATOR_SET_ID_PROTO__INIT;
+	B.opset.has_version = 1;
+	B.opset.version = version;
+	B.opset_p[0] = &B.opset;
+	B.model.opset_import = B.opset_p;
+	B.model.n_opset_import = 1;
 }
 
 /* A graph input, output or value_info (WHERE) NAME of element type TYPE
@@ -170,6 +182,14 @@ static void attr_ints(Onnx__NodeProto *n, const char *name, int count, ...)
 	for (int k = 0; k < count; k++)
 		a->ints[k] = va_arg(ap, int);
 	va_end(ap);
+}
+
+static void attr_f(Onnx__NodeProto *n, const char *name, float v)
+{
+	Onnx__AttributeProto *a = new_attr(n, name);
+
+	a->has_f = 1;
+	a->f = v;
 }
 
 static void attr_s(Onnx__NodeProto *n, const char *name, const char *s)
@@ -766,6 +786,94 @@ START_TEST(inferred_shapes)
 }
 END_TEST
 
+/* The operators read as op specs over the stored dims (docs/models.md),
+ * their specs derived by hand from the shapes. */
+START_TEST(flat_ops)
+{
+	static int64_t pads[8] = { 0, 0, 1, 2, 0, 0, 3, 4 };
+	static float scale = 0.5f, bound[2] = { 0, 6 };
+	static int32_t zero[1];
+	Onnx__NodeProto *n;
+	Onnx__TensorProto *t;
+
+	/* Pad (opset 11: pads an input) of 1x3x4x4 by 1, 2 before and 3, 4
+	 * after height and width: 1x3x8x10. */
+	start();
+	opset(11);
+	value(IN, "x", FLOAT, 4, 1, 3, 4, 4);
+	t = initializer("p", INT64, 1, 8);
+	t->int64_data = pads;
+	t->n_int64_data = 8;
+	node("Pad", "x,p", "y");
+	expect_layer("pad:in=1x3x4x4,before=0x0x1x2,after=0x0x3x4,dtype=f32", NULL);
+	expect_shape("y", 4, 1, 3, 8, 10);
+	/* ...reflecting: no model. */
+	attr_s(&B.node[0], "mode", "reflect");
+	expect_layer(NULL, "a pad mode other than constant");
+	/* Concat along axis 1 of 2x3x4 and 2x5x4: each of the 2 rows holds
+	 * 3 x 4 then 5 x 4 elements, so in=1x2x12 and out_c=32. */
+	start();
+	value(IN, "a", FLOAT, 3, 2, 3, 4);
+	value(IN, "b", FLOAT, 3, 2, 5, 4);
+	n = node("Concat", "a,b", "y");
+	attr_i(n, "axis", 1);
+	expect_layer("concat:in=1x2x12,out_c=32,at=0,dtype=f32", NULL);
+	/* ReduceMean over axes 1 and 2 of 2x3x4x5: 2 batches of 12 elements
+	 * each, 5 channels.  Axes 1 and 3 are not adjacent: no model. */
+	start();
+	value(IN, "x", FLOAT, 4, 2, 3, 4, 5);
+	n = node("ReduceMean", "x", "y");
+	attr_ints(n, "axes", 2, 1, -2);
+	expect_layer("mean:in=2x12x1x5,dtype=f32", NULL);
+	B.ints[0][1] = 3;
+	expect_layer(NULL, "a mean over axes that are not adjacent");
+	/* GlobalAveragePool of 1x3x4x4: 3 means of 16. */
+	start();
+	value(IN, "x", FLOAT, 4, 1, 3, 4, 4);
+	node("GlobalAveragePool", "x", "y");
+	expect_layer("mean:in=3x16x1x1,dtype=f32", NULL);
+	/* MatMul of 2x3x5 by a constant 5x4: 6 rows of 5, 4 units. */
+	start();
+	value(IN, "x", FLOAT, 3, 2, 3, 5);
+	initializer("w", FLOAT, 2, 5, 4);
+	node("MatMul", "x,w", "y");
+	expect_layer("fc:in=6x5,units=4,dtype=f32", NULL);
+	/* Clip to [0, 6] is relu6: attributes (opset 6), then constant
+	 * inputs (opset 11); [0, 1] has no model. */
+	start();
+	opset(6);
+	value(IN, "x", FLOAT, 4, 1, 3, 4, 4);
+	n = node("Clip", "x", "y");
+	attr_f(n, "min", 0);
+	attr_f(n, "max", 6);
+	expect_layer("relu6:in=1x3x4x4,dtype=f32", NULL);
+	B.attr[1].f = 1;
+	expect_layer(NULL, "a clip other than f32 to [0, 6] (relu6) or [0, inf) (relu)");
+	start();
+	opset(11);
+	value(IN, "x", FLOAT, 4, 1, 3, 4, 4);
+	for (int k = 0; k < 2; k++) {
+		t = initializer(k ? "hi" : "lo", FLOAT, 0);
+		t->float_data = &bound[k];
+		t->n_float_data = 1;
+	}
+	node("Clip", "x,lo,hi", "y");
+	expect_layer("relu6:in=1x3x4x4,dtype=f32", NULL);
+	/* QuantizeLinear of f32 to int8 (the zero point's type). */
+	start();
+	value(IN, "x", FLOAT, 4, 1, 3, 4, 4);
+	t = initializer("s", FLOAT, 0);
+	t->float_data = &scale;
+	t->n_float_data = 1;
+	t = initializer("z", INT8, 0);
+	t->int32_data = zero;
+	t->n_int32_data = 1;
+	node("QuantizeLinear", "x,s,z", "y");
+	expect_layer("quantize:in=1x3x4x4,dtype=f32,out_dtype=i8", NULL);
+	expect_shape("y", 4, 1, 3, 4, 4);
+}
+END_TEST
+
 START_TEST(layout_faults)
 {
 	Onnx__NodeProto *n;
@@ -776,12 +884,18 @@ START_TEST(layout_faults)
 	n = node("Softmax", "x", "y");
 	attr_i(n, "axis", -1);
 	expect_layer("softmax:in=1x3x4x4,dtype=f32", NULL);
+	/* Axis 1: before opset 13 the input flattened to 1 x 48 at axis 1,
+	 * rows of 48; from 13 on over axis 1 alone, which dmo has not. */
 	B.attr[0].i = 1;
-	value(OUT, "y", FLOAT, 4, 1, 3, 4, 4); /* no op spec: y needs one */
+	expect_layer("softmax:in=1x1x48,dtype=f32", NULL);
+	opset(13);
 	expect_layer(NULL, "softmax over axis 1 of 4 (dmo's is over the last)");
+	/* No axis: 1 before opset 13, the last from 13 on. */
 	relu_graph();
 	B.node[0].op_type = str("Softmax");
-	expect_layer(NULL, "softmax over the opset's default axis of 4 (1 before opset 13, then the last)");
+	expect_layer("softmax:in=1x1x48,dtype=f32", NULL);
+	opset(13);
+	expect_layer("softmax:in=1x3x4x4,dtype=f32", NULL);
 
 	/* Transpose without perm: the axes reversed, 1x3x4x4 to 4x4x3x1. */
 	start();
@@ -827,6 +941,7 @@ int main(void)
 	tcase_add_test(tc, pool_faults);
 	tcase_add_test(tc, layout_faults);
 	tcase_add_test(tc, inferred_shapes);
+	tcase_add_test(tc, flat_ops);
 	suite_add_tcase(suite, tc);
 
 	return dmo_run_suite(suite);
