@@ -56,6 +56,7 @@ struct onnx {
 	size_t n_shapes;
 	const Onnx__GraphProto *graph;
 	int64_t opset;          /* of the default domain */
+	size_t node;            /* the node being read, for messages */
 	struct known_ints *known;
 	size_t n_known, cap_known;
 	char *err;
@@ -142,23 +143,25 @@ static int set_shape(struct onnx *o, struct dmo_model_tensor *t, const int64_t *
 	return 0;
 }
 
-static int read_initializer(struct onnx *o, const Onnx__TensorProto *init)
+/* Constant NAME: an initializer, or the value of a Constant node (which
+ * ONNX Runtime, like dmo, folds into the weights). */
+static int read_initializer(struct onnx *o, const char *name, const Onnx__TensorProto *init)
 {
 	int idx;
 	struct dmo_model_tensor *t;
 
-	if (init->name == NULL || !init->name[0])
+	if (name == NULL || !name[0])
 		return fail(o, "an initializer has no name");
-	if ((idx = tensor(o, init->name)) < 0)
+	if ((idx = tensor(o, name)) < 0)
 		return -1;
 	t = &o->model->tensors[idx];
 	if (t->producer == DMO_MODEL_CONSTANT)
-		return fail(o, "two initializers are named '%s'", init->name);
+		return fail(o, "two initializers are named '%s'", name);
 	t->producer = DMO_MODEL_CONSTANT;
 	if (set_type(o, t, init->data_type) != 0 || init->n_dims > DMO_MODEL_MAX_RANK ||
 	    set_shape(o, t, init->dims, (int)init->n_dims) != 0)
 		return init->n_dims > DMO_MODEL_MAX_RANK
-			       ? fail(o, "initializer '%s' has rank %zu", init->name, init->n_dims)
+			       ? fail(o, "initializer '%s' has rank %zu", name, init->n_dims)
 			       : -1;
 	if (init->has_raw_data) {
 		t->data = init->raw_data.data;
@@ -174,15 +177,27 @@ static int read_initializer(struct onnx *o, const Onnx__TensorProto *init)
 		 * float16, ...), so not always the tensor's own bytes. */
 		if (init->n_int32_data != t->elems)
 			return fail(o, "initializer '%s' holds %zu values for %llu elements",
-				    init->name, init->n_int32_data, (unsigned long long)t->elems);
+				    name, init->n_int32_data, (unsigned long long)t->elems);
 		t->data = (const unsigned char *)init->int32_data;
 		t->data_len = init->n_int32_data * sizeof(int32_t);
 		return 0;
 	}
 	if (t->data && t->elem_size && t->data_len != t->bytes)
-		return fail(o, "initializer '%s' holds %zu bytes for %llu", init->name, t->data_len,
+		return fail(o, "initializer '%s' holds %zu bytes for %llu", name, t->data_len,
 			    (unsigned long long)t->bytes);
 	return 0;
+}
+
+/* The tensor of node N when it is a Constant dmo reads as a constant, or
+ * NULL. */
+static const Onnx__TensorProto *constant_node(const Onnx__NodeProto *n)
+{
+	const Onnx__AttributeProto *a;
+
+	if (n->op_type == NULL || strcmp(n->op_type, "Constant") || n->n_output != 1 ||
+	    (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx")))
+		return NULL;
+	return (a = dmo_onnx_attr(n, "value")) != NULL ? a->t : NULL;
 }
 
 /* The type and shape a ValueInfoProto gives its tensor, if any. */
@@ -353,9 +368,8 @@ static int is_layout_op(const char *op)
 
 static void value_of(const struct onnx *o, int idx, struct dmo_onnx_value *v);
 
-/* Scalar operand K of LAYER as a float when it is a constant dmo reads (a
- * float32 initializer, or a Constant node's float32 value): 1 with *V,
- * 0 when the operand is absent, -1 when it cannot be read. */
+/* Scalar operand K of LAYER as a float when it is a float32 constant: 1
+ * with *V, 0 when the operand is absent, -1 when it cannot be read. */
 static int const_float(const struct onnx *o, const struct dmo_model_layer *layer, size_t k,
 		       float *v)
 {
@@ -363,31 +377,11 @@ static int const_float(const struct onnx *o, const struct dmo_model_layer *layer
 
 	if (t == NULL)
 		return 0;
-	if (t->producer == DMO_MODEL_CONSTANT) {
-		if (t->elems != 1 || t->dtype != DMO_F32 || !t->known_dtype || t->data_len != 4)
-			return -1;
-		memcpy(v, t->data, 4);
-		return 1;
-	}
-	for (size_t i = 0; i < o->graph->n_node; i++) {
-		const Onnx__NodeProto *c = o->graph->node[i];
-		const Onnx__AttributeProto *a;
-
-		if (c->op_type == NULL || strcmp(c->op_type, "Constant") || c->n_output != 1 ||
-		    strcmp(c->output[0], t->name))
-			continue;
-		if ((a = dmo_onnx_attr(c, "value")) == NULL || a->t == NULL ||
-		    a->t->data_type != ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT)
-			return -1;
-		if (a->t->n_float_data == 1)
-			*v = a->t->float_data[0];
-		else if (a->t->has_raw_data && a->t->raw_data.len == 4)
-			memcpy(v, a->t->raw_data.data, 4);
-		else
-			return -1;
-		return 1;
-	}
-	return -1;
+	if (t->producer != DMO_MODEL_CONSTANT || t->elems != 1 || t->dtype != DMO_F32 ||
+	    !t->known_dtype || t->data_len != 4)
+		return -1;
+	memcpy(v, t->data, 4);
+	return 1;
 }
 
 /* Product of dims FROM to TO (exclusive) of T. */
@@ -542,7 +536,7 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		return unsupported(o, layer, "not one input and one output tensor");
 	out = &m->tensors[layer->results[0]];
 	if (in->rank < 0)
-		return fail(o, "node %zu (%s) reads '%s', whose shape is unknown", l + 1, op, in->name);
+		return fail(o, "node %zu (%s) reads '%s', whose shape is unknown", o->node + 1, op, in->name);
 	if (in->producer == DMO_MODEL_CONSTANT)
 		return unsupported(o, layer, "input '%s' is a constant, not an activation in the arena",
 				   in->name);
@@ -672,7 +666,7 @@ spec:
 		int64_t dims[4] = { 0 };
 
 		if (dmo_opspec_parse(text, &spec, msg, sizeof msg) != 0)
-			return fail(o, "node %zu (%s): op spec '%s': %s", l + 1, op, text, msg);
+			return fail(o, "node %zu (%s): op spec '%s': %s", o->node + 1, op, text, msg);
 		if (window) {
 			dims[0] = spec.batch;
 			dims[1] = spec.out_c;
@@ -683,7 +677,7 @@ spec:
 			if (asym)
 				return unsupported(o, layer, "asymmetric padding that changes the output size");
 			return fail(o, "node %zu (%s): output '%s' is not the %lldx%lldx%lldx%lld (NCHW) its attributes give",
-				    l + 1, op, out->name, (long long)dims[0], (long long)dims[1],
+				    o->node + 1, op, out->name, (long long)dims[0], (long long)dims[1],
 				    (long long)dims[2], (long long)dims[3]);
 		}
 		if (!out->known_dtype || out->dtype != in->dtype)
@@ -747,6 +741,10 @@ static void value_of(const struct onnx *o, int idx, struct dmo_onnx_value *v)
 		for (size_t i = 0; i < o->graph->n_initializer; i++)
 			if (!strcmp(o->graph->initializer[i]->name, t->name))
 				proto_ints(o->graph->initializer[i], v);
+		for (size_t i = 0; i < o->graph->n_node; i++)
+			if (constant_node(o->graph->node[i]) &&
+			    !strcmp(o->graph->node[i]->output[0], t->name))
+				proto_ints(constant_node(o->graph->node[i]), v);
 		return;
 	}
 	for (size_t k = 0; k < o->n_known; k++)
@@ -756,19 +754,13 @@ static void value_of(const struct onnx *o, int idx, struct dmo_onnx_value *v)
 		}
 }
 
-/* A Constant node's output, from its `value` tensor or `value_int(s)`:
- * 0, or 1 for a form dmo does not read. */
+/* The output of a Constant node that is a layer (one with a `value`
+ * tensor is a constant, read_initializer), from `value_int(s)`: 0, or 1
+ * for a form dmo does not read. */
 static int constant_value(const Onnx__NodeProto *n, struct dmo_onnx_value *v)
 {
-	const Onnx__AttributeProto *a = dmo_onnx_attr(n, "value");
+	const Onnx__AttributeProto *a;
 
-	if (a && a->t && a->t->n_dims <= DMO_MODEL_MAX_RANK) {
-		v->elem_type = a->t->data_type;
-		v->rank = (int)a->t->n_dims;
-		memcpy(v->dims, a->t->dims, a->t->n_dims * sizeof *v->dims);
-		proto_ints(a->t, v);
-		return 0;
-	}
 	if ((a = dmo_onnx_attr(n, "value_ints")) != NULL && a->n_ints <= DMO_ONNX_MAX_INTS) {
 		v->elem_type = ONNX__TENSOR_PROTO__DATA_TYPE__INT64;
 		v->rank = 1;
@@ -894,7 +886,7 @@ static int read_node(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		layer->results[layer->n_results++] = t;
 	}
 	if (layer->n_results == 0)
-		return fail(o, "node %zu (%s) has no output", l + 1, op);
+		return fail(o, "node %zu (%s) has no output", o->node + 1, op);
 	if ((rc = infer_outputs(o, l, n, why, sizeof why)) < -1)
 		return -1;
 	for (i = 0; i < layer->n_results; i++) {
@@ -905,7 +897,7 @@ static int read_node(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		if (rc > 0)
 			snprintf(why, sizeof why, "dmo has no shape rule for %s", layer->op_name);
 		return fail(o, "node %zu (%s): output '%s' has no static shape: %s (no value_info; run ONNX shape inference first, or give --shape '%s=D1x...')",
-			    l + 1, layer->op_name, t->name, why, t->name);
+			    o->node + 1, layer->op_name, t->name, why, t->name);
 	}
 	if (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"))
 		return unsupported(o, layer, "op %s has no dmo model", layer->op_name);
@@ -956,7 +948,11 @@ int dmo_model_parse_onnx(const unsigned char *data, size_t len, const char *sour
 		goto out;
 	}
 	for (size_t i = 0; i < g->n_initializer; i++)
-		if (read_initializer(&o, g->initializer[i]) != 0)
+		if (read_initializer(&o, g->initializer[i]->name, g->initializer[i]) != 0)
+			goto out;
+	for (size_t i = 0; i < g->n_node; i++)
+		if (constant_node(g->node[i]) &&
+		    read_initializer(&o, g->node[i]->output[0], constant_node(g->node[i])) != 0)
 			goto out;
 	if (g->n_sparse_initializer) {
 		fail(&o, "sparse initializers are not read");
@@ -984,9 +980,15 @@ int dmo_model_parse_onnx(const unsigned char *data, size_t len, const char *sour
 			}
 		}
 	for (size_t i = 0; i < g->n_node; i++) {
-		model->n_layers = i + 1;
-		if (read_node(&o, i, g->node[i]) != 0)
+		if (constant_node(g->node[i]))
+			continue;
+		o.node = i;
+		if (read_node(&o, model->n_layers++, g->node[i]) != 0)
 			goto out;
+	}
+	if (model->n_layers == 0) {
+		fail(&o, "the graph has only Constant nodes");
+		goto out;
 	}
 	for (size_t t = 0; t < model->n_tensors; t++)
 		if (model->tensors[t].rank < 0) {

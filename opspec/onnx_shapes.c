@@ -519,7 +519,7 @@ static int slice(struct infer *x)
 	const struct dmo_onnx_value *v = shaped(x, 0);
 	int64_t list[4][DMO_ONNX_MAX_INTS], dims[DMO_MODEL_MAX_RANK];
 	static const char *const names[4] = { "starts", "ends", "axes", "steps" };
-	int count = -1;
+	int count = -1, n_ints = -1;
 
 	if (v == NULL)
 		return -1;
@@ -569,8 +569,15 @@ static int slice(struct infer *x)
 			end = end < -1 ? -1 : end >= len ? len - 1 : end;
 			dims[ax] = start > end ? (start - end - step - 1) / -step : 0;
 		}
+		/* A slice of a shape: its values too. */
+		if (v->rank == 1 && v->n_ints == v->dims[0]) {
+			n_ints = (int)dims[0];
+			for (int64_t k = 0; k < dims[0]; k++)
+				x->out[0].ints[k] = v->ints[start + k * step];
+		}
 	}
 	set(&x->out[0], v->elem_type, v->rank, dims);
+	x->out[0].n_ints = n_ints;
 	return 0;
 }
 
