@@ -424,7 +424,7 @@ static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 			 op[0] == 'Q' ? "quantize" : "dequantize", shape, dt,
 			 dmo_dtype_name(out->dtype));
 	} else if (!strcmp(op, "Pad")) {
-		struct dmo_onnx_value pads = { .n_ints = -1 };
+		struct dmo_onnx_value pads = { .n_ints = -1, .n_floats = -1 };
 		const struct dmo_model_tensor *value = operand(m, layer, 2);
 		int64_t b[4] = { 0 }, a[4] = { 0 };
 		const Onnx__AttributeProto *v = dmo_onnx_attr(n, "value");
@@ -697,8 +697,9 @@ static int32_t onnx_type(const struct dmo_model_tensor *t)
 	return 0;
 }
 
-/* V's values from TP when it is a small int64 or int32 tensor. */
-static void proto_ints(const Onnx__TensorProto *tp, struct dmo_onnx_value *v)
+/* V's values from TP when it is a small int64 or int32 tensor, or a
+ * small float32 one. */
+static void proto_values(const Onnx__TensorProto *tp, struct dmo_onnx_value *v)
 {
 	size_t n = 1, size = tp->data_type == ONNX__TENSOR_PROTO__DATA_TYPE__INT64   ? 8
 			     : tp->data_type == ONNX__TENSOR_PROTO__DATA_TYPE__INT32 ? 4
@@ -707,7 +708,19 @@ static void proto_ints(const Onnx__TensorProto *tp, struct dmo_onnx_value *v)
 	for (size_t i = 0; i < tp->n_dims; i++)
 		n *= tp->dims[i] < 0 || tp->dims[i] > DMO_ONNX_MAX_INTS ? DMO_ONNX_MAX_INTS + 1
 									 : (size_t)tp->dims[i];
-	if (size == 0 || n > DMO_ONNX_MAX_INTS)
+	if (n > DMO_ONNX_MAX_INTS)
+		return;
+	if (tp->data_type == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT) {
+		if (tp->has_raw_data && tp->raw_data.len == 4 * n)
+			memcpy(v->floats, tp->raw_data.data, 4 * n);
+		else if (tp->n_float_data == n)
+			memcpy(v->floats, tp->float_data, 4 * n);
+		else
+			return;
+		v->n_floats = (int)n;
+		return;
+	}
+	if (size == 0)
 		return;
 	for (size_t i = 0; i < n; i++) {
 		int64_t i64;
@@ -734,17 +747,18 @@ static void value_of(const struct onnx *o, int idx, struct dmo_onnx_value *v)
 {
 	const struct dmo_model_tensor *t = &o->model->tensors[idx];
 
-	*v = (struct dmo_onnx_value){ .elem_type = onnx_type(t), .rank = t->rank, .n_ints = -1 };
+	*v = (struct dmo_onnx_value){ .elem_type = onnx_type(t), .rank = t->rank, .n_ints = -1,
+				      .n_floats = -1 };
 	if (t->rank > 0)
 		memcpy(v->dims, t->shape, (size_t)t->rank * sizeof *v->dims);
 	if (t->producer == DMO_MODEL_CONSTANT) {
 		for (size_t i = 0; i < o->graph->n_initializer; i++)
 			if (!strcmp(o->graph->initializer[i]->name, t->name))
-				proto_ints(o->graph->initializer[i], v);
+				proto_values(o->graph->initializer[i], v);
 		for (size_t i = 0; i < o->graph->n_node; i++)
 			if (constant_node(o->graph->node[i]) &&
 			    !strcmp(o->graph->node[i]->output[0], t->name))
-				proto_ints(constant_node(o->graph->node[i]), v);
+				proto_values(constant_node(o->graph->node[i]), v);
 		return;
 	}
 	for (size_t k = 0; k < o->n_known; k++)
@@ -798,14 +812,14 @@ static int infer_outputs(struct onnx *o, size_t l, const Onnx__NodeProto *n, cha
 		goto out;
 	}
 	for (size_t i = 0; i < n->n_input; i++) {
-		in[i] = (struct dmo_onnx_value){ .rank = -1, .n_ints = -1 };
+		in[i] = (struct dmo_onnx_value){ .rank = -1, .n_ints = -1, .n_floats = -1 };
 		if (layer->operands[i] != DMO_MODEL_ABSENT)
 			value_of(o, layer->operands[i], &in[i]);
 	}
 	if (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"))
 		goto out; /* another domain's operator: no rule */
 	if (n->op_type && !strcmp(n->op_type, "Constant")) {
-		out[0] = (struct dmo_onnx_value){ .rank = -1, .n_ints = -1 };
+		out[0] = (struct dmo_onnx_value){ .rank = -1, .n_ints = -1, .n_floats = -1 };
 		rc = n->n_output == 1 ? constant_value(n, &out[0]) : 1;
 	} else {
 		rc = dmo_onnx_infer_shapes(n, o->opset, in, n->n_input, out, n->n_output, why,

@@ -9,6 +9,7 @@
  * The ONNX reader calls it for outputs the file gives no value_info. */
 #include "onnx_shapes.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -98,6 +99,7 @@ static void set(struct dmo_onnx_value *v, int32_t type, int rank, const int64_t 
 	v->elem_type = type;
 	v->rank = rank;
 	v->n_ints = -1;
+	v->n_floats = -1;
 	if (dims != v->dims)
 		memmove(v->dims, dims, (size_t)rank * sizeof *dims);
 }
@@ -754,6 +756,26 @@ static int infer(struct infer *x)
 	}
 	if (!strcmp(op, "ConvTranspose"))
 		return conv_transpose(x);
+	if (!strcmp(op, "Resize") || !strcmp(op, "Upsample")) {
+		/* Each output dim is the input's times its scale, rounded
+		 * down (Upsample's scales are input 2, Resize's input 3 from
+		 * opset 11, 2 before), or sizes (input 4). */
+		size_t k = !strcmp(op, "Resize") && x->opset >= 11 ? 2 : 1;
+		const struct dmo_onnx_value *c = k + 1 < x->n_in ? &x->in[k + 1] : NULL;
+
+		if ((v = shaped(x, 0)) == NULL)
+			return -1;
+		set(&x->out[0], v->elem_type, v->rank, v->dims);
+		if (c && c->rank >= 0 && c->n_ints == v->rank) { /* sizes */
+			memcpy(x->out[0].dims, c->ints, (size_t)v->rank * sizeof *c->ints);
+			return 0;
+		}
+		if (k >= x->n_in || x->in[k].n_floats != v->rank)
+			return bad(x, "its scales (input %zu) are not a constant dmo can read", k + 1);
+		for (int i = 0; i < v->rank; i++)
+			x->out[0].dims[i] = (int64_t)floor((double)v->dims[i] * x->in[k].floats[i]);
+		return 0;
+	}
 	if (!strcmp(op, "Tile")) {
 		const struct dmo_onnx_value *r;
 
@@ -858,7 +880,7 @@ int dmo_onnx_infer_shapes(const Onnx__NodeProto *n, int64_t opset,
 			   .n_out = n_out, .why = why, .why_len = why_len };
 
 	for (size_t k = 0; k < n_out; k++)
-		out[k] = (struct dmo_onnx_value){ .rank = -1, .n_ints = -1 };
+		out[k] = (struct dmo_onnx_value){ .rank = -1, .n_ints = -1, .n_floats = -1 };
 	if (n->op_type == NULL || n_out == 0)
 		return 1;
 	return infer(&x);

@@ -17,13 +17,16 @@
 
 /* What inference knows of one tensor: its element type
  * (TensorProto.DataType), its shape when RANK >= 0, and when N_INTS >= 0
- * the values of a small integer tensor (in the file's order). */
+ * the values of a small integer tensor (in the file's order), when
+ * N_FLOATS >= 0 those of a small float constant (Resize's scales). */
 struct dmo_onnx_value {
 	int32_t elem_type;
 	int rank;
 	int64_t dims[DMO_MODEL_MAX_RANK];
 	int n_ints;
 	int64_t ints[DMO_ONNX_MAX_INTS];
+	int n_floats;
+	float floats[DMO_ONNX_MAX_INTS];
 };
 
 /* The outputs OUT[N_OUT] of node N (operator set OPSET of the default
