@@ -2,12 +2,11 @@
  * C generated at build time out of the onnx.proto Debian's libonnx-dev
  * installs, into dmo's in-memory model.
  *
- * ONNX tensors are NCHW; dmo's op specs and kernels are NHWC.  A Conv,
- * MaxPool or AveragePool becomes the NHWC op spec of the same geometry
- * (what a converter to an NHWC runtime such as TFLite produces), so its O_s
- * is that of dmo's NHWC kernel, not of an NCHW kernel: a different layout
- * walks memory in another order and has another O_s (docs/models.md).
- * Tensor shapes and byte counts stay as in the file.  Element-wise ops are
+ * ONNX tensors are NCHW.  A Conv, MaxPool or AveragePool becomes the op
+ * spec of its geometry with layout=nchw, so its O_s is that of dmo's NCHW
+ * kernels, whose loop order is ONNX Runtime's (docs/kernels.md, "NCHW
+ * kernels"), and `dmo infer` runs it on them.  Tensor shapes and byte
+ * counts stay as in the file.  Element-wise ops and Gemm are
  * layout-free.  Shapes must be static: a symbolic dimension needs --shape;
  * intermediate shapes come from value_info or, when the file leaves them
  * out, from ONNX shape inference (onnx_shapes.c). */
@@ -623,13 +622,13 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 			padbuf[strlen(padbuf) - 1] = '\0';
 		if (group == 1 && w->shape[1] == in->shape[1])
 			snprintf(text, sizeof text,
-				 "conv2d:in=%s,k=%lldx%lld,stride=%lldx%lld,dil=%lldx%lld,pad=%s,out_c=%lld,dtype=%s",
+				 "conv2d:in=%s,k=%lldx%lld,stride=%lldx%lld,dil=%lldx%lld,pad=%s,out_c=%lld,dtype=%s,layout=nchw",
 				 shape, (long long)k[0], (long long)k[1], (long long)s[0],
 				 (long long)s[1], (long long)d[0], (long long)d[1], pad,
 				 (long long)w->shape[0], dmo_dtype_name(in->dtype));
 		else if (group == in->shape[1] && w->shape[1] == 1 && w->shape[0] % group == 0)
 			snprintf(text, sizeof text,
-				 "dwconv2d:in=%s,k=%lldx%lld,stride=%lldx%lld,dil=%lldx%lld,pad=%s,mult=%lld,dtype=%s",
+				 "dwconv2d:in=%s,k=%lldx%lld,stride=%lldx%lld,dil=%lldx%lld,pad=%s,mult=%lld,dtype=%s,layout=nchw",
 				 shape, (long long)k[0], (long long)k[1], (long long)s[0],
 				 (long long)s[1], (long long)d[0], (long long)d[1], pad,
 				 (long long)(w->shape[0] / group), dmo_dtype_name(in->dtype));
@@ -653,7 +652,7 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		if (avg && dmo_onnx_attr_int(n, "count_include_pad", 0) != 0 && strcmp(pad, "valid") &&
 		    strcmp(pad, "0x0"))
 			return unsupported(o, layer, "count_include_pad (dmo's average divides by the taps inside the image)");
-		snprintf(text, sizeof text, "%s:in=%s,k=%lldx%lld,stride=%lldx%lld,pad=%s,dtype=%s",
+		snprintf(text, sizeof text, "%s:in=%s,k=%lldx%lld,stride=%lldx%lld,pad=%s,dtype=%s,layout=nchw",
 			 avg ? "avgpool" : "maxpool", shape, (long long)k[0], (long long)k[1],
 			 (long long)s[0], (long long)s[1], pad, dmo_dtype_name(in->dtype));
 	}
@@ -867,7 +866,7 @@ static int read_node(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	size_t i;
 	int rc;
 
-	layer->row = (int)l;
+	layer->row = (int)o->node; /* the node in the file (Constant nodes are not layers) */
 	layer->op_name = malloc(strlen(op) + (n->domain && n->domain[0] ? strlen(n->domain) + 2 : 1));
 	layer->name = malloc(strlen(op) + 24);
 	layer->operands = calloc(n->n_input + 1, sizeof *layer->operands);
@@ -1019,4 +1018,30 @@ out:
 	if (rc != 0)
 		dmo_model_free(model);
 	return rc;
+}
+
+/* The node of layer L: its row (read_node; Constant nodes are constants,
+ * not layers). */
+static const Onnx__NodeProto *layer_node(const struct dmo_model *m, size_t l)
+{
+	const Onnx__ModelProto *mp = m->format == DMO_FORMAT_ONNX ? m->reader_state : NULL;
+
+	if (!mp || !mp->graph || l >= m->n_layers || (size_t)m->layers[l].row >= mp->graph->n_node)
+		return NULL;
+	return mp->graph->node[m->layers[l].row];
+}
+
+int64_t dmo_model_onnx_int(const struct dmo_model *m, size_t l, const char *name, int64_t def)
+{
+	const Onnx__NodeProto *n = layer_node(m, l);
+
+	return n ? dmo_onnx_attr_int(n, name, def) : def;
+}
+
+double dmo_model_onnx_float(const struct dmo_model *m, size_t l, const char *name, double def)
+{
+	const Onnx__NodeProto *n = layer_node(m, l);
+	const Onnx__AttributeProto *a = n ? dmo_onnx_attr(n, name) : NULL;
+
+	return a && a->has_f ? a->f : def;
 }

@@ -156,6 +156,13 @@ int dmo_model_parse_onnx(const unsigned char *data, size_t len, const char *sour
 			 const struct dmo_model_shape *shapes, size_t n_shapes,
 			 struct dmo_model *model, char *err, size_t err_len);
 
+/* Attribute NAME of the ONNX node behind layer L of an ONNX MODEL (its
+ * integer, or its float), DEF when the node has none or MODEL is not
+ * ONNX: what a consumer of the model needs beyond the op spec, e.g. Gemm's
+ * alpha, beta and transB for `dmo infer`. */
+int64_t dmo_model_onnx_int(const struct dmo_model *model, size_t l, const char *name, int64_t def);
+double dmo_model_onnx_float(const struct dmo_model *model, size_t l, const char *name, double def);
+
 /* For the readers: after layers[].results/operands and tensors[] are
  * filled (every index a tensor's, or DMO_MODEL_ABSENT for an operand: the
  * readers check them against the file), derive producers, consumers, live

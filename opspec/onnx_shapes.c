@@ -9,7 +9,6 @@
  * The ONNX reader calls it for outputs the file gives no value_info. */
 #include "onnx_shapes.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -772,8 +771,13 @@ static int infer(struct infer *x)
 		}
 		if (k >= x->n_in || x->in[k].n_floats != v->rank)
 			return bad(x, "its scales (input %zu) are not a constant dmo can read", k + 1);
-		for (int i = 0; i < v->rank; i++)
-			x->out[0].dims[i] = (int64_t)floor((double)v->dims[i] * x->in[k].floats[i]);
+		for (int i = 0; i < v->rank; i++) {
+			double d = (double)v->dims[i] * x->in[k].floats[i];
+
+			if (!(d >= 0 && d < (double)((int64_t)1 << 40)))
+				return bad(x, "scale %g of dimension %d", x->in[k].floats[i], i);
+			x->out[0].dims[i] = (int64_t)d; /* rounded down */
+		}
 		return 0;
 	}
 	if (!strcmp(op, "Tile")) {

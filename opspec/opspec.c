@@ -21,15 +21,17 @@
 enum key {
 	KEY_IN, KEY_K, KEY_STRIDE, KEY_DIL, KEY_PAD, KEY_MULT, KEY_OUT_C,
 	KEY_UNITS, KEY_DTYPE, KEY_OUT_DTYPE, KEY_BEFORE, KEY_AFTER, KEY_AT, KEY_PERM,
-	KEY_COUNT
+	KEY_LAYOUT, KEY_COUNT
 };
 
 #define BIT(k) (1u << (k))
 
 static const char *const key_names[KEY_COUNT] = {
 	"in", "k", "stride", "dil", "pad", "mult", "out_c", "units", "dtype", "out_dtype",
-	"before", "after", "at", "perm"
+	"before", "after", "at", "perm", "layout"
 };
+
+static const char *const layout_names[] = { "nhwc", "nchw" };
 
 /* Each key's value format, default and meaning, as `dmo ops` prints them;
  * the format is also what a bad value's message expects.  `in` is read
@@ -66,6 +68,9 @@ static const struct dmo_opspec_key key_info[KEY_COUNT] = {
 	[KEY_PERM] = { "perm", "AxBxC or AxBxCxD (or A,B,C[,D]), a permutation of in's axes",
 		       "required",
 		       "output axis i is input axis perm[i]; over HxWxC the batch stays first" },
+	[KEY_LAYOUT] = { "layout", "nhwc or nchw", "nhwc",
+			 "the buffers' memory order (nchw: ONNX's, the NCHW kernels' loop order); "
+			 "in, k and the output keep their meaning" },
 };
 
 static const char *const fc_in_format = "NxK or K, positive integers";
@@ -114,7 +119,8 @@ static const char *const dtype_names[DMO_DTYPE_COUNT] = {
 static const size_t dtype_sizes[DMO_DTYPE_COUNT] = { 4, 1, 2, 4, 1 };
 
 #define ELEMENTWISE_KEYS (BIT(KEY_IN) | BIT(KEY_DTYPE))
-#define WINDOW_KEYS (BIT(KEY_IN) | BIT(KEY_K) | BIT(KEY_STRIDE) | BIT(KEY_PAD) | BIT(KEY_DTYPE))
+#define WINDOW_KEYS (BIT(KEY_IN) | BIT(KEY_K) | BIT(KEY_STRIDE) | BIT(KEY_PAD) | BIT(KEY_DTYPE) | \
+		     BIT(KEY_LAYOUT))
 
 /* Which keys each op accepts, and which of those it cannot do without.
  * Pooling takes no dilation: TensorFlow's pooling ops have none. */
@@ -287,6 +293,8 @@ static int bad_value(char *err, size_t err_len, enum key key, struct slice v,
 		did_you_mean(hint, sizeof hint, v.p, v.n, dtype_names, DMO_DTYPE_COUNT);
 	else if (key == KEY_PAD)
 		did_you_mean(hint, sizeof hint, v.p, v.n, pad_words, 2);
+	else if (key == KEY_LAYOUT)
+		did_you_mean(hint, sizeof hint, v.p, v.n, layout_names, 2);
 	return dmo_errf(err, err_len, "bad value for '%s': '%.*s' (expected %s)%s",
 		    key_names[key], (int)v.n, v.p, expect, hint);
 }
@@ -362,6 +370,14 @@ static int parse_value(struct dmo_opspec *s, enum key key, struct slice v,
 		break;
 	case KEY_MULT:
 		rc = parse_uint(v, &s->mult, 0);
+		break;
+	case KEY_LAYOUT:
+		rc = -1;
+		for (int l = 0; l < 2 && rc; l++)
+			if (slice_is(v, layout_names[l])) {
+				s->layout = (enum dmo_layout)l;
+				rc = 0;
+			}
 		break;
 	case KEY_OUT_C:
 	case KEY_UNITS:
@@ -756,11 +772,13 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 	else if (s->op == DMO_OP_DWCONV2D)
 		snprintf(extra, sizeof extra, ",dil=%dx%d,mult=%d", s->dil_h,
 			 s->dil_w, s->mult);
+	/* layout is written when it is not the default, so that every NHWC
+	 * spec keeps the text it always had. */
 	return snprintf(buf, len,
-			"%s:in=%dx%dx%dx%d,k=%dx%d,stride=%dx%d,pad=%s%s,dtype=%s",
+			"%s:in=%dx%dx%dx%d,k=%dx%d,stride=%dx%d,pad=%s%s,dtype=%s%s",
 			dmo_op_name(s->op), s->batch, s->in_h, s->in_w, s->in_c,
 			s->k_h, s->k_w, s->stride_h, s->stride_w, pad, extra,
-			dmo_dtype_name(s->dtype));
+			dmo_dtype_name(s->dtype), s->layout == DMO_LAYOUT_NCHW ? ",layout=nchw" : "");
 }
 
 uint64_t dmo_opspec_in_elems(const struct dmo_opspec *s)
@@ -803,6 +821,8 @@ const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec)
 	case DMO_OP_DEQUANTIZE:
 		return in == DMO_I8 && out == DMO_F32 ? NULL : "i8 to f32";
 	default:
+		if (spec->layout == DMO_LAYOUT_NCHW)
+			return in == DMO_F32 ? NULL : "f32 in NCHW";
 		return in == DMO_F32 || in == DMO_I8 || in == DMO_I16 ? NULL : "f32, i8 and i16";
 	}
 }

@@ -43,7 +43,14 @@ enum dmo_dtype { DMO_F32, DMO_I8, DMO_I16, DMO_I32, DMO_U8, DMO_DTYPE_COUNT };
 
 enum dmo_pad { DMO_PAD_SAME, DMO_PAD_VALID, DMO_PAD_EXPLICIT };
 
-/* A parsed and resolved op.  Shapes are NHWC; an fc input NxK is stored as
+/* The memory order of a windowed op's buffers (conv2d, dwconv2d, pools):
+ * NHWC, TFLite's and dmo's default, or NCHW, ONNX's, run by the NCHW
+ * kernels in ONNX Runtime's plane-by-plane order (docs/kernels.md).  The
+ * spec's sizes mean the same in both. */
+enum dmo_layout { DMO_LAYOUT_NHWC, DMO_LAYOUT_NCHW };
+
+/* A parsed and resolved op.  Shapes are NHWC (as sizes: LAYOUT says the
+ * buffers' memory order); an fc input NxK is stored as
  * batch=N, in_h=in_w=1, in_c=K, and its output as batch=N, out_h=out_w=1,
  * out_c=units.  Element-wise ops have out shape == in shape and k=1x1.
  * The output is out_n x out_h x out_w x out_c elements of out_dtype; out_n
@@ -57,6 +64,7 @@ struct dmo_opspec {
 	int stride_h, stride_w;
 	int dil_h, dil_w;
 	enum dmo_pad pad;
+	enum dmo_layout layout;
 	/* Resolved padding actually applied before the first row/column
 	 * (TensorFlow SAME puts the odd row/column at the bottom/right). */
 	int pad_top, pad_left, pad_bottom, pad_right;

@@ -140,20 +140,27 @@ static int need_quant(struct ctx *c, const struct dmo_net_tensor *t, const char 
 }
 
 /* TFLite's padding: SAME centres the window (the odd row/column goes after),
- * VALID has none; the output size the options imply must be the tensor's. */
-static int geometry(struct ctx *c, int in, int k, int stride, int dil, int out, int *before,
-		    const char *axis)
+ * VALID has none; or ONNX's explicit rows/columns BEFORE and AFTER (when
+ * the step says pad_explicit).  The output size they imply must be the
+ * tensor's; *PAD gets the padding before the image. */
+static int geometry(struct ctx *c, int in, int k, int stride, int dil, int out, int before,
+		    int after, int *pad, const char *axis)
 {
 	/* In 64 bits: a file's k and dil (each up to 2^31) multiply. */
 	int64_t extent = (int64_t)(k - 1) * dil + 1;
+	int64_t padded = (int64_t)in + (c->step->pad_explicit ? (int64_t)before + after : 0);
 	int64_t want = c->step->padding_same ? ((int64_t)in + stride - 1) / stride
-					     : ((int64_t)in - extent + stride) / stride;
+		       : padded < extent   ? 0
+					   : (padded - extent) / stride + 1;
 	if (want != out)
 		return fail(c, "output %s %d, but the options give %" PRId64, axis, out, want);
 	int64_t total = (int64_t)(out - 1) * stride + extent - in;
 	if (total > INT_MAX)
 		return fail(c, "the %s window spans more than %d elements", axis, INT_MAX);
-	*before = c->step->padding_same && total > 0 ? (int)(total / 2) : 0;
+	if (c->step->pad_explicit)
+		*pad = before;
+	else
+		*pad = c->step->padding_same && total > 0 ? (int)(total / 2) : 0;
 	return 0;
 }
 
@@ -248,36 +255,47 @@ static int run_windowed(struct ctx *c)
 					   .in_c = filter->dims[1], .out_h = 1, .out_w = 1,
 					   .out_c = filter->dims[0] };
 	} else {
+		/* The axes of C, H and W in the tensors, and of the window and
+		 * of the channels (conv's input, dwconv's output) in the filter:
+		 * NHWC with TFLite's filters, or NCHW with ONNX's. */
+		const int C = s->nchw ? 1 : 3, H = s->nchw ? 2 : 1, W = s->nchw ? 3 : 2;
+		const int KH = s->nchw ? 2 : 1, KW = s->nchw ? 3 : 2;
+		const int FC_ = s->nchw ? 1 : 3, DW_ONE = s->nchw ? 1 : 0, DW_OC = s->nchw ? 0 : 3;
+
 		if (in->rank != 4 || out->rank != 4 || (filter && filter->rank != 4))
-			return fail(c, "expects 4-D NHWC tensors");
-		c->p = (struct dk_params){ .batch = in->dims[0], .in_h = in->dims[1],
-					   .in_w = in->dims[2], .in_c = in->dims[3],
-					   .out_h = out->dims[1], .out_w = out->dims[2],
-					   .out_c = out->dims[3],
+			return fail(c, "expects 4-D %s tensors", s->nchw ? "NCHW" : "NHWC");
+		if (s->nchw && in->dtype != DMO_NET_F32)
+			return fail(c, "the NCHW kernels are float32 (this input is not)");
+		c->p = (struct dk_params){ .batch = in->dims[0], .in_h = in->dims[H],
+					   .in_w = in->dims[W], .in_c = in->dims[C],
+					   .out_h = out->dims[H], .out_w = out->dims[W],
+					   .out_c = out->dims[C],
 					   .stride_h = s->stride_h, .stride_w = s->stride_w,
 					   .dil_h = pool || !s->dil_h ? 1 : s->dil_h,
 					   .dil_w = pool || !s->dil_w ? 1 : s->dil_w, .mult = 1 };
-		c->p.k_h = pool ? s->filter_h : filter->dims[1];
-		c->p.k_w = pool ? s->filter_w : filter->dims[2];
+		c->p.k_h = pool ? s->filter_h : filter->dims[KH];
+		c->p.k_w = pool ? s->filter_w : filter->dims[KW];
 		if (c->p.stride_h < 1 || c->p.stride_w < 1 || c->p.k_h < 1 || c->p.k_w < 1)
 			return fail(c, "stride and filter size must be positive");
 		if (out->dims[0] != in->dims[0])
 			return fail(c, "batch changes");
-		if (s->op == DMO_NET_CONV2D && (filter->dims[0] != out->dims[3] || filter->dims[3] != in->dims[3]))
+		if (s->op == DMO_NET_CONV2D && (filter->dims[0] != c->p.out_c || filter->dims[FC_] != c->p.in_c))
 			return fail(c, "filter %dx%dx%dx%d does not match %d -> %d channels",
 				    filter->dims[0], filter->dims[1], filter->dims[2], filter->dims[3],
-				    in->dims[3], out->dims[3]);
+				    c->p.in_c, c->p.out_c);
 		if (s->op == DMO_NET_DWCONV2D) {
-			c->p.mult = s->mult ? s->mult : out->dims[3] / in->dims[3];
-			if (filter->dims[0] != 1 || filter->dims[3] != out->dims[3] ||
-			    (long long)c->p.mult * in->dims[3] != out->dims[3])
+			c->p.mult = s->mult ? s->mult : c->p.out_c / c->p.in_c;
+			if (filter->dims[DW_ONE] != 1 || filter->dims[DW_OC] != c->p.out_c ||
+			    (long long)c->p.mult * c->p.in_c != c->p.out_c)
 				return fail(c, "depthwise filter/multiplier does not match %d -> %d channels",
-					    in->dims[3], out->dims[3]);
+					    c->p.in_c, c->p.out_c);
 		}
-		if (pool && in->dims[3] != out->dims[3])
+		if (pool && c->p.in_c != c->p.out_c)
 			return fail(c, "pooling changes the channel count");
-		if (geometry(c, c->p.in_h, c->p.k_h, c->p.stride_h, c->p.dil_h, c->p.out_h, &c->p.pad_top, "height") ||
-		    geometry(c, c->p.in_w, c->p.k_w, c->p.stride_w, c->p.dil_w, c->p.out_w, &c->p.pad_left, "width"))
+		if (geometry(c, c->p.in_h, c->p.k_h, c->p.stride_h, c->p.dil_h, c->p.out_h, s->pad_top,
+			     s->pad_bottom, &c->p.pad_top, "height") ||
+		    geometry(c, c->p.in_w, c->p.k_w, c->p.stride_w, c->p.dil_w, c->p.out_w, s->pad_left,
+			     s->pad_right, &c->p.pad_left, "width"))
 			return -1;
 		/* The op-spec language's bound (opspec.h), for a net read from
 		 * a file: each output element reads k_h x k_w (x in_c) inputs. */
@@ -317,19 +335,23 @@ static int run_windowed(struct ctx *c)
 	int rc;
 	switch (s->op) {
 	case DMO_NET_CONV2D:
-		rc = BY_TYPE(in->dtype, dk_conv2d, &c->p, ip, fp, bp, op, NULL);
+		rc = s->nchw ? dk_conv2d_nchw_f32(&c->p, ip, fp, bp, op, NULL)
+			     : BY_TYPE(in->dtype, dk_conv2d, &c->p, ip, fp, bp, op, NULL);
 		break;
 	case DMO_NET_DWCONV2D:
-		rc = BY_TYPE(in->dtype, dk_dwconv2d, &c->p, ip, fp, bp, op, NULL);
+		rc = s->nchw ? dk_dwconv2d_nchw_f32(&c->p, ip, fp, bp, op, NULL)
+			     : BY_TYPE(in->dtype, dk_dwconv2d, &c->p, ip, fp, bp, op, NULL);
 		break;
 	case DMO_NET_FC:
 		rc = BY_TYPE(in->dtype, dk_fc, &c->p, ip, fp, bp, op, NULL);
 		break;
 	case DMO_NET_MAXPOOL:
-		rc = BY_TYPE(in->dtype, dk_maxpool, &c->p, ip, op, NULL);
+		rc = s->nchw ? dk_maxpool_nchw_f32(&c->p, ip, op, NULL)
+			     : BY_TYPE(in->dtype, dk_maxpool, &c->p, ip, op, NULL);
 		break;
 	default:
-		rc = BY_TYPE(in->dtype, dk_avgpool, &c->p, ip, op, NULL);
+		rc = s->nchw ? dk_avgpool_nchw_f32(&c->p, ip, op, NULL)
+			     : BY_TYPE(in->dtype, dk_avgpool, &c->p, ip, op, NULL);
 		break;
 	}
 	if (rc)

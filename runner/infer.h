@@ -74,6 +74,13 @@ struct dmo_net_step {
 	int dil_h, dil_w;       /* conv, dwconv; 0 reads as 1 */
 	int filter_h, filter_w; /* pool */
 	int mult;               /* dwconv depth multiplier; 0: oc / ic */
+	/* ONNX's layout (conv, dwconv, pool): tensors N x C x H x W, filters
+	 * [oc][ic / groups][kh][kw], run by the NCHW kernels (float32). */
+	int nchw;
+	/* Explicit padding (ONNX's pads) instead of padding_same: rows and
+	 * columns of zeros before and after the image. */
+	int pad_explicit;
+	int pad_top, pad_left, pad_bottom, pad_right;
 	enum dmo_net_act act;   /* fused activation (conv, dwconv, fc, pool, add, mul) */
 	float beta;             /* softmax */
 	int axis;               /* concat (negative counts from the end) */
@@ -87,6 +94,10 @@ struct dmo_net {
 	/* Requantise with one rounding (TFLite's TFLITE_SINGLE_ROUNDING build,
 	 * and what Arm NN computes) instead of TFLite Micro's default two. */
 	int single_rounding;
+	/* Constants the model reader rewrote for the kernels (an ONNX Gemm's
+	 * weights transposed and scaled), freed with the net. */
+	size_t n_owned;
+	void **owned;
 };
 
 const char *dmo_net_op_name(enum dmo_net_op op);

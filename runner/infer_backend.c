@@ -75,6 +75,10 @@ struct dmo_backend_run *dmo_net_backend_prepare(struct dmo_backend_handle *handl
 		snprintf(err, err_len, "the reference kernels run it directly");
 		return NULL;
 	}
+	if (s->nchw) {
+		snprintf(err, err_len, "an NCHW layer (ONNX) runs on dmo's NCHW kernels: backends take NHWC");
+		return NULL;
+	}
 	if (!backend_op(s->op)) {
 		snprintf(err, err_len, "%s is not a backend op", dmo_net_op_name(s->op));
 		return NULL;

@@ -1,15 +1,19 @@
-/* infer_model.c - a model read from a .tflite file as a dmo_net
- * (infer_model.h): one step per operator, one tensor per tensor. */
+/* infer_model.c - a model read from a .tflite or .onnx file as a dmo_net
+ * (infer_model.h): one step per operator, one tensor per tensor.  An ONNX
+ * model's Conv and pools run in NCHW (layout=nchw, the NCHW kernels), its
+ * Gemm as fc on weights rewritten into fc's layout. */
 #include "infer_model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const struct {
+struct op_of_name {
 	const char *name;
 	enum dmo_net_op op;
-} tflite_ops[] = {
+};
+
+static const struct op_of_name tflite_ops[] = {
 	{ "CONV_2D", DMO_NET_CONV2D },         { "DEPTHWISE_CONV_2D", DMO_NET_DWCONV2D },
 	{ "FULLY_CONNECTED", DMO_NET_FC },     { "MAX_POOL_2D", DMO_NET_MAXPOOL },
 	{ "AVERAGE_POOL_2D", DMO_NET_AVGPOOL }, { "ADD", DMO_NET_ADD },
@@ -20,6 +24,19 @@ static const struct {
 	{ "PAD", DMO_NET_PAD },                { "TRANSPOSE", DMO_NET_TRANSPOSE },
 	{ "CONCATENATION", DMO_NET_CONCAT },   { "QUANTIZE", DMO_NET_QUANTIZE },
 	{ "DEQUANTIZE", DMO_NET_DEQUANTIZE },
+	{ NULL, DMO_NET_OP_COUNT },
+};
+
+/* The ONNX operators dmo infer runs, when the reader gave them an op spec
+ * (a Conv of group C is the depthwise one: the spec says which). */
+static const struct op_of_name onnx_ops[] = {
+	{ "Conv", DMO_NET_CONV2D },         { "Gemm", DMO_NET_FC },
+	{ "MaxPool", DMO_NET_MAXPOOL },     { "AveragePool", DMO_NET_AVGPOOL },
+	{ "Add", DMO_NET_ADD },             { "Mul", DMO_NET_MUL },
+	{ "Relu", DMO_NET_RELU },           { "Sigmoid", DMO_NET_LOGISTIC },
+	{ "Softmax", DMO_NET_SOFTMAX },     { "Reshape", DMO_NET_RESHAPE },
+	{ "Flatten", DMO_NET_RESHAPE },     { "Squeeze", DMO_NET_RESHAPE },
+	{ "Unsqueeze", DMO_NET_RESHAPE },   { NULL, DMO_NET_OP_COUNT },
 };
 
 static int tensor_of(const struct dmo_model_tensor *mt, struct dmo_net_tensor *t, char *err,
@@ -35,6 +52,14 @@ static int tensor_of(const struct dmo_model_tensor *mt, struct dmo_net_tensor *t
 				      .zero_point = mt->quant.zero_point, .quant_axis = mt->quant.axis,
 				      .graph_input = mt->graph_input && !mt->data,
 				      .graph_output = mt->graph_output };
+	if (!mt->known_dtype && mt->data) {
+		/* A constant of a type no kernel takes (an ONNX Reshape's int64
+		 * shape, which no step reads): its bytes, as a byte vector. */
+		t->dtype = DMO_NET_U8;
+		t->rank = 1;
+		t->dims[0] = (int)(mt->data_len < INT32_MAX ? mt->data_len : INT32_MAX);
+		return 0;
+	}
 	if (!mt->known_dtype) {
 		snprintf(err, err_len, "tensor '%s': element type %s is not supported", mt->name,
 			 mt->type_name ? mt->type_name : "?");
@@ -62,16 +87,95 @@ static int tensor_of(const struct dmo_model_tensor *mt, struct dmo_net_tensor *t
 	return 0;
 }
 
-static int step_of(const struct dmo_model *model, size_t i, struct dmo_net_step *s, char *err,
+/* Keep P alive as long as NET; returns P, or NULL (P freed) when memory
+ * runs out. */
+static void *owned_by(struct dmo_net *net, void *p)
+{
+	void **grown = p ? realloc(net->owned, (net->n_owned + 1) * sizeof *grown) : NULL;
+
+	if (!grown) {
+		free(p);
+		return NULL;
+	}
+	net->owned = grown;
+	net->owned[net->n_owned++] = p;
+	return p;
+}
+
+/* An ONNX Gemm, Y = alpha A B' + beta C (B' = B, or its transpose with
+ * transB), as fc: fc's filter is [units][K] and its bias one value a unit,
+ * so B (transposed unless transB) times alpha, and C (one value or one a
+ * unit) times beta, become copies the net owns.  Returns 0, -1 with ERR,
+ * -2 when out of memory. */
+static int gemm_as_fc(const struct dmo_model *model, size_t i, struct dmo_net *net,
+		      const struct dmo_net_step *s, char *err, size_t err_len)
+{
+	const struct dmo_model_layer *l = &model->layers[i];
+	double alpha = dmo_model_onnx_float(model, i, "alpha", 1.0);
+	double beta = dmo_model_onnx_float(model, i, "beta", 1.0);
+	int trans_b = dmo_model_onnx_int(model, i, "transB", 0) != 0;
+	struct dmo_net_tensor *b = s->n_inputs > 1 && s->inputs[1] >= 0 ? &net->tensors[s->inputs[1]] : NULL;
+	struct dmo_net_tensor *c = s->n_inputs > 2 && s->inputs[2] >= 0 ? &net->tensors[s->inputs[2]] : NULL;
+
+	if (!b || !b->data || b->rank != 2 || b->dtype != DMO_NET_F32 ||
+	    (c && (!c->data || c->dtype != DMO_NET_F32))) {
+		snprintf(err, err_len, "layer %zu '%s': Gemm needs float32 constants B (2-D) and C", i + 1,
+			 l->name);
+		return -1;
+	}
+	int units = b->dims[trans_b ? 0 : 1], k = b->dims[trans_b ? 1 : 0];
+	uint64_t n_c = 1;
+	for (int d = 0; c && d < c->rank; d++)
+		n_c *= (uint64_t)c->dims[d];
+	if (c && n_c != 1 && n_c != (uint64_t)units) {
+		snprintf(err, err_len, "layer %zu '%s': Gemm's C has %llu values: one a row, not a unit",
+			 i + 1, l->name, (unsigned long long)n_c);
+		return -1;
+	}
+	if ((!trans_b || alpha != 1.0) && model->tensors[s->inputs[1]].n_consumers != 1) {
+		snprintf(err, err_len, "layer %zu '%s': Gemm's B, read by other layers too, would need "
+			 "another layout", i + 1, l->name);
+		return -1;
+	}
+	if (!trans_b || alpha != 1.0) {
+		const float *from = b->data;
+		float *w = owned_by(net, malloc(sizeof *w * (size_t)units * (size_t)k + 1));
+		if (!w)
+			return -2;
+		for (int u = 0; u < units; u++)
+			for (int d = 0; d < k; d++)
+				w[(size_t)u * k + d] = (float)(alpha * (trans_b ? from[(size_t)u * k + d]
+									: from[(size_t)d * units + u]));
+		b->data = w;
+		b->dims[0] = units;
+		b->dims[1] = k;
+	}
+	if (c && (beta != 1.0 || n_c != (uint64_t)units)) {
+		const float *from = c->data;
+		float *bias = owned_by(net, malloc(sizeof *bias * (size_t)units));
+		if (!bias)
+			return -2;
+		for (int u = 0; u < units; u++)
+			bias[u] = (float)(beta * from[n_c == 1 ? 0 : u]);
+		c->data = bias;
+		c->rank = 1;
+		c->dims[0] = units;
+	}
+	return 0;
+}
+
+static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net, char *err,
 		   size_t err_len)
 {
 	const struct dmo_model_layer *l = &model->layers[i];
+	const struct op_of_name *ops = model->format == DMO_FORMAT_ONNX ? onnx_ops : tflite_ops;
+	struct dmo_net_step *s = &net->steps[i];
 	size_t k;
 
-	for (k = 0; k < sizeof tflite_ops / sizeof tflite_ops[0]; k++)
-		if (l->op_name && !strcmp(l->op_name, tflite_ops[k].name))
+	for (k = 0; ops[k].name; k++)
+		if (l->op_name && !strcmp(l->op_name, ops[k].name))
 			break;
-	if (k == sizeof tflite_ops / sizeof tflite_ops[0]) {
+	if (!ops[k].name) {
 		snprintf(err, err_len, "layer %zu '%s': operator %s has no dmo kernel", i + 1, l->name,
 			 l->op_name ? l->op_name : "?");
 		return -1;
@@ -87,11 +191,25 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net_step 
 			 l->name, dmo_act_name(l->act));
 		return -1;
 	}
-	*s = (struct dmo_net_step){ .name = l->name, .op = tflite_ops[k].op,
+	*s = (struct dmo_net_step){ .name = l->name, .op = ops[k].op,
 				    .n_inputs = (int)l->n_operands, .output = l->results[0],
 				    .act = (enum dmo_net_act)l->act, .beta = 1.0f, .axis = -1 };
 	for (size_t j = 0; j < l->n_operands; j++)
 		s->inputs[j] = l->operands[j];
+	if (model->format == DMO_FORMAT_ONNX) {
+		/* The reader's op spec holds every option it checked. */
+		if (!l->supported) {
+			snprintf(err, err_len, "layer %zu '%s': %s without an op spec (%s)", i + 1, l->name,
+				 l->op_name, l->why ? l->why : "none");
+			return -1;
+		}
+		if (l->op.op == DMO_OP_DWCONV2D)
+			s->op = DMO_NET_DWCONV2D;
+		/* Reshape's shape operand is the output's shape, known. */
+		if (s->op == DMO_NET_RESHAPE)
+			s->n_inputs = 1;
+		s->nchw = l->op.layout == DMO_LAYOUT_NCHW;
+	}
 	/* The options the reader resolved into the op spec. */
 	if (l->supported) {
 		s->padding_same = l->op.pad == DMO_PAD_SAME;
@@ -102,27 +220,33 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net_step 
 		s->filter_h = l->op.k_h;
 		s->filter_w = l->op.k_w;
 		s->mult = l->op.mult;
-		if (l->op.pad == DMO_PAD_EXPLICIT) {
+		if (l->op.pad == DMO_PAD_EXPLICIT && model->format != DMO_FORMAT_ONNX) {
+			/* TFLite has SAME and VALID only: a file that says
+			 * otherwise is not what its reader resolved. */
 			snprintf(err, err_len, "layer %zu '%s': explicit padding", i + 1, l->name);
 			return -1;
 		}
+		s->pad_explicit = l->op.pad == DMO_PAD_EXPLICIT;
+		s->pad_top = l->op.pad_top;
+		s->pad_left = l->op.pad_left;
+		s->pad_bottom = l->op.pad_bottom;
+		s->pad_right = l->op.pad_right;
 	} else if (s->op <= DMO_NET_RELU6) {
 		snprintf(err, err_len, "layer %zu '%s': %s without its options (%s)", i + 1, l->name,
 			 l->op_name, l->why ? l->why : "no op spec");
 		return -1;
 	}
-	return 0;
+	return s->op == DMO_NET_FC && model->format == DMO_FORMAT_ONNX
+		       ? gemm_as_fc(model, i, net, s, err, err_len)
+		       : 0;
 }
 
 int dmo_net_from_model(const struct dmo_model *model, struct dmo_net *net, char *err,
 		       size_t err_len)
 {
 	*net = (struct dmo_net){ 0 };
-	if (model->format != DMO_FORMAT_TFLITE) {
-		snprintf(err, err_len, "dmo infer runs .tflite models (this one is a %s: %s)",
-			 dmo_model_format_name(model->format),
-			 model->format == DMO_FORMAT_TABLE ? "a layer table has no weights"
-							    : "ONNX is NCHW, dmo's kernels NHWC");
+	if (model->format == DMO_FORMAT_TABLE) {
+		snprintf(err, err_len, "dmo infer runs .tflite and .onnx models (a layer table has no weights)");
 		return -1;
 	}
 	net->tensors = calloc(model->n_tensors ? model->n_tensors : 1, sizeof *net->tensors);
@@ -137,9 +261,16 @@ int dmo_net_from_model(const struct dmo_model *model, struct dmo_net *net, char 
 	for (size_t t = 0; t < model->n_tensors; t++)
 		if (tensor_of(&model->tensors[t], &net->tensors[t], err, err_len))
 			goto fail;
-	for (size_t i = 0; i < model->n_layers; i++)
-		if (step_of(model, i, &net->steps[i], err, err_len))
+	for (size_t i = 0; i < model->n_layers; i++) {
+		int rc = step_of(model, i, net, err, err_len);
+		if (rc == -2) {
+			dmo_net_free(net);
+			snprintf(err, err_len, "out of memory");
+			return -2;
+		}
+		if (rc)
 			goto fail;
+	}
 	return 0;
 fail:
 	dmo_net_free(net);
@@ -161,6 +292,9 @@ int dmo_net_runs(const struct dmo_model *model, struct dmo_net *net, char *why, 
 
 void dmo_net_free(struct dmo_net *net)
 {
+	for (size_t i = 0; i < net->n_owned; i++)
+		free(net->owned[i]);
+	free(net->owned);
 	free(net->tensors);
 	free(net->steps);
 	*net = (struct dmo_net){ 0 };

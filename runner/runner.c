@@ -362,6 +362,16 @@ static int call_kernel(const struct dmo_op_run *r, const void *in, const void *i
 	(dt == DMO_F32 ? dk_##name##_f32(p, __VA_ARGS__)                     \
 	 : dt == DMO_I8 ? dk_##name##_i8(p, __VA_ARGS__)                     \
 			: dk_##name##_i16(p, __VA_ARGS__))
+	/* NCHW: the float kernels of kernels_nchw.c (dmo_opspec_kernel_gap
+	 * refuses other types before a run). */
+	if (r->spec.layout == DMO_LAYOUT_NCHW && dt == DMO_F32)
+		switch (r->spec.op) {
+		case DMO_OP_CONV2D:   return dk_conv2d_nchw_f32(p, in, f, b, out, t);
+		case DMO_OP_DWCONV2D: return dk_dwconv2d_nchw_f32(p, in, f, b, out, t);
+		case DMO_OP_MAXPOOL:  return dk_maxpool_nchw_f32(p, in, out, t);
+		case DMO_OP_AVGPOOL:  return dk_avgpool_nchw_f32(p, in, out, t);
+		default:              return -1;
+		}
 	switch (r->spec.op) {
 	case DMO_OP_RELU:     return BY_DTYPE(relu, in, out, t);
 	case DMO_OP_RELU6:    return BY_DTYPE(relu6, in, out, t);

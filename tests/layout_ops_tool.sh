@@ -50,30 +50,7 @@ awk -v count="$COUNT" 'BEGIN {
 }' >"$WORK/specs"
 expect_eq "sample size" "$COUNT" "$(wc -l <"$WORK/specs")"
 
-"$DMO" run --out "$WORK/run" --trace=full $(cat "$WORK/specs") >"$WORK/run.out" 2>&1
-expect_eq "dmo run of the sample" 0 $?
-"$DMO" analyze "$WORK/run" >"$WORK/analyze.out" 2>&1
-expect_eq "dmo analyze: exact = algorithmic and analytic <= exact on every layer" 0 $?
-expect_eq "layers with verdict ok" "$COUNT" "$(grep -c " ok$" "$WORK/analyze.out")"
-grep -E "MISMATCH|UNSAFE" "$WORK/analyze.out" | head -5
-
-n=0 brute_ok=0 verify_ok=0 saved=0
-while read -r spec; do
-	n=$((n + 1))
-	name=$(printf 'op%d_%s' "$n" "${spec%%:*}")
-	os=$(field "$WORK/run" "$name" os_bytes)
-	brute=$("$top_builddir/tests/bruteforce_os" "$(printf '%s/layer-%04d.events' "$WORK/run" "$n")")
-	if [ "$os" = "$brute" ]; then brute_ok=$((brute_ok + 1)); else fail "$spec: tool O_s $os, brute force $brute"; fi
-	if "$DMO" verify --scan-limit 0 "$spec" >"$WORK/verify.out" 2>&1 &&
-		grep -q "(= O_s)" "$WORK/verify.out" && grep -q "$os bytes (= O_s)" "$WORK/verify.out"; then
-		verify_ok=$((verify_ok + 1))
-	else
-		fail "$spec: dmo verify at O_s $os: $(cat "$WORK/verify.out")"
-	fi
-	[ "$os" -gt 0 ] && saved=$((saved + 1))
-done <"$WORK/specs"
-expect_eq "tool O_s = brute force on the trace" "$COUNT" "$brute_ok"
-expect_eq "native overlapped runs at O_s identical" "$COUNT" "$verify_ok"
+three_ways "$WORK/specs" "$COUNT"
 # Every op shares memory: O_s > 0 on every layer of the sample (the hand
 # derivations of docs/formulas.md section 4 give min(IB, OB) for all but
 # transpose, whose sample here keeps O_s > 0 as well).

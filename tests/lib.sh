@@ -65,6 +65,74 @@ need_armnn_oracle() {
 	[ -x "$ORACLE" ] || { echo "SKIP: dmo-armnn-run not built (no Arm NN)"; exit 77; }
 }
 
+# need_ort: sets ORT to the ONNX Runtime oracle (tests/ort/run.js under
+# node) and TENSOR_BYTES to its TensorProto reader, or skips the test (77)
+# when node or onnxruntime-node (cd tests/ort && npm ci --ignore-scripts)
+# is absent.
+need_ort() {
+	command -v node >/dev/null 2>&1 || { echo "SKIP: node not installed"; exit 77; }
+	[ -d "$top_srcdir/tests/ort/node_modules/onnxruntime-node" ] ||
+		{ echo "SKIP: onnxruntime-node not installed in tests/ort"; exit 77; }
+	ORT="node $top_srcdir/tests/ort/run.js"
+	TENSOR_BYTES="node $top_srcdir/tests/ort/tensor_bytes.js"
+}
+
+# f32_close WHAT WANT GOT: the two files of little-endian float32 values
+# have the same count and agree within the float tolerance of the ONNX
+# tests: |got - want| <= 1e-5 * max(|want|, 0.1) (summation order and
+# exp() differ between dmo's kernels and another runtime's; 1e-5 of the
+# value, never tighter than 1e-6 absolute).  Prints ok or FAIL with the
+# worst element; returns 1 on a mismatch.
+f32_close() {
+	od -An -v -tf4 "$2" | tr -s ' ' '\n' | sed '/^$/d' >"$WORK/f32_want"
+	od -An -v -tf4 "$3" | tr -s ' ' '\n' | sed '/^$/d' >"$WORK/f32_got"
+	if [ "$(wc -l <"$WORK/f32_want")" != "$(wc -l <"$WORK/f32_got")" ] || [ ! -s "$WORK/f32_want" ]; then
+		fail "$1: $(wc -l <"$WORK/f32_want") values expected, $(wc -l <"$WORK/f32_got") given"
+		return 1
+	fi
+	paste "$WORK/f32_want" "$WORK/f32_got" | awk -v what="$1" '
+		{ d = $1 - $2; if (d < 0) d = -d; m = $1 < 0 ? -$1 : $1; if (m < 0.1) m = 0.1
+		  r = d / m; if (r > worst) { worst = r; at = NR } }
+		END { if (worst > 1e-5) { printf "FAIL: %s: value %d of %d differs by %.3g of its size\n", what, at, NR, worst; exit 1 }
+		      printf "ok: %s: %d values agree (worst %.2g of the size)\n", what, NR, worst }' ||
+		{ failures=$((failures + 1)); return 1; }
+}
+
+# three_ways SPECFILE COUNT: the COUNT op specs of SPECFILE (one a line)
+# run under the real tool with a full trace; checks that the tool's exact
+# O_s equals tests/bruteforce_os on the recorded events (a simulated
+# overlapped arena, independent of the reducer and of the algorithmic and
+# analytic code), that `dmo analyze` finds exact = algorithmic and analytic
+# <= exact on every layer, and that `dmo verify` runs each natively with
+# its input really placed at that O_s and gets the separate-buffer output
+# bit for bit.  Leaves in $saved the number of layers with O_s > 0.
+three_ways() {
+	"$DMO" run --out "$WORK/run" --trace=full $(cat "$1") >"$WORK/run.out" 2>&1
+	expect_eq "dmo run of the sample" 0 $?
+	"$DMO" analyze "$WORK/run" >"$WORK/analyze.out" 2>&1
+	expect_eq "dmo analyze: exact = algorithmic and analytic <= exact on every layer" 0 $?
+	expect_eq "layers with verdict ok" "$2" "$(grep -c " ok$" "$WORK/analyze.out")"
+	grep -E "MISMATCH|UNSAFE" "$WORK/analyze.out" | head -5
+
+	n=0 brute_ok=0 verify_ok=0 saved=0
+	while read -r spec; do
+		n=$((n + 1))
+		name=$(printf 'op%d_%s' "$n" "${spec%%:*}")
+		os=$(field "$WORK/run" "$name" os_bytes)
+		brute=$("$top_builddir/tests/bruteforce_os" "$(printf '%s/layer-%04d.events' "$WORK/run" "$n")")
+		if [ "$os" = "$brute" ]; then brute_ok=$((brute_ok + 1)); else fail "$spec: tool O_s $os, brute force $brute"; fi
+		if "$DMO" verify --scan-limit 0 "$spec" >"$WORK/verify.out" 2>&1 &&
+			grep -q "$os bytes (= O_s)" "$WORK/verify.out"; then
+			verify_ok=$((verify_ok + 1))
+		else
+			fail "$spec: dmo verify at O_s $os: $(cat "$WORK/verify.out")"
+		fi
+		[ "$os" -gt 0 ] && saved=$((saved + 1))
+	done <"$1"
+	expect_eq "tool O_s = brute force on the trace" "$2" "$brute_ok"
+	expect_eq "native overlapped runs at O_s identical" "$2" "$verify_ok"
+}
+
 # bytes N SEED: N pseudo-random bytes, the same for the same seed.
 bytes() {
 	LC_ALL=C awk -v n="$1" -v seed="$2" 'BEGIN { srand(seed); for (i = 0; i < n; i++) printf "%c", int(rand() * 256) }'

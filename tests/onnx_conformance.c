@@ -1,10 +1,10 @@
 /* onnx_conformance.c DIR... - ONNX's own single-op test cases (Debian's
  * libonnx-testdata: DIR/model.onnx, DIR/test_data_set_0/input_N.pb and
  * output_0.pb) through dmo's ONNX reader and dmo's reference f32 kernels.
- * For each case dmo reads into one layer with an op spec, the inputs are
- * moved from ONNX's NCHW to the kernels' NHWC (weights to the TFLite
- * layouts of dmokernels.h), the kernel runs, and its output, moved back,
- * must match the expected output (relative 1e-5: the kernels sum in their
+ * For each case dmo reads into one layer with an op spec, the kernel of
+ * that spec runs on ONNX's stored tensors (Conv and the pools: the NCHW
+ * kernels, layout=nchw; Gemm's weights moved to fc's [units][K]), and its
+ * output must match the expected output (relative 1e-5: the kernels sum in their
  * own order).  Cases dmo does not model are counted with the reason.
  * Prints one line per case and a summary; exits 1 if a case that applies
  * fails, 2 if a case cannot be read at all. */
@@ -100,29 +100,6 @@ static int operand_values(const char *dir, const struct dmo_model *m, int t, str
 	return -1;
 }
 
-/* NCHW -> NHWC of an N x C x H x W array, and back. */
-static float *to_nhwc(const float *x, int n, int c, int h, int w)
-{
-	float *y = malloc(sizeof *y * (size_t)n * c * h * w + 1);
-
-	for (int b = 0; b < n; b++)
-		for (int ch = 0; ch < c; ch++)
-			for (int i = 0; i < h * w; i++)
-				y[((size_t)b * h * w + i) * c + ch] = x[((size_t)b * c + ch) * h * w + i];
-	return y;
-}
-
-static float *to_nchw(const float *y, int n, int c, int h, int w)
-{
-	float *x = malloc(sizeof *x * (size_t)n * c * h * w + 1);
-
-	for (int b = 0; b < n; b++)
-		for (int ch = 0; ch < c; ch++)
-			for (int i = 0; i < h * w; i++)
-				x[((size_t)b * c + ch) * h * w + i] = y[((size_t)b * h * w + i) * c + ch];
-	return x;
-}
-
 static struct dk_params params_of(const struct dmo_opspec *s)
 {
 	return (struct dk_params){
@@ -187,10 +164,11 @@ static int run_case(const char *dir, const struct dmo_model *m, float **out, siz
 {
 	const struct dmo_model_layer *layer = &m->layers[0];
 	const struct dmo_opspec *s = &layer->op;
-	const Onnx__NodeProto *node = ((const Onnx__ModelProto *)m->reader_state)->graph->node[0];
+	const Onnx__NodeProto *node =
+		((const Onnx__ModelProto *)m->reader_state)->graph->node[layer->row];
 	struct dk_params p = params_of(s);
 	struct tensor x = { 0 }, w = { 0 }, b = { 0 };
-	float *xin = NULL, *filter = NULL, *bias = NULL, *y;
+	float *filter = NULL, *bias = NULL, *y;
 	size_t yn = dmo_opspec_out_elems(s);
 	int rc = -1;
 
@@ -210,32 +188,19 @@ static int run_case(const char *dir, const struct dmo_model *m, float **out, siz
 			goto done;
 	}
 	switch (s->op) {
+	/* The reader gives ONNX's windowed ops layout=nchw: the NCHW kernels
+	 * take ONNX's tensors and filters as they are stored. */
 	case DMO_OP_CONV2D:
-	case DMO_OP_DWCONV2D: {
-		int oc = s->out_c, ic = s->op == DMO_OP_CONV2D ? s->in_c : 1;
-
-		xin = to_nhwc(x.v, s->batch, s->in_c, s->in_h, s->in_w);
-		filter = malloc(sizeof *filter * w.n + 1);
-		/* ONNX [oc][ic][kh][kw] -> conv2d [oc][kh][kw][ic], dwconv2d
-		 * [kh][kw][oc]. */
-		for (int o = 0; o < oc; o++)
-			for (int c = 0; c < ic; c++)
-				for (int i = 0; i < s->k_h * s->k_w; i++) {
-					float v = w.v[((size_t)o * ic + c) * s->k_h * s->k_w + i];
-					if (s->op == DMO_OP_CONV2D)
-						filter[((size_t)o * s->k_h * s->k_w + i) * ic + c] = v;
-					else
-						filter[(size_t)i * oc + o] = v;
-				}
-		rc = s->op == DMO_OP_CONV2D ? dk_conv2d_f32(&p, xin, filter, b.v, y, NULL)
-					    : dk_dwconv2d_f32(&p, xin, filter, b.v, y, NULL);
+		rc = dk_conv2d_nchw_f32(&p, x.v, w.v, b.v, y, NULL);
 		break;
-	}
+	case DMO_OP_DWCONV2D:
+		rc = dk_dwconv2d_nchw_f32(&p, x.v, w.v, b.v, y, NULL);
+		break;
 	case DMO_OP_MAXPOOL:
+		rc = dk_maxpool_nchw_f32(&p, x.v, y, NULL);
+		break;
 	case DMO_OP_AVGPOOL:
-		xin = to_nhwc(x.v, s->batch, s->in_c, s->in_h, s->in_w);
-		rc = s->op == DMO_OP_MAXPOOL ? dk_maxpool_f32(&p, xin, y, NULL)
-					     : dk_avgpool_f32(&p, xin, y, NULL);
+		rc = dk_avgpool_nchw_f32(&p, x.v, y, NULL);
 		break;
 	case DMO_OP_FC: {
 		const Onnx__AttributeProto *a;
@@ -289,13 +254,7 @@ static int run_case(const char *dir, const struct dmo_model *m, float **out, siz
 		rc = 2;
 		goto done;
 	}
-	if (s->op == DMO_OP_CONV2D || s->op == DMO_OP_DWCONV2D || s->op == DMO_OP_MAXPOOL ||
-	    s->op == DMO_OP_AVGPOOL) {
-		*out = to_nchw(y, s->batch, s->out_c, s->out_h, s->out_w);
-		free(y);
-	} else {
-		*out = y;
-	}
+	*out = y;
 	y = NULL;
 	*out_n = yn;
 done:
@@ -303,7 +262,6 @@ done:
 	free(x.v);
 	free(w.v);
 	free(b.v);
-	free(xin);
 	free(filter);
 	free(bias);
 	return rc;

@@ -589,13 +589,13 @@ START_TEST(conv_faults)
 
 	/* No pads: valid, 4 - 3 + 1 = 2. */
 	conv_graph(2, 2, 2);
-	expect_layer("conv2d:in=1x4x4x3,k=3x3,stride=1x1,dil=1x1,pad=0x0,out_c=2,dtype=f32", NULL);
+	expect_layer("conv2d:in=1x4x4x3,k=3x3,stride=1x1,dil=1x1,pad=0x0,out_c=2,dtype=f32,layout=nchw", NULL);
 	n = conv_graph(2, 4, 4);
 	attr_s(n, "auto_pad", "SAME_UPPER");
-	expect_layer("conv2d:in=1x4x4x3,k=3x3,stride=1x1,dil=1x1,pad=same,out_c=2,dtype=f32", NULL);
+	expect_layer("conv2d:in=1x4x4x3,k=3x3,stride=1x1,dil=1x1,pad=same,out_c=2,dtype=f32,layout=nchw", NULL);
 	n = conv_graph(2, 2, 2);
 	attr_s(n, "auto_pad", "VALID");
-	expect_layer("conv2d:in=1x4x4x3,k=3x3,stride=1x1,dil=1x1,pad=valid,out_c=2,dtype=f32", NULL);
+	expect_layer("conv2d:in=1x4x4x3,k=3x3,stride=1x1,dil=1x1,pad=valid,out_c=2,dtype=f32,layout=nchw", NULL);
 	n = conv_graph(2, 4, 4);
 	attr_s(n, "auto_pad", "SAME_LOWER");
 	expect_layer(NULL, "auto_pad SAME_LOWER puts the odd padding first");
@@ -614,7 +614,7 @@ START_TEST(conv_faults)
 	expect_layer(NULL, "asymmetric padding that changes the output size");
 	n = conv_graph(2, 2, 2);
 	attr_ints(n, "pads", 4, 0, 0, 1, 1);
-	expect_layer("conv2d:in=1x4x4x3,k=3x3,stride=1x1,dil=1x1,pad=0x0,out_c=2,dtype=f32", NULL);
+	expect_layer("conv2d:in=1x4x4x3,k=3x3,stride=1x1,dil=1x1,pad=0x0,out_c=2,dtype=f32,layout=nchw", NULL);
 	/* An output of the wrong size, symmetric pads. */
 	conv_graph(2, 3, 3);
 	refused("m.onnx: node 1 (Conv): output 'y' is not the 1x2x2x2 (NCHW) its attributes give");
@@ -624,7 +624,7 @@ START_TEST(conv_faults)
 	B.dim[1][0].dim_value = 6;
 	B.dim[1][1].dim_value = 1;
 	attr_i(n, "group", 3);
-	expect_layer("dwconv2d:in=1x4x4x3,k=3x3,stride=1x1,dil=1x1,pad=0x0,mult=2,dtype=f32", NULL);
+	expect_layer("dwconv2d:in=1x4x4x3,k=3x3,stride=1x1,dil=1x1,pad=0x0,mult=2,dtype=f32,layout=nchw", NULL);
 	B.dim[1][1].dim_value = 3;
 	expect_layer(NULL, "grouped convolution (group 3)");
 
@@ -656,7 +656,7 @@ START_TEST(pool_faults)
 	n = pool_graph("MaxPool", 0, 0);
 	attr_ints(n, "kernel_shape", 2, 2, 2);
 	attr_ints(n, "strides", 2, 2, 2);
-	expect_layer("maxpool:in=1x4x4x3,k=2x2,stride=2x2,pad=0x0,dtype=f32", NULL);
+	expect_layer("maxpool:in=1x4x4x3,k=2x2,stride=2x2,pad=0x0,dtype=f32,layout=nchw", NULL);
 	/* Without an op spec, y needs its value_info. */
 	pool_graph("MaxPool", 2, 2);
 	expect_layer(NULL, "not a 2-D window");
@@ -686,7 +686,7 @@ START_TEST(pool_faults)
 	n = pool_graph("AveragePool", 4, 4);
 	attr_ints(n, "kernel_shape", 2, 3, 3);
 	attr_ints(n, "pads", 4, 1, 1, 1, 1);
-	expect_layer("avgpool:in=1x4x4x3,k=3x3,stride=1x1,pad=1x1,dtype=f32", NULL);
+	expect_layer("avgpool:in=1x4x4x3,k=3x3,stride=1x1,pad=1x1,dtype=f32,layout=nchw", NULL);
 	attr_i(n, "count_include_pad", 1);
 	expect_layer(NULL, "count_include_pad (dmo's average divides by the taps inside the image)");
 }

@@ -128,6 +128,33 @@ static void print_measured_rule(const char *os_name)
 	dmo_layer_table_free(&table);
 }
 
+/* The memory order and loop order the windowed layers' O_s hold for: an
+ * ONNX model's are NCHW (layout=nchw), in the order of ONNX Runtime's
+ * CPU kernels; a TFLite model's NHWC (docs/kernels.md). */
+static void print_layout(const struct dmo_model *model)
+{
+	size_t nchw = 0, nhwc = 0;
+
+	for (size_t i = 0; i < model->n_layers; i++) {
+		const struct dmo_model_layer *l = &model->layers[i];
+		if (!l->supported || l->op.op < DMO_OP_CONV2D || l->op.op > DMO_OP_AVGPOOL ||
+		    l->op.op == DMO_OP_FC)
+			continue;
+		if (l->op.layout == DMO_LAYOUT_NCHW)
+			nchw++;
+		else
+			nhwc++;
+	}
+	if (nchw)
+		printf("layout:                NCHW: O_s of %zu conv/pool layer%s in the NCHW loop order "
+		       "(batch, out_c, out_y, out_x: output planes in turn, as ONNX Runtime's CPU "
+		       "kernels)%s\n", nchw, nchw == 1 ? "" : "s", nhwc ? "; the others NHWC" : "");
+	else if (nhwc)
+		printf("layout:                NHWC: O_s of %zu conv/pool layer%s in the NHWC loop order "
+		       "(batch, out_y, out_x, out_c: TFLite Micro's reference order)\n", nhwc,
+		       nhwc == 1 ? "" : "s");
+}
+
 /* What the plan's numbers mean, said beside them (issue 29): the kernels
  * its O_s hold for, whether the arena is activations only or TFLM's whole
  * non-persistent arena, and the saving split into a better placement than
@@ -148,6 +175,7 @@ static void print_summary(const char *model_name, const struct dmo_model *model,
 	printf("kernels:               %s: %s%s%s%s%s\n", kernels->name, dmo_kernels_describe(kernels),
 	       kernels->version[0] ? ", " : "", kernels->version, kernels->isa[0] ? ", " : "",
 	       kernels->isa);
+	print_layout(model);
 	if (plan->whole_arena)
 		printf("arena:                 TFLite Micro's whole non-persistent arena: offsets aligned to "
 		       "%llu, sizes rounded up to it, %zu scratch buffer%s of the kernels\n",

@@ -16,13 +16,17 @@
 
 #define INLINE static inline __attribute__((always_inline))
 
-/* The in-image reads of one output element, in the kernel's order: ny rows
- * sy apart, nx columns sx apart, nc contiguous channels, from element BASE.
- * Offsets grow along each loop, so BASE is the smallest offset read.  An
+/* The in-image reads of one output element: ny rows sy apart, nx columns
+ * sx apart, nc channels sc apart (NHWC: contiguous, sc = 1; NCHW: a plane
+ * apart), from element BASE.  Offsets grow along each loop, so BASE is the
+ * smallest offset read.  Only that and the count matter to O_s: the reads
+ * of one element all fall between the same two writes, so their order
+ * among themselves changes no pair (the replay walks rows, columns,
+ * channels).  An
  * element with ny == 0 or nx == 0 reads nothing (window fully in padding). */
 struct tap_box {
 	uint64_t base, sy, sx;
-	uint64_t ny, nx, nc;
+	uint64_t ny, nx, nc, sc;
 };
 
 typedef void (*visit_fn)(void *ctx, uint64_t out, const struct tap_box *boxes, int n);
@@ -74,6 +78,10 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 			g->dil_h = s->dil_h, g->dil_w = s->dil_w;
 		if (s->op == DMO_OP_DWCONV2D)
 			g->mult = s->mult;
+		if (s->layout == DMO_LAYOUT_NCHW) {
+			g->kind = DMO_GEOM_PLANES;
+			g->groups = s->op == DMO_OP_CONV2D ? 1 : s->in_c;
+		}
 		break;
 	case DMO_OP_LOGISTIC:
 	case DMO_OP_QUANTIZE:
@@ -118,6 +126,8 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 	    g->out_c <= 0 || g->k_h <= 0 || g->k_w <= 0 || g->stride_h <= 0 ||
 	    g->stride_w <= 0 || g->dil_h <= 0 || g->dil_w <= 0 || g->mult <= 0 ||
 	    (g->kind == DMO_GEOM_DEPTH && g->out_c != g->in_c * g->mult) ||
+	    (g->kind == DMO_GEOM_PLANES &&
+	     (g->groups <= 0 || g->in_c % g->groups || g->out_c % g->groups)) ||
 	    (g->kind != DMO_GEOM_FLAT && g->out_elem_size != g->elem_size)) {
 		errno = EINVAL;
 		return -1;
@@ -160,7 +170,7 @@ INLINE void walk_window(const struct dmo_geom *g, visit_fn visit, void *ctx)
 {
 	const uint64_t C = (uint64_t)g->in_c, W = (uint64_t)g->in_w;
 	struct tap_box box = { .sy = (uint64_t)g->dil_h * W * C,
-			       .sx = (uint64_t)g->dil_w * C };
+			       .sx = (uint64_t)g->dil_w * C, .sc = 1 };
 	uint64_t out = 0;
 
 	box.nc = g->kind == DMO_GEOM_CONV ? C : 1;
@@ -196,7 +206,7 @@ INLINE void walk_window(const struct dmo_geom *g, visit_fn visit, void *ctx)
 INLINE void walk_flat(const struct dmo_geom *g, visit_fn visit, void *ctx)
 {
 	uint64_t n = (uint64_t)g->batch * g->in_h * g->in_w * g->in_c;
-	struct tap_box box = { .ny = 1, .nx = 1, .nc = 1 };
+	struct tap_box box = { .ny = 1, .nx = 1, .nc = 1, .sc = 1 };
 
 	for (uint64_t t = 0; t < n; t++) {
 		box.base = t;
@@ -211,9 +221,10 @@ INLINE void walk_flat(const struct dmo_geom *g, visit_fn visit, void *ctx)
 INLINE void walk_rows(const struct dmo_geom *g, visit_fn visit, void *ctx)
 {
 	uint64_t C = (uint64_t)g->in_c, rows = (uint64_t)g->batch * g->in_h * g->in_w;
-	struct tap_box first[3] = { { .ny = 1, .nx = 1, .nc = C }, { .ny = 1, .nx = 1, .nc = C },
-				    { .ny = 1, .nx = 1, .nc = 1 } };
-	struct tap_box one = { .ny = 1, .nx = 1, .nc = 1 };
+	struct tap_box first[3] = { { .ny = 1, .nx = 1, .nc = C, .sc = 1 },
+				    { .ny = 1, .nx = 1, .nc = C, .sc = 1 },
+				    { .ny = 1, .nx = 1, .nc = 1, .sc = 1 } };
+	struct tap_box one = { .ny = 1, .nx = 1, .nc = 1, .sc = 1 };
 
 	for (uint64_t r = 0, t = 0; r < rows; r++) {
 		first[0].base = first[1].base = first[2].base = r * C;
@@ -236,7 +247,7 @@ INLINE void walk_gather(const struct dmo_geom *g, visit_fn visit, void *ctx)
 					(uint64_t)g->in_w * g->in_c, (uint64_t)g->in_c, 1 };
 	int ext[4], sh[4];
 	uint64_t st[4], out = 0;
-	struct tap_box box = { .nc = 1 };
+	struct tap_box box = { .nc = 1, .sc = 1 };
 
 	for (int i = 0; i < 4; i++) {
 		ext[i] = in[g->perm[i]];
@@ -264,9 +275,41 @@ INLINE void walk_gather(const struct dmo_geom *g, visit_fn visit, void *ctx)
 	}
 }
 
+/* PLANES (kernels_nchw.c): for b, out_c, out_y, out_x; the element reads
+ * the taps of its group's in_c / groups planes, a plane apart, from the
+ * group's first plane.  Pools are groups = in_c with one output plane a
+ * group, their windows undilated (dmo_geom_from_spec). */
+INLINE void walk_planes(const struct dmo_geom *g, visit_fn visit, void *ctx)
+{
+	const uint64_t W = (uint64_t)g->in_w, plane = (uint64_t)g->in_h * W;
+	const uint64_t planes = (uint64_t)(g->in_c / g->groups);
+	const int per_group = g->out_c / g->groups;
+	struct tap_box box = { .sy = (uint64_t)g->dil_h * W, .sx = (uint64_t)g->dil_w,
+			       .nc = planes, .sc = plane };
+	uint64_t out = 0;
+
+	for (uint64_t b = 0; b < (uint64_t)g->batch; b++)
+	for (int oc = 0; oc < g->out_c; oc++) {
+		uint64_t group = (b * (uint64_t)g->in_c + (uint64_t)(oc / per_group) * planes) * plane;
+		for (int oy = 0; oy < g->out_h; oy++) {
+			int iy, ix;
+			box.ny = axis_taps(oy, g->stride_h, g->pad_top, g->dil_h, g->k_h, g->in_h, &iy);
+			for (int ox = 0; ox < g->out_w; ox++) {
+				box.nx = axis_taps(ox, g->stride_w, g->pad_left, g->dil_w, g->k_w,
+						   g->in_w, &ix);
+				box.base = box.ny && box.nx ? group + (uint64_t)iy * W + (uint64_t)ix : 0;
+				visit(ctx, out++, &box, 1);
+			}
+		}
+	}
+}
+
 INLINE void walk(const struct dmo_geom *g, visit_fn visit, void *ctx)
 {
 	switch (g->kind) {
+	case DMO_GEOM_PLANES:
+		walk_planes(g, visit, ctx);
+		break;
 	case DMO_GEOM_FLAT:
 		walk_flat(g, visit, ctx);
 		break;
@@ -372,7 +415,8 @@ INLINE void replay_visit(void *ctx, uint64_t out, const struct tap_box *boxes, i
 			for (uint64_t x = 0; x < box->nx; x++)
 				for (uint64_t c = 0; c < box->nc; c++)
 					dmo_reducer_add(s->r, 0,
-							(box->base + y * box->sy + x * box->sx + c) * s->ies,
+							(box->base + y * box->sy + x * box->sx +
+							 c * box->sc) * s->ies,
 							s->ies);
 	}
 	dmo_reducer_add(s->r, DMO_EV_WRITE | DMO_EV_OUT, out * s->oes, s->oes);

@@ -27,13 +27,18 @@ enum dmo_geom_kind {
 			 * image (mean over H x W), own closed form */
 	DMO_GEOM_GATHER, /* one input element or none per output element:
 			  * pad, concat (BEFORE), transpose (PERM) */
+	DMO_GEOM_PLANES, /* NCHW windows (layout=nchw conv2d, dwconv2d,
+			  * pools): output planes in order, each reading the
+			  * in_c / groups input planes of its group */
 };
 
 /* A reference loop nest, NHWC, in elements:
  *   for b, out_y, out_x, then (CONV) out_c or (DEPTH) in_c, mult:
  *       read the in-image taps (filter_y, filter_x[, in_c]), write one element.
  * Output elements are written in flat order.  For fc, H=W=1 and in_c is the
- * whole input row; an element-wise op is a 1x1, stride-1 depthwise walk. */
+ * whole input row; an element-wise op is a 1x1, stride-1 depthwise walk.
+ * PLANES is the NCHW loop nest of kernels_nchw.c: for b, out_c, out_y,
+ * out_x: read the taps of the group's planes, write one element. */
 struct dmo_geom {
 	enum dmo_geom_kind kind;
 	int batch, in_h, in_w, in_c;
@@ -45,6 +50,7 @@ struct dmo_geom {
 	uint64_t out_elem_size; /* bytes per output element */
 	int out_batch;
 	int before[4], perm[4]; /* GATHER, NHWC axes */
+	int groups;             /* PLANES: 1 (conv2d) or in_c (dwconv2d, pools) */
 };
 
 /* Fill *G from a parsed spec.  Returns 0, or -1 (errno EINVAL) when the spec

@@ -66,9 +66,31 @@ static i128 gather_raw(const struct dmo_geom *g)
 	return (i128)dmo_geom_out_bytes(g) + (i128)g->elem_size * sum;
 }
 
+/* Section 3.6 of docs/formulas.md (NCHW): output element e of batch b,
+ * plane oc = g*Mg + m, pixel (oy, ox) reads no input element below
+ * b*C*Pi + g*Cg*Pi + W*max(0, oy*sh - pt) + max(0, ox*sw - pl), and
+ * e = (b*M + oc)*Po + oy*OW + ox elements are written before it, so
+ * OB + es * (read - e) bounds O_s from below, and its minimum splits into
+ * one term per loop. */
+static i128 planes_raw(const struct dmo_geom *g)
+{
+	const i128 Pi = (i128)g->in_h * g->in_w, Po = (i128)g->out_h * g->out_w;
+	const i128 C = g->in_c, M = g->out_c, G = g->groups;
+	const i128 Cg = C / G, Mg = M / G;
+	const i128 batch = (i128)(g->batch - 1) * (C * Pi - M * Po);
+	const i128 group = (G - 1) * (Cg * Pi - Mg * Po);
+	i128 sum = (batch < 0 ? batch : 0) + (group < 0 ? group : 0) - (Mg - 1) * Po -
+		   axis_lag(g->out_w, g->in_w, g->out_h, g->stride_h, g->pad_top) -
+		   axis_lag(1, 1, g->out_w, g->stride_w, g->pad_left);
+	return (i128)dmo_geom_out_bytes(g) + (i128)g->elem_size * sum;
+}
+
 int dmo_analytic_geom(const struct dmo_geom *g, struct dmo_analytic_result *res)
 {
 	switch (g->kind) {
+	case DMO_GEOM_PLANES:
+		closed_form(g, planes_raw(g), res);
+		return 0;
 	case DMO_GEOM_FLAT:
 	case DMO_GEOM_ROWS:
 	case DMO_GEOM_MEAN: {

@@ -26,7 +26,8 @@ struct dmo_analytic_result {
 	int linear;           /* 1: the bound is the linear one (rho, lag);
 			       * 0: a per-op closed form (reshape, softmax,
 			       * logistic, mean, quantize, dequantize, pad,
-			       * concat, transpose), rho and lag unused */
+			       * concat, transpose; the NCHW windowed ops),
+			       * rho and lag unused */
 };
 
 /* Returns 0, or -1 (errno EINVAL) for an inconsistent spec. */

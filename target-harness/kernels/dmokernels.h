@@ -165,6 +165,22 @@ int dk_avgpool_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
 int dk_avgpool_i16(const struct dk_params *p, const int16_t *in,
 		   int16_t *out, const struct dk_thread *t);
 
+/* NCHW (ONNX's memory order), float32 (kernels_nchw.c): the same
+ * dk_params, with tensors dense N x C x H x W and ONNX's filters
+ * [out_c][in_c / groups][k_h][k_w] (dwconv2d: [in_c * mult][1][k_h][k_w]).
+ * Loop order: batch, out_c, out_y, out_x, then in_c of out_c's group,
+ * filter_y, filter_x: the output in flat NCHW order, plane by plane. */
+int dk_conv2d_nchw_f32(const struct dk_params *p, const float *in,
+		       const float *filter, const float *bias, float *out,
+		       const struct dk_thread *t);
+int dk_dwconv2d_nchw_f32(const struct dk_params *p, const float *in,
+			 const float *filter, const float *bias, float *out,
+			 const struct dk_thread *t);
+int dk_maxpool_nchw_f32(const struct dk_params *p, const float *in, float *out,
+			const struct dk_thread *t);
+int dk_avgpool_nchw_f32(const struct dk_params *p, const float *in, float *out,
+			const struct dk_thread *t);
+
 /* Element-wise.  out[i] = f(in[i]) or f(a[i], b[i]); A is the operand the
  * harness profiles as "the input".  Integer relu/relu6 requantise
  * in - in_zero by OUT; integer mul requantises (a - in_zero) *

@@ -7,6 +7,32 @@
 
 #include "dmokernels.h"
 
+enum kind { KIND_CONV, KIND_DWCONV, KIND_POOL, KIND_FC, KIND_ELEMENTWISE };
+
+/* Whether P describes an op of KIND the kernels can run (dmokernels.h:
+ * every kernel returns -1 otherwise). */
+static inline int check_params(const struct dk_params *p, enum kind kind)
+{
+	if (!p || p->batch < 1 || p->in_h < 1 || p->in_w < 1 || p->in_c < 1)
+		return -1;
+	if (kind == KIND_ELEMENTWISE)
+		return 0;
+	if (p->out_c < 1)
+		return -1;
+	if (kind == KIND_FC)
+		return 0;
+	if (p->out_h < 1 || p->out_w < 1 || p->k_h < 1 || p->k_w < 1 ||
+	    p->stride_h < 1 || p->stride_w < 1 || p->pad_top < 0 || p->pad_left < 0)
+		return -1;
+	if (kind == KIND_POOL)
+		return p->out_c == p->in_c ? 0 : -1;
+	if (p->dil_h < 1 || p->dil_w < 1)
+		return -1;
+	if (kind == KIND_DWCONV)
+		return p->mult >= 1 && (long long)p->in_c * p->mult == p->out_c ? 0 : -1;
+	return 0;
+}
+
 /* The output elements one thread owns; see struct dk_thread. */
 struct share {
 	size_t lo, hi;

@@ -1,0 +1,242 @@
+/* onnx_net.c MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
+ * ONNX file (opset 13, every weight an initializer, every intermediate
+ * shape in value_info) and one input for it, for the ONNX end-to-end tests:
+ * dmo infer against ONNX Runtime, plan --verify with its real weights, run
+ * --model under the tool.  Weights and input are fixed pseudo-random values
+ * in [-1, 1) (a 64-bit LCG), so every run writes the same bytes.
+ *
+ *   x 1x3x12x12 -> Conv 3x3 pad 1 (8 filters, bias) -> Relu
+ *   -> depthwise Conv 3x3 pad 1 stride 2 (group 8, bias) -> Relu = a
+ *   -> pointwise Conv 1x1 (no bias) = b -> Add(a, b)
+ *   -> MaxPool 2x2 stride 2 -> AveragePool 3x3 pad 1 -> Flatten
+ *   -> Gemm (B 72x10, alpha 0.5, C 10) -> Softmax = y 1x10 */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "onnx.pb-c.h"
+
+#define MAX_ITEMS 32
+
+static uint64_t lcg = 20261201;
+
+static float next_value(void)
+{
+	lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
+	return (float)((double)(lcg >> 11) / (double)(1ull << 53) * 2.0 - 1.0);
+}
+
+/* Everything the model points to lives in these arrays until it is packed. */
+static Onnx__NodeProto nodes[MAX_ITEMS], *node_list[MAX_ITEMS];
+static Onnx__AttributeProto attrs[MAX_ITEMS], *attr_lists[MAX_ITEMS][4];
+static Onnx__TensorProto inits[MAX_ITEMS], *init_list[MAX_ITEMS];
+static Onnx__ValueInfoProto infos[MAX_ITEMS], *input_list[1], *output_list[1], *info_list[MAX_ITEMS];
+static Onnx__TypeProto types[MAX_ITEMS];
+static Onnx__TypeProto__Tensor tensor_types[MAX_ITEMS];
+static Onnx__TensorShapeProto shapes[MAX_ITEMS];
+static Onnx__TensorShapeProto__Dimension dims[MAX_ITEMS][4], *dim_lists[MAX_ITEMS][4];
+static int64_t ints[MAX_ITEMS][4];
+static size_t n_nodes, n_attrs, n_inits, n_infos, n_ints;
+
+static Onnx__ValueInfoProto *value_info(char *name, int rank, const int64_t *d)
+{
+	size_t i = n_infos++;
+
+	onnx__tensor_shape_proto__init(&shapes[i]);
+	for (int k = 0; k < rank; k++) {
+		onnx__tensor_shape_proto__dimension__init(&dims[i][k]);
+		dims[i][k].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+		dims[i][k].dim_value = d[k];
+		dim_lists[i][k] = &dims[i][k];
+	}
+	shapes[i].n_dim = (size_t)rank;
+	shapes[i].dim = dim_lists[i];
+	onnx__type_proto__tensor__init(&tensor_types[i]);
+	tensor_types[i].has_elem_type = 1;
+	tensor_types[i].elem_type = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
+	tensor_types[i].shape = &shapes[i];
+	onnx__type_proto__init(&types[i]);
+	types[i].value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
+	types[i].tensor_type = &tensor_types[i];
+	onnx__value_info_proto__init(&infos[i]);
+	infos[i].name = name;
+	infos[i].type = &types[i];
+	return &infos[i];
+}
+
+/* An initializer of COUNT pseudo-random floats. */
+static void weights(char *name, int rank, const int64_t *d)
+{
+	Onnx__TensorProto *t = &inits[n_inits];
+	size_t count = 1;
+
+	onnx__tensor_proto__init(t);
+	for (int k = 0; k < rank; k++)
+		count *= (size_t)d[k];
+	t->name = name;
+	t->n_dims = (size_t)rank;
+	t->dims = (int64_t *)d;
+	t->has_data_type = 1;
+	t->data_type = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
+	t->n_float_data = count;
+	t->float_data = malloc(sizeof(float) * count);
+	if (!t->float_data)
+		exit(2);
+	for (size_t k = 0; k < count; k++)
+		t->float_data[k] = next_value();
+	init_list[n_inits++] = t;
+}
+
+static Onnx__AttributeProto *attr_ints(char *name, int64_t a, int64_t b, int n)
+{
+	Onnx__AttributeProto *at = &attrs[n_attrs++];
+	int64_t *v = ints[n_ints++];
+
+	onnx__attribute_proto__init(at);
+	v[0] = v[2] = a;
+	v[1] = v[3] = b;
+	at->name = name;
+	at->has_type = 1;
+	at->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS;
+	at->n_ints = (size_t)n;
+	at->ints = v;
+	return at;
+}
+
+static Onnx__AttributeProto *attr_scalar(char *name, int64_t i, float f, int is_float)
+{
+	Onnx__AttributeProto *at = &attrs[n_attrs++];
+
+	onnx__attribute_proto__init(at);
+	at->name = name;
+	at->has_type = 1;
+	at->type = is_float ? ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT
+			    : ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT;
+	at->has_f = is_float;
+	at->f = f;
+	at->has_i = !is_float;
+	at->i = i;
+	return at;
+}
+
+/* A node OP reading IN (NULL-terminated) into OUT, with up to 3
+ * attributes (the first NULL ends them). */
+static void node(char *op, char **in, char *out, Onnx__AttributeProto *a0,
+		 Onnx__AttributeProto *a1, Onnx__AttributeProto *a2)
+{
+	Onnx__NodeProto *n = &nodes[n_nodes];
+	Onnx__AttributeProto *given[3] = { a0, a1, a2 };
+	static char *outputs[MAX_ITEMS][1];
+
+	onnx__node_proto__init(n);
+	n->op_type = op;
+	n->input = in;
+	while (in[n->n_input])
+		n->n_input++;
+	outputs[n_nodes][0] = out;
+	n->output = outputs[n_nodes];
+	n->n_output = 1;
+	for (int k = 0; k < 3 && given[k]; k++)
+		attr_lists[n_nodes][n->n_attribute++] = given[k];
+	n->attribute = attr_lists[n_nodes];
+	node_list[n_nodes++] = n;
+}
+
+int main(int argc, char **argv)
+{
+	static const int64_t d_x[] = { 1, 3, 12, 12 }, d_w1[] = { 8, 3, 3, 3 }, d_b[] = { 8 },
+			     d_c1[] = { 1, 8, 12, 12 }, d_w2[] = { 8, 1, 3, 3 },
+			     d_c2[] = { 1, 8, 6, 6 }, d_w3[] = { 8, 8, 1, 1 },
+			     d_p[] = { 1, 8, 3, 3 }, d_f[] = { 1, 72 }, d_wg[] = { 72, 10 },
+			     d_bg[] = { 10 }, d_y[] = { 1, 10 };
+	static char *in_c1[] = { "x", "w1", "b1", NULL }, *in_r1[] = { "c1", NULL },
+		    *in_c2[] = { "r1", "w2", "b2", NULL }, *in_r2[] = { "c2", NULL },
+		    *in_c3[] = { "a", "w3", NULL }, *in_add[] = { "a", "b", NULL },
+		    *in_mp[] = { "s", NULL }, *in_ap[] = { "m", NULL }, *in_fl[] = { "p", NULL },
+		    *in_g[] = { "f", "wg", "bg", NULL }, *in_sm[] = { "g", NULL };
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: onnx_net MODEL.onnx INPUT.bin\n");
+		return 2;
+	}
+	weights("w1", 4, d_w1);
+	weights("b1", 1, d_b);
+	weights("w2", 4, d_w2);
+	weights("b2", 1, d_b);
+	weights("w3", 4, d_w3);
+	weights("wg", 2, d_wg);
+	weights("bg", 1, d_bg);
+	node("Conv", in_c1, "c1", attr_ints("pads", 1, 1, 4), attr_ints("kernel_shape", 3, 3, 2), NULL);
+	node("Relu", in_r1, "r1", NULL, NULL, NULL);
+	node("Conv", in_c2, "c2", attr_ints("pads", 1, 1, 4), attr_ints("strides", 2, 2, 2),
+	     attr_scalar("group", 8, 0, 0));
+	node("Relu", in_r2, "a", NULL, NULL, NULL);
+	node("Conv", in_c3, "b", NULL, NULL, NULL);
+	node("Add", in_add, "s", NULL, NULL, NULL);
+	node("MaxPool", in_mp, "m", attr_ints("kernel_shape", 2, 2, 2), attr_ints("strides", 2, 2, 2), NULL);
+	node("AveragePool", in_ap, "p", attr_ints("kernel_shape", 3, 3, 2), attr_ints("pads", 1, 1, 4), NULL);
+	node("Flatten", in_fl, "f", NULL, NULL, NULL);
+	node("Gemm", in_g, "g", attr_scalar("alpha", 0, 0.5f, 1), NULL, NULL);
+	node("Softmax", in_sm, "y", attr_scalar("axis", -1, 0, 0), NULL, NULL);
+
+	input_list[0] = value_info("x", 4, d_x);
+	output_list[0] = value_info("y", 2, d_y);
+	const struct {
+		char *name;
+		int rank;
+		const int64_t *d;
+	} mids[] = { { "c1", 4, d_c1 }, { "r1", 4, d_c1 }, { "c2", 4, d_c2 }, { "a", 4, d_c2 },
+		     { "b", 4, d_c2 },	{ "s", 4, d_c2 },  { "m", 4, d_p },   { "p", 4, d_p },
+		     { "f", 2, d_f },	{ "g", 2, d_y } };
+	size_t n_mids = sizeof mids / sizeof mids[0];
+	for (size_t k = 0; k < n_mids; k++)
+		info_list[k] = value_info(mids[k].name, mids[k].rank, mids[k].d);
+
+	Onnx__GraphProto graph;
+	onnx__graph_proto__init(&graph);
+	graph.name = "dmo_nchw_net";
+	graph.n_node = n_nodes;
+	graph.node = node_list;
+	graph.n_initializer = n_inits;
+	graph.initializer = init_list;
+	graph.n_input = 1;
+	graph.input = input_list;
+	graph.n_output = 1;
+	graph.output = output_list;
+	graph.n_value_info = n_mids;
+	graph.value_info = info_list;
+	Onnx__OperatorSetIdProto opset, *opsets[1] = { &opset };
+	onnx__operator_set_id_proto__init(&opset);
+	opset.domain = "";
+	opset.has_version = 1;
+	opset.version = 13;
+	Onnx__ModelProto model;
+	onnx__model_proto__init(&model);
+	model.has_ir_version = 1;
+	model.ir_version = 7;
+	model.producer_name = "dmo tests/onnx_net";
+	model.n_opset_import = 1;
+	model.opset_import = opsets;
+	model.graph = &graph;
+
+	size_t len = onnx__model_proto__get_packed_size(&model);
+	unsigned char *buf = malloc(len + 1);
+	FILE *f = fopen(argv[1], "wb");
+	if (!buf || !f || fwrite(buf, 1, onnx__model_proto__pack(&model, buf), f) != len ||
+	    fclose(f) != 0) {
+		perror(argv[1]);
+		return 1;
+	}
+	float x[3 * 12 * 12];
+	for (size_t k = 0; k < sizeof x / sizeof x[0]; k++)
+		x[k] = next_value();
+	f = fopen(argv[2], "wb");
+	if (!f || fwrite(x, sizeof x, 1, f) != 1 || fclose(f) != 0) {
+		perror(argv[2]);
+		return 1;
+	}
+	free(buf);
+	for (size_t k = 0; k < n_inits; k++)
+		free(inits[k].float_data);
+	return 0;
+}
