@@ -200,3 +200,7 @@ EXTRA_DIST += tests/onnx_shapes.sh
 tests_onnx_strip_SOURCES = tests/onnx_strip.c
 tests_onnx_strip_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROTOBUF_C_CFLAGS)
 tests_onnx_strip_LDADD = opspec/libdmo-model.la
+# Two real ONNX CNNs (tests/models/NOTICE) planned, verified, and their
+# shapes checked against ONNX Runtime.
+TESTS += tests/onnx_real_models.sh
+EXTRA_DIST += tests/onnx_real_models.sh

@@ -4,6 +4,10 @@
  * dmo's own inference (opspec/onnx_shapes.c) finds what the file stated.
  *
  *   onnx_strip IN OUT         write IN stripped to OUT
+ *   onnx_strip --input NAME=D1xD2... IN OUT
+ *                             write IN to OUT with graph input NAME's dims
+ *                             set (not stripped), for a runtime that takes
+ *                             symbolic dims as 1 (tests/ort/run.js)
  *   onnx_strip --compare F... read each F as it is and stripped, and print
  *                             `same F`, `refused F: MESSAGE` (a shape the
  *                             stripped file leaves unknowable), `differs F:
@@ -35,8 +39,38 @@ static unsigned char *slurp(const char *path, size_t *len)
 	return data;
 }
 
-/* DATA[LEN] stripped, in a new buffer of *OUT_LEN bytes, or NULL. */
-static unsigned char *strip(const unsigned char *data, size_t len, size_t *out_len)
+/* Graph input NAME of M gets the dims of DIMS ("1x3x48x192"): 0, or -1
+ * when M has no such input of that rank. */
+static int set_input(Onnx__ModelProto *m, const char *name, const char *dims)
+{
+	for (size_t i = 0; i < m->graph->n_input; i++) {
+		Onnx__ValueInfoProto *vi = m->graph->input[i];
+		Onnx__TensorShapeProto *shape;
+		const char *p = dims;
+
+		if (strcmp(vi->name, name) || vi->type == NULL ||
+		    vi->type->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ||
+		    (shape = vi->type->tensor_type->shape) == NULL)
+			continue;
+		for (size_t k = 0; k < shape->n_dim; k++) {
+			char *end;
+			long long d = strtoll(p, &end, 10);
+
+			if (end == p || d < 1 || (*end != 'x' && *end != '\0'))
+				return -1;
+			shape->dim[k]->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+			shape->dim[k]->dim_value = d;
+			p = *end ? end + 1 : end;
+		}
+		return *p ? -1 : 0;
+	}
+	return -1;
+}
+
+/* DATA[LEN] stripped, or with input INPUT ("NAME=DIMS") set instead when
+ * not NULL, in a new buffer of *OUT_LEN bytes, or NULL. */
+static unsigned char *strip(const unsigned char *data, size_t len, const char *input,
+			    size_t *out_len)
 {
 	Onnx__ModelProto *m = onnx__model_proto__unpack(NULL, len, data);
 	Onnx__TensorShapeProto **shapes;
@@ -45,6 +79,22 @@ static unsigned char *strip(const unsigned char *data, size_t len, size_t *out_l
 
 	if (m == NULL || m->graph == NULL)
 		return NULL;
+	if (input) {
+		char name[256];
+		const char *eq = strchr(input, '=');
+
+		if (eq == NULL || (size_t)(eq - input) >= sizeof name)
+			return NULL;
+		memcpy(name, input, (size_t)(eq - input));
+		name[eq - input] = '\0';
+		if (set_input(m, name, eq + 1) != 0)
+			return NULL;
+		*out_len = onnx__model_proto__get_packed_size(m);
+		if ((out = malloc(*out_len + 1)) != NULL)
+			onnx__model_proto__pack(m, out);
+		onnx__model_proto__free_unpacked(m, NULL);
+		return out;
+	}
 	n_value_info = m->graph->n_value_info;
 	shapes = calloc(m->graph->n_output + 1, sizeof *shapes);
 	if (shapes == NULL)
@@ -116,7 +166,7 @@ static int compare(const char *file)
 		free(data);
 		return 0;
 	}
-	if ((stripped = strip(data, len, &stripped_len)) == NULL) {
+	if ((stripped = strip(data, len, NULL, &stripped_len)) == NULL) {
 		fprintf(stderr, "onnx_strip: cannot strip %s\n", file);
 		exit(2);
 	}
@@ -141,6 +191,7 @@ int main(int argc, char **argv)
 {
 	unsigned char *data, *stripped;
 	size_t len, stripped_len;
+	const char *input = NULL;
 	FILE *f;
 	int rc = 0;
 
@@ -149,14 +200,17 @@ int main(int argc, char **argv)
 			rc |= compare(argv[i]);
 		return rc;
 	}
+	if (argc == 5 && !strcmp(argv[1], "--input"))
+		input = argv[2], argv += 2, argc -= 2;
 	if (argc != 3) {
-		fprintf(stderr, "usage: onnx_strip IN.onnx OUT.onnx | onnx_strip --compare FILE...\n");
+		fprintf(stderr, "usage: onnx_strip [--input NAME=D1xD2...] IN.onnx OUT.onnx | onnx_strip --compare FILE...\n");
 		return 2;
 	}
 	if ((data = slurp(argv[1], &len)) == NULL)
 		return 2;
-	if ((stripped = strip(data, len, &stripped_len)) == NULL) {
-		fprintf(stderr, "onnx_strip: %s is not an ONNX model\n", argv[1]);
+	if ((stripped = strip(data, len, input, &stripped_len)) == NULL) {
+		fprintf(stderr, "onnx_strip: %s is not an ONNX model%s\n", argv[1],
+			input ? " with that input" : "");
 		return 2;
 	}
 	if ((f = fopen(argv[2], "wb")) == NULL || fwrite(stripped, 1, stripped_len, f) != stripped_len ||
