@@ -296,7 +296,7 @@ static void nhwc(const struct dmo_model_tensor *t, char *buf, size_t len)
 		 (long long)t->shape[3], (long long)t->shape[1]);
 }
 
-/* Sigmoid, Softmax (over the last axis), Transpose and the reshapes
+/* Sigmoid, Tanh, Softmax (rows: its opset's rule), Transpose and the reshapes
  * (Reshape, Flatten, Squeeze, Unsqueeze) over the stored dims, which are
  * layout-free (docs/models.md). */
 static int derive_layout_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
@@ -345,9 +345,9 @@ static int derive_layout_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n
 		snprintf(text, sizeof text, "transpose:in=%s,perm=%lldx%lldx%lldx%lld,dtype=%s", shape,
 			 (long long)perm[0], (long long)perm[1], (long long)perm[2],
 			 (long long)perm[3], dt);
-	} else if (!strcmp(op, "Sigmoid") || !strcmp(op, "Softmax")) {
-		snprintf(text, sizeof text, "%s:in=%s,dtype=%s", op[1] == 'i' ? "logistic" : "softmax",
-			 shape, dt);
+	} else if (!strcmp(op, "Sigmoid") || !strcmp(op, "Softmax") || !strcmp(op, "Tanh")) {
+		snprintf(text, sizeof text, "%s:in=%s,dtype=%s",
+			 op[0] == 'T' ? "tanh" : op[1] == 'i' ? "logistic" : "softmax", shape, dt);
 	} else {
 		snprintf(text, sizeof text, "reshape:in=%s,dtype=%s", shape, dt);
 	}
@@ -360,7 +360,8 @@ static int derive_layout_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n
 
 static int is_layout_op(const char *op)
 {
-	return !strcmp(op, "Sigmoid") || !strcmp(op, "Softmax") || !strcmp(op, "Transpose") ||
+	return !strcmp(op, "Sigmoid") || !strcmp(op, "Softmax") || !strcmp(op, "Tanh") ||
+	       !strcmp(op, "Transpose") ||
 	       !strcmp(op, "Reshape") || !strcmp(op, "Flatten") || !strcmp(op, "Squeeze") ||
 	       !strcmp(op, "Unsqueeze");
 }

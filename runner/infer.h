@@ -41,6 +41,7 @@ enum dmo_net_op {
 	DMO_NET_CONCAT,     /* in... along AXIS */
 	DMO_NET_QUANTIZE,   /* in (f32 or int8) -> int8 */
 	DMO_NET_DEQUANTIZE, /* in int8 -> f32 */
+	DMO_NET_TANH,       /* in (f32) */
 	DMO_NET_OP_COUNT
 };
 

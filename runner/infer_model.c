@@ -36,7 +36,8 @@ static const struct op_of_name onnx_ops[] = {
 	{ "Relu", DMO_NET_RELU },           { "Sigmoid", DMO_NET_LOGISTIC },
 	{ "Softmax", DMO_NET_SOFTMAX },     { "Reshape", DMO_NET_RESHAPE },
 	{ "Flatten", DMO_NET_RESHAPE },     { "Squeeze", DMO_NET_RESHAPE },
-	{ "Unsqueeze", DMO_NET_RESHAPE },   { NULL, DMO_NET_OP_COUNT },
+	{ "Unsqueeze", DMO_NET_RESHAPE },   { "Tanh", DMO_NET_TANH },
+	{ NULL, DMO_NET_OP_COUNT },
 };
 
 static int tensor_of(const struct dmo_model_tensor *mt, struct dmo_net_tensor *t, char *err,

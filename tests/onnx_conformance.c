@@ -119,8 +119,8 @@ static const Onnx__AttributeProto *attr(const Onnx__NodeProto *n, const char *na
 	return NULL;
 }
 
-/* The layer of an op over the stored dims (relu6, softmax, mean, pad,
- * concat: docs/models.md) through dmo's runner on IN, the NCHW input as
+/* The layer of an op over the stored dims (relu6, tanh, softmax, mean,
+ * pad, concat: docs/models.md) through dmo's runner on IN, the NCHW input as
  * stored, into OUT.  A concatenation's other inputs, side by side in each
  * row, are its second operand.  Returns 0, or -1 when a kernel or an
  * input fails. */
@@ -238,6 +238,7 @@ static int run_case(const char *dir, const struct dmo_model *m, float **out, siz
 					 : dk_mul_f32(&p, x.v, w.v, y, NULL);
 		break;
 	case DMO_OP_RELU6:
+	case DMO_OP_TANH:
 	case DMO_OP_SOFTMAX:
 	case DMO_OP_MEAN:
 	case DMO_OP_PAD:

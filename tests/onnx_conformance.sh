@@ -14,6 +14,7 @@ set -- "$data"/node/test_conv_* "$data"/node/test_maxpool_* "$data"/node/test_av
 	"$data"/node/test_mul* "$data"/node/test_concat_* "$data"/node/test_constant_pad \
 	"$data"/node/test_reduce_mean_* "$data"/node/test_globalaveragepool* \
 	"$data"/node/test_softmax_* "$data"/node/test_clip* "$data"/node/test_matmul_* \
+	"$data"/node/test_tanh* "$data"/pytorch-converted/test_Tanh \
 	"$data"/pytorch-converted/test_Conv2d* "$data"/pytorch-converted/test_*Pool2d* \
 	"$data"/pytorch-converted/test_Softmax "$data"/pytorch-converted/test_ReLU \
 	"$data"/pytorch-converted/test_Linear "$data"/pytorch-converted/test_*Pad2d \
@@ -25,7 +26,7 @@ cat "$WORK/out"
 expect_eq "onnx_conformance exit status" 0 "$status"
 # Each operator dmo models has passing cases (a reader that refused them
 # all would pass vacuously).
-for op in conv2d dwconv2d maxpool avgpool fc relu add mul concat pad mean softmax; do
+for op in conv2d dwconv2d maxpool avgpool fc relu add mul concat pad mean softmax tanh; do
 	grep -q "^pass .* $op:" "$WORK/out" && echo "ok: $op cases pass" || fail "no passing $op case"
 done
 # The layout-free ops read with op specs over the stored dims (no expected
@@ -43,4 +44,15 @@ done
 grep -q "^no overlap: op Softmax, softmax over axis 1 of 3 (dmo's is over the last)" "$WORK/axis1.out" &&
 	echo "ok: a softmax over another axis is planned without overlap, named" ||
 	fail "softmax axis 1: $(cat "$WORK/axis1.out")"
+# dmo infer of Tanh (dmo's tanh kernel) against ONNX Runtime, when
+# installed (tests/ort).
+if command -v node >/dev/null 2>&1 && [ -d "$top_srcdir/tests/ort/node_modules/onnxruntime-node" ]; then
+	case="$data/node/test_tanh"
+	node "$top_srcdir/tests/ort/tensor_bytes.js" "$case/test_data_set_0/input_0.pb" >"$WORK/tanh.in"
+	node "$top_srcdir/tests/ort/run.js" "$case/model.onnx" "$WORK/tanh.in" "$WORK/tanh.ort" 2>/dev/null
+	expect_eq "Tanh: ONNX Runtime exit status" 0 $?
+	"$DMO" infer -q --input "$WORK/tanh.in" --output "$WORK/tanh.dmo" "$case/model.onnx" >/dev/null 2>&1
+	expect_eq "Tanh: dmo infer exit status" 0 $?
+	f32_close "Tanh: dmo infer = ONNX Runtime" "$WORK/tanh.ort" "$WORK/tanh.dmo"
+fi
 finish
