@@ -385,7 +385,7 @@ static int run_elementwise(struct ctx *c)
 		return fail(c, "tensor size out of range");
 	int row = (int)elems(in);
 	if (s->op == DMO_NET_SOFTMAX)
-		row = in->rank ? in->dims[in->rank - 1] : 1;
+		row = s->softmax_row ? s->softmax_row : in->rank ? in->dims[in->rank - 1] : 1;
 	flat_params(c, elems(in), row);
 	if (is_quantized_type(in->dtype)) {
 		if (need_quant(c, in, "input") || need_quant(c, out, "output") ||

@@ -209,6 +209,10 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net,
 		/* Reshape's shape operand is the output's shape, known. */
 		if (s->op == DMO_NET_RESHAPE)
 			s->n_inputs = 1;
+		/* A softmax's rows are its op spec's channels (the reader's
+		 * flattening by the opset's rule). */
+		if (s->op == DMO_NET_SOFTMAX)
+			s->softmax_row = l->op.in_c;
 		s->nchw = l->op.layout == DMO_LAYOUT_NCHW;
 	}
 	/* The options the reader resolved into the op spec. */

@@ -44,8 +44,8 @@ done
 grep -q "^no overlap: op Softmax, softmax over axis 1 of 3 (dmo's is over the last)" "$WORK/axis1.out" &&
 	echo "ok: a softmax over another axis is planned without overlap, named" ||
 	fail "softmax axis 1: $(cat "$WORK/axis1.out")"
-# dmo infer of Tanh (dmo's tanh kernel) against ONNX Runtime, when
-# installed (tests/ort).
+# dmo infer of Tanh (dmo's tanh kernel) and of a Softmax by opset 11's
+# rule against ONNX Runtime, when installed (tests/ort).
 if command -v node >/dev/null 2>&1 && [ -d "$top_srcdir/tests/ort/node_modules/onnxruntime-node" ]; then
 	case="$data/node/test_tanh"
 	node "$top_srcdir/tests/ort/tensor_bytes.js" "$case/test_data_set_0/input_0.pb" >"$WORK/tanh.in"
@@ -54,5 +54,18 @@ if command -v node >/dev/null 2>&1 && [ -d "$top_srcdir/tests/ort/node_modules/o
 	"$DMO" infer -q --input "$WORK/tanh.in" --output "$WORK/tanh.dmo" "$case/model.onnx" >/dev/null 2>&1
 	expect_eq "Tanh: dmo infer exit status" 0 $?
 	f32_close "Tanh: dmo infer = ONNX Runtime" "$WORK/tanh.ort" "$WORK/tanh.dmo"
+	# Softmax over axis 1 of 3x4x5 under opset 11 (onnx_strip --opset):
+	# rows of the 4 x 5 elements from axis 1 on, not of the last axis.
+	case="$data/node/test_softmax_axis_1"
+	"$top_builddir/tests/onnx_strip" --opset 11 "$case/model.onnx" "$WORK/softmax11.onnx"
+	"$DMO" model "$WORK/softmax11.onnx" | grep -q " softmax:in=1x3x20,dtype=f32" &&
+		echo "ok: an opset 11 softmax at axis 1 has rows of 20" ||
+		fail "softmax11: $("$DMO" model "$WORK/softmax11.onnx" 2>&1 | head -3)"
+	node "$top_srcdir/tests/ort/tensor_bytes.js" "$case/test_data_set_0/input_0.pb" >"$WORK/softmax.in"
+	node "$top_srcdir/tests/ort/run.js" "$WORK/softmax11.onnx" "$WORK/softmax.in" "$WORK/softmax.ort" 2>/dev/null
+	expect_eq "opset 11 Softmax: ONNX Runtime exit status" 0 $?
+	"$DMO" infer -q --input "$WORK/softmax.in" --output "$WORK/softmax.dmo" "$WORK/softmax11.onnx" >/dev/null 2>&1
+	expect_eq "opset 11 Softmax: dmo infer exit status" 0 $?
+	f32_close "opset 11 Softmax: dmo infer = ONNX Runtime" "$WORK/softmax.ort" "$WORK/softmax.dmo"
 fi
 finish

@@ -8,6 +8,10 @@
  *                             write IN to OUT with graph input NAME's dims
  *                             set (not stripped), for a runtime that takes
  *                             symbolic dims as 1 (tests/ort/run.js)
+ *   onnx_strip --opset N IN OUT
+ *                             write IN to OUT importing opset N of the
+ *                             default domain instead (not stripped): the
+ *                             same nodes under another version's rules
  *   onnx_strip --compare F... read each F as it is and stripped, and print
  *                             `same F`, `refused F: MESSAGE` (a shape the
  *                             stripped file leaves unknowable), `differs F:
@@ -67,10 +71,11 @@ static int set_input(Onnx__ModelProto *m, const char *name, const char *dims)
 	return -1;
 }
 
-/* DATA[LEN] stripped, or with input INPUT ("NAME=DIMS") set instead when
- * not NULL, in a new buffer of *OUT_LEN bytes, or NULL. */
+/* DATA[LEN] stripped, or instead with input INPUT ("NAME=DIMS") set
+ * when not NULL, or with the default domain's OPSET imported when >= 0, in
+ * a new buffer of *OUT_LEN bytes, or NULL. */
 static unsigned char *strip(const unsigned char *data, size_t len, const char *input,
-			    size_t *out_len)
+			    long long opset, size_t *out_len)
 {
 	Onnx__ModelProto *m = onnx__model_proto__unpack(NULL, len, data);
 	Onnx__TensorShapeProto **shapes;
@@ -79,16 +84,21 @@ static unsigned char *strip(const unsigned char *data, size_t len, const char *i
 
 	if (m == NULL || m->graph == NULL)
 		return NULL;
-	if (input) {
+	if (input || opset >= 0) {
 		char name[256];
-		const char *eq = strchr(input, '=');
+		const char *eq = input ? strchr(input, '=') : NULL;
 
-		if (eq == NULL || (size_t)(eq - input) >= sizeof name)
+		for (size_t i = 0; opset >= 0 && i < m->n_opset_import; i++)
+			if (m->opset_import[i]->domain == NULL || !m->opset_import[i]->domain[0])
+				m->opset_import[i]->version = opset;
+		if (input && (eq == NULL || (size_t)(eq - input) >= sizeof name))
 			return NULL;
-		memcpy(name, input, (size_t)(eq - input));
-		name[eq - input] = '\0';
-		if (set_input(m, name, eq + 1) != 0)
-			return NULL;
+		if (input) {
+			memcpy(name, input, (size_t)(eq - input));
+			name[eq - input] = '\0';
+			if (set_input(m, name, eq + 1) != 0)
+				return NULL;
+		}
 		*out_len = onnx__model_proto__get_packed_size(m);
 		if ((out = malloc(*out_len + 1)) != NULL)
 			onnx__model_proto__pack(m, out);
@@ -166,7 +176,7 @@ static int compare(const char *file)
 		free(data);
 		return 0;
 	}
-	if ((stripped = strip(data, len, NULL, &stripped_len)) == NULL) {
+	if ((stripped = strip(data, len, NULL, -1, &stripped_len)) == NULL) {
 		fprintf(stderr, "onnx_strip: cannot strip %s\n", file);
 		exit(2);
 	}
@@ -192,6 +202,7 @@ int main(int argc, char **argv)
 	unsigned char *data, *stripped;
 	size_t len, stripped_len;
 	const char *input = NULL;
+	long long opset = -1;
 	FILE *f;
 	int rc = 0;
 
@@ -202,13 +213,15 @@ int main(int argc, char **argv)
 	}
 	if (argc == 5 && !strcmp(argv[1], "--input"))
 		input = argv[2], argv += 2, argc -= 2;
+	else if (argc == 5 && !strcmp(argv[1], "--opset"))
+		opset = strtoll(argv[2], NULL, 10), argv += 2, argc -= 2;
 	if (argc != 3) {
-		fprintf(stderr, "usage: onnx_strip [--input NAME=D1xD2...] IN.onnx OUT.onnx | onnx_strip --compare FILE...\n");
+		fprintf(stderr, "usage: onnx_strip [--input NAME=D1xD2... | --opset N] IN.onnx OUT.onnx | onnx_strip --compare FILE...\n");
 		return 2;
 	}
 	if ((data = slurp(argv[1], &len)) == NULL)
 		return 2;
-	if ((stripped = strip(data, len, input, &stripped_len)) == NULL) {
+	if ((stripped = strip(data, len, input, opset, &stripped_len)) == NULL) {
 		fprintf(stderr, "onnx_strip: %s is not an ONNX model%s\n", argv[1],
 			input ? " with that input" : "");
 		return 2;
