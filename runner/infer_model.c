@@ -133,12 +133,14 @@ static int gemm_as_fc(const struct dmo_model *model, size_t i, struct dmo_net *n
 			 i + 1, l->name, (unsigned long long)n_c);
 		return -1;
 	}
-	if ((!trans_b || alpha != 1.0) && model->tensors[s->inputs[1]].n_consumers != 1) {
-		snprintf(err, err_len, "layer %zu '%s': Gemm's B, read by other layers too, would need "
-			 "another layout", i + 1, l->name);
+	int new_b = !trans_b || alpha != 1.0, new_c = c && (beta != 1.0 || n_c != (uint64_t)units);
+	int shared_b = new_b && model->tensors[s->inputs[1]].n_consumers != 1;
+	if (shared_b || (new_c && model->tensors[s->inputs[2]].n_consumers != 1)) {
+		snprintf(err, err_len, "layer %zu '%s': Gemm's %s, read by other layers too, would need "
+			 "other values", i + 1, l->name, shared_b ? "B" : "C");
 		return -1;
 	}
-	if (!trans_b || alpha != 1.0) {
+	if (new_b) {
 		const float *from = b->data;
 		float *w = owned_by(net, malloc(sizeof *w * (size_t)units * (size_t)k + 1));
 		if (!w)
@@ -151,7 +153,7 @@ static int gemm_as_fc(const struct dmo_model *model, size_t i, struct dmo_net *n
 		b->dims[0] = units;
 		b->dims[1] = k;
 	}
-	if (c && (beta != 1.0 || n_c != (uint64_t)units)) {
+	if (new_c) {
 		const float *from = c->data;
 		float *bias = owned_by(net, malloc(sizeof *bias * (size_t)units));
 		if (!bias)

@@ -68,8 +68,8 @@ refuse "a misspelt option" "^dmo plan: unknown option '--verfiy'; did you mean '
 	"$DMO" plan --verfiy ds_cnn_kws
 refuse "a misspelt op" "did you mean 'dwconv2d'?" "$DMO" formula dwconv:in=8x8x3,k=3
 refuse "another tool's dtype" "did you mean 'f32'?" "$DMO" formula relu:in=2x2x2,dtype=float32
-refuse "infer: an ONNX model" "^dmo infer: .*dmo infer runs .tflite models (this one is a onnx" \
-	"$DMO" infer "$MODELS/onnx_add_bcast.onnx"
+refuse "infer: a layer table" "^dmo infer: .*dmo infer runs .tflite and .onnx models (a layer table has no weights)" \
+	"$DMO" infer ds_cnn_kws
 refuse "infer --input: no such file" "^dmo infer: /nonexistent.bin: No such file" \
 	"$DMO" infer --input /nonexistent.bin "$int8"
 refuse "infer --input: 3 of 4 bytes" "^dmo infer: short.bin: too short for input '.*' (4 bytes)" \

@@ -3,16 +3,17 @@
 # with AddressSanitizer and UndefinedBehaviorSanitizer, in a copy of the
 # source tree (sanitize-build/ below the build folder), running what reads
 # untrusted input natively: the op-spec parser, the model readers on the
-# damaged-model corpus, the planner, the reference kernels through infer,
-# and the hostile-input cases.  Any sanitizer report fails the run.  Tests
-# under Valgrind are left out (Valgrind and ASan do not mix).
+# damaged-model corpus, the planner, the reference kernels through infer
+# (an ONNX CNN's NCHW kernels too), and the hostile-input cases.  Any
+# sanitizer report fails the run.  Tests under Valgrind are left out
+# (Valgrind and ASan do not mix).
 set -u
 src=$(cd "${top_srcdir:?}" && pwd)
 dir=$(pwd)/sanitize-build
 flags="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined"
 programs="analysis/dmo tests/test_opspec tests/test_models tests/test_model_tflite \
 tests/test_model_onnx tests/test_infer tests/test_infer_ops tests/test_infer_model \
-tests/test_plan tests/test_methods tests/model_damage tests/csv_tsv tests/layers_tsv"
+tests/test_plan tests/test_methods tests/model_damage tests/csv_tsv tests/layers_tsv tests/onnx_net"
 
 rm -rf "$dir" && mkdir -p "$dir" || exit 2
 # The tracked files as they are now (uncommitted edits included).
@@ -55,5 +56,10 @@ for m in "$src"/tests/models/*.tflite "$src"/tests/models/*.onnx; do
 	run "model $base" analysis/dmo model "$m"
 	run "plan --verify $base" sh -c 'analysis/dmo plan --verify "$1" >/dev/null 2>&1; [ $? -le 1 ]' sh "$m"
 done
+# An ONNX CNN with real weights: the NCHW kernels, Gemm's rewritten
+# weights and the overlapped arena.
+run "onnx_net" tests/onnx_net onnx_net.onnx onnx_net.in
+run "infer onnx_net" analysis/dmo infer -q --input onnx_net.in onnx_net.onnx
+run "plan --verify onnx_net" analysis/dmo plan --verify onnx_net.onnx
 echo "sanitize: $failed failed"
 [ "$failed" -eq 0 ]

@@ -4,9 +4,9 @@
  * (SQUEEZE as a reshape, options from the op spec); every model the engine
  * cannot run is refused with the tensor or layer named and the reason:
  * tables, TFLite operator names in an ONNX model, an element type, rank
- * or dimension it has no kernel
- * for, a short constant, a layer's operand/result count, fused activation,
- * explicit padding or missing options, and a net dmo_net_check refuses. */
+ * or dimension it has no kernel for, a short constant, a layer's
+ * operand/result count, fused activation, explicit padding or missing
+ * options, and a net dmo_net_check refuses. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>

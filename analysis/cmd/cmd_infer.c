@@ -61,10 +61,12 @@ static const struct cmd_spec command = {
 	.name = "infer",
 	.synopsis = "[OPTIONS] MODEL",
 	.description =
-	"Run a .tflite MODEL with its real weights and quantisation through dmo's\n"
-	"reference kernels (TensorFlow Lite Micro's integer arithmetic), every\n"
-	"activation tensor inside one arena laid out by `dmo plan`.  Print the\n"
-	"arena size and each output (the top classes of a classifier).\n",
+	"Run a .tflite or .onnx MODEL with its real weights and quantisation\n"
+	"through dmo's reference kernels (TensorFlow Lite Micro's integer\n"
+	"arithmetic; an ONNX model's Conv and pools on the NCHW kernels, in ONNX\n"
+	"Runtime's loop order), every activation tensor inside one arena laid out\n"
+	"by `dmo plan`.  Print the arena size and each output (the top classes of\n"
+	"a classifier).\n",
 	.tables = { cmd_input_options, options },
 	.notes = "--csv and --json print every output element, a row each: the output's\n"
 		 "name and shape, the element's index and real value, and its rank by\n"

@@ -29,11 +29,14 @@ static i128 axis_lag(i128 a, i128 b, int n, int s, int p)
 	return best;
 }
 
-/* Section 4 of docs/formulas.md: the ops that move or rescale elements
- * have an exact closed form; the result's raw value (before the clamp) is
- * RAW bytes, reported as a penalty below OB. */
-static void closed_form(const struct dmo_geom *g, i128 raw, struct dmo_analytic_result *res)
+/* A closed form whose raw value (before the clamp) is RAW bytes, reported
+ * as a penalty below OB: exact (EXACT 1) for the ops that move or rescale
+ * elements (docs/formulas.md section 4), a lower bound for the NCHW
+ * windowed ops (3.6). */
+static void closed_form(const struct dmo_geom *g, i128 raw, int exact,
+			struct dmo_analytic_result *res)
 {
+	res->exact = exact;
 	res->in_bytes = dmo_geom_in_bytes(g);
 	res->out_bytes = dmo_geom_out_bytes(g);
 	res->penalty = raw < (i128)res->out_bytes ? (uint64_t)((i128)res->out_bytes - raw) : 0;
@@ -89,18 +92,18 @@ int dmo_analytic_geom(const struct dmo_geom *g, struct dmo_analytic_result *res)
 {
 	switch (g->kind) {
 	case DMO_GEOM_PLANES:
-		closed_form(g, planes_raw(g), res);
+		closed_form(g, planes_raw(g), 0, res);
 		return 0;
 	case DMO_GEOM_FLAT:
 	case DMO_GEOM_ROWS:
 	case DMO_GEOM_MEAN: {
 		/* 4.1, 4.2: min(IB, OB) exactly. */
 		uint64_t ib = dmo_geom_in_bytes(g), ob = dmo_geom_out_bytes(g);
-		closed_form(g, ib < ob ? ib : ob, res);
+		closed_form(g, ib < ob ? ib : ob, 1, res);
 		return 0;
 	}
 	case DMO_GEOM_GATHER:
-		closed_form(g, gather_raw(g), res);
+		closed_form(g, gather_raw(g), 1, res);
 		return 0;
 	default:
 		break;
@@ -141,6 +144,7 @@ int dmo_analytic_geom(const struct dmo_geom *g, struct dmo_analytic_result *res)
 	res->rho = (double)rho_num / (double)D;
 	res->lag = (double)lag / (double)D;
 	res->linear = 1;
+	res->exact = 0;
 	res->os = dmo_os_clamp(1, (int64_t)res->out_bytes - (int64_t)res->penalty,
 			       res->in_bytes, res->out_bytes);
 	return 0;

@@ -28,6 +28,8 @@ struct dmo_analytic_result {
 			       * logistic, mean, quantize, dequantize, pad,
 			       * concat, transpose; the NCHW windowed ops),
 			       * rho and lag unused */
+	int exact;            /* 1: the closed form is the exact O_s
+			       * (formulas.md section 4); 0: a lower bound */
 };
 
 /* Returns 0, or -1 (errno EINVAL) for an inconsistent spec. */
