@@ -46,14 +46,17 @@ grep -q "^no overlap: op Softmax, softmax over axis 1 of 3 (dmo's is over the la
 	fail "softmax axis 1: $(cat "$WORK/axis1.out")"
 # dmo infer of Tanh (dmo's tanh kernel) and of a Softmax by opset 11's
 # rule against ONNX Runtime, when installed (tests/ort).
+# infer_vs_ort WHAT MODEL INPUT_PB: dmo infer = ONNX Runtime on the input.
+infer_vs_ort() {
+	node "$top_srcdir/tests/ort/tensor_bytes.js" "$3" >"$WORK/ort.in"
+	node "$top_srcdir/tests/ort/run.js" "$2" "$WORK/ort.in" "$WORK/ort.out" 2>/dev/null
+	expect_eq "$1: ONNX Runtime exit status" 0 $?
+	"$DMO" infer -q --input "$WORK/ort.in" --output "$WORK/dmo.out" "$2" >/dev/null 2>&1
+	expect_eq "$1: dmo infer exit status" 0 $?
+	f32_close "$1: dmo infer = ONNX Runtime" "$WORK/ort.out" "$WORK/dmo.out"
+}
 if command -v node >/dev/null 2>&1 && [ -d "$top_srcdir/tests/ort/node_modules/onnxruntime-node" ]; then
-	case="$data/node/test_tanh"
-	node "$top_srcdir/tests/ort/tensor_bytes.js" "$case/test_data_set_0/input_0.pb" >"$WORK/tanh.in"
-	node "$top_srcdir/tests/ort/run.js" "$case/model.onnx" "$WORK/tanh.in" "$WORK/tanh.ort" 2>/dev/null
-	expect_eq "Tanh: ONNX Runtime exit status" 0 $?
-	"$DMO" infer -q --input "$WORK/tanh.in" --output "$WORK/tanh.dmo" "$case/model.onnx" >/dev/null 2>&1
-	expect_eq "Tanh: dmo infer exit status" 0 $?
-	f32_close "Tanh: dmo infer = ONNX Runtime" "$WORK/tanh.ort" "$WORK/tanh.dmo"
+	infer_vs_ort Tanh "$data/node/test_tanh/model.onnx" "$data/node/test_tanh/test_data_set_0/input_0.pb"
 	# Softmax over axis 1 of 3x4x5 under opset 11 (onnx_strip --opset):
 	# rows of the 4 x 5 elements from axis 1 on, not of the last axis.
 	case="$data/node/test_softmax_axis_1"
@@ -61,11 +64,6 @@ if command -v node >/dev/null 2>&1 && [ -d "$top_srcdir/tests/ort/node_modules/o
 	"$DMO" model "$WORK/softmax11.onnx" | grep -q " softmax:in=1x3x20,dtype=f32" &&
 		echo "ok: an opset 11 softmax at axis 1 has rows of 20" ||
 		fail "softmax11: $("$DMO" model "$WORK/softmax11.onnx" 2>&1 | head -3)"
-	node "$top_srcdir/tests/ort/tensor_bytes.js" "$case/test_data_set_0/input_0.pb" >"$WORK/softmax.in"
-	node "$top_srcdir/tests/ort/run.js" "$WORK/softmax11.onnx" "$WORK/softmax.in" "$WORK/softmax.ort" 2>/dev/null
-	expect_eq "opset 11 Softmax: ONNX Runtime exit status" 0 $?
-	"$DMO" infer -q --input "$WORK/softmax.in" --output "$WORK/softmax.dmo" "$WORK/softmax11.onnx" >/dev/null 2>&1
-	expect_eq "opset 11 Softmax: dmo infer exit status" 0 $?
-	f32_close "opset 11 Softmax: dmo infer = ONNX Runtime" "$WORK/softmax.ort" "$WORK/softmax.dmo"
+	infer_vs_ort "opset 11 Softmax" "$WORK/softmax11.onnx" "$case/test_data_set_0/input_0.pb"
 fi
 finish
