@@ -8,16 +8,18 @@
  * kernels"), and `dmo infer` runs it on them.  Tensor shapes and byte
  * counts stay as in the file.  Element-wise ops and Gemm are
  * layout-free.  Shapes must be static: a symbolic dimension needs --shape;
- * intermediate shapes come from value_info or, for ops with an op spec,
- * from the op spec itself. */
+ * intermediate shapes come from value_info or, when the file leaves them
+ * out, from ONNX shape inference (onnx_shapes.c). */
 #include "errbuf.h"
 #include "model_table.h"
 #include "name_index.h"
 #include "onnx.pb-c.h"
+#include "onnx_shapes.h"
 #include "protobuf_depth.h"
 
 #include <assert.h>
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +40,14 @@ static const struct {
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The values of a small integer tensor a node writes (Constant, Shape,
+ * ...), which a later Reshape, Pad or Slice may read. */
+struct known_ints {
+	int tensor;
+	int n;
+	int64_t ints[DMO_ONNX_MAX_INTS];
+};
+
 struct onnx {
 	const char *source;
 	struct dmo_model *model;
@@ -46,6 +56,10 @@ struct onnx {
 	const struct dmo_model_shape *shapes;
 	size_t n_shapes;
 	const Onnx__GraphProto *graph;
+	int64_t opset;          /* of the default domain */
+	size_t node;            /* the node being read, for messages */
+	struct known_ints *known;
+	size_t n_known, cap_known;
 	char *err;
 	size_t err_len;
 };
@@ -126,23 +140,25 @@ static int set_shape(struct onnx *o, struct dmo_model_tensor *t, const int64_t *
 	return 0;
 }
 
-static int read_initializer(struct onnx *o, const Onnx__TensorProto *init)
+/* Constant NAME: an initializer, or the value of a Constant node (which
+ * ONNX Runtime, like dmo, folds into the weights). */
+static int read_initializer(struct onnx *o, const char *name, const Onnx__TensorProto *init)
 {
 	int idx;
 	struct dmo_model_tensor *t;
 
-	if (init->name == NULL || !init->name[0])
+	if (name == NULL || !name[0])
 		return fail(o, "an initializer has no name");
-	if ((idx = tensor(o, init->name)) < 0)
+	if ((idx = tensor(o, name)) < 0)
 		return -1;
 	t = &o->model->tensors[idx];
 	if (t->producer == DMO_MODEL_CONSTANT)
-		return fail(o, "two initializers are named '%s'", init->name);
+		return fail(o, "two initializers are named '%s'", name);
 	t->producer = DMO_MODEL_CONSTANT;
 	if (set_type(o, t, init->data_type) != 0 || init->n_dims > DMO_MODEL_MAX_RANK ||
 	    set_shape(o, t, init->dims, (int)init->n_dims) != 0)
 		return init->n_dims > DMO_MODEL_MAX_RANK
-			       ? fail(o, "initializer '%s' has rank %zu", init->name, init->n_dims)
+			       ? fail(o, "initializer '%s' has rank %zu", name, init->n_dims)
 			       : -1;
 	if (init->has_raw_data) {
 		t->data = init->raw_data.data;
@@ -158,15 +174,27 @@ static int read_initializer(struct onnx *o, const Onnx__TensorProto *init)
 		 * float16, ...), so not always the tensor's own bytes. */
 		if (init->n_int32_data != t->elems)
 			return fail(o, "initializer '%s' holds %zu values for %llu elements",
-				    init->name, init->n_int32_data, (unsigned long long)t->elems);
+				    name, init->n_int32_data, (unsigned long long)t->elems);
 		t->data = (const unsigned char *)init->int32_data;
 		t->data_len = init->n_int32_data * sizeof(int32_t);
 		return 0;
 	}
 	if (t->data && t->elem_size && t->data_len != t->bytes)
-		return fail(o, "initializer '%s' holds %zu bytes for %llu", init->name, t->data_len,
+		return fail(o, "initializer '%s' holds %zu bytes for %llu", name, t->data_len,
 			    (unsigned long long)t->bytes);
 	return 0;
+}
+
+/* The tensor of node N when it is a Constant dmo reads as a constant, or
+ * NULL. */
+static const Onnx__TensorProto *constant_node(const Onnx__NodeProto *n)
+{
+	const Onnx__AttributeProto *a;
+
+	if (n->op_type == NULL || strcmp(n->op_type, "Constant") || n->n_output != 1 ||
+	    (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx")))
+		return NULL;
+	return (a = dmo_onnx_attr(n, "value")) != NULL ? a->t : NULL;
 }
 
 /* The type and shape a ValueInfoProto gives its tensor, if any. */
@@ -215,36 +243,9 @@ static int read_value_info(struct onnx *o, const Onnx__ValueInfoProto *vi, int g
 	return set_shape(o, t, dims, (int)tt->shape->n_dim);
 }
 
-static const Onnx__AttributeProto *attr(const Onnx__NodeProto *n, const char *name)
-{
-	for (size_t i = 0; i < n->n_attribute; i++)
-		if (n->attribute[i]->name && strcmp(n->attribute[i]->name, name) == 0)
-			return n->attribute[i];
-	return NULL;
-}
-
-static int64_t attr_int(const Onnx__NodeProto *n, const char *name, int64_t def)
-{
-	const Onnx__AttributeProto *a = attr(n, name);
-
-	return a && a->has_i ? a->i : def;
-}
-
-/* INTS[COUNT] of attribute NAME, DEF for each when absent; -1 when present
- * with another count. */
-static int attr_ints(const Onnx__NodeProto *n, const char *name, int64_t *ints, size_t count,
-		     int64_t def)
-{
-	const Onnx__AttributeProto *a = attr(n, name);
-
-	for (size_t i = 0; i < count; i++)
-		ints[i] = a && a->n_ints == count ? a->ints[i] : def;
-	return a == NULL || a->n_ints == count ? 0 : -1;
-}
-
 static int attr_string_is(const Onnx__NodeProto *n, const char *name, const char *value)
 {
-	const Onnx__AttributeProto *a = attr(n, name);
+	const Onnx__AttributeProto *a = dmo_onnx_attr(n, name);
 
 	if (a == NULL || !a->has_s)
 		return strcmp(value, "NOTSET") == 0;
@@ -272,7 +273,7 @@ static const char *window_pad(const Onnx__NodeProto *n, char *buf, size_t len, c
 		*why = "auto_pad SAME_LOWER puts the odd padding first";
 		return NULL;
 	}
-	if (attr_ints(n, "pads", pads, 4, 0) != 0) {
+	if (dmo_onnx_attr_ints(n, "pads", pads, 4, 0) != 0) {
 		*why = "pads are not 2-D";
 		return NULL;
 	}
@@ -293,10 +294,9 @@ static void nhwc(const struct dmo_model_tensor *t, char *buf, size_t len)
 		 (long long)t->shape[3], (long long)t->shape[1]);
 }
 
-/* Sigmoid, Softmax (over the last axis), Transpose and the reshapes
+/* Sigmoid, Tanh, Softmax (rows: its opset's rule), Transpose and the reshapes
  * (Reshape, Flatten, Squeeze, Unsqueeze) over the stored dims, which are
- * layout-free (docs/models.md); an output shape the file left out is the
- * input's (permuted for Transpose), except for the reshapes. */
+ * layout-free (docs/models.md). */
 static int derive_layout_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 			      struct dmo_model_tensor *in, struct dmo_model_tensor *out)
 {
@@ -304,53 +304,51 @@ static int derive_layout_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n
 	struct dmo_model_layer *layer = &m->layers[l];
 	const char *op = layer->op_name, *dt = dmo_dtype_name(in->dtype);
 	int r = in->rank, lead = 4 - in->rank;
-	int64_t dims[DMO_MODEL_MAX_RANK], perm[4] = { 0, 1, 2, 3 }, given[4];
+	int64_t perm[4] = { 0, 1, 2, 3 }, given[4];
 	char text[256], shape[96];
 
 	dmo_model_flat_shape(in, shape, sizeof shape);
 	if (!strcmp(op, "Softmax")) {
-		const Onnx__AttributeProto *a = attr(n, "axis");
-		int64_t axis = a && a->has_i ? a->i : -1;
+		/* Before opset 13 the input is flattened to 2-D at AXIS (1 by
+		 * default) and each row normalised: rows of the dims from
+		 * AXIS on.  From 13 on it is over AXIS alone (the last by
+		 * default), rows only when that is the last. */
+		int64_t axis = dmo_onnx_attr_int(n, "axis", o->opset < 13 ? 1 : -1), rows = 1;
 
-		if (a == NULL && r > 2)
-			return unsupported(o, layer, "softmax over the opset's default axis of %d (1 before opset 13, then the last)",
-					   r);
-		if (axis != -1 && axis != r - 1)
+		if (axis < 0)
+			axis += r;
+		if (axis < 0 || axis >= (r ? r : 1))
+			return unsupported(o, layer, "softmax over axis %lld of %d", (long long)axis, r);
+		if (o->opset >= 13 && axis != r - 1)
 			return unsupported(o, layer, "softmax over axis %lld of %d (dmo's is over the last)",
 					   (long long)axis, r);
+		for (int i = (int)axis; i < r - 1; i++)
+			rows *= in->shape[i];
+		if (rows > 1 && in->elems) /* over more than the last dim */
+			snprintf(shape, sizeof shape, "1x%llux%lld",
+				 (unsigned long long)(in->elems / (uint64_t)(rows * in->shape[r - 1])),
+				 (long long)(rows * in->shape[r - 1]));
 	}
 	if (!strcmp(op, "Transpose")) {
-		if (r < 1 || r > 4 || attr_ints(n, "perm", given, (size_t)r, -1) != 0)
+		if (r < 1 || r > 4 || dmo_onnx_attr_ints(n, "perm", given, (size_t)r, -1) != 0)
 			return unsupported(o, layer, "not a 1-D to 4-D input with a perm of its rank");
 		for (int i = 0; i < r; i++) {
 			/* No perm: the axes reversed. */
-			int64_t p = attr(n, "perm") == NULL ? r - 1 - i : given[i];
+			int64_t p = dmo_onnx_attr(n, "perm") == NULL ? r - 1 - i : given[i];
 			if (p < 0 || p >= r)
 				return unsupported(o, layer, "perm entry %lld of %d axes",
 						   (long long)p, r);
 			perm[lead + i] = lead + p;
-			dims[i] = in->shape[p];
 		}
 		snprintf(text, sizeof text, "transpose:in=%s,perm=%lldx%lldx%lldx%lld,dtype=%s", shape,
 			 (long long)perm[0], (long long)perm[1], (long long)perm[2],
 			 (long long)perm[3], dt);
-	} else if (!strcmp(op, "Sigmoid") || !strcmp(op, "Softmax")) {
-		memcpy(dims, in->shape, sizeof dims);
-		snprintf(text, sizeof text, "%s:in=%s,dtype=%s", op[1] == 'i' ? "logistic" : "softmax",
-			 shape, dt);
+	} else if (!strcmp(op, "Sigmoid") || !strcmp(op, "Softmax") || !strcmp(op, "Tanh")) {
+		snprintf(text, sizeof text, "%s:in=%s,dtype=%s",
+			 op[0] == 'T' ? "tanh" : op[1] == 'i' ? "logistic" : "softmax", shape, dt);
 	} else {
 		snprintf(text, sizeof text, "reshape:in=%s,dtype=%s", shape, dt);
 	}
-	if (out->rank < 0 && strncmp(text, "reshape:", 8) != 0) {
-		out->type_name = in->type_name;
-		out->known_dtype = 1;
-		out->dtype = in->dtype;
-		out->elem_size = in->elem_size;
-		if (set_shape(o, out, dims, r) != 0)
-			return -1;
-	}
-	if (out->rank < 0)
-		return 0; /* read_node names the output without a shape */
 	if (!out->known_dtype || out->dtype != in->dtype)
 		return unsupported(o, layer, "%s input to %s output", in->type_name,
 				   out->type_name);
@@ -360,9 +358,164 @@ static int derive_layout_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n
 
 static int is_layout_op(const char *op)
 {
-	return !strcmp(op, "Sigmoid") || !strcmp(op, "Softmax") || !strcmp(op, "Transpose") ||
+	return !strcmp(op, "Sigmoid") || !strcmp(op, "Softmax") || !strcmp(op, "Tanh") ||
+	       !strcmp(op, "Transpose") ||
 	       !strcmp(op, "Reshape") || !strcmp(op, "Flatten") || !strcmp(op, "Squeeze") ||
 	       !strcmp(op, "Unsqueeze");
+}
+
+static void value_of(const struct onnx *o, int idx, struct dmo_onnx_value *v);
+
+/* Scalar operand K of LAYER as a float when it is a float32 constant: 1
+ * with *V, 0 when the operand is absent, -1 when it cannot be read. */
+static int const_float(const struct onnx *o, const struct dmo_model_layer *layer, size_t k,
+		       float *v)
+{
+	const struct dmo_model_tensor *t = operand(o->model, layer, k);
+
+	if (t == NULL)
+		return 0;
+	if (t->producer != DMO_MODEL_CONSTANT || t->elems != 1 || t->dtype != DMO_F32 ||
+	    !t->known_dtype || t->data_len != 4)
+		return -1;
+	memcpy(v, t->data, 4);
+	return 1;
+}
+
+/* Product of dims FROM to TO (exclusive) of T. */
+static int64_t dims_product(const struct dmo_model_tensor *t, int from, int to)
+{
+	int64_t p = 1;
+
+	for (int i = from; i < to; i++)
+		p *= t->shape[i];
+	return p;
+}
+
+/* Operators that move, pad or rescale elements over the stored dims, read
+ * as dmo's layout-free op specs (docs/models.md): Pad (constant zeros),
+ * Concat (along any axis: the dims before it are rows, the rest a row's
+ * elements), ReduceMean over adjacent axes and GlobalAveragePool (the
+ * mean's batch is the dims before, its channels the dims after), and
+ * QuantizeLinear, DequantizeLinear. */
+static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
+			    struct dmo_model_tensor *in, struct dmo_model_tensor *out)
+{
+	struct dmo_model *m = o->model;
+	struct dmo_model_layer *layer = &m->layers[l];
+	const char *op = layer->op_name, *dt = dmo_dtype_name(in->dtype);
+	int r = in->rank;
+	char text[256], shape[96];
+
+	dmo_model_flat_shape(in, shape, sizeof shape);
+	if (strcmp(op, "QuantizeLinear") && strcmp(op, "DequantizeLinear") &&
+	    (!out->known_dtype || out->dtype != in->dtype))
+		return unsupported(o, layer, "%s input to %s output", in->type_name, out->type_name);
+	if (!strcmp(op, "QuantizeLinear") || !strcmp(op, "DequantizeLinear")) {
+		const struct dmo_model_tensor *scale = operand(m, layer, 1);
+
+		if (!out->known_dtype)
+			return unsupported(o, layer, "%s output: no dmo kernel", out->type_name);
+		if (scale == NULL || scale->elems != 1)
+			return unsupported(o, layer, "a scale per channel");
+		snprintf(text, sizeof text, "%s:in=%s,dtype=%s,out_dtype=%s",
+			 op[0] == 'Q' ? "quantize" : "dequantize", shape, dt,
+			 dmo_dtype_name(out->dtype));
+	} else if (!strcmp(op, "Pad")) {
+		struct dmo_onnx_value pads = { .n_ints = -1, .n_floats = -1 };
+		const struct dmo_model_tensor *value = operand(m, layer, 2);
+		int64_t b[4] = { 0 }, a[4] = { 0 };
+		const Onnx__AttributeProto *v = dmo_onnx_attr(n, "value");
+		int zeros = 1;
+
+		if (!attr_string_is(n, "mode", "constant") && dmo_onnx_attr(n, "mode"))
+			return unsupported(o, layer, "a pad mode other than constant");
+		if (o->opset < 11) {
+			pads.n_ints = dmo_onnx_attr_ints(n, "pads", pads.ints, 2 * (size_t)r, 0) ? -1
+												 : 2 * r;
+			zeros = v == NULL || v->f == 0;
+		} else if (layer->operands[1] >= 0) {
+			value_of(o, layer->operands[1], &pads);
+			/* constant_value: absent, or an initializer of zeros. */
+			if (value && (value->producer != DMO_MODEL_CONSTANT || value->data == NULL))
+				zeros = 0;
+			for (size_t i = 0; value && zeros && i < value->data_len; i++)
+				zeros = value->data[i] == 0;
+		}
+		if (!zeros)
+			return unsupported(o, layer, "padding with a value other than zero");
+		if (r < 1 || r > 4 || pads.n_ints != 2 * r)
+			return unsupported(o, layer, "not a 1-D to 4-D input with constant pads");
+		for (int i = 0; i < r; i++) {
+			b[4 - r + i] = pads.ints[i];
+			a[4 - r + i] = pads.ints[r + i];
+			if (b[4 - r + i] < 0 || a[4 - r + i] < 0)
+				return unsupported(o, layer, "negative pads (cropping)");
+		}
+		snprintf(text, sizeof text,
+			 "pad:in=%s,before=%lldx%lldx%lldx%lld,after=%lldx%lldx%lldx%lld,dtype=%s",
+			 shape, (long long)b[0], (long long)b[1], (long long)b[2], (long long)b[3],
+			 (long long)a[0], (long long)a[1], (long long)a[2], (long long)a[3], dt);
+	} else if (!strcmp(op, "Concat")) {
+		int64_t axis = dmo_onnx_attr_int(n, "axis", 0), outer, inner;
+
+		if (axis < 0)
+			axis += r;
+		if (r < 1 || axis < 0 || axis >= r || out->rank != r)
+			return unsupported(o, layer, "concatenation along axis %lld of %d",
+					   (long long)axis, r);
+		for (size_t k = 1; k < layer->n_operands; k++) {
+			const struct dmo_model_tensor *t = operand(m, layer, k);
+
+			if (t == NULL || t->dtype != in->dtype)
+				return unsupported(o, layer, "inputs of other types");
+		}
+		outer = dims_product(in, 0, (int)axis);
+		inner = dims_product(in, (int)axis + 1, r);
+		snprintf(text, sizeof text, "concat:in=1x%lldx%lld,out_c=%lld,at=0,dtype=%s",
+			 (long long)outer, (long long)(in->shape[axis] * inner),
+			 (long long)(out->shape[axis] * inner), dt);
+	} else { /* ReduceMean, GlobalAveragePool */
+		int first = r, last = -1, reduced[DMO_MODEL_MAX_RANK] = { 0 };
+		const Onnx__AttributeProto *a = dmo_onnx_attr(n, "axes");
+
+		for (int i = 2; op[0] == 'G' && i < r; i++)
+			reduced[i] = 1;
+		for (size_t i = 0; a && i < a->n_ints; i++) {
+			int64_t ax = a->ints[i] < 0 ? a->ints[i] + r : a->ints[i];
+
+			if (ax < 0 || ax >= r)
+				return unsupported(o, layer, "axis %lld of %d", (long long)a->ints[i], r);
+			reduced[ax] = 1;
+		}
+		for (int i = 0; i < r; i++) {
+			if (op[0] != 'G' && a == NULL)
+				reduced[i] = 1; /* no axes: all of them */
+			if (reduced[i] && first == r)
+				first = i;
+			if (reduced[i])
+				last = i;
+		}
+		if (op[0] != 'G' && layer->n_operands > 1)
+			return unsupported(o, layer, "axes given as an input");
+		for (int i = first; i <= last; i++)
+			if (!reduced[i])
+				return unsupported(o, layer, "a mean over axes that are not adjacent");
+		if (last < 0)
+			return unsupported(o, layer, "a mean over no axis");
+		snprintf(text, sizeof text, "mean:in=%lldx%lldx1x%lld,dtype=%s",
+			 (long long)dims_product(in, 0, first), (long long)dims_product(in, first, last + 1),
+			 (long long)dims_product(in, last + 1, r), dt);
+	}
+	return dmo_model_layer_spec_runnable(m, l, text, layer->operands[0], layer->results[0],
+					     o->source, o->err, o->err_len);
+}
+
+static int is_flat_op(const char *op)
+{
+	return !strcmp(op, "Pad") || !strcmp(op, "Concat") || !strcmp(op, "ReduceMean") ||
+	       !strcmp(op, "GlobalAveragePool") || !strcmp(op, "QuantizeLinear") ||
+	       !strcmp(op, "DequantizeLinear");
 }
 
 /* Derive layer L's op spec; fill an output shape the file left out from it.
@@ -381,14 +534,49 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		return unsupported(o, layer, "not one input and one output tensor");
 	out = &m->tensors[layer->results[0]];
 	if (in->rank < 0)
-		return fail(o, "node %zu (%s) reads '%s', whose shape is unknown", l + 1, op, in->name);
+		return fail(o, "node %zu (%s) reads '%s', whose shape is unknown", o->node + 1, op, in->name);
 	if (in->producer == DMO_MODEL_CONSTANT)
 		return unsupported(o, layer, "input '%s' is a constant, not an activation in the arena",
 				   in->name);
 	if (is_layout_op(op) && in->known_dtype)
 		return derive_layout_spec(o, l, n, in, out);
+	if (is_flat_op(op) && in->known_dtype)
+		return derive_flat_spec(o, l, n, in, out);
 	if (!in->known_dtype || in->dtype == DMO_I32)
 		return unsupported(o, layer, "%s input: no dmo kernel", in->type_name);
+	if (!strcmp(op, "Clip")) {
+		/* Clip to [0, 6] is relu6, to [0, no maximum] relu: min and
+		 * max are attributes before opset 11, inputs from then on. */
+		float lo = -HUGE_VALF, hi = HUGE_VALF;
+		int got_lo, got_hi;
+
+		if (o->opset < 11) {
+			const Onnx__AttributeProto *a;
+
+			got_lo = (a = dmo_onnx_attr(n, "min")) && a->has_f ? (lo = a->f, 1) : 0;
+			got_hi = (a = dmo_onnx_attr(n, "max")) && a->has_f ? (hi = a->f, 1) : 0;
+		} else {
+			got_lo = const_float(o, layer, 1, &lo);
+			got_hi = const_float(o, layer, 2, &hi);
+		}
+		if (got_lo < 0 || got_hi < 0 || in->dtype != DMO_F32 || lo != 0 ||
+		    (got_hi && hi != 6))
+			return unsupported(o, layer, "a clip other than f32 to [0, 6] (relu6) or [0, inf) (relu)");
+		dmo_model_flat_shape(in, shape, sizeof shape);
+		snprintf(text, sizeof text, "%s:in=%s,dtype=f32", got_hi ? "relu6" : "relu", shape);
+		goto spec;
+	}
+	if (!strcmp(op, "MatMul")) {
+		/* A [..., M, K] times a constant B [K, N]: fc reads A's rows
+		 * against B's columns, as Gemm. */
+		if (in->rank < 2 || w == NULL || w->rank != 2 || w->producer != DMO_MODEL_CONSTANT ||
+		    w->shape[0] != in->shape[in->rank - 1])
+			return unsupported(o, layer, "not A [..., M, K] times a constant B [K, N]");
+		snprintf(text, sizeof text, "fc:in=%llux%lld,units=%lld,dtype=%s",
+			 (unsigned long long)(in->elems / (uint64_t)w->shape[0]),
+			 (long long)w->shape[0], (long long)w->shape[1], dmo_dtype_name(in->dtype));
+		goto spec;
+	}
 	if (!strcmp(op, "Relu") || !strcmp(op, "Add") || !strcmp(op, "Mul")) {
 		if (strcmp(op, "Relu") && (w == NULL || w->rank < 0 || w->elems != in->elems ||
 					    w->dtype != in->dtype))
@@ -402,9 +590,9 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	if (!strcmp(op, "Gemm")) {
 		/* Y = alpha A B + beta C: fc reads A row by row against B's
 		 * columns whatever alpha, beta and C, when A is not transposed. */
-		int trans_b = attr_int(n, "transB", 0) != 0;
+		int trans_b = dmo_onnx_attr_int(n, "transB", 0) != 0;
 
-		if (attr_int(n, "transA", 0) != 0 || in->rank != 2 || w == NULL || w->rank != 2)
+		if (dmo_onnx_attr_int(n, "transA", 0) != 0 || in->rank != 2 || w == NULL || w->rank != 2)
 			return unsupported(o, layer, "transposed or not 2-D A");
 		snprintf(text, sizeof text, "fc:in=%lldx%lld,units=%lld,dtype=%s",
 			 (long long)in->shape[0], (long long)in->shape[1],
@@ -418,11 +606,11 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 				   in->rank, op);
 	nhwc(in, shape, sizeof shape);
 	if (!strcmp(op, "Conv")) {
-		int64_t group = attr_int(n, "group", 1);
+		int64_t group = dmo_onnx_attr_int(n, "group", 1);
 
 		if (w == NULL || w->rank != 4)
 			return unsupported(o, layer, "weights are not 4-D");
-		if (attr_ints(n, "strides", s, 2, 1) || attr_ints(n, "dilations", d, 2, 1))
+		if (dmo_onnx_attr_ints(n, "strides", s, 2, 1) || dmo_onnx_attr_ints(n, "dilations", d, 2, 1))
 			return unsupported(o, layer, "strides or dilations not 2-D");
 		k[0] = w->shape[2];
 		k[1] = w->shape[3];
@@ -449,18 +637,18 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	} else { /* MaxPool or AveragePool */
 		int avg = op[0] == 'A';
 
-		if (attr_ints(n, "kernel_shape", k, 2, 0) || k[0] <= 0 ||
-		    attr_ints(n, "strides", s, 2, 1) || attr_ints(n, "dilations", d, 2, 1))
+		if (dmo_onnx_attr_ints(n, "kernel_shape", k, 2, 0) || k[0] <= 0 ||
+		    dmo_onnx_attr_ints(n, "strides", s, 2, 1) || dmo_onnx_attr_ints(n, "dilations", d, 2, 1))
 			return unsupported(o, layer, "not a 2-D window");
-		if (d[0] != 1 || d[1] != 1 || attr_int(n, "ceil_mode", 0) != 0 ||
-		    attr_int(n, "storage_order", 0) != 0 || layer->n_results != 1)
+		if (d[0] != 1 || d[1] != 1 || dmo_onnx_attr_int(n, "ceil_mode", 0) != 0 ||
+		    dmo_onnx_attr_int(n, "storage_order", 0) != 0 || layer->n_results != 1)
 			return unsupported(o, layer, "dilation, ceil_mode, storage_order or indices output");
 		if ((pad = window_pad(n, padbuf, sizeof padbuf, &why)) == NULL)
 			return unsupported(o, layer, "%s", why);
 		asym = pad[strlen(pad) - 1] == '!';
 		if (asym)
 			padbuf[strlen(padbuf) - 1] = '\0';
-		if (avg && attr_int(n, "count_include_pad", 0) != 0 && strcmp(pad, "valid") &&
+		if (avg && dmo_onnx_attr_int(n, "count_include_pad", 0) != 0 && strcmp(pad, "valid") &&
 		    strcmp(pad, "0x0"))
 			return unsupported(o, layer, "count_include_pad (dmo's average divides by the taps inside the image)");
 		snprintf(text, sizeof text, "%s:in=%s,k=%lldx%lld,stride=%lldx%lld,pad=%s,dtype=%s,layout=nchw",
@@ -469,39 +657,25 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	}
 spec:
 	{
-		int window = strcmp(op, "Relu") && strcmp(op, "Add") && strcmp(op, "Mul") &&
-			     strcmp(op, "Gemm");
+		int window = !strcmp(op, "Conv") || !strcmp(op, "MaxPool") ||
+			     !strcmp(op, "AveragePool");
 		struct dmo_opspec spec;
 		char msg[256];
 		int64_t dims[4] = { 0 };
 
 		if (dmo_opspec_parse(text, &spec, msg, sizeof msg) != 0)
-			return fail(o, "node %zu (%s): op spec '%s': %s", l + 1, op, text, msg);
+			return fail(o, "node %zu (%s): op spec '%s': %s", o->node + 1, op, text, msg);
 		if (window) {
 			dims[0] = spec.batch;
 			dims[1] = spec.out_c;
 			dims[2] = spec.out_h;
 			dims[3] = spec.out_w;
 		}
-		if (out->rank < 0) {
-			/* No value_info: the op spec gives the output. */
-			out->type_name = in->type_name;
-			out->known_dtype = 1;
-			out->dtype = in->dtype;
-			out->elem_size = in->elem_size;
-			if (!strcmp(op, "Gemm")) {
-				dims[0] = spec.batch;
-				dims[1] = spec.out_c;
-			}
-			if (window ? set_shape(o, out, dims, 4)
-				   : set_shape(o, out, strcmp(op, "Gemm") ? in->shape : dims,
-					       strcmp(op, "Gemm") ? in->rank : 2))
-				return -1;
-		} else if (window && (out->rank != 4 || memcmp(out->shape, dims, sizeof dims) != 0)) {
+		if (window && (out->rank != 4 || memcmp(out->shape, dims, sizeof dims) != 0)) {
 			if (asym)
 				return unsupported(o, layer, "asymmetric padding that changes the output size");
 			return fail(o, "node %zu (%s): output '%s' is not the %lldx%lldx%lldx%lld (NCHW) its attributes give",
-				    l + 1, op, out->name, (long long)dims[0], (long long)dims[1],
+				    o->node + 1, op, out->name, (long long)dims[0], (long long)dims[1],
 				    (long long)dims[2], (long long)dims[3]);
 		}
 		if (!out->known_dtype || out->dtype != in->dtype)
@@ -512,13 +686,186 @@ spec:
 				    o->err, o->err_len);
 }
 
+/* TensorProto.DataType of T's element type. */
+static int32_t onnx_type(const struct dmo_model_tensor *t)
+{
+	for (size_t i = 0; i < N_OF(onnx_types); i++)
+		if (!strcmp(onnx_types[i].name, t->type_name))
+			return (int32_t)i;
+	return 0;
+}
+
+/* V's values from TP when it is a small int64 or int32 tensor, or a
+ * small float32 one. */
+static void proto_values(const Onnx__TensorProto *tp, struct dmo_onnx_value *v)
+{
+	size_t n = 1, size = tp->data_type == ONNX__TENSOR_PROTO__DATA_TYPE__INT64   ? 8
+			     : tp->data_type == ONNX__TENSOR_PROTO__DATA_TYPE__INT32 ? 4
+										     : 0;
+
+	for (size_t i = 0; i < tp->n_dims; i++)
+		n *= tp->dims[i] < 0 || tp->dims[i] > DMO_ONNX_MAX_INTS ? DMO_ONNX_MAX_INTS + 1
+									 : (size_t)tp->dims[i];
+	if (n > DMO_ONNX_MAX_INTS)
+		return;
+	if (tp->data_type == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT) {
+		if (tp->has_raw_data && tp->raw_data.len == 4 * n)
+			memcpy(v->floats, tp->raw_data.data, 4 * n);
+		else if (tp->n_float_data == n)
+			memcpy(v->floats, tp->float_data, 4 * n);
+		else
+			return;
+		v->n_floats = (int)n;
+		return;
+	}
+	if (size == 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		int64_t i64;
+		int32_t i32;
+
+		if (tp->has_raw_data && tp->raw_data.len == n * size && size == 8)
+			memcpy(&i64, tp->raw_data.data + 8 * i, 8);
+		else if (tp->has_raw_data && tp->raw_data.len == n * size)
+			memcpy(&i32, tp->raw_data.data + 4 * i, 4), i64 = i32;
+		else if (size == 8 && tp->n_int64_data == n)
+			i64 = tp->int64_data[i];
+		else if (size == 4 && tp->n_int32_data == n)
+			i64 = tp->int32_data[i];
+		else
+			return;
+		v->ints[i] = i64;
+	}
+	v->n_ints = (int)n;
+}
+
+/* What shape inference is given of tensor IDX: type, shape, and the
+ * values of a small integer constant or of one a node wrote. */
+static void value_of(const struct onnx *o, int idx, struct dmo_onnx_value *v)
+{
+	const struct dmo_model_tensor *t = &o->model->tensors[idx];
+
+	*v = (struct dmo_onnx_value){ .elem_type = onnx_type(t), .rank = t->rank, .n_ints = -1,
+				      .n_floats = -1 };
+	if (t->rank > 0)
+		memcpy(v->dims, t->shape, (size_t)t->rank * sizeof *v->dims);
+	if (t->producer == DMO_MODEL_CONSTANT) {
+		for (size_t i = 0; i < o->graph->n_initializer; i++)
+			if (!strcmp(o->graph->initializer[i]->name, t->name))
+				proto_values(o->graph->initializer[i], v);
+		for (size_t i = 0; i < o->graph->n_node; i++)
+			if (constant_node(o->graph->node[i]) &&
+			    !strcmp(o->graph->node[i]->output[0], t->name))
+				proto_values(constant_node(o->graph->node[i]), v);
+		return;
+	}
+	for (size_t k = 0; k < o->n_known; k++)
+		if (o->known[k].tensor == idx) {
+			v->n_ints = o->known[k].n;
+			memcpy(v->ints, o->known[k].ints, sizeof v->ints);
+		}
+}
+
+/* The output of a Constant node that is a layer (one with a `value`
+ * tensor is a constant, read_initializer), from `value_int(s)`: 0, or 1
+ * for a form dmo does not read. */
+static int constant_value(const Onnx__NodeProto *n, struct dmo_onnx_value *v)
+{
+	const Onnx__AttributeProto *a;
+
+	if ((a = dmo_onnx_attr(n, "value_ints")) != NULL && a->n_ints <= DMO_ONNX_MAX_INTS) {
+		v->elem_type = ONNX__TENSOR_PROTO__DATA_TYPE__INT64;
+		v->rank = 1;
+		v->dims[0] = (int64_t)a->n_ints;
+		v->n_ints = (int)a->n_ints;
+		memcpy(v->ints, a->ints, a->n_ints * sizeof *a->ints);
+		return 0;
+	}
+	if ((a = dmo_onnx_attr(n, "value_int")) != NULL) {
+		v->elem_type = ONNX__TENSOR_PROTO__DATA_TYPE__INT64;
+		v->rank = 0;
+		v->n_ints = 1;
+		v->ints[0] = a->i;
+		return 0;
+	}
+	return 1;
+}
+
+/* Shape inference over node N (layer L): give each output the file left
+ * without a shape its inferred type and shape, and remember the values
+ * of small integer outputs.  Returns 0; 1 when dmo has no shape rule for
+ * the node, -1 with WHY when its shapes cannot be known; -2 with the
+ * error set (out of memory, a shape over the limits). */
+static int infer_outputs(struct onnx *o, size_t l, const Onnx__NodeProto *n, char *why,
+			 size_t why_len)
+{
+	const struct dmo_model_layer *layer = &o->model->layers[l];
+	struct dmo_onnx_value *in = calloc(n->n_input + 1, sizeof *in);
+	struct dmo_onnx_value *out = calloc(n->n_output + 1, sizeof *out);
+	int rc = 1;
+
+	if (in == NULL || out == NULL) {
+		fail(o, "out of memory");
+		rc = -2;
+		goto out;
+	}
+	for (size_t i = 0; i < n->n_input; i++) {
+		in[i] = (struct dmo_onnx_value){ .rank = -1, .n_ints = -1, .n_floats = -1 };
+		if (layer->operands[i] != DMO_MODEL_ABSENT)
+			value_of(o, layer->operands[i], &in[i]);
+	}
+	if (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"))
+		goto out; /* another domain's operator: no rule */
+	if (n->op_type && !strcmp(n->op_type, "Constant")) {
+		out[0] = (struct dmo_onnx_value){ .rank = -1, .n_ints = -1, .n_floats = -1 };
+		rc = n->n_output == 1 ? constant_value(n, &out[0]) : 1;
+	} else {
+		rc = dmo_onnx_infer_shapes(n, o->opset, in, n->n_input, out, n->n_output, why,
+					   why_len);
+	}
+	for (size_t i = 0; rc == 0 && i < n->n_output; i++) {
+		struct dmo_model_tensor *t;
+		int idx;
+
+		if (!n->output[i][0] || (idx = dmo_name_index_find(&o->names, n->output[i], strlen(n->output[i]))) < 0)
+			continue;
+		t = &o->model->tensors[idx];
+		if (out[i].n_ints >= 0) {
+			if (o->n_known == o->cap_known) {
+				size_t cap = o->cap_known ? 2 * o->cap_known : 16;
+				struct known_ints *grown = realloc(o->known, cap * sizeof *grown);
+
+				if (grown == NULL) {
+					fail(o, "out of memory");
+					rc = -2;
+					break;
+				}
+				o->known = grown;
+				o->cap_known = cap;
+			}
+			o->known[o->n_known].tensor = idx;
+			o->known[o->n_known].n = out[i].n_ints;
+			memcpy(o->known[o->n_known++].ints, out[i].ints, sizeof out[i].ints);
+		}
+		if (t->rank < 0 && (set_type(o, t, out[i].elem_type) != 0 ||
+				    set_shape(o, t, out[i].dims, out[i].rank) != 0))
+			rc = -2;
+	}
+out:
+	free(in);
+	free(out);
+	return rc;
+}
+
 static int read_node(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 {
 	struct dmo_model_layer *layer = &o->model->layers[l];
 	const char *op = n->op_type ? n->op_type : "?";
+	char why[160];
 	size_t i;
+	int rc;
 
-	layer->row = (int)l;
+	layer->row = (int)o->node; /* the node in the file (Constant nodes are not layers) */
 	layer->op_name = malloc(strlen(op) + (n->domain && n->domain[0] ? strlen(n->domain) + 2 : 1));
 	layer->name = malloc(strlen(op) + 24);
 	layer->operands = calloc(n->n_input + 1, sizeof *layer->operands);
@@ -551,19 +898,22 @@ static int read_node(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		layer->results[layer->n_results++] = t;
 	}
 	if (layer->n_results == 0)
-		return fail(o, "node %zu (%s) has no output", l + 1, op);
-	if (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"))
-		return unsupported(o, layer, "op %s has no dmo model", layer->op_name);
-	if (derive_spec(o, l, n) != 0)
+		return fail(o, "node %zu (%s) has no output", o->node + 1, op);
+	if ((rc = infer_outputs(o, l, n, why, sizeof why)) < -1)
 		return -1;
 	for (i = 0; i < layer->n_results; i++) {
 		const struct dmo_model_tensor *t = &o->model->tensors[layer->results[i]];
 
-		if (t->rank < 0)
-			return fail(o, "node %zu (%s): output '%s' has no static shape (no value_info; run ONNX shape inference first, or give --shape '%s=D1x...')",
-				    l + 1, layer->op_name, t->name, t->name);
+		if (t->rank >= 0)
+			continue;
+		if (rc > 0)
+			snprintf(why, sizeof why, "dmo has no shape rule for %s", layer->op_name);
+		return fail(o, "node %zu (%s): output '%s' has no static shape: %s (no value_info; run ONNX shape inference first, or give --shape '%s=D1x...')",
+			    o->node + 1, layer->op_name, t->name, why, t->name);
 	}
-	return 0;
+	if (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"))
+		return unsupported(o, layer, "op %s has no dmo model", layer->op_name);
+	return derive_spec(o, l, n);
 }
 
 static void release(void *message)
@@ -593,6 +943,13 @@ int dmo_model_parse_onnx(const unsigned char *data, size_t len, const char *sour
 	model->reader_state = proto;
 	model->reader_free = release;
 	o.graph = g = proto->graph;
+	o.opset = 1;
+	for (size_t i = 0; i < proto->n_opset_import; i++) {
+		const char *d = proto->opset_import[i]->domain;
+
+		if (d == NULL || !d[0] || !strcmp(d, "ai.onnx"))
+			o.opset = proto->opset_import[i]->version;
+	}
 	if (g->n_node == 0) {
 		fail(&o, "the graph has no nodes");
 		goto out;
@@ -603,7 +960,11 @@ int dmo_model_parse_onnx(const unsigned char *data, size_t len, const char *sour
 		goto out;
 	}
 	for (size_t i = 0; i < g->n_initializer; i++)
-		if (read_initializer(&o, g->initializer[i]) != 0)
+		if (read_initializer(&o, g->initializer[i]->name, g->initializer[i]) != 0)
+			goto out;
+	for (size_t i = 0; i < g->n_node; i++)
+		if (constant_node(g->node[i]) &&
+		    read_initializer(&o, g->node[i]->output[0], constant_node(g->node[i])) != 0)
 			goto out;
 	if (g->n_sparse_initializer) {
 		fail(&o, "sparse initializers are not read");
@@ -631,9 +992,15 @@ int dmo_model_parse_onnx(const unsigned char *data, size_t len, const char *sour
 			}
 		}
 	for (size_t i = 0; i < g->n_node; i++) {
-		model->n_layers = i + 1;
-		if (read_node(&o, i, g->node[i]) != 0)
+		if (constant_node(g->node[i]))
+			continue;
+		o.node = i;
+		if (read_node(&o, model->n_layers++, g->node[i]) != 0)
 			goto out;
+	}
+	if (model->n_layers == 0) {
+		fail(&o, "the graph has only Constant nodes");
+		goto out;
 	}
 	for (size_t t = 0; t < model->n_tensors; t++)
 		if (model->tensors[t].rank < 0) {
@@ -647,13 +1014,14 @@ int dmo_model_parse_onnx(const unsigned char *data, size_t len, const char *sour
 	rc = dmo_model_link(model, source, err, err_len);
 out:
 	dmo_name_index_free(&o.names);
+	free(o.known);
 	if (rc != 0)
 		dmo_model_free(model);
 	return rc;
 }
 
-/* The node of layer L: layers are read one per node, in the graph's
- * order (read_node). */
+/* The node of layer L: its row (read_node; Constant nodes are constants,
+ * not layers). */
 static const Onnx__NodeProto *layer_node(const struct dmo_model *m, size_t l)
 {
 	const Onnx__ModelProto *mp = m->format == DMO_FORMAT_ONNX ? m->reader_state : NULL;
@@ -667,13 +1035,13 @@ int64_t dmo_model_onnx_int(const struct dmo_model *m, size_t l, const char *name
 {
 	const Onnx__NodeProto *n = layer_node(m, l);
 
-	return n ? attr_int(n, name, def) : def;
+	return n ? dmo_onnx_attr_int(n, name, def) : def;
 }
 
 double dmo_model_onnx_float(const struct dmo_model *m, size_t l, const char *name, double def)
 {
 	const Onnx__NodeProto *n = layer_node(m, l);
-	const Onnx__AttributeProto *a = n ? attr(n, name) : NULL;
+	const Onnx__AttributeProto *a = n ? dmo_onnx_attr(n, name) : NULL;
 
 	return a && a->has_f ? a->f : def;
 }

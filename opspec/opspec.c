@@ -95,6 +95,7 @@ static const char *const op_meanings[DMO_OP_COUNT] = {
 	"zero padding by before/after elements along each axis",
 	"one input of a concatenation along C, placed at channel `at` of out_c",
 	"the axes permuted by perm",
+	"tanh(x), element by element (f32)",
 };
 
 /* Spellings other tools use for a dtype or a padding, and dmo's word. */
@@ -109,7 +110,7 @@ static const struct {
 static const char *const op_names[DMO_OP_COUNT] = {
 	"relu", "relu6", "add", "mul", "conv2d", "dwconv2d", "maxpool",
 	"avgpool", "fc", "reshape", "softmax", "logistic", "mean", "quantize",
-	"dequantize", "pad", "concat", "transpose"
+	"dequantize", "pad", "concat", "transpose", "tanh"
 };
 
 static const char *const dtype_names[DMO_DTYPE_COUNT] = {
@@ -149,6 +150,7 @@ static const struct {
 	[DMO_OP_CONCAT] = { ELEMENTWISE_KEYS | BIT(KEY_OUT_C) | BIT(KEY_AT),
 			    BIT(KEY_IN) | BIT(KEY_OUT_C) },
 	[DMO_OP_TRANSPOSE] = { ELEMENTWISE_KEYS | BIT(KEY_PERM), BIT(KEY_IN) | BIT(KEY_PERM) },
+	[DMO_OP_TANH] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 };
 
 const struct dmo_opspec_key *dmo_opspec_key(int key)
@@ -548,6 +550,7 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 	case DMO_OP_RESHAPE:
 	case DMO_OP_SOFTMAX:
 	case DMO_OP_LOGISTIC:
+	case DMO_OP_TANH:
 	case DMO_OP_QUANTIZE:
 	case DMO_OP_DEQUANTIZE:
 	case DMO_OP_FC:
@@ -741,7 +744,8 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 		return snprintf(buf, len, "fc:in=%dx%d,units=%d,dtype=%s",
 				s->batch, s->in_c, s->out_c,
 				dmo_dtype_name(s->dtype));
-	if (s->op < DMO_OP_CONV2D || (s->op >= DMO_OP_RESHAPE && s->op <= DMO_OP_DEQUANTIZE))
+	if (s->op < DMO_OP_CONV2D || (s->op >= DMO_OP_RESHAPE && s->op <= DMO_OP_DEQUANTIZE) ||
+	    s->op == DMO_OP_TANH)
 		return snprintf(buf, len, "%s:in=%dx%dx%dx%d,dtype=%s%s%s",
 				dmo_op_name(s->op), s->batch, s->in_h, s->in_w,
 				s->in_c, dmo_dtype_name(s->dtype),
@@ -820,6 +824,8 @@ const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec)
 		       : "f32 to i8 and i8 to i8";
 	case DMO_OP_DEQUANTIZE:
 		return in == DMO_I8 && out == DMO_F32 ? NULL : "i8 to f32";
+	case DMO_OP_TANH:
+		return in == DMO_F32 ? NULL : "f32";
 	default:
 		if (spec->layout == DMO_LAYOUT_NCHW)
 			return in == DMO_F32 ? NULL : "f32 in NCHW";

@@ -36,6 +36,7 @@ enum dmo_op {
 	DMO_OP_PAD,
 	DMO_OP_CONCAT,
 	DMO_OP_TRANSPOSE,
+	DMO_OP_TANH,
 	DMO_OP_COUNT
 };
 

@@ -19,7 +19,7 @@
 static const char *const op_names[DMO_NET_OP_COUNT] = {
 	"conv2d", "dwconv2d", "fc", "maxpool", "avgpool", "add", "mul", "relu", "relu6",
 	"softmax", "logistic", "mean", "reshape", "pad", "transpose", "concatenation",
-	"quantize", "dequantize",
+	"quantize", "dequantize", "tanh",
 };
 
 const char *dmo_net_op_name(enum dmo_net_op op)
@@ -385,7 +385,7 @@ static int run_elementwise(struct ctx *c)
 		return fail(c, "tensor size out of range");
 	int row = (int)elems(in);
 	if (s->op == DMO_NET_SOFTMAX)
-		row = in->rank ? in->dims[in->rank - 1] : 1;
+		row = s->softmax_row ? s->softmax_row : in->rank ? in->dims[in->rank - 1] : 1;
 	flat_params(c, elems(in), row);
 	if (is_quantized_type(in->dtype)) {
 		if (need_quant(c, in, "input") || need_quant(c, out, "output") ||
@@ -418,7 +418,7 @@ static int run_elementwise(struct ctx *c)
 				return -1;
 			break;
 		default: /* softmax, logistic: TFLite's fixed output quantisation */
-			if (in->dtype != DMO_NET_I8)
+			if (in->dtype != DMO_NET_I8 || s->op == DMO_NET_TANH)
 				return fail(c, "only int8 and float32 are supported");
 			if (zero_of(out) != -128 || fabs(scale_of(out) - 1.0 / 256) > 0.001 / 256)
 				return fail(c, "int8 output must have scale 1/256 and zero point -128");
@@ -456,6 +456,9 @@ static int run_elementwise(struct ctx *c)
 		break;
 	case DMO_NET_SOFTMAX:
 		rc = f32 ? dk_softmax_f32(&c->p, ip, op, NULL) : i8 ? dk_softmax_i8(&c->p, ip, op, NULL) : -1;
+		break;
+	case DMO_NET_TANH:
+		rc = f32 ? dk_tanh_f32(&c->p, ip, op, NULL) : -1;
 		break;
 	default:
 		rc = f32 ? dk_logistic_f32(&c->p, ip, op, NULL) : i8 ? dk_logistic_i8(&c->p, ip, op, NULL) : -1;
@@ -678,6 +681,7 @@ static int prepare_step(struct ctx *c)
 	case DMO_NET_RELU6:
 	case DMO_NET_SOFTMAX:
 	case DMO_NET_LOGISTIC:
+	case DMO_NET_TANH:
 		rc = run_elementwise(c);
 		break;
 	case DMO_NET_MEAN:

@@ -41,6 +41,7 @@ enum dmo_net_op {
 	DMO_NET_CONCAT,     /* in... along AXIS */
 	DMO_NET_QUANTIZE,   /* in (f32 or int8) -> int8 */
 	DMO_NET_DEQUANTIZE, /* in int8 -> f32 */
+	DMO_NET_TANH,       /* in (f32) */
 	DMO_NET_OP_COUNT
 };
 
@@ -83,6 +84,9 @@ struct dmo_net_step {
 	int pad_top, pad_left, pad_bottom, pad_right;
 	enum dmo_net_act act;   /* fused activation (conv, dwconv, fc, pool, add, mul) */
 	float beta;             /* softmax */
+	int softmax_row;        /* elements a softmax row holds (0: the last dim's;
+				 * an ONNX Softmax before opset 13 is flattened at
+				 * its axis) */
 	int axis;               /* concat (negative counts from the end) */
 };
 

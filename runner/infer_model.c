@@ -36,7 +36,8 @@ static const struct op_of_name onnx_ops[] = {
 	{ "Relu", DMO_NET_RELU },           { "Sigmoid", DMO_NET_LOGISTIC },
 	{ "Softmax", DMO_NET_SOFTMAX },     { "Reshape", DMO_NET_RESHAPE },
 	{ "Flatten", DMO_NET_RESHAPE },     { "Squeeze", DMO_NET_RESHAPE },
-	{ "Unsqueeze", DMO_NET_RESHAPE },   { NULL, DMO_NET_OP_COUNT },
+	{ "Unsqueeze", DMO_NET_RESHAPE },   { "Tanh", DMO_NET_TANH },
+	{ NULL, DMO_NET_OP_COUNT },
 };
 
 static int tensor_of(const struct dmo_model_tensor *mt, struct dmo_net_tensor *t, char *err,
@@ -210,6 +211,10 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net,
 		/* Reshape's shape operand is the output's shape, known. */
 		if (s->op == DMO_NET_RESHAPE)
 			s->n_inputs = 1;
+		/* A softmax's rows are its op spec's channels (the reader's
+		 * flattening by the opset's rule). */
+		if (s->op == DMO_NET_SOFTMAX)
+			s->softmax_row = l->op.in_c;
 		s->nchw = l->op.layout == DMO_LAYOUT_NCHW;
 	}
 	/* The options the reader resolved into the op spec. */

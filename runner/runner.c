@@ -386,6 +386,8 @@ static int call_kernel(const struct dmo_op_run *r, const void *in, const void *i
 		return dt == DMO_F32 ? dk_softmax_f32(p, in, out, t) : dk_softmax_i8(p, in, out, t);
 	case DMO_OP_LOGISTIC:
 		return dt == DMO_F32 ? dk_logistic_f32(p, in, out, t) : dk_logistic_i8(p, in, out, t);
+	case DMO_OP_TANH:
+		return dt == DMO_F32 ? dk_tanh_f32(p, in, out, t) : -1;
 	case DMO_OP_MEAN:
 		return dt == DMO_F32 ? dk_mean_f32(p, in, out, t) : dk_mean_i8(p, in, out, t);
 	case DMO_OP_QUANTIZE:

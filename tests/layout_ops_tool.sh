@@ -1,5 +1,5 @@
 # layout_ops_tool.sh - the ops that move or rescale elements (reshape,
-# softmax, logistic, mean, quantize, dequantize, pad, concat, transpose)
+# softmax, logistic, tanh, mean, quantize, dequantize, pad, concat, transpose)
 # join the three-way cross-check: over a fixed-seed sample of small
 # configurations of every op and every dtype combination libdmokernels has,
 # run under the real tool with a full trace,
@@ -15,16 +15,18 @@ COUNT=${LAYOUT_COUNT:-45}
 
 awk -v count="$COUNT" 'BEGIN {
 	srand(20261130)
-	split("reshape softmax logistic mean quantize dequantize pad concat transpose", ops, " ")
+	split("reshape softmax logistic mean quantize dequantize pad concat transpose tanh", ops, " ")
 	made = 0
 	while (made < count) {
-		op = ops[1 + made % 9]
+		op = ops[1 + made % 10]
 		n = 1 + int(rand() * 2); h = 1 + int(rand() * 5); w = 1 + int(rand() * 5)
 		c = 1 + int(rand() * 6)
 		shape = n "x" h "x" w "x" c
 		r = rand()
 		if (op == "reshape" || op == "pad" || op == "concat" || op == "transpose")
 			dtype = r < 0.3 ? "f32" : r < 0.6 ? "i8" : r < 0.8 ? "i16" : "i32"
+		else if (op == "tanh")
+			dtype = "f32"
 		else
 			dtype = r < 0.5 ? "f32" : "i8"
 		spec = op ":in=" shape ",dtype=" dtype

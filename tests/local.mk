@@ -113,8 +113,8 @@ TESTS += tests/onnx_conformance.sh tests/ort_oracle.sh
 EXTRA_DIST += tests/onnx_conformance.sh tests/ort_oracle.sh \
 	tests/ort/run.js tests/ort/tensor_bytes.js tests/ort/package.json tests/ort/package-lock.json
 tests_onnx_conformance_SOURCES = tests/onnx_conformance.c
-tests_onnx_conformance_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROTOBUF_C_CFLAGS)
-tests_onnx_conformance_LDADD = opspec/libdmo-model.la target-harness/kernels/libdmokernels.la -lm
+tests_onnx_conformance_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec -I$(top_srcdir)/runner $(PROTOBUF_C_CFLAGS)
+tests_onnx_conformance_LDADD = runner/libdmo-runner.la opspec/libdmo-model.la target-harness/kernels/libdmokernels.la -lm
 # A small NCHW CNN written as ONNX, with ONNX Runtime as the oracle.
 check_PROGRAMS += tests/onnx_net
 TESTS += tests/onnx_ort.sh
@@ -206,3 +206,15 @@ tests_test_model_oom_CPPFLAGS = $(AM_CPPFLAGS) -DDMO_TOP_SRCDIR='"$(abs_top_srcd
 tests_test_model_oom_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_model_oom_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=free
 tests_test_model_oom_LDADD = opspec/libdmo-model.la $(CHECK_LIBS)
+
+# ONNX shape inference: models stripped of value_info plan as the originals.
+check_PROGRAMS += tests/onnx_strip
+TESTS += tests/onnx_shapes.sh
+EXTRA_DIST += tests/onnx_shapes.sh
+tests_onnx_strip_SOURCES = tests/onnx_strip.c
+tests_onnx_strip_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROTOBUF_C_CFLAGS)
+tests_onnx_strip_LDADD = opspec/libdmo-model.la
+# Two real ONNX CNNs (tests/models/NOTICE) planned, verified, and their
+# shapes checked against ONNX Runtime.
+TESTS += tests/onnx_real_models.sh
+EXTRA_DIST += tests/onnx_real_models.sh

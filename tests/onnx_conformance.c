@@ -16,6 +16,7 @@
 #include "dmokernels.h"
 #include "model_table.h"
 #include "onnx.pb-c.h"
+#include "runner.h"
 
 struct tensor {
 	float *v;
@@ -118,6 +119,44 @@ static const Onnx__AttributeProto *attr(const Onnx__NodeProto *n, const char *na
 	return NULL;
 }
 
+/* The layer of an op over the stored dims (relu6, tanh, softmax, mean,
+ * pad, concat: docs/models.md) through dmo's runner on IN, the NCHW input as
+ * stored, into OUT.  A concatenation's other inputs, side by side in each
+ * row, are its second operand.  Returns 0, or -1 when a kernel or an
+ * input fails. */
+static int run_flat(const char *dir, const struct dmo_model *m, const float *in, float *out)
+{
+	const struct dmo_model_layer *layer = &m->layers[0];
+	const struct dmo_opspec *s = &layer->op;
+	struct dmo_op_run *run = dmo_op_prepare(s, NULL, 0);
+	uint64_t rows = (uint64_t)s->batch * s->in_h * s->in_w;
+	float *rest = NULL;
+	int rc = run ? 0 : -1;
+
+	if (rc == 0 && s->op == DMO_OP_CONCAT) {
+		size_t at = 0;
+
+		rest = malloc(sizeof *rest * rows * (size_t)s->after[3] + 1);
+		for (size_t k = 1; rest && rc == 0 && k < layer->n_operands; k++) {
+			struct tensor t = { 0 };
+			size_t width;
+
+			rc = operand_values(dir, m, layer->operands[k], &t);
+			width = rc == 0 ? t.n / rows : 0;
+			for (uint64_t r = 0; r < rows && rc == 0; r++)
+				memcpy(rest + r * (size_t)s->after[3] + at, t.v + r * width,
+				       width * sizeof *rest);
+			at += width;
+			free(t.v);
+		}
+	}
+	if (rc == 0)
+		rc = dmo_op_execute2(run, in, rest, out, 1, 0);
+	free(rest);
+	dmo_op_free(run);
+	return rc;
+}
+
 /* Run the case's one layer; OUT gets the NCHW (or flat) result.  Returns
  * 0, or a reason the case does not apply in *WHY. */
 static int run_case(const char *dir, const struct dmo_model *m, float **out, size_t *out_n,
@@ -125,7 +164,8 @@ static int run_case(const char *dir, const struct dmo_model *m, float **out, siz
 {
 	const struct dmo_model_layer *layer = &m->layers[0];
 	const struct dmo_opspec *s = &layer->op;
-	const Onnx__NodeProto *node = ((const Onnx__ModelProto *)m->reader_state)->graph->node[0];
+	const Onnx__NodeProto *node =
+		((const Onnx__ModelProto *)m->reader_state)->graph->node[layer->row];
 	struct dk_params p = params_of(s);
 	struct tensor x = { 0 }, w = { 0 }, b = { 0 };
 	float *filter = NULL, *bias = NULL, *y;
@@ -136,12 +176,17 @@ static int run_case(const char *dir, const struct dmo_model *m, float **out, siz
 	y = calloc(yn + 1, sizeof *y);
 	if (operand_values(dir, m, layer->operands[0], &x) != 0)
 		goto done;
-	if (layer->n_operands > 1 && layer->operands[1] >= 0 &&
-	    operand_values(dir, m, layer->operands[1], &w) != 0)
-		goto done;
-	if (layer->n_operands > 2 && layer->operands[2] >= 0 &&
-	    operand_values(dir, m, layer->operands[2], &b) != 0)
-		goto done;
+	/* Weights, bias, add's and mul's other operand (not pads, axes or a
+	 * clip's bounds, which the op spec holds). */
+	if (s->op == DMO_OP_CONV2D || s->op == DMO_OP_DWCONV2D || s->op == DMO_OP_FC ||
+	    s->op == DMO_OP_ADD || s->op == DMO_OP_MUL) {
+		if (layer->n_operands > 1 && layer->operands[1] >= 0 &&
+		    operand_values(dir, m, layer->operands[1], &w) != 0)
+			goto done;
+		if (layer->n_operands > 2 && layer->operands[2] >= 0 &&
+		    operand_values(dir, m, layer->operands[2], &b) != 0)
+			goto done;
+	}
 	switch (s->op) {
 	/* The reader gives ONNX's windowed ops layout=nchw: the NCHW kernels
 	 * take ONNX's tensors and filters as they are stored. */
@@ -191,6 +236,14 @@ static int run_case(const char *dir, const struct dmo_model *m, float **out, siz
 	case DMO_OP_MUL:
 		rc = s->op == DMO_OP_ADD ? dk_add_f32(&p, x.v, w.v, y, NULL)
 					 : dk_mul_f32(&p, x.v, w.v, y, NULL);
+		break;
+	case DMO_OP_RELU6:
+	case DMO_OP_TANH:
+	case DMO_OP_SOFTMAX:
+	case DMO_OP_MEAN:
+	case DMO_OP_PAD:
+	case DMO_OP_CONCAT:
+		rc = run_flat(dir, m, x.v, y);
 		break;
 	default:
 		*why = "no f32 reference kernel run here";

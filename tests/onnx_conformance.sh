@@ -11,14 +11,22 @@ if [ ! -d "$data/node" ]; then
 fi
 set -- "$data"/node/test_conv_* "$data"/node/test_maxpool_* "$data"/node/test_averagepool_* \
 	"$data"/node/test_gemm_* "$data"/node/test_relu "$data"/node/test_add* \
-	"$data"/node/test_mul* "$data"/pytorch-converted/test_Conv2d_depthwise*
+	"$data"/node/test_mul* "$data"/node/test_concat_* "$data"/node/test_constant_pad \
+	"$data"/node/test_reduce_mean_* "$data"/node/test_globalaveragepool* \
+	"$data"/node/test_softmax_* "$data"/node/test_clip* "$data"/node/test_matmul_* \
+	"$data"/node/test_tanh* "$data"/pytorch-converted/test_Tanh \
+	"$data"/pytorch-converted/test_Conv2d* "$data"/pytorch-converted/test_*Pool2d* \
+	"$data"/pytorch-converted/test_Softmax "$data"/pytorch-converted/test_ReLU \
+	"$data"/pytorch-converted/test_Linear "$data"/pytorch-converted/test_*Pad2d \
+	"$data"/pytorch-operator/test_operator_concat2 "$data"/pytorch-operator/test_operator_reduced_mean* \
+	"$data"/pytorch-operator/test_operator_clip "$data"/pytorch-operator/test_operator_pad
 "$top_builddir/tests/onnx_conformance" "$@" >"$WORK/out" 2>&1
 status=$?
 cat "$WORK/out"
 expect_eq "onnx_conformance exit status" 0 "$status"
 # Each operator dmo models has passing cases (a reader that refused them
 # all would pass vacuously).
-for op in conv2d dwconv2d maxpool avgpool fc relu add mul; do
+for op in conv2d dwconv2d maxpool avgpool fc relu add mul concat pad mean softmax tanh; do
 	grep -q "^pass .* $op:" "$WORK/out" && echo "ok: $op cases pass" || fail "no passing $op case"
 done
 # The layout-free ops read with op specs over the stored dims (no expected
@@ -36,4 +44,26 @@ done
 grep -q "^no overlap: op Softmax, softmax over axis 1 of 3 (dmo's is over the last)" "$WORK/axis1.out" &&
 	echo "ok: a softmax over another axis is planned without overlap, named" ||
 	fail "softmax axis 1: $(cat "$WORK/axis1.out")"
+# dmo infer of Tanh (dmo's tanh kernel) and of a Softmax by opset 11's
+# rule against ONNX Runtime, when installed (tests/ort).
+# infer_vs_ort WHAT MODEL INPUT_PB: dmo infer = ONNX Runtime on the input.
+infer_vs_ort() {
+	node "$top_srcdir/tests/ort/tensor_bytes.js" "$3" >"$WORK/ort.in"
+	node "$top_srcdir/tests/ort/run.js" "$2" "$WORK/ort.in" "$WORK/ort.out" 2>/dev/null
+	expect_eq "$1: ONNX Runtime exit status" 0 $?
+	"$DMO" infer -q --input "$WORK/ort.in" --output "$WORK/dmo.out" "$2" >/dev/null 2>&1
+	expect_eq "$1: dmo infer exit status" 0 $?
+	f32_close "$1: dmo infer = ONNX Runtime" "$WORK/ort.out" "$WORK/dmo.out"
+}
+if command -v node >/dev/null 2>&1 && [ -d "$top_srcdir/tests/ort/node_modules/onnxruntime-node" ]; then
+	infer_vs_ort Tanh "$data/node/test_tanh/model.onnx" "$data/node/test_tanh/test_data_set_0/input_0.pb"
+	# Softmax over axis 1 of 3x4x5 under opset 11 (onnx_strip --opset):
+	# rows of the 4 x 5 elements from axis 1 on, not of the last axis.
+	case="$data/node/test_softmax_axis_1"
+	"$top_builddir/tests/onnx_strip" --opset 11 "$case/model.onnx" "$WORK/softmax11.onnx"
+	"$DMO" model "$WORK/softmax11.onnx" | grep -q " softmax:in=1x3x20,dtype=f32" &&
+		echo "ok: an opset 11 softmax at axis 1 has rows of 20" ||
+		fail "softmax11: $("$DMO" model "$WORK/softmax11.onnx" 2>&1 | head -3)"
+	infer_vs_ort "opset 11 Softmax" "$WORK/softmax11.onnx" "$case/test_data_set_0/input_0.pb"
+fi
 finish

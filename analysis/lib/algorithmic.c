@@ -84,6 +84,7 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 		}
 		break;
 	case DMO_OP_LOGISTIC:
+	case DMO_OP_TANH:
 	case DMO_OP_QUANTIZE:
 	case DMO_OP_DEQUANTIZE:
 	case DMO_OP_SOFTMAX:

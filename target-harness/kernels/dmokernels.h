@@ -241,7 +241,8 @@ int dk_mul_u8(const struct dk_params *p, const uint8_t *a, const uint8_t *b,
  * int8 kernel is TFLite Micro's fixed-point one (gemmlowp exp and
  * reciprocal), output scale 1/256 and zero point -128.
  * logistic: element-wise in flat order; int8 is TFLite Micro's fixed-point
- * one, output scale 1/256 and zero point -128.
+ * one, output scale 1/256 and zero point -128.  tanh: element-wise in flat
+ * order, f32 only (tanhf).
  * mean: over in_h x in_w of each batch and channel (keep_dims), output
  * batch x 1 x 1 x in_c; loop order batch, c, y, x; int8 requantises the
  * sum of in - in_zero by OUT, then divides by the count rounding half away
@@ -257,6 +258,8 @@ int dk_logistic_f32(const struct dk_params *p, const float *in, float *out,
 		    const struct dk_thread *t);
 int dk_logistic_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
 		   const struct dk_thread *t);
+int dk_tanh_f32(const struct dk_params *p, const float *in, float *out,
+		const struct dk_thread *t);
 int dk_mean_f32(const struct dk_params *p, const float *in, float *out,
 		const struct dk_thread *t);
 int dk_mean_i8(const struct dk_params *p, const int8_t *in, int8_t *out,

@@ -211,6 +211,16 @@ static inline float logistic_f32(const struct dk_params *p, float x)
 
 DK_FLAT_KERNEL(dk_logistic_f32, float, float, logistic_f32)
 
+/* ---- tanh (f32 only: ONNX models' Tanh) ---- */
+
+static inline float tanh_f32(const struct dk_params *p, float x)
+{
+	(void)p;
+	return tanhf(x);
+}
+
+DK_FLAT_KERNEL(dk_tanh_f32, float, float, tanh_f32)
+
 /* gemmlowp's logistic of A in Q4, result in Q0: 1 / (1 + exp(-|a|)), and
  * one minus that for a negative A. */
 static int32_t logistic_q4(int32_t a)

@@ -1,0 +1,51 @@
+/* onnx_shapes.h - ONNX shape inference for the operators dmo's ONNX reader
+ * meets in exported CNNs, so that a graph without value_info still has a
+ * shape for every tensor (onnx_shapes.c; rules in docs/models.md).  Also the
+ * node attribute readers the ONNX reader shares with it. */
+#ifndef DMO_ONNX_SHAPES_H
+#define DMO_ONNX_SHAPES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model_table.h"
+#include "onnx.pb-c.h"
+
+/* Most values of a small int64 tensor (shapes, axes, pads, starts) whose
+ * contents inference follows: a Shape's output, a Reshape's target. */
+#define DMO_ONNX_MAX_INTS (2 * DMO_MODEL_MAX_RANK)
+
+/* What inference knows of one tensor: its element type
+ * (TensorProto.DataType), its shape when RANK >= 0, and when N_INTS >= 0
+ * the values of a small integer tensor (in the file's order), when
+ * N_FLOATS >= 0 those of a small float constant (Resize's scales). */
+struct dmo_onnx_value {
+	int32_t elem_type;
+	int rank;
+	int64_t dims[DMO_MODEL_MAX_RANK];
+	int n_ints;
+	int64_t ints[DMO_ONNX_MAX_INTS];
+	int n_floats;
+	float floats[DMO_ONNX_MAX_INTS];
+};
+
+/* The outputs OUT[N_OUT] of node N (operator set OPSET of the default
+ * domain) from its inputs IN[N_IN] (absent optional inputs have rank -1
+ * and elem_type 0).  Returns 0 with every output's type and shape set,
+ * 1 when dmo has no shape rule for the operator, -1 with WHY when the
+ * shape cannot be known (an input without a shape, a shape that is not a
+ * constant, attributes that contradict the inputs). */
+int dmo_onnx_infer_shapes(const Onnx__NodeProto *n, int64_t opset,
+			  const struct dmo_onnx_value *in, size_t n_in,
+			  struct dmo_onnx_value *out, size_t n_out, char *why, size_t why_len);
+
+/* Attribute NAME of node N, or NULL. */
+const Onnx__AttributeProto *dmo_onnx_attr(const Onnx__NodeProto *n, const char *name);
+/* Integer attribute NAME, DEF when absent. */
+int64_t dmo_onnx_attr_int(const Onnx__NodeProto *n, const char *name, int64_t def);
+/* INTS[COUNT] of attribute NAME, DEF for each when absent; -1 when present
+ * with another count. */
+int dmo_onnx_attr_ints(const Onnx__NodeProto *n, const char *name, int64_t *ints, size_t count,
+		       int64_t def);
+
+#endif

@@ -1,0 +1,59 @@
+# onnx_real_models.sh - two real ONNX CNNs (tests/models/NOTICE: PaddleOCR's
+# MobileNetV3 text-direction classifier and its PP-OCRv4 text detector,
+# exported by Paddle2ONNX without value_info, weights as Constant nodes):
+# dmo reads them through its own shape inference, plans them with the NCHW
+# loop order's O_s, and `plan --verify` runs the overlapped arena bit for
+# bit.  ONNX Runtime, when installed (tests/ort), runs the same files with
+# their input fixed (onnx_strip --input) and its output shapes are those
+# dmo inferred.  `dmo infer` does not run them yet: BatchNormalization,
+# HardSigmoid and broadcasting Add/Mul/Div have no dmo kernel.
+. "$top_srcdir/tests/lib.sh"
+
+# MODEL INPUT=DIMS LAYERS: the file, its input fixed, and its layer count
+# (its nodes less its Constant nodes, counted in the file by onnx_strip's
+# reader: dmo's layers are the others).
+for case in paddleocr_cls_mobile_v2.0:x=1x3x48x192:221 paddleocr_det_v4:x=1x3x64x64:330; do
+	name=${case%%:*} rest=${case#*:}
+	shape=${rest%:*} layers=${rest#*:}
+	file="$top_srcdir/tests/models/$name.onnx"
+	"$DMO" plan --verify --shape "$shape" "$file" >"$WORK/$name.plan" 2>&1
+	expect_eq "$name: plan --verify exit status" 0 $?
+	grep -q "^verify: outputs of the .* overlapped arena equal the separate-buffer run bit for bit" \
+		"$WORK/$name.plan" && echo "ok: $name runs bit for bit in its overlapped arena" ||
+		fail "$name: $(grep -E '^(verify|dmo)' "$WORK/$name.plan")"
+	grep -q "^layout: *NCHW: O_s of [0-9]* conv/pool layers in the NCHW loop order" "$WORK/$name.plan" &&
+		echo "ok: $name's conv/pool O_s are the NCHW loop order's" ||
+		fail "$name: $(grep layout "$WORK/$name.plan")"
+	expect_eq "$name: layers" "$layers" "$(sed -n 's/^model .*: \([0-9]*\) layers,.*/\1/p' "$WORK/$name.plan")"
+	# The saving is real: some bytes overlap and the plan is below the
+	# one without overlaps.
+	grep -q "^saving: .* + overlap [1-9]" "$WORK/$name.plan" && echo "ok: $name plans overlaps" ||
+		fail "$name: $(grep saving "$WORK/$name.plan")"
+	"$top_builddir/tests/onnx_strip" --input "$shape" "$file" "$WORK/$name.onnx"
+	expect_eq "$name: fixing its input" 0 $?
+	"$DMO" model "$WORK/$name.onnx" >"$WORK/$name.model" 2>&1
+	expect_eq "$name: dmo model of the fixed file" 0 $?
+done
+# The layer count by hand: the classifier's file has 471 nodes of which
+# 250 are Constant; the detector's 672 of which 342 are.
+expect_eq "constants read from the classifier's Constant nodes" 250 \
+	"$(sed -n 's/.* \([0-9]*\) constants of .*/\1/p' "$WORK/paddleocr_cls_mobile_v2.0.model")"
+
+if command -v node >/dev/null 2>&1 && [ -d "$top_srcdir/tests/ort/node_modules/onnxruntime-node" ]; then
+	for case in paddleocr_cls_mobile_v2.0:110592 paddleocr_det_v4:49152; do
+		name=${case%%:*}
+		head -c "${case#*:}" /dev/zero >"$WORK/$name.in"
+		node "$top_srcdir/tests/ort/run.js" "$WORK/$name.onnx" "$WORK/$name.in" "$WORK/$name.ort" \
+			2>"$WORK/$name.ort.err"
+		expect_eq "$name: ONNX Runtime runs it" 0 $?
+		# ONNX Runtime's output shape, e.g. "output softmax_0.tmp_0 [1x2] float32", is
+		# the shape dmo inferred for the model's output.
+		sed -n 's/^output \([^ ]*\) \[\([0-9x]*\)\].*/\1 \2/p' "$WORK/$name.ort.err" >"$WORK/ort.shape"
+		awk '$6 == "output" || $7 == "output" { print $2, $4 }' "$WORK/$name.model" >"$WORK/dmo.shape"
+		expect_eq "$name: output shape, ONNX Runtime = dmo's inference" "$(cat "$WORK/ort.shape")" \
+			"$(cat "$WORK/dmo.shape")"
+	done
+else
+	echo "ok: ONNX Runtime not installed (tests/ort): its part skipped"
+fi
+finish
