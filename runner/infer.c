@@ -517,15 +517,16 @@ static int run_layout(struct ctx *c)
 			rc = dk_reshape(at(c, in), at(c, out), elems(in) * elem, NULL);
 		break;
 	case DMO_NET_PAD: {
-		const int32_t *pads = int_constant(c, 1, 2 * (uint64_t)in->rank, "paddings");
+		const int32_t *pads = s->pads_given ? NULL
+				      : int_constant(c, 1, 2 * (uint64_t)in->rank, "paddings");
 		int before[DK_MAX_DIMS], after[DK_MAX_DIMS];
-		if (!pads)
+		if (!pads && !s->pads_given)
 			return -1;
 		if (!same_quant(in, out))
 			return fail(c, "input and output quantisation differ");
 		for (int i = 0; i < in->rank; i++) {
-			before[i] = pads[2 * i];
-			after[i] = pads[2 * i + 1];
+			before[i] = pads ? pads[2 * i] : s->pad_before[i];
+			after[i] = pads ? pads[2 * i + 1] : s->pad_after[i];
 			if (out->rank != in->rank || before[i] < 0 || after[i] < 0 ||
 			    out->dims[i] != in->dims[i] + before[i] + after[i])
 				return fail(c, "paddings do not give the output shape");
@@ -556,18 +557,28 @@ static int run_layout(struct ctx *c)
 		break;
 	}
 	case DMO_NET_MEAN: {
-		const struct dmo_net_tensor *axes_t = operand(c, 1);
-		const int32_t *axes = axes_t ? int_constant(c, 1, 2, "axes (height and width)") : NULL;
-		if (!axes)
-			return axes_t ? -1 : fail(c, "missing axes");
-		if (in->rank != 4 || !((axes[0] == 1 && axes[1] == 2) || (axes[0] == 2 && axes[1] == 1)))
-			return fail(c, "only the mean over height and width of NHWC is supported");
-		if (elems(out) != (uint64_t)in->dims[0] * in->dims[3])
-			return fail(c, "output shape");
+		if (s->mean_reduced) {
+			/* ONNX's: the reduced middle as the height of one column. */
+			if (elems(in) != (uint64_t)s->mean_outer * s->mean_reduced * s->mean_inner ||
+			    elems(out) != (uint64_t)s->mean_outer * s->mean_inner)
+				return fail(c, "shapes differ from the mean's %d x %d x %d", s->mean_outer,
+					    s->mean_reduced, s->mean_inner);
+			c->p = (struct dk_params){ .batch = s->mean_outer, .in_h = s->mean_reduced,
+						   .in_w = 1, .in_c = s->mean_inner };
+		} else {
+			const struct dmo_net_tensor *axes_t = operand(c, 1);
+			const int32_t *axes = axes_t ? int_constant(c, 1, 2, "axes (height and width)") : NULL;
+			if (!axes)
+				return axes_t ? -1 : fail(c, "missing axes");
+			if (in->rank != 4 || !((axes[0] == 1 && axes[1] == 2) || (axes[0] == 2 && axes[1] == 1)))
+				return fail(c, "only the mean over height and width of NHWC is supported");
+			if (elems(out) != (uint64_t)in->dims[0] * in->dims[3])
+				return fail(c, "output shape");
+			c->p = (struct dk_params){ .batch = in->dims[0], .in_h = in->dims[1],
+						   .in_w = in->dims[2], .in_c = in->dims[3] };
+		}
 		if (in->dtype != DMO_NET_F32 && in->dtype != DMO_NET_I8)
 			return fail(c, "only int8 and float32 are supported");
-		c->p = (struct dk_params){ .batch = in->dims[0], .in_h = in->dims[1], .in_w = in->dims[2],
-					   .in_c = in->dims[3] };
 		if (in->dtype == DMO_NET_I8) {
 			if (need_quant(c, in, "input") || need_quant(c, out, "output"))
 				return -1;
@@ -633,6 +644,7 @@ static int run_convert(struct ctx *c)
 			return fail(c, "output scale %g is not positive", scale_of(out));
 		q->scale = (float)scale_of(out);
 		q->out_zero = zero_of(out);
+		q->round_half_even = c->step->round_half_even;
 	} else if (quantize && in->dtype == DMO_NET_I8) {
 		if (need_quant(c, in, "input"))
 			return -1;

@@ -88,6 +88,16 @@ struct dmo_net_step {
 				 * an ONNX Softmax before opset 13 is flattened at
 				 * its axis) */
 	int axis;               /* concat (negative counts from the end) */
+	/* ONNX's Pad (pads_given): elements added before and after each axis,
+	 * which TFLite gives as a paddings operand instead. */
+	int pads_given;
+	int pad_before[DMO_NET_MAX_RANK], pad_after[DMO_NET_MAX_RANK];
+	/* ONNX's ReduceMean and GlobalAveragePool (mean_reduced > 0): the mean
+	 * over the middle of outer x reduced x inner elements (TFLite's mean
+	 * takes height and width of NHWC from an axes operand instead). */
+	int mean_outer, mean_reduced, mean_inner;
+	/* quantize: round half to even (ONNX) instead of away from zero. */
+	int round_half_even;
 };
 
 struct dmo_net {

@@ -28,7 +28,8 @@ static const struct op_of_name tflite_ops[] = {
 };
 
 /* The ONNX operators dmo infer runs, when the reader gave them an op spec
- * (a Conv of group C is the depthwise one: the spec says which). */
+ * (a Conv of group C is the depthwise one, a Clip to [0, 6] relu6: the spec
+ * says which; a MatMul by a constant is fc, as Gemm). */
 static const struct op_of_name onnx_ops[] = {
 	{ "Conv", DMO_NET_CONV2D },         { "Gemm", DMO_NET_FC },
 	{ "MaxPool", DMO_NET_MAXPOOL },     { "AveragePool", DMO_NET_AVGPOOL },
@@ -37,6 +38,10 @@ static const struct op_of_name onnx_ops[] = {
 	{ "Softmax", DMO_NET_SOFTMAX },     { "Reshape", DMO_NET_RESHAPE },
 	{ "Flatten", DMO_NET_RESHAPE },     { "Squeeze", DMO_NET_RESHAPE },
 	{ "Unsqueeze", DMO_NET_RESHAPE },   { "Tanh", DMO_NET_TANH },
+	{ "Clip", DMO_NET_RELU },           { "MatMul", DMO_NET_FC },
+	{ "Pad", DMO_NET_PAD },             { "Concat", DMO_NET_CONCAT },
+	{ "ReduceMean", DMO_NET_MEAN },     { "GlobalAveragePool", DMO_NET_MEAN },
+	{ "QuantizeLinear", DMO_NET_QUANTIZE }, { "DequantizeLinear", DMO_NET_DEQUANTIZE },
 	{ NULL, DMO_NET_OP_COUNT },
 };
 
@@ -120,8 +125,8 @@ static int gemm_as_fc(const struct dmo_model *model, size_t i, struct dmo_net *n
 
 	if (!b || !b->data || b->rank != 2 || b->dtype != DMO_NET_F32 ||
 	    (c && (!c->data || c->dtype != DMO_NET_F32))) {
-		snprintf(err, err_len, "layer %zu '%s': Gemm needs float32 constants B (2-D) and C", i + 1,
-			 l->name);
+		snprintf(err, err_len, "layer %zu '%s': %s needs float32 constants B (2-D) and C", i + 1,
+			 l->name, l->op_name);
 		return -1;
 	}
 	int units = b->dims[trans_b ? 0 : 1], k = b->dims[trans_b ? 1 : 0];
@@ -165,6 +170,99 @@ static int gemm_as_fc(const struct dmo_model *model, size_t i, struct dmo_net *n
 		c->dims[0] = units;
 	}
 	return 0;
+}
+
+static uint64_t net_elems(const struct dmo_net_tensor *t)
+{
+	uint64_t n = 1;
+
+	for (int d = 0; d < t->rank; d++)
+		n *= (uint64_t)t->dims[d];
+	return n;
+}
+
+/* An ONNX QuantizeLinear or DequantizeLinear: its scale and zero point
+ * (constant, one each) become the quantised tensor's quantisation, which
+ * the kernels read (a tensor between a QuantizeLinear and a
+ * DequantizeLinear must get the same from both).  ONNX rounds x / scale
+ * half to even.  Returns 0, -1 with ERR, -2 when out of memory. */
+static int qdq_quantisation(const struct dmo_model *model, size_t i, struct dmo_net *net,
+			    struct dmo_net_step *s, char *err, size_t err_len)
+{
+	const struct dmo_model_layer *l = &model->layers[i];
+	struct dmo_net_tensor *qt = &net->tensors[s->op == DMO_NET_QUANTIZE ? s->output : s->inputs[0]];
+	const struct dmo_net_tensor *scale = s->n_inputs > 1 && s->inputs[1] >= 0 ? &net->tensors[s->inputs[1]] : NULL;
+	const struct dmo_net_tensor *zero = s->n_inputs > 2 && s->inputs[2] >= 0 ? &net->tensors[s->inputs[2]] : NULL;
+
+	if (!scale || !scale->data || scale->dtype != DMO_NET_F32 || net_elems(scale) != 1 ||
+	    (zero && (!zero->data || zero->dtype != qt->dtype || net_elems(zero) != 1))) {
+		snprintf(err, err_len, "layer %zu '%s': %s needs a constant scale and zero point, "
+			 "one for the tensor", i + 1, l->name, l->op_name);
+		return -1;
+	}
+	int64_t zp = !zero ? 0 : qt->dtype == DMO_NET_I8 ? *(const int8_t *)zero->data
+							 : *(const uint8_t *)zero->data;
+	float sc = *(const float *)scale->data;
+	if (qt->n_quant && (qt->n_quant != 1 || qt->scale[0] != sc || qt->zero_point[0] != zp)) {
+		snprintf(err, err_len, "layer %zu '%s': tensor '%s' is quantised two ways", i + 1,
+			 l->name, qt->name ? qt->name : "");
+		return -1;
+	}
+	int64_t *owned_zp = owned_by(net, malloc(sizeof *owned_zp));
+	if (!owned_zp)
+		return -2;
+	*owned_zp = zp;
+	qt->n_quant = 1;
+	qt->scale = scale->data;
+	qt->zero_point = owned_zp;
+	s->n_inputs = 1;
+	s->round_half_even = 1;
+	return 0;
+}
+
+/* The options of ONNX's element-moving ops, from the op spec the reader
+ * resolved (Clip's bounds, Pad's pads, ReduceMean's axes) or an attribute
+ * (Concat's axis): what TFLite gives as operands.  Returns as
+ * qdq_quantisation. */
+static int onnx_options(const struct dmo_model *model, size_t i, struct dmo_net *net,
+			struct dmo_net_step *s, char *err, size_t err_len)
+{
+	const struct dmo_model_layer *l = &model->layers[i];
+	int rank = s->inputs[0] >= 0 ? net->tensors[s->inputs[0]].rank : 0;
+
+	switch (s->op) {
+	case DMO_NET_RELU: /* Clip to [0, inf) or [0, 6] */
+		if (l->op.op == DMO_OP_RELU6)
+			s->op = DMO_NET_RELU6;
+		s->n_inputs = 1;
+		return 0;
+	case DMO_NET_CONCAT:
+		s->axis = (int)dmo_model_onnx_int(model, i, "axis", 0);
+		return 0;
+	case DMO_NET_PAD: /* the spec's pads are the last RANK of 4 axes */
+		if (rank > 4) {
+			snprintf(err, err_len, "layer %zu '%s': Pad of a %d-D tensor", i + 1, l->name, rank);
+			return -1;
+		}
+		s->n_inputs = 1;
+		s->pads_given = 1;
+		for (int d = 0; d < rank; d++) {
+			s->pad_before[d] = l->op.before[4 - rank + d];
+			s->pad_after[d] = l->op.after[4 - rank + d];
+		}
+		return 0;
+	case DMO_NET_MEAN: /* the spec's mean is outer x reduced x 1 x inner */
+		s->n_inputs = 1;
+		s->mean_outer = l->op.batch;
+		s->mean_reduced = l->op.in_h;
+		s->mean_inner = l->op.in_c;
+		return 0;
+	case DMO_NET_QUANTIZE:
+	case DMO_NET_DEQUANTIZE:
+		return qdq_quantisation(model, i, net, s, err, err_len);
+	default:
+		return 0;
+	}
 }
 
 static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net, char *err,
@@ -216,6 +314,9 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net,
 		if (s->op == DMO_NET_SOFTMAX)
 			s->softmax_row = l->op.in_c;
 		s->nchw = l->op.layout == DMO_LAYOUT_NCHW;
+		int rc = onnx_options(model, i, net, s, err, err_len);
+		if (rc)
+			return rc;
 	}
 	/* The options the reader resolved into the op spec. */
 	if (l->supported) {

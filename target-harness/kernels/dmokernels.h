@@ -68,6 +68,10 @@ struct dk_quant {
 	/* quantize (float to integer): the output scale; dequantize: the
 	 * input scale. */
 	float scale;
+	/* quantize (float to integer): 0 rounds x / scale half away from zero
+	 * (TFLite's round); 1 half to even (ONNX's QuantizeLinear, as ONNX
+	 * Runtime computes it with nearbyint). */
+	int round_half_even;
 	/* 0: TFLite's requantisation as TFLite Micro builds it by default (a
 	 * doubling high multiply, then a rounding shift: two roundings); 1:
 	 * its TFLITE_SINGLE_ROUNDING build (x * M rounded once), which is what

@@ -298,7 +298,7 @@ int dk_mean_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
 
 static inline int8_t quantize_f32_i8(const struct dk_params *p, float x)
 {
-	float r = roundf(x / p->q.scale);
+	float r = p->q.round_half_even ? nearbyintf(x / p->q.scale) : roundf(x / p->q.scale);
 	/* Clamp in float first: a huge value has no int32. */
 	r = r < -1e6f ? -1e6f : r > 1e6f ? 1e6f : r;
 	return (int8_t)clamp32((int32_t)r + p->q.out_zero, INT8_MIN, INT8_MAX);
