@@ -1,4 +1,4 @@
-/* onnx_net.c MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
+/* onnx_net.c [--ops|--qdq] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
  * ONNX file (opset 13, every weight an initializer, every intermediate
  * shape in value_info) and one input for it, for the ONNX end-to-end tests:
  * dmo infer against ONNX Runtime, plan --verify with its real weights, run
@@ -9,7 +9,20 @@
  *   -> depthwise Conv 3x3 pad 1 stride 2 (group 8, bias) -> Relu = a
  *   -> pointwise Conv 1x1 (no bias) = b -> Add(a, b)
  *   -> MaxPool 2x2 stride 2 -> AveragePool 3x3 pad 1 -> Flatten
- *   -> Gemm (B 72x10, alpha 0.5, C 10) -> Softmax = y 1x10 */
+ *   -> Gemm (B 72x10, alpha 0.5, C 10) -> Softmax = y 1x10
+ *
+ * --ops writes the ops the reader maps onto layout-free op specs instead,
+ * each with its operands as initializers, as exporters write them:
+ *
+ *   x 1x4x5x5 -> Pad (pads 0,0,1,2, 0,0,2,1) 1x4x8x8 -> Clip [0, 6] (relu6)
+ *   -> QuantizeLinear (scale 1/16, zero point -3, int8) = q
+ *   -> DequantizeLinear -> GlobalAveragePool 1x4x1x1 -> Flatten 1x4
+ *   -> MatMul (B 4x3) = y 1x3
+ *
+ * and --qdq the same up to q, its output (int8, for an exact comparison).
+ * Their input is x scaled by 8 and cut to a multiple of 1/32: some values pass 6,
+ * and about half of them fall halfway between two steps of 1/16, where
+ * QuantizeLinear's rounding (half to even) matters. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +51,7 @@ static Onnx__TensorShapeProto__Dimension dims[MAX_ITEMS][4], *dim_lists[MAX_ITEM
 static int64_t ints[MAX_ITEMS][4];
 static size_t n_nodes, n_attrs, n_inits, n_infos, n_ints;
 
-static Onnx__ValueInfoProto *value_info(char *name, int rank, const int64_t *d)
+static Onnx__ValueInfoProto *value_info_of(char *name, int rank, const int64_t *d, int elem_type)
 {
 	size_t i = n_infos++;
 
@@ -53,7 +66,7 @@ static Onnx__ValueInfoProto *value_info(char *name, int rank, const int64_t *d)
 	shapes[i].dim = dim_lists[i];
 	onnx__type_proto__tensor__init(&tensor_types[i]);
 	tensor_types[i].has_elem_type = 1;
-	tensor_types[i].elem_type = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
+	tensor_types[i].elem_type = elem_type;
 	tensor_types[i].shape = &shapes[i];
 	onnx__type_proto__init(&types[i]);
 	types[i].value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
@@ -62,6 +75,30 @@ static Onnx__ValueInfoProto *value_info(char *name, int rank, const int64_t *d)
 	infos[i].name = name;
 	infos[i].type = &types[i];
 	return &infos[i];
+}
+
+static Onnx__ValueInfoProto *value_info(char *name, int rank, const int64_t *d)
+{
+	return value_info_of(name, rank, d, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+}
+
+/* An initializer of given values: SIZE bytes of TYPE, little-endian, as
+ * raw_data. */
+static void constant(char *name, int rank, const int64_t *d, int type, const void *values,
+		     size_t size)
+{
+	Onnx__TensorProto *t = &inits[n_inits];
+
+	onnx__tensor_proto__init(t);
+	t->name = name;
+	t->n_dims = (size_t)rank;
+	t->dims = (int64_t *)d;
+	t->has_data_type = 1;
+	t->data_type = type;
+	t->has_raw_data = 1;
+	t->raw_data.len = size;
+	t->raw_data.data = (uint8_t *)values;
+	init_list[n_inits++] = t;
 }
 
 /* An initializer of COUNT pseudo-random floats. */
@@ -142,7 +179,8 @@ static void node(char *op, char **in, char *out, Onnx__AttributeProto *a0,
 	node_list[n_nodes++] = n;
 }
 
-int main(int argc, char **argv)
+/* The CNN; returns its input's element count. */
+static size_t cnn(void)
 {
 	static const int64_t d_x[] = { 1, 3, 12, 12 }, d_w1[] = { 8, 3, 3, 3 }, d_b[] = { 8 },
 			     d_c1[] = { 1, 8, 12, 12 }, d_w2[] = { 8, 1, 3, 3 },
@@ -155,10 +193,6 @@ int main(int argc, char **argv)
 		    *in_mp[] = { "s", NULL }, *in_ap[] = { "m", NULL }, *in_fl[] = { "p", NULL },
 		    *in_g[] = { "f", "wg", "bg", NULL }, *in_sm[] = { "g", NULL };
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: onnx_net MODEL.onnx INPUT.bin\n");
-		return 2;
-	}
 	weights("w1", 4, d_w1);
 	weights("b1", 1, d_b);
 	weights("w2", 4, d_w2);
@@ -188,9 +222,66 @@ int main(int argc, char **argv)
 	} mids[] = { { "c1", 4, d_c1 }, { "r1", 4, d_c1 }, { "c2", 4, d_c2 }, { "a", 4, d_c2 },
 		     { "b", 4, d_c2 },	{ "s", 4, d_c2 },  { "m", 4, d_p },   { "p", 4, d_p },
 		     { "f", 2, d_f },	{ "g", 2, d_y } };
-	size_t n_mids = sizeof mids / sizeof mids[0];
-	for (size_t k = 0; k < n_mids; k++)
+	for (size_t k = 0; k < sizeof mids / sizeof mids[0]; k++)
 		info_list[k] = value_info(mids[k].name, mids[k].rank, mids[k].d);
+	return 3 * 12 * 12;
+}
+
+/* The --ops model, or with QDQ_ONLY the --qdq one; returns as cnn(). */
+static size_t ops(int qdq_only)
+{
+	static const int64_t d_x[] = { 1, 4, 5, 5 }, d_pads[] = { 8 }, d_pad[] = { 1, 4, 8, 8 },
+			     d_g[] = { 1, 4, 1, 1 }, d_f[] = { 1, 4 }, d_b[] = { 4, 3 },
+			     d_y[] = { 1, 3 };
+	static const int64_t pads[] = { 0, 0, 1, 2, 0, 0, 2, 1 };
+	static const float lo = 0, hi = 6, scale = 1.0f / 16;
+	static const int8_t zero = -3;
+	static float b[4 * 3];
+	static char *in_pad[] = { "x", "pads", NULL }, *in_clip[] = { "p", "lo", "hi", NULL },
+		    *in_q[] = { "r", "scale", "zero", NULL }, *in_dq[] = { "q", "scale", "zero", NULL },
+		    *in_gap[] = { "d", NULL }, *in_fl[] = { "g", NULL }, *in_mm[] = { "f", "b", NULL };
+
+	constant("pads", 1, d_pads, ONNX__TENSOR_PROTO__DATA_TYPE__INT64, pads, sizeof pads);
+	constant("lo", 0, NULL, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, &lo, sizeof lo);
+	constant("hi", 0, NULL, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, &hi, sizeof hi);
+	constant("scale", 0, NULL, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, &scale, sizeof scale);
+	constant("zero", 0, NULL, ONNX__TENSOR_PROTO__DATA_TYPE__INT8, &zero, sizeof zero);
+	node("Pad", in_pad, "p", NULL, NULL, NULL);
+	node("Clip", in_clip, "r", NULL, NULL, NULL);
+	node("QuantizeLinear", in_q, "q", NULL, NULL, NULL);
+	input_list[0] = value_info("x", 4, d_x);
+	info_list[0] = value_info("p", 4, d_pad);
+	info_list[1] = value_info("r", 4, d_pad);
+	if (qdq_only) {
+		output_list[0] = value_info_of("q", 4, d_pad, ONNX__TENSOR_PROTO__DATA_TYPE__INT8);
+		return 4 * 5 * 5;
+	}
+	for (size_t k = 0; k < sizeof b / sizeof b[0]; k++)
+		b[k] = next_value();
+	constant("b", 2, d_b, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, b, sizeof b);
+	node("DequantizeLinear", in_dq, "d", NULL, NULL, NULL);
+	node("GlobalAveragePool", in_gap, "g", NULL, NULL, NULL);
+	node("Flatten", in_fl, "f", NULL, NULL, NULL);
+	node("MatMul", in_mm, "y", NULL, NULL, NULL);
+	info_list[2] = value_info_of("q", 4, d_pad, ONNX__TENSOR_PROTO__DATA_TYPE__INT8);
+	info_list[3] = value_info("d", 4, d_pad);
+	info_list[4] = value_info("g", 4, d_g);
+	info_list[5] = value_info("f", 2, d_f);
+	output_list[0] = value_info("y", 2, d_y);
+	return 4 * 5 * 5;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc == 4 ? argv[1] : "";
+	int is_ops = !strcmp(mode, "--ops"), is_qdq = !strcmp(mode, "--qdq");
+
+	if ((argc != 3 && argc != 4) || (argc == 4 && !is_ops && !is_qdq)) {
+		fprintf(stderr, "usage: onnx_net [--ops|--qdq] MODEL.onnx INPUT.bin\n");
+		return 2;
+	}
+	argv += argc - 3;
+	size_t n_x = is_ops || is_qdq ? ops(is_qdq) : cnn();
 
 	Onnx__GraphProto graph;
 	onnx__graph_proto__init(&graph);
@@ -203,7 +294,7 @@ int main(int argc, char **argv)
 	graph.input = input_list;
 	graph.n_output = 1;
 	graph.output = output_list;
-	graph.n_value_info = n_mids;
+	graph.n_value_info = n_infos - 2; /* all but the input and the output */
 	graph.value_info = info_list;
 	Onnx__OperatorSetIdProto opset, *opsets[1] = { &opset };
 	onnx__operator_set_id_proto__init(&opset);
@@ -228,15 +319,15 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	float x[3 * 12 * 12];
-	for (size_t k = 0; k < sizeof x / sizeof x[0]; k++)
-		x[k] = next_value();
+	for (size_t k = 0; k < n_x; k++)
+		x[k] = is_ops || is_qdq ? (float)(long)(next_value() * 8 * 32) / 32 : next_value();
 	f = fopen(argv[2], "wb");
-	if (!f || fwrite(x, sizeof x, 1, f) != 1 || fclose(f) != 0) {
+	if (!f || fwrite(x, sizeof x[0] * n_x, 1, f) != 1 || fclose(f) != 0) {
 		perror(argv[2]);
 		return 1;
 	}
 	free(buf);
 	for (size_t k = 0; k < n_inits; k++)
-		free(inits[k].float_data);
+		free(inits[k].float_data); /* NULL for constant()'s */
 	return 0;
 }

@@ -1,16 +1,41 @@
 #!/bin/sh
 # onnx_ort_ops.sh - the ONNX operators the reader maps onto dmo's
-# layout-free op specs (Concat, ReduceMean, GlobalAveragePool), run by
-# `dmo infer` on ONNX's own single-op cases (libonnx-testdata, their stored
-# inputs) and compared with ONNX Runtime (tests/ort/run.js) on the same
-# bytes: within f32_close's tolerance (a concatenation copies, so it must
-# match bit for bit).  Cases whose operands dmo needs as constants but the
-# case feeds as graph inputs (Pad's pads) are refused with a message naming
-# them.  Skipped (77) without node and onnxruntime-node or the test data.
+# layout-free op specs, run by `dmo infer` and compared with ONNX Runtime
+# (tests/ort/run.js) on the same input bytes:
+#  - tests/onnx_net --qdq: Pad, Clip [0, 6], QuantizeLinear to int8, whose
+#    output must equal ONNX Runtime's byte for byte (its input puts values
+#    halfway between two quantisation steps, where TFLite's rounding, away
+#    from zero, would differ from ONNX's, to even);
+#  - tests/onnx_net --ops: the same, then DequantizeLinear,
+#    GlobalAveragePool, Flatten and MatMul by a constant, within
+#    f32_close's tolerance; `dmo plan --verify` runs it bit for bit;
+#  - ONNX's own single-op cases (libonnx-testdata, their stored inputs) of
+#    Concat (bit for bit: it copies), ReduceMean and GlobalAveragePool
+#    (within f32_close's tolerance).  Cases that feed as graph inputs what
+#    dmo needs as constants (Pad's pads) are refused, named.
+# Skipped (77) without node and onnxruntime-node.
 . "$top_srcdir/tests/lib.sh"
 need_ort
+
+for mode in qdq ops; do
+	"$top_builddir/tests/onnx_net" --$mode "$WORK/$mode.onnx" "$WORK/$mode.in"
+	expect_eq "onnx_net --$mode writes the model" 0 $?
+	$ORT "$WORK/$mode.onnx" "$WORK/$mode.in" "$WORK/$mode.ort" 2>/dev/null
+	expect_eq "--$mode: ONNX Runtime exit status" 0 $?
+	"$DMO" infer -q --input "$WORK/$mode.in" --output "$WORK/$mode.dmo" "$WORK/$mode.onnx" \
+		>/dev/null 2>"$WORK/$mode.err"
+	expect_eq "--$mode: dmo infer exit status" 0 $? || cat "$WORK/$mode.err"
+done
+cmp -s "$WORK/qdq.ort" "$WORK/qdq.dmo" && echo "ok: Pad, Clip, QuantizeLinear: int8 bytes equal ONNX Runtime's" ||
+	fail "QuantizeLinear: $(cmp -l "$WORK/qdq.ort" "$WORK/qdq.dmo" | wc -l) bytes differ from ONNX Runtime's"
+f32_close "Pad .. MatMul: dmo infer = ONNX Runtime" "$WORK/ops.ort" "$WORK/ops.dmo"
+"$DMO" plan --verify "$WORK/ops.onnx" >"$WORK/plan.out" 2>&1
+expect_eq "plan --verify of the ops model: exit status" 0 $?
+grep -q "^verify: .*bit for bit" "$WORK/plan.out" && echo "ok: the overlapped arena runs bit for bit" ||
+	fail "plan --verify: $(tail -3 "$WORK/plan.out")"
+
 data=${ONNX_TESTDATA:-/usr/share/libonnx-testdata/data}/node
-[ -d "$data" ] || { echo "SKIP: no libonnx-testdata in $data"; exit 77; }
+[ -d "$data" ] || { echo "no libonnx-testdata in $data: its cases not run"; finish; }
 
 # One case per shape of each op (ONNX Runtime takes about half a second to
 # start): concatenation along the first, middle, last and a negative axis;
