@@ -522,7 +522,8 @@ static int run_layout(struct ctx *c)
 		int before[DK_MAX_DIMS], after[DK_MAX_DIMS];
 		if (!pads && !s->pads_given)
 			return -1;
-		if (!same_quant(in, out))
+		/* ONNX's tensors carry no quantisation: its Pad copies values. */
+		if (!s->pads_given && !same_quant(in, out))
 			return fail(c, "input and output quantisation differ");
 		for (int i = 0; i < in->rank; i++) {
 			before[i] = pads ? pads[2 * i] : s->pad_before[i];
@@ -531,9 +532,11 @@ static int run_layout(struct ctx *c)
 			    out->dims[i] != in->dims[i] + before[i] + after[i])
 				return fail(c, "paddings do not give the output shape");
 		}
-		/* TFLite pads a quantised tensor with its zero point (real 0). */
+		/* TFLite pads a quantised tensor with its zero point (real 0);
+		 * ONNX's Pad (pads_given, a zero constant_value) with the
+		 * stored value 0 whatever the tensor's quantisation. */
 		unsigned char value[4] = { 0 };
-		int32_t zero = zero_of(out);
+		int32_t zero = s->pads_given ? 0 : zero_of(out);
 		memcpy(value, &zero, elem <= 4 ? elem : 4);
 		if (c->arena)
 			rc = dk_pad(&shape, before, after, elem, value, at(c, in), at(c, out), NULL);

@@ -19,7 +19,8 @@
  *   -> DequantizeLinear -> GlobalAveragePool 1x4x1x1 -> Flatten 1x4
  *   -> MatMul (B 4x3) = y 1x3
  *
- * and --qdq the same up to q, its output (int8, for an exact comparison).
+ * and --qdq the same up to q, then Pad (the same pads) of int8 q = qp 1x4x11x11,
+ * its output (int8, for an exact comparison).
  * Their input is x scaled by 8 and cut to a multiple of 1/32: some values pass 6,
  * and about half of them fall halfway between two steps of 1/16, where
  * QuantizeLinear's rounding (half to even) matters. */
@@ -253,7 +254,12 @@ static size_t ops(int qdq_only)
 	info_list[0] = value_info("p", 4, d_pad);
 	info_list[1] = value_info("r", 4, d_pad);
 	if (qdq_only) {
-		output_list[0] = value_info_of("q", 4, d_pad, ONNX__TENSOR_PROTO__DATA_TYPE__INT8);
+		static const int64_t d_qp[] = { 1, 4, 11, 11 };
+		static char *in_qp[] = { "q", "pads", NULL };
+
+		node("Pad", in_qp, "qp", NULL, NULL, NULL);
+		info_list[2] = value_info_of("q", 4, d_pad, ONNX__TENSOR_PROTO__DATA_TYPE__INT8);
+		output_list[0] = value_info_of("qp", 4, d_qp, ONNX__TENSOR_PROTO__DATA_TYPE__INT8);
 		return 4 * 5 * 5;
 	}
 	for (size_t k = 0; k < sizeof b / sizeof b[0]; k++)

@@ -2,10 +2,11 @@
 # onnx_ort_ops.sh - the ONNX operators the reader maps onto dmo's
 # layout-free op specs, run by `dmo infer` and compared with ONNX Runtime
 # (tests/ort/run.js) on the same input bytes:
-#  - tests/onnx_net --qdq: Pad, Clip [0, 6], QuantizeLinear to int8, whose
-#    output must equal ONNX Runtime's byte for byte (its input puts values
-#    halfway between two quantisation steps, where TFLite's rounding, away
-#    from zero, would differ from ONNX's, to even);
+#  - tests/onnx_net --qdq: Pad, Clip [0, 6], QuantizeLinear to int8, Pad
+#    of the int8 tensor, whose output must equal ONNX Runtime's byte for
+#    byte (its input puts values halfway between two quantisation steps,
+#    where TFLite's rounding, away from zero, would differ from ONNX's, to
+#    even);
 #  - tests/onnx_net --ops: the same, then DequantizeLinear,
 #    GlobalAveragePool, Flatten and MatMul by a constant, within
 #    f32_close's tolerance; `dmo plan --verify` runs it bit for bit;
@@ -26,7 +27,7 @@ for mode in qdq ops; do
 		>/dev/null 2>"$WORK/$mode.err"
 	expect_eq "--$mode: dmo infer exit status" 0 $? || cat "$WORK/$mode.err"
 done
-cmp -s "$WORK/qdq.ort" "$WORK/qdq.dmo" && echo "ok: Pad, Clip, QuantizeLinear: int8 bytes equal ONNX Runtime's" ||
+cmp -s "$WORK/qdq.ort" "$WORK/qdq.dmo" && echo "ok: Pad, Clip, QuantizeLinear, Pad: int8 bytes equal ONNX Runtime's" ||
 	fail "QuantizeLinear: $(cmp -l "$WORK/qdq.ort" "$WORK/qdq.dmo" | wc -l) bytes differ from ONNX Runtime's"
 f32_close "Pad .. MatMul: dmo infer = ONNX Runtime" "$WORK/ops.ort" "$WORK/ops.dmo"
 "$DMO" plan --verify "$WORK/ops.onnx" >"$WORK/plan.out" 2>&1
