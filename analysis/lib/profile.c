@@ -245,20 +245,26 @@ static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM };
 enum { N_FORWARDED = sizeof forwarded / sizeof forwarded[0] };
 static volatile pid_t signal_target;
 static volatile sig_atomic_t signal_received;
-static volatile sig_atomic_t time_is_up; /* the timer stopped the program */
+static volatile sig_atomic_t time_is_up; /* the timer stopped the program: 1
+					  * by SIGTERM, 2 by SIGKILL */
+/* Seconds a program that outlives the time limit's SIGTERM (it handles or
+ * ignores it) has before SIGKILL: the tool's rows then stay as claimed,
+ * the open layer incomplete. */
+#define TIME_LIMIT_GRACE 5
 
 /* dmo stays to collect what the program recorded; the program gets the
  * signal.  A terminal's Ctrl-C (SI_KERNEL) already went to the whole
  * foreground process group, the program included, so it is not sent a
- * second time.  The timer's SIGALRM stops the program as SIGTERM does;
- * it is no signal dmo dies of afterwards. */
+ * second time.  The timer's SIGALRM stops the program as SIGTERM does,
+ * its next one TIME_LIMIT_GRACE seconds later with SIGKILL; it is no
+ * signal dmo dies of afterwards. */
 static void forward_signal(int sig, siginfo_t *info, void *context)
 {
 	(void)context;
 	if (sig == SIGALRM) {
-		if (signal_target > 0) {
-			time_is_up = 1;
-			kill(signal_target, SIGTERM);
+		if (signal_target > 0 && time_is_up < 2) {
+			time_is_up++;
+			kill(signal_target, time_is_up == 1 ? SIGTERM : SIGKILL);
 		}
 		return;
 	}
@@ -267,10 +273,11 @@ static void forward_signal(int sig, siginfo_t *info, void *context)
 		kill(signal_target, sig);
 }
 
-/* Start (SECONDS > 0) or stop (0) --time-limit's timer. */
+/* Start (SECONDS > 0) or stop (0) --time-limit's timer, which then rings
+ * every TIME_LIMIT_GRACE seconds. */
 static void set_timer(double seconds)
 {
-	struct itimerval limit = { { 0, 0 }, { (time_t)seconds,
+	struct itimerval limit = { { seconds > 0 ? TIME_LIMIT_GRACE : 0, 0 }, { (time_t)seconds,
 			(suseconds_t)((seconds - (double)(time_t)seconds) * 1e6) } };
 	/* A zero timer is none: what is left of a limit runs out at once. */
 	if (seconds > 0 && limit.it_value.tv_sec == 0 && limit.it_value.tv_usec == 0)
@@ -316,17 +323,24 @@ static int is_shell(const char *program)
 	return 0;
 }
 
+/* Valgrind's vgdb pipes go to dmo's private folder PRIVATE_DIR: they stay
+ * when a program that outlived the time limit's SIGTERM is killed, and go
+ * with the folder (remove_vgdb_pipes). */
+#define VGDB_PREFIX "vgdb-pipe"
+
 static void run_valgrind(const struct dmo_profile_options *opts, const char *tool_dir,
-			 const char *fifo, const char *out_dir, pid_t parent)
+			 const char *private_dir, const char *fifo, const char *out_dir,
+			 pid_t parent)
 {
 	const char *valgrind = getenv("DMO_VALGRIND");
 	char fifo_opt[PATH_MAX + 32], out_opt[PATH_MAX + 16], mem_opt[64], version_opt[32], pid_opt[48];
+	char vgdb_opt[PATH_MAX + 32];
 	size_t argc = 0, n;
 	char **argv;
 
 	while (opts->argv[argc] != NULL)
 		argc++;
-	argv = calloc(argc + 14 + (size_t)opts->n_vg_opts, sizeof *argv);
+	argv = calloc(argc + 15 + (size_t)opts->n_vg_opts, sizeof *argv);
 	if (argv == NULL)
 		_exit(127);
 	snprintf(fifo_opt, sizeof fifo_opt, "--dmo-fifo=%s", fifo);
@@ -353,7 +367,9 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 	/* A shell's work is the programs it runs (sh -c 'exec ./prog'):
 	 * traced, unless --vg-opt=--trace-children=no says otherwise. */
 	argv[10] = is_shell(opts->argv[0]) ? "--trace-children=yes" : "--trace-children=no";
-	n = 11;
+	snprintf(vgdb_opt, sizeof vgdb_opt, "--vgdb-prefix=%s/" VGDB_PREFIX, private_dir);
+	argv[11] = vgdb_opt;
+	n = 12;
 	if (opts->layers != NULL) {
 		size_t len = strlen(opts->layers) + sizeof "--dmo-layers=";
 		char *layers_opt = malloc(len);
@@ -379,6 +395,20 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 	execvp(argv[0], argv);
 	fprintf(stderr, "%s: cannot run %s: %s\n", opts->who, argv[0], strerror(errno));
 	_exit(127);
+}
+
+/* The vgdb pipes a killed Valgrind left in PRIVATE_DIR (VGDB_PREFIX...). */
+static void remove_vgdb_pipes(const char *private_dir)
+{
+	DIR *d = opendir(private_dir);
+	struct dirent *entry;
+
+	if (d == NULL)
+		return;
+	while ((entry = readdir(d)) != NULL)
+		if (strncmp(entry->d_name, VGDB_PREFIX, strlen(VGDB_PREFIX)) == 0)
+			unlinkat(dirfd(d), entry->d_name, 0);
+	closedir(d);
 }
 
 int dmo_profile_write_kernels(const struct dmo_profile_options *opts, const char *dir, char *err,
@@ -558,7 +588,7 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 	if (child == 0) {
 		restore_signals(saved);
 		sigprocmask(SIG_SETMASK, &old_mask, NULL);
-		run_valgrind(opts, tool_dir, fifo, out_dir, parent);
+		run_valgrind(opts, tool_dir, private_dir, fifo, out_dir, parent);
 	}
 	signal_target = child;
 	if (child > 0 && opts->time_limit > 0)
@@ -614,13 +644,18 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 	}
 	append_rows(table, &kids);
 	if (rc == 0 && time_is_up) {
-		snprintf(err, err_len, "the time limit of %g s was reached: %zu layer%s recorded",
-			 opts->time_limit, table->count, table->count == 1 ? "" : "s");
+		char killed[96] = "";
+		if (time_is_up > 1)
+			snprintf(killed, sizeof killed, "; the program outlived SIGTERM and was "
+				 "killed %d s later", TIME_LIMIT_GRACE);
+		snprintf(err, err_len, "the time limit of %g s was reached: %zu layer%s recorded%s",
+			 opts->time_limit, table->count, table->count == 1 ? "" : "s", killed);
 		rc = -2;
 	}
 	restore_signals(saved);
 out:
 	unlink(fifo);
+	remove_vgdb_pipes(private_dir);
 	rmdir(private_dir);
 	close(lock_fd);
 	return rc;
