@@ -29,8 +29,9 @@ static const struct cmd_spec command = {
 	"--trace=full each layer's events go to DIR/layer-NNNN.events too.\n"
 	"PROGRAM's stdin, stdout and stderr are its own: the per-layer table goes\n"
 	"to stderr after PROGRAM ends, as Valgrind's messages do (-q: no table).\n"
-	"SIGINT, SIGTERM and SIGHUP are passed to PROGRAM; dmo waits for it and\n"
-	"writes layers.csv either way.  A second run into DIR fails while one runs.\n"
+	"SIGINT, SIGTERM and SIGHUP are passed to PROGRAM (--time-limit sends\n"
+	"SIGTERM); dmo waits for it and writes layers.csv either way.  A second\n"
+	"run into DIR fails while one runs.\n"
 	"A layer open while several threads were alive is never plain ok: it gets\n"
 	"ok:threads=N (N touched its buffers) or ok:alive=N (one did, N lived),\n"
 	"and its safe_os_bytes is os_split_bytes, safe for any split of its work\n"
@@ -40,9 +41,10 @@ static const struct cmd_spec command = {
 	.tables = { cmd_profile_options, options },
 	.exit_status =
 	"  PROGRAM's exit status (128+N when signal N killed it), or 2 when\n"
-	"  PROGRAM never ran (misuse, a missing or non-executable PROGRAM), or ran\n"
-	"  with status 0 but dmo could not record it whole (a damaged\n"
-	"  tool-layers.bin, a full disk) or it marked no layer at all.\n",
+	"  PROGRAM never ran (misuse, a missing or non-executable PROGRAM), was\n"
+	"  stopped by --time-limit, or ran with status 0 but dmo could not record\n"
+	"  it whole (a damaged tool-layers.bin, a full disk) or it marked no layer\n"
+	"  at all.\n",
 	.stop_at_operand = 1,
 };
 

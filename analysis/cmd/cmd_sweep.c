@@ -12,6 +12,7 @@
 #include "backend_options.h"
 #include "cmd.h"
 #include "json.h"
+#include "profile.h"
 #include "progress.h"
 #include "sweep.h"
 
@@ -122,7 +123,7 @@ int cmd_sweep(int argc, char **argv)
 	struct cmd_output output = { CMD_TEXT, 0 };
 	int c, emit = 0, collect = 0, seed_given = 0, rc;
 	uint64_t v;
-	char err[2048], self[PATH_MAX], *end;
+	char err[2048], self[PATH_MAX];
 	double time_limit = 0; /* none */
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
@@ -170,10 +171,8 @@ int cmd_sweep(int argc, char **argv)
 			break;
 		}
 		case OPT_TIME_LIMIT:
-			time_limit = strtod(optarg, &end);
-			if (end == optarg || *end != '\0' || !(time_limit > 0 && time_limit <= 1e6))
-				return cmd_misuse(&command, "--time-limit takes seconds above 0, up to "
-						  "1e6, not '%s'", optarg);
+			if (dmo_time_limit_parse(optarg, &time_limit, err, sizeof err) != 0)
+				return cmd_misuse(&command, "%s", err);
 			break;
 		case 'e':
 			emit = 1;

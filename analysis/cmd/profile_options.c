@@ -51,6 +51,10 @@ const struct cmd_option cmd_profile_options[] = {
 	  "its threads the same way every run (a fixed range per\n"
 	  "thread): a layer run while several threads are alive\n"
 	  "is then safe at os_any_bytes, not os_split_bytes" },
+	{ "time-limit", required_argument, DMO_OPT_TIME_LIMIT, "SECONDS",
+	  "stop the run after SECONDS as SIGTERM does: the\n"
+	  "layers recorded so far are kept in layers.csv (the\n"
+	  "open one incomplete), exit status 2" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 

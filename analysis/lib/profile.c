@@ -7,7 +7,9 @@
  * Nothing a run has recorded is lost to what happens around it: the run
  * directory is locked against a second run, SIGINT, SIGTERM, SIGHUP and SIGQUIT are
  * passed on to the program and dmo waits for it before writing layers.csv,
- * and the Valgrind child dies with dmo if dmo itself is killed. */
+ * and the Valgrind child dies with dmo if dmo itself is killed.
+ * --time-limit's timer (SIGALRM) takes the same path: the program gets
+ * SIGTERM when the time is up. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +22,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -236,22 +239,50 @@ static int check_out_dir(const struct dmo_profile_options *opts, char *err, size
 }
 
 /* ---- signals ---- */
-/* SIGQUIT (Ctrl-\) too: it left no layers.csv and the FIFO folder. */
-static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+/* SIGQUIT (Ctrl-\) too: it left no layers.csv and the FIFO folder.
+ * SIGALRM is --time-limit's timer. */
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM };
 enum { N_FORWARDED = sizeof forwarded / sizeof forwarded[0] };
 static volatile pid_t signal_target;
 static volatile sig_atomic_t signal_received;
+static volatile sig_atomic_t time_is_up; /* the timer stopped the program: 1
+					  * by SIGTERM, 2 by SIGKILL */
+/* Seconds a program that outlives the time limit's SIGTERM (it handles or
+ * ignores it) has before SIGKILL: the tool's rows then stay as claimed,
+ * the open layer incomplete. */
+#define TIME_LIMIT_GRACE 5
 
 /* dmo stays to collect what the program recorded; the program gets the
  * signal.  A terminal's Ctrl-C (SI_KERNEL) already went to the whole
  * foreground process group, the program included, so it is not sent a
- * second time. */
+ * second time.  The timer's SIGALRM stops the program as SIGTERM does,
+ * its next one TIME_LIMIT_GRACE seconds later with SIGKILL; it is no
+ * signal dmo dies of afterwards. */
 static void forward_signal(int sig, siginfo_t *info, void *context)
 {
 	(void)context;
+	if (sig == SIGALRM) {
+		if (signal_target > 0 && time_is_up < 2) {
+			time_is_up++;
+			kill(signal_target, time_is_up == 1 ? SIGTERM : SIGKILL);
+		}
+		return;
+	}
 	signal_received = sig;
 	if (signal_target > 0 && info->si_code != SI_KERNEL)
 		kill(signal_target, sig);
+}
+
+/* Start (SECONDS > 0) or stop (0) --time-limit's timer, which then rings
+ * every TIME_LIMIT_GRACE seconds. */
+static void set_timer(double seconds)
+{
+	struct itimerval limit = { { seconds > 0 ? TIME_LIMIT_GRACE : 0, 0 }, { (time_t)seconds,
+			(suseconds_t)((seconds - (double)(time_t)seconds) * 1e6) } };
+	/* A zero timer is none: what is left of a limit runs out at once. */
+	if (seconds > 0 && limit.it_value.tv_sec == 0 && limit.it_value.tv_usec == 0)
+		limit.it_value.tv_usec = 1;
+	setitimer(ITIMER_REAL, &limit, NULL);
 }
 
 static void catch_signals(struct sigaction *saved)
@@ -264,8 +295,9 @@ static void catch_signals(struct sigaction *saved)
 	for (int i = 0; i < N_FORWARDED; i++) {
 		sigaction(forwarded[i], &act, &saved[i]);
 		/* A signal ignored on entry (SIGINT in a background job) stays
-		 * ignored, for dmo and the program, as a shell keeps it. */
-		if (saved[i].sa_handler == SIG_IGN)
+		 * ignored, for dmo and the program, as a shell keeps it; the
+		 * timer's is dmo's own. */
+		if (saved[i].sa_handler == SIG_IGN && forwarded[i] != SIGALRM)
 			sigaction(forwarded[i], &saved[i], NULL);
 	}
 }
@@ -291,17 +323,24 @@ static int is_shell(const char *program)
 	return 0;
 }
 
+/* Valgrind's vgdb pipes go to dmo's private folder PRIVATE_DIR: they stay
+ * when a program that outlived the time limit's SIGTERM is killed, and go
+ * with the folder (remove_vgdb_pipes). */
+#define VGDB_PREFIX "vgdb-pipe"
+
 static void run_valgrind(const struct dmo_profile_options *opts, const char *tool_dir,
-			 const char *fifo, const char *out_dir, pid_t parent)
+			 const char *private_dir, const char *fifo, const char *out_dir,
+			 pid_t parent)
 {
 	const char *valgrind = getenv("DMO_VALGRIND");
 	char fifo_opt[PATH_MAX + 32], out_opt[PATH_MAX + 16], mem_opt[64], version_opt[32], pid_opt[48];
+	char vgdb_opt[PATH_MAX + 32];
 	size_t argc = 0, n;
 	char **argv;
 
 	while (opts->argv[argc] != NULL)
 		argc++;
-	argv = calloc(argc + 14 + (size_t)opts->n_vg_opts, sizeof *argv);
+	argv = calloc(argc + 15 + (size_t)opts->n_vg_opts, sizeof *argv);
 	if (argv == NULL)
 		_exit(127);
 	snprintf(fifo_opt, sizeof fifo_opt, "--dmo-fifo=%s", fifo);
@@ -328,7 +367,9 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 	/* A shell's work is the programs it runs (sh -c 'exec ./prog'):
 	 * traced, unless --vg-opt=--trace-children=no says otherwise. */
 	argv[10] = is_shell(opts->argv[0]) ? "--trace-children=yes" : "--trace-children=no";
-	n = 11;
+	snprintf(vgdb_opt, sizeof vgdb_opt, "--vgdb-prefix=%s/" VGDB_PREFIX, private_dir);
+	argv[11] = vgdb_opt;
+	n = 12;
 	if (opts->layers != NULL) {
 		size_t len = strlen(opts->layers) + sizeof "--dmo-layers=";
 		char *layers_opt = malloc(len);
@@ -354,6 +395,20 @@ static void run_valgrind(const struct dmo_profile_options *opts, const char *too
 	execvp(argv[0], argv);
 	fprintf(stderr, "%s: cannot run %s: %s\n", opts->who, argv[0], strerror(errno));
 	_exit(127);
+}
+
+/* The vgdb pipes a killed Valgrind left in PRIVATE_DIR (VGDB_PREFIX...). */
+static void remove_vgdb_pipes(const char *private_dir)
+{
+	DIR *d = opendir(private_dir);
+	struct dirent *entry;
+
+	if (d == NULL)
+		return;
+	while ((entry = readdir(d)) != NULL)
+		if (strncmp(entry->d_name, VGDB_PREFIX, strlen(VGDB_PREFIX)) == 0)
+			unlinkat(dirfd(d), entry->d_name, 0);
+	closedir(d);
 }
 
 int dmo_profile_write_kernels(const struct dmo_profile_options *opts, const char *dir, char *err,
@@ -527,14 +582,17 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 		sigaddset(&block, forwarded[i]);
 	sigprocmask(SIG_BLOCK, &block, &old_mask);
 	signal_received = 0;
+	time_is_up = 0;
 	catch_signals(saved);
 	child = fork();
 	if (child == 0) {
 		restore_signals(saved);
 		sigprocmask(SIG_SETMASK, &old_mask, NULL);
-		run_valgrind(opts, tool_dir, fifo, out_dir, parent);
+		run_valgrind(opts, tool_dir, private_dir, fifo, out_dir, parent);
 	}
 	signal_target = child;
+	if (child > 0 && opts->time_limit > 0)
+		set_timer(opts->time_limit - opts->time_spent);
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	if (child < 0) {
 		snprintf(err, err_len, "fork: %s", strerror(errno));
@@ -546,10 +604,12 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 		if (errno != EINTR) {
 			snprintf(err, err_len, "waitpid: %s", strerror(errno));
 			signal_target = 0;
+			set_timer(0);
 			restore_signals(saved);
 			goto out;
 		}
 	signal_target = 0;
+	set_timer(0);
 	*program_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	*program_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + *program_signal;
 	/* The handlers stay until layers.csv is in place: a second Ctrl-C
@@ -583,9 +643,19 @@ int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 		}
 	}
 	append_rows(table, &kids);
+	if (rc == 0 && time_is_up) {
+		char killed[96] = "";
+		if (time_is_up > 1)
+			snprintf(killed, sizeof killed, "; the program outlived SIGTERM and was "
+				 "killed %d s later", TIME_LIMIT_GRACE);
+		snprintf(err, err_len, "the time limit of %g s was reached: %zu layer%s recorded%s",
+			 opts->time_limit, table->count, table->count == 1 ? "" : "s", killed);
+		rc = -2;
+	}
 	restore_signals(saved);
 out:
 	unlink(fifo);
+	remove_vgdb_pipes(private_dir);
 	rmdir(private_dir);
 	close(lock_fd);
 	return rc;
@@ -647,6 +717,20 @@ int dmo_rundir_layers(const char *dir, const char *who, struct dmo_layer_table *
 	if (rc != 0)
 		fprintf(stderr, "%s: %s\n", who, err);
 	return rc;
+}
+
+int dmo_time_limit_parse(const char *text, double *seconds, char *err, size_t err_len)
+{
+	char *end;
+	double value = strtod(text, &end);
+
+	if (end == text || *end != '\0' || !(value > 0 && value <= 1e6)) {
+		snprintf(err, err_len, "--time-limit takes seconds above 0, up to 1e6, not '%s'",
+			 text);
+		return -1;
+	}
+	*seconds = value;
+	return 0;
 }
 
 int dmo_profile_option(struct dmo_profile_options *opts, int option, const char *value,
@@ -718,6 +802,8 @@ int dmo_profile_option(struct dmo_profile_options *opts, int option, const char 
 		return dmo_profile_vg_opt(opts, value, err, err_len) == 0 ? 1 : -1;
 	case DMO_OPT_RUNS:
 		return dmo_profile_runs_option(opts, value, err, err_len) == 0 ? 1 : -1;
+	case DMO_OPT_TIME_LIMIT:
+		return dmo_time_limit_parse(value, &opts->time_limit, err, err_len) == 0 ? 1 : -1;
 	default:
 		return 0;
 	}
@@ -755,15 +841,16 @@ int dmo_profile_command(const struct dmo_profile_options *opts, const char *who)
 	FILE *report = opts->report ? opts->report : stderr;
 	struct dmo_layer_table table;
 	char err[1024];
-	int status, signal_no, rc, empty;
+	int status, signal_no, rc, empty, timed_out;
 
 	if (opts->runs > 1)
 		return dmo_profile_runs_command(opts, who);
 	rc = dmo_profile_run(opts, &status, &signal_no, &table, err, sizeof err);
+	timed_out = rc == -2;
 	/* What the tool recorded is shown even when layers.csv failed. */
 	if (!opts->quiet && table.count > 0)
 		dmo_layers_print(report, &table);
-	if (rc == 0 && !opts->quiet)
+	if ((rc == 0 || timed_out) && !opts->quiet)
 		fprintf(report, "run directory: %s (%s)\n", opts->out_dir, DMO_LAYERS_CSV);
 	if (!opts->quiet)
 		say_children(report, opts->out_dir, &table);
@@ -776,14 +863,15 @@ int dmo_profile_command(const struct dmo_profile_options *opts, const char *who)
 	if (rc != 0)
 		fprintf(stderr, "%s: %s\n", who, err);
 	/* Said on stderr, since a layer left "incomplete" needs its cause.  A
-	 * SIGKILL nobody sent by hand is usually the kernel's OOM killer. */
-	if (signal_no)
+	 * SIGKILL nobody sent by hand is usually the kernel's OOM killer.  The
+	 * time limit's SIGTERM was said with the rc above. */
+	if (signal_no && !timed_out)
 		fprintf(stderr, "%s: the program was killed by signal %d (%s)%s\n", who,
 			signal_no, strsignal(signal_no),
 			signal_no == SIGKILL ? "; if by the out-of-memory killer, a "
 					       "smaller --max-mem bounds a full trace's RAM"
 					     : "");
-	if (status < 0) /* the program never ran */
+	if (status < 0 || timed_out) /* the program never ran, or was stopped */
 		return 2;
 	/* Killed by the signal dmo was sent too: dmo dies of it as well, so a
 	 * calling shell sees the interrupt (128+signal) and stops. */

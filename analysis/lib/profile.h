@@ -39,6 +39,9 @@ struct dmo_profile_options {
 	/* The kernels the program runs, written to DIR/kernels.csv; NULL:
 	 * "program:NAME" of ARGV[0]. */
 	const struct dmo_kernels *kernels;
+	double time_limit;    /* --time-limit: seconds before PROGRAM is stopped as
+			       * SIGTERM stops it; 0: none */
+	double time_spent;    /* of TIME_LIMIT, by earlier runs of --runs */
 };
 
 /* Run the program under the tool, then turn tool-layers.bin into
@@ -47,7 +50,9 @@ struct dmo_profile_options {
  * that killed it (else 0) in *PROGRAM_SIGNAL and the layers in *TABLE; -1
  * with a message in ERR otherwise (*TABLE then holds what the tool
  * recorded, if it got that far; *PROGRAM_STATUS is -1 if the program
- * never ran).  A second run into the same directory fails at once. */
+ * never ran).  -2 when OPTS->time_limit ran out and the program was
+ * stopped: layers.csv and *TABLE hold the layers recorded until then and
+ * ERR says how many.  A second run into the same directory fails at once. */
 int dmo_profile_run(const struct dmo_profile_options *opts, int *program_status,
 		    int *program_signal, struct dmo_layer_table *table, char *err,
 		    size_t err_len);
@@ -87,11 +92,11 @@ int dmo_rundir_layers(const char *dir, const char *who, struct dmo_layer_table *
  * DMO_OPT_RUNS --runs K, DMO_OPT_COUNT --count, DMO_OPT_STATIC_SPLIT
  * --static-split, DMO_OPT_FORCE --force, DMO_OPT_TRACE_VERSION
  * --trace-version N, DMO_OPT_LAYERS --layers LIST, DMO_OPT_UNTRACED
- * --untraced summary|skip (their help:
+ * --untraced summary|skip, DMO_OPT_TIME_LIMIT --time-limit SECONDS (their help:
  * analysis/cmd/profile_options.c). */
 enum { DMO_OPT_MAX_MEM = 0x100, DMO_OPT_VG_OPT, DMO_OPT_RUNS, DMO_OPT_COUNT,
        DMO_OPT_STATIC_SPLIT, DMO_OPT_FORCE, DMO_OPT_TRACE_VERSION,
-       DMO_OPT_LAYERS, DMO_OPT_UNTRACED,
+       DMO_OPT_LAYERS, DMO_OPT_UNTRACED, DMO_OPT_TIME_LIMIT,
        DMO_OPT_SHARED_END /* a command's own codes start here */ };
 
 /* Take OPTION (with VALUE) into *OPTS.  Returns 1 when it is one of the
@@ -100,11 +105,16 @@ enum { DMO_OPT_MAX_MEM = 0x100, DMO_OPT_VG_OPT, DMO_OPT_RUNS, DMO_OPT_COUNT,
 int dmo_profile_option(struct dmo_profile_options *opts, int option, const char *value,
 		       char *err, size_t err_len);
 
+/* --time-limit SECONDS of `dmo profile`, `dmo run` and `dmo sweep`:
+ * TEXT as seconds above 0, up to 1e6, in *SECONDS and 0, or -1 with ERR. */
+int dmo_time_limit_parse(const char *text, double *seconds, char *err, size_t err_len);
+
 /* Run, then print the per-layer table and the run directory to
  * OPTS->report; messages go to stderr after "WHO: ".  Returns the
  * command's exit status: the program's (128+signal when a signal killed
  * it; when it was a signal dmo was sent too, dmo raises it on itself after
- * writing layers.csv); 2 when the program never ran, or when it exited 0
+ * writing layers.csv); 2 when the program never ran, when OPTS->time_limit
+ * stopped it, or when it exited 0
  * but dmo could not record its run whole (a damaged tool-layers.bin, a
  * full disk): dmo's failure never hides a failing program's status. */
 int dmo_profile_command(const struct dmo_profile_options *opts, const char *who);

@@ -6,13 +6,15 @@
  * the host kernel schedules) and a different --vex-guest-max-insns (the
  * size of a translated block, so the time slices, counted in blocks, end
  * at other instructions).  The minimum over runs is safe for the schedules
- * and work splits that were seen, no more. */
+ * and work splits that were seen, no more.  --time-limit bounds the K
+ * runs together: each run gets what the ones before left of it. */
 #include <csv.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fs.h"
@@ -23,6 +25,14 @@
 static const char *const owned[] = { "--tool", "-q", "--quiet", "--dmo-" };
 /* Options --runs sets on each run. */
 static const char *const per_run[] = { "--fair-sched", "--vex-guest-max-insns" };
+
+/* Seconds on a clock no one sets. */
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
 
 static int named(const char *option, const char *name)
 {
@@ -145,6 +155,7 @@ int dmo_profile_runs_command(const struct dmo_profile_options *opts, const char 
 	char sub[4096], fair[] = "--fair-sched=yes", insns[N_MAX_INSNS][40], err[1024];
 	char path[4096];
 	int status = 0, rc = 2, done = 0, lock_fd = -1;
+	double started = now();
 
 	if (tables == NULL) {
 		fprintf(stderr, "%s: out of memory\n", who);
@@ -176,6 +187,15 @@ int dmo_profile_runs_command(const struct dmo_profile_options *opts, const char 
 			 max_insns[k % N_MAX_INSNS]);
 		one.vg_opts[one.n_vg_opts++] = fair;
 		one.vg_opts[one.n_vg_opts++] = insns[k % N_MAX_INSNS];
+		if (opts->time_limit > 0) {
+			one.time_spent = now() - started;
+			if (one.time_spent >= opts->time_limit) {
+				fprintf(stderr, "%s: the time limit of %g s was reached after %d of %d "
+					"runs (in %s/run-K)\n", who, opts->time_limit, k, opts->runs,
+					opts->out_dir);
+				goto out;
+			}
+		}
 		if (dmo_profile_run(&one, &program_status, &signal_no, &tables[k], err,
 				    sizeof err) != 0) {
 			fprintf(stderr, "%s: run %d: %s\n", who, k + 1, err);

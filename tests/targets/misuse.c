@@ -1,7 +1,7 @@
 /* misuse.c - test target: one protocol misuse, named by argv[1], between
  * two good layers.  The tool must report it, record it, and let the
  * program go on; the good layers must be recorded as ok.
- * The last two cases end the program inside a layer on purpose. */
+ * The last four cases end the program inside a layer on purpose. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -182,6 +182,16 @@ static int misuse(const char *what)
 		fflush(stdout);
 		sleep(60);
 		exit(9);
+	}
+	if (strcmp(what, "spin-in-layer") == 0 || strcmp(what, "spin-ignoring-sigterm") == 0) {
+		/* Works in its layer for ever: only a signal ends it (SIGKILL
+		 * alone, ignoring SIGTERM). */
+		volatile float *o = out;
+		if (strcmp(what, "spin-ignoring-sigterm") == 0)
+			signal(SIGTERM, SIG_IGN);
+		dmo_layer_begin("spinning", NULL, in, sizeof in, out, sizeof out);
+		for (unsigned i = 0;; i++)
+			o[i % N] = in[i % N];
 	}
 	if (strcmp(what, "_exit") == 0)
 		_exit(5);
