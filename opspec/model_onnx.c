@@ -709,12 +709,16 @@ static void proto_values(const Onnx__TensorProto *tp, struct dmo_onnx_value *v)
 	if (n > DMO_ONNX_MAX_INTS)
 		return;
 	if (tp->data_type == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT) {
-		if (tp->has_raw_data && tp->raw_data.len == 4 * n)
-			memcpy(v->floats, tp->raw_data.data, 4 * n);
-		else if (tp->n_float_data == n)
-			memcpy(v->floats, tp->float_data, 4 * n);
-		else
+		/* An empty tensor (a dimension 0) has no data pointer at all. */
+		if (tp->has_raw_data && tp->raw_data.len == 4 * n) {
+			if (n > 0)
+				memcpy(v->floats, tp->raw_data.data, 4 * n);
+		} else if (tp->n_float_data == n) {
+			if (n > 0)
+				memcpy(v->floats, tp->float_data, 4 * n);
+		} else {
 			return;
+		}
 		v->n_floats = (int)n;
 		return;
 	}
