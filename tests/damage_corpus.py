@@ -10,11 +10,13 @@
                   the readers' checks let them through to the kernels),
                   zero points at the limits of the tensor's type.
 
-Positions come from a separate minimal FlatBuffers walk (as in
-tflite_facts.py), not from dmo's reader."""
+Positions come from a separate minimal FlatBuffers walk (tflite_walk.py),
+not from dmo's reader."""
 import os
 import struct
 import sys
+
+from tflite_walk import Walk
 
 SCALES = {"tiny": 1e-30, "subnormal": 1e-44, "huge": 1e30, "max": 3.4e38}
 # TFLite type codes: INT8 9, UINT8 3, INT16 7, INT32 2.
@@ -24,33 +26,15 @@ ZERO_LIMITS = {9: (-128, 127), 3: (0, 255), 7: (-32768, 32767), 2: (-2**31, 2**3
 def quant_fields(buf):
     """(tensor, type, [scale offsets], [zero point offsets]) of each
     quantised tensor of subgraph 0."""
-    u32 = lambda o: struct.unpack_from("<I", buf, o)[0]
-    i32 = lambda o: struct.unpack_from("<i", buf, o)[0]
-
-    def field(table, i):
-        vt = table - i32(table)
-        if 4 + 2 * i >= struct.unpack_from("<H", buf, vt)[0]:
-            return None
-        off = struct.unpack_from("<H", buf, vt + 4 + 2 * i)[0]
-        return table + off if off else None
-
-    def ref(table, i):
-        p = field(table, i)
-        return None if p is None else p + u32(p)
-
-    def vec(table, i, size):
-        v = ref(table, i)
-        return [] if v is None else [v + 4 + size * k for k in range(u32(v))]
-
-    root = u32(0)
-    graph = [p + u32(p) for p in vec(root, 2, 4)][0]
+    w = Walk(buf)
+    graph = w.tables(w.u32(0), 2)[0]
     found = []
-    for t, tensor in enumerate(p + u32(p) for p in vec(graph, 0, 4)):
-        q = ref(tensor, 4)
-        p = field(tensor, 1)
+    for t, tensor in enumerate(w.tables(graph, 0)):
+        q = w.ref(tensor, 4)
+        p = w.field(tensor, 1)
         if q is None:
             continue
-        found.append((t, buf[p] if p is not None else 0, vec(q, 2, 4), vec(q, 3, 8)))
+        found.append((t, buf[p] if p is not None else 0, w.vec(q, 2, 4), w.vec(q, 3, 8)))
     return found
 
 

@@ -99,7 +99,7 @@ tests_test_rundir_LDADD = $(ANALYSIS_LIBS) $(CHECK_LIBS)
 
 # The model readers on real files (tests/models/, NOTICE there).
 TESTS += tests/model_files.sh
-EXTRA_DIST += tests/model_files.sh tests/tflite_facts.py tests/models/NOTICE \
+EXTRA_DIST += tests/model_files.sh tests/tflite_facts.py tests/tflite_walk.py tests/models/NOTICE \
 	$(wildcard $(srcdir)/tests/models/*.tflite) $(wildcard $(srcdir)/tests/models/*.onnx)
 check_PROGRAMS += tests/model_damage
 TESTS += tests/model_damage.sh

@@ -6,40 +6,17 @@ largest sum of bytes of non-constant tensors live at one operator, operators
 in file order; a tensor lives from its writer, or operator 0, to its last
 reader, or to the end when it is a subgraph output or state).
 Prints one line: tensors=N ops=N inputs=SHAPE;... outputs=SHAPE;... peak=N"""
-import struct
 import sys
+
+from tflite_walk import Walk
 
 SIZES = {0: 4, 1: 2, 2: 4, 3: 1, 4: 8, 6: 1, 7: 2, 9: 1, 10: 8, 15: 4, 16: 2}
 
 
 def main(path):
     buf = open(path, "rb").read()
-    u32 = lambda o: struct.unpack_from("<I", buf, o)[0]
-    i32 = lambda o: struct.unpack_from("<i", buf, o)[0]
-
-    def field(table, i):
-        vt = table - i32(table)
-        if 4 + 2 * i >= struct.unpack_from("<H", buf, vt)[0]:
-            return None
-        off = struct.unpack_from("<H", buf, vt + 4 + 2 * i)[0]
-        return table + off if off else None
-
-    def ref(table, i):
-        p = field(table, i)
-        return None if p is None else p + u32(p)
-
-    def vec(table, i, size=4):
-        v = ref(table, i)
-        if v is None:
-            return []
-        n = u32(v)
-        return [v + 4 + size * k for k in range(n)]
-
-    def ints(table, i):
-        return [i32(p) for p in vec(table, i)]
-
-    def tables(table, i):
-        return [p + u32(p) for p in vec(table, i)]
+    w = Walk(buf)
+    u32, field, vec, ints, tables = w.u32, w.field, w.vec, w.ints, w.tables
 
     root = u32(0)
     buffers = tables(root, 4)
