@@ -253,10 +253,10 @@ void dmo_where_close(const HChar *out_dir, UInt seq)
 	if (out_dir == NULL)
 		return;
 	VG_(snprintf)(path, sizeof path, "%s/" DMO_WHERE_FILE_FORMAT, out_dir, seq);
-	res = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
+	res = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC | VKI_O_NOFOLLOW, 0644);
 	if (sr_isError(res)) {
 		VG_(umsg)("dmo: cannot create %s: %s; layer %u has no code locations\n", path,
-			  VG_(strerror)(sr_Err(res)), seq);
+			  dmo_create_error(res), seq);
 		return;
 	}
 	o.fd = sr_Res(res);
