@@ -5,7 +5,7 @@
 . "$top_srcdir/tests/lib.sh"
 
 SRC="$top_srcdir/tests/targets/annotate_kernels.c"
-line_of() { grep -n "ANNOTATE:$1 " "$SRC" | grep -v '^[0-9]*: \*' | cut -d: -f1; }
+line_of() { tag_line "$SRC" "$1"; }
 
 profile "$WORK/a" -- "$TARGETS/annotate_kernels"
 expect_eq "annotate_kernels exit status" 0 $?
@@ -13,10 +13,7 @@ expect_eq "annotate_kernels exit status" 0 $?
 expect_eq "dmo annotate --csv status" 0 $?
 
 # binds LAYER ROLE: the line(s) of LAYER marked ROLE (first or second).
-binds() {
-	csv_rows "$WORK/a.csv" | by_name 'v("name") == n && v("binds") ~ r { print v("line") }' \
-		-v n="$1" -v r="$2" | sort -n | tr '\n' ' ' | sed 's/ $//'
-}
+binds() { marked "$WORK/a.csv" "$1" "$2" | sed 's/[^ ]*://g'; }
 
 # name  O_s (hand derivation)  first's tag  second's tag
 while read -r name os first second; do
@@ -34,11 +31,7 @@ EOF
 # Every access is counted on some line: the per-line counts add up to
 # layers.csv's counts of the layer.
 for name in forward backward tiled accumulate two-pass; do
-	expect_eq "$name: lines' counts = layer's counts" \
-		"$(field "$WORK/a" "$name" in_reads),$(field "$WORK/a" "$name" in_writes),$(field "$WORK/a" "$name" out_reads),$(field "$WORK/a" "$name" out_writes)" \
-		"$(csv_rows "$WORK/a.csv" | by_name 'v("name") == n { a += v("in_reads"); b += v("in_writes")
-			c += v("out_reads"); d += v("out_writes") } END { print a + 0 "," b + 0 "," c + 0 "," d + 0 }' \
-			-v n="$name")"
+	expect_line_counts "$WORK/a" "$WORK/a.csv" "$name"
 done
 # The tile copy reads every input element once, on its own line, and
 # binds nothing.
@@ -47,7 +40,7 @@ expect_eq "tiled: the copy line's loads" 256 \
 		-v l="$(line_of tiled-copy)")"
 
 # The inlined helper's read names the call it was inlined at.
-where2=$(printf '%s/layer-%04d-where.csv' "$WORK/a" "$(field "$WORK/a" backward layer)")
+where2=$(where_file "$WORK/a" backward)
 expect_eq "backward: the helper's read is inlined at the call" \
 	"element backward (annotate_kernels.c:$(line_of backward-call))" \
 	"$(csv_rows "$where2" | by_name 'v("role") == "second" { print v("function"), v("inlined_into") }')"
@@ -107,6 +100,14 @@ for k in conv2d:1 dwconv2d:2 fc:3; do
 			f = v("file"); sub(/.*\//, "", f); print v("binds") ":" f ":" v("line") }' -v n="$n" |
 			sort | tr '\n' ' ' | sed 's/ $//')"
 done
+
+# A where file of the tool before called_from (15 columns) still reads:
+# the same lines marked.
+w1=$(where_file "$WORK/a" forward)
+sed '1s/,called_from$//; 2,$s/,\("[^"]*"\)\{0,1\}$//' "$w1" >"$WORK/w1" && cat "$WORK/w1" >"$w1"
+"$DMO" annotate "$WORK/a" --layer forward --csv >"$WORK/w1.csv"
+expect_eq "an old where file: the pair's lines" "$(marked "$WORK/a.csv" forward first) $(marked "$WORK/a.csv" forward second)" \
+	"$(marked "$WORK/w1.csv" forward first) $(marked "$WORK/w1.csv" forward second)"
 
 # Misuse and damage: status 2 with a message, never a crash.
 expect_refusal "no such layer" 2 "has no layer 'nope'" "$DMO" annotate "$WORK/a" --layer nope
