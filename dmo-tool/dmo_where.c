@@ -193,15 +193,15 @@ static void split_frame(const HChar *frame, HChar *fn, SizeT size, const HChar *
 	*rest = paren != NULL ? paren + 1 : "";
 }
 
-/* Append "FUNCTION WHERE" of one outer frame to N's inlined_into, "; "
- * between frames. */
-static void add_caller(struct names *n, const HChar *frame)
+/* Append "FUNCTION WHERE" of one frame to the list LIST of SIZE bytes,
+ * "; " between frames. */
+static void add_frame(HChar *list, SizeT size, const HChar *frame)
 {
 	HChar fn[512];
 	const HChar *rest;
-	SizeT used = VG_(strlen)(n->inlined_into), room = sizeof n->inlined_into - used;
+	SizeT used = VG_(strlen)(list);
 	split_frame(frame, fn, sizeof fn, &rest);
-	VG_(snprintf)(n->inlined_into + used, room, "%s%s%s%s", used > 0 ? "; " : "",
+	VG_(snprintf)(list + used, size - used, "%s%s%s%s", used > 0 ? "; " : "",
 		      fn[0] ? fn : "???", rest[0] ? " " : "", rest);
 }
 
@@ -233,36 +233,34 @@ static void name_ip(Addr ip, struct names *n)
 	frames = VG_(new_IIPC)(ep, ip);
 	split_frame(VG_(describe_IP)(ep, ip, frames), n->function, sizeof n->function, &rest);
 	while (frames != NULL && VG_(next_IIPC)(frames))
-		add_caller(n, VG_(describe_IP)(ep, ip, frames));
+		add_frame(n->inlined_into, sizeof n->inlined_into, VG_(describe_IP)(ep, ip, frames));
 	if (frames != NULL)
 		VG_(delete_IIPC)(frames);
 }
 
 /* The nearest caller of an access without source (dmo_where.h) that has
- * it, as "FUNCTION (FILE:LINE)": frame 0 is the access itself;
- * Valgrind gives the outer frames as return addresses less one, inside
- * the call. */
+ * it, as "FUNCTION (FILE:LINE)", and when the call was inlined, the calls
+ * it was inlined at, "; " between them, as inlined_into: frame 0 is the
+ * access itself; Valgrind gives the outer frames as return addresses
+ * less one, inside the call. */
 static void put_called_from(struct out *o, const struct dmo_where_access *a)
 {
 	DiEpoch ep = VG_(current_DiEpoch)();
-	const HChar *rest;
-	HChar fn[512], text[2048];
+	HChar text[2048] = "";
 	UInt k;
 
 	for (k = 1; k < a->n_callers; k++) {
-		if (!has_source(a->callers[k]))
-			continue;
-		/* The innermost frame at the call: the function whose line
-		 * holds it, inlined or not. */
-		InlIPCursor *frames = VG_(new_IIPC)(ep, a->callers[k]);
-		split_frame(VG_(describe_IP)(ep, a->callers[k], frames), fn, sizeof fn, &rest);
-		if (frames != NULL)
-			VG_(delete_IIPC)(frames);
-		VG_(snprintf)(text, sizeof text, "%s %s", fn[0] ? fn : "???", rest);
-		put_text(o, text);
-		return;
+		if (has_source(a->callers[k])) {
+			InlIPCursor *frames = VG_(new_IIPC)(ep, a->callers[k]);
+			do
+				add_frame(text, sizeof text, VG_(describe_IP)(ep, a->callers[k], frames));
+			while (frames != NULL && VG_(next_IIPC)(frames));
+			if (frames != NULL)
+				VG_(delete_IIPC)(frames);
+			break;
+		}
 	}
-	put_text(o, "");
+	put_text(o, text);
 }
 
 /* The names of IP, ending the row after them unless CALLER (the pair's

@@ -56,10 +56,10 @@ tests_backend_vs_ref_LDADD = $(ANALYSIS_LIBS)
 
 TESTS += tests/profile_kernels.sh tests/profile_misuse.sh tests/protocol_raw.sh \
 	tests/trace_spill.sh tests/install.sh tests/sweep_tool.sh tests/annotate.sh \
-	tests/annotate_opt.sh
+	tests/annotate_opt.sh tests/annotate_cmsis_nn.sh
 EXTRA_DIST += tests/lib.sh tests/profile_kernels.sh tests/profile_misuse.sh \
 	tests/protocol_raw.sh tests/trace_spill.sh tests/install.sh tests/sweep_tool.sh \
-	tests/annotate.sh tests/annotate_opt.sh
+	tests/annotate.sh tests/annotate_opt.sh tests/annotate_cmsis_nn.sh tests/cmsis_lines.awk
 TESTS += tests/verify_ops.sh tests/trace_beyond_ram.sh tests/threads_native.sh \
 	tests/threads_split.sh tests/backend_threads.sh tests/isa_native.sh
 EXTRA_DIST += tests/verify_ops.sh tests/check_main.h tests/trace_beyond_ram.sh \
