@@ -7,7 +7,7 @@
 SRC="$top_srcdir/tests/targets/annotate_kernels.c"
 line_of() { tag_line "$SRC" "$1"; }
 
-profile "$WORK/a" -- "$TARGETS/annotate_kernels"
+profile "$WORK/a" --trace=full -- "$TARGETS/annotate_kernels"
 expect_eq "annotate_kernels exit status" 0 $?
 "$DMO" annotate "$WORK/a" --csv >"$WORK/a.csv" 2>"$WORK/a.csv.err"
 expect_eq "dmo annotate --csv status" 0 $?
@@ -100,6 +100,30 @@ for k in conv2d:1 dwconv2d:2 fc:3; do
 			f = v("file"); sub(/.*\//, "", f); print v("binds") ":" f ":" v("line") }' -v n="$n" |
 			sort | tr '\n' ' ' | sed 's/ $//')"
 done
+
+# Figures: the ringed pair of the tiled layer's pattern is labelled with
+# each access's source line (kind, file:line, function); with no where
+# file, or one whose pair is not the trace's, the same figure without the
+# two labels: its texts (sorted, "|" after each) are the labelled one's
+# less those.
+svg_texts() { sed -n 's/.*<text>\(.*\)<\/text>.*/\1/p' "$1" | sort | tr '\n' '|'; }
+"$DMO" plot "$WORK/a" --layer tiled --format svg >/dev/null 2>"$WORK/plot.err"
+expect_eq "dmo plot --layer tiled status" 0 $?
+svg=$(printf '%s/layer-%04d-pattern.svg' "$WORK/a" "$(field "$WORK/a" tiled layer)")
+with=$(svg_texts "$svg")
+expect_eq "the figure labels the binding pair with its lines" \
+	"R(I) annotate_kernels.c:$(line_of tiled-halo) (tiled)|W(O) annotate_kernels.c:$(line_of tiled-write) (tiled)|" \
+	"$(echo "$with" | tr '|' '\n' | grep 'annotate_kernels\.c:' | tr '\n' '|')"
+unlabelled=$(echo "$with" | tr '|' '\n' | grep -v 'annotate_kernels\.c:' | grep -v '^$' | tr '\n' '|')
+where3=$(where_file "$WORK/a" tiled)
+mv "$where3" "$WORK/where3"
+"$DMO" plot "$WORK/a" --layer tiled --format svg --force >/dev/null 2>"$WORK/plot.err"
+expect_eq "dmo plot with no where file: status" 0 $?
+expect_eq "no where file: the texts less the two labels" "$unlabelled" "$(svg_texts "$svg")"
+sed 's/^\(second,[^,]*,in-read,\)[0-9]*/\1999/' "$WORK/where3" >"$where3"
+"$DMO" plot "$WORK/a" --layer tiled --format svg --force >/dev/null 2>"$WORK/plot.err"
+expect_eq "a where file of another pair: no labels" "$unlabelled" "$(svg_texts "$svg")"
+mv "$WORK/where3" "$where3"
 
 # A where file of the tool before called_from (15 columns) still reads:
 # the same lines marked.
