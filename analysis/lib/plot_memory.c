@@ -136,6 +136,8 @@ int plot_memory_figure(const struct plot_kind *kind, const struct dmo_plot_reque
 	plot_gp_uint(gp, "decimated", (uint64_t)list.decimated);
 	plot_gp_uint(gp, "have_pair", (uint64_t)have_pair);
 	plot_gp_uint(gp, "have_sources", (uint64_t)have_sources);
+	plot_gp_uint(gp, "pairtime0", have_pair ? s->pair[0].time : 0);
+	plot_gp_uint(gp, "pairtime1", have_pair ? s->pair[1].time : 0);
 	plot_gp_string(gp, "pairtitle", pair);
 	return plot_gp_run(gp, kind->template_name, err, err_len);
 }
