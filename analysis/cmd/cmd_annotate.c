@@ -48,7 +48,8 @@ static const struct cmd_spec command = {
 	"the kernel that called it (called from FUNCTION (FILE:LINE)).  Optimised\n"
 	"code gives a load folded into the instruction that uses it the line of\n"
 	"that statement; the pair's instruction addresses say which instruction of\n"
-	"a line binds (docs/annotate.md).\n",
+	"a line binds (docs/annotate.md).  dmo plot labels the binding pair's\n"
+	"rings with these lines.\n",
 	.tables = { options },
 	.finding = "some layers had no readable code locations (named on stderr), the\n"
 		   "others were annotated",
