@@ -93,9 +93,16 @@ void dmo_where_open(void)
 	dmo_where.layer = layer == 0 ? 1 : layer;
 }
 
-void dmo_where_stack(struct dmo_where_access *a, UInt tid)
+void dmo_where_stack(struct dmo_where_access *a, UInt tid, struct dmo_site *site)
 {
+	UInt k;
 	a->n_callers = VG_(get_StackTrace)(tid, a->callers, DMO_WHERE_CALLERS, NULL, NULL, 0);
+	for (k = 1; k < a->n_callers; k++)
+		if (has_source(a->callers[k]))
+			return;
+	/* No caller to name: a stripped program, say, where every store
+	 * would unwind for nothing. */
+	site->no_source = False;
 }
 
 void dmo_where_touch(struct dmo_site *site)

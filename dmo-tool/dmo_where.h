@@ -67,9 +67,11 @@ void dmo_where_open(void);
 /* Put SITE on the open layer's list with zero counts. */
 void dmo_where_touch(struct dmo_site *site);
 
-/* Note A's call stack (thread TID's), its site having no source: the cost
- * of the unwinding is paid only in code whose source is not here. */
-void dmo_where_stack(struct dmo_where_access *a, UInt tid);
+/* Note A's call stack (thread TID's), its SITE having no source: the cost
+ * of the unwinding is paid only in code whose source is not here, and
+ * once only for a site whose first stack has no caller with source either
+ * (a program without -g): SITE's no_source is then cleared. */
+void dmo_where_stack(struct dmo_where_access *a, UInt tid, struct dmo_site *site);
 
 /* Fill A with one access. */
 static inline __attribute__((always_inline)) void dmo_where_hold(struct dmo_where_access *a,
@@ -84,7 +86,7 @@ static inline __attribute__((always_inline)) void dmo_where_hold(struct dmo_wher
 	a->size = size;
 	a->n_callers = 0;
 	if (site->no_source)
-		dmo_where_stack(a, tid);
+		dmo_where_stack(a, tid, site);
 }
 
 /* Fold one access of SITE by thread TID into the layer's reducer A, as
