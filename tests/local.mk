@@ -21,13 +21,14 @@ tests/targets/kernels_avx.o: tests/targets/kernels_avx.c
 	$(AM_V_CC)$(CC) -O3 -mavx2 -c -o $@ $(srcdir)/tests/targets/kernels_avx.c
 CLEANFILES += tests/targets/kernels_avx.o
 EXTRA_DIST += tests/targets/kernels_avx.c
-tests_targets_annotate_kernels_SOURCES = tests/targets/annotate_kernels.c
+tests_targets_annotate_kernels_SOURCES = tests/targets/annotate_kernels.c tests/targets/annotate_layer.h
 tests_targets_annotate_kernels_LDFLAGS = $(NO_WRAPPER_FLAGS)
 tests_targets_annotate_kernels_CFLAGS = -g
 tests_targets_annotate_kernels_LDADD = $(TARGET_LIBS)
 # Optimised as users build: -O2 here, the vectorised half -O3 -mavx2 (its
 # own rule, as kernels_avx.o), both with -g.
-tests_targets_annotate_opt_SOURCES = tests/targets/annotate_opt.c tests/targets/annotate_opt.h
+tests_targets_annotate_opt_SOURCES = tests/targets/annotate_opt.c tests/targets/annotate_opt.h \
+	tests/targets/annotate_layer.h
 tests_targets_annotate_opt_LDFLAGS = $(NO_WRAPPER_FLAGS)
 tests_targets_annotate_opt_CFLAGS = -O2 -g
 tests_targets_annotate_opt_LDADD = tests/targets/annotate_opt_vec.o $(TARGET_LIBS)

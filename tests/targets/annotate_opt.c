@@ -49,7 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dmo/harness.h"
+#include "annotate_layer.h"
 #include "annotate_opt.h"
 
 #define ROWS 16
@@ -63,6 +63,7 @@
 #define OH (H - K + 1)
 #define OW (W - K + 1)
 #define ZERO_POINT 1
+_Static_assert(ROWS * COLS == N, "the row kernels run on the N-element buffers");
 
 __attribute__((noinline)) static void shared_line(const int32_t *in, int32_t *out)
 {
@@ -126,16 +127,6 @@ __attribute__((noinline)) static void fn_pointer(const int32_t *in, int32_t *out
 		out[i] = element_fn(in, N - 1 - i); /* ANNOTATE:fp-write */
 }
 
-static int layer32(const char *name, void (*kernel)(const int32_t *, int32_t *),
-		   const int32_t *in, int32_t *out, size_t elements)
-{
-	if (dmo_layer_begin(name, NULL, in, elements * sizeof *in, out,
-			    elements * sizeof *out) != 0)
-		return 1;
-	kernel(in, out);
-	return dmo_layer_end() != 0;
-}
-
 static int conv_layer(void)
 {
 	int8_t *in = malloc(H * W * C), *out = malloc(OH * OW * OC);
@@ -157,18 +148,19 @@ static int conv_layer(void)
 	return failed;
 }
 
+/* Each one-dimensional layer over all N elements (ROWS x COLS is N). */
+#define BYTES (N * sizeof(int32_t))
+
 int main(void)
 {
-	int32_t *in = malloc(N * sizeof *in), *out = malloc(N * sizeof *out);
-	if (in == NULL || out == NULL)
+	int32_t *in, *out;
+	if (annotate_buffers(N, &in, &out) != 0)
 		return 1;
-	for (int i = 0; i < N; i++)
-		in[i] = i % 11;
-	return layer32("shared-line", shared_line, in, out, N) ||
-	       layer32("vec-shift", vec_shift, in, out, N) ||
-	       layer32("vec-backward", vec_backward, in, out, N) ||
-	       layer32("col-tiled", col_tiled, in, out, ROWS * COLS) ||
+	return annotate_layer("shared-line", shared_line, in, BYTES, out, BYTES) ||
+	       annotate_layer("vec-shift", vec_shift, in, BYTES, out, BYTES) ||
+	       annotate_layer("vec-backward", vec_backward, in, BYTES, out, BYTES) ||
+	       annotate_layer("col-tiled", col_tiled, in, BYTES, out, BYTES) ||
 	       conv_layer() ||
-	       layer32("memcpy-rows", memcpy_rows, in, out, ROWS * COLS) ||
-	       layer32("fn-pointer", fn_pointer, in, out, N);
+	       annotate_layer("memcpy-rows", memcpy_rows, in, BYTES, out, BYTES) ||
+	       annotate_layer("fn-pointer", fn_pointer, in, BYTES, out, BYTES);
 }
