@@ -142,7 +142,11 @@ expect_refusal "damaged where file" 2 "not the header of a where file" \
 sed 's/^first,0x[0-9a-f]*,out-write/first,0x1,in-read/' "$where2" >"$WORK/w" && cat "$WORK/w" >"$where2"
 expect_refusal "a pair that forbids nothing" 2 "no forbidding pair" \
 	"$DMO" annotate "$WORK/a" --layer backward
+w5=$(where_file "$WORK/a" two-pass)
+sed '$s/,$/,"main (x.c:1)"/' "$w5" >"$WORK/w" && cat "$WORK/w" >"$w5"
+expect_refusal "a site row with a caller" 2 "a site row has no called_from" \
+	"$DMO" annotate "$WORK/a" --layer two-pass
 "$DMO" annotate "$WORK/a" >/dev/null 2>"$WORK/a.err"
-expect_eq "every layer, two damaged: status 1" 1 $?
+expect_eq "every layer, three damaged: status 1" 1 $?
 
 exit $((failures > 0))
