@@ -89,4 +89,23 @@ expect_eq "memcpy-rows: the pair's accesses are in libc, called from the kernel'
 grep -q "no source here (a library's code): called from memcpy_rows ($(at annotate_opt.c memcpy-call))" "$WORK/m.txt" &&
 	echo "ok: the text names memcpy's caller" || fail "memcpy text: $(cat "$WORK/m.txt")"
 
+# Stripped, the same build names the same instructions by object and
+# address: the pair rows of every layer of the program's own code have no
+# line and the addresses of the unstripped run; memcpy's caller, stripped
+# too, is no longer named.
+cp "$TARGETS/annotate_opt" "$WORK/stripped" && strip "$WORK/stripped"
+profile "$WORK/s" -- "$WORK/stripped"
+expect_eq "stripped: exit status" 0 $?
+pairs() { # RUN_DIR LAYER: role, line, object address and called_from of the pair rows
+	csv_rows "$(where_file "$1" "$2")" | by_name 'v("role") != "site" {
+		print v("role") ":" v("line") ":" v("object_address") ":" v("called_from") }' | tr '\n' ' '
+}
+for name in shared-line vec-shift col-tiled im2col fn-pointer; do
+	expect_eq "stripped $name: the pair by address" \
+		"$(pairs "$WORK/o" "$name" | sed 's/:[0-9]*:0x/::0x/g')" "$(pairs "$WORK/s" "$name")"
+done
+expect_eq "stripped memcpy-rows: no caller to name (two rows, both empty)" "2:" \
+	"$(csv_rows "$(where_file "$WORK/s" memcpy-rows)" | by_name 'v("role") != "site" { print v("called_from") }' |
+		sort | uniq -c | awk '{ print $1 ":" $2 }')"
+
 finish
