@@ -63,6 +63,12 @@ for k in shared-line:'%e' vec-shift:'%ymm'; do
 	esac
 done
 
+# The text names the same instruction for objdump, under the access.
+"$DMO" annotate "$WORK/o" --layer shared-line >"$WORK/sl.txt" 2>&1
+expect_eq "shared-line text: the binding load's instruction in the program" \
+	"$(csv_rows "$(where_file "$WORK/o" shared-line)" | by_name 'v("role") == "second" { print v("object_address") }')" \
+	"$(awk '$1 == "2" { on = 1; next } on && $1 == "instruction" { print $3; exit }' "$WORK/sl.txt")"
+
 # Column tiles: the read that binds is tile 1's first, in[0][CT] read
 # directly at 4 CT, after tile 0 ended with out[ROWS-1][CT-1].
 rows=$(define annotate_opt.c ROWS) cols=$(define annotate_opt.c COLS) ct=$(define annotate_opt.c CT)

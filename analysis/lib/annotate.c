@@ -206,6 +206,11 @@ static void text_pair(FILE *out, const struct dmo_layer_row *row, const struct d
 			place);
 		if (a->inlined_into[0])
 			fprintf(out, "      inlined into %s\n", a->inlined_into);
+		/* Which of a line's instructions it is: where objdump finds it
+		 * (where_text gives it already for a line-less one). */
+		if (a->line > 0 && a->in_object)
+			fprintf(out, "      instruction at 0x%" PRIx64 " of %s\n", a->object_address,
+				a->object);
 		if (a->called_from[0])
 			fprintf(out, "      no source here (a library's code): called from %s\n",
 				a->called_from);
