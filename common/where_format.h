@@ -13,8 +13,11 @@
 /* The header line, the file's first; its columns in this order. */
 #define DMO_WHERE_HEADER \
 	"role,ip,kind,offset,size,in_reads,in_writes,out_reads,out_writes," \
-	"function,file,line,object,object_address,inlined_into"
-#define DMO_WHERE_COLUMNS 15
+	"function,file,line,object,object_address,inlined_into,called_from"
+#define DMO_WHERE_COLUMNS 16
+/* The files of the first tool with code locations end at inlined_into:
+ * read with called_from empty. */
+#define DMO_WHERE_COLUMNS_V1 15
 
 /* The role column: a site row gives one instruction's counts; the two
  * pair rows give the accesses of the tightest forbidding pair, the

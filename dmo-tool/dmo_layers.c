@@ -171,14 +171,20 @@ static void add_measures(struct dmo_layer_summary *row, ULong trace_events)
 	fill_threads(row, &st.active.reducer);
 }
 
+const HChar *dmo_create_error(SysRes res)
+{
+	return sr_Err(res) == VKI_ELOOP ? "a symbolic link is in its place, not followed"
+					: VG_(strerror)(sr_Err(res));
+}
+
 static Int open_out_file(const HChar *leaf)
 {
 	HChar path[4096];
 	SysRes res;
 	VG_(snprintf)(path, sizeof path, "%s/%s", st.out_dir, leaf);
-	res = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
+	res = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC | VKI_O_NOFOLLOW, 0644);
 	if (sr_isError(res)) {
-		VG_(umsg)("dmo: cannot create %s: %s\n", path, VG_(strerror)(sr_Err(res)));
+		VG_(umsg)("dmo: cannot create %s: %s\n", path, dmo_create_error(res));
 		return -1;
 	}
 	return VG_(safe_fd)(sr_Res(res));

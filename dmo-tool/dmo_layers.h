@@ -6,6 +6,19 @@
 
 #include "pub_tool_basics.h"
 #include "os_reducer.h"
+#include "pub_tool_vki.h"
+
+/* Linux's O_NOFOLLOW, which Valgrind's vki headers give for Darwin only:
+ * the files the tool creates are never opened through a symbolic link
+ * left under their name (the open fails with ELOOP).  The tool is built
+ * for amd64-linux only (dmo-tool/local.mk), whose value this is. */
+#ifndef VKI_O_NOFOLLOW
+#define VKI_O_NOFOLLOW 0400000
+#endif
+
+/* Why the tool could not create a file: Valgrind's own strerror, except
+ * for the ELOOP of VKI_O_NOFOLLOW, which it does not know. */
+const HChar *dmo_create_error(SysRes res);
 
 /* The layer between its begin and end markers (dmo_active), or NULL. */
 struct dmo_active_layer {

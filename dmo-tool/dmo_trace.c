@@ -150,7 +150,7 @@ void dmo_trace_open(const HChar *path, UInt seq, ULong in_bytes, ULong out_bytes
 		.max_resident = max_mem / SLAB_BYTES > 1 ? max_mem / SLAB_BYTES : 1,
 		.spill_dir = path,
 	};
-	SysRes res = VG_(open)(path, VKI_O_CREAT | VKI_O_RDWR | VKI_O_TRUNC, 0644);
+	SysRes res = VG_(open)(path, VKI_O_CREAT | VKI_O_RDWR | VKI_O_TRUNC | VKI_O_NOFOLLOW, 0644);
 
 	spare.max_bytes = (cfg.max_resident + 1) * SLAB_BYTES;
 	tr.failed = False;

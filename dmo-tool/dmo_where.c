@@ -14,6 +14,7 @@
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_stacktrace.h"
 #include "pub_tool_vki.h"
 
 #include "dmo_layers.h"
@@ -37,6 +38,38 @@ void dmo_where_pre_clo_init(void)
 	VG_(clo_read_inline_info) = True;
 }
 
+/* "DIR/FILE" of the debug information, or FILE when absolute or without
+ * DIR, in PATH. */
+static void source_path(HChar *path, SizeT size, const HChar *dir, const HChar *file)
+{
+	if (dir != NULL && dir[0] != '\0' && file[0] != '/')
+		VG_(snprintf)(path, size, "%s/%s", dir, file);
+	else
+		VG_(snprintf)(path, size, "%s", file);
+}
+
+/* Whether the instruction at IP has a source line in a file that exists
+ * here.  Asked once per site, when its code is translated; the last file
+ * asked about is remembered, as neighbouring instructions share it. */
+static Bool has_source(Addr ip)
+{
+	static HChar last[1024];
+	static Bool last_exists;
+	const HChar *file, *dir;
+	HChar path[1024];
+	struct vg_stat st;
+	UInt line;
+
+	if (!VG_(get_filename_linenum)(VG_(current_DiEpoch)(), ip, &file, &dir, &line))
+		return False;
+	source_path(path, sizeof path, dir, file);
+	if (VG_(strcmp)(path, last) != 0) {
+		VG_(strcpy)(last, path);
+		last_exists = !sr_isError(VG_(stat)(path, &st));
+	}
+	return last_exists;
+}
+
 struct dmo_site *dmo_where_site(Addr ip)
 {
 	struct dmo_site *site;
@@ -46,6 +79,7 @@ struct dmo_site *dmo_where_site(Addr ip)
 	if (site == NULL) {
 		site = VG_(calloc)("dmo.site", 1, sizeof *site);
 		site->ip = ip;
+		site->no_source = !has_source(ip);
 		VG_(HT_add_node)(sites, site);
 	}
 	return site;
@@ -57,6 +91,18 @@ void dmo_where_open(void)
 	VG_(memset)(&dmo_where, 0, sizeof dmo_where);
 	/* Stamp 0 is a new site's: never a layer's. */
 	dmo_where.layer = layer == 0 ? 1 : layer;
+}
+
+void dmo_where_stack(struct dmo_where_access *a, UInt tid, struct dmo_site *site)
+{
+	UInt k;
+	a->n_callers = VG_(get_StackTrace)(tid, a->callers, DMO_WHERE_CALLERS, NULL, NULL, 0);
+	for (k = 1; k < a->n_callers; k++)
+		if (has_source(a->callers[k]))
+			return;
+	/* No caller to name: a stripped program, say, where every store
+	 * would unwind for nothing. */
+	site->no_source = False;
 }
 
 void dmo_where_touch(struct dmo_site *site)
@@ -154,15 +200,15 @@ static void split_frame(const HChar *frame, HChar *fn, SizeT size, const HChar *
 	*rest = paren != NULL ? paren + 1 : "";
 }
 
-/* Append "FUNCTION WHERE" of one outer frame to N's inlined_into, "; "
- * between frames. */
-static void add_caller(struct names *n, const HChar *frame)
+/* Append "FUNCTION WHERE" of one frame to the list LIST of SIZE bytes,
+ * "; " between frames. */
+static void add_frame(HChar *list, SizeT size, const HChar *frame)
 {
 	HChar fn[512];
 	const HChar *rest;
-	SizeT used = VG_(strlen)(n->inlined_into), room = sizeof n->inlined_into - used;
+	SizeT used = VG_(strlen)(list);
 	split_frame(frame, fn, sizeof fn, &rest);
-	VG_(snprintf)(n->inlined_into + used, room, "%s%s%s%s", used > 0 ? "; " : "",
+	VG_(snprintf)(list + used, size - used, "%s%s%s%s", used > 0 ? "; " : "",
 		      fn[0] ? fn : "???", rest[0] ? " " : "", rest);
 }
 
@@ -176,10 +222,7 @@ static void name_ip(Addr ip, struct names *n)
 
 	VG_(memset)(n, 0, sizeof *n);
 	if (VG_(get_filename_linenum)(ep, ip, &file, &dir, &n->line)) {
-		if (dir != NULL && dir[0] != '\0' && file[0] != '/')
-			VG_(snprintf)(n->file, sizeof n->file, "%s/%s", dir, file);
-		else
-			copy(n->file, sizeof n->file, file);
+		source_path(n->file, sizeof n->file, dir, file);
 	} else {
 		n->line = 0;
 	}
@@ -197,12 +240,39 @@ static void name_ip(Addr ip, struct names *n)
 	frames = VG_(new_IIPC)(ep, ip);
 	split_frame(VG_(describe_IP)(ep, ip, frames), n->function, sizeof n->function, &rest);
 	while (frames != NULL && VG_(next_IIPC)(frames))
-		add_caller(n, VG_(describe_IP)(ep, ip, frames));
+		add_frame(n->inlined_into, sizeof n->inlined_into, VG_(describe_IP)(ep, ip, frames));
 	if (frames != NULL)
 		VG_(delete_IIPC)(frames);
 }
 
-static void put_names(struct out *o, Addr ip)
+/* The nearest caller of an access without source (dmo_where.h) that has
+ * it, as "FUNCTION (FILE:LINE)", and when the call was inlined, the calls
+ * it was inlined at, "; " between them, as inlined_into: frame 0 is the
+ * access itself; Valgrind gives the outer frames as return addresses
+ * less one, inside the call. */
+static void put_called_from(struct out *o, const struct dmo_where_access *a)
+{
+	DiEpoch ep = VG_(current_DiEpoch)();
+	HChar text[2048] = "";
+	UInt k;
+
+	for (k = 1; k < a->n_callers; k++) {
+		if (has_source(a->callers[k])) {
+			InlIPCursor *frames = VG_(new_IIPC)(ep, a->callers[k]);
+			do
+				add_frame(text, sizeof text, VG_(describe_IP)(ep, a->callers[k], frames));
+			while (frames != NULL && VG_(next_IIPC)(frames));
+			if (frames != NULL)
+				VG_(delete_IIPC)(frames);
+			break;
+		}
+	}
+	put_text(o, text);
+}
+
+/* The names of IP, ending the row after them unless CALLER (the pair's
+ * access) still has its called_from column to add. */
+static void put_names(struct out *o, Addr ip, const struct dmo_where_access *caller)
 {
 	struct names n;
 	name_ip(ip, &n);
@@ -219,6 +289,9 @@ static void put_names(struct out *o, Addr ip)
 		put_number(o, "0x%llx", n.object_address);
 	put_char(o, ',');
 	put_text(o, n.inlined_into);
+	put_char(o, ',');
+	if (caller != NULL)
+		put_called_from(o, caller);
 	put_char(o, '\n');
 }
 
@@ -229,7 +302,7 @@ static void put_site(struct out *o, const struct dmo_site *site)
 	put_number(o, "0x%llx,,,,", site->ip);
 	for (k = 0; k < DMO_COUNT_KINDS; k++)
 		put_number(o, "%llu,", site->counts[k]);
-	put_names(o, site->ip);
+	put_names(o, site->ip, NULL);
 }
 
 static void put_pair_access(struct out *o, const HChar *role, const struct dmo_where_access *a)
@@ -240,7 +313,7 @@ static void put_pair_access(struct out *o, const HChar *role, const struct dmo_w
 	put(o, kinds[dmo_event_kind((UChar)a->flags)]);
 	put_number(o, ",%llu", a->offset);
 	put_number(o, ",%llu,,,,,", a->size);
-	put_names(o, a->site->ip);
+	put_names(o, a->site->ip, a);
 }
 
 void dmo_where_close(const HChar *out_dir, UInt seq)
@@ -253,10 +326,10 @@ void dmo_where_close(const HChar *out_dir, UInt seq)
 	if (out_dir == NULL)
 		return;
 	VG_(snprintf)(path, sizeof path, "%s/" DMO_WHERE_FILE_FORMAT, out_dir, seq);
-	res = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
+	res = VG_(open)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC | VKI_O_NOFOLLOW, 0644);
 	if (sr_isError(res)) {
 		VG_(umsg)("dmo: cannot create %s: %s; layer %u has no code locations\n", path,
-			  VG_(strerror)(sr_Err(res)), seq);
+			  dmo_create_error(res), seq);
 		return;
 	}
 	o.fd = sr_Res(res);

@@ -22,13 +22,24 @@ struct dmo_site {
 	UInt layer;                     /* the layer COUNTS are for */
 	struct dmo_site *next_touched;  /* in that layer's list */
 	ULong counts[DMO_COUNT_KINDS];  /* accesses by dmo_event_kind */
+	/* The instruction has no source here: no line, or a line of a file
+	 * this machine cannot read (a library built elsewhere: libc's memcpy
+	 * names its .S file).  An access of it that may bind keeps its call
+	 * stack, so the file can name the line of the caller that has one. */
+	Bool no_source;
 };
+
+/* The frames kept of such an access's stack: enough to climb out of
+ * a libc function and the library calls it went through. */
+#define DMO_WHERE_CALLERS 6
 
 /* One access as the where file names it. */
 struct dmo_where_access {
 	const struct dmo_site *site;
 	UInt flags;
 	ULong offset, size;
+	UInt n_callers;                  /* 0 unless SITE has no_source */
+	Addr callers[DMO_WHERE_CALLERS]; /* its stack, innermost first */
 };
 
 /* The open layer's locations. */
@@ -56,6 +67,28 @@ void dmo_where_open(void);
 /* Put SITE on the open layer's list with zero counts. */
 void dmo_where_touch(struct dmo_site *site);
 
+/* Note A's call stack (thread TID's), its SITE having no source: the cost
+ * of the unwinding is paid only in code whose source is not here, and
+ * once only for a site whose first stack has no caller with source either
+ * (a program without -g): SITE's no_source is then cleared. */
+void dmo_where_stack(struct dmo_where_access *a, UInt tid, struct dmo_site *site);
+
+/* Fill A with one access. */
+static inline __attribute__((always_inline)) void dmo_where_hold(struct dmo_where_access *a,
+								 UInt tid,
+								 struct dmo_site *site,
+								 UInt flags, ULong offset,
+								 ULong size)
+{
+	a->site = site;
+	a->flags = flags;
+	a->offset = offset;
+	a->size = size;
+	a->n_callers = 0;
+	if (site->no_source)
+		dmo_where_stack(a, tid, site);
+}
+
 /* Fold one access of SITE by thread TID into the layer's reducer A, as
  * dmo_any_add does, and note where it went: the site's count, and the
  * site as the holder of what the access moved (os_reducer.h). */
@@ -74,19 +107,12 @@ static inline __attribute__((always_inline)) void dmo_where_add(struct dmo_any_r
 		return;
 	held = moved & DMO_MOVED_OUT_WRITE_END ? &dmo_where.out_write_holder
 	     : moved & DMO_MOVED_IN_WRITE_START ? &dmo_where.in_write_holder : NULL;
-	if (held != NULL) {
-		held->site = site;
-		held->flags = flags;
-		held->offset = offset;
-		held->size = size;
-	}
+	if (held != NULL)
+		dmo_where_hold(held, tid, site, flags, offset, size);
 	if (moved & DMO_MOVED_BOUND) {
 		dmo_where.pair[0] = flags & DMO_EV_OUT ? dmo_where.in_write_holder
 						       : dmo_where.out_write_holder;
-		dmo_where.pair[1].site = site;
-		dmo_where.pair[1].flags = flags;
-		dmo_where.pair[1].offset = offset;
-		dmo_where.pair[1].size = size;
+		dmo_where_hold(&dmo_where.pair[1], tid, site, flags, offset, size);
 		dmo_where.have_pair = True;
 	}
 }

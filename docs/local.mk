@@ -5,4 +5,5 @@ dist_doc_DATA = README.md docs/backends.md docs/cli.md docs/coverage.md \
 	docs/figures.md docs/formulas.md docs/install.md docs/kernels.md \
 	docs/layering.md docs/models.md docs/plan.md docs/protocol.md \
 	docs/rundir.md docs/sweep.md docs/tape.md docs/threads.md \
-	docs/trace-format.md docs/verify.md docs/opspec.md docs/definitions.md
+	docs/trace-format.md docs/verify.md docs/opspec.md docs/definitions.md \
+	docs/annotate.md

@@ -12,7 +12,9 @@
 # and outkey (their legend samples), and extras (the legend entries of the
 # band, the lines and the pair of accesses that sets O_s).
 # Expects: ob, ib, os, osrun, osrule, known (0: an incomplete layer, no O_s to show),
-# tlo, thi (the time axis), datadir, decimated, have_pair and pairtitle.
+# tlo, thi (the time axis), datadir, decimated, have_pair, pairtitle,
+# have_sources (pair.csv's third column names each access's source line)
+# and pairtime0, pairtime1 (the pair's times).
 set xlabel 'time (guest instructions since the layer began)'
 # 2 % of room around the data: marks at the first or last instant, or on
 # the first or last byte, stay clear of the frame.
@@ -64,6 +66,13 @@ if (known) {
 	band = ''
 }
 pair = have_pair ? ", datadir.'/pair.csv' using 1:2 skip 1 with points pt 6 ps 2.5 lw 2 lc rgb 'black' title pairtitle" : ""
+# The source lines beside the rings, the first access's above its ring
+# and the second's below, so that two rings close together keep their
+# labels apart; right of a ring in the left half of the time axis, left
+# of one in the right half, so that no label leaves the canvas.
+sourceside(row) = value(sprintf('pairtime%d', row)) > (tlo + thi) / 2.0 ? 'right offset -1.5' : 'left offset 1.5'
+sourcelabel(row) = sprintf(", datadir.'/pair.csv' every ::%d::%d using 1:2:3 skip 1 with labels %s,%s tc rgb 'black' font ',9' notitle", row, row, sourceside(row), row == 0 ? '0.9' : '-0.9')
+if (have_pair && have_sources) { pair = pair.sourcelabel(0).sourcelabel(1) }
 extras = band.lines.pair
 # Input-side accesses are drawn first, larger and half transparent; the
 # output side's on top, small and opaque.  Where a kernel writes the very

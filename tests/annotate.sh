@@ -5,18 +5,15 @@
 . "$top_srcdir/tests/lib.sh"
 
 SRC="$top_srcdir/tests/targets/annotate_kernels.c"
-line_of() { grep -n "ANNOTATE:$1 " "$SRC" | grep -v '^[0-9]*: \*' | cut -d: -f1; }
+line_of() { tag_line "$SRC" "$1"; }
 
-profile "$WORK/a" -- "$TARGETS/annotate_kernels"
+profile "$WORK/a" --trace=full -- "$TARGETS/annotate_kernels"
 expect_eq "annotate_kernels exit status" 0 $?
 "$DMO" annotate "$WORK/a" --csv >"$WORK/a.csv" 2>"$WORK/a.csv.err"
 expect_eq "dmo annotate --csv status" 0 $?
 
 # binds LAYER ROLE: the line(s) of LAYER marked ROLE (first or second).
-binds() {
-	csv_rows "$WORK/a.csv" | by_name 'v("name") == n && v("binds") ~ r { print v("line") }' \
-		-v n="$1" -v r="$2" | sort -n | tr '\n' ' ' | sed 's/ $//'
-}
+binds() { marked "$WORK/a.csv" "$1" "$2" | sed 's/[^ ]*://g'; }
 
 # name  O_s (hand derivation)  first's tag  second's tag
 while read -r name os first second; do
@@ -34,11 +31,7 @@ EOF
 # Every access is counted on some line: the per-line counts add up to
 # layers.csv's counts of the layer.
 for name in forward backward tiled accumulate two-pass; do
-	expect_eq "$name: lines' counts = layer's counts" \
-		"$(field "$WORK/a" "$name" in_reads),$(field "$WORK/a" "$name" in_writes),$(field "$WORK/a" "$name" out_reads),$(field "$WORK/a" "$name" out_writes)" \
-		"$(csv_rows "$WORK/a.csv" | by_name 'v("name") == n { a += v("in_reads"); b += v("in_writes")
-			c += v("out_reads"); d += v("out_writes") } END { print a + 0 "," b + 0 "," c + 0 "," d + 0 }' \
-			-v n="$name")"
+	expect_line_counts "$WORK/a" "$WORK/a.csv" "$name"
 done
 # The tile copy reads every input element once, on its own line, and
 # binds nothing.
@@ -47,7 +40,7 @@ expect_eq "tiled: the copy line's loads" 256 \
 		-v l="$(line_of tiled-copy)")"
 
 # The inlined helper's read names the call it was inlined at.
-where2=$(printf '%s/layer-%04d-where.csv' "$WORK/a" "$(field "$WORK/a" backward layer)")
+where2=$(where_file "$WORK/a" backward)
 expect_eq "backward: the helper's read is inlined at the call" \
 	"element backward (annotate_kernels.c:$(line_of backward-call))" \
 	"$(csv_rows "$where2" | by_name 'v("role") == "second" { print v("function"), v("inlined_into") }')"
@@ -108,6 +101,38 @@ for k in conv2d:1 dwconv2d:2 fc:3; do
 			sort | tr '\n' ' ' | sed 's/ $//')"
 done
 
+# Figures: the ringed pair of the tiled layer's pattern is labelled with
+# each access's source line (kind, file:line, function); with no where
+# file, or one whose pair is not the trace's, the same figure without the
+# two labels: its texts (sorted, "|" after each) are the labelled one's
+# less those.
+svg_texts() { sed -n 's/.*<text>\(.*\)<\/text>.*/\1/p' "$1" | sort | tr '\n' '|'; }
+"$DMO" plot "$WORK/a" --layer tiled --format svg >/dev/null 2>"$WORK/plot.err"
+expect_eq "dmo plot --layer tiled status" 0 $?
+svg=$(printf '%s/layer-%04d-pattern.svg' "$WORK/a" "$(field "$WORK/a" tiled layer)")
+with=$(svg_texts "$svg")
+expect_eq "the figure labels the binding pair with its lines" \
+	"R(I) annotate_kernels.c:$(line_of tiled-halo) (tiled)|W(O) annotate_kernels.c:$(line_of tiled-write) (tiled)|" \
+	"$(echo "$with" | tr '|' '\n' | grep 'annotate_kernels\.c:' | tr '\n' '|')"
+unlabelled=$(echo "$with" | tr '|' '\n' | grep -v 'annotate_kernels\.c:' | grep -v '^$' | tr '\n' '|')
+where3=$(where_file "$WORK/a" tiled)
+mv "$where3" "$WORK/where3"
+"$DMO" plot "$WORK/a" --layer tiled --format svg --force >/dev/null 2>"$WORK/plot.err"
+expect_eq "dmo plot with no where file: status" 0 $?
+expect_eq "no where file: the texts less the two labels" "$unlabelled" "$(svg_texts "$svg")"
+sed 's/^\(second,[^,]*,in-read,\)[0-9]*/\1999/' "$WORK/where3" >"$where3"
+"$DMO" plot "$WORK/a" --layer tiled --format svg --force >/dev/null 2>"$WORK/plot.err"
+expect_eq "a where file of another pair: no labels" "$unlabelled" "$(svg_texts "$svg")"
+mv "$WORK/where3" "$where3"
+
+# A where file of the tool before called_from (15 columns) still reads:
+# the same lines marked.
+w1=$(where_file "$WORK/a" forward)
+sed '1s/,called_from$//; 2,$s/,\("[^"]*"\)\{0,1\}$//' "$w1" >"$WORK/w1" && cat "$WORK/w1" >"$w1"
+"$DMO" annotate "$WORK/a" --layer forward --csv >"$WORK/w1.csv"
+expect_eq "an old where file: the pair's lines" "$(marked "$WORK/a.csv" forward first) $(marked "$WORK/a.csv" forward second)" \
+	"$(marked "$WORK/w1.csv" forward first) $(marked "$WORK/w1.csv" forward second)"
+
 # Misuse and damage: status 2 with a message, never a crash.
 expect_refusal "no such layer" 2 "has no layer 'nope'" "$DMO" annotate "$WORK/a" --layer nope
 expect_refusal "bad --context" 2 "--context takes" "$DMO" annotate "$WORK/a" --context -1
@@ -117,7 +142,11 @@ expect_refusal "damaged where file" 2 "not the header of a where file" \
 sed 's/^first,0x[0-9a-f]*,out-write/first,0x1,in-read/' "$where2" >"$WORK/w" && cat "$WORK/w" >"$where2"
 expect_refusal "a pair that forbids nothing" 2 "no forbidding pair" \
 	"$DMO" annotate "$WORK/a" --layer backward
+w5=$(where_file "$WORK/a" two-pass)
+sed '$s/,$/,"main (x.c:1)"/' "$w5" >"$WORK/w" && cat "$WORK/w" >"$w5"
+expect_refusal "a site row with a caller" 2 "a site row has no called_from" \
+	"$DMO" annotate "$WORK/a" --layer two-pass
 "$DMO" annotate "$WORK/a" >/dev/null 2>"$WORK/a.err"
-expect_eq "every layer, two damaged: status 1" 1 $?
+expect_eq "every layer, three damaged: status 1" 1 $?
 
 exit $((failures > 0))

@@ -42,6 +42,33 @@ field() {
 	layer_rows "$1" | by_name 'v("name") == n { print v(c) }' -v n="$2" -v c="$3"
 }
 
+# tag_line SOURCE TAG: the line of SOURCE holding the comment
+# "ANNOTATE:TAG " (tests/targets/annotate_*.c), not the header comment's
+# mention of it (lines starting " *").
+tag_line() { grep -n "ANNOTATE:$2 " "$1" | grep -v '^[0-9]*: \*' | cut -d: -f1; }
+
+# marked CSV LAYER_NAME ROLE: the lines `dmo annotate --csv` (in CSV)
+# marks as the binding pair's ROLE (first or second) in the layer, as
+# "FILE:LINE" with FILE's base name, sorted, space-separated.
+marked() {
+	csv_rows "$1" | by_name 'v("name") == n && v("binds") ~ r { f = v("file"); sub(/.*\//, "", f)
+		print f ":" v("line") }' -v n="$2" -v r="$3" | sort -t: -k2n | tr '\n' ' ' | sed 's/ $//'
+}
+
+# expect_line_counts RUN_DIR CSV LAYER_NAME: every access of the layer is
+# counted on some line: the per-line counts of `dmo annotate --csv` (in
+# CSV) add up to layers.csv's counts of the layer.
+expect_line_counts() {
+	expect_eq "$3: lines' counts = layer's counts" \
+		"$(field "$1" "$3" in_reads),$(field "$1" "$3" in_writes),$(field "$1" "$3" out_reads),$(field "$1" "$3" out_writes)" \
+		"$(csv_rows "$2" | by_name 'v("name") == n { a += v("in_reads"); b += v("in_writes")
+			c += v("out_reads"); d += v("out_writes") } END { print a + 0 "," b + 0 "," c + 0 "," d + 0 }' \
+			-v n="$3")"
+}
+
+# where_file RUN_DIR LAYER_NAME: the layer's code locations file.
+where_file() { printf '%s/layer-%04d-where.csv' "$1" "$(field "$1" "$2" layer)"; }
+
 # header_u64 FILE OFFSET: the little-endian 64-bit field at OFFSET of an
 # event file's header (docs/trace-format.md: 40 event_count, 48 data_bytes).
 header_u64() { od -An -tu8 -j"$2" -N8 "$1" | tr -d ' '; }

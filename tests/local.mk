@@ -3,7 +3,7 @@
 TARGET_LIBS = target-harness/lib/libdmo-harness.la
 check_PROGRAMS += tests/targets/relu tests/targets/kernels tests/targets/misuse \
 	tests/targets/raw_protocol tests/bruteforce_os tests/layers_tsv tests/csv_tsv tests/backend_vs_ref \
-	tests/targets/steal_pool tests/targets/annotate_kernels
+	tests/targets/steal_pool tests/targets/annotate_kernels tests/targets/annotate_opt
 # Targets are built like user code: -O2, nothing from dmo but the header.
 # -no-install: a real executable on the shared libdmo-harness, not a libtool
 # wrapper script (valgrind would profile the shell).
@@ -21,10 +21,21 @@ tests/targets/kernels_avx.o: tests/targets/kernels_avx.c
 	$(AM_V_CC)$(CC) -O3 -mavx2 -c -o $@ $(srcdir)/tests/targets/kernels_avx.c
 CLEANFILES += tests/targets/kernels_avx.o
 EXTRA_DIST += tests/targets/kernels_avx.c
-tests_targets_annotate_kernels_SOURCES = tests/targets/annotate_kernels.c
+tests_targets_annotate_kernels_SOURCES = tests/targets/annotate_kernels.c tests/targets/annotate_layer.h
 tests_targets_annotate_kernels_LDFLAGS = $(NO_WRAPPER_FLAGS)
 tests_targets_annotate_kernels_CFLAGS = -g
 tests_targets_annotate_kernels_LDADD = $(TARGET_LIBS)
+# Optimised as users build: -O2 here, the vectorised half -O3 -mavx2 (its
+# own rule, as kernels_avx.o), both with -g.
+tests_targets_annotate_opt_SOURCES = tests/targets/annotate_opt.c tests/targets/annotate_opt.h \
+	tests/targets/annotate_layer.h
+tests_targets_annotate_opt_LDFLAGS = $(NO_WRAPPER_FLAGS)
+tests_targets_annotate_opt_CFLAGS = -O2 -g
+tests_targets_annotate_opt_LDADD = tests/targets/annotate_opt_vec.o $(TARGET_LIBS)
+tests/targets/annotate_opt_vec.o: tests/targets/annotate_opt_vec.c tests/targets/annotate_opt.h
+	$(AM_V_CC)$(CC) -O3 -mavx2 -funroll-loops -g -c -o $@ $(srcdir)/tests/targets/annotate_opt_vec.c
+CLEANFILES += tests/targets/annotate_opt_vec.o
+EXTRA_DIST += tests/targets/annotate_opt_vec.c
 tests_targets_misuse_SOURCES = tests/targets/misuse.c
 tests_targets_misuse_LDFLAGS = $(NO_WRAPPER_FLAGS)
 tests_targets_misuse_CFLAGS = -O2 -pthread
@@ -45,10 +56,11 @@ tests_backend_vs_ref_SOURCES = tests/backend_vs_ref.c
 tests_backend_vs_ref_LDADD = $(ANALYSIS_LIBS)
 
 TESTS += tests/profile_kernels.sh tests/profile_misuse.sh tests/protocol_raw.sh \
-	tests/trace_spill.sh tests/install.sh tests/sweep_tool.sh tests/annotate.sh
+	tests/trace_spill.sh tests/install.sh tests/sweep_tool.sh tests/annotate.sh \
+	tests/annotate_opt.sh tests/annotate_cmsis_nn.sh
 EXTRA_DIST += tests/lib.sh tests/profile_kernels.sh tests/profile_misuse.sh \
 	tests/protocol_raw.sh tests/trace_spill.sh tests/install.sh tests/sweep_tool.sh \
-	tests/annotate.sh
+	tests/annotate.sh tests/annotate_opt.sh tests/annotate_cmsis_nn.sh tests/cmsis_lines.awk
 TESTS += tests/verify_ops.sh tests/trace_beyond_ram.sh tests/threads_native.sh \
 	tests/threads_split.sh tests/backend_threads.sh tests/isa_native.sh
 EXTRA_DIST += tests/verify_ops.sh tests/check_main.h tests/trace_beyond_ram.sh \

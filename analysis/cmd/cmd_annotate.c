@@ -38,9 +38,18 @@ static const struct cmd_spec command = {
 	"\n"
 	"--csv and --json print one row per source line (per instruction when it\n"
 	"has no line): layer, name, file, line, function, loads, stores, the four\n"
-	"counts by kind, binds (first, second, first+second or empty), ip, object\n"
-	"and object_address (the address in the object's file, for objdump and\n"
-	"addr2line; ip and object_address only for an instruction without a line).\n",
+	"counts by kind, binds (first, second, first+second or empty), ip, object,\n"
+	"object_address (the address in the object's file, for objdump and\n"
+	"addr2line; ip and object_address only for an instruction without a line)\n"
+	"and called_from.\n"
+	"\n"
+	"A binding access in code whose source is not on this machine (libc's\n"
+	"memcpy, a library without -g) is shown where it is, and with the line of\n"
+	"the kernel that called it (called from FUNCTION (FILE:LINE)).  Optimised\n"
+	"code gives a load folded into the instruction that uses it the line of\n"
+	"that statement; the pair's instruction addresses say which instruction of\n"
+	"a line binds (docs/annotate.md).  dmo plot labels the binding pair's\n"
+	"rings with these lines.\n",
 	.tables = { options },
 	.finding = "some layers had no readable code locations (named on stderr), the\n"
 		   "others were annotated",

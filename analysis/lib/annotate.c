@@ -26,6 +26,10 @@ struct line_counts {
 	const struct dmo_where_row *site; /* its first site: function, ip, object */
 	uint64_t counts[4];
 	unsigned binds;   /* bit 0: the pair's first access, bit 1: its second */
+	/* A binding access's nearest caller with source, when the access has
+	 * none here (where.h): the line of the kernel that called the
+	 * library; "" otherwise. */
+	const char *called_from;
 };
 
 static uint64_t loads(const uint64_t *c)
@@ -66,10 +70,13 @@ static long merge_lines(const struct dmo_where *w, const struct dmo_where_row *c
 		l[n].file = r->line > 0 ? r->file : "";
 		l[n].line = r->line;
 		l[n].site = r;
+		l[n].called_from = "";
 		memcpy(l[n].counts, r->counts, sizeof l[n].counts);
 		for (int p = 0; p < 2; p++)
-			if (binding != NULL && binding[p]->ip == r->ip)
+			if (binding != NULL && binding[p]->ip == r->ip) {
 				l[n].binds |= 1u << p;
+				l[n].called_from = binding[p]->called_from;
+			}
 		n++;
 	}
 	qsort(l, n, sizeof *l, by_file_line);
@@ -79,6 +86,8 @@ static long merge_lines(const struct dmo_where *w, const struct dmo_where_row *c
 			for (int k = 0; k < 4; k++)
 				l[kept - 1].counts[k] += l[i].counts[k];
 			l[kept - 1].binds |= l[i].binds;
+			if (l[i].called_from[0])
+				l[kept - 1].called_from = l[i].called_from;
 			continue;
 		}
 		l[kept++] = l[i];
@@ -147,6 +156,8 @@ static void csv_rows(FILE *out, const struct dmo_layer_row *row, const struct li
 		fputc(',', out);
 		if (l[i].line == 0 && l[i].site->in_object)
 			fprintf(out, "0x%" PRIx64, l[i].site->object_address);
+		fputc(',', out);
+		put_csv_text(out, l[i].called_from);
 		fputc('\n', out);
 	}
 }
@@ -195,6 +206,14 @@ static void text_pair(FILE *out, const struct dmo_layer_row *row, const struct d
 			place);
 		if (a->inlined_into[0])
 			fprintf(out, "      inlined into %s\n", a->inlined_into);
+		/* Which of a line's instructions it is: where objdump finds it
+		 * (where_text gives it already for a line-less one). */
+		if (a->line > 0 && a->in_object)
+			fprintf(out, "      instruction at 0x%" PRIx64 " of %s\n", a->object_address,
+				a->object);
+		if (a->called_from[0])
+			fprintf(out, "      no source here (a library's code): called from %s\n",
+				a->called_from);
 	}
 }
 

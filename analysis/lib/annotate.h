@@ -13,7 +13,7 @@
  * no line information), for --csv and --json. */
 #define DMO_ANNOTATE_CSV_HEADER \
 	"layer,name,file,line,function,loads,stores,in_reads,in_writes,out_reads,out_writes," \
-	"binds,ip,object,object_address"
+	"binds,ip,object,object_address,called_from"
 
 /* Annotate layer ROW of run directory DIR on OUT: as text (the binding
  * pair, then each source file's lines with their counts, CONTEXT lines

@@ -28,12 +28,13 @@ void dmo_where_path(const char *dir, unsigned layer, char *path, size_t len)
 }
 
 enum { COL_ROLE, COL_IP, COL_KIND, COL_OFFSET, COL_SIZE, COL_COUNTS, COL_FUNCTION = 9,
-       COL_FILE, COL_LINE, COL_OBJECT, COL_OBJECT_ADDRESS, COL_INLINED };
+       COL_FILE, COL_LINE, COL_OBJECT, COL_OBJECT_ADDRESS, COL_INLINED, COL_CALLED_FROM };
 
 struct reader {
 	struct dmo_where *w;
 	struct dmo_where_row row;
 	size_t line, field, cap;
+	size_t columns; /* the header's: DMO_WHERE_COLUMNS, or _V1 in an old file */
 	int failed;
 	char *err;
 	size_t err_len;
@@ -148,8 +149,13 @@ static void on_field(void *data, size_t len, void *ctx)
 	case COL_INLINED:
 		r->inlined_into = copy_text(rd, text);
 		break;
+	case COL_CALLED_FROM:
+		if (!pair && *text != '\0')
+			fail(rd, "a site row has no called_from");
+		r->called_from = copy_text(rd, text);
+		break;
 	default:
-		if (rd->field >= DMO_WHERE_COLUMNS) {
+		if (rd->field >= rd->columns) {
 			fail(rd, "too many fields");
 		} else if (pair ? *text != '\0' : number(text, 10, &v) != 0) {
 			fail(rd, pair ? "a pair row has no counts" : "counts must be numbers");
@@ -166,6 +172,7 @@ static void free_row(struct dmo_where_row *r)
 	free(r->file);
 	free(r->object);
 	free(r->inlined_into);
+	free(r->called_from);
 }
 
 static void on_row_end(int terminator, void *ctx)
@@ -173,7 +180,9 @@ static void on_row_end(int terminator, void *ctx)
 	struct reader *rd = ctx;
 	struct dmo_where *w = rd->w;
 	(void)terminator;
-	if (!rd->failed && rd->field != DMO_WHERE_COLUMNS)
+	if (!rd->failed && rd->line == 1 && rd->field == DMO_WHERE_COLUMNS_V1)
+		rd->columns = DMO_WHERE_COLUMNS_V1;
+	if (!rd->failed && rd->field != rd->columns)
 		fail(rd, rd->line == 1 ? "not the header of a where file (" DMO_WHERE_HEADER ")"
 				       : "too few fields");
 	if (!rd->failed && rd->line > 1) {
@@ -183,6 +192,8 @@ static void on_row_end(int terminator, void *ctx)
 							 DMO_WHERE_FIRST))
 			fail(rd, "the pair's second row must follow its first");
 	}
+	if (!rd->failed && rd->line > 1 && rd->row.called_from == NULL)
+		rd->row.called_from = copy_text(rd, ""); /* an old file's row */
 	if (!rd->failed && rd->line > 1 && w->count == rd->cap) {
 		size_t cap = rd->cap ? 2 * rd->cap : 64;
 		struct dmo_where_row *rows = realloc(w->rows, cap * sizeof *rows);
@@ -213,7 +224,8 @@ static int pair_ok(const struct dmo_where_row *first, const struct dmo_where_row
 
 int dmo_where_read(const char *path, struct dmo_where *w, char *err, size_t err_len)
 {
-	struct reader rd = { .w = w, .line = 1, .err = err, .err_len = err_len };
+	struct reader rd = { .w = w, .line = 1, .columns = DMO_WHERE_COLUMNS, .err = err,
+			     .err_len = err_len };
 	struct csv_parser parser;
 	char buf[65536];
 	size_t n;

@@ -16,6 +16,10 @@ struct dmo_where_row {
 	uint64_t offset, size;
 	uint64_t counts[4]; /* a site row's accesses by dmo_event_kind */
 	char *function, *file, *object, *inlined_into; /* "" when unknown */
+	/* A pair row's access with no source here (no line, or a file not
+	 * on this machine: libc's memcpy): the nearest caller with source,
+	 * "FUNCTION (FILE:LINE)"; "" otherwise. */
+	char *called_from;
 	unsigned line;                                  /* 0 when unknown */
 	/* The instruction's address in OBJECT's file (for objdump and
 	 * addr2line), when known. */

@@ -23,9 +23,8 @@
  *   last at i = N-1 after writes ending at 4(N-1): bound 4: pair
  *   (two-pass-write, two-pass-base). */
 #include <stdint.h>
-#include <stdlib.h>
 
-#include "dmo/harness.h"
+#include "annotate_layer.h"
 
 /* Unoptimised, so every load and store keeps the line of its statement:
  * at -O2 the compiler gives a load the line of the statement that uses
@@ -94,26 +93,15 @@ __attribute__((noinline)) static void two_pass(const int32_t *in, int32_t *out)
 	}
 }
 
-static int layer(const char *name, void (*kernel)(const int32_t *, int32_t *),
-		 const int32_t *in, size_t in_bytes, int32_t *out, size_t out_bytes)
-{
-	if (dmo_layer_begin(name, NULL, in, in_bytes, out, out_bytes) != 0)
-		return 1;
-	kernel(in, out);
-	return dmo_layer_end() != 0;
-}
-
 int main(void)
 {
-	int32_t *in = malloc(N * sizeof *in), *out = malloc(N * sizeof *out);
-	if (in == NULL || out == NULL)
+	int32_t *in, *out;
+	if (annotate_buffers(N, &in, &out) != 0)
 		return 1;
-	for (int i = 0; i < N; i++)
-		in[i] = i % 11;
-	return layer("forward", forward, in, N * sizeof *in, out, N * sizeof *out) ||
-	       layer("backward", backward, in, N * sizeof *in, out, N * sizeof *out) ||
-	       layer("tiled", tiled, in, N * sizeof *in, out, N * sizeof *out) ||
-	       layer("accumulate", accumulate, in, ROWS * COLS * sizeof *in, out,
-		     ROWS * sizeof *out) ||
-	       layer("two-pass", two_pass, in, N * sizeof *in, out, N * sizeof *out);
+	return annotate_layer("forward", forward, in, N * sizeof *in, out, N * sizeof *out) ||
+	       annotate_layer("backward", backward, in, N * sizeof *in, out, N * sizeof *out) ||
+	       annotate_layer("tiled", tiled, in, N * sizeof *in, out, N * sizeof *out) ||
+	       annotate_layer("accumulate", accumulate, in, ROWS * COLS * sizeof *in, out,
+			      ROWS * sizeof *out) ||
+	       annotate_layer("two-pass", two_pass, in, N * sizeof *in, out, N * sizeof *out);
 }
