@@ -372,6 +372,13 @@ static int call_kernel(const struct dmo_op_run *r, const void *in, const void *i
 		case DMO_OP_AVGPOOL:  return dk_avgpool_nchw_f32(p, in, out, t);
 		default:              return -1;
 		}
+	/* NCHW int8: the image-at-a-time convolutions of kernels_nchw_quant.c. */
+	if (r->spec.layout == DMO_LAYOUT_NCHW)
+		switch (r->spec.op) {
+		case DMO_OP_CONV2D:   return dk_conv2d_nchw_i8(p, in, f, b, out, t);
+		case DMO_OP_DWCONV2D: return dk_dwconv2d_nchw_i8(p, in, f, b, out, t);
+		default:              return -1;
+		}
 	switch (r->spec.op) {
 	case DMO_OP_RELU:     return BY_DTYPE(relu, in, out, t);
 	case DMO_OP_RELU6:    return BY_DTYPE(relu6, in, out, t);
