@@ -827,11 +827,15 @@ const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec)
 	case DMO_OP_TANH:
 		return in == DMO_F32 ? NULL : "f32";
 	default:
+		/* uint8: ONNX's QLinearConv and QLinearMatMul. */
 		if (spec->layout == DMO_LAYOUT_NCHW)
-			return in == DMO_F32 || (in == DMO_I8 && (spec->op == DMO_OP_CONV2D ||
-								   spec->op == DMO_OP_DWCONV2D))
+			return in == DMO_F32 || ((in == DMO_I8 || in == DMO_U8) &&
+						 (spec->op == DMO_OP_CONV2D || spec->op == DMO_OP_DWCONV2D))
 				       ? NULL
-				       : "f32 in NCHW, and i8 for conv2d and dwconv2d";
-		return in == DMO_F32 || in == DMO_I8 || in == DMO_I16 ? NULL : "f32, i8 and i16";
+				       : "f32 in NCHW, and i8 and u8 for conv2d and dwconv2d";
+		return in == DMO_F32 || in == DMO_I8 || in == DMO_I16 ||
+				       (in == DMO_U8 && spec->op == DMO_OP_FC)
+			       ? NULL
+			       : "f32, i8 and i16 (u8 for fc)";
 	}
 }
