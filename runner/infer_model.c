@@ -184,7 +184,7 @@ static uint64_t net_elems(const struct dmo_net_tensor *t)
 }
 
 /* Tensor QT quantised by the constants SCALE and ZERO (ZERO may be NULL:
- * 0), COUNT pairs along axis AXIS, each zero point plus SHIFT (128 when
+ * 0; one zero point may serve every scale), COUNT pairs along axis AXIS, each zero point plus SHIFT (128 when
  * the reader moves int8 weights to uint8).  A tensor quantised before
  * (a QuantizeLinear and the QLinear op that reads its output) must get the
  * same.  Returns 0, -1 with ERR naming WHAT, -2 when out of memory. */
@@ -194,7 +194,8 @@ static int set_quantisation(struct dmo_net *net, struct dmo_net_tensor *qt,
 			    size_t err_len)
 {
 	if (!scale || !scale->data || scale->dtype != DMO_NET_F32 || net_elems(scale) != count ||
-	    (zero && (!zero->data || zero->dtype != qt->dtype || net_elems(zero) != count)) ||
+	    (zero && (!zero->data || zero->dtype != qt->dtype ||
+		      (net_elems(zero) != count && net_elems(zero) != 1))) ||
 	    (qt->dtype != DMO_NET_I8 && qt->dtype != DMO_NET_U8)) {
 		snprintf(err, err_len, "%s needs a constant scale and zero point of the int8 or uint8 "
 			 "tensor's type, %s", what, count == 1 ? "one for the tensor" : "one an output channel");
@@ -203,9 +204,11 @@ static int set_quantisation(struct dmo_net *net, struct dmo_net_tensor *qt,
 	int64_t *zps = owned_by(net, malloc(sizeof *zps * (size_t)count));
 	if (!zps)
 		return -2;
-	for (uint64_t k = 0; k < count; k++)
-		zps[k] = shift + (!zero ? 0 : zero->dtype == DMO_NET_I8 ? ((const int8_t *)zero->data)[k]
-								: ((const uint8_t *)zero->data)[k]);
+	for (uint64_t k = 0; k < count; k++) {
+		uint64_t at = zero && net_elems(zero) == count ? k : 0; /* one for all */
+		zps[k] = shift + (!zero ? 0 : zero->dtype == DMO_NET_I8 ? ((const int8_t *)zero->data)[at]
+								: ((const uint8_t *)zero->data)[at]);
+	}
 	if (qt->n_quant && (qt->n_quant != count || qt->quant_axis != axis ||
 			    memcmp(qt->scale, scale->data, sizeof(float) * count) ||
 			    memcmp(qt->zero_point, zps, sizeof *zps * count))) {
