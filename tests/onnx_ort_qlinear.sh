@@ -47,6 +47,14 @@ grep -Eq "^ *1 +1_qlinearconv +conv2d +600 +1200 +[0-9]+ +600 .* ok$" "$WORK/run
 	echo "ok: the tool measures O_s 600 for the first QLinearConv" ||
 	fail "first QLinearConv: $(grep 1_qlinearconv "$WORK/run.out")"
 
+# Without value_info (onnx_strip) the shapes come from dmo's inference of
+# QLinearConv and QLinearMatMul: the same plan and the same output bytes.
+"$top_builddir/tests/onnx_strip" "$WORK/qlinear.onnx" "$WORK/stripped.onnx"
+"$DMO" infer -q --input "$WORK/qlinear.in" --output "$WORK/stripped.dmo" "$WORK/stripped.onnx" >/dev/null 2>&1
+expect_eq "stripped --qlinear: dmo infer exit status" 0 $?
+cmp -s "$WORK/qlinear.ort" "$WORK/stripped.dmo" && echo "ok: stripped of value_info, the same output" ||
+	fail "stripped --qlinear: the output differs"
+
 data=${ONNX_TESTDATA:-/usr/share/libonnx-testdata/data}/node
 [ -d "$data" ] || { echo "no libonnx-testdata in $data: its cases not run"; finish; }
 passed=0
@@ -68,6 +76,10 @@ for case in qlinearconv qlinearmatmul_2D; do
 	fi
 done
 expect_eq "QLinear node cases that pass" 2 "$passed"
+# As stored, the case feeds W and the quantisation as graph inputs: dmo
+# infer needs them constant and says so.
+expect_refusal "QLinearConv with W a graph input" 2 "W must be a constant 4-D int8 or uint8 tensor" \
+	"$DMO" infer -q --input "$WORK/qlinearconv.in" --output "$WORK/refused.out" "$data/test_qlinearconv/model.onnx"
 dir="$data/test_qlinearmatmul_3D"
 "$top_builddir/tests/onnx_strip" --constants "$dir" "$dir/model.onnx" "$WORK/3d.onnx"
 "$DMO" model "$WORK/3d.onnx" >"$WORK/3d.out" 2>&1
