@@ -5,7 +5,9 @@
  * ONNX tensors are NCHW.  A Conv, MaxPool or AveragePool becomes the op
  * spec of its geometry with layout=nchw, so its O_s is that of dmo's NCHW
  * kernels, whose loop order is ONNX Runtime's (docs/kernels.md, "NCHW
- * kernels"), and `dmo infer` runs it on them.  Tensor shapes and byte
+ * kernels"), and `dmo infer` runs it on them; a QLinearConv is the integer
+ * conv of the same geometry (ONNX Runtime's image-at-a-time order), a
+ * QLinearMatMul the fc of MatMul.  Tensor shapes and byte
  * counts stay as in the file.  Element-wise ops and Gemm are
  * layout-free.  Shapes must be static: a symbolic dimension needs --shape;
  * intermediate shapes come from value_info or, when the file leaves them

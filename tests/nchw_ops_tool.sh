@@ -72,7 +72,7 @@ expect_eq "NCHW i8 conv O_s, batch 2" "384,384" \
 # The NCHW pools are float: another dtype is refused with the reason.
 "$DMO" verify maxpool:in=4x4x2,k=3,dtype=i8,layout=nchw >/dev/null 2>"$WORK/i8.err"
 expect_eq "NCHW i8 maxpool: verify exit status" 2 $?
-grep -q "f32 in NCHW, and i8 for conv2d and dwconv2d" "$WORK/i8.err" &&
+grep -q "f32 in NCHW, and i8 and u8 for conv2d and dwconv2d" "$WORK/i8.err" &&
 	echo "ok: the refusal names the NCHW types" || fail "i8 NCHW refusal: $(cat "$WORK/i8.err")"
 "$DMO" formula conv2d:in=4x4x2,k=3,out_c=2,layout=nchv >/dev/null 2>"$WORK/bad.err"
 expect_eq "bad layout: exit status" 2 $?

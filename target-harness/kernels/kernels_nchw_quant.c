@@ -20,32 +20,16 @@
 
 #include <stdlib.h>
 
-/* The NHWC kernel that computes one image from the scratch buffers. */
-typedef int (*image_fn)(const struct dk_params *p, const void *in, const void *filter,
-			const int32_t *bias, void *out);
-
-static int conv_i8(const struct dk_params *p, const void *in, const void *filter,
-		   const int32_t *bias, void *out)
+/* One image computed from the scratch buffers by the NHWC kernel of the
+ * op (DEPTHWISE) and type (U8: uint8, else int8). */
+static int image(const struct dk_params *p, int depthwise, int u8, const void *in,
+		 const void *filter, const int32_t *bias, void *out)
 {
-	return dk_conv2d_i8(p, in, filter, bias, out, NULL);
-}
-
-static int conv_u8(const struct dk_params *p, const void *in, const void *filter,
-		   const int32_t *bias, void *out)
-{
-	return dk_conv2d_u8(p, in, filter, bias, out, NULL);
-}
-
-static int dwconv_i8(const struct dk_params *p, const void *in, const void *filter,
-		     const int32_t *bias, void *out)
-{
-	return dk_dwconv2d_i8(p, in, filter, bias, out, NULL);
-}
-
-static int dwconv_u8(const struct dk_params *p, const void *in, const void *filter,
-		     const int32_t *bias, void *out)
-{
-	return dk_dwconv2d_u8(p, in, filter, bias, out, NULL);
+	if (u8)
+		return depthwise ? dk_dwconv2d_u8(p, in, filter, bias, out, NULL)
+				 : dk_conv2d_u8(p, in, filter, bias, out, NULL);
+	return depthwise ? dk_dwconv2d_i8(p, in, filter, bias, out, NULL)
+			 : dk_conv2d_i8(p, in, filter, bias, out, NULL);
 }
 
 /* ONNX's filters [out_c][in_c / groups][k_h][k_w] in the NHWC kernels'
@@ -67,14 +51,18 @@ static void reorder_filter(const struct dk_params *p, int depthwise, const unsig
 			}
 }
 
-static int run_images(const struct dk_params *p, int depthwise, const unsigned char *in,
-		      const unsigned char *filter, const int32_t *bias, unsigned char *out,
-		      const struct dk_thread *t, image_fn image)
+/* The image-at-a-time loop of every NCHW integer convolution (the file's
+ * comment): DEPTHWISE and U8 select the op and the element type. */
+static int run_images(const struct dk_params *p, int depthwise, int u8, const void *in_bytes,
+		      const void *filter, const int32_t *bias, void *out_bytes,
+		      const struct dk_thread *t)
 {
 	struct share sh;
 	const size_t C = (size_t)p->in_c, M = (size_t)p->out_c;
 	const size_t in_plane = (size_t)p->in_h * p->in_w, out_plane = (size_t)p->out_h * p->out_w;
 	const size_t filter_size = M * (depthwise ? 1 : C) * p->k_h * p->k_w;
+	const unsigned char *in = in_bytes;
+	unsigned char *out = out_bytes;
 	struct dk_params one = *p;
 	int rc = 0;
 
@@ -94,7 +82,7 @@ static int run_images(const struct dk_params *p, int depthwise, const unsigned c
 		for (size_t c = 0; c < C; c++)
 			for (size_t i = 0; i < in_plane; i++)
 				image_in[i * C + c] = from[c * in_plane + i];
-		if (image(&one, image_in, image_filter, bias, image_out)) {
+		if (image(&one, depthwise, u8, image_in, image_filter, bias, image_out)) {
 			rc = -1;
 			goto done;
 		}
@@ -111,28 +99,15 @@ done:
 	return rc;
 }
 
-int dk_conv2d_nchw_i8(const struct dk_params *p, const int8_t *in, const int8_t *filter,
-		      const int32_t *bias, int8_t *out, const struct dk_thread *t)
-{
-	return run_images(p, 0, (const unsigned char *)in, (const unsigned char *)filter, bias,
-			  (unsigned char *)out, t, conv_i8);
-}
+/* The four exported kernels (dmokernels.h): op and element type. */
+#define NCHW_QUANT(name, T, depthwise, u8)                                                  \
+	int name(const struct dk_params *p, const T *in, const T *filter, const int32_t *bias, \
+		 T *out, const struct dk_thread *t)                                           \
+	{                                                                                     \
+		return run_images(p, depthwise, u8, in, filter, bias, out, t);                \
+	}
 
-int dk_conv2d_nchw_u8(const struct dk_params *p, const uint8_t *in, const uint8_t *filter,
-		      const int32_t *bias, uint8_t *out, const struct dk_thread *t)
-{
-	return run_images(p, 0, in, filter, bias, out, t, conv_u8);
-}
-
-int dk_dwconv2d_nchw_i8(const struct dk_params *p, const int8_t *in, const int8_t *filter,
-			const int32_t *bias, int8_t *out, const struct dk_thread *t)
-{
-	return run_images(p, 1, (const unsigned char *)in, (const unsigned char *)filter, bias,
-			  (unsigned char *)out, t, dwconv_i8);
-}
-
-int dk_dwconv2d_nchw_u8(const struct dk_params *p, const uint8_t *in, const uint8_t *filter,
-			const int32_t *bias, uint8_t *out, const struct dk_thread *t)
-{
-	return run_images(p, 1, in, filter, bias, out, t, dwconv_u8);
-}
+NCHW_QUANT(dk_conv2d_nchw_i8, int8_t, 0, 0)
+NCHW_QUANT(dk_conv2d_nchw_u8, uint8_t, 0, 1)
+NCHW_QUANT(dk_dwconv2d_nchw_i8, int8_t, 1, 0)
+NCHW_QUANT(dk_dwconv2d_nchw_u8, uint8_t, 1, 1)
