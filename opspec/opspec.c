@@ -805,6 +805,12 @@ uint64_t dmo_opspec_out_bytes(const struct dmo_opspec *s)
 	return dmo_opspec_out_elems(s) * dmo_dtype_size(s->out_dtype);
 }
 
+int dmo_opspec_image_at_a_time(const struct dmo_opspec *spec)
+{
+	return spec->layout == DMO_LAYOUT_NCHW && (spec->dtype == DMO_I8 || spec->dtype == DMO_U8) &&
+	       (spec->op == DMO_OP_CONV2D || spec->op == DMO_OP_DWCONV2D);
+}
+
 const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec)
 {
 	enum dmo_dtype in = spec->dtype, out = spec->out_dtype;

@@ -143,7 +143,7 @@ static void print_layout(const struct dmo_model *model)
 		if (!l->supported || l->op.op < DMO_OP_CONV2D || l->op.op > DMO_OP_AVGPOOL ||
 		    l->op.op == DMO_OP_FC)
 			continue;
-		if (l->op.layout == DMO_LAYOUT_NCHW && l->op.dtype != DMO_F32)
+		if (dmo_opspec_image_at_a_time(&l->op))
 			images++;
 		else if (l->op.layout == DMO_LAYOUT_NCHW)
 			nchw++;

@@ -79,8 +79,7 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 		if (s->op == DMO_OP_DWCONV2D)
 			g->mult = s->mult;
 		if (s->layout == DMO_LAYOUT_NCHW) {
-			/* Integers: ONNX Runtime's image-at-a-time QLinearConv. */
-			g->kind = s->dtype == DMO_F32 ? DMO_GEOM_PLANES : DMO_GEOM_IMAGES;
+			g->kind = dmo_opspec_image_at_a_time(s) ? DMO_GEOM_IMAGES : DMO_GEOM_PLANES;
 			g->groups = s->op == DMO_OP_CONV2D ? 1 : s->in_c;
 		}
 		break;
