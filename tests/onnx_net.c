@@ -29,10 +29,12 @@
  * quantiser emits it (uint8 activations, int8 weights), every scale and
  * zero point an initializer, and a uint8 input:
  *
- *   x 2x3x10x10 (two images) -> QLinearConv 3x3 pad 1 (6 filters,
+ *   x 2x3x10x10 (two images) -> QLinearConv 3x3 dilation 2 pad 2 (6 filters,
  *   per-channel scales, bias) -> QLinearConv depthwise 3x3 pad 1 stride 2
  *   (group 6, one scale, weight zero point 3) 2x6x5x5 -> Flatten 2x150
  *   -> QLinearMatMul (B 150x24, one scale) = y 2x24
+ *
+ * with the depthwise output (c2) a graph output too, before y.
  *
  * --qlinear-i8 the same with int8 activations (zero points 128 lower). */
 #include <stdio.h>
@@ -55,13 +57,13 @@ static float next_value(void)
 static Onnx__NodeProto nodes[MAX_ITEMS], *node_list[MAX_ITEMS];
 static Onnx__AttributeProto attrs[MAX_ITEMS], *attr_lists[MAX_ITEMS][4];
 static Onnx__TensorProto inits[MAX_ITEMS], *init_list[MAX_ITEMS];
-static Onnx__ValueInfoProto infos[MAX_ITEMS], *input_list[1], *output_list[1], *info_list[MAX_ITEMS];
+static Onnx__ValueInfoProto infos[MAX_ITEMS], *input_list[1], *output_list[2], *info_list[MAX_ITEMS];
 static Onnx__TypeProto types[MAX_ITEMS];
 static Onnx__TypeProto__Tensor tensor_types[MAX_ITEMS];
 static Onnx__TensorShapeProto shapes[MAX_ITEMS];
 static Onnx__TensorShapeProto__Dimension dims[MAX_ITEMS][4], *dim_lists[MAX_ITEMS][4];
 static int64_t ints[MAX_ITEMS][4];
-static size_t n_nodes, n_attrs, n_inits, n_infos, n_ints;
+static size_t n_nodes, n_attrs, n_inits, n_infos, n_ints, n_outputs = 1;
 
 static Onnx__ValueInfoProto *value_info_of(char *name, int rank, const int64_t *d, int elem_type)
 {
@@ -347,16 +349,18 @@ static size_t qlinear(int int8)
 	constant("b", 2, d_b, i8, b, sizeof b);
 	constant("b_scale", 0, NULL, f32, &b_scale, sizeof b_scale);
 	constant("y_scale", 0, NULL, f32, &y_scale, sizeof y_scale);
-	node("QLinearConv", in_c1, "c1", attr_ints("pads", 1, 1, 4), attr_ints("kernel_shape", 3, 3, 2), NULL);
+	node("QLinearConv", in_c1, "c1", attr_ints("pads", 2, 2, 4), attr_ints("kernel_shape", 3, 3, 2),
+	     attr_ints("dilations", 2, 2, 2));
 	node("QLinearConv", in_c2, "c2", attr_ints("pads", 1, 1, 4), attr_ints("strides", 2, 2, 2),
 	     attr_scalar("group", 6, 0, 0));
 	node("Flatten", in_fl, "f", NULL, NULL, NULL);
 	node("QLinearMatMul", in_mm, "y", NULL, NULL, NULL);
 	input_list[0] = value_info_of("x", 4, d_x, act);
-	output_list[0] = value_info_of("y", 2, d_y, act);
+	output_list[0] = value_info_of("c2", 4, d_c2, act);
+	output_list[1] = value_info_of("y", 2, d_y, act);
+	n_outputs = 2;
 	info_list[0] = value_info_of("c1", 4, d_c1, act);
-	info_list[1] = value_info_of("c2", 4, d_c2, act);
-	info_list[2] = value_info_of("f", 2, d_f, act);
+	info_list[1] = value_info_of("f", 2, d_f, act);
 	return 2 * 3 * 10 * 10;
 }
 
@@ -383,9 +387,9 @@ int main(int argc, char **argv)
 	graph.initializer = init_list;
 	graph.n_input = 1;
 	graph.input = input_list;
-	graph.n_output = 1;
+	graph.n_output = n_outputs;
 	graph.output = output_list;
-	graph.n_value_info = n_infos - 2; /* all but the input and the output */
+	graph.n_value_info = n_infos - 1 - n_outputs; /* all but the input and the outputs */
 	graph.value_info = info_list;
 	Onnx__OperatorSetIdProto opset, *opsets[1] = { &opset };
 	onnx__operator_set_id_proto__init(&opset);

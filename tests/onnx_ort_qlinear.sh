@@ -4,7 +4,10 @@
 # QLinearMatMul) run by `dmo infer` on the NCHW integer kernels and
 # compared with ONNX Runtime (tests/ort/run.js) byte for byte:
 #  - tests/onnx_net --qlinear (uint8 activations, int8 weights, as ONNX
-#    Runtime's quantiser writes them) and --qlinear-i8 (int8 activations);
+#    Runtime's quantiser writes them; a dilated conv with per-channel
+#    scales, a strided depthwise one with a weight zero point, two images)
+#    and --qlinear-i8 (int8 activations), their depthwise output and final
+#    output compared;
 #    each also plans and verifies (`plan --verify`, real weights) and runs
 #    under the tool (`run --model`, every layer's status ok);
 #  - ONNX's own node cases test_qlinearconv and test_qlinearmatmul_2D
@@ -18,7 +21,7 @@ need_ort
 for mode in qlinear qlinear-i8; do
 	onnx_net_runs $mode
 	cmp -s "$WORK/$mode.ort" "$WORK/$mode.dmo" &&
-		echo "ok: --$mode: the 48 output bytes equal ONNX Runtime's" ||
+		echo "ok: --$mode: the 348 output bytes (the depthwise output and y) equal ONNX Runtime's" ||
 		fail "--$mode: $(cmp -l "$WORK/$mode.ort" "$WORK/$mode.dmo" | wc -l) bytes differ from ONNX Runtime's"
 	# The output is not saturated: at least 16 different byte values.
 	expect_eq "--$mode: distinct output bytes >= 16" 1 \
