@@ -184,8 +184,9 @@ static uint64_t net_elems(const struct dmo_net_tensor *t)
 }
 
 /* Tensor QT quantised by the constants SCALE and ZERO (ZERO may be NULL:
- * 0; one zero point may serve every scale), COUNT pairs along axis AXIS, each zero point plus SHIFT (128 when
- * the reader moves int8 weights to uint8).  A tensor quantised before
+ * 0; one zero point may serve every scale), COUNT pairs along axis AXIS,
+ * each zero point plus SHIFT (128 when the reader moves int8 weights to
+ * uint8).  A tensor quantised before
  * (a QuantizeLinear and the QLinear op that reads its output) must get the
  * same.  Returns 0, -1 with ERR naming WHAT, -2 when out of memory. */
 static int set_quantisation(struct dmo_net *net, struct dmo_net_tensor *qt,
@@ -274,9 +275,9 @@ static int qlinear_operands(const struct dmo_model *model, size_t i, struct dmo_
 	}
 	for (int k = 0; k < s->n_inputs; k++)
 		in[k] = s->inputs[k] >= 0 ? &net->tensors[s->inputs[k]] : NULL;
-	struct dmo_net_tensor *x = &net->tensors[s->inputs[X]], *y = &net->tensors[s->output];
+	struct dmo_net_tensor *x = in[X] ? &net->tensors[s->inputs[X]] : NULL, *y = &net->tensors[s->output];
 	struct dmo_net_tensor *w = in[W] ? &net->tensors[s->inputs[W]] : NULL;
-	if (!w || !w->data || w->rank != (matmul ? 2 : 4) ||
+	if (!x || !w || !w->data || w->rank != (matmul ? 2 : 4) ||
 	    (w->dtype != DMO_NET_I8 && w->dtype != DMO_NET_U8) ||
 	    (x->dtype == DMO_NET_I8 && w->dtype != DMO_NET_I8)) {
 		snprintf(err, err_len, "%s: W must be a constant %d-D int8 or uint8 tensor (int8 with int8 "
