@@ -5,7 +5,9 @@
  * ONNX tensors are NCHW.  A Conv, MaxPool or AveragePool becomes the op
  * spec of its geometry with layout=nchw, so its O_s is that of dmo's NCHW
  * kernels, whose loop order is ONNX Runtime's (docs/kernels.md, "NCHW
- * kernels"), and `dmo infer` runs it on them.  Tensor shapes and byte
+ * kernels"), and `dmo infer` runs it on them; a QLinearConv is the integer
+ * conv of the same geometry (ONNX Runtime's image-at-a-time order), a
+ * QLinearMatMul the fc of MatMul.  Tensor shapes and byte
  * counts stay as in the file.  Element-wise ops and Gemm are
  * layout-free.  Shapes must be static: a symbolic dimension needs --shape;
  * intermediate shapes come from value_info or, when the file leaves them
@@ -524,8 +526,14 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 {
 	struct dmo_model *m = o->model;
 	struct dmo_model_layer *layer = &m->layers[l];
-	struct dmo_model_tensor *in = operand(m, layer, 0), *w = operand(m, layer, 1), *out;
 	const char *op = layer->op_name, *why = NULL, *pad;
+	/* ONNX's QOperator forms (QLinearConv, QLinearMatMul) are the conv
+	 * and fc of their integer operands X (0) and W (3); their scales and
+	 * zero points (the other operands) are dmo infer's. */
+	const int qlinear_conv = !strcmp(op, "QLinearConv"), qlinear_matmul = !strcmp(op, "QLinearMatMul");
+	const int conv = qlinear_conv || !strcmp(op, "Conv"), matmul = qlinear_matmul || !strcmp(op, "MatMul");
+	struct dmo_model_tensor *in = operand(m, layer, 0), *out;
+	struct dmo_model_tensor *w = operand(m, layer, qlinear_conv || qlinear_matmul ? 3 : 1);
 	char text[256], shape[96], padbuf[48];
 	int64_t k[2], s[2], d[2];
 	int asym = 0;
@@ -566,7 +574,7 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		snprintf(text, sizeof text, "%s:in=%s,dtype=f32", got_hi ? "relu6" : "relu", shape);
 		goto spec;
 	}
-	if (!strcmp(op, "MatMul")) {
+	if (matmul) {
 		/* A [..., M, K] times a constant B [K, N]: fc reads A's rows
 		 * against B's columns, as Gemm. */
 		if (in->rank < 2 || w == NULL || w->rank != 2 || w->producer != DMO_MODEL_CONSTANT ||
@@ -599,13 +607,13 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 			 (long long)w->shape[trans_b ? 0 : 1], dmo_dtype_name(in->dtype));
 		goto spec;
 	}
-	if (strcmp(op, "Conv") && strcmp(op, "MaxPool") && strcmp(op, "AveragePool"))
+	if (!conv && strcmp(op, "MaxPool") && strcmp(op, "AveragePool"))
 		return unsupported(o, layer, "op %s has no dmo model", op);
 	if (in->rank != 4)
 		return unsupported(o, layer, "%d-D input (dmo's %s is 2-D over NCHW)",
 				   in->rank, op);
 	nhwc(in, shape, sizeof shape);
-	if (!strcmp(op, "Conv")) {
+	if (conv) {
 		int64_t group = dmo_onnx_attr_int(n, "group", 1);
 
 		if (w == NULL || w->rank != 4)
@@ -657,8 +665,7 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	}
 spec:
 	{
-		int window = !strcmp(op, "Conv") || !strcmp(op, "MaxPool") ||
-			     !strcmp(op, "AveragePool");
+		int window = conv || !strcmp(op, "MaxPool") || !strcmp(op, "AveragePool");
 		struct dmo_opspec spec;
 		char msg[256];
 		int64_t dims[4] = { 0 };

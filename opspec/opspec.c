@@ -805,6 +805,12 @@ uint64_t dmo_opspec_out_bytes(const struct dmo_opspec *s)
 	return dmo_opspec_out_elems(s) * dmo_dtype_size(s->out_dtype);
 }
 
+int dmo_opspec_image_at_a_time(const struct dmo_opspec *spec)
+{
+	return spec->layout == DMO_LAYOUT_NCHW && (spec->dtype == DMO_I8 || spec->dtype == DMO_U8) &&
+	       (spec->op == DMO_OP_CONV2D || spec->op == DMO_OP_DWCONV2D);
+}
+
 const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec)
 {
 	enum dmo_dtype in = spec->dtype, out = spec->out_dtype;
@@ -827,8 +833,15 @@ const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec)
 	case DMO_OP_TANH:
 		return in == DMO_F32 ? NULL : "f32";
 	default:
+		/* uint8: ONNX's QLinearConv and QLinearMatMul. */
 		if (spec->layout == DMO_LAYOUT_NCHW)
-			return in == DMO_F32 ? NULL : "f32 in NCHW";
-		return in == DMO_F32 || in == DMO_I8 || in == DMO_I16 ? NULL : "f32, i8 and i16";
+			return in == DMO_F32 || ((in == DMO_I8 || in == DMO_U8) &&
+						 (spec->op == DMO_OP_CONV2D || spec->op == DMO_OP_DWCONV2D))
+				       ? NULL
+				       : "f32 in NCHW, and i8 and u8 for conv2d and dwconv2d";
+		return in == DMO_F32 || in == DMO_I8 || in == DMO_I16 ||
+				       (in == DMO_U8 && spec->op == DMO_OP_FC)
+			       ? NULL
+			       : "f32, i8 and i16 (u8 for fc)";
 	}
 }

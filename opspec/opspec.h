@@ -121,4 +121,10 @@ uint64_t dmo_opspec_out_bytes(const struct dmo_opspec *spec);
  * layers the kernels can run, so that every planned overlap can be run. */
 const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec);
 
+/* Whether SPEC's kernel computes an image at a time (all of an image's
+ * input read before any of its output is written): an NCHW conv2d or
+ * dwconv2d of i8 or u8, ONNX's QLinearConv in ONNX Runtime's order
+ * (docs/kernels.md, "NCHW integer kernels"). */
+int dmo_opspec_image_at_a_time(const struct dmo_opspec *spec);
+
 #endif

@@ -196,6 +196,15 @@ static int conv_quant(struct ctx *c, const struct dmo_net_tensor *in,
 	for (size_t i = 1; i < filter->n_quant; i++)
 		if (filter->zero_point[i] != filter->zero_point[0])
 			return fail(c, "per-channel filter zero points differ");
+	if (c->step->n_real_scales) {
+		/* ONNX's QLinear forms: the model reader's float factors. */
+		if (c->step->n_real_scales != 1 && c->step->n_real_scales != out_c)
+			return fail(c, "%d requantisation factors for %d output channels",
+				    c->step->n_real_scales, out_c);
+		c->p.q.real_scales = c->step->real_scales;
+		c->p.q.real_per_channel = c->step->n_real_scales > 1;
+		return activation(c, out, c->step->act);
+	}
 	double in_s = scale_of(in), out_s = scale_of(out);
 	if (requant_factor(c, in_s * (double)filter->scale[0] / out_s,
 			   &c->p.q.out_mult, &c->p.q.out_shift))
@@ -264,8 +273,8 @@ static int run_windowed(struct ctx *c)
 
 		if (in->rank != 4 || out->rank != 4 || (filter && filter->rank != 4))
 			return fail(c, "expects 4-D %s tensors", s->nchw ? "NCHW" : "NHWC");
-		if (s->nchw && in->dtype != DMO_NET_F32)
-			return fail(c, "the NCHW kernels are float32 (this input is not)");
+		if (s->nchw && pool && in->dtype != DMO_NET_F32)
+			return fail(c, "the NCHW pools are float32 (this input is not)");
 		c->p = (struct dk_params){ .batch = in->dims[0], .in_h = in->dims[H],
 					   .in_w = in->dims[W], .in_c = in->dims[C],
 					   .out_h = out->dims[H], .out_w = out->dims[W],
@@ -335,11 +344,11 @@ static int run_windowed(struct ctx *c)
 	int rc;
 	switch (s->op) {
 	case DMO_NET_CONV2D:
-		rc = s->nchw ? dk_conv2d_nchw_f32(&c->p, ip, fp, bp, op, NULL)
+		rc = s->nchw ? BY_TYPE(in->dtype, dk_conv2d_nchw, &c->p, ip, fp, bp, op, NULL)
 			     : BY_TYPE(in->dtype, dk_conv2d, &c->p, ip, fp, bp, op, NULL);
 		break;
 	case DMO_NET_DWCONV2D:
-		rc = s->nchw ? dk_dwconv2d_nchw_f32(&c->p, ip, fp, bp, op, NULL)
+		rc = s->nchw ? BY_TYPE(in->dtype, dk_dwconv2d_nchw, &c->p, ip, fp, bp, op, NULL)
 			     : BY_TYPE(in->dtype, dk_dwconv2d, &c->p, ip, fp, bp, op, NULL);
 		break;
 	case DMO_NET_FC:

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #define DMO_NET_MAX_RANK 6
-#define DMO_NET_MAX_INPUTS 8
+#define DMO_NET_MAX_INPUTS 9 /* ONNX's QLinearConv with its bias */
 /* An optional operand left out (a conv without bias). */
 #define DMO_NET_ABSENT (-1)
 
@@ -98,6 +98,13 @@ struct dmo_net_step {
 	int mean_outer, mean_reduced, mean_inner;
 	/* quantize: round half to even (ONNX) instead of away from zero. */
 	int round_half_even;
+	/* ONNX's QLinearConv and QLinearMatMul (N_REAL_SCALES > 0): conv,
+	 * dwconv or fc requantised as ONNX Runtime does, by these float
+	 * factors in_scale * filter_scale / out_scale (one, or one an output
+	 * channel) instead of TFLite's multiplier and shift (dk_quant's
+	 * real_scales).  The net owns them. */
+	const float *real_scales;
+	int n_real_scales;
 };
 
 struct dmo_net {

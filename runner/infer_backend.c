@@ -79,6 +79,11 @@ struct dmo_backend_run *dmo_net_backend_prepare(struct dmo_backend_handle *handl
 		snprintf(err, err_len, "an NCHW layer (ONNX) runs on dmo's NCHW kernels: backends take NHWC");
 		return NULL;
 	}
+	if (s->n_real_scales) {
+		snprintf(err, err_len, "ONNX's QLinear requantisation (float factors) runs on dmo's kernels: "
+			 "backends requantise as TFLite");
+		return NULL;
+	}
 	if (!backend_op(s->op)) {
 		snprintf(err, err_len, "%s is not a backend op", dmo_net_op_name(s->op));
 		return NULL;

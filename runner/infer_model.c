@@ -1,7 +1,8 @@
 /* infer_model.c - a model read from a .tflite or .onnx file as a dmo_net
  * (infer_model.h): one step per operator, one tensor per tensor.  An ONNX
  * model's Conv and pools run in NCHW (layout=nchw, the NCHW kernels), its
- * Gemm as fc on weights rewritten into fc's layout. */
+ * Gemm as fc on weights rewritten into fc's layout, its QLinearConv and
+ * QLinearMatMul as conv and fc requantised as ONNX Runtime does. */
 #include "infer_model.h"
 
 #include <stdio.h>
@@ -42,6 +43,7 @@ static const struct op_of_name onnx_ops[] = {
 	{ "Pad", DMO_NET_PAD },             { "Concat", DMO_NET_CONCAT },
 	{ "ReduceMean", DMO_NET_MEAN },     { "GlobalAveragePool", DMO_NET_MEAN },
 	{ "QuantizeLinear", DMO_NET_QUANTIZE }, { "DequantizeLinear", DMO_NET_DEQUANTIZE },
+	{ "QLinearConv", DMO_NET_CONV2D },  { "QLinearMatMul", DMO_NET_FC },
 	{ NULL, DMO_NET_OP_COUNT },
 };
 
@@ -181,6 +183,47 @@ static uint64_t net_elems(const struct dmo_net_tensor *t)
 	return n;
 }
 
+/* Tensor QT quantised by the constants SCALE and ZERO (ZERO may be NULL:
+ * 0; one zero point may serve every scale), COUNT pairs along axis AXIS,
+ * each zero point plus SHIFT (128 when the reader moves int8 weights to
+ * uint8).  A tensor quantised before
+ * (a QuantizeLinear and the QLinear op that reads its output) must get the
+ * same.  Returns 0, -1 with ERR naming WHAT, -2 when out of memory. */
+static int set_quantisation(struct dmo_net *net, struct dmo_net_tensor *qt,
+			    const struct dmo_net_tensor *scale, const struct dmo_net_tensor *zero,
+			    uint64_t count, int axis, int shift, const char *what, char *err,
+			    size_t err_len)
+{
+	if (!scale || !scale->data || scale->dtype != DMO_NET_F32 || net_elems(scale) != count ||
+	    (zero && (!zero->data || zero->dtype != qt->dtype ||
+		      (net_elems(zero) != count && net_elems(zero) != 1))) ||
+	    (qt->dtype != DMO_NET_I8 && qt->dtype != DMO_NET_U8)) {
+		snprintf(err, err_len, "%s needs a constant scale and zero point of the int8 or uint8 "
+			 "tensor's type, %s", what, count == 1 ? "one for the tensor" : "one an output channel");
+		return -1;
+	}
+	int64_t *zps = owned_by(net, malloc(sizeof *zps * (size_t)count));
+	if (!zps)
+		return -2;
+	for (uint64_t k = 0; k < count; k++) {
+		uint64_t at = zero && net_elems(zero) == count ? k : 0; /* one for all */
+		zps[k] = shift + (!zero ? 0 : zero->dtype == DMO_NET_I8 ? ((const int8_t *)zero->data)[at]
+								: ((const uint8_t *)zero->data)[at]);
+	}
+	if (qt->n_quant && (qt->n_quant != count || qt->quant_axis != axis ||
+			    memcmp(qt->scale, scale->data, sizeof(float) * count) ||
+			    memcmp(qt->zero_point, zps, sizeof *zps * count))) {
+		snprintf(err, err_len, "%s: tensor '%s' is quantised two ways", what,
+			 qt->name ? qt->name : "");
+		return -1;
+	}
+	qt->n_quant = (size_t)count;
+	qt->scale = scale->data;
+	qt->zero_point = zps;
+	qt->quant_axis = axis;
+	return 0;
+}
+
 /* An ONNX QuantizeLinear or DequantizeLinear: its scale and zero point
  * (constant, one each) become the quantised tensor's quantisation, which
  * the kernels read (a tensor between a QuantizeLinear and a
@@ -194,29 +237,98 @@ static int qdq_quantisation(const struct dmo_model *model, size_t i, struct dmo_
 	const struct dmo_net_tensor *scale = s->n_inputs > 1 && s->inputs[1] >= 0 ? &net->tensors[s->inputs[1]] : NULL;
 	const struct dmo_net_tensor *zero = s->n_inputs > 2 && s->inputs[2] >= 0 ? &net->tensors[s->inputs[2]] : NULL;
 
-	if (!scale || !scale->data || scale->dtype != DMO_NET_F32 || net_elems(scale) != 1 ||
-	    (zero && (!zero->data || zero->dtype != qt->dtype || net_elems(zero) != 1))) {
-		snprintf(err, err_len, "layer %zu '%s': %s needs a constant scale and zero point, "
-			 "one for the tensor", i + 1, l->name, l->op_name);
-		return -1;
-	}
-	int64_t zp = !zero ? 0 : qt->dtype == DMO_NET_I8 ? *(const int8_t *)zero->data
-							 : *(const uint8_t *)zero->data;
-	float sc = *(const float *)scale->data;
-	if (qt->n_quant && (qt->n_quant != 1 || qt->scale[0] != sc || qt->zero_point[0] != zp)) {
-		snprintf(err, err_len, "layer %zu '%s': tensor '%s' is quantised two ways", i + 1,
-			 l->name, qt->name ? qt->name : "");
-		return -1;
-	}
-	int64_t *owned_zp = owned_by(net, malloc(sizeof *owned_zp));
-	if (!owned_zp)
-		return -2;
-	*owned_zp = zp;
-	qt->n_quant = 1;
-	qt->scale = scale->data;
-	qt->zero_point = owned_zp;
+	char what[160];
+
+	snprintf(what, sizeof what, "layer %zu '%s': %s", i + 1, l->name, l->op_name);
+	int rc = set_quantisation(net, qt, scale, zero, 1, 0, 0, what, err, err_len);
+	if (rc)
+		return rc;
 	s->n_inputs = 1;
 	s->round_half_even = 1;
+	return 0;
+}
+
+/* ONNX's QLinearConv (X, X scale, X zero point, W, W scale, W zero point,
+ * Y scale, Y zero point[, bias]) and QLinearMatMul (the same without the
+ * bias, W being B [K, N]) as the conv, dwconv or fc of X, W and the bias:
+ * the scales and zero points become the tensors' quantisation and the
+ * step's float factors X scale * W scale[c] / Y scale, computed in float
+ * as ONNX Runtime does.  W is copied where the kernels take it otherwise:
+ * B transposed into fc's [N][K]; the int8 weights of uint8 activations
+ * moved to uint8 (w + 128 and zero point + 128: the same differences
+ * w - zero point, which is all the kernels use).  Returns 0, -1 with ERR,
+ * -2 when out of memory. */
+static int qlinear_operands(const struct dmo_model *model, size_t i, struct dmo_net *net,
+			    struct dmo_net_step *s, char *err, size_t err_len)
+{
+	enum { X, X_SCALE, X_ZERO, W, W_SCALE, W_ZERO, Y_SCALE, Y_ZERO, BIAS };
+	const struct dmo_model_layer *l = &model->layers[i];
+	const int matmul = s->op == DMO_NET_FC;
+	const struct dmo_net_tensor *in[DMO_NET_MAX_INPUTS] = { 0 };
+	char what[160];
+	int rc;
+
+	snprintf(what, sizeof what, "layer %zu '%s': %s", i + 1, l->name, l->op_name);
+	if (s->n_inputs < BIAS || s->n_inputs > (matmul ? BIAS : BIAS + 1)) {
+		snprintf(err, err_len, "%s: %d operands", what, s->n_inputs);
+		return -1;
+	}
+	for (int k = 0; k < s->n_inputs; k++)
+		in[k] = s->inputs[k] >= 0 ? &net->tensors[s->inputs[k]] : NULL;
+	struct dmo_net_tensor *x = in[X] ? &net->tensors[s->inputs[X]] : NULL, *y = &net->tensors[s->output];
+	struct dmo_net_tensor *w = in[W] ? &net->tensors[s->inputs[W]] : NULL;
+	if (!x || !w || !w->data || w->rank != (matmul ? 2 : 4) ||
+	    (w->dtype != DMO_NET_I8 && w->dtype != DMO_NET_U8) ||
+	    (x->dtype == DMO_NET_I8 && w->dtype != DMO_NET_I8)) {
+		snprintf(err, err_len, "%s: W must be a constant %d-D int8 or uint8 tensor (int8 with int8 "
+			 "activations)", what, matmul ? 2 : 4);
+		return -1;
+	}
+	const int channels = w->dims[matmul ? 1 : 0];
+	const uint64_t w_count = in[W_SCALE] ? net_elems(in[W_SCALE]) : 0;
+	const int shift = x->dtype == DMO_NET_U8 && w->dtype == DMO_NET_I8 ? 128 : 0;
+	if (w_count != 1 && w_count != (uint64_t)channels) {
+		snprintf(err, err_len, "%s: W's scale has %llu values for %d output channels", what,
+			 (unsigned long long)w_count, channels);
+		return -1;
+	}
+	if ((matmul || shift) && model->tensors[s->inputs[W]].n_consumers != 1) {
+		snprintf(err, err_len, "%s: W, read by other layers too, would need other values", what);
+		return -1;
+	}
+	if ((rc = set_quantisation(net, x, in[X_SCALE], in[X_ZERO], 1, 0, 0, what, err, err_len)) ||
+	    (rc = set_quantisation(net, w, in[W_SCALE], in[W_ZERO], w_count, 0, shift, what, err,
+				   err_len)) ||
+	    (rc = set_quantisation(net, y, in[Y_SCALE], in[Y_ZERO], 1, 0, 0, what, err, err_len)))
+		return rc;
+	if (matmul || shift) {
+		const uint64_t n = net_elems(w), k = (uint64_t)w->dims[0];
+		const unsigned char *from = w->data;
+		unsigned char *copy = owned_by(net, malloc(n));
+		if (!copy)
+			return -2;
+		/* Byte e of fc's [N][K] is B's [e % K][e / K]. */
+		for (uint64_t e = 0; e < n; e++)
+			copy[e] = (unsigned char)(from[matmul ? e % k * (uint64_t)channels + e / k : e] + shift);
+		w->data = copy;
+		if (matmul) {
+			w->dims[0] = channels;
+			w->dims[1] = (int)k;
+		}
+		if (shift)
+			w->dtype = DMO_NET_U8;
+	}
+	float *factors = owned_by(net, malloc(sizeof *factors * (size_t)w_count));
+	if (!factors)
+		return -2;
+	const float x_scale = *(const float *)in[X_SCALE]->data, y_scale = *(const float *)in[Y_SCALE]->data;
+	for (uint64_t c = 0; c < w_count; c++)
+		factors[c] = x_scale * ((const float *)in[W_SCALE]->data)[c] / y_scale;
+	s->real_scales = factors;
+	s->n_real_scales = (int)w_count;
+	s->inputs[1] = s->inputs[W];
+	s->inputs[2] = s->n_inputs > BIAS ? s->inputs[BIAS] : DMO_NET_ABSENT;
+	s->n_inputs = 3;
 	return 0;
 }
 
@@ -344,6 +456,8 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net,
 			 l->op_name, l->why ? l->why : "no op spec");
 		return -1;
 	}
+	if (model->format == DMO_FORMAT_ONNX && !strncmp(l->op_name, "QLinear", 7))
+		return qlinear_operands(model, i, net, s, err, err_len);
 	return s->op == DMO_NET_FC && model->format == DMO_FORMAT_ONNX
 		       ? gemm_as_fc(model, i, net, s, err, err_len)
 		       : 0;

@@ -93,7 +93,9 @@ static void make_quant(struct dmo_op_run *r, uint64_t *state)
 {
 	const struct dmo_opspec *s = &r->spec;
 	struct dk_quant *q = &r->params.q;
-	int i8 = s->dtype == DMO_I8;
+	/* uint8 (ONNX's QLinear ops) is int8's arithmetic 128 higher. */
+	int i8 = s->dtype == DMO_I8 || s->dtype == DMO_U8;
+	int32_t offset = s->dtype == DMO_U8 ? 128 : 0;
 	double taps = 1, factor;
 
 	if (s->op == DMO_OP_QUANTIZE || s->op == DMO_OP_DEQUANTIZE) {
@@ -107,12 +109,13 @@ static void make_quant(struct dmo_op_run *r, uint64_t *state)
 	if (s->dtype == DMO_F32)
 		return;
 	if (i8) {
-		q->in_zero = (int32_t)random_in(state, -8, 7);
-		q->in2_zero = (int32_t)random_in(state, -8, 7);
-		q->out_zero = (int32_t)random_in(state, -8, 7);
+		q->in_zero = offset + (int32_t)random_in(state, -8, 7);
+		q->in2_zero = offset + (int32_t)random_in(state, -8, 7);
+		q->out_zero = offset + (int32_t)random_in(state, -8, 7);
+		q->filter_zero = offset;
 	}
-	q->act_min = i8 ? INT8_MIN : INT16_MIN;
-	q->act_max = i8 ? INT8_MAX : INT16_MAX;
+	q->act_min = i8 ? offset + INT8_MIN : INT16_MIN;
+	q->act_max = i8 ? offset + INT8_MAX : INT16_MAX;
 	switch (s->op) {
 	case DMO_OP_CONV2D:
 		taps = (double)s->k_h * s->k_w * s->in_c;
@@ -191,7 +194,7 @@ static int make_weights(struct dmo_op_run *r, uint64_t *state)
 	int is_float = s->dtype == DMO_F32;
 	/* Integer kernels take int8 filters and int32 (i8) or int64 (i16) bias. */
 	size_t filter_size = is_float ? sizeof(float) : 1;
-	size_t bias_size = is_float ? sizeof(float) : s->dtype == DMO_I8 ? 4 : 8;
+	size_t bias_size = is_float ? sizeof(float) : s->dtype == DMO_I16 ? 8 : 4;
 	uint64_t n_filter = (uint64_t)s->k_h * s->k_w;
 
 	if (s->op == DMO_OP_CONV2D)
@@ -361,6 +364,7 @@ static int call_kernel(const struct dmo_op_run *r, const void *in, const void *i
 #define BY_DTYPE(name, ...)                                                  \
 	(dt == DMO_F32 ? dk_##name##_f32(p, __VA_ARGS__)                     \
 	 : dt == DMO_I8 ? dk_##name##_i8(p, __VA_ARGS__)                     \
+	 : dt == DMO_U8 ? dk_##name##_u8(p, __VA_ARGS__)                     \
 			: dk_##name##_i16(p, __VA_ARGS__))
 	/* NCHW: the float kernels of kernels_nchw.c (dmo_opspec_kernel_gap
 	 * refuses other types before a run). */
@@ -371,6 +375,19 @@ static int call_kernel(const struct dmo_op_run *r, const void *in, const void *i
 		case DMO_OP_MAXPOOL:  return dk_maxpool_nchw_f32(p, in, out, t);
 		case DMO_OP_AVGPOOL:  return dk_avgpool_nchw_f32(p, in, out, t);
 		default:              return -1;
+		}
+	/* NCHW int8 and uint8: the image-at-a-time convolutions of
+	 * kernels_nchw_quant.c. */
+	if (r->spec.layout == DMO_LAYOUT_NCHW)
+		switch (r->spec.op) {
+		case DMO_OP_CONV2D:
+			return dt == DMO_U8 ? dk_conv2d_nchw_u8(p, in, f, b, out, t)
+					    : dk_conv2d_nchw_i8(p, in, f, b, out, t);
+		case DMO_OP_DWCONV2D:
+			return dt == DMO_U8 ? dk_dwconv2d_nchw_u8(p, in, f, b, out, t)
+					    : dk_dwconv2d_nchw_i8(p, in, f, b, out, t);
+		default:
+			return -1;
 		}
 	switch (r->spec.op) {
 	case DMO_OP_RELU:     return BY_DTYPE(relu, in, out, t);

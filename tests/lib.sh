@@ -111,6 +111,19 @@ need_ort() {
 	TENSOR_BYTES="node $top_srcdir/tests/ort/tensor_bytes.js"
 }
 
+# onnx_net_runs MODE: tests/onnx_net --MODE writes $WORK/MODE.onnx and its
+# input MODE.in; ONNX Runtime's output goes to MODE.ort and dmo infer's to
+# MODE.dmo, each exit status checked (after need_ort).
+onnx_net_runs() {
+	"$top_builddir/tests/onnx_net" --$1 "$WORK/$1.onnx" "$WORK/$1.in"
+	expect_eq "onnx_net --$1 writes the model" 0 $?
+	$ORT "$WORK/$1.onnx" "$WORK/$1.in" "$WORK/$1.ort" 2>/dev/null
+	expect_eq "--$1: ONNX Runtime exit status" 0 $?
+	"$DMO" infer -q --input "$WORK/$1.in" --output "$WORK/$1.dmo" "$WORK/$1.onnx" \
+		>/dev/null 2>"$WORK/$1.err"
+	expect_eq "--$1: dmo infer exit status" 0 $? || cat "$WORK/$1.err"
+}
+
 # f32_close WHAT WANT GOT: the two files of little-endian float32 values
 # have the same count and agree within the float tolerance of the ONNX
 # tests: |got - want| <= 1e-5 * max(|want|, 0.1) (summation order and

@@ -1,4 +1,4 @@
-/* onnx_net.c [--ops|--qdq] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
+/* onnx_net.c [--ops|--qdq|--qlinear|--qlinear-i8] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
  * ONNX file (opset 13, every weight an initializer, every intermediate
  * shape in value_info) and one input for it, for the ONNX end-to-end tests:
  * dmo infer against ONNX Runtime, plan --verify with its real weights, run
@@ -23,7 +23,20 @@
  * its output (int8, for an exact comparison).
  * Their input is x scaled by 8 and cut to a multiple of 1/32: some values pass 6,
  * and about half of them fall halfway between two steps of 1/16, where
- * QuantizeLinear's rounding (half to even) matters. */
+ * QuantizeLinear's rounding (half to even) matters.
+ *
+ * --qlinear writes the QOperator form of a quantised CNN, as ONNX Runtime's
+ * quantiser emits it (uint8 activations, int8 weights), every scale and
+ * zero point an initializer, and a uint8 input:
+ *
+ *   x 2x3x10x10 (two images) -> QLinearConv 3x3 dilation 2 pad 2 (6 filters,
+ *   per-channel scales, bias) -> QLinearConv depthwise 3x3 pad 1 stride 2
+ *   (group 6, one scale, weight zero point 3) 2x6x5x5 -> Flatten 2x150
+ *   -> QLinearMatMul (B 150x24, one scale) = y 2x24
+ *
+ * with the depthwise output (c2) a graph output too, before y.
+ *
+ * --qlinear-i8 the same with int8 activations (zero points 128 lower). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,13 +57,13 @@ static float next_value(void)
 static Onnx__NodeProto nodes[MAX_ITEMS], *node_list[MAX_ITEMS];
 static Onnx__AttributeProto attrs[MAX_ITEMS], *attr_lists[MAX_ITEMS][4];
 static Onnx__TensorProto inits[MAX_ITEMS], *init_list[MAX_ITEMS];
-static Onnx__ValueInfoProto infos[MAX_ITEMS], *input_list[1], *output_list[1], *info_list[MAX_ITEMS];
+static Onnx__ValueInfoProto infos[MAX_ITEMS], *input_list[1], *output_list[2], *info_list[MAX_ITEMS];
 static Onnx__TypeProto types[MAX_ITEMS];
 static Onnx__TypeProto__Tensor tensor_types[MAX_ITEMS];
 static Onnx__TensorShapeProto shapes[MAX_ITEMS];
 static Onnx__TensorShapeProto__Dimension dims[MAX_ITEMS][4], *dim_lists[MAX_ITEMS][4];
 static int64_t ints[MAX_ITEMS][4];
-static size_t n_nodes, n_attrs, n_inits, n_infos, n_ints;
+static size_t n_nodes, n_attrs, n_inits, n_infos, n_ints, n_outputs = 1;
 
 static Onnx__ValueInfoProto *value_info_of(char *name, int rank, const int64_t *d, int elem_type)
 {
@@ -277,17 +290,93 @@ static size_t ops(int qdq_only)
 	return 4 * 5 * 5;
 }
 
+/* A pseudo-random int8 in [-127, 127]. */
+static int8_t next_int8(void)
+{
+	return (int8_t)(next_value() * 127.0f);
+}
+
+/* The --qlinear model with activations of TYPE (uint8, or int8 when
+ * INT8): returns its input's element count. */
+static size_t qlinear(int int8)
+{
+	static const int64_t d_x[] = { 2, 3, 10, 10 }, d_w1[] = { 6, 3, 3, 3 }, d_six[] = { 6 },
+			     d_c1[] = { 2, 6, 10, 10 }, d_w2[] = { 6, 1, 3, 3 },
+			     d_c2[] = { 2, 6, 5, 5 }, d_f[] = { 2, 150 }, d_b[] = { 150, 24 },
+			     d_y[] = { 2, 24 };
+	/* Scales that keep most values inside the 8-bit range: real inputs
+	 * within about +-2, weights within +-0.5 (conv), +-0.6 (depthwise)
+	 * and +-0.13 (B). */
+	static const float x_scale = 1.0f / 64, c_scale = 1.0f / 32, w2_scale = 1.0f / 200,
+			   b_scale = 1.0f / 1000, y_scale = 1.0f / 64;
+	static float w1_scales[6];
+	static int8_t w1[6 * 3 * 3 * 3], w2[6 * 3 * 3], b[150 * 24];
+	static const int8_t zero_w = 0, zero_w2 = 3;
+	static int32_t bias[6];
+	static uint8_t zero_act;
+	static char *in_c1[] = { "x", "x_scale", "act_zero", "w1", "w1_scale", "w1_zero", "c_scale",
+				 "act_zero", "bias", NULL },
+		    *in_c2[] = { "c1", "c_scale", "act_zero", "w2", "w2_scale", "w2_zero", "c_scale",
+				 "act_zero", NULL },
+		    *in_fl[] = { "c2", NULL },
+		    *in_mm[] = { "f", "c_scale", "act_zero", "b", "b_scale", "w1_zero", "y_scale",
+				 "act_zero", NULL };
+	const int act = int8 ? ONNX__TENSOR_PROTO__DATA_TYPE__INT8 : ONNX__TENSOR_PROTO__DATA_TYPE__UINT8;
+	const int i8 = ONNX__TENSOR_PROTO__DATA_TYPE__INT8, f32 = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
+
+	/* One zero point for every activation: 128 (uint8) or 0 (int8). */
+	zero_act = int8 ? 0 : 128;
+	for (size_t k = 0; k < sizeof w1; k++)
+		w1[k] = next_int8();
+	for (size_t k = 0; k < sizeof w2; k++)
+		w2[k] = next_int8();
+	for (size_t k = 0; k < sizeof b; k++)
+		b[k] = next_int8();
+	for (int m = 0; m < 6; m++) {
+		w1_scales[m] = (0.25f + 0.05f * (float)m) / 127;
+		bias[m] = (int32_t)(next_value() * 500);
+	}
+	constant("x_scale", 0, NULL, f32, &x_scale, sizeof x_scale);
+	constant("act_zero", 0, NULL, act, &zero_act, 1);
+	constant("w1", 4, d_w1, i8, w1, sizeof w1);
+	constant("w1_scale", 1, d_six, f32, w1_scales, sizeof w1_scales);
+	constant("w1_zero", 0, NULL, i8, &zero_w, 1);
+	constant("bias", 1, d_six, ONNX__TENSOR_PROTO__DATA_TYPE__INT32, bias, sizeof bias);
+	constant("c_scale", 0, NULL, f32, &c_scale, sizeof c_scale);
+	constant("w2", 4, d_w2, i8, w2, sizeof w2);
+	constant("w2_scale", 0, NULL, f32, &w2_scale, sizeof w2_scale);
+	constant("w2_zero", 0, NULL, i8, &zero_w2, 1);
+	constant("b", 2, d_b, i8, b, sizeof b);
+	constant("b_scale", 0, NULL, f32, &b_scale, sizeof b_scale);
+	constant("y_scale", 0, NULL, f32, &y_scale, sizeof y_scale);
+	node("QLinearConv", in_c1, "c1", attr_ints("pads", 2, 2, 4), attr_ints("kernel_shape", 3, 3, 2),
+	     attr_ints("dilations", 2, 2, 2));
+	node("QLinearConv", in_c2, "c2", attr_ints("pads", 1, 1, 4), attr_ints("strides", 2, 2, 2),
+	     attr_scalar("group", 6, 0, 0));
+	node("Flatten", in_fl, "f", NULL, NULL, NULL);
+	node("QLinearMatMul", in_mm, "y", NULL, NULL, NULL);
+	input_list[0] = value_info_of("x", 4, d_x, act);
+	output_list[0] = value_info_of("c2", 4, d_c2, act);
+	output_list[1] = value_info_of("y", 2, d_y, act);
+	n_outputs = 2;
+	info_list[0] = value_info_of("c1", 4, d_c1, act);
+	info_list[1] = value_info_of("f", 2, d_f, act);
+	return 2 * 3 * 10 * 10;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc == 4 ? argv[1] : "";
 	int is_ops = !strcmp(mode, "--ops"), is_qdq = !strcmp(mode, "--qdq");
+	int is_qlinear = !strcmp(mode, "--qlinear"), is_qlinear_i8 = !strcmp(mode, "--qlinear-i8");
 
-	if ((argc != 3 && argc != 4) || (argc == 4 && !is_ops && !is_qdq)) {
-		fprintf(stderr, "usage: onnx_net [--ops|--qdq] MODEL.onnx INPUT.bin\n");
+	if ((argc != 3 && argc != 4) ||
+	    (argc == 4 && !is_ops && !is_qdq && !is_qlinear && !is_qlinear_i8)) {
+		fprintf(stderr, "usage: onnx_net [--ops|--qdq|--qlinear|--qlinear-i8] MODEL.onnx INPUT.bin\n");
 		return 2;
 	}
 	argv += argc - 3;
-	size_t n_x = is_ops || is_qdq ? ops(is_qdq) : cnn();
+	size_t n_x = is_ops || is_qdq ? ops(is_qdq) : is_qlinear || is_qlinear_i8 ? qlinear(is_qlinear_i8) : cnn();
 
 	Onnx__GraphProto graph;
 	onnx__graph_proto__init(&graph);
@@ -298,9 +387,9 @@ int main(int argc, char **argv)
 	graph.initializer = init_list;
 	graph.n_input = 1;
 	graph.input = input_list;
-	graph.n_output = 1;
+	graph.n_output = n_outputs;
 	graph.output = output_list;
-	graph.n_value_info = n_infos - 2; /* all but the input and the output */
+	graph.n_value_info = n_infos - 1 - n_outputs; /* all but the input and the outputs */
 	graph.value_info = info_list;
 	Onnx__OperatorSetIdProto opset, *opsets[1] = { &opset };
 	onnx__operator_set_id_proto__init(&opset);
@@ -325,10 +414,17 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	float x[3 * 12 * 12];
+	unsigned char bytes[2 * 3 * 10 * 10]; /* --qlinear's: uint8 or int8 */
 	for (size_t k = 0; k < n_x; k++)
-		x[k] = is_ops || is_qdq ? (float)(long)(next_value() * 8 * 32) / 32 : next_value();
+		if (is_qlinear || is_qlinear_i8)
+			bytes[k] = (unsigned char)(next_value() * 128 + 128);
+		else
+			x[k] = is_ops || is_qdq ? (float)(long)(next_value() * 8 * 32) / 32 : next_value();
 	f = fopen(argv[2], "wb");
-	if (!f || fwrite(x, sizeof x[0] * n_x, 1, f) != 1 || fclose(f) != 0) {
+	if (!f ||
+	    fwrite(is_qlinear || is_qlinear_i8 ? (void *)bytes : (void *)x,
+		   (is_qlinear || is_qlinear_i8 ? 1 : sizeof x[0]) * n_x, 1, f) != 1 ||
+	    fclose(f) != 0) {
 		perror(argv[2]);
 		return 1;
 	}

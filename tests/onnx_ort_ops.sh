@@ -19,13 +19,7 @@
 need_ort
 
 for mode in qdq ops; do
-	"$top_builddir/tests/onnx_net" --$mode "$WORK/$mode.onnx" "$WORK/$mode.in"
-	expect_eq "onnx_net --$mode writes the model" 0 $?
-	$ORT "$WORK/$mode.onnx" "$WORK/$mode.in" "$WORK/$mode.ort" 2>/dev/null
-	expect_eq "--$mode: ONNX Runtime exit status" 0 $?
-	"$DMO" infer -q --input "$WORK/$mode.in" --output "$WORK/$mode.dmo" "$WORK/$mode.onnx" \
-		>/dev/null 2>"$WORK/$mode.err"
-	expect_eq "--$mode: dmo infer exit status" 0 $? || cat "$WORK/$mode.err"
+	onnx_net_runs $mode
 done
 cmp -s "$WORK/qdq.ort" "$WORK/qdq.dmo" && echo "ok: Pad, Clip, QuantizeLinear, Pad: int8 bytes equal ONNX Runtime's" ||
 	fail "QuantizeLinear: $(cmp -l "$WORK/qdq.ort" "$WORK/qdq.dmo" | wc -l) bytes differ from ONNX Runtime's"

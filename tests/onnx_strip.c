@@ -12,6 +12,13 @@
  *                             write IN to OUT importing opset N of the
  *                             default domain instead (not stripped): the
  *                             same nodes under another version's rules
+ *   onnx_strip --constants CASE IN OUT
+ *                             write IN to OUT with every graph input but
+ *                             the first made an initializer holding
+ *                             CASE/test_data_set_0/input_K.pb (not
+ *                             stripped): an ONNX test case whose weights
+ *                             and quantisation are inputs (QLinearConv's)
+ *                             as exporters write it, with constants
  *   onnx_strip --compare F... read each F as it is and stripped, and print
  *                             `same F`, `refused F: MESSAGE` (a shape the
  *                             stripped file leaves unknowable), `differs F:
@@ -69,6 +76,63 @@ static int set_input(Onnx__ModelProto *m, const char *name, const char *dims)
 		return *p ? -1 : 0;
 	}
 	return -1;
+}
+
+/* DATA[LEN] with graph inputs 1... made initializers from the test case
+ * CASE's input_K.pb, in a new buffer of *OUT_LEN bytes, or NULL. */
+static unsigned char *with_constants(const unsigned char *data, size_t len, const char *dir,
+				     size_t *out_len)
+{
+	Onnx__ModelProto *m = onnx__model_proto__unpack(NULL, len, data);
+	Onnx__GraphProto *g;
+	Onnx__TensorProto **inits = NULL, **kept_inits;
+	unsigned char *out = NULL;
+	size_t n_inputs, n_inits, k;
+
+	if (m == NULL || (g = m->graph) == NULL || g->n_input < 1)
+		goto done;
+	n_inputs = g->n_input;
+	n_inits = g->n_initializer;
+	kept_inits = g->initializer;
+	if ((inits = calloc(n_inits + n_inputs, sizeof *inits)) == NULL)
+		goto done;
+	memcpy(inits, g->initializer, n_inits * sizeof *inits);
+	for (k = 1; k < n_inputs; k++) {
+		char path[4096];
+		unsigned char *pb;
+		size_t pb_len;
+
+		snprintf(path, sizeof path, "%s/test_data_set_0/input_%zu.pb", dir, k);
+		if ((pb = slurp(path, &pb_len)) == NULL)
+			break;
+		inits[n_inits + k - 1] = onnx__tensor_proto__unpack(NULL, pb_len, pb);
+		free(pb);
+		if (inits[n_inits + k - 1] == NULL)
+			break;
+		inits[n_inits + k - 1]->name = g->input[k]->name;
+	}
+	if (k == n_inputs) {
+		g->initializer = inits;
+		g->n_initializer = n_inits + n_inputs - 1;
+		g->n_input = 1;
+		*out_len = onnx__model_proto__get_packed_size(m);
+		if ((out = malloc(*out_len + 1)) != NULL)
+			onnx__model_proto__pack(m, out);
+		g->n_input = n_inputs;
+		g->n_initializer = n_inits;
+		g->initializer = kept_inits;
+	}
+	/* The input names stay the graph's, for free_unpacked to free. */
+	for (size_t i = 1; i < n_inputs; i++)
+		if (inits[n_inits + i - 1]) {
+			inits[n_inits + i - 1]->name = NULL;
+			onnx__tensor_proto__free_unpacked(inits[n_inits + i - 1], NULL);
+		}
+done:
+	free(inits);
+	if (m)
+		onnx__model_proto__free_unpacked(m, NULL);
+	return out;
 }
 
 /* DATA[LEN] stripped, or instead with input INPUT ("NAME=DIMS") set
@@ -201,7 +265,7 @@ int main(int argc, char **argv)
 {
 	unsigned char *data, *stripped;
 	size_t len, stripped_len;
-	const char *input = NULL;
+	const char *input = NULL, *case_dir = NULL;
 	long long opset = -1;
 	FILE *f;
 	int rc = 0;
@@ -215,13 +279,18 @@ int main(int argc, char **argv)
 		input = argv[2], argv += 2, argc -= 2;
 	else if (argc == 5 && !strcmp(argv[1], "--opset"))
 		opset = strtoll(argv[2], NULL, 10), argv += 2, argc -= 2;
+	else if (argc == 5 && !strcmp(argv[1], "--constants"))
+		case_dir = argv[2], argv += 2, argc -= 2;
 	if (argc != 3) {
-		fprintf(stderr, "usage: onnx_strip [--input NAME=D1xD2... | --opset N] IN.onnx OUT.onnx | onnx_strip --compare FILE...\n");
+		fprintf(stderr, "usage: onnx_strip [--input NAME=D1xD2... | --opset N | --constants CASE] "
+				"IN.onnx OUT.onnx | onnx_strip --compare FILE...\n");
 		return 2;
 	}
 	if ((data = slurp(argv[1], &len)) == NULL)
 		return 2;
-	if ((stripped = strip(data, len, input, opset, &stripped_len)) == NULL) {
+	stripped = case_dir ? with_constants(data, len, case_dir, &stripped_len)
+			    : strip(data, len, input, opset, &stripped_len);
+	if (stripped == NULL) {
 		fprintf(stderr, "onnx_strip: %s is not an ONNX model%s\n", argv[1],
 			input ? " with that input" : "");
 		return 2;

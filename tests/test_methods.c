@@ -133,6 +133,22 @@ static void oracle_nchw(struct oracle *o, const struct dmo_opspec *s)
 	}
 }
 
+/* kernels_nchw_quant.c's order (docs/kernels.md, "NCHW integer
+ * kernels"): per image, every input element of the image read, then every
+ * output element of the image written. */
+static void oracle_images(struct oracle *o, const struct dmo_opspec *s)
+{
+	const uint64_t in_image = (uint64_t)s->in_c * s->in_h * s->in_w;
+	const uint64_t out_image = (uint64_t)s->out_c * s->out_h * s->out_w;
+
+	for (uint64_t b = 0; b < (uint64_t)s->batch; b++) {
+		for (uint64_t i = 0; i < in_image; i++)
+			rd(o, b * in_image + i);
+		for (uint64_t e = 0; e < out_image; e++)
+			wr(o, b * out_image + e);
+	}
+}
+
 static uint64_t oracle_os(const struct dmo_opspec *s)
 {
 	struct oracle o = { .es = dmo_dtype_size(s->dtype), .oes = dmo_dtype_size(s->out_dtype) };
@@ -140,6 +156,10 @@ static uint64_t oracle_os(const struct dmo_opspec *s)
 	int pool = s->op == DMO_OP_MAXPOOL || s->op == DMO_OP_AVGPOOL;
 
 	dmo_reducer_init(&o.r, dmo_opspec_in_bytes(s), dmo_opspec_out_bytes(s));
+	if (dmo_opspec_image_at_a_time(s)) {
+		oracle_images(&o, s);
+		return dmo_reducer_os(&o.r);
+	}
 	if (s->layout == DMO_LAYOUT_NCHW) {
 		oracle_nchw(&o, s);
 		return dmo_reducer_os(&o.r);
@@ -294,6 +314,8 @@ static const char *const small[] = {
 	"dwconv2d:in=2x10x8x3,k=3,stride=2,pad=same,mult=2,layout=nchw",
 	"maxpool:in=9x9x2,k=3,stride=2,pad=same,layout=nchw",
 	"avgpool:in=2x6x6x2,k=3,stride=1,pad=1x1,layout=nchw",
+	"conv2d:in=2x8x8x3,k=3,out_c=4,pad=1x1,dtype=i8,layout=nchw",
+	"dwconv2d:in=3x5x5x2,k=3,stride=2,mult=3,dtype=u8,layout=nchw",
 };
 
 START_TEST(test_small_configs)

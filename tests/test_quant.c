@@ -161,6 +161,37 @@ START_TEST(fc_accumulator_saturates)
 }
 END_TEST
 
+/* ONNX's requantisation (dk_quant.real_scales, ONNX Runtime's rule) on a
+ * uint8 fc with one input 129 (zero point 128: 1) and six output channels
+ * whose weights less their zero point 128 are 5, 9, -1, 3, 10, 100, so
+ * the accumulators are those numbers; factors 0.5 (channels 0-3), 0.25
+ * and 2 (per channel).  By hand: 2.5 -> 2, 4.5 -> 4, -0.5 -> 0, 1.5 -> 2
+ * and 2.5 -> 2 (half to even; away from zero would give 3, 5, -1, 2, 3),
+ * 200; plus the output zero point 100: 102, 104, 100, 102, 102, and 300
+ * saturated to 255. */
+START_TEST(onnx_requantisation_half_even)
+{
+	struct dk_params p = { .batch = 1, .in_h = 1, .in_w = 1, .in_c = 1, .out_h = 1, .out_w = 1,
+			       .out_c = 6 };
+	static const float factors[6] = { 0.5f, 0.5f, 0.5f, 0.5f, 0.25f, 2.0f };
+	const uint8_t in[1] = { 129 }, w[6] = { 133, 137, 127, 131, 138, 228 };
+	const uint8_t want[6] = { 102, 104, 100, 102, 102, 255 };
+	uint8_t out[6];
+
+	p.q = (struct dk_quant){ .in_zero = 128, .filter_zero = 128, .out_zero = 100, .act_min = 0,
+				 .act_max = 255, .real_scales = factors, .real_per_channel = 1 };
+	ck_assert_int_eq(dk_fc_u8(&p, in, w, NULL, out, NULL), 0);
+	for (int c = 0; c < 6; c++)
+		ck_assert_msg(out[c] == want[c], "channel %d: %d, want %d", c, out[c], want[c]);
+	/* One factor for all channels (real_per_channel 0): 0.5 everywhere,
+	 * so channel 4 gives 5 -> 105 and channel 5 50 -> 150. */
+	p.q.real_per_channel = 0;
+	ck_assert_int_eq(dk_fc_u8(&p, in, w, NULL, out, NULL), 0);
+	ck_assert_int_eq(out[4], 105);
+	ck_assert_int_eq(out[5], 150);
+}
+END_TEST
+
 START_TEST(quantize_multiplier_derivation)
 {
 	int32_t m;
@@ -504,6 +535,7 @@ int main(void)
 	tcase_add_test(tc, quantize_dequantize);
 	tcase_add_test(tc, layout_ops);
 	tcase_add_test(tc, threaded_split);
+	tcase_add_test(tc, onnx_requantisation_half_even);
 	suite_add_tcase(suite, tc);
 
 	return dmo_run_suite(suite);

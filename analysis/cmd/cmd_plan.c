@@ -132,17 +132,20 @@ static void print_measured_rule(const char *os_name)
 
 /* The memory order and loop order the windowed layers' O_s hold for: an
  * ONNX model's are NCHW (layout=nchw), in the order of ONNX Runtime's
- * CPU kernels; a TFLite model's NHWC (docs/kernels.md). */
+ * CPU kernels (float planes in turn, integers an image at a time); a
+ * TFLite model's NHWC (docs/kernels.md). */
 static void print_layout(const struct dmo_model *model)
 {
-	size_t nchw = 0, nhwc = 0;
+	size_t nchw = 0, nhwc = 0, images = 0;
 
 	for (size_t i = 0; i < model->n_layers; i++) {
 		const struct dmo_model_layer *l = &model->layers[i];
 		if (!l->supported || l->op.op < DMO_OP_CONV2D || l->op.op > DMO_OP_AVGPOOL ||
 		    l->op.op == DMO_OP_FC)
 			continue;
-		if (l->op.layout == DMO_LAYOUT_NCHW)
+		if (dmo_opspec_image_at_a_time(&l->op))
+			images++;
+		else if (l->op.layout == DMO_LAYOUT_NCHW)
 			nchw++;
 		else
 			nhwc++;
@@ -151,7 +154,14 @@ static void print_layout(const struct dmo_model *model)
 		printf("layout:                NCHW: O_s of %zu conv/pool layer%s in the NCHW loop order "
 		       "(batch, out_c, out_y, out_x: output planes in turn, as ONNX Runtime's CPU "
 		       "kernels)%s\n", nchw, nchw == 1 ? "" : "s", nhwc ? "; the others NHWC" : "");
-	else if (nhwc)
+	/* Integer convolutions (QLinearConv): ONNX Runtime's image at a time. */
+	if (images)
+		printf("layout:                NCHW integers: O_s of %zu conv layer%s in the order of ONNX "
+		       "Runtime's QLinearConv (per image: the whole input read, then the output "
+		       "written)\n", images, images == 1 ? "" : "s");
+	if (nchw || images)
+		return;
+	if (nhwc)
 		printf("layout:                NHWC: O_s of %zu conv/pool layer%s in the NHWC loop order "
 		       "(batch, out_y, out_x, out_c: TFLite Micro's reference order)\n", nhwc,
 		       nhwc == 1 ? "" : "s");

@@ -79,7 +79,7 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 		if (s->op == DMO_OP_DWCONV2D)
 			g->mult = s->mult;
 		if (s->layout == DMO_LAYOUT_NCHW) {
-			g->kind = DMO_GEOM_PLANES;
+			g->kind = dmo_opspec_image_at_a_time(s) ? DMO_GEOM_IMAGES : DMO_GEOM_PLANES;
 			g->groups = s->op == DMO_OP_CONV2D ? 1 : s->in_c;
 		}
 		break;
@@ -127,7 +127,7 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 	    g->out_c <= 0 || g->k_h <= 0 || g->k_w <= 0 || g->stride_h <= 0 ||
 	    g->stride_w <= 0 || g->dil_h <= 0 || g->dil_w <= 0 || g->mult <= 0 ||
 	    (g->kind == DMO_GEOM_DEPTH && g->out_c != g->in_c * g->mult) ||
-	    (g->kind == DMO_GEOM_PLANES &&
+	    ((g->kind == DMO_GEOM_PLANES || g->kind == DMO_GEOM_IMAGES) &&
 	     (g->groups <= 0 || g->in_c % g->groups || g->out_c % g->groups)) ||
 	    (g->kind != DMO_GEOM_FLAT && g->out_elem_size != g->elem_size)) {
 		errno = EINVAL;
@@ -305,9 +305,32 @@ INLINE void walk_planes(const struct dmo_geom *g, visit_fn visit, void *ctx)
 	}
 }
 
+/* IMAGES (kernels_nchw_quant.c): per image b, the image's first output
+ * element reads the C x H x W input elements of image b (one row of them),
+ * the rest read nothing: the kernel reads the whole input image before it
+ * writes any of the image's output. */
+INLINE void walk_images(const struct dmo_geom *g, visit_fn visit, void *ctx)
+{
+	const uint64_t image_in = (uint64_t)g->in_c * g->in_h * g->in_w;
+	const uint64_t image_out = (uint64_t)g->out_c * g->out_h * g->out_w;
+	struct tap_box box = { .sy = 0, .sx = 1, .nc = 1, .sc = 0 };
+	uint64_t out = 0;
+
+	for (uint64_t b = 0; b < (uint64_t)g->batch; b++)
+		for (uint64_t e = 0; e < image_out; e++) {
+			box.ny = e == 0;
+			box.nx = e == 0 ? image_in : 0;
+			box.base = e == 0 ? b * image_in : 0;
+			visit(ctx, out++, &box, 1);
+		}
+}
+
 INLINE void walk(const struct dmo_geom *g, visit_fn visit, void *ctx)
 {
 	switch (g->kind) {
+	case DMO_GEOM_IMAGES:
+		walk_images(g, visit, ctx);
+		break;
 	case DMO_GEOM_PLANES:
 		walk_planes(g, visit, ctx);
 		break;

@@ -30,6 +30,10 @@ enum dmo_geom_kind {
 	DMO_GEOM_PLANES, /* NCHW windows (layout=nchw conv2d, dwconv2d,
 			  * pools): output planes in order, each reading the
 			  * in_c / groups input planes of its group */
+	DMO_GEOM_IMAGES, /* NCHW 8-bit convolutions (layout=nchw conv2d,
+			  * dwconv2d, i8 or u8): per image, its first output
+			  * element reads the whole input image, the others
+			  * nothing (kernels_nchw_quant.c) */
 };
 
 /* A reference loop nest, NHWC, in elements:

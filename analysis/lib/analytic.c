@@ -96,8 +96,10 @@ int dmo_analytic_geom(const struct dmo_geom *g, struct dmo_analytic_result *res)
 		return 0;
 	case DMO_GEOM_FLAT:
 	case DMO_GEOM_ROWS:
-	case DMO_GEOM_MEAN: {
-		/* 4.1, 4.2: min(IB, OB) exactly. */
+	case DMO_GEOM_MEAN:
+	case DMO_GEOM_IMAGES: {
+		/* 4.1, 4.2 and 3.7 (NCHW integers, image at a time): min(IB,
+		 * OB) exactly. */
 		uint64_t ib = dmo_geom_in_bytes(g), ob = dmo_geom_out_bytes(g);
 		closed_form(g, ib < ob ? ib : ob, 1, res);
 		return 0;

@@ -59,6 +59,15 @@ struct dk_quant {
 	 * uses OUT_MULTS[c] and OUT_SHIFTS[c] instead of OUT_MULT/OUT_SHIFT. */
 	const int32_t *out_mults;
 	const int *out_shifts;
+	/* ONNX's QLinearConv and QLinearMatMul requantise as ONNX Runtime
+	 * does (MlasRequantizeOutput) instead: when REAL_SCALES is not NULL,
+	 * the accumulator (bias added) converted to float, times the float
+	 * factor REAL_SCALES[c] of output channel c (REAL_PER_CHANNEL) or
+	 * REAL_SCALES[0], rounded half to even, then out_zero and the clamp.
+	 * The caller computes each factor in float as ONNX Runtime does:
+	 * in_scale * filter_scale / out_scale, left to right. */
+	const float *real_scales;
+	int real_per_channel;
 	/* softmax: the smallest in - row_max still counted (TFLite's
 	 * diff_min); in_mult/in_shift scale beta * in_scale to Q5.26.
 	 * logistic: inputs at or beyond +-IN_RADIUS saturate; in_mult/in_shift
@@ -184,6 +193,26 @@ int dk_maxpool_nchw_f32(const struct dk_params *p, const float *in, float *out,
 			const struct dk_thread *t);
 int dk_avgpool_nchw_f32(const struct dk_params *p, const float *in, float *out,
 			const struct dk_thread *t);
+
+/* NCHW, int8 and uint8 (kernels_nchw_quant.c): ONNX's QLinearConv as ONNX
+ * Runtime's CPU kernel computes it.  Filters are ONNX's, as above, of the
+ * activations' type (a uint8 model's int8 filters shifted by 128, filter
+ * and zero point); bias int32; requantisation by q.real_scales or
+ * TFLite's out_mult/out_shift.  Loop order: per image, every input element
+ * of the image is read (ONNX Runtime's transpose to NHWC, channel plane
+ * after plane), the image is computed in a scratch buffer by the NHWC
+ * kernel above, and then every output element of the image is written in
+ * flat NCHW order: no output element of an image is written before its
+ * whole input image was read.  Returns -1 also when the scratch buffers
+ * cannot be allocated. */
+int dk_conv2d_nchw_i8(const struct dk_params *p, const int8_t *in, const int8_t *filter,
+		      const int32_t *bias, int8_t *out, const struct dk_thread *t);
+int dk_conv2d_nchw_u8(const struct dk_params *p, const uint8_t *in, const uint8_t *filter,
+		      const int32_t *bias, uint8_t *out, const struct dk_thread *t);
+int dk_dwconv2d_nchw_i8(const struct dk_params *p, const int8_t *in, const int8_t *filter,
+			const int32_t *bias, int8_t *out, const struct dk_thread *t);
+int dk_dwconv2d_nchw_u8(const struct dk_params *p, const uint8_t *in, const uint8_t *filter,
+			const int32_t *bias, uint8_t *out, const struct dk_thread *t);
 
 /* Element-wise.  out[i] = f(in[i]) or f(a[i], b[i]); A is the operand the
  * harness profiles as "the input".  Integer relu/relu6 requantise

@@ -25,10 +25,32 @@ static int32_t clamp_act(const struct dk_quant *q, int32_t v, int32_t lo, int32_
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
+/* ONNX Runtime's requantisation of ACC by the float factor SCALE
+ * (struct dk_quant's real_scales): float(acc) * scale rounded half to even
+ * (nearbyintf in the default rounding mode, as MLAS's conversion).  ONNX
+ * Runtime clamps the float to the output range less the zero point before
+ * rounding; rounding first and clamping after (WITH_ZERO, clamp_act) gives
+ * the same integer, as the range's ends are integers.  Beyond int32 the
+ * value saturates; a NaN factor gives 0. */
+static inline int32_t requant_real(int32_t acc, float scale)
+{
+	float v = (float)acc * scale;
+
+	if (v != v)
+		return 0;
+	if (v >= 2147483648.0f)
+		return INT32_MAX;
+	if (v <= -2147483648.0f)
+		return INT32_MIN;
+	return (int32_t)nearbyintf(v);
+}
+
 /* The requantisation of output channel OC: its own multiplier when the
  * filters are quantised per channel. */
 static inline int32_t requant_channel(const struct dk_quant *q, int32_t acc, int oc)
 {
+	if (q->real_scales)
+		return requant_real(acc, q->real_scales[q->real_per_channel ? oc : 0]);
 	return q->out_mults ? requant_q(q, acc, q->out_mults[oc], q->out_shifts[oc])
 			    : requant_q(q, acc, q->out_mult, q->out_shift);
 }

@@ -1,0 +1,85 @@
+#!/bin/sh
+# onnx_ort_qlinear.sh - ONNX's QOperator integer ops (QLinearConv, plain
+# and depthwise, per-channel and per-tensor weight scales, and
+# QLinearMatMul) run by `dmo infer` on the NCHW integer kernels and
+# compared with ONNX Runtime (tests/ort/run.js) byte for byte:
+#  - tests/onnx_net --qlinear (uint8 activations, int8 weights, as ONNX
+#    Runtime's quantiser writes them; a dilated conv with per-channel
+#    scales, a strided depthwise one with a weight zero point, two images)
+#    and --qlinear-i8 (int8 activations), their depthwise output and final
+#    output compared;
+#    each also plans and verifies (`plan --verify`, real weights) and runs
+#    under the tool (`run --model`, every layer's status ok);
+#  - ONNX's own node cases test_qlinearconv and test_qlinearmatmul_2D
+#    (libonnx-testdata), their weights and quantisation made initializers
+#    (onnx_strip --constants): dmo infer gives ONNX's expected output and
+#    ONNX Runtime's; test_qlinearmatmul_3D (a batched B) is refused, named.
+# Skipped (77) without node and onnxruntime-node.
+. "$top_srcdir/tests/lib.sh"
+need_ort
+
+for mode in qlinear qlinear-i8; do
+	onnx_net_runs $mode
+	cmp -s "$WORK/$mode.ort" "$WORK/$mode.dmo" &&
+		echo "ok: --$mode: the 348 output bytes (the depthwise output and y) equal ONNX Runtime's" ||
+		fail "--$mode: $(cmp -l "$WORK/$mode.ort" "$WORK/$mode.dmo" | wc -l) bytes differ from ONNX Runtime's"
+	# The output is not saturated: at least 16 different byte values.
+	expect_eq "--$mode: distinct output bytes >= 16" 1 \
+		"$(od -An -v -tu1 "$WORK/$mode.dmo" | tr -s ' ' '\n' | sort -u | awk 'NF { n++ } END { print (n >= 16) }')"
+	"$DMO" plan --verify "$WORK/$mode.onnx" >"$WORK/plan.out" 2>&1
+	expect_eq "--$mode: plan --verify exit status" 0 $?
+	grep -q "^verify: .*bit for bit" "$WORK/plan.out" && echo "ok: --$mode: the overlapped arena runs bit for bit" ||
+		fail "--$mode plan --verify: $(tail -3 "$WORK/plan.out")"
+	grep -q "^layout: *NCHW integers: O_s of 2 conv layers in the order of ONNX Runtime's QLinearConv" \
+		"$WORK/plan.out" && echo "ok: --$mode: the plan names the integer loop order" ||
+		fail "--$mode: layout line: $(grep layout "$WORK/plan.out")"
+	"$DMO" run --model "$WORK/$mode.onnx" --out "$WORK/run-$mode" >"$WORK/run.out" 2>&1
+	expect_eq "--$mode: run --model exit status" 0 $?
+	expect_eq "--$mode: layers profiled with status ok" 4 "$(grep -c " ok$" "$WORK/run.out")"
+done
+# The first QLinearConv (two images of 300 input and 600 output bytes)
+# reads each input image before writing its output image: O_s = min(IB,
+# OB) = 600 (formulas.md 3.7).
+grep -Eq "^ *1 +1_qlinearconv +conv2d +600 +1200 +[0-9]+ +600 .* ok$" "$WORK/run.out" &&
+	echo "ok: the tool measures O_s 600 for the first QLinearConv" ||
+	fail "first QLinearConv: $(grep 1_qlinearconv "$WORK/run.out")"
+
+# Without value_info (onnx_strip) the shapes come from dmo's inference of
+# QLinearConv and QLinearMatMul: the same plan and the same output bytes.
+"$top_builddir/tests/onnx_strip" "$WORK/qlinear.onnx" "$WORK/stripped.onnx"
+"$DMO" infer -q --input "$WORK/qlinear.in" --output "$WORK/stripped.dmo" "$WORK/stripped.onnx" >/dev/null 2>&1
+expect_eq "stripped --qlinear: dmo infer exit status" 0 $?
+cmp -s "$WORK/qlinear.ort" "$WORK/stripped.dmo" && echo "ok: stripped of value_info, the same output" ||
+	fail "stripped --qlinear: the output differs"
+
+data=${ONNX_TESTDATA:-/usr/share/libonnx-testdata/data}/node
+[ -d "$data" ] || { echo "no libonnx-testdata in $data: its cases not run"; finish; }
+passed=0
+for case in qlinearconv qlinearmatmul_2D; do
+	dir="$data/test_$case"
+	"$top_builddir/tests/onnx_strip" --constants "$dir" "$dir/model.onnx" "$WORK/$case.onnx"
+	expect_eq "$case: onnx_strip --constants" 0 $?
+	$TENSOR_BYTES "$dir/test_data_set_0/input_0.pb" >"$WORK/$case.in"
+	$TENSOR_BYTES "$dir/test_data_set_0/output_0.pb" >"$WORK/$case.want"
+	$ORT "$WORK/$case.onnx" "$WORK/$case.in" "$WORK/$case.ort" 2>/dev/null
+	expect_eq "$case: ONNX Runtime exit status" 0 $?
+	"$DMO" infer -q --input "$WORK/$case.in" --output "$WORK/$case.dmo" "$WORK/$case.onnx" >/dev/null 2>&1
+	expect_eq "$case: dmo infer exit status" 0 $?
+	if cmp -s "$WORK/$case.want" "$WORK/$case.dmo" && cmp -s "$WORK/$case.ort" "$WORK/$case.dmo"; then
+		echo "ok: $case: dmo infer = ONNX's expected output = ONNX Runtime, byte for byte"
+		passed=$((passed + 1))
+	else
+		fail "$case: dmo $(od -An -tu1 "$WORK/$case.dmo" | head -2), expected $(od -An -tu1 "$WORK/$case.want" | head -2)"
+	fi
+done
+expect_eq "QLinear node cases that pass" 2 "$passed"
+# As stored, the case feeds W and the quantisation as graph inputs: dmo
+# infer needs them constant and says so.
+expect_refusal "QLinearConv with W a graph input" 2 "W must be a constant 4-D int8 or uint8 tensor" \
+	"$DMO" infer -q --input "$WORK/qlinearconv.in" --output "$WORK/refused.out" "$data/test_qlinearconv/model.onnx"
+dir="$data/test_qlinearmatmul_3D"
+"$top_builddir/tests/onnx_strip" --constants "$dir" "$dir/model.onnx" "$WORK/3d.onnx"
+"$DMO" model "$WORK/3d.onnx" >"$WORK/3d.out" 2>&1
+grep -q "^no overlap: op QLinearMatMul, not A \[..., M, K\] times a constant B \[K, N\]" "$WORK/3d.out" &&
+	echo "ok: a batched B is planned without overlap, named" || fail "3D: $(head -3 "$WORK/3d.out")"
+finish
