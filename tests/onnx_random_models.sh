@@ -65,14 +65,17 @@ while [ "$seed" -le "$last" ]; do
 	"$DMO" plan --csv "$m.onnx" >"$m.csv" 2>&1
 	"$DMO" run -q --model "$m.onnx" --trace=full --out "$m.run" >/dev/null 2>"$m.run.err" ||
 		fail "seed $seed: dmo run --model: $(tail -2 "$m.run.err")"
-	# Layer number and O_s of every layer the plan gives one.
+	# Layer number, O_s and op of every layer the plan gives an O_s.
 	csv_rows "$m.csv" | by_name 'v("layer") != "-" && v("os_bytes") != "" {
-		print v("layer"), v("os_bytes") }' >"$m.os"
-	while read -r layer os; do
+		print v("layer"), v("os_bytes"), v("op") }' >"$m.os"
+	if grep -qE " (conv2d|dwconv2d|maxpool|avgpool)$" "$m.os" && ! grep -q "^layout: *NCHW" "$m.plan"; then
+		fail "seed $seed: the plan does not say its conv/pool O_s are NCHW's: $(grep "^layout" "$m.plan")"
+	fi
+	while read -r layer os op; do
 		brute=$("$top_builddir/tests/bruteforce_os" "$(printf '%s/layer-%04d.events' "$m.run" "$layer")")
 		layers_checked=$((layers_checked + 1))
 		[ "$brute" = "$os" ] ||
-			fail "seed $seed: layer $layer: plan O_s $os, brute force on the tool's trace $brute"
+			fail "seed $seed: layer $layer ($op): plan O_s $os, brute force on the tool's trace $brute"
 	done <"$m.os"
 
 	"$top_builddir/tests/onnx_strip" --compare "$m.onnx" >"$m.strip" 2>&1
