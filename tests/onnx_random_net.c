@@ -17,8 +17,10 @@
  * 7, 9, 10, 11, 12, 13 or 17, and each node is written as that opset
  * states it (Clip's
  * bounds, Pad's pads as attributes before 11, Softmax's axis rule).
- * Constants are initializers or Constant nodes; each intermediate has its
- * value_info or not.
+ * Constants are initializers or Constant nodes (and at opset 7, half the
+ * time, the initializers are graph inputs too); each intermediate has its
+ * value_info or not; a quarter of the time an intermediate is a second
+ * graph output, listed before or after the last node's.
  *
  * Printed on stdout, one line: the opset and the nodes, each op with its
  * chosen attributes, and "exotic" when the model holds a variant dmo may
@@ -133,9 +135,15 @@ static Onnx__ValueInfoProto *info(const struct value *v, int elem_type)
 	return vi;
 }
 
+/* Every intermediate and its element type, for a second graph output. */
+static struct value made[MAX_NODES];
+static int made_types[MAX_NODES], n_made;
+
 /* An intermediate's value_info, written or not. */
 static void maybe_info(const struct value *v, int elem_type)
 {
+	made[n_made] = *v;
+	made_types[n_made++] = elem_type;
 	if (with_infos && pick(5) != 0)
 		infos[graph.n_value_info++] = info(v, elem_type);
 }
@@ -752,12 +760,38 @@ int main(int argc, char **argv)
 	/* The last node writes the graph output, not an intermediate. */
 	if (graph.n_value_info && infos[graph.n_value_info - 1]->name == cur.name)
 		graph.n_value_info--;
-	Onnx__ValueInfoProto *input = info(&x, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT),
-			     *output = info(&cur, out_type);
+	Onnx__ValueInfoProto *inputs[MAX_NODES + 1] = { info(&x, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT) },
+			     *outputs[2] = { info(&cur, out_type) };
 	graph.n_input = 1;
-	graph.input = &input;
+	graph.input = inputs;
 	graph.n_output = 1;
-	graph.output = &output;
+	graph.output = outputs;
+	/* A quarter of the time an intermediate is a graph output too, kept
+	 * to the end, before or after the last one. */
+	if (n_made > 1 && pick(4) == 0) {
+		int k = pick(n_made - 1), first = pick(2);
+
+		if (made[k].name != cur.name && made_types[k] == out_type) {
+			outputs[graph.n_output++] = info(&made[k], made_types[k]);
+			if (first) {
+				Onnx__ValueInfoProto *t = outputs[0];
+				outputs[0] = outputs[1];
+				outputs[1] = t;
+			}
+			say(", %s also an output%s", made[k].name, first ? " (first)" : "");
+		}
+	}
+	/* Before opset 9 exporters also listed the initializers as graph
+	 * inputs (PyTorch's keep_initializers_as_inputs): half the time. */
+	if (opset < 9 && pick(2) && graph.n_initializer) {
+		say(", initializers as inputs");
+		for (size_t i = 0; i < graph.n_initializer; i++) {
+			struct value v = { inits[i]->name, (int)inits[i]->n_dims, { 0 } };
+
+			memcpy(v.d, inits[i]->dims, sizeof *v.d * inits[i]->n_dims);
+			inputs[graph.n_input++] = info(&v, inits[i]->data_type);
+		}
+	}
 	Onnx__OperatorSetIdProto set, *sets[1] = { &set };
 	onnx__operator_set_id_proto__init(&set);
 	set.domain = "";
