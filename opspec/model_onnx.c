@@ -562,6 +562,15 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 
 	if (layer->n_results != 1 || in == NULL)
 		return unsupported(o, layer, "not one input and one output tensor");
+	/* Add and Mul commute: a constant first (PyTorch's bias + x) is read
+	 * as the second operand, the activation as the input in the arena. */
+	if ((!strcmp(op, "Add") || !strcmp(op, "Mul")) && layer->n_operands == 2 && w &&
+	    in->producer == DMO_MODEL_CONSTANT && w->producer != DMO_MODEL_CONSTANT) {
+		layer->operands[0] = layer->operands[1];
+		layer->operands[1] = (int)(in - m->tensors);
+		in = operand(m, layer, 0);
+		w = operand(m, layer, 1);
+	}
 	out = &m->tensors[layer->results[0]];
 	if (in->rank < 0)
 		return fail(o, "node %zu (%s) reads '%s', whose shape is unknown", o->node + 1, op, in->name);

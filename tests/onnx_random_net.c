@@ -471,8 +471,12 @@ static struct value binary(const struct value *x)
 	const char *in[] = { x->name, NULL, NULL, NULL };
 
 	if (pick(3) == 0) {
-		in[1] = weights(4, x->d);
-		say(" %s(const)", op);
+		const char *c = weights(4, x->d);
+		int first = pick(2);
+
+		in[!first] = c;
+		in[first] = x->name;
+		say(" %s(const%s)", op, first ? ", first" : "");
 	} else {
 		other = branch(x, x->d[1]);
 		in[1] = other.name;
