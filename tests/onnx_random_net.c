@@ -148,21 +148,21 @@ static void maybe_info(const struct value *v, int elem_type)
 		infos[graph.n_value_info++] = info(v, elem_type);
 }
 
-static Onnx__AttributeProto *attr(const char *name)
+static Onnx__AttributeProto *attr(const char *name, Onnx__AttributeProto__AttributeType type)
 {
 	Onnx__AttributeProto *a = must(calloc(1, sizeof *a));
 
 	onnx__attribute_proto__init(a);
 	a->name = (char *)name;
 	a->has_type = 1;
+	a->type = type;
 	return a;
 }
 
 static Onnx__AttributeProto *attr_int(const char *name, int64_t i)
 {
-	Onnx__AttributeProto *a = attr(name);
+	Onnx__AttributeProto *a = attr(name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT);
 
-	a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT;
 	a->has_i = 1;
 	a->i = i;
 	return a;
@@ -170,9 +170,8 @@ static Onnx__AttributeProto *attr_int(const char *name, int64_t i)
 
 static Onnx__AttributeProto *attr_float(const char *name, float f)
 {
-	Onnx__AttributeProto *a = attr(name);
+	Onnx__AttributeProto *a = attr(name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT);
 
-	a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT;
 	a->has_f = 1;
 	a->f = f;
 	return a;
@@ -180,9 +179,8 @@ static Onnx__AttributeProto *attr_float(const char *name, float f)
 
 static Onnx__AttributeProto *attr_ints(const char *name, const int64_t *v, size_t n)
 {
-	Onnx__AttributeProto *a = attr(name);
+	Onnx__AttributeProto *a = attr(name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS);
 
-	a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS;
 	a->n_ints = n;
 	a->ints = must(malloc(sizeof *v * n));
 	memcpy(a->ints, v, sizeof *v * n);
@@ -191,9 +189,8 @@ static Onnx__AttributeProto *attr_ints(const char *name, const int64_t *v, size_
 
 static Onnx__AttributeProto *attr_string(const char *name, const char *s)
 {
-	Onnx__AttributeProto *a = attr(name);
+	Onnx__AttributeProto *a = attr(name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
 
-	a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING;
 	a->has_s = 1;
 	a->s.data = (uint8_t *)s;
 	a->s.len = strlen(s);
@@ -248,10 +245,9 @@ static char *constant(int rank, const int64_t *d, int type, const void *values, 
 	t->raw_data.data = must(malloc(bytes + 1));
 	memcpy(t->raw_data.data, values, bytes);
 	if (pick(2)) {
-		Onnx__AttributeProto *a = attr("value");
+		Onnx__AttributeProto *a = attr("value", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR);
 		static const char *const none[] = { NULL };
 
-		a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR;
 		a->t = t;
 		node("Constant", none, name, a, NULL);
 	} else {
