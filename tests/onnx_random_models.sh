@@ -16,9 +16,10 @@
 #  - the model stripped of its value_info (tests/onnx_strip) plans the same.
 # A model the generator marks "exotic" (a variant dmo may not map, e.g. a
 # grouped conv) may instead be refused, exit 2 with a message naming the
-# node; any other refusal, or a wrong answer, fails.
-# RANDOM_ONNX_SEEDS="FIRST LAST" picks the seeds (default 1 16; make bench
-# runs more).  Skipped (77) without node and onnxruntime-node.
+# layer (its number and name); any other refusal, or a wrong answer, fails.
+# RANDOM_ONNX_SEEDS="FIRST LAST" picks the seeds (default 1 16, about a
+# minute; docs/models.md has a longer run).  Skipped (77) without node
+# and onnxruntime-node.
 . "$top_srcdir/tests/lib.sh"
 need_ort
 set -- ${RANDOM_ONNX_SEEDS:-1 16}
@@ -38,9 +39,9 @@ while [ "$seed" -le "$last" ]; do
 		*exotic)
 			if [ $rc -eq 2 ] && grep -q "layer [0-9]* '[^']*': " "$m.err"; then
 				refused=$((refused + 1))
-				echo "ok: seed $seed: refused, naming the node: $(head -1 "$m.err")"
+				echo "ok: seed $seed: refused, naming the layer: $(head -1 "$m.err")"
 			else
-				fail "seed $seed ($desc): exit $rc without naming a node: $(head -2 "$m.err")"
+				fail "seed $seed ($desc): exit $rc without naming a layer: $(head -2 "$m.err")"
 			fi ;;
 		*) fail "seed $seed ($desc): dmo infer exit $rc: $(head -2 "$m.err")" ;;
 		esac
