@@ -13,7 +13,7 @@ bench_harness_cost_SOURCES = bench/harness_cost.c bench/bench_clock.h
 bench_harness_cost_LDFLAGS = -no-install
 bench_harness_cost_LDADD = $(BENCH_LIBS)
 CLEANFILES += bench/tool_speed$(EXEEXT) bench/harness_cost$(EXEEXT)
-dist_noinst_SCRIPTS += bench/tool_speed.sh bench/run_model.sh
+dist_noinst_SCRIPTS += bench/tool_speed.sh bench/run_model.sh bench/onnx_files.sh
 EXTRA_DIST += bench/README.md
 
 # 10^8 elements keeps the tape's part of `make bench` near three minutes;

@@ -261,25 +261,55 @@ static struct dmo_model_tensor *operand(struct dmo_model *m, const struct dmo_mo
 	return k < l->n_operands && l->operands[k] >= 0 ? &m->tensors[l->operands[k]] : NULL;
 }
 
-/* pad=... of a window op from auto_pad/pads, or NULL (with WHY) when dmo's
- * symmetric-or-TensorFlow padding cannot express it. */
-static const char *window_pad(const Onnx__NodeProto *n, char *buf, size_t len, const char **why)
+/* Total padding of SAME along one axis of IN elements: what makes
+ * ceil(IN / S) windows of K taps dilated by D fit. */
+static int64_t same_total(int64_t in, int64_t k, int64_t s, int64_t d)
+{
+	int64_t total = ((in + s - 1) / s - 1) * s + (k - 1) * d + 1 - in;
+
+	return total > 0 ? total : 0;
+}
+
+/* pad=... of a window op over the NCHW input IN, windows K strided by S
+ * dilated by D, from auto_pad/pads, or NULL (with WHY) when dmo's
+ * symmetric-or-TensorFlow padding cannot express it.  SAME_LOWER with an
+ * even total and explicit pads that put SAME_UPPER's odd row/column at
+ * the end are TensorFlow's SAME. */
+static const char *window_pad(const Onnx__NodeProto *n, const struct dmo_model_tensor *in,
+			      const int64_t *k, const int64_t *s, const int64_t *d, char *buf,
+			      size_t len, const char **why)
 {
 	int64_t pads[4];
+	int same_upper = 1;
 
 	if (attr_string_is(n, "auto_pad", "SAME_UPPER"))
 		return "same";
 	if (attr_string_is(n, "auto_pad", "VALID"))
 		return "valid";
+	if (attr_string_is(n, "auto_pad", "SAME_LOWER")) {
+		for (int a = 0; a < 2; a++)
+			if (same_total(in->shape[2 + a], k[a], s[a], d[a]) % 2) {
+				*why = "auto_pad SAME_LOWER puts the odd padding first";
+				return NULL;
+			}
+		return "same";
+	}
 	if (!attr_string_is(n, "auto_pad", "NOTSET")) {
-		*why = "auto_pad SAME_LOWER puts the odd padding first";
+		*why = "an auto_pad other than NOTSET, SAME_UPPER, SAME_LOWER or VALID";
 		return NULL;
 	}
 	if (dmo_onnx_attr_ints(n, "pads", pads, 4, 0) != 0) {
 		*why = "pads are not 2-D";
 		return NULL;
 	}
+	for (int a = 0; a < 2; a++) {
+		int64_t total = same_total(in->shape[2 + a], k[a], s[a], d[a]);
+
+		same_upper &= pads[a] == total / 2 && pads[a + 2] == total - total / 2;
+	}
 	if (pads[0] != pads[2] || pads[1] != pads[3]) {
+		if (same_upper)
+			return "same";
 		/* Bottom/right padding only decides the output size: dmo's
 		 * kernels take it from there, when the output agrees. */
 		snprintf(buf, len, "%lldx%lld!", (long long)pads[0], (long long)pads[1]);
@@ -540,6 +570,15 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 
 	if (layer->n_results != 1 || in == NULL)
 		return unsupported(o, layer, "not one input and one output tensor");
+	/* Add and Mul commute: a constant first (PyTorch's bias + x) is read
+	 * as the second operand, the activation as the input in the arena. */
+	if ((!strcmp(op, "Add") || !strcmp(op, "Mul")) && layer->n_operands == 2 && w &&
+	    in->producer == DMO_MODEL_CONSTANT && w->producer != DMO_MODEL_CONSTANT) {
+		layer->operands[0] = layer->operands[1];
+		layer->operands[1] = (int)(in - m->tensors);
+		in = operand(m, layer, 0);
+		w = operand(m, layer, 1);
+	}
 	out = &m->tensors[layer->results[0]];
 	if (in->rank < 0)
 		return fail(o, "node %zu (%s) reads '%s', whose shape is unknown", o->node + 1, op, in->name);
@@ -622,7 +661,7 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 			return unsupported(o, layer, "strides or dilations not 2-D");
 		k[0] = w->shape[2];
 		k[1] = w->shape[3];
-		if ((pad = window_pad(n, padbuf, sizeof padbuf, &why)) == NULL)
+		if ((pad = window_pad(n, in, k, s, d, padbuf, sizeof padbuf, &why)) == NULL)
 			return unsupported(o, layer, "%s", why);
 		asym = pad[strlen(pad) - 1] == '!';
 		if (asym)
@@ -648,14 +687,17 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		if (dmo_onnx_attr_ints(n, "kernel_shape", k, 2, 0) || k[0] <= 0 ||
 		    dmo_onnx_attr_ints(n, "strides", s, 2, 1) || dmo_onnx_attr_ints(n, "dilations", d, 2, 1))
 			return unsupported(o, layer, "not a 2-D window");
-		if (d[0] != 1 || d[1] != 1 || dmo_onnx_attr_int(n, "ceil_mode", 0) != 0 ||
-		    dmo_onnx_attr_int(n, "storage_order", 0) != 0 || layer->n_results != 1)
-			return unsupported(o, layer, "dilation, ceil_mode, storage_order or indices output");
-		if ((pad = window_pad(n, padbuf, sizeof padbuf, &why)) == NULL)
+		if (d[0] != 1 || d[1] != 1 || dmo_onnx_attr_int(n, "storage_order", 0) != 0 ||
+		    layer->n_results != 1)
+			return unsupported(o, layer, "dilation, storage_order or indices output");
+		if ((pad = window_pad(n, in, k, s, d, padbuf, sizeof padbuf, &why)) == NULL)
 			return unsupported(o, layer, "%s", why);
 		asym = pad[strlen(pad) - 1] == '!';
 		if (asym)
 			padbuf[strlen(padbuf) - 1] = '\0';
+		/* ceil_mode: dmo's windows are floor's, the same when the
+		 * output size is. */
+		asym |= dmo_onnx_attr_int(n, "ceil_mode", 0) != 0;
 		if (avg && dmo_onnx_attr_int(n, "count_include_pad", 0) != 0 && strcmp(pad, "valid") &&
 		    strcmp(pad, "0x0"))
 			return unsupported(o, layer, "count_include_pad (dmo's average divides by the taps inside the image)");
@@ -680,7 +722,7 @@ spec:
 		}
 		if (window && (out->rank != 4 || memcmp(out->shape, dims, sizeof dims) != 0)) {
 			if (asym)
-				return unsupported(o, layer, "asymmetric padding that changes the output size");
+				return unsupported(o, layer, "asymmetric padding or ceil_mode that changes the output size");
 			return fail(o, "node %zu (%s): output '%s' is not the %lldx%lldx%lldx%lld (NCHW) its attributes give",
 				    o->node + 1, op, out->name, (long long)dims[0], (long long)dims[1],
 				    (long long)dims[2], (long long)dims[3]);

@@ -124,12 +124,13 @@ onnx_net_runs() {
 	expect_eq "--$1: dmo infer exit status" 0 $? || cat "$WORK/$1.err"
 }
 
-# f32_close WHAT WANT GOT: the two files of little-endian float32 values
-# have the same count and agree within the float tolerance of the ONNX
-# tests: |got - want| <= 1e-5 * max(|want|, 0.1) (summation order and
+# f32_close WHAT WANT GOT [FLOOR]: the two files of little-endian float32
+# values have the same count and agree within the float tolerance of the
+# ONNX tests: |got - want| <= 1e-5 * max(|want|, FLOOR) (summation order and
 # exp() differ between dmo's kernels and another runtime's; 1e-5 of the
-# value, never tighter than 1e-6 absolute).  Prints ok or FAIL with the
-# worst element; returns 1 on a mismatch.
+# value, never tighter than 1e-5 * FLOOR absolute; FLOOR 0.1 unless given,
+# larger where sums of many terms of about 1 cancel).  Prints ok or FAIL
+# with the worst element; returns 1 on a mismatch.
 f32_close() {
 	od -An -v -tf4 "$2" | tr -s ' ' '\n' | sed '/^$/d' >"$WORK/f32_want"
 	od -An -v -tf4 "$3" | tr -s ' ' '\n' | sed '/^$/d' >"$WORK/f32_got"
@@ -137,8 +138,8 @@ f32_close() {
 		fail "$1: $(wc -l <"$WORK/f32_want") values expected, $(wc -l <"$WORK/f32_got") given"
 		return 1
 	fi
-	paste "$WORK/f32_want" "$WORK/f32_got" | awk -v what="$1" '
-		{ d = $1 - $2; if (d < 0) d = -d; m = $1 < 0 ? -$1 : $1; if (m < 0.1) m = 0.1
+	paste "$WORK/f32_want" "$WORK/f32_got" | awk -v what="$1" -v floor="${4:-0.1}" '
+		{ d = $1 - $2; if (d < 0) d = -d; m = $1 < 0 ? -$1 : $1; if (m < floor) m = floor
 		  r = d / m; if (r > worst) { worst = r; at = NR } }
 		END { if (worst > 1e-5) { printf "FAIL: %s: value %d of %d differs by %.3g of its size\n", what, at, NR, worst; exit 1 }
 		      printf "ok: %s: %d values agree (worst %.2g of the size)\n", what, NR, worst }' ||

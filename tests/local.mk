@@ -232,3 +232,11 @@ tests_onnx_strip_LDADD = opspec/libdmo-model.la
 # shapes checked against ONNX Runtime.
 TESTS += tests/onnx_real_models.sh
 EXTRA_DIST += tests/onnx_real_models.sh
+# Random small ONNX CNNs: dmo infer against ONNX Runtime, plan --verify, the
+# plan's O_s against a brute force on the tool's trace, stripped value_info.
+check_PROGRAMS += tests/onnx_random_net
+TESTS += tests/onnx_random_models.sh
+EXTRA_DIST += tests/onnx_random_models.sh
+tests_onnx_random_net_SOURCES = tests/onnx_random_net.c
+tests_onnx_random_net_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROTOBUF_C_CFLAGS)
+tests_onnx_random_net_LDADD = opspec/libdmo-model.la -lm

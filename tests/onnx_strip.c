@@ -203,8 +203,12 @@ static int differ(const struct dmo_model *a, const struct dmo_model *b, char *wh
 		return snprintf(what, len, "%zu tensors and %zu layers, stripped %zu and %zu",
 				a->n_tensors, a->n_layers, b->n_tensors, b->n_layers);
 	for (size_t i = 0; i < a->n_tensors; i++) {
+		/* By name: a tensor's number follows the order the file
+		 * mentions it, value_info first. */
 		const struct dmo_model_tensor *s = &a->tensors[i], *t = &b->tensors[i];
 
+		for (size_t j = 0; j < b->n_tensors && strcmp(s->name, t->name); j++)
+			t = &b->tensors[j];
 		if (strcmp(s->name, t->name) || strcmp(s->type_name, t->type_name) ||
 		    s->rank != t->rank || s->bytes != t->bytes || s->producer != t->producer ||
 		    memcmp(s->shape, t->shape, (size_t)(s->rank > 0 ? s->rank : 0) * sizeof *s->shape))

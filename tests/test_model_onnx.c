@@ -598,9 +598,22 @@ START_TEST(conv_faults)
 	n = conv_graph(2, 2, 2);
 	attr_s(n, "auto_pad", "VALID");
 	expect_layer("conv2d:in=1x4x4x3,k=3x3,stride=1x1,dil=1x1,pad=valid,out_c=2,dtype=f32,layout=nchw", NULL);
+	/* SAME_LOWER, stride 1: total padding (4 - 1) + 3 - 4 = 2, one row
+	 * each side as SAME_UPPER's; stride 2: (2 - 1) * 2 + 3 - 4 = 1, the
+	 * odd row at the top, which dmo's windows do not have. */
 	n = conv_graph(2, 4, 4);
 	attr_s(n, "auto_pad", "SAME_LOWER");
+	expect_layer("conv2d:in=1x4x4x3,k=3x3,stride=1x1,dil=1x1,pad=same,out_c=2,dtype=f32,layout=nchw", NULL);
+	n = conv_graph(2, 2, 2);
+	attr_s(n, "auto_pad", "SAME_LOWER");
+	attr_ints(n, "strides", 2, 2, 2);
 	expect_layer(NULL, "auto_pad SAME_LOWER puts the odd padding first");
+	/* Stride 2 with pads 0,0,1,1 are SAME_UPPER's (that odd row at the
+	 * bottom): 2x2, pad=same. */
+	n = conv_graph(2, 2, 2);
+	attr_ints(n, "strides", 2, 2, 2);
+	attr_ints(n, "pads", 4, 0, 0, 1, 1);
+	expect_layer("conv2d:in=1x4x4x3,k=3x3,stride=2x2,dil=1x1,pad=same,out_c=2,dtype=f32,layout=nchw", NULL);
 	n = conv_graph(2, 4, 4);
 	attr_ints(n, "pads", 2, 1, 1);
 	expect_layer(NULL, "pads are not 2-D");
@@ -613,7 +626,7 @@ START_TEST(conv_faults)
 	 * given instead the padding changes nothing and is read. */
 	n = conv_graph(2, 3, 3);
 	attr_ints(n, "pads", 4, 0, 0, 1, 1);
-	expect_layer(NULL, "asymmetric padding that changes the output size");
+	expect_layer(NULL, "asymmetric padding or ceil_mode that changes the output size");
 	n = conv_graph(2, 2, 2);
 	attr_ints(n, "pads", 4, 0, 0, 1, 1);
 	expect_layer("conv2d:in=1x4x4x3,k=3x3,stride=1x1,dil=1x1,pad=0x0,out_c=2,dtype=f32,layout=nchw", NULL);
@@ -662,10 +675,19 @@ START_TEST(pool_faults)
 	/* Without an op spec, y needs its value_info. */
 	pool_graph("MaxPool", 2, 2);
 	expect_layer(NULL, "not a 2-D window");
+	/* ceil_mode, 2x2 windows over 4: stride 2 gives ceil(2 / 2) + 1 = 2
+	 * as floor does, read; stride 3 gives ceil(2 / 3) + 1 = 2 where floor
+	 * gives 1, a window dmo's kernels do not compute. */
 	n = pool_graph("MaxPool", 2, 2);
 	attr_ints(n, "kernel_shape", 2, 2, 2);
+	attr_ints(n, "strides", 2, 2, 2);
 	attr_i(n, "ceil_mode", 1);
-	expect_layer(NULL, "dilation, ceil_mode, storage_order or indices output");
+	expect_layer("maxpool:in=1x4x4x3,k=2x2,stride=2x2,pad=0x0,dtype=f32,layout=nchw", NULL);
+	n = pool_graph("MaxPool", 2, 2);
+	attr_ints(n, "kernel_shape", 2, 2, 2);
+	attr_ints(n, "strides", 2, 3, 3);
+	attr_i(n, "ceil_mode", 1);
+	expect_layer(NULL, "asymmetric padding or ceil_mode that changes the output size");
 	n = pool_graph("MaxPool", 2, 2);
 	attr_ints(n, "kernel_shape", 2, 2, 2);
 	attr_s(n, "auto_pad", "SAME_LOWER");

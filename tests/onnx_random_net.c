@@ -1,0 +1,829 @@
+/* onnx_random_net.c SEED MODEL.onnx INPUT.bin - writes a random, valid small
+ * NCHW CNN as an ONNX file, and one input for it, for
+ * tests/onnx_random_models.sh: dmo meets models nobody on dmo wrote by hand.
+ * The same SEED writes the same bytes.
+ *
+ * A model is a chain over one 4-D float tensor (batch 1, 1 to 4 channels,
+ * odd and non-square planes) of a few of: Conv (groups 1 or depthwise,
+ * strides, dilations, explicit symmetric or asymmetric pads, auto_pad
+ * SAME_UPPER, SAME_LOWER or VALID, with and without bias), MaxPool and
+ * AveragePool (ceil_mode, count_include_pad), Relu, Clip, Sigmoid, Tanh,
+ * Add and Mul (of the tensor and a branch of it, or of a constant), Concat
+ * of the tensor and a branch along any axis, Pad, a QuantizeLinear /
+ * DequantizeLinear pair, ReduceMean with keepdims, GlobalAveragePool,
+ * Softmax on an axis; then Flatten or Reshape into Gemm (transA, transB,
+ * alpha, beta, C) or MatMul by a constant, maybe Softmax, maybe a final
+ * QuantizeLinear (an int8 output, compared byte for byte).  The opset is
+ * 7, 9, 10, 11, 12, 13 or 17, and each node is written as that opset
+ * states it (Clip's
+ * bounds, Pad's pads as attributes before 11, Softmax's axis rule).
+ * Constants are initializers or Constant nodes (and at opset 7, half the
+ * time, the initializers are graph inputs too); each intermediate has its
+ * value_info or not; a quarter of the time an intermediate is a second
+ * graph output, listed before or after the last node's.
+ *
+ * Printed on stdout, one line: the opset and the nodes, each op with its
+ * chosen attributes, and "exotic" when the model holds a variant dmo may
+ * refuse (a grouped conv that is not depthwise, SAME_LOWER with odd
+ * padding, ceil_mode that changes the output size, count_include_pad with
+ * padding, transA, Softmax over an axis that is not the last from opset
+ * 13 on): the test then accepts a refusal naming a node, never a wrong
+ * answer. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "onnx.pb-c.h"
+
+#define MAX_NODES 64
+#define MAX_ATTRS 8
+
+static uint64_t state;
+
+/* A pseudo-random integer in [0, N) (64-bit LCG, the high bits). */
+static int pick(int n)
+{
+	state = state * 6364136223846793005ull + 1442695040888963407ull;
+	return (int)((state >> 33) % (uint64_t)n);
+}
+
+static float uniform(void)
+{
+	return (float)pick(1 << 20) / (float)(1 << 19) - 1.0f;
+}
+
+static void *must(void *p)
+{
+	if (p == NULL) {
+		fprintf(stderr, "onnx_random_net: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+/* A fresh tensor name. */
+static char *fresh(const char *what)
+{
+	static int serial;
+	char *s = must(malloc(32));
+
+	snprintf(s, 32, "%s%d", what, ++serial);
+	return s;
+}
+
+/* A tensor while the chain is built: its name and NCHW dims. */
+struct value {
+	char *name;
+	int rank;
+	int64_t d[4];
+};
+
+static int64_t elems(const struct value *v)
+{
+	int64_t n = 1;
+
+	for (int i = 0; i < v->rank; i++)
+		n *= v->d[i];
+	return n;
+}
+
+static Onnx__GraphProto graph;
+static Onnx__NodeProto *nodes[MAX_NODES];
+static Onnx__TensorProto *inits[MAX_NODES];
+static Onnx__ValueInfoProto *infos[MAX_NODES];
+static int opset, with_infos, exotic;
+static char summary[4096];
+
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+	size_t used = strlen(summary);
+
+	va_start(ap, fmt);
+	vsnprintf(summary + used, sizeof summary - used, fmt, ap);
+	va_end(ap);
+}
+
+static Onnx__ValueInfoProto *info(const struct value *v, int elem_type)
+{
+	Onnx__ValueInfoProto *vi = must(calloc(1, sizeof *vi));
+	Onnx__TypeProto *t = must(calloc(1, sizeof *t));
+	Onnx__TypeProto__Tensor *tt = must(calloc(1, sizeof *tt));
+	Onnx__TensorShapeProto *s = must(calloc(1, sizeof *s));
+
+	onnx__tensor_shape_proto__init(s);
+	s->n_dim = (size_t)v->rank;
+	s->dim = must(calloc(4, sizeof *s->dim));
+	for (int k = 0; k < v->rank; k++) {
+		s->dim[k] = must(calloc(1, sizeof *s->dim[k]));
+		onnx__tensor_shape_proto__dimension__init(s->dim[k]);
+		s->dim[k]->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+		s->dim[k]->dim_value = v->d[k];
+	}
+	onnx__type_proto__tensor__init(tt);
+	tt->has_elem_type = 1;
+	tt->elem_type = elem_type;
+	tt->shape = s;
+	onnx__type_proto__init(t);
+	t->value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
+	t->tensor_type = tt;
+	onnx__value_info_proto__init(vi);
+	vi->name = v->name;
+	vi->type = t;
+	return vi;
+}
+
+/* Every intermediate and its element type, for a second graph output. */
+static struct value made[MAX_NODES];
+static int made_types[MAX_NODES], n_made;
+
+/* An intermediate's value_info, written or not. */
+static void maybe_info(const struct value *v, int elem_type)
+{
+	made[n_made] = *v;
+	made_types[n_made++] = elem_type;
+	if (with_infos && pick(5) != 0)
+		infos[graph.n_value_info++] = info(v, elem_type);
+}
+
+static Onnx__AttributeProto *attr(const char *name, Onnx__AttributeProto__AttributeType type)
+{
+	Onnx__AttributeProto *a = must(calloc(1, sizeof *a));
+
+	onnx__attribute_proto__init(a);
+	a->name = (char *)name;
+	a->has_type = 1;
+	a->type = type;
+	return a;
+}
+
+static Onnx__AttributeProto *attr_int(const char *name, int64_t i)
+{
+	Onnx__AttributeProto *a = attr(name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT);
+
+	a->has_i = 1;
+	a->i = i;
+	return a;
+}
+
+static Onnx__AttributeProto *attr_float(const char *name, float f)
+{
+	Onnx__AttributeProto *a = attr(name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT);
+
+	a->has_f = 1;
+	a->f = f;
+	return a;
+}
+
+static Onnx__AttributeProto *attr_ints(const char *name, const int64_t *v, size_t n)
+{
+	Onnx__AttributeProto *a = attr(name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS);
+
+	a->n_ints = n;
+	a->ints = must(malloc(sizeof *v * n));
+	memcpy(a->ints, v, sizeof *v * n);
+	return a;
+}
+
+static Onnx__AttributeProto *attr_string(const char *name, const char *s)
+{
+	Onnx__AttributeProto *a = attr(name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
+
+	a->has_s = 1;
+	a->s.data = (uint8_t *)s;
+	a->s.len = strlen(s);
+	return a;
+}
+
+/* A node OP of inputs IN (NULL-terminated) into OUT; attributes follow,
+ * NULL-terminated. */
+static void node(const char *op, const char *const *in, const char *out, ...)
+{
+	Onnx__NodeProto *n = must(calloc(1, sizeof *n));
+	Onnx__AttributeProto *a;
+	va_list ap;
+
+	if (graph.n_node == MAX_NODES) {
+		fprintf(stderr, "onnx_random_net: more than %d nodes\n", MAX_NODES);
+		exit(2);
+	}
+	onnx__node_proto__init(n);
+	n->op_type = (char *)op;
+	n->name = fresh("node");
+	while (in[n->n_input])
+		n->n_input++;
+	n->input = must(calloc(n->n_input + 1, sizeof *n->input));
+	memcpy(n->input, in, n->n_input * sizeof *in);
+	n->output = must(calloc(1, sizeof *n->output));
+	n->output[0] = (char *)out;
+	n->n_output = 1;
+	n->attribute = must(calloc(MAX_ATTRS, sizeof *n->attribute));
+	va_start(ap, out);
+	while ((a = va_arg(ap, Onnx__AttributeProto *)) != NULL && n->n_attribute < MAX_ATTRS)
+		n->attribute[n->n_attribute++] = a;
+	va_end(ap);
+	nodes[graph.n_node++] = n;
+}
+
+/* A constant NAME of RANK dims D and TYPE holding BYTES of VALUES: an
+ * initializer, or (half the time) a Constant node. */
+static char *constant(int rank, const int64_t *d, int type, const void *values, size_t bytes)
+{
+	Onnx__TensorProto *t = must(calloc(1, sizeof *t));
+	char *name = fresh("c");
+
+	onnx__tensor_proto__init(t);
+	t->n_dims = (size_t)rank;
+	t->dims = must(calloc(4, sizeof *t->dims));
+	memcpy(t->dims, d, sizeof *d * (size_t)rank);
+	t->has_data_type = 1;
+	t->data_type = type;
+	t->has_raw_data = 1;
+	t->raw_data.len = bytes;
+	t->raw_data.data = must(malloc(bytes + 1));
+	memcpy(t->raw_data.data, values, bytes);
+	if (pick(2)) {
+		Onnx__AttributeProto *a = attr("value", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR);
+		static const char *const none[] = { NULL };
+
+		a->t = t;
+		node("Constant", none, name, a, NULL);
+	} else {
+		t->name = name;
+		inits[graph.n_initializer++] = t;
+	}
+	return name;
+}
+
+/* A float constant of pseudo-random values in [-1, 1). */
+static char *weights(int rank, const int64_t *d)
+{
+	size_t n = 1;
+	float *v;
+	char *name;
+
+	for (int k = 0; k < rank; k++)
+		n *= (size_t)d[k];
+	v = must(malloc(sizeof *v * n + 1));
+	for (size_t k = 0; k < n; k++)
+		v[k] = uniform();
+	name = constant(rank, d, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, v, sizeof *v * n);
+	free(v);
+	return name;
+}
+
+static char *float_scalar(float f)
+{
+	return constant(0, NULL, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, &f, sizeof f);
+}
+
+static char *int64s(const int64_t *v, int64_t n)
+{
+	return constant(1, &n, ONNX__TENSOR_PROTO__DATA_TYPE__INT64, v, sizeof *v * (size_t)n);
+}
+
+/* Output size of a window along one axis (ONNX's rule; with CEIL, the last
+ * window must start inside the input or its leading padding). */
+static int64_t window_out(int64_t in, int64_t k, int64_t s, int64_t d, int64_t pb, int64_t pe,
+			  int ceil)
+{
+	int64_t span = in + pb + pe - ((k - 1) * d + 1), out = span / s + 1;
+
+	if (ceil && span % s) {
+		out++;
+		if ((out - 1) * s >= in + pb)
+			out--;
+	}
+	return out;
+}
+
+/* Conv, MaxPool or AveragePool over X; returns the output. */
+static struct value window(const struct value *x, const char *op)
+{
+	struct value y = { fresh("t"), 4, { x->d[0], x->d[1], 0, 0 } };
+	int conv = op[0] == 'C', avg = op[0] == 'A';
+	int64_t k[2], s[2], dl[2] = { 1, 1 }, pads[4] = { 0 };
+	int64_t c = x->d[1], group = 1, ceil = 0, include = 0;
+	int ceil_dropped = 0, refusable = 0, resized = 0, not_same = 0;
+	/* 0-3 pads, 4 SAME_UPPER, 5 SAME_LOWER (rarer: an odd total is refused), 6 VALID */
+	static const int modes[] = { 0, 1, 2, 3, 4, 6 };
+	int mode = pick(12) == 0 ? 5 : modes[pick(6)];
+	const char *auto_pad = mode == 4 ? "SAME_UPPER" : mode == 5 ? "SAME_LOWER" : "VALID";
+	const char *w = NULL, *b = NULL;
+
+	for (int a = 0; a < 2; a++) {
+		k[a] = 1 + pick(3);
+		if (k[a] > x->d[2 + a])
+			k[a] = x->d[2 + a];
+		s[a] = 1 + (pick(3) == 0) + (pick(8) == 0);
+		if ((mode == 4 || mode == 5) && s[a] > k[a]) /* ONNX Runtime: negative pads */
+			s[a] = k[a];
+		/* ONNX Runtime takes no dilation with auto_pad SAME_*. */
+		if (conv && mode != 4 && mode != 5 && pick(4) == 0 && (2 * k[a] - 1) <= x->d[2 + a])
+			dl[a] = 2;
+	}
+	if (mode < 4) {
+		for (int a = 0; a < 2; a++) {
+			int64_t span = (k[a] - 1) * dl[a] + 1;
+
+			pads[a] = pick((int)span); /* a pad below the window */
+			pads[a + 2] = pick(6) == 0 ? pick((int)span) : pads[a];
+		}
+	}
+	if (!conv && mode < 4 && opset >= 10 && pick(6) == 0) /* ceil_mode: opset 10 */
+		ceil = 1;
+	if (avg && pick(6) == 0)
+		include = 1;
+	for (int a = 0; a < 2; a++) {
+		int64_t in = x->d[2 + a], total = 0;
+
+		if (mode == 4 || mode == 5) {
+			y.d[2 + a] = (in + s[a] - 1) / s[a];
+			total = (y.d[2 + a] - 1) * s[a] + (k[a] - 1) * dl[a] + 1 - in;
+			if (mode == 5 && total > 0 && total % 2)
+				refusable = 1;
+		} else {
+			y.d[2 + a] = window_out(in, k[a], s[a], dl[a], pads[a], pads[a + 2], (int)ceil);
+			if (ceil && y.d[2 + a] != window_out(in, k[a], s[a], 1, pads[a], pads[a + 2], 0))
+				refusable = 1;
+			if (ceil && y.d[2 + a] != (in + pads[a] + pads[a + 2] - k[a] + s[a] - 1) / s[a] + 1)
+				ceil_dropped = 1;
+			/* Asymmetric pads that change the output, unless they are
+			 * SAME_UPPER's on both axes. */
+			int64_t same = (in + s[a] - 1) / s[a],
+				need = (same - 1) * s[a] + (k[a] - 1) * dl[a] + 1 - in;
+			if (need < 0)
+				need = 0;
+			resized |= y.d[2 + a] != window_out(in, k[a], s[a], dl[a], pads[a], pads[a], (int)ceil);
+			not_same |= y.d[2 + a] != same || pads[a] != need / 2 || pads[a + 2] != need - need / 2;
+		}
+		if (include && (mode == 4 || mode == 5 ? total > 0 : pads[a] || pads[a + 2]))
+			refusable = 1;
+	}
+	if (resized && not_same)
+		refusable = 1;
+	if (ceil_dropped) /* ONNX's shape inference in ONNX Runtime 1.30 keeps the window
+			     that starts past the input, its kernel drops it: neither */
+		return window(x, op);
+	exotic |= refusable;
+	if (conv) {
+		int kind = pick(4);
+
+		y.d[1] = 1 + pick(5);
+		if (kind == 0) { /* depthwise, multiplier 1 or 2 */
+			group = c;
+			y.d[1] = c * (1 + pick(2));
+		} else if (kind == 1 && c % 2 == 0 && c > 2 && pick(3) == 0) { /* grouped */
+			group = 2;
+			y.d[1] = 2 * (1 + pick(2));
+			exotic = 1;
+		}
+		int64_t wd[4] = { y.d[1], c / group, k[0], k[1] };
+		w = weights(4, wd);
+		if (pick(2))
+			b = weights(1, wd);
+	}
+	const char *in[] = { x->name, w, b, NULL };
+	Onnx__AttributeProto *attrs[8] = { NULL };
+	int n = 0;
+
+	if (!conv || pick(2))
+		attrs[n++] = attr_ints("kernel_shape", k, 2);
+	if (s[0] != 1 || s[1] != 1 || pick(2))
+		attrs[n++] = attr_ints("strides", s, 2);
+	if (conv && (dl[0] != 1 || dl[1] != 1))
+		attrs[n++] = attr_ints("dilations", dl, 2);
+	if (mode < 4 && (pads[0] || pads[1] || pads[2] || pads[3] || pick(2)))
+		attrs[n++] = attr_ints("pads", pads, 4);
+	if (mode >= 4)
+		attrs[n++] = attr_string("auto_pad", auto_pad);
+	if (conv && group != 1)
+		attrs[n++] = attr_int("group", group);
+	if (ceil)
+		attrs[n++] = attr_int("ceil_mode", 1);
+	if (include)
+		attrs[n++] = attr_int("count_include_pad", 1);
+	node(op, in, y.name, attrs[0], attrs[1], attrs[2], attrs[3], attrs[4], attrs[5], attrs[6],
+	     NULL);
+	say(" %s(k%lldx%lld s%lldx%lld d%lldx%lld %s%s%s g%lld %lldx%lldx%lldx%lld)", op,
+	    (long long)k[0], (long long)k[1], (long long)s[0], (long long)s[1], (long long)dl[0],
+	    (long long)dl[1],
+	    mode < 4 ? "pads" : auto_pad, ceil ? " ceil" : "", include ? " incl" : "",
+	    (long long)group, (long long)y.d[0], (long long)y.d[1], (long long)y.d[2],
+	    (long long)y.d[3]);
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
+/* An element-wise op of X: same shape. */
+static struct value unary(const struct value *x)
+{
+	static const char *const ops[] = { "Relu", "Sigmoid", "Tanh", "Clip" };
+	struct value y = *x;
+	const char *op = ops[pick(4)], *in[] = { x->name, NULL, NULL, NULL };
+	float hi = pick(2) ? 6 : INFINITY;
+
+	y.name = fresh("t");
+	if (strcmp(op, "Clip"))
+		node(op, in, y.name, NULL);
+	else if (opset < 11)
+		node(op, in, y.name, attr_float("min", 0),
+		     isinf(hi) ? NULL : attr_float("max", hi), NULL);
+	else {
+		in[1] = float_scalar(0);
+		in[2] = isinf(hi) ? NULL : float_scalar(hi);
+		node(op, in, y.name, NULL);
+	}
+	say(" %s%s", op, strcmp(op, "Clip") ? "" : isinf(hi) ? "[0,inf)" : "[0,6]");
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
+/* A branch of X that keeps its shape but for CHANNELS (a 1x1 conv), or
+ * its shape (an element-wise op, or a conv padded to keep it). */
+static struct value branch(const struct value *x, int64_t channels)
+{
+	if (channels != x->d[1] || pick(2)) {
+		int64_t wd[4] = { channels, x->d[1], 1, 1 };
+		struct value y = { fresh("t"), 4, { x->d[0], channels, x->d[2], x->d[3] } };
+		const char *in[] = { x->name, weights(4, wd), NULL };
+
+		node("Conv", in, y.name, NULL);
+		say(" branch:Conv1x1(%lld)", (long long)channels);
+		maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+		return y;
+	}
+	say(" branch:");
+	return unary(x);
+}
+
+/* Add or Mul of X and a branch of it, or a constant of its shape. */
+static struct value binary(const struct value *x)
+{
+	const char *op = pick(2) ? "Add" : "Mul";
+	struct value y = *x, other;
+	const char *in[] = { x->name, NULL, NULL, NULL };
+
+	if (pick(3) == 0) {
+		const char *c = weights(4, x->d);
+		int first = pick(2);
+
+		in[!first] = c;
+		in[first] = x->name;
+		say(" %s(const%s)", op, first ? ", first" : "");
+	} else {
+		other = branch(x, x->d[1]);
+		in[1] = other.name;
+		if (pick(2))
+			in[0] = other.name, in[1] = x->name;
+		say(" %s", op);
+	}
+	y.name = fresh("t");
+	node(op, in, y.name, NULL);
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
+static struct value concat(const struct value *x)
+{
+	int axis = pick(4);
+	struct value other = branch(x, axis == 1 ? 1 + pick(3) : x->d[1]), y = *x;
+	const char *in[] = { x->name, other.name, NULL };
+	int64_t written = pick(2) ? axis - 4 : axis;
+
+	if (pick(2))
+		in[0] = other.name, in[1] = x->name;
+	y.name = fresh("t");
+	y.d[axis] = x->d[axis] + other.d[axis];
+	node("Concat", in, y.name, attr_int("axis", opset < 11 ? axis : written), NULL);
+	say(" Concat(axis %lld)", (long long)(opset < 11 ? axis : written));
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
+static struct value pad(const struct value *x)
+{
+	int64_t pads[8] = { 0 };
+	struct value y = *x;
+	const char *in[] = { x->name, NULL, NULL, NULL };
+
+	for (int a = 1; a < 4; a++) {
+		pads[a] = pick(3);
+		pads[4 + a] = pick(3);
+		y.d[a] += pads[a] + pads[4 + a];
+	}
+	y.name = fresh("t");
+	if (opset < 11)
+		node("Pad", in, y.name, attr_ints("pads", pads, 8), NULL);
+	else {
+		in[1] = int64s(pads, 8);
+		if (pick(2))
+			in[2] = float_scalar(0);
+		node("Pad", in, y.name, NULL);
+	}
+	say(" Pad(%lld,%lld,%lld/%lld,%lld,%lld)", (long long)pads[1], (long long)pads[2],
+	    (long long)pads[3], (long long)pads[5], (long long)pads[6], (long long)pads[7]);
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
+/* QuantizeLinear of X to int8 (a scale of 2^-k, a small zero point). */
+static struct value quantize(const struct value *x, int as_output)
+{
+	int8_t zero = (int8_t)(pick(21) - 10);
+	struct value q = *x;
+	const char *in[] = { x->name, float_scalar(1.0f / (float)(1 << (3 + pick(4)))),
+			     constant(0, NULL, ONNX__TENSOR_PROTO__DATA_TYPE__INT8, &zero, 1), NULL };
+
+	q.name = fresh("q");
+	node("QuantizeLinear", in, q.name, NULL);
+	say(" QuantizeLinear(zero %d)", zero);
+	if (!as_output) {
+		struct value y = *x;
+		const char *dq[] = { q.name, in[1], in[2], NULL };
+
+		maybe_info(&q, ONNX__TENSOR_PROTO__DATA_TYPE__INT8);
+		y.name = fresh("t");
+		node("DequantizeLinear", dq, y.name, NULL);
+		say(" DequantizeLinear");
+		maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+		return y;
+	}
+	return q;
+}
+
+/* ReduceMean over adjacent axes, kept; GlobalAveragePool. */
+static struct value mean(const struct value *x)
+{
+	struct value y = *x;
+	const char *in[] = { x->name, NULL };
+
+	y.name = fresh("t");
+	if (pick(2)) {
+		int first = 1 + pick(3), last = first + pick(4 - first);
+		int64_t axes[3];
+
+		for (int a = first; a <= last; a++) {
+			axes[a - first] = pick(2) ? a - 4 : a;
+			y.d[a] = 1;
+		}
+		if (opset < 11)
+			for (int a = first; a <= last; a++)
+				axes[a - first] = a;
+		node("ReduceMean", in, y.name, attr_ints("axes", axes, (size_t)(last - first + 1)),
+		     attr_int("keepdims", 1), NULL);
+		say(" ReduceMean(axes %d-%d)", first, last);
+	} else {
+		y.d[2] = y.d[3] = 1;
+		node("GlobalAveragePool", in, y.name, NULL);
+		say(" GlobalAveragePool");
+	}
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
+static struct value softmax(const struct value *x)
+{
+	struct value y = *x;
+	const char *in[] = { x->name, NULL };
+	int axis = x->rank - 1;
+
+	if (pick(3) == 0) {
+		axis = pick(x->rank);
+		if (opset >= 13 && axis != x->rank - 1)
+			exotic = 1;
+	}
+	y.name = fresh("t");
+	if (opset < 13 && axis == 1 && pick(2))
+		node("Softmax", in, y.name, NULL); /* axis 1 by default */
+	else
+		node("Softmax", in, y.name,
+		     attr_int("axis", opset >= 11 && pick(2) ? axis - x->rank : axis), NULL);
+	say(" Softmax(axis %d of %d)", axis, x->rank);
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
+/* MatMul of the 4-D X by a constant [W, N]: rows of its last axis. */
+static struct value matmul(const struct value *x)
+{
+	int64_t wd[2] = { x->d[3], 1 + pick(6) };
+	struct value y = *x;
+	const char *in[] = { x->name, weights(2, wd), NULL };
+
+	y.name = fresh("t");
+	y.d[3] = wd[1];
+	node("MatMul", in, y.name, NULL);
+	say(" MatMul(%lldx%lld)", (long long)wd[0], (long long)wd[1]);
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
+/* Flatten or Reshape to 2-D, then Gemm or MatMul by a constant. */
+static struct value dense(const struct value *x)
+{
+	int axis = pick(3) ? 1 : pick(4); /* Flatten's: the dims before it are rows */
+	struct value f = { fresh("t"), 2, { 1, 1 } }, y;
+	const char *in[] = { x->name, NULL, NULL, NULL };
+	int64_t units = 1 + pick(9);
+
+	for (int a = 0; a < 4; a++)
+		f.d[a >= axis] *= x->d[a];
+	if (pick(2)) {
+		node("Flatten", in, f.name,
+		     axis != 1 ? attr_int("axis", opset >= 11 && pick(2) ? axis - 4 : axis) : NULL, NULL);
+		say(" Flatten(axis %d)", axis);
+	} else {
+		int64_t shape[2] = { pick(2) ? 0 : x->d[0], -1 }; /* 0: x's dim */
+
+		f.d[0] = x->d[0];
+		f.d[1] = elems(x) / x->d[0];
+		in[1] = int64s(shape, 2);
+		node("Reshape", in, f.name, NULL);
+		say(" Reshape");
+	}
+	maybe_info(&f, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	y = (struct value){ fresh("t"), 2, { f.d[0], units } };
+	in[0] = f.name;
+	in[2] = NULL;
+	if (pick(3) == 0) {
+		int64_t wd[2] = { f.d[1], units };
+
+		in[1] = weights(2, wd);
+		node("MatMul", in, y.name, NULL);
+		say(" MatMul(%lld)", (long long)units);
+	} else {
+		int trans_b = pick(2), trans_a = pick(12) == 0, c_kind = pick(4);
+		int64_t wd[2] = { trans_b ? units : f.d[1], trans_b ? f.d[1] : units };
+		int64_t cd[2] = { 1, units };
+		float alpha = pick(2) ? 1.0f : 0.5f + (float)pick(4) / 4, beta = pick(2) ? 1.0f : 0.25f;
+
+		if (trans_a) /* A given as [K, M]: dmo's fc reads A's rows */
+			exotic = 1;
+		in[1] = weights(2, wd);
+		if (c_kind == 0 && opset >= 11)
+			in[2] = NULL;
+		else if (c_kind == 1)
+			in[2] = weights(0, cd);
+		else
+			in[2] = weights(c_kind == 2 ? 1 : 2, c_kind == 2 ? cd + 1 : cd);
+		if (trans_a) {
+			int64_t shape[2] = { f.d[1], f.d[0] };
+			const char *rin[] = { f.name, int64s(shape, 2), NULL };
+			char *t = fresh("t");
+
+			node("Reshape", rin, t, NULL);
+			in[0] = t;
+		}
+		Onnx__AttributeProto *scales[2] = { NULL, NULL };
+		int n_scales = 0;
+
+		if (alpha != 1)
+			scales[n_scales++] = attr_float("alpha", alpha);
+		if (beta != 1)
+			scales[n_scales++] = attr_float("beta", beta);
+		node("Gemm", in, y.name, attr_int("transA", trans_a), attr_int("transB", trans_b),
+		     scales[0], scales[1], NULL);
+		say(" Gemm(%lld%s%s alpha %g beta %g C%s)", (long long)units, trans_a ? " transA" : "",
+		    trans_b ? " transB" : "", alpha, beta, in[2] ? "" : " none");
+	}
+	return y;
+}
+
+int main(int argc, char **argv)
+{
+	static const int opsets[] = { 7, 9, 10, 11, 12, 13, 17 };
+	struct value x = { "x", 4, { 1, 0, 0, 0 } }, cur;
+	unsigned long seed;
+	char *end;
+
+	if (argc != 4 || (seed = strtoul(argv[1], &end, 10), *end) || !argv[1][0]) {
+		fprintf(stderr, "usage: onnx_random_net SEED MODEL.onnx INPUT.bin\n");
+		return 2;
+	}
+	state = seed * 2654435761u + 12345;
+	pick(2);
+	onnx__graph_proto__init(&graph);
+	graph.name = "dmo_random_net";
+	graph.node = nodes;
+	graph.initializer = inits;
+	graph.value_info = infos;
+	opset = opsets[pick(7)];
+	with_infos = pick(4) != 0;
+	x.d[1] = 1 + pick(4);
+	x.d[2] = 5 + pick(12);
+	x.d[3] = 5 + pick(12);
+	say("opset %d, %s, x 1x%lldx%lldx%lld:", opset, with_infos ? "value_info" : "no value_info",
+	    (long long)x.d[1], (long long)x.d[2], (long long)x.d[3]);
+	cur = x;
+	for (int steps = 2 + pick(5); steps > 0; steps--) {
+		int kind = pick(15);
+
+		if (kind < 4)
+			cur = window(&cur, "Conv");
+		else if (kind == 4)
+			cur = window(&cur, pick(2) ? "MaxPool" : "AveragePool");
+		else if (kind < 7)
+			cur = unary(&cur);
+		else if (kind == 7)
+			cur = binary(&cur);
+		else if (kind == 8)
+			cur = concat(&cur);
+		else if (kind == 9)
+			cur = pad(&cur);
+		else if (kind == 10 && opset >= 10)
+			cur = quantize(&cur, 0);
+		else if (kind == 11)
+			cur = mean(&cur);
+		else if (kind == 12)
+			cur = softmax(&cur);
+		else if (kind == 13)
+			cur = matmul(&cur);
+		else
+			cur = window(&cur, "Conv");
+	}
+	int out_type = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
+	if (pick(2)) {
+		cur = dense(&cur);
+		if (pick(3) == 0) {
+			maybe_info(&cur, out_type);
+			cur = softmax(&cur);
+		}
+	}
+	if (opset >= 10 && pick(4) == 0) {
+		maybe_info(&cur, out_type);
+		cur = quantize(&cur, 1);
+		out_type = ONNX__TENSOR_PROTO__DATA_TYPE__INT8;
+	}
+	/* The last node writes the graph output, not an intermediate. */
+	if (graph.n_value_info && infos[graph.n_value_info - 1]->name == cur.name)
+		graph.n_value_info--;
+	Onnx__ValueInfoProto *inputs[MAX_NODES + 1] = { info(&x, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT) },
+			     *outputs[2] = { info(&cur, out_type) };
+	graph.n_input = 1;
+	graph.input = inputs;
+	graph.n_output = 1;
+	graph.output = outputs;
+	/* A quarter of the time an intermediate is a graph output too, kept
+	 * to the end, before or after the last one. */
+	if (n_made > 1 && pick(4) == 0) {
+		int k = pick(n_made - 1), first = pick(2);
+
+		if (made[k].name != cur.name && made_types[k] == out_type) {
+			outputs[graph.n_output++] = info(&made[k], made_types[k]);
+			if (first) {
+				Onnx__ValueInfoProto *t = outputs[0];
+				outputs[0] = outputs[1];
+				outputs[1] = t;
+			}
+			say(", %s also an output%s", made[k].name, first ? " (first)" : "");
+		}
+	}
+	/* Before opset 9 exporters also listed the initializers as graph
+	 * inputs (PyTorch's keep_initializers_as_inputs): half the time. */
+	if (opset < 9 && pick(2) && graph.n_initializer) {
+		say(", initializers as inputs");
+		for (size_t i = 0; i < graph.n_initializer; i++) {
+			struct value v = { inits[i]->name, (int)inits[i]->n_dims, { 0 } };
+
+			memcpy(v.d, inits[i]->dims, sizeof *v.d * inits[i]->n_dims);
+			inputs[graph.n_input++] = info(&v, inits[i]->data_type);
+		}
+	}
+	Onnx__OperatorSetIdProto set, *sets[1] = { &set };
+	onnx__operator_set_id_proto__init(&set);
+	set.domain = "";
+	set.has_version = 1;
+	set.version = opset;
+	Onnx__ModelProto model;
+	onnx__model_proto__init(&model);
+	model.has_ir_version = 1;
+	model.ir_version = opset < 10 ? 4 : opset < 13 ? 6 : 7;
+	model.producer_name = "dmo tests/onnx_random_net";
+	model.n_opset_import = 1;
+	model.opset_import = sets;
+	model.graph = &graph;
+	printf("%s -> %s%s\n", summary, out_type == ONNX__TENSOR_PROTO__DATA_TYPE__INT8 ? "int8" : "f32",
+	       exotic ? " exotic" : "");
+
+	size_t len = onnx__model_proto__get_packed_size(&model);
+	unsigned char *buf = must(malloc(len + 1));
+	FILE *f = fopen(argv[2], "wb");
+	if (!f || fwrite(buf, 1, onnx__model_proto__pack(&model, buf), f) != len || fclose(f)) {
+		perror(argv[2]);
+		return 1;
+	}
+	free(buf);
+	f = fopen(argv[3], "wb");
+	for (int64_t k = 0; f && k < elems(&x); k++) {
+		float v = uniform();
+		fwrite(&v, sizeof v, 1, f);
+	}
+	if (!f || fclose(f)) {
+		perror(argv[3]);
+		return 1;
+	}
+	return 0; /* the model's allocations end with the process */
+}
