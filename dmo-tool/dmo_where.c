@@ -67,6 +67,29 @@ void dmo_where_touch(struct dmo_site *site)
 	dmo_where.touched = site;
 }
 
+void dmo_where_moved(struct dmo_site *site, UInt flags, ULong offset, ULong size,
+		     unsigned moved)
+{
+	struct dmo_where_access *held =
+		moved & DMO_MOVED_OUT_WRITE_END ? &dmo_where.out_write_holder
+		: moved & DMO_MOVED_IN_WRITE_START ? &dmo_where.in_write_holder : NULL;
+	if (held != NULL) {
+		held->site = site;
+		held->flags = flags;
+		held->offset = offset;
+		held->size = size;
+	}
+	if (moved & DMO_MOVED_BOUND) {
+		dmo_where.pair[0] = flags & DMO_EV_OUT ? dmo_where.in_write_holder
+						       : dmo_where.out_write_holder;
+		dmo_where.pair[1].site = site;
+		dmo_where.pair[1].flags = flags;
+		dmo_where.pair[1].offset = offset;
+		dmo_where.pair[1].size = size;
+		dmo_where.have_pair = True;
+	}
+}
+
 /* ---- writing the file: a buffer flushed as it fills ---- */
 
 struct out {

@@ -56,6 +56,13 @@ void dmo_where_open(void);
 /* Put SITE on the open layer's list with zero counts. */
 void dmo_where_touch(struct dmo_site *site);
 
+/* An access of SITE moved what MOVED says (DMO_MOVED_*, non-zero) in
+ * the layer's reducer: SITE becomes the holder of the extreme it moved,
+ * or ends the tightest pair.  Out of line: the helpers' common access
+ * moves nothing. */
+void dmo_where_moved(struct dmo_site *site, UInt flags, ULong offset, ULong size,
+		     unsigned moved);
+
 /* Fold one access of SITE by thread TID into the layer's reducer A, as
  * dmo_any_add does, and note where it went: the site's count, and the
  * site as the holder of what the access moved (os_reducer.h). */
@@ -65,30 +72,12 @@ static inline __attribute__((always_inline)) void dmo_where_add(struct dmo_any_r
 								ULong size)
 {
 	unsigned moved = dmo_any_add(a, tid, flags, offset, size);
-	struct dmo_where_access *held;
 
 	if (site->layer != dmo_where.layer)
 		dmo_where_touch(site);
 	site->counts[dmo_event_kind((UChar)flags)]++;
-	if (moved == 0)
-		return;
-	held = moved & DMO_MOVED_OUT_WRITE_END ? &dmo_where.out_write_holder
-	     : moved & DMO_MOVED_IN_WRITE_START ? &dmo_where.in_write_holder : NULL;
-	if (held != NULL) {
-		held->site = site;
-		held->flags = flags;
-		held->offset = offset;
-		held->size = size;
-	}
-	if (moved & DMO_MOVED_BOUND) {
-		dmo_where.pair[0] = flags & DMO_EV_OUT ? dmo_where.in_write_holder
-						       : dmo_where.out_write_holder;
-		dmo_where.pair[1].site = site;
-		dmo_where.pair[1].flags = flags;
-		dmo_where.pair[1].offset = offset;
-		dmo_where.pair[1].size = size;
-		dmo_where.have_pair = True;
-	}
+	if (moved != 0)
+		dmo_where_moved(site, flags, offset, size, moved);
 }
 
 /* The layer SEQ ended: write OUT_DIR/layer-SEQ-where.csv.  A failure is
