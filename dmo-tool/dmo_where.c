@@ -37,7 +37,8 @@ void dmo_where_pre_clo_init(void)
 	VG_(clo_read_inline_info) = True;
 }
 
-struct dmo_site *dmo_where_site(Addr ip)
+/* The site of the instruction at IP, made on first use. */
+static struct dmo_site *site_of(Addr ip)
 {
 	struct dmo_site *site;
 	if (sites == NULL)
@@ -49,6 +50,23 @@ struct dmo_site *dmo_where_site(Addr ip)
 		VG_(HT_add_node)(sites, site);
 	}
 	return site;
+}
+
+struct dmo_probe *dmo_where_probe(Addr ip, UWord size, UWord time_offset)
+{
+	struct dmo_site *site = site_of(ip);
+	struct dmo_probe *probe;
+	/* An instruction has a few accesses, and a few places in blocks. */
+	for (probe = site->probes; probe != NULL; probe = probe->next)
+		if (probe->size == size && probe->time_offset == time_offset)
+			return probe;
+	probe = VG_(malloc)("dmo.probe", sizeof *probe);
+	probe->site = site;
+	probe->size = size;
+	probe->time_offset = time_offset;
+	probe->next = site->probes;
+	site->probes = probe;
+	return probe;
 }
 
 void dmo_where_open(void)

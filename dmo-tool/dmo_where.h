@@ -22,6 +22,22 @@ struct dmo_site {
 	UInt layer;                     /* the layer COUNTS are for */
 	struct dmo_site *next_touched;  /* in that layer's list */
 	ULong counts[DMO_COUNT_KINDS];  /* accesses by dmo_event_kind */
+	struct dmo_probe *probes;       /* its accesses as translated */
+};
+
+/* One checked access as the instrumenter saw it: its instruction's site,
+ * its size, and, for a full trace's event times, the instructions of its
+ * block not yet added to dmo_instructions when it runs, less one (the
+ * running instruction is not counted yet).  The helpers take its address
+ * as their one argument besides the accessed address: a constant in the
+ * code, where three would each cost an argument move on every check,
+ * misses included (bench/README.md).  Made on first use and kept for the
+ * run, as sites are: code translated again finds it. */
+struct dmo_probe {
+	struct dmo_site *site;
+	UWord size;
+	UWord time_offset;
+	struct dmo_probe *next; /* the site's other probes */
 };
 
 /* One access as the where file names it. */
@@ -46,9 +62,10 @@ extern struct dmo_where_layer dmo_where;
  * says no). */
 void dmo_where_pre_clo_init(void);
 
-/* The site of the instruction at IP, made on first use; for the
+/* The probe of an access of SIZE bytes by the instruction at IP, with
+ * TIME_OFFSET (struct dmo_probe), made on first use; for the
  * instrumenter. */
-struct dmo_site *dmo_where_site(Addr ip);
+struct dmo_probe *dmo_where_probe(Addr ip, UWord size, UWord time_offset);
 
 /* A layer begins: nothing counted yet. */
 void dmo_where_open(void);
