@@ -7,9 +7,9 @@
  * Each guest instruction that loads or stores gets one site, made when
  * its code is translated and kept for the run (a Valgrind hash table by
  * address, so code translated again finds its old site); the helpers get
- * the site's address as an argument, so counting costs no look-up: an
- * access adds one to its site's counter, and the reducer says what the
- * access moved (os_reducer.h).  O(1) per access. */
+ * the site through the access's probe (below), so counting costs no
+ * look-up: an access adds one to its site's counter, and the reducer says
+ * what the access moved (os_reducer.h).  O(1) per access. */
 #ifndef DMO_WHERE_H
 #define DMO_WHERE_H
 
