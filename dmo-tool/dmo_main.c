@@ -226,9 +226,10 @@ static inline __attribute__((always_inline)) Bool record(UInt flags, Addr base, 
  * write at their junction counts its output part first, the order that
  * can only forbid more placements.  An access that passed the range check
  * but touches neither (the slack below a buffer, the gap between them)
- * records nothing. */
-static inline __attribute__((always_inline)) void record_either(Bool write, Addr addr, UWord size, UWord time_offset,
-				 struct dmo_site *site)
+ * records nothing.  The general path, out of line: quick() takes the
+ * common access. */
+static __attribute__((noinline)) void record_either(Bool write, Addr addr, UWord size,
+						    UWord time_offset, struct dmo_site *site)
 {
 	const struct dmo_active_layer *l = open_layer();
 	if (l == NULL)
@@ -242,9 +243,10 @@ static inline __attribute__((always_inline)) void record_either(Bool write, Addr
 	}
 }
 
-/* One access near one buffer (two ranges: range 0 is the input). */
-static inline __attribute__((always_inline)) void record_one(UInt flags, Addr addr, UWord size, UWord time_offset,
-			      struct dmo_site *site)
+/* One access near one buffer (two ranges: range 0 is the input); the
+ * general path, as record_either. */
+static __attribute__((noinline)) void record_one(UInt flags, Addr addr, UWord size,
+						 UWord time_offset, struct dmo_site *site)
 {
 	const struct dmo_active_layer *l = open_layer();
 	if (l == NULL)
@@ -255,57 +257,78 @@ static inline __attribute__((always_inline)) void record_one(UInt flags, Addr ad
 		record(flags, l->in_addr, l->in_bytes, addr, size, time_offset, site);
 }
 
+/* The common access, which the helper finishes without a call on the
+ * way, so the compiler keeps it in a few registers with no frame
+ * (bench/README.md): a layer is open, the access lies wholly inside the
+ * buffer FLAGS names, its thread is the layer's only one, its site has
+ * counted in this layer, and the trace (if on) has room.  Otherwise it
+ * changes nothing and returns False, and the helper takes the general
+ * path, which does the same work in full.  What it does is what record()
+ * does, in an order that puts the one call left (a moved extreme, rare)
+ * last. */
+static inline __attribute__((always_inline)) Bool quick(UInt flags, Addr addr, UWord size,
+							UWord time_offset,
+							struct dmo_site *site)
+{
+	struct dmo_active_layer *l = dmo_active;
+	Addr base;
+	ULong len, offset;
+	unsigned moved;
+	if (l == NULL)
+		return False;
+	base = flags & DMO_EV_OUT ? l->out_addr : l->in_addr;
+	len = flags & DMO_EV_OUT ? l->out_bytes : l->in_bytes;
+	offset = addr - base;
+	if (!(size <= len && offset <= len - size) || dmo_running_tid != l->reducer.only_tid ||
+	    site->layer != dmo_where.layer)
+		return False;
+	if (dmo_trace_on) {
+		if (dmo_trace_next > dmo_trace_limit)
+			return False;
+		dmo_trace_put(flags, offset, size, dmo_instructions + time_offset,
+			      dmo_running_tid);
+	}
+	moved = dmo_any_fold(l->reducer.threads, flags, offset, size);
+	site->counts[dmo_event_kind((UChar)flags)]++;
+	if (moved != 0)
+		dmo_where_moved(site, dmo_running_tid, flags, offset, size, moved);
+	return True;
+}
+
 /* The helpers: one per range shape and kind, so nothing is decided at run
- * time that the instrumenter knew.  The summary's take the access and its
- * instruction's site; the full trace's also the instructions of the block
- * not yet added to dmo_instructions, for the event's time. */
-static VG_REGPARM(3) void on_read(Addr a, UWord n, struct dmo_site *s)
+ * time that the instrumenter knew.  Each takes the access's address and
+ * its probe (dmo_where.h): size, site, and the time offset a full
+ * trace's event needs.  With one range a read is tried on the input
+ * first, a write on the output. */
+static VG_REGPARM(2) void on_read(Addr a, const struct dmo_probe *p)
 {
-	record_either(False, a, n, 0, s);
+	if (!quick(0, a, p->size, p->time_offset, p->site))
+		record_either(False, a, p->size, p->time_offset, p->site);
 }
-static VG_REGPARM(3) void on_write(Addr a, UWord n, struct dmo_site *s)
+static VG_REGPARM(2) void on_write(Addr a, const struct dmo_probe *p)
 {
-	record_either(True, a, n, 0, s);
+	if (!quick(DMO_EV_OUT | DMO_EV_WRITE, a, p->size, p->time_offset, p->site))
+		record_either(True, a, p->size, p->time_offset, p->site);
 }
-static VG_REGPARM(3) void on_in_read(Addr a, UWord n, struct dmo_site *s)
+static VG_REGPARM(2) void on_in_read(Addr a, const struct dmo_probe *p)
 {
-	record_one(0, a, n, 0, s);
+	if (!quick(0, a, p->size, p->time_offset, p->site))
+		record_one(0, a, p->size, p->time_offset, p->site);
 }
-static VG_REGPARM(3) void on_in_write(Addr a, UWord n, struct dmo_site *s)
+static VG_REGPARM(2) void on_in_write(Addr a, const struct dmo_probe *p)
 {
-	record_one(DMO_EV_WRITE, a, n, 0, s);
+	if (!quick(DMO_EV_WRITE, a, p->size, p->time_offset, p->site))
+		record_one(DMO_EV_WRITE, a, p->size, p->time_offset, p->site);
 }
-static VG_REGPARM(3) void on_out_read(Addr a, UWord n, struct dmo_site *s)
+static VG_REGPARM(2) void on_out_read(Addr a, const struct dmo_probe *p)
 {
-	record_one(DMO_EV_OUT, a, n, 0, s);
+	if (!quick(DMO_EV_OUT, a, p->size, p->time_offset, p->site))
+		record_one(DMO_EV_OUT, a, p->size, p->time_offset, p->site);
 }
-static VG_REGPARM(3) void on_out_write(Addr a, UWord n, struct dmo_site *s)
+static VG_REGPARM(2) void on_out_write(Addr a, const struct dmo_probe *p)
 {
-	record_one(DMO_EV_OUT | DMO_EV_WRITE, a, n, 0, s);
-}
-static VG_REGPARM(3) void on_read_t(Addr a, UWord n, UWord t, struct dmo_site *s)
-{
-	record_either(False, a, n, t, s);
-}
-static VG_REGPARM(3) void on_write_t(Addr a, UWord n, UWord t, struct dmo_site *s)
-{
-	record_either(True, a, n, t, s);
-}
-static VG_REGPARM(3) void on_in_read_t(Addr a, UWord n, UWord t, struct dmo_site *s)
-{
-	record_one(0, a, n, t, s);
-}
-static VG_REGPARM(3) void on_in_write_t(Addr a, UWord n, UWord t, struct dmo_site *s)
-{
-	record_one(DMO_EV_WRITE, a, n, t, s);
-}
-static VG_REGPARM(3) void on_out_read_t(Addr a, UWord n, UWord t, struct dmo_site *s)
-{
-	record_one(DMO_EV_OUT, a, n, t, s);
-}
-static VG_REGPARM(3) void on_out_write_t(Addr a, UWord n, UWord t, struct dmo_site *s)
-{
-	record_one(DMO_EV_OUT | DMO_EV_WRITE, a, n, t, s);
+	if (!quick(DMO_EV_OUT | DMO_EV_WRITE, a, p->size, p->time_offset, p->site))
+		record_one(DMO_EV_OUT | DMO_EV_WRITE, a, p->size, p->time_offset, p->site);
 }
 
 static VG_REGPARM(2) UWord on_marker(UWord word, ULong value)
@@ -368,23 +391,19 @@ struct helper {
 	void *fn;
 };
 
-/* [timed][range shape][kind]: the range shape is 0 for the one range over
- * both buffers (kinds 0 read, 1 write), 1 for the input's range and 2 for
- * the output's (kinds 0 read, 1 write). */
-static const struct helper helpers[2][3][2] = {
-	{ { { "dmo_on_read", on_read }, { "dmo_on_write", on_write } },
-	  { { "dmo_on_in_read", on_in_read }, { "dmo_on_in_write", on_in_write } },
-	  { { "dmo_on_out_read", on_out_read }, { "dmo_on_out_write", on_out_write } } },
-	{ { { "dmo_on_read_t", on_read_t }, { "dmo_on_write_t", on_write_t } },
-	  { { "dmo_on_in_read_t", on_in_read_t }, { "dmo_on_in_write_t", on_in_write_t } },
-	  { { "dmo_on_out_read_t", on_out_read_t },
-	    { "dmo_on_out_write_t", on_out_write_t } } },
+/* [range shape][kind]: the range shape is 0 for the one range over both
+ * buffers (kinds 0 read, 1 write), 1 for the input's range and 2 for the
+ * output's (kinds 0 read, 1 write). */
+static const struct helper helpers[3][2] = {
+	{ { "dmo_on_read", on_read }, { "dmo_on_write", on_write } },
+	{ { "dmo_on_in_read", on_in_read }, { "dmo_on_in_write", on_in_write } },
+	{ { "dmo_on_out_read", on_out_read }, { "dmo_on_out_write", on_out_write } },
 };
 
 /* A helper call guarded by an inline check of range K of dmo_watch
  * against [addr, addr+size).  For size <= DMO_WATCH_SLACK + 1 the range's
  * slack makes it one compare:
- *    t = addr - lo[k];  if (t <u span[k]) helper(addr, size[, time])
+ *    t = addr - lo[k];  if (t <u span[k]) helper(addr, probe)
  * A wider access (an xsave, say) adds E = size - 1 - DMO_WATCH_SLACK to
  * both sides, which makes the test exact:
  *    t = addr + E - lo[k];  if (t <u span[k] + E) ... */
@@ -392,7 +411,9 @@ static void call_if_touching(struct sb_state *st, IRExpr *addr, UInt size, UInt 
 			     IRExpr *guard, const struct helper *helper)
 {
 	IRExpr *exact_addr = addr; /* the helper's; ADDR may be moved below */
-	IRExpr *site = mkIRExpr_HWord((HWord)dmo_where_site(st->instr));
+	/* The instruction being executed has not been counted yet. */
+	IRExpr *probe = mkIRExpr_HWord((HWord)dmo_where_probe(
+		st->instr, size, (UWord)((Long)st->pending_instrs - 1)));
 	IRExpr *lo = load_word(st, &st->lo[k], &dmo_watch.lo[k]);
 	IRExpr *span = load_word(st, &st->span[k], &dmo_watch.span[k]);
 	IRExpr *rel, *hit;
@@ -406,15 +427,8 @@ static void call_if_touching(struct sb_state *st, IRExpr *addr, UInt size, UInt 
 	hit = tmp_of(st->out, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, rel, span));
 	if (guard != NULL)
 		hit = tmp_of(st->out, Ity_I1, IRExpr_Binop(Iop_And1, hit, guard));
-	if (clo_full_trace)
-		/* The instruction being executed has not been counted yet. */
-		call = unsafeIRDirty_0_N(3, helper->name, VG_(fnptr_to_fnentry)(helper->fn),
-					 mkIRExprVec_4(exact_addr, mkIRExpr_HWord(size),
-						       mkIRExpr_HWord((HWord)((Long)st->pending_instrs - 1)),
-						       site));
-	else
-		call = unsafeIRDirty_0_N(3, helper->name, VG_(fnptr_to_fnentry)(helper->fn),
-					 mkIRExprVec_3(exact_addr, mkIRExpr_HWord(size), site));
+	call = unsafeIRDirty_0_N(2, helper->name, VG_(fnptr_to_fnentry)(helper->fn),
+				 mkIRExprVec_2(exact_addr, probe));
 	call->guard = hit;
 	addStmtToIRSB(st->out, IRStmt_Dirty(call));
 }
@@ -422,7 +436,6 @@ static void call_if_touching(struct sb_state *st, IRExpr *addr, UInt size, UInt 
 static void watch(struct sb_state *st, IRExpr *addr, UInt size, Bool write,
 		  IRExpr *guard)
 {
-	const struct helper (*shapes)[2] = helpers[clo_full_trace ? 1 : 0];
 	if (!st->active)
 		return;
 	/* Flat IR: addresses and guards are atoms of the host word; the
@@ -434,11 +447,11 @@ static void watch(struct sb_state *st, IRExpr *addr, UInt size, Bool write,
 	/* Every access belongs to an instruction: an IMark came first. */
 	tl_assert(st->next_instr != 0);
 	if (st->n_ranges == 1) {
-		call_if_touching(st, addr, size, 0, guard, &shapes[0][write]);
+		call_if_touching(st, addr, size, 0, guard, &helpers[0][write]);
 		return;
 	}
-	call_if_touching(st, addr, size, 0, guard, &shapes[1][write]);
-	call_if_touching(st, addr, size, 1, guard, &shapes[2][write]);
+	call_if_touching(st, addr, size, 0, guard, &helpers[1][write]);
+	call_if_touching(st, addr, size, 1, guard, &helpers[2][write]);
 }
 
 /* A store to a marker word: call on_marker after it, and if the

@@ -37,9 +37,12 @@ extern Bool dmo_trace_fixed;
  * with a message) when the tape fails. */
 UChar *dmo_trace_refill(void);
 
-/* Keep one event, at TIME, of thread TID. */
-static inline void dmo_trace_event(UInt flags, ULong offset, ULong size, ULong time,
-				   UInt tid)
+/* Write one event, at TIME, of thread TID, at dmo_trace_next, which the
+ * caller found at most dmo_trace_limit.  Forced inline, so that the
+ * event's fields stay in registers and its kind is a constant. */
+static inline __attribute__((always_inline)) void dmo_trace_put(UInt flags, ULong offset,
+								ULong size, ULong time,
+								UInt tid)
 {
 	UChar *p = dmo_trace_next;
 	const struct dmo_event e = {
@@ -49,8 +52,6 @@ static inline void dmo_trace_event(UInt flags, ULong offset, ULong size, ULong t
 		.flags = (UChar)flags,
 		.tid = tid > 255 ? 255 : (UChar)tid,
 	};
-	if (p > dmo_trace_limit && (p = dmo_trace_refill()) == NULL)
-		return;
 	if (dmo_trace_fixed) {
 		__builtin_memcpy(p, &e, sizeof e);
 		p += sizeof e;
@@ -59,6 +60,15 @@ static inline void dmo_trace_event(UInt flags, ULong offset, ULong size, ULong t
 	}
 	dmo_trace_next = p;
 	dmo_trace_events++;
+}
+
+/* Keep one event, at TIME, of thread TID: in the reserved run, after a
+ * refill if it is full. */
+static inline void dmo_trace_event(UInt flags, ULong offset, ULong size, ULong time, UInt tid)
+{
+	if (dmo_trace_next > dmo_trace_limit && dmo_trace_refill() == NULL)
+		return;
+	dmo_trace_put(flags, offset, size, time, tid);
 }
 /* Finish the file; returns the events it holds. */
 ULong dmo_trace_close(void);

@@ -70,7 +70,8 @@ static Bool has_source(Addr ip)
 	return last_exists;
 }
 
-struct dmo_site *dmo_where_site(Addr ip)
+/* The site of the instruction at IP, made on first use. */
+static struct dmo_site *site_of(Addr ip)
 {
 	struct dmo_site *site;
 	if (sites == NULL)
@@ -83,6 +84,23 @@ struct dmo_site *dmo_where_site(Addr ip)
 		VG_(HT_add_node)(sites, site);
 	}
 	return site;
+}
+
+struct dmo_probe *dmo_where_probe(Addr ip, UWord size, UWord time_offset)
+{
+	struct dmo_site *site = site_of(ip);
+	struct dmo_probe *probe;
+	/* An instruction has a few accesses, and a few places in blocks. */
+	for (probe = site->probes; probe != NULL; probe = probe->next)
+		if (probe->size == size && probe->time_offset == time_offset)
+			return probe;
+	probe = VG_(malloc)("dmo.probe", sizeof *probe);
+	probe->site = site;
+	probe->size = size;
+	probe->time_offset = time_offset;
+	probe->next = site->probes;
+	site->probes = probe;
+	return probe;
 }
 
 void dmo_where_open(void)
@@ -111,6 +129,22 @@ void dmo_where_touch(struct dmo_site *site)
 	VG_(memset)(site->counts, 0, sizeof site->counts);
 	site->next_touched = dmo_where.touched;
 	dmo_where.touched = site;
+}
+
+void dmo_where_moved(struct dmo_site *site, UInt tid, UInt flags, ULong offset, ULong size,
+		     unsigned moved)
+{
+	struct dmo_where_access *held =
+		moved & DMO_MOVED_OUT_WRITE_END ? &dmo_where.out_write_holder
+		: moved & DMO_MOVED_IN_WRITE_START ? &dmo_where.in_write_holder : NULL;
+	if (held != NULL)
+		dmo_where_hold(held, tid, site, flags, offset, size);
+	if (moved & DMO_MOVED_BOUND) {
+		dmo_where.pair[0] = flags & DMO_EV_OUT ? dmo_where.in_write_holder
+						       : dmo_where.out_write_holder;
+		dmo_where_hold(&dmo_where.pair[1], tid, site, flags, offset, size);
+		dmo_where.have_pair = True;
+	}
 }
 
 /* ---- writing the file: a buffer flushed as it fills ---- */

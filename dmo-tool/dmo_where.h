@@ -7,9 +7,9 @@
  * Each guest instruction that loads or stores gets one site, made when
  * its code is translated and kept for the run (a Valgrind hash table by
  * address, so code translated again finds its old site); the helpers get
- * the site's address as an argument, so counting costs no look-up: an
- * access adds one to its site's counter, and the reducer says what the
- * access moved (os_reducer.h).  O(1) per access. */
+ * the site through the access's probe (below), so counting costs no
+ * look-up: an access adds one to its site's counter, and the reducer says
+ * what the access moved (os_reducer.h).  O(1) per access. */
 #ifndef DMO_WHERE_H
 #define DMO_WHERE_H
 
@@ -27,6 +27,22 @@ struct dmo_site {
 	 * names its .S file).  An access of it that may bind keeps its call
 	 * stack, so the file can name the line of the caller that has one. */
 	Bool no_source;
+	struct dmo_probe *probes;       /* its accesses as translated */
+};
+
+/* One checked access as the instrumenter saw it: its instruction's site,
+ * its size, and, for a full trace's event times, the instructions of its
+ * block not yet added to dmo_instructions when it runs, less one (the
+ * running instruction is not counted yet).  The helpers take its address
+ * as their one argument besides the accessed address: a constant in the
+ * code, where three would each cost an argument move on every check,
+ * misses included (bench/README.md).  Made on first use and kept for the
+ * run, as sites are: code translated again finds it. */
+struct dmo_probe {
+	struct dmo_site *site;
+	UWord size;
+	UWord time_offset;
+	struct dmo_probe *next; /* the site's other probes */
 };
 
 /* The frames kept of such an access's stack: enough to climb out of
@@ -57,9 +73,10 @@ extern struct dmo_where_layer dmo_where;
  * says no). */
 void dmo_where_pre_clo_init(void);
 
-/* The site of the instruction at IP, made on first use; for the
+/* The probe of an access of SIZE bytes by the instruction at IP, with
+ * TIME_OFFSET (struct dmo_probe), made on first use; for the
  * instrumenter. */
-struct dmo_site *dmo_where_site(Addr ip);
+struct dmo_probe *dmo_where_probe(Addr ip, UWord size, UWord time_offset);
 
 /* A layer begins: nothing counted yet. */
 void dmo_where_open(void);
@@ -89,6 +106,13 @@ static inline __attribute__((always_inline)) void dmo_where_hold(struct dmo_wher
 		dmo_where_stack(a, tid, site);
 }
 
+/* An access of SITE moved what MOVED says (DMO_MOVED_*, non-zero) in
+ * the layer's reducer: SITE becomes the holder of the extreme it moved,
+ * or ends the tightest pair.  Out of line: the helpers' common access
+ * moves nothing. */
+void dmo_where_moved(struct dmo_site *site, UInt tid, UInt flags, ULong offset, ULong size,
+		     unsigned moved);
+
 /* Fold one access of SITE by thread TID into the layer's reducer A, as
  * dmo_any_add does, and note where it went: the site's count, and the
  * site as the holder of what the access moved (os_reducer.h). */
@@ -98,23 +122,12 @@ static inline __attribute__((always_inline)) void dmo_where_add(struct dmo_any_r
 								ULong size)
 {
 	unsigned moved = dmo_any_add(a, tid, flags, offset, size);
-	struct dmo_where_access *held;
 
 	if (site->layer != dmo_where.layer)
 		dmo_where_touch(site);
 	site->counts[dmo_event_kind((UChar)flags)]++;
-	if (moved == 0)
-		return;
-	held = moved & DMO_MOVED_OUT_WRITE_END ? &dmo_where.out_write_holder
-	     : moved & DMO_MOVED_IN_WRITE_START ? &dmo_where.in_write_holder : NULL;
-	if (held != NULL)
-		dmo_where_hold(held, tid, site, flags, offset, size);
-	if (moved & DMO_MOVED_BOUND) {
-		dmo_where.pair[0] = flags & DMO_EV_OUT ? dmo_where.in_write_holder
-						       : dmo_where.out_write_holder;
-		dmo_where_hold(&dmo_where.pair[1], tid, site, flags, offset, size);
-		dmo_where.have_pair = True;
-	}
+	if (moved != 0)
+		dmo_where_moved(site, tid, flags, offset, size, moved);
 }
 
 /* The layer SEQ ended: write OUT_DIR/layer-SEQ-where.csv.  A failure is
