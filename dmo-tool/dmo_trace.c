@@ -156,7 +156,7 @@ void dmo_trace_open(const HChar *path, UInt seq, ULong in_bytes, ULong out_bytes
 	tr.failed = False;
 	if (sr_isError(res)) {
 		VG_(umsg)("dmo: cannot create %s: %s; layer %u has no trace\n", path,
-			  VG_(strerror)(sr_Err(res)), seq);
+			  dmo_create_error(res), seq);
 		tr.failed = True;
 		return;
 	}
