@@ -114,7 +114,7 @@ EXTRA_DIST += tests/onnx_conformance.sh tests/ort_oracle.sh \
 	tests/ort/run.js tests/ort/tensor_bytes.js tests/ort/package.json tests/ort/package-lock.json
 tests_onnx_conformance_SOURCES = tests/onnx_conformance.c
 tests_onnx_conformance_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec -I$(top_srcdir)/runner $(PROTOBUF_C_CFLAGS)
-tests_onnx_conformance_LDADD = runner/libdmo-runner.la opspec/libdmo-model.la target-harness/kernels/libdmokernels.la -lm
+tests_onnx_conformance_LDADD = runner/libdmo-infer.la runner/libdmo-runner.la opspec/libdmo-model.la target-harness/kernels/libdmokernels.la -lm
 # A small NCHW CNN written as ONNX, with ONNX Runtime as the oracle.
 check_PROGRAMS += tests/onnx_net
 TESTS += tests/onnx_ort.sh

@@ -5,8 +5,11 @@
 # loop order's O_s, and `plan --verify` runs the overlapped arena bit for
 # bit.  ONNX Runtime, when installed (tests/ort), runs the same files with
 # their input fixed (onnx_strip --input) and its output shapes are those
-# dmo inferred.  `dmo infer` does not run them yet: BatchNormalization,
-# HardSigmoid and broadcasting Add/Mul/Div have no dmo kernel.
+# dmo inferred; `dmo infer` runs the classifier (BatchNormalization,
+# HardSigmoid, broadcasting Add/Mul/Div, its Shape/Cast/Slice/Concat shape
+# arithmetic) on the same input bytes as ONNX Runtime, within f32_close's
+# tolerance.  The detector's ConvTranspose and Resize have no dmo kernel:
+# dmo infer refuses it naming the first such node.
 . "$top_srcdir/tests/lib.sh"
 
 # MODEL INPUT=DIMS LAYERS: the file, its input fixed, and its layer count
@@ -53,6 +56,21 @@ if command -v node >/dev/null 2>&1 && [ -d "$top_srcdir/tests/ort/node_modules/o
 		expect_eq "$name: output shape, ONNX Runtime = dmo's inference" "$(cat "$WORK/ort.shape")" \
 			"$(cat "$WORK/dmo.shape")"
 	done
+	# The same input bytes to both: float32 values in [-1, 1) from awk's
+	# fixed-seed generator, packed little-endian by perl (perl-base).
+	awk 'BEGIN { srand(7); for (i = 0; i < 3 * 48 * 192; i++) printf "%.6f\n", 2 * rand() - 1 }' |
+		perl -ne 'print pack("f<", $_)' >"$WORK/cls.in"
+	name=paddleocr_cls_mobile_v2.0
+	node "$top_srcdir/tests/ort/run.js" "$WORK/$name.onnx" "$WORK/cls.in" "$WORK/cls.ort" 2>/dev/null
+	expect_eq "$name, random input: ONNX Runtime exit status" 0 $?
+	"$DMO" infer -q --input "$WORK/cls.in" --output "$WORK/cls.dmo" "$WORK/$name.onnx" >/dev/null 2>"$WORK/cls.err"
+	expect_eq "$name: dmo infer exit status" 0 $? || cat "$WORK/cls.err"
+	f32_close "$name: dmo infer = ONNX Runtime" "$WORK/cls.ort" "$WORK/cls.dmo"
+	"$DMO" infer -q --zeros "$WORK/paddleocr_det_v4.onnx" >/dev/null 2>"$WORK/det.err"
+	expect_eq "paddleocr_det_v4: dmo infer exit status" 2 $?
+	grep -q "^dmo infer: .*layer [0-9]* '[0-9]*_resize' (node [0-9]*, op Resize) has no dmo kernel: op Resize has no dmo model" \
+		"$WORK/det.err" && echo "ok: the detector's refusal names its node and op" ||
+		fail "det refusal: $(cat "$WORK/det.err")"
 else
 	echo "ok: ONNX Runtime not installed (tests/ort): its part skipped"
 fi
