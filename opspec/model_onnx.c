@@ -529,7 +529,7 @@ static int is_onnx_elementwise(const char *op)
 
 /* An Add or Mul whose activation of the output's shape is its second
  * operand gets it first (they commute): O_s is the first operand's
- * (docs/formulas.md, 4.6), and a constant is no arena tensor. */
+ * (docs/formulas.md, 4.5), and a constant is no arena tensor. */
 static void commute_operands(struct dmo_model *m, struct dmo_model_layer *layer)
 {
 	const struct dmo_model_tensor *a = operand(m, layer, 0), *b = operand(m, layer, 1);

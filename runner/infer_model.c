@@ -49,8 +49,12 @@ static const struct op_of_name onnx_ops[] = {
 	{ NULL, DMO_NET_OP_COUNT },
 };
 
-static int tensor_of(const struct dmo_model_tensor *mt, struct dmo_net_tensor *t, char *err,
-		     size_t err_len)
+static int shape_only(const struct dmo_model *model, size_t i);
+
+/* SHAPE_VALUE: MT is written by a layer that only computes a shape
+ * (shape_only), so no kernel reads its elements. */
+static int tensor_of(const struct dmo_model_tensor *mt, int shape_value, struct dmo_net_tensor *t,
+		     char *err, size_t err_len)
 {
 	static const enum dmo_net_dtype types[DMO_DTYPE_COUNT] = {
 		[DMO_F32] = DMO_NET_F32, [DMO_I8] = DMO_NET_I8, [DMO_I16] = DMO_NET_I16,
@@ -62,7 +66,7 @@ static int tensor_of(const struct dmo_model_tensor *mt, struct dmo_net_tensor *t
 				      .zero_point = mt->quant.zero_point, .quant_axis = mt->quant.axis,
 				      .graph_input = mt->graph_input && !mt->data,
 				      .graph_output = mt->graph_output };
-	if (!mt->known_dtype && (mt->data || mt->producer >= 0)) {
+	if (!mt->known_dtype && (mt->data || shape_value)) {
 		/* A constant or a layer's result of a type no kernel takes (an
 		 * ONNX Reshape's int64 shape, which no step reads): its bytes,
 		 * as a byte vector. */
@@ -448,11 +452,16 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net,
 static int unmapped(const struct dmo_model *model, size_t i, char *err, size_t err_len)
 {
 	const struct dmo_model_layer *l = &model->layers[i];
+	size_t k;
 
-	if (l->supported || shape_only(model, i))
+	for (k = 0; onnx_ops[k].name; k++)
+		if (l->op_name && !strcmp(l->op_name, onnx_ops[k].name))
+			break;
+	if ((l->supported && onnx_ops[k].name) || shape_only(model, i))
 		return 0;
-	snprintf(err, err_len, "layer %zu '%s' (node %d, op %s) has no dmo kernel: %s", i + 1,
-		 l->name, l->row + 1, l->op_name ? l->op_name : "?", l->why ? l->why : "no op spec");
+	snprintf(err, err_len, "layer %zu '%s': operator %s has no dmo kernel (node %d: %s)", i + 1,
+		 l->name, l->op_name ? l->op_name : "?", l->row + 1,
+		 l->why ? l->why : !onnx_ops[k].name ? "not an ONNX operator dmo runs" : "no op spec");
 	return 1;
 }
 
@@ -479,7 +488,10 @@ int dmo_net_from_model(const struct dmo_model *model, struct dmo_net *net, char 
 	net->n_tensors = model->n_tensors;
 	net->n_steps = model->n_layers;
 	for (size_t t = 0; t < model->n_tensors; t++)
-		if (tensor_of(&model->tensors[t], &net->tensors[t], err, err_len))
+		if (tensor_of(&model->tensors[t],
+			      model->format == DMO_FORMAT_ONNX && model->tensors[t].producer >= 0 &&
+				      shape_only(model, (size_t)model->tensors[t].producer),
+			      &net->tensors[t], err, err_len))
 			goto fail;
 	for (size_t i = 0; i < model->n_layers; i++) {
 		int rc = step_of(model, i, net, err, err_len);

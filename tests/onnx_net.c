@@ -1,4 +1,4 @@
-/* onnx_net.c [--ops|--qdq] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
+/* onnx_net.c [--ops|--qdq|--ew] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
  * ONNX file (opset 13, every weight an initializer, every intermediate
  * shape in value_info) and one input for it, for the ONNX end-to-end tests:
  * dmo infer against ONNX Runtime, plan --verify with its real weights, run
@@ -23,7 +23,19 @@
  * its output (int8, for an exact comparison).
  * Their input is x scaled by 8 and cut to a multiple of 1/32: some values pass 6,
  * and about half of them fall halfway between two steps of 1/16, where
- * QuantizeLinear's rounding (half to even) matters. */
+ * QuantizeLinear's rounding (half to even) matters.
+ *
+ * --ew writes ONNX's float element-wise ops (kernels_onnx_ew.c), every
+ * constant an initializer:
+ *
+ *   x 1x4x6x6 -> BatchNormalization (epsilon 1e-3) -> HardSwish
+ *   -> Mul by a constant 1x4x1x1 -> Sub a constant 6 (a row)
+ *   -> Div by a constant scalar -> Clip [-0.5, 0.75] = c
+ *   -> HardSigmoid (alpha 0.3, beta 0.4) = h -> GlobalAveragePool = g
+ *   -> Mul(g, h) (g broadcasts: the reader commutes it) -> Add(constant
+ *      1x4x1x1, that) = y 1x4x6x6
+ *
+ * Its input is x scaled by 3, so that HardSwish and Clip meet their bends. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,17 +289,66 @@ static size_t ops(int qdq_only)
 	return 4 * 5 * 5;
 }
 
+/* ---- --ew: ONNX's element-wise ops ---- */
+
+/* The --ew model; returns as cnn(). */
+static size_t elementwise(void)
+{
+	static const int64_t d_x[] = { 1, 4, 6, 6 }, d_c[] = { 4 }, d_cc[] = { 1, 4, 1, 1 },
+			     d_row[] = { 6 }, d_g[] = { 1, 4, 1, 1 };
+	static const float divisor = 1.5f, lo = -0.5f, hi = 0.75f;
+	static float var[4];
+	static char *in_bn[] = { "x", "gamma", "beta", "mean", "var", NULL }, *in_hs[] = { "bn", NULL },
+		    *in_m[] = { "hs", "chan", NULL }, *in_s[] = { "m", "row", NULL },
+		    *in_d[] = { "s", "divisor", NULL }, *in_c[] = { "d", "lo", "hi", NULL },
+		    *in_h[] = { "c", NULL }, *in_g[] = { "h", NULL }, *in_gh[] = { "g", "h", NULL },
+		    *in_y[] = { "bias", "gh", NULL };
+
+	weights("gamma", 1, d_c);
+	weights("beta", 1, d_c);
+	weights("mean", 1, d_c);
+	for (size_t k = 0; k < 4; k++) /* variances are positive */
+		var[k] = 0.25f + next_value() * next_value();
+	constant("var", 1, d_c, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, var, sizeof var);
+	weights("chan", 4, d_cc);
+	weights("row", 1, d_row);
+	constant("divisor", 0, NULL, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, &divisor, sizeof divisor);
+	constant("lo", 0, NULL, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, &lo, sizeof lo);
+	constant("hi", 0, NULL, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, &hi, sizeof hi);
+	weights("bias", 4, d_cc);
+	node("BatchNormalization", in_bn, "bn", attr_scalar("epsilon", 0, 1e-3f, 1), NULL, NULL);
+	node("HardSwish", in_hs, "hs", NULL, NULL, NULL);
+	node("Mul", in_m, "m", NULL, NULL, NULL);
+	node("Sub", in_s, "s", NULL, NULL, NULL);
+	node("Div", in_d, "d", NULL, NULL, NULL);
+	node("Clip", in_c, "c", NULL, NULL, NULL);
+	node("HardSigmoid", in_h, "h", attr_scalar("alpha", 0, 0.3f, 1), attr_scalar("beta", 0, 0.4f, 1),
+	     NULL);
+	node("GlobalAveragePool", in_g, "g", NULL, NULL, NULL);
+	node("Mul", in_gh, "gh", NULL, NULL, NULL);
+	node("Add", in_y, "y", NULL, NULL, NULL);
+	input_list[0] = value_info("x", 4, d_x);
+	output_list[0] = value_info("y", 4, d_x);
+	const char *mids[] = { "bn", "hs", "m", "s", "d", "c", "h", "gh" };
+	size_t k;
+	for (k = 0; k < sizeof mids / sizeof mids[0]; k++)
+		info_list[k] = value_info((char *)mids[k], 4, d_x);
+	info_list[k] = value_info("g", 4, d_g);
+	return 4 * 6 * 6;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc == 4 ? argv[1] : "";
 	int is_ops = !strcmp(mode, "--ops"), is_qdq = !strcmp(mode, "--qdq");
+	int is_ew = !strcmp(mode, "--ew");
 
-	if ((argc != 3 && argc != 4) || (argc == 4 && !is_ops && !is_qdq)) {
-		fprintf(stderr, "usage: onnx_net [--ops|--qdq] MODEL.onnx INPUT.bin\n");
+	if ((argc != 3 && argc != 4) || (argc == 4 && !is_ops && !is_qdq && !is_ew)) {
+		fprintf(stderr, "usage: onnx_net [--ops|--qdq|--ew] MODEL.onnx INPUT.bin\n");
 		return 2;
 	}
 	argv += argc - 3;
-	size_t n_x = is_ops || is_qdq ? ops(is_qdq) : cnn();
+	size_t n_x = is_ew ? elementwise() : is_ops || is_qdq ? ops(is_qdq) : cnn();
 
 	Onnx__GraphProto graph;
 	onnx__graph_proto__init(&graph);
@@ -306,7 +367,7 @@ int main(int argc, char **argv)
 	onnx__operator_set_id_proto__init(&opset);
 	opset.domain = "";
 	opset.has_version = 1;
-	opset.version = 13;
+	opset.version = is_ew ? 14 : 13; /* HardSwish is from opset 14 */
 	Onnx__ModelProto model;
 	onnx__model_proto__init(&model);
 	model.has_ir_version = 1;
@@ -326,7 +387,9 @@ int main(int argc, char **argv)
 	}
 	float x[3 * 12 * 12];
 	for (size_t k = 0; k < n_x; k++)
-		x[k] = is_ops || is_qdq ? (float)(long)(next_value() * 8 * 32) / 32 : next_value();
+		x[k] = is_ops || is_qdq ? (float)(long)(next_value() * 8 * 32) / 32
+		       : is_ew	       ? 3 * next_value()
+				       : next_value();
 	f = fopen(argv[2], "wb");
 	if (!f || fwrite(x, sizeof x[0] * n_x, 1, f) != 1 || fclose(f) != 0) {
 		perror(argv[2]);
