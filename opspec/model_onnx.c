@@ -527,9 +527,10 @@ static int is_onnx_elementwise(const char *op)
 	       !strcmp(op, "BatchNormalization");
 }
 
-/* An Add or Mul whose activation of the output's shape is its second
- * operand gets it first (they commute): O_s is the first operand's
- * (docs/formulas.md, 4.5), and a constant is no arena tensor. */
+/* An Add, Sub, Mul or Div whose activation of the output's shape is its
+ * second operand gets it first: O_s is the first operand's (docs/formulas.md,
+ * 4.5), and a constant is no arena tensor.  Add and Mul commute; a Sub or
+ * Div keeps its meaning through dmo_model_onnx_commuted. */
 static void commute_operands(struct dmo_model *m, struct dmo_model_layer *layer)
 {
 	const struct dmo_model_tensor *a = operand(m, layer, 0), *b = operand(m, layer, 1);
@@ -581,8 +582,7 @@ static int derive_onnx_elementwise_spec(struct onnx *o, size_t l, const Onnx__No
 		if (in2 == NULL || in2->rank < 0 || !in2->known_dtype || in2->dtype != DMO_F32)
 			return unsupported(o, layer, "a second operand that is not float32");
 		if (in->elems != out->elems || in->rank > out->rank)
-			return unsupported(o, layer, "the first operand '%s' broadcasts to the output (dmo's O_s is of a first operand of the output's shape)",
-					   in->name);
+			return unsupported(o, layer, "no activation operand of the output's shape (dmo's O_s is of such a first operand)");
 		snprintf(text, sizeof text, "%s:in=%s,dtype=f32",
 			 !strcmp(op, "Add") ? "add" : !strcmp(op, "Sub") ? "sub"
 						    : !strcmp(op, "Mul") ? "mul" : "div", shape);
@@ -606,7 +606,7 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	if (layer->n_results != 1 || in == NULL)
 		return unsupported(o, layer, "not one input and one output tensor");
 	out = &m->tensors[layer->results[0]];
-	if (!strcmp(op, "Add") || !strcmp(op, "Mul")) {
+	if (!strcmp(op, "Add") || !strcmp(op, "Mul") || !strcmp(op, "Sub") || !strcmp(op, "Div")) {
 		commute_operands(m, layer);
 		in = operand(m, layer, 0);
 		w = operand(m, layer, 1);
@@ -1134,4 +1134,13 @@ double dmo_model_onnx_float(const struct dmo_model *m, size_t l, const char *nam
 	const Onnx__AttributeProto *a = n ? dmo_onnx_attr(n, name) : NULL;
 
 	return a && a->has_f ? a->f : def;
+}
+
+int dmo_model_onnx_commuted(const struct dmo_model *m, size_t l)
+{
+	const Onnx__NodeProto *n = layer_node(m, l);
+	const struct dmo_model_layer *layer = n ? &m->layers[l] : NULL;
+
+	return layer && n->n_input >= 2 && layer->n_operands >= 2 && layer->operands[0] >= 0 &&
+	       strcmp(m->tensors[layer->operands[0]].name, n->input[0]) != 0;
 }

@@ -527,8 +527,12 @@ static int run_onnx_elementwise(struct ctx *c)
 		to_shape(in2, &in2_shape);
 		if (!c->arena)
 			return 0;
-		rc = dk_binary_bcast_f32(binaries[s->op], &out_shape, &in_shape, at(c, in), &in2_shape,
-					 at(c, in2), at(c, out), NULL);
+		/* A commuted Sub or Div reads its operands as the node orders
+		 * them: element e of both, then out[e], as before. */
+		rc = s->commuted ? dk_binary_bcast_f32(binaries[s->op], &out_shape, &in2_shape,
+						       at(c, in2), &in_shape, at(c, in), at(c, out), NULL)
+				 : dk_binary_bcast_f32(binaries[s->op], &out_shape, &in_shape, at(c, in),
+						       &in2_shape, at(c, in2), at(c, out), NULL);
 		if (rc)
 			return fail(c, "the operands do not broadcast to the output");
 		float_activation(at(c, out), elems(out), s->act);

@@ -97,6 +97,7 @@ struct dmo_net_step {
 	float beta;             /* softmax; hardsigmoid (alpha x + beta) */
 	float alpha;            /* hardsigmoid */
 	float clip_lo, clip_hi; /* clip */
+	int commuted;           /* ONNX's sub, div: input 1 op input 0 */
 	int softmax_row;        /* elements a softmax row holds (0: the last dim's;
 				 * an ONNX Softmax before opset 13 is flattened at
 				 * its axis) */

@@ -301,6 +301,10 @@ static int onnx_options(const struct dmo_model *model, size_t i, struct dmo_net 
 		}
 		s->n_inputs = 1;
 		return 0;
+	case DMO_NET_SUB:
+	case DMO_NET_DIV:
+		s->commuted = dmo_model_onnx_commuted(model, i);
+		return 0;
 	case DMO_NET_HARDSIGMOID:
 		s->alpha = (float)dmo_model_onnx_float(model, i, "alpha", 0.2);
 		s->beta = (float)dmo_model_onnx_float(model, i, "beta", 0.5);

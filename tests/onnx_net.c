@@ -29,11 +29,15 @@
  * constant an initializer:
  *
  *   x 1x4x6x6 -> BatchNormalization (epsilon 1e-3) -> HardSwish
- *   -> Mul by a constant 1x4x1x1 -> Sub a constant 6 (a row)
+ *   -> Mul by a constant 1x4x1x1 = m -> Sub(a constant row of 6, m)
  *   -> Div by a constant scalar -> Clip [-0.5, 0.75] = c
- *   -> HardSigmoid (alpha 0.3, beta 0.4) = h -> GlobalAveragePool = g
- *   -> Mul(g, h) (g broadcasts: the reader commutes it) -> Add(constant
- *      1x4x1x1, that) = y 1x4x6x6
+ *   -> HardSigmoid (alpha 0.3, beta 0.4) = h, in [0.25, 0.625]
+ *   -> GlobalAveragePool = g -> Div(g, h) = q -> Mul(g, q)
+ *   -> Add(constant 1x4x1x1, that) = y 1x4x6x6
+ *
+ * where the reader puts the operand of the output's shape first: the
+ * constant-first Sub and Add, and Div(g, h) and Mul(g, q), whose first
+ * operand broadcasts.
  *
  * Its input is x scaled by 3, so that HardSwish and Clip meet their bends. */
 #include <stdio.h>
@@ -299,10 +303,10 @@ static size_t elementwise(void)
 	static const float divisor = 1.5f, lo = -0.5f, hi = 0.75f;
 	static float var[4];
 	static char *in_bn[] = { "x", "gamma", "beta", "mean", "var", NULL }, *in_hs[] = { "bn", NULL },
-		    *in_m[] = { "hs", "chan", NULL }, *in_s[] = { "m", "row", NULL },
+		    *in_m[] = { "hs", "chan", NULL }, *in_s[] = { "row", "m", NULL },
 		    *in_d[] = { "s", "divisor", NULL }, *in_c[] = { "d", "lo", "hi", NULL },
-		    *in_h[] = { "c", NULL }, *in_g[] = { "h", NULL }, *in_gh[] = { "g", "h", NULL },
-		    *in_y[] = { "bias", "gh", NULL };
+		    *in_h[] = { "c", NULL }, *in_g[] = { "h", NULL }, *in_q[] = { "g", "h", NULL },
+		    *in_gq[] = { "g", "q", NULL }, *in_y[] = { "bias", "gh", NULL };
 
 	weights("gamma", 1, d_c);
 	weights("beta", 1, d_c);
@@ -325,11 +329,12 @@ static size_t elementwise(void)
 	node("HardSigmoid", in_h, "h", attr_scalar("alpha", 0, 0.3f, 1), attr_scalar("beta", 0, 0.4f, 1),
 	     NULL);
 	node("GlobalAveragePool", in_g, "g", NULL, NULL, NULL);
-	node("Mul", in_gh, "gh", NULL, NULL, NULL);
+	node("Div", in_q, "q", NULL, NULL, NULL);
+	node("Mul", in_gq, "gh", NULL, NULL, NULL);
 	node("Add", in_y, "y", NULL, NULL, NULL);
 	input_list[0] = value_info("x", 4, d_x);
 	output_list[0] = value_info("y", 4, d_x);
-	const char *mids[] = { "bn", "hs", "m", "s", "d", "c", "h", "gh" };
+	const char *mids[] = { "bn", "hs", "m", "s", "d", "c", "h", "q", "gh" };
 	size_t k;
 	for (k = 0; k < sizeof mids / sizeof mids[0]; k++)
 		info_list[k] = value_info((char *)mids[k], 4, d_x);

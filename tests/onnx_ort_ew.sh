@@ -50,13 +50,16 @@ f32_close "BatchNormalization .. Add: dmo infer = ONNX Runtime" "$WORK/ew.ort" "
 cmp -s "$WORK/ew.overlap" "$WORK/ew.plain" && echo "ok: --ew: the overlapped arena gives the plain one's bytes" ||
 	fail "--ew: the overlapped arena's output differs from the plain one's"
 "$DMO" model "$WORK/ew.onnx" >"$WORK/ew.model" 2>&1
-expect_eq "--ew: layers with an op spec" 10 "$(grep -c "^ *[0-9][0-9]* .*:in=.*,dtype=f32$" "$WORK/ew.model")"
-# Mul(g 1x4x1x1, h 1x4x6x6): commuted, h is the profiled input.
-grep -q "^    9  9_mul  *Mul  *none   18;20 .* mul:in=1x4x6x6,dtype=f32$" "$WORK/ew.model" &&
-	echo "ok: the Mul whose first operand broadcasts is commuted" || fail "$(grep 9_mul "$WORK/ew.model")"
+expect_eq "--ew: layers with an op spec" 11 "$(grep -c "^ *[0-9][0-9]* .*:in=.*,dtype=f32$" "$WORK/ew.model")"
+# Div(g 1x4x1x1, h 1x4x6x6) and Mul(g, q): h and q (tensors 18 and 19)
+# come first, the profiled input; Sub(row, m): m (14) first.
+for row in "    4  4_sub  *Sub  *none   14;5 .* sub:in=1x4x6x6" "    9  9_div  *Div  *none   18;21 .* div:in=1x4x6x6" \
+	   "   10  10_mul  *Mul  *none   19;21 .* mul:in=1x4x6x6"; do
+	grep -q "^$row,dtype=f32$" "$WORK/ew.model" && echo "ok: commuted: $row" || fail "not commuted: $row"
+done
 "$DMO" run -q --out "$WORK/run" --model "$WORK/ew.onnx" >/dev/null 2>&1
 expect_eq "--ew: dmo run --model exit status" 0 $?
 "$DMO" analyze "$WORK/run" >"$WORK/analyze.out" 2>&1
 expect_eq "--ew: dmo analyze exit status" 0 $?
-expect_eq "--ew: layers with verdict ok" 10 "$(grep -c " ok$" "$WORK/analyze.out")"
+expect_eq "--ew: layers with verdict ok" 11 "$(grep -c " ok$" "$WORK/analyze.out")"
 finish
