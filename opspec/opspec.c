@@ -187,6 +187,11 @@ const char *dmo_opspec_value_format(enum dmo_op op, int key)
 	return key >= 0 && key < KEY_COUNT ? key_info[key].format : NULL;
 }
 
+int dmo_op_onnx_elementwise(enum dmo_op op)
+{
+	return op >= DMO_OP_SUB && op <= DMO_OP_BATCHNORM;
+}
+
 int dmo_op_binary(enum dmo_op op)
 {
 	return op == DMO_OP_ADD || op == DMO_OP_MUL || op == DMO_OP_SUB || op == DMO_OP_DIV;
@@ -569,7 +574,7 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 	case DMO_OP_SOFTMAX:
 	case DMO_OP_LOGISTIC:
 	case DMO_OP_TANH:
-	case DMO_OP_SUB:
+	case DMO_OP_SUB: /* ONNX's element-wise ops */
 	case DMO_OP_DIV:
 	case DMO_OP_HARDSIGMOID:
 	case DMO_OP_HARDSWISH:
@@ -769,7 +774,7 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 				s->batch, s->in_c, s->out_c,
 				dmo_dtype_name(s->dtype));
 	if (s->op < DMO_OP_CONV2D || (s->op >= DMO_OP_RESHAPE && s->op <= DMO_OP_DEQUANTIZE) ||
-	    s->op == DMO_OP_TANH || (s->op >= DMO_OP_SUB && s->op <= DMO_OP_BATCHNORM))
+	    s->op == DMO_OP_TANH || dmo_op_onnx_elementwise(s->op))
 		return snprintf(buf, len, "%s:in=%dx%dx%dx%d,dtype=%s%s%s",
 				dmo_op_name(s->op), s->batch, s->in_h, s->in_w,
 				s->in_c, dmo_dtype_name(s->dtype),
@@ -833,6 +838,8 @@ const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec)
 {
 	enum dmo_dtype in = spec->dtype, out = spec->out_dtype;
 
+	if (dmo_op_onnx_elementwise(spec->op))
+		return in == DMO_F32 ? NULL : "f32";
 	switch (spec->op) {
 	case DMO_OP_RESHAPE:
 	case DMO_OP_PAD:
@@ -849,12 +856,6 @@ const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec)
 	case DMO_OP_DEQUANTIZE:
 		return in == DMO_I8 && out == DMO_F32 ? NULL : "i8 to f32";
 	case DMO_OP_TANH:
-	case DMO_OP_SUB:
-	case DMO_OP_DIV:
-	case DMO_OP_HARDSIGMOID:
-	case DMO_OP_HARDSWISH:
-	case DMO_OP_CLIP:
-	case DMO_OP_BATCHNORM:
 		return in == DMO_F32 ? NULL : "f32";
 	default:
 		if (spec->layout == DMO_LAYOUT_NCHW)

@@ -99,6 +99,9 @@ const char *dmo_op_name(enum dmo_op op);
 /* Whether OP reads a second operand element by element (add, sub, mul,
  * div), which the runner feeds with the input's shape. */
 int dmo_op_binary(enum dmo_op op);
+/* Whether OP is one of ONNX's f32 element-wise ops (sub, div, hardsigmoid,
+ * hardswish, clip, batchnorm): flat order, output of the input's shape. */
+int dmo_op_onnx_elementwise(enum dmo_op op);
 /* What OP computes, one line (`dmo ops`). */
 const char *dmo_op_meaning(enum dmo_op op);
 

@@ -289,14 +289,6 @@ static int run_case(const char *dir, const struct dmo_model *m, float **out, siz
 		rc = s->op == DMO_OP_ADD ? dk_add_f32(&p, x.v, w.v, y, NULL)
 					 : dk_mul_f32(&p, x.v, w.v, y, NULL);
 		break;
-	case DMO_OP_SUB:
-	case DMO_OP_DIV:
-	case DMO_OP_HARDSIGMOID:
-	case DMO_OP_HARDSWISH:
-	case DMO_OP_CLIP:
-	case DMO_OP_BATCHNORM:
-		rc = run_net(dir, m, y);
-		break;
 	case DMO_OP_RELU6:
 	case DMO_OP_TANH:
 	case DMO_OP_SOFTMAX:
@@ -306,6 +298,10 @@ static int run_case(const char *dir, const struct dmo_model *m, float **out, siz
 		rc = run_flat(dir, m, x.v, y);
 		break;
 	default:
+		if (dmo_op_onnx_elementwise(s->op)) {
+			rc = run_net(dir, m, y);
+			break;
+		}
 		*why = "no f32 reference kernel run here";
 		rc = 1;
 		goto done;

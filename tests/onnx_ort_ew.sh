@@ -20,14 +20,8 @@ data=${ONNX_TESTDATA:-/usr/share/libonnx-testdata/data}
 for case in node/test_sub_bcast node/test_div_bcast node/test_add_bcast node/test_mul_bcast \
 	    node/test_sub_example node/test_hardsigmoid node/test_hardsigmoid_default \
 	    node/test_hardswish node/test_clip_default_inbounds pytorch-operator/test_operator_clip; do
-	d="$data/$case" name=${case#*/}
-	# shellcheck disable=SC2086
-	$TENSOR_BYTES $(ls "$d"/test_data_set_0/input_*.pb | sort) >"$WORK/$name.in"
-	$ORT "$d/model.onnx" "$WORK/$name.in" "$WORK/$name.ort" 2>/dev/null
-	expect_eq "$name: ONNX Runtime exit status" 0 $?
-	"$DMO" infer -q --input "$WORK/$name.in" --output "$WORK/$name.dmo" "$d/model.onnx" \
-		>/dev/null 2>"$WORK/$name.err"
-	expect_eq "$name: dmo infer exit status" 0 $? || cat "$WORK/$name.err"
+	name=${case#*/}
+	ort_node_case "$data/$case" "$name"
 	f32_close "$name: dmo infer = ONNX Runtime" "$WORK/$name.ort" "$WORK/$name.dmo"
 done
 for name in test_sub_bcast test_div_bcast; do

@@ -9,13 +9,6 @@
  * loops run over the output in memory order too). */
 #include "kernels_internal.h"
 
-static size_t flat_elems(const struct dk_params *p)
-{
-	if (!p || p->batch < 1 || p->in_h < 1 || p->in_w < 1 || p->in_c < 1)
-		return 0;
-	return (size_t)p->batch * p->in_h * p->in_w * p->in_c;
-}
-
 /* ---- broadcasting binary ops ---- */
 
 /* Strides of SHAPE's elements seen from an output of RANK dims (NumPy's
@@ -91,22 +84,6 @@ int dk_binary_bcast_f32(enum dk_binary op, const struct dk_shape *out_shape,
 
 /* ---- unary ops, and batchnorm's per-channel affine map ---- */
 
-/* out[e] = ELEM(p, in[e]) in flat order over the elements the thread owns. */
-#define ONNX_UNARY_KERNEL(NAME, ELEM)                                              \
-	int NAME(const struct dk_params *p, const float *in, float *out,           \
-		 const struct dk_thread *t)                                        \
-	{                                                                          \
-		struct share sh;                                                   \
-		size_t n = flat_elems(p);                                          \
-                                                                                   \
-		if (!n || !in || !out || share_init(&sh, t, n))                    \
-			return -1;                                                 \
-		for (size_t e = sh.lo; e < sh.hi; e++)                             \
-			if (owns(&sh, e))                                          \
-				out[e] = ELEM(p, in[e]);                           \
-		return 0;                                                          \
-	}
-
 static inline float clamp_f32(float x, float lo, float hi)
 {
 	return x < lo ? lo : x > hi ? hi : x;
@@ -129,15 +106,15 @@ static inline float clip_f32(const struct dk_params *p, float x)
 	return clamp_f32(x, p->lo, p->hi);
 }
 
-ONNX_UNARY_KERNEL(dk_hardsigmoid_f32, hardsigmoid_f32)
-ONNX_UNARY_KERNEL(dk_hardswish_f32, hardswish_f32)
-ONNX_UNARY_KERNEL(dk_clip_f32, clip_f32)
+DK_FLAT_KERNEL(dk_hardsigmoid_f32, float, float, hardsigmoid_f32)
+DK_FLAT_KERNEL(dk_hardswish_f32, float, float, hardswish_f32)
+DK_FLAT_KERNEL(dk_clip_f32, float, float, clip_f32)
 
 int dk_batchnorm_f32(const struct dk_params *p, const float *scale, const float *shift,
 		     const float *in, float *out, const struct dk_thread *t)
 {
 	struct share sh;
-	size_t n = flat_elems(p), inner = n ? (size_t)p->in_w * p->in_c : 1;
+	size_t n = elems_or_zero(p), inner = n ? (size_t)p->in_w * p->in_c : 1;
 
 	if (!n || !scale || !shift || !in || !out || share_init(&sh, t, n))
 		return -1;
