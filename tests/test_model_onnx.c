@@ -35,7 +35,7 @@ static struct {
 	Onnx__SparseTensorProto sparse, *sparse_p[1];
 	Onnx__OperatorSetIdProto opset, *opset_p[1];
 	int64_t init_dims[4][10], ints[12][8];
-	char strs[48][24], *name_p[3][2][4];
+	char strs[48][24], *name_p[3][2][5];
 	size_t n_strs;
 	unsigned char packed[8192];
 	size_t len;
@@ -119,7 +119,7 @@ static Onnx__ValueInfoProto *value(int where, const char *name, int32_t type, in
 	return &B.vi[i];
 }
 
-/* Split "a,b" into up to 4 names (an empty one stays: an absent operand). */
+/* Split "a,b" into up to 5 names (an empty one stays: an absent operand). */
 static size_t names(const char *list, char **out)
 {
 	size_t n = 0;
@@ -129,7 +129,7 @@ static size_t names(const char *list, char **out)
 		char buf[16] = "";
 
 		memcpy(buf, p, end ? (size_t)(end - p) : strlen(p));
-		ck_assert_uint_lt(n, 4);
+		ck_assert_uint_lt(n, 5);
 		out[n++] = str(buf);
 		if (!end)
 			return n;
@@ -877,6 +877,78 @@ START_TEST(flat_ops)
 }
 END_TEST
 
+/* ONNX's element-wise ops (kernels_onnx_ew.c): the operand of the output's
+ * shape is put first (a Sub or Div so swapped says so), BatchNormalization
+ * needs constants, HardSigmoid and HardSwish are f32. */
+START_TEST(onnx_elementwise)
+{
+	static float one = 1, three[3] = { 1, 2, 3 }, six[6] = { 1, 2, 3, 4, 5, 6 };
+	struct dmo_model m;
+	char err[512] = "";
+	Onnx__TensorProto *t;
+
+	/* Sub(c, x): x is first in the layer, the node's order kept. */
+	start();
+	value(IN, "x", FLOAT, 4, 1, 3, 4, 4);
+	t = initializer("c", FLOAT, 0);
+	t->float_data = &one;
+	t->n_float_data = 1;
+	node("Sub", "c,x", "y");
+	ck_assert_msg(read_packed(NULL, &m, err, sizeof err) == 0, "%s", err);
+	ck_assert_str_eq(m.layers[0].spec, "sub:in=1x3x4x4,dtype=f32");
+	ck_assert_str_eq(m.tensors[m.layers[0].operands[0]].name, "x");
+	ck_assert_int_eq(dmo_model_onnx_commuted(&m, 0), 1);
+	dmo_model_free(&m);
+	/* Div(g 1x3x1x1, h 1x3x4x4), both activations: h first. */
+	start();
+	value(IN, "g", FLOAT, 4, 1, 3, 1, 1);
+	value(IN, "h", FLOAT, 4, 1, 3, 4, 4);
+	node("Div", "g,h", "y");
+	ck_assert_msg(read_packed(NULL, &m, err, sizeof err) == 0, "%s", err);
+	ck_assert_str_eq(m.layers[0].spec, "div:in=1x3x4x4,dtype=f32");
+	ck_assert_int_eq(dmo_model_onnx_commuted(&m, 0), 1);
+	dmo_model_free(&m);
+	/* Div(h, g): as the node has it. */
+	B.node[0].input[0] = str("h");
+	B.node[0].input[1] = str("g");
+	ck_assert_msg(read_packed(NULL, &m, err, sizeof err) == 0, "%s", err);
+	ck_assert_int_eq(dmo_model_onnx_commuted(&m, 0), 0);
+	dmo_model_free(&m);
+	/* The operand of the output's shape a constant: no op spec. */
+	start();
+	value(IN, "g", FLOAT, 4, 1, 3, 1, 1);
+	t = initializer("c", FLOAT, 3, 3, 1, 2);
+	t->float_data = six;
+	t->n_float_data = 6;
+	node("Sub", "g,c", "y");
+	expect_layer(NULL, "no activation operand of the output's shape (dmo's O_s is of such a first operand)");
+
+	/* BatchNormalization: batchnorm over N x C x 1 x H*W, its four
+	 * parameters constants; given as graph inputs, no op spec. */
+	start();
+	value(IN, "x", FLOAT, 4, 2, 3, 4, 4);
+	for (int k = 0; k < 4; k++) {
+		t = initializer((const char *[]){ "s", "b", "mean", "var" }[k], FLOAT, 1, 3);
+		t->float_data = three;
+		t->n_float_data = 3;
+	}
+	node("BatchNormalization", "x,s,b,mean,var", "y");
+	expect_layer("batchnorm:in=2x3x1x16,dtype=f32", NULL);
+	B.graph.n_initializer = 3;
+	value(IN, "var", FLOAT, 1, 3);
+	expect_layer(NULL, "scale, B, mean and var must be constants (the net folds them)");
+
+	/* HardSigmoid and HardSwish: f32 only. */
+	relu_graph();
+	B.node[0].op_type = str("HardSigmoid");
+	expect_layer("hardsigmoid:in=1x3x4x4,dtype=f32", NULL);
+	B.node[0].op_type = str("HardSwish");
+	expect_layer("hardswish:in=1x3x4x4,dtype=f32", NULL);
+	B.tensor_type[1].elem_type = INT8;
+	expect_layer(NULL, "float32 input to int8 output (dmo's HardSwish is f32)");
+}
+END_TEST
+
 START_TEST(layout_faults)
 {
 	Onnx__NodeProto *n;
@@ -945,6 +1017,7 @@ int main(void)
 	tcase_add_test(tc, layout_faults);
 	tcase_add_test(tc, inferred_shapes);
 	tcase_add_test(tc, flat_ops);
+	tcase_add_test(tc, onnx_elementwise);
 	suite_add_tcase(suite, tc);
 
 	return dmo_run_suite(suite);
