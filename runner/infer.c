@@ -806,6 +806,8 @@ static int prepare_step(struct ctx *c)
 		rc = run_convert(c);
 		break;
 	case DMO_NET_SHAPE_ONLY:
+		if (c->arena)
+			memset(at(c, out), 0, dmo_net_tensor_bytes(c->net, c->step->output));
 		rc = 0;
 		break;
 	default:

@@ -51,7 +51,8 @@ enum dmo_net_op {
 	DMO_NET_BATCHNORM,   /* in N x C x ..., scale [C], shift [C] */
 	/* ONNX's shape arithmetic (Shape, Cast, Slice, ... of int32/int64
 	 * tensors) whose values no kernel reads: shape inference resolved
-	 * them into the op specs, as ONNX Runtime folds them; nothing runs. */
+	 * them into the op specs, as ONNX Runtime folds them; no kernel runs,
+	 * the output gets zero bytes (defined, the same in every arena). */
 	DMO_NET_SHAPE_ONLY,
 	DMO_NET_OP_COUNT
 };
