@@ -550,6 +550,79 @@ static int is_flat_op(const char *op)
 	       !strcmp(op, "DequantizeLinear");
 }
 
+/* ---- ONNX's float32 element-wise ops (kernels_onnx_ew.c) ---- */
+
+static int is_onnx_elementwise(const char *op)
+{
+	return !strcmp(op, "Add") || !strcmp(op, "Sub") || !strcmp(op, "Mul") ||
+	       !strcmp(op, "Div") || !strcmp(op, "HardSigmoid") || !strcmp(op, "HardSwish") ||
+	       !strcmp(op, "BatchNormalization");
+}
+
+/* An Add, Sub, Mul or Div whose activation of the output's shape is its
+ * second operand (a constant first, as PyTorch's bias + x) gets it first: O_s is the first operand's (docs/formulas.md,
+ * 4.5), and a constant is no arena tensor.  Add and Mul commute; a Sub or
+ * Div keeps its meaning through dmo_model_onnx_commuted. */
+static void commute_operands(struct dmo_model *m, struct dmo_model_layer *layer)
+{
+	const struct dmo_model_tensor *a = operand(m, layer, 0), *b = operand(m, layer, 1);
+	const struct dmo_model_tensor *out = &m->tensors[layer->results[0]];
+
+	if (layer->n_operands != 2 || a == NULL || b == NULL || b->producer == DMO_MODEL_CONSTANT ||
+	    b->rank < 0 || b->elems != out->elems)
+		return;
+	if (a->producer == DMO_MODEL_CONSTANT || a->elems != out->elems) {
+		int t = layer->operands[0];
+
+		layer->operands[0] = layer->operands[1];
+		layer->operands[1] = t;
+	}
+}
+
+/* Add, Sub, Mul, Div (NumPy broadcasting), HardSigmoid, HardSwish and
+ * BatchNormalization, float32 (docs/models.md): element-wise in flat order
+ * over the stored dims, so layout-free.  A binary op's first operand must
+ * have the output's shape (the second broadcasts); BatchNormalization
+ * reads as batchnorm:in=N x C x 1 x (the rest). */
+static int derive_onnx_elementwise_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
+					 struct dmo_model_tensor *in, struct dmo_model_tensor *out)
+{
+	struct dmo_model *m = o->model;
+	struct dmo_model_layer *layer = &m->layers[l];
+	const char *op = layer->op_name;
+	const struct dmo_model_tensor *in2 = operand(m, layer, 1);
+	char text[256], shape[96];
+
+	if (in->dtype != DMO_F32 || !out->known_dtype || out->dtype != DMO_F32)
+		return unsupported(o, layer, "%s input to %s output (dmo's %s is f32)", in->type_name,
+				   out->type_name, op);
+	dmo_model_flat_shape(out, shape, sizeof shape);
+	if (!strcmp(op, "BatchNormalization")) {
+		if (dmo_onnx_attr_int(n, "training_mode", 0) != 0 || in->rank < 2 ||
+		    layer->n_operands != 5)
+			return unsupported(o, layer, "not the inference form over N x C x ...");
+		for (size_t k = 1; k < 5; k++)
+			if (operand(m, layer, k) == NULL || operand(m, layer, k)->producer != DMO_MODEL_CONSTANT)
+				return unsupported(o, layer, "scale, B, mean and var must be constants (the net folds them)");
+		snprintf(text, sizeof text, "batchnorm:in=%lldx%lldx1x%lld,dtype=f32",
+			 (long long)in->shape[0], (long long)in->shape[1],
+			 (long long)dims_product(in, 2, in->rank));
+	} else if (!strcmp(op, "HardSigmoid") || !strcmp(op, "HardSwish")) {
+		snprintf(text, sizeof text, "%s:in=%s,dtype=f32",
+			 !strcmp(op, "HardSigmoid") ? "hardsigmoid" : "hardswish", shape);
+	} else {
+		if (in2 == NULL || in2->rank < 0 || !in2->known_dtype || in2->dtype != DMO_F32)
+			return unsupported(o, layer, "a second operand that is not float32");
+		if (in->elems != out->elems || in->rank > out->rank)
+			return unsupported(o, layer, "no activation operand of the output's shape (dmo's O_s is of such a first operand)");
+		snprintf(text, sizeof text, "%s:in=%s,dtype=f32",
+			 !strcmp(op, "Add") ? "add" : !strcmp(op, "Sub") ? "sub"
+						    : !strcmp(op, "Mul") ? "mul" : "div", shape);
+	}
+	return dmo_model_layer_spec_runnable(m, l, text, layer->operands[0], layer->results[0],
+					     o->source, o->err, o->err_len);
+}
+
 /* Derive layer L's op spec; fill an output shape the file left out from it.
  * Returns 0 (supported or not), or -1 with the error set. */
 static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
@@ -570,16 +643,12 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 
 	if (layer->n_results != 1 || in == NULL)
 		return unsupported(o, layer, "not one input and one output tensor");
-	/* Add and Mul commute: a constant first (PyTorch's bias + x) is read
-	 * as the second operand, the activation as the input in the arena. */
-	if ((!strcmp(op, "Add") || !strcmp(op, "Mul")) && layer->n_operands == 2 && w &&
-	    in->producer == DMO_MODEL_CONSTANT && w->producer != DMO_MODEL_CONSTANT) {
-		layer->operands[0] = layer->operands[1];
-		layer->operands[1] = (int)(in - m->tensors);
+	out = &m->tensors[layer->results[0]];
+	if (!strcmp(op, "Add") || !strcmp(op, "Mul") || !strcmp(op, "Sub") || !strcmp(op, "Div")) {
+		commute_operands(m, layer);
 		in = operand(m, layer, 0);
 		w = operand(m, layer, 1);
 	}
-	out = &m->tensors[layer->results[0]];
 	if (in->rank < 0)
 		return fail(o, "node %zu (%s) reads '%s', whose shape is unknown", o->node + 1, op, in->name);
 	if (in->producer == DMO_MODEL_CONSTANT)
@@ -589,11 +658,16 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		return derive_layout_spec(o, l, n, in, out);
 	if (is_flat_op(op) && in->known_dtype)
 		return derive_flat_spec(o, l, n, in, out);
+	/* Same-shape int8 Add and Mul are TFLite's (below). */
+	if (is_onnx_elementwise(op) && in->known_dtype &&
+	    (in->dtype == DMO_F32 || (strcmp(op, "Add") && strcmp(op, "Mul"))))
+		return derive_onnx_elementwise_spec(o, l, n, in, out);
 	if (!in->known_dtype || in->dtype == DMO_I32)
 		return unsupported(o, layer, "%s input: no dmo kernel", in->type_name);
 	if (!strcmp(op, "Clip")) {
-		/* Clip to [0, 6] is relu6, to [0, no maximum] relu: min and
-		 * max are attributes before opset 11, inputs from then on. */
+		/* Clip to [0, 6] is relu6, to [0, no maximum] relu (which
+		 * int8 has too), any other f32 clip `clip`: min and max are
+		 * attributes before opset 11, inputs from then on. */
 		float lo = -HUGE_VALF, hi = HUGE_VALF;
 		int got_lo, got_hi;
 
@@ -606,11 +680,14 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 			got_lo = const_float(o, layer, 1, &lo);
 			got_hi = const_float(o, layer, 2, &hi);
 		}
-		if (got_lo < 0 || got_hi < 0 || in->dtype != DMO_F32 || lo != 0 ||
-		    (got_hi && hi != 6))
-			return unsupported(o, layer, "a clip other than f32 to [0, 6] (relu6) or [0, inf) (relu)");
+		if (in->dtype != DMO_F32)
+			return unsupported(o, layer, "a clip of %s (dmo's is f32)", in->type_name);
+		if (got_lo < 0 || got_hi < 0)
+			return unsupported(o, layer, "bounds that are not float32 constants");
 		dmo_model_flat_shape(in, shape, sizeof shape);
-		snprintf(text, sizeof text, "%s:in=%s,dtype=f32", got_hi ? "relu6" : "relu", shape);
+		snprintf(text, sizeof text, "%s:in=%s,dtype=f32",
+			 got_lo <= 0 || lo != 0 || (got_hi && hi != 6) ? "clip"
+			 : got_hi ? "relu6" : "relu", shape);
 		goto spec;
 	}
 	if (matmul) {
@@ -1097,4 +1174,13 @@ double dmo_model_onnx_float(const struct dmo_model *m, size_t l, const char *nam
 	const Onnx__AttributeProto *a = n ? dmo_onnx_attr(n, name) : NULL;
 
 	return a && a->has_f ? a->f : def;
+}
+
+int dmo_model_onnx_commuted(const struct dmo_model *m, size_t l)
+{
+	const Onnx__NodeProto *n = layer_node(m, l);
+	const struct dmo_model_layer *layer = n ? &m->layers[l] : NULL;
+
+	return layer && n->n_input >= 2 && layer->n_operands >= 2 && layer->operands[0] >= 0 &&
+	       strcmp(m->tensors[layer->operands[0]].name, n->input[0]) != 0;
 }

@@ -300,7 +300,7 @@ int dmo_model_check_shapes(const struct dmo_model *m, char *err, size_t err_len)
 		return 0;
 	for (size_t i = 0; i < m->n_layers; i++) {
 		const struct dmo_model_layer *l = &m->layers[i];
-		int binary = l->op.op == DMO_OP_ADD || l->op.op == DMO_OP_MUL;
+		int binary = dmo_op_binary(l->op.op);
 		if (l->n_inputs != (binary ? 2u : 1u)) {
 			snprintf(err, err_len, "row %d (%s): %s takes %d input(s), table gives %zu",
 				 l->row, l->name, dmo_op_name(l->op.op), binary ? 2 : 1,

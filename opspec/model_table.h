@@ -162,6 +162,10 @@ int dmo_model_parse_onnx(const unsigned char *data, size_t len, const char *sour
  * alpha, beta and transB for `dmo infer`. */
 int64_t dmo_model_onnx_int(const struct dmo_model *model, size_t l, const char *name, int64_t def);
 double dmo_model_onnx_float(const struct dmo_model *model, size_t l, const char *name, double def);
+/* Whether the reader put layer L's two operands in the other order than
+ * its ONNX node's (a Sub or Div whose second input is the one of the
+ * output's shape: the kernel computes input 0 op input 1 all the same). */
+int dmo_model_onnx_commuted(const struct dmo_model *model, size_t l);
 
 /* For the readers: after layers[].results/operands and tensors[] are
  * filled (every index a tensor's, or DMO_MODEL_ABSENT for an operand: the

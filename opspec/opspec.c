@@ -96,6 +96,12 @@ static const char *const op_meanings[DMO_OP_COUNT] = {
 	"one input of a concatenation along C, placed at channel `at` of out_c",
 	"the axes permuted by perm",
 	"tanh(x), element by element (f32)",
+	"x - y, element by element (f32; the profiled input is x)",
+	"x / y, element by element (f32; the profiled input is x)",
+	"max(0, min(1, alpha x + beta)), element by element (f32)",
+	"x max(0, min(1, x / 6 + 1/2)), element by element (f32)",
+	"min(max(x, lo), hi), element by element (f32)",
+	"x scale[c] + shift[c] over in=NxCx1xI: channel c of N images of I elements (f32)",
 };
 
 /* Spellings other tools use for a dtype or a padding, and dmo's word. */
@@ -110,7 +116,8 @@ static const struct {
 static const char *const op_names[DMO_OP_COUNT] = {
 	"relu", "relu6", "add", "mul", "conv2d", "dwconv2d", "maxpool",
 	"avgpool", "fc", "reshape", "softmax", "logistic", "mean", "quantize",
-	"dequantize", "pad", "concat", "transpose", "tanh"
+	"dequantize", "pad", "concat", "transpose", "tanh", "sub", "div",
+	"hardsigmoid", "hardswish", "clip", "batchnorm"
 };
 
 static const char *const dtype_names[DMO_DTYPE_COUNT] = {
@@ -151,6 +158,12 @@ static const struct {
 			    BIT(KEY_IN) | BIT(KEY_OUT_C) },
 	[DMO_OP_TRANSPOSE] = { ELEMENTWISE_KEYS | BIT(KEY_PERM), BIT(KEY_IN) | BIT(KEY_PERM) },
 	[DMO_OP_TANH] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_SUB] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_DIV] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_HARDSIGMOID] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_HARDSWISH] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_CLIP] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_BATCHNORM] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 };
 
 const struct dmo_opspec_key *dmo_opspec_key(int key)
@@ -172,6 +185,16 @@ const char *dmo_opspec_value_format(enum dmo_op op, int key)
 	if (op == DMO_OP_FC && key == KEY_IN)
 		return fc_in_format;
 	return key >= 0 && key < KEY_COUNT ? key_info[key].format : NULL;
+}
+
+int dmo_op_onnx_elementwise(enum dmo_op op)
+{
+	return op >= DMO_OP_SUB && op <= DMO_OP_BATCHNORM;
+}
+
+int dmo_op_binary(enum dmo_op op)
+{
+	return op == DMO_OP_ADD || op == DMO_OP_MUL || op == DMO_OP_SUB || op == DMO_OP_DIV;
 }
 
 const char *dmo_op_meaning(enum dmo_op op)
@@ -551,6 +574,12 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 	case DMO_OP_SOFTMAX:
 	case DMO_OP_LOGISTIC:
 	case DMO_OP_TANH:
+	case DMO_OP_SUB: /* ONNX's element-wise ops */
+	case DMO_OP_DIV:
+	case DMO_OP_HARDSIGMOID:
+	case DMO_OP_HARDSWISH:
+	case DMO_OP_CLIP:
+	case DMO_OP_BATCHNORM:
 	case DMO_OP_QUANTIZE:
 	case DMO_OP_DEQUANTIZE:
 	case DMO_OP_FC:
@@ -745,7 +774,7 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 				s->batch, s->in_c, s->out_c,
 				dmo_dtype_name(s->dtype));
 	if (s->op < DMO_OP_CONV2D || (s->op >= DMO_OP_RESHAPE && s->op <= DMO_OP_DEQUANTIZE) ||
-	    s->op == DMO_OP_TANH)
+	    s->op == DMO_OP_TANH || dmo_op_onnx_elementwise(s->op))
 		return snprintf(buf, len, "%s:in=%dx%dx%dx%d,dtype=%s%s%s",
 				dmo_op_name(s->op), s->batch, s->in_h, s->in_w,
 				s->in_c, dmo_dtype_name(s->dtype),
@@ -815,6 +844,8 @@ const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec)
 {
 	enum dmo_dtype in = spec->dtype, out = spec->out_dtype;
 
+	if (dmo_op_onnx_elementwise(spec->op))
+		return in == DMO_F32 ? NULL : "f32";
 	switch (spec->op) {
 	case DMO_OP_RESHAPE:
 	case DMO_OP_PAD:

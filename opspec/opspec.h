@@ -37,6 +37,13 @@ enum dmo_op {
 	DMO_OP_CONCAT,
 	DMO_OP_TRANSPOSE,
 	DMO_OP_TANH,
+	/* ONNX's element-wise ops (f32, flat order; docs/kernels.md). */
+	DMO_OP_SUB,
+	DMO_OP_DIV,
+	DMO_OP_HARDSIGMOID,
+	DMO_OP_HARDSWISH,
+	DMO_OP_CLIP,
+	DMO_OP_BATCHNORM,
 	DMO_OP_COUNT
 };
 
@@ -89,6 +96,12 @@ int dmo_opspec_parse(const char *text, struct dmo_opspec *spec, char *err,
 int dmo_opspec_format(const struct dmo_opspec *spec, char *buf, size_t len);
 
 const char *dmo_op_name(enum dmo_op op);
+/* Whether OP reads a second operand element by element (add, sub, mul,
+ * div), which the runner feeds with the input's shape. */
+int dmo_op_binary(enum dmo_op op);
+/* Whether OP is one of ONNX's f32 element-wise ops (sub, div, hardsigmoid,
+ * hardswish, clip, batchnorm): flat order, output of the input's shape. */
+int dmo_op_onnx_elementwise(enum dmo_op op);
 /* What OP computes, one line (`dmo ops`). */
 const char *dmo_op_meaning(enum dmo_op op);
 

@@ -19,7 +19,8 @@
 static const char *const op_names[DMO_NET_OP_COUNT] = {
 	"conv2d", "dwconv2d", "fc", "maxpool", "avgpool", "add", "mul", "relu", "relu6",
 	"softmax", "logistic", "mean", "reshape", "pad", "transpose", "concatenation",
-	"quantize", "dequantize", "tanh",
+	"quantize", "dequantize", "tanh", "sub", "div", "hardsigmoid", "hardswish", "clip",
+	"batchnorm", "shape-only",
 };
 
 const char *dmo_net_op_name(enum dmo_net_op op)
@@ -503,6 +504,82 @@ static void to_shape(const struct dmo_net_tensor *t, struct dk_shape *s)
 		s->dims[i] = t->dims[i];
 }
 
+/* ONNX's float32 element-wise ops (kernels_onnx_ew.c): Add, Sub, Mul and
+ * Div with NumPy broadcasting, HardSigmoid, HardSwish, Clip and
+ * BatchNormalization (scale and shift per channel, axis 1). */
+static int run_onnx_elementwise(struct ctx *c)
+{
+	static const enum dk_binary binaries[DMO_NET_OP_COUNT] = {
+		[DMO_NET_ADD] = DK_ADD, [DMO_NET_SUB] = DK_SUB,
+		[DMO_NET_MUL] = DK_MUL, [DMO_NET_DIV] = DK_DIV,
+	};
+	const struct dmo_net_step *s = c->step;
+	const struct dmo_net_tensor *in = operand(c, 0), *out = result(c);
+	int binary = s->op == DMO_NET_ADD || s->op == DMO_NET_SUB || s->op == DMO_NET_MUL ||
+		     s->op == DMO_NET_DIV;
+	const struct dmo_net_tensor *in2 = binary || s->op == DMO_NET_BATCHNORM ? operand(c, 1) : NULL;
+	const struct dmo_net_tensor *shift = s->op == DMO_NET_BATCHNORM ? operand(c, 2) : NULL;
+	struct dk_shape out_shape, in_shape, in2_shape;
+	int rc;
+
+	if (!in || !out || ((binary || s->op == DMO_NET_BATCHNORM) && !in2) ||
+	    (s->op == DMO_NET_BATCHNORM && !shift))
+		return fail(c, "missing operand");
+	if (in->dtype != DMO_NET_F32 || out->dtype != DMO_NET_F32 ||
+	    (in2 && in2->dtype != DMO_NET_F32) || (shift && shift->dtype != DMO_NET_F32))
+		return fail(c, "only float32 is supported");
+	if (!elems(out) || elems(out) > INT32_MAX)
+		return fail(c, "tensor size out of range");
+	if (binary) {
+		to_shape(out, &out_shape);
+		to_shape(in, &in_shape);
+		to_shape(in2, &in2_shape);
+		if (!c->arena)
+			return 0;
+		/* A commuted Sub or Div reads its operands as the node orders
+		 * them: element e of both, then out[e], as before. */
+		rc = s->commuted ? dk_binary_bcast_f32(binaries[s->op], &out_shape, &in2_shape,
+						       at(c, in2), &in_shape, at(c, in), at(c, out), NULL)
+				 : dk_binary_bcast_f32(binaries[s->op], &out_shape, &in_shape, at(c, in),
+						       &in2_shape, at(c, in2), at(c, out), NULL);
+		if (rc)
+			return fail(c, "the operands do not broadcast to the output");
+		float_activation(at(c, out), elems(out), s->act);
+		return 0;
+	}
+	if (elems(in) != elems(out))
+		return fail(c, "input and output shapes differ");
+	flat_params(c, elems(in), (int)elems(in));
+	c->p.alpha = s->alpha;
+	c->p.lo = s->clip_lo;
+	c->p.hi = s->clip_hi;
+	if (s->op == DMO_NET_BATCHNORM) {
+		/* N x C x the rest, as batchnorm's N x C x 1 x rest. */
+		if (in->rank < 2 || elems(in2) != (uint64_t)in->dims[1] ||
+		    elems(shift) != (uint64_t)in->dims[1] || !in2->data || !shift->data)
+			return fail(c, "scale and shift must be constants of one value per channel");
+		c->p = (struct dk_params){ .batch = in->dims[0], .in_h = in->dims[1], .in_w = 1,
+					   .in_c = (int)(elems(in) / ((uint64_t)in->dims[0] * in->dims[1])) };
+	}
+	if (!c->arena)
+		return 0;
+	switch (s->op) {
+	case DMO_NET_HARDSIGMOID:
+		rc = dk_hardsigmoid_f32(&c->p, at(c, in), at(c, out), NULL);
+		break;
+	case DMO_NET_HARDSWISH:
+		rc = dk_hardswish_f32(&c->p, at(c, in), at(c, out), NULL);
+		break;
+	case DMO_NET_CLIP:
+		rc = dk_clip_f32(&c->p, at(c, in), at(c, out), NULL);
+		break;
+	default:
+		rc = dk_batchnorm_f32(&c->p, at(c, in2), at(c, shift), at(c, in), at(c, out), NULL);
+		break;
+	}
+	return rc ? fail(c, "the kernel rejected its parameters") : 0;
+}
+
 static int run_layout(struct ctx *c)
 {
 	const struct dmo_net_step *s = c->step;
@@ -700,7 +777,25 @@ static int prepare_step(struct ctx *c)
 		rc = run_windowed(c);
 		break;
 	case DMO_NET_ADD:
-	case DMO_NET_MUL:
+	case DMO_NET_MUL: {
+		/* float32 operands that broadcast run ONNX's kernel. */
+		const struct dmo_net_tensor *a = operand(c, 0), *b = operand(c, 1);
+
+		if (a && b && out && a->dtype == DMO_NET_F32 &&
+		    (elems(a) != elems(out) || elems(b) != elems(out)))
+			rc = run_onnx_elementwise(c);
+		else
+			rc = run_elementwise(c);
+		break;
+	}
+	case DMO_NET_SUB:
+	case DMO_NET_DIV:
+	case DMO_NET_HARDSIGMOID:
+	case DMO_NET_HARDSWISH:
+	case DMO_NET_CLIP:
+	case DMO_NET_BATCHNORM:
+		rc = run_onnx_elementwise(c);
+		break;
 	case DMO_NET_RELU:
 	case DMO_NET_RELU6:
 	case DMO_NET_SOFTMAX:
@@ -718,6 +813,11 @@ static int prepare_step(struct ctx *c)
 	case DMO_NET_QUANTIZE:
 	case DMO_NET_DEQUANTIZE:
 		rc = run_convert(c);
+		break;
+	case DMO_NET_SHAPE_ONLY:
+		if (c->arena)
+			memset(at(c, out), 0, dmo_net_tensor_bytes(c->net, c->step->output));
+		rc = 0;
 		break;
 	default:
 		rc = fail(c, "unknown operator %d", (int)c->step->op);

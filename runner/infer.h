@@ -42,6 +42,18 @@ enum dmo_net_op {
 	DMO_NET_QUANTIZE,   /* in (f32 or int8) -> int8 */
 	DMO_NET_DEQUANTIZE, /* in int8 -> f32 */
 	DMO_NET_TANH,       /* in (f32) */
+	/* ONNX's (f32): a, b broadcasting (NumPy's rule) */
+	DMO_NET_SUB,
+	DMO_NET_DIV,
+	DMO_NET_HARDSIGMOID, /* in; alpha, beta */
+	DMO_NET_HARDSWISH,   /* in */
+	DMO_NET_CLIP,        /* in; clip_lo, clip_hi */
+	DMO_NET_BATCHNORM,   /* in N x C x ..., scale [C], shift [C] */
+	/* ONNX's shape arithmetic (Shape, Cast, Slice, ... of int32/int64
+	 * tensors) whose values no kernel reads: shape inference resolved
+	 * them into the op specs, as ONNX Runtime folds them; no kernel runs,
+	 * the output gets zero bytes (defined, the same in every arena). */
+	DMO_NET_SHAPE_ONLY,
 	DMO_NET_OP_COUNT
 };
 
@@ -83,7 +95,10 @@ struct dmo_net_step {
 	int pad_explicit;
 	int pad_top, pad_left, pad_bottom, pad_right;
 	enum dmo_net_act act;   /* fused activation (conv, dwconv, fc, pool, add, mul) */
-	float beta;             /* softmax */
+	float beta;             /* softmax; hardsigmoid (alpha x + beta) */
+	float alpha;            /* hardsigmoid */
+	float clip_lo, clip_hi; /* clip */
+	int commuted;           /* ONNX's sub, div: input 1 op input 0 */
 	int softmax_row;        /* elements a softmax row holds (0: the last dim's;
 				 * an ONNX Softmax before opset 13 is flattened at
 				 * its axis) */

@@ -5,6 +5,7 @@
  * QLinearMatMul as conv and fc requantised as ONNX Runtime does. */
 #include "infer_model.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,11 +45,18 @@ static const struct op_of_name onnx_ops[] = {
 	{ "ReduceMean", DMO_NET_MEAN },     { "GlobalAveragePool", DMO_NET_MEAN },
 	{ "QuantizeLinear", DMO_NET_QUANTIZE }, { "DequantizeLinear", DMO_NET_DEQUANTIZE },
 	{ "QLinearConv", DMO_NET_CONV2D },  { "QLinearMatMul", DMO_NET_FC },
+	{ "Sub", DMO_NET_SUB },             { "Div", DMO_NET_DIV },
+	{ "HardSigmoid", DMO_NET_HARDSIGMOID }, { "HardSwish", DMO_NET_HARDSWISH },
+	{ "BatchNormalization", DMO_NET_BATCHNORM },
 	{ NULL, DMO_NET_OP_COUNT },
 };
 
-static int tensor_of(const struct dmo_model_tensor *mt, struct dmo_net_tensor *t, char *err,
-		     size_t err_len)
+static int shape_only(const struct dmo_model *model, size_t i);
+
+/* SHAPE_VALUE: MT is written by a layer that only computes a shape
+ * (shape_only), so no kernel reads its elements. */
+static int tensor_of(const struct dmo_model_tensor *mt, int shape_value, struct dmo_net_tensor *t,
+		     char *err, size_t err_len)
 {
 	static const enum dmo_net_dtype types[DMO_DTYPE_COUNT] = {
 		[DMO_F32] = DMO_NET_F32, [DMO_I8] = DMO_NET_I8, [DMO_I16] = DMO_NET_I16,
@@ -60,12 +68,14 @@ static int tensor_of(const struct dmo_model_tensor *mt, struct dmo_net_tensor *t
 				      .zero_point = mt->quant.zero_point, .quant_axis = mt->quant.axis,
 				      .graph_input = mt->graph_input && !mt->data,
 				      .graph_output = mt->graph_output };
-	if (!mt->known_dtype && mt->data) {
-		/* A constant of a type no kernel takes (an ONNX Reshape's int64
-		 * shape, which no step reads): its bytes, as a byte vector. */
+	if (!mt->known_dtype && (mt->data || shape_value)) {
+		/* A constant or a layer's result of a type no kernel takes (an
+		 * ONNX Reshape's int64 shape, which no step reads): its bytes,
+		 * as a byte vector. */
 		t->dtype = DMO_NET_U8;
 		t->rank = 1;
-		t->dims[0] = (int)(mt->data_len < INT32_MAX ? mt->data_len : INT32_MAX);
+		t->dims[0] = (int)(mt->data ? (mt->data_len < INT32_MAX ? mt->data_len : INT32_MAX)
+					    : (mt->bytes < INT32_MAX ? mt->bytes : INT32_MAX));
 		return 0;
 	}
 	if (!mt->known_dtype) {
@@ -332,6 +342,55 @@ static int qlinear_operands(const struct dmo_model *model, size_t i, struct dmo_
 	return 0;
 }
 
+/* Float32 constant operand K of step S: its value, or DEF when absent. */
+static float scalar_operand(const struct dmo_net *net, const struct dmo_net_step *s, int k,
+			    float def)
+{
+	const struct dmo_net_tensor *t = k < s->n_inputs && s->inputs[k] >= 0 ? &net->tensors[s->inputs[k]] : NULL;
+
+	return t && t->data && t->dtype == DMO_NET_F32 ? *(const float *)t->data : def;
+}
+
+/* An ONNX BatchNormalization (inference form) as batchnorm: X scale' + B'
+ * per channel, scale' = scale / sqrt(var + epsilon) and B' = B - mean
+ * scale', computed in float as ONNX Runtime does, in copies the net owns
+ * in place of scale and B.  Returns as qdq_quantisation. */
+static int batchnorm_affine(const struct dmo_model *model, size_t i, struct dmo_net *net,
+			    struct dmo_net_step *s, char *err, size_t err_len)
+{
+	const struct dmo_model_layer *l = &model->layers[i];
+	const float eps = (float)dmo_model_onnx_float(model, i, "epsilon", 1e-5);
+	struct dmo_net_tensor *t[4];
+	uint64_t channels = 0;
+
+	for (int k = 0; k < 4; k++) {
+		t[k] = k + 1 < s->n_inputs && s->inputs[k + 1] >= 0 ? &net->tensors[s->inputs[k + 1]] : NULL;
+		if (k == 0 && t[k])
+			channels = net_elems(t[k]);
+		if (!t[k] || !t[k]->data || t[k]->dtype != DMO_NET_F32 || net_elems(t[k]) != channels ||
+		    (k < 2 && model->tensors[s->inputs[k + 1]].n_consumers != 1)) {
+			snprintf(err, err_len, "layer %zu '%s': %s needs float32 constants scale, B, mean "
+				 "and var of one value per channel, scale and B read by it alone",
+				 i + 1, l->name, l->op_name);
+			return -1;
+		}
+	}
+	float *scale = owned_by(net, malloc(sizeof *scale * channels + 1));
+	float *shift = owned_by(net, malloc(sizeof *shift * channels + 1));
+	if (!scale || !shift)
+		return -2;
+	for (uint64_t c = 0; c < channels; c++) {
+		const float *g = t[0]->data, *b = t[1]->data, *mean = t[2]->data, *var = t[3]->data;
+
+		scale[c] = g[c] * (1.0f / sqrtf(var[c] + eps));
+		shift[c] = b[c] - mean[c] * scale[c];
+	}
+	t[0]->data = scale;
+	t[1]->data = shift;
+	s->n_inputs = 3;
+	return 0;
+}
+
 /* The options of ONNX's element-moving ops, from the op spec the reader
  * resolved (Clip's bounds, Pad's pads, ReduceMean's axes) or an attribute
  * (Concat's axis): what TFLite gives as operands.  Returns as
@@ -343,11 +402,27 @@ static int onnx_options(const struct dmo_model *model, size_t i, struct dmo_net 
 	int rank = s->inputs[0] >= 0 ? net->tensors[s->inputs[0]].rank : 0;
 
 	switch (s->op) {
-	case DMO_NET_RELU: /* Clip to [0, inf) or [0, 6] */
+	case DMO_NET_RELU: /* Clip to [0, inf) or [0, 6], or other bounds */
 		if (l->op.op == DMO_OP_RELU6)
 			s->op = DMO_NET_RELU6;
+		if (l->op.op == DMO_OP_CLIP) {
+			/* Bounds: inputs from opset 11, attributes before. */
+			s->op = DMO_NET_CLIP;
+			s->clip_lo = scalar_operand(net, s, 1, (float)dmo_model_onnx_float(model, i, "min", -INFINITY));
+			s->clip_hi = scalar_operand(net, s, 2, (float)dmo_model_onnx_float(model, i, "max", INFINITY));
+		}
 		s->n_inputs = 1;
 		return 0;
+	case DMO_NET_SUB:
+	case DMO_NET_DIV:
+		s->commuted = dmo_model_onnx_commuted(model, i);
+		return 0;
+	case DMO_NET_HARDSIGMOID:
+		s->alpha = (float)dmo_model_onnx_float(model, i, "alpha", 0.2);
+		s->beta = (float)dmo_model_onnx_float(model, i, "beta", 0.5);
+		return 0;
+	case DMO_NET_BATCHNORM:
+		return batchnorm_affine(model, i, net, s, err, err_len);
 	case DMO_NET_CONCAT:
 		s->axis = (int)dmo_model_onnx_int(model, i, "axis", 0);
 		return 0;
@@ -377,6 +452,32 @@ static int onnx_options(const struct dmo_model *model, size_t i, struct dmo_net 
 	}
 }
 
+/* Whether ONNX layer I, which has no op spec, only computes a shape: it
+ * writes int32 or int64 tensors, none a model output, that no kernel reads
+ * as data (a Reshape's shape operand, or another such layer's input). */
+static int shape_only(const struct dmo_model *model, size_t i)
+{
+	const struct dmo_model_layer *l = &model->layers[i];
+
+	if (l->supported)
+		return 0;
+	for (size_t r = 0; r < l->n_results; r++) {
+		const struct dmo_model_tensor *t = &model->tensors[l->results[r]];
+
+		if (t->graph_output || !t->type_name ||
+		    (strcmp(t->type_name, "int64") && strcmp(t->type_name, "int32")))
+			return 0;
+		for (size_t k = i + 1; k < model->n_layers; k++) {
+			const struct dmo_model_layer *reader = &model->layers[k];
+
+			if (reader->n_operands && reader->operands[0] == l->results[r] &&
+			    !shape_only(model, k))
+				return 0;
+		}
+	}
+	return 1;
+}
+
 static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net, char *err,
 		   size_t err_len)
 {
@@ -385,6 +486,11 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net,
 	struct dmo_net_step *s = &net->steps[i];
 	size_t k;
 
+	if (model->format == DMO_FORMAT_ONNX && shape_only(model, i)) {
+		*s = (struct dmo_net_step){ .name = l->name, .op = DMO_NET_SHAPE_ONLY, .n_inputs = 1,
+					    .inputs = { DMO_NET_ABSENT }, .output = l->results[0] };
+		return 0;
+	}
 	for (k = 0; ops[k].name; k++)
 		if (l->op_name && !strcmp(l->op_name, ops[k].name))
 			break;
@@ -410,12 +516,8 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net,
 	for (size_t j = 0; j < l->n_operands; j++)
 		s->inputs[j] = l->operands[j];
 	if (model->format == DMO_FORMAT_ONNX) {
-		/* The reader's op spec holds every option it checked. */
-		if (!l->supported) {
-			snprintf(err, err_len, "layer %zu '%s': %s without an op spec (%s)", i + 1, l->name,
-				 l->op_name, l->why ? l->why : "none");
-			return -1;
-		}
+		/* The reader's op spec holds every option it checked
+		 * (unmapped() refused a layer without one). */
 		if (l->op.op == DMO_OP_DWCONV2D)
 			s->op = DMO_NET_DWCONV2D;
 		/* Reshape's shape operand is the output's shape, known. */
@@ -463,10 +565,33 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net,
 		       : 0;
 }
 
+/* Whether ONNX layer I has no op spec and no kernel: then ERR names its
+ * layer, node and operator, and why the reader left it without one. */
+static int unmapped(const struct dmo_model *model, size_t i, char *err, size_t err_len)
+{
+	const struct dmo_model_layer *l = &model->layers[i];
+	size_t k;
+
+	for (k = 0; onnx_ops[k].name; k++)
+		if (l->op_name && !strcmp(l->op_name, onnx_ops[k].name))
+			break;
+	if ((l->supported && onnx_ops[k].name) || shape_only(model, i))
+		return 0;
+	snprintf(err, err_len, "layer %zu '%s': operator %s has no dmo kernel (node %d: %s)", i + 1,
+		 l->name, l->op_name ? l->op_name : "?", l->row + 1,
+		 l->why ? l->why : !onnx_ops[k].name ? "not an ONNX operator dmo runs" : "no op spec");
+	return 1;
+}
+
 int dmo_net_from_model(const struct dmo_model *model, struct dmo_net *net, char *err,
 		       size_t err_len)
 {
 	*net = (struct dmo_net){ 0 };
+	/* First the operators dmo cannot run, named, before any tensor's
+	 * type or shape: what a user must know about a model first. */
+	for (size_t i = 0; model->format == DMO_FORMAT_ONNX && i < model->n_layers; i++)
+		if (unmapped(model, i, err, err_len))
+			return -1;
 	if (model->format == DMO_FORMAT_TABLE) {
 		snprintf(err, err_len, "dmo infer runs .tflite and .onnx models (a layer table has no weights)");
 		return -1;
@@ -481,7 +606,10 @@ int dmo_net_from_model(const struct dmo_model *model, struct dmo_net *net, char 
 	net->n_tensors = model->n_tensors;
 	net->n_steps = model->n_layers;
 	for (size_t t = 0; t < model->n_tensors; t++)
-		if (tensor_of(&model->tensors[t], &net->tensors[t], err, err_len))
+		if (tensor_of(&model->tensors[t],
+			      model->format == DMO_FORMAT_ONNX && model->tensors[t].producer >= 0 &&
+				      shape_only(model, (size_t)model->tensors[t].producer),
+			      &net->tensors[t], err, err_len))
 			goto fail;
 	for (size_t i = 0; i < model->n_layers; i++) {
 		int rc = step_of(model, i, net, err, err_len);

@@ -263,8 +263,27 @@ struct dmo_op_run *dmo_op_prepare(const struct dmo_opspec *spec, char *err,
 	case DMO_OP_FC:
 		ok = make_weights(r, &state) == 0;
 		break;
+	case DMO_OP_HARDSIGMOID: /* ONNX's defaults */
+		r->params.alpha = 0.2f;
+		r->params.beta = 0.5f;
+		break;
+	case DMO_OP_CLIP: /* bounds inside the inputs' [-1, 1) */
+		r->params.lo = -0.5f;
+		r->params.hi = 0.5f;
+		break;
+	case DMO_OP_BATCHNORM: /* a scale and a shift per channel */
+		r->filter = alloc_elems((uint64_t)spec->in_h, sizeof(float));
+		r->bias = alloc_elems((uint64_t)spec->in_h, sizeof(float));
+		ok = r->filter != NULL && r->bias != NULL;
+		if (ok) {
+			fill_values(r->filter, (uint64_t)spec->in_h, sizeof(float), 1, &state);
+			fill_values(r->bias, (uint64_t)spec->in_h, sizeof(float), 1, &state);
+		}
+		break;
 	case DMO_OP_ADD:
 	case DMO_OP_MUL:
+	case DMO_OP_SUB:
+	case DMO_OP_DIV:
 		r->in2 = alloc_elems(dmo_opspec_in_elems(spec), dmo_dtype_size(spec->dtype));
 		if (r->in2 != NULL)
 			dmo_op_fill_input(spec, r->in2, next_random(&state));
@@ -405,6 +424,23 @@ static int call_kernel(const struct dmo_op_run *r, const void *in, const void *i
 		return dt == DMO_F32 ? dk_logistic_f32(p, in, out, t) : dk_logistic_i8(p, in, out, t);
 	case DMO_OP_TANH:
 		return dt == DMO_F32 ? dk_tanh_f32(p, in, out, t) : -1;
+	case DMO_OP_SUB:
+	case DMO_OP_DIV: {
+		/* ONNX's broadcasting kernel, both operands of in's shape. */
+		const struct dk_shape shape = { 4, { p->batch, p->in_h, p->in_w, p->in_c } };
+
+		return dt == DMO_F32 ? dk_binary_bcast_f32(r->spec.op == DMO_OP_SUB ? DK_SUB : DK_DIV,
+							   &shape, &shape, in, &shape, in2, out, t)
+				     : -1;
+	}
+	case DMO_OP_HARDSIGMOID:
+		return dt == DMO_F32 ? dk_hardsigmoid_f32(p, in, out, t) : -1;
+	case DMO_OP_HARDSWISH:
+		return dt == DMO_F32 ? dk_hardswish_f32(p, in, out, t) : -1;
+	case DMO_OP_CLIP:
+		return dt == DMO_F32 ? dk_clip_f32(p, in, out, t) : -1;
+	case DMO_OP_BATCHNORM:
+		return dt == DMO_F32 ? dk_batchnorm_f32(p, f, b, in, out, t) : -1;
 	case DMO_OP_MEAN:
 		return dt == DMO_F32 ? dk_mean_f32(p, in, out, t) : dk_mean_i8(p, in, out, t);
 	case DMO_OP_QUANTIZE:

@@ -124,6 +124,20 @@ onnx_net_runs() {
 	expect_eq "--$1: dmo infer exit status" 0 $? || cat "$WORK/$1.err"
 }
 
+# ort_node_case DIR NAME: the stored inputs of ONNX's test case DIR
+# (libonnx-testdata: DIR/model.onnx, DIR/test_data_set_0/input_*.pb) run
+# by ONNX Runtime into $WORK/NAME.ort and by `dmo infer` into
+# $WORK/NAME.dmo, each exit status checked (after need_ort).
+ort_node_case() {
+	# shellcheck disable=SC2086
+	$TENSOR_BYTES $(ls "$1"/test_data_set_0/input_*.pb | sort) >"$WORK/$2.in"
+	$ORT "$1/model.onnx" "$WORK/$2.in" "$WORK/$2.ort" 2>/dev/null
+	expect_eq "$2: ONNX Runtime exit status" 0 $?
+	"$DMO" infer -q --input "$WORK/$2.in" --output "$WORK/$2.dmo" "$1/model.onnx" \
+		>/dev/null 2>"$WORK/$2.err"
+	expect_eq "$2: dmo infer exit status" 0 $? || cat "$WORK/$2.err"
+}
+
 # f32_close WHAT WANT GOT [FLOOR]: the two files of little-endian float32
 # values have the same count and agree within the float tolerance of the
 # ONNX tests: |got - want| <= 1e-5 * max(|want|, FLOOR) (summation order and

@@ -126,7 +126,7 @@ EXTRA_DIST += tests/onnx_conformance.sh tests/ort_oracle.sh \
 	tests/ort/run.js tests/ort/tensor_bytes.js tests/ort/package.json tests/ort/package-lock.json
 tests_onnx_conformance_SOURCES = tests/onnx_conformance.c
 tests_onnx_conformance_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec -I$(top_srcdir)/runner $(PROTOBUF_C_CFLAGS)
-tests_onnx_conformance_LDADD = runner/libdmo-runner.la opspec/libdmo-model.la target-harness/kernels/libdmokernels.la -lm
+tests_onnx_conformance_LDADD = runner/libdmo-infer.la runner/libdmo-runner.la opspec/libdmo-model.la target-harness/kernels/libdmokernels.la -lm
 # A small NCHW CNN written as ONNX, with ONNX Runtime as the oracle.
 check_PROGRAMS += tests/onnx_net
 TESTS += tests/onnx_ort.sh
@@ -138,8 +138,8 @@ tests_onnx_net_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROTOBUF_C_C
 tests_onnx_net_LDADD = opspec/libdmo-model.la
 # Reshape, softmax, logistic, mean, quantize, dequantize, pad, concat and
 # transpose in the three-way cross-check, with native overlapped runs.
-TESTS += tests/layout_ops_tool.sh tests/nchw_ops_tool.sh
-EXTRA_DIST += tests/layout_ops_tool.sh tests/nchw_ops_tool.sh
+TESTS += tests/layout_ops_tool.sh tests/nchw_ops_tool.sh tests/onnx_ew_tool.sh tests/onnx_ort_ew.sh
+EXTRA_DIST += tests/layout_ops_tool.sh tests/nchw_ops_tool.sh tests/onnx_ew_tool.sh tests/onnx_ort_ew.sh
 TESTS += tests/cli_conventions.sh
 # valgrind --tool=dmo with nothing set up (dmo.out.PID, the tool's FIFO).
 TESTS += tests/bare_valgrind.sh

@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "dmokernels.h"
+#include "infer.h"
+#include "infer_model.h"
 #include "model_table.h"
 #include "onnx.pb-c.h"
 #include "runner.h"
@@ -157,6 +159,52 @@ static int run_flat(const char *dir, const struct dmo_model *m, const float *in,
 	return rc;
 }
 
+/* ONNX's element-wise ops whose parameters (bounds, alpha, a batch norm's
+ * four constants, a broadcast operand's shape) only the net derives: the
+ * one layer runs as `dmo infer` runs it (dmo_net), each tensor in its own
+ * slot of one arena, the graph inputs from the case's stored inputs. */
+static int run_net(const char *dir, const struct dmo_model *m, float *out)
+{
+	struct dmo_net net;
+	uint64_t *offsets = calloc(m->n_tensors + 1, sizeof *offsets), total = 0;
+	unsigned char *arena = NULL;
+	char err[512];
+	int rc = -1;
+
+	if (offsets == NULL || dmo_net_from_model(m, &net, err, sizeof err) != 0) {
+		free(offsets);
+		return -1;
+	}
+	for (size_t t = 0; t < net.n_tensors; t++) {
+		offsets[t] = total;
+		total += (dmo_net_tensor_bytes(&net, (int)t) + 15) / 16 * 16;
+	}
+	arena = calloc(total + 1, 1);
+	for (size_t t = 0; arena && t < net.n_tensors; t++) {
+		struct tensor v = { 0 };
+
+		if (!net.tensors[t].graph_input)
+			continue;
+		if (operand_values(dir, m, (int)t, &v) != 0 || v.n * 4 != dmo_net_tensor_bytes(&net, (int)t)) {
+			free(v.v);
+			goto done;
+		}
+		memcpy(arena + offsets[t], v.v, v.n * 4);
+		free(v.v);
+	}
+	if (arena && dmo_net_run(&net, arena, offsets, err, sizeof err) == 0) {
+		int o = net.steps[0].output;
+
+		memcpy(out, arena + offsets[o], dmo_net_tensor_bytes(&net, o));
+		rc = 0;
+	}
+done:
+	free(arena);
+	free(offsets);
+	dmo_net_free(&net);
+	return rc;
+}
+
 /* Run the case's one layer; OUT gets the NCHW (or flat) result.  Returns
  * 0, or a reason the case does not apply in *WHY. */
 static int run_case(const char *dir, const struct dmo_model *m, float **out, size_t *out_n,
@@ -234,6 +282,10 @@ static int run_case(const char *dir, const struct dmo_model *m, float **out, siz
 		break;
 	case DMO_OP_ADD:
 	case DMO_OP_MUL:
+		if (w.n != x.n) { /* a broadcasting operand */
+			rc = run_net(dir, m, y);
+			break;
+		}
 		rc = s->op == DMO_OP_ADD ? dk_add_f32(&p, x.v, w.v, y, NULL)
 					 : dk_mul_f32(&p, x.v, w.v, y, NULL);
 		break;
@@ -246,6 +298,10 @@ static int run_case(const char *dir, const struct dmo_model *m, float **out, siz
 		rc = run_flat(dir, m, x.v, y);
 		break;
 	default:
+		if (dmo_op_onnx_elementwise(s->op)) {
+			rc = run_net(dir, m, y);
+			break;
+		}
 		*why = "no f32 reference kernel run here";
 		rc = 1;
 		goto done;

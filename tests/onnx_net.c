@@ -1,4 +1,4 @@
-/* onnx_net.c [--ops|--qdq|--qlinear|--qlinear-i8] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
+/* onnx_net.c [--ops|--qdq|--qlinear|--qlinear-i8|--ew] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
  * ONNX file (opset 13, every weight an initializer, every intermediate
  * shape in value_info) and one input for it, for the ONNX end-to-end tests:
  * dmo infer against ONNX Runtime, plan --verify with its real weights, run
@@ -36,7 +36,23 @@
  *
  * with the depthwise output (c2) a graph output too, before y.
  *
- * --qlinear-i8 the same with int8 activations (zero points 128 lower). */
+ * --qlinear-i8 the same with int8 activations (zero points 128 lower).
+ *
+ * --ew writes ONNX's float element-wise ops (kernels_onnx_ew.c), every
+ * constant an initializer:
+ *
+ *   x 1x4x6x6 -> BatchNormalization (epsilon 1e-3) -> HardSwish
+ *   -> Mul by a constant 1x4x1x1 = m -> Sub(a constant row of 6, m)
+ *   -> Div by a constant scalar -> Clip [-0.5, 0.75] = c
+ *   -> HardSigmoid (alpha 0.3, beta 0.4) = h, in [0.25, 0.625]
+ *   -> GlobalAveragePool = g -> Div(g, h) = q -> Mul(g, q)
+ *   -> Add(constant 1x4x1x1, that) = y 1x4x6x6
+ *
+ * where the reader puts the operand of the output's shape first: the
+ * constant-first Sub and Add, and Div(g, h) and Mul(g, q), whose first
+ * operand broadcasts.
+ *
+ * Its input is x scaled by 3, so that HardSwish and Clip meet their bends. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -364,19 +380,71 @@ static size_t qlinear(int int8)
 	return 2 * 3 * 10 * 10;
 }
 
+/* ---- --ew: ONNX's element-wise ops ---- */
+
+/* The --ew model; returns as cnn(). */
+static size_t elementwise(void)
+{
+	static const int64_t d_x[] = { 1, 4, 6, 6 }, d_c[] = { 4 }, d_cc[] = { 1, 4, 1, 1 },
+			     d_row[] = { 6 }, d_g[] = { 1, 4, 1, 1 };
+	static const float divisor = 1.5f, lo = -0.5f, hi = 0.75f;
+	static float var[4];
+	static char *in_bn[] = { "x", "gamma", "beta", "mean", "var", NULL }, *in_hs[] = { "bn", NULL },
+		    *in_m[] = { "hs", "chan", NULL }, *in_s[] = { "row", "m", NULL },
+		    *in_d[] = { "s", "divisor", NULL }, *in_c[] = { "d", "lo", "hi", NULL },
+		    *in_h[] = { "c", NULL }, *in_g[] = { "h", NULL }, *in_q[] = { "g", "h", NULL },
+		    *in_gq[] = { "g", "q", NULL }, *in_y[] = { "bias", "gh", NULL };
+
+	weights("gamma", 1, d_c);
+	weights("beta", 1, d_c);
+	weights("mean", 1, d_c);
+	for (size_t k = 0; k < 4; k++) /* variances are positive */
+		var[k] = 0.25f + next_value() * next_value();
+	constant("var", 1, d_c, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, var, sizeof var);
+	weights("chan", 4, d_cc);
+	weights("row", 1, d_row);
+	constant("divisor", 0, NULL, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, &divisor, sizeof divisor);
+	constant("lo", 0, NULL, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, &lo, sizeof lo);
+	constant("hi", 0, NULL, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, &hi, sizeof hi);
+	weights("bias", 4, d_cc);
+	node("BatchNormalization", in_bn, "bn", attr_scalar("epsilon", 0, 1e-3f, 1), NULL, NULL);
+	node("HardSwish", in_hs, "hs", NULL, NULL, NULL);
+	node("Mul", in_m, "m", NULL, NULL, NULL);
+	node("Sub", in_s, "s", NULL, NULL, NULL);
+	node("Div", in_d, "d", NULL, NULL, NULL);
+	node("Clip", in_c, "c", NULL, NULL, NULL);
+	node("HardSigmoid", in_h, "h", attr_scalar("alpha", 0, 0.3f, 1), attr_scalar("beta", 0, 0.4f, 1),
+	     NULL);
+	node("GlobalAveragePool", in_g, "g", NULL, NULL, NULL);
+	node("Div", in_q, "q", NULL, NULL, NULL);
+	node("Mul", in_gq, "gh", NULL, NULL, NULL);
+	node("Add", in_y, "y", NULL, NULL, NULL);
+	input_list[0] = value_info("x", 4, d_x);
+	output_list[0] = value_info("y", 4, d_x);
+	const char *mids[] = { "bn", "hs", "m", "s", "d", "c", "h", "q", "gh" };
+	size_t k;
+	for (k = 0; k < sizeof mids / sizeof mids[0]; k++)
+		info_list[k] = value_info((char *)mids[k], 4, d_x);
+	info_list[k] = value_info("g", 4, d_g);
+	return 4 * 6 * 6;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc == 4 ? argv[1] : "";
 	int is_ops = !strcmp(mode, "--ops"), is_qdq = !strcmp(mode, "--qdq");
 	int is_qlinear = !strcmp(mode, "--qlinear"), is_qlinear_i8 = !strcmp(mode, "--qlinear-i8");
+	int is_ew = !strcmp(mode, "--ew");
 
 	if ((argc != 3 && argc != 4) ||
-	    (argc == 4 && !is_ops && !is_qdq && !is_qlinear && !is_qlinear_i8)) {
-		fprintf(stderr, "usage: onnx_net [--ops|--qdq|--qlinear|--qlinear-i8] MODEL.onnx INPUT.bin\n");
+	    (argc == 4 && !is_ops && !is_qdq && !is_qlinear && !is_qlinear_i8 && !is_ew)) {
+		fprintf(stderr, "usage: onnx_net [--ops|--qdq|--qlinear|--qlinear-i8|--ew] MODEL.onnx INPUT.bin\n");
 		return 2;
 	}
 	argv += argc - 3;
-	size_t n_x = is_ops || is_qdq ? ops(is_qdq) : is_qlinear || is_qlinear_i8 ? qlinear(is_qlinear_i8) : cnn();
+	size_t n_x = is_ew ? elementwise()
+		   : is_ops || is_qdq ? ops(is_qdq)
+		   : is_qlinear || is_qlinear_i8 ? qlinear(is_qlinear_i8) : cnn();
 
 	Onnx__GraphProto graph;
 	onnx__graph_proto__init(&graph);
@@ -395,7 +463,7 @@ int main(int argc, char **argv)
 	onnx__operator_set_id_proto__init(&opset);
 	opset.domain = "";
 	opset.has_version = 1;
-	opset.version = 13;
+	opset.version = is_ew ? 14 : 13; /* HardSwish is from opset 14 */
 	Onnx__ModelProto model;
 	onnx__model_proto__init(&model);
 	model.has_ir_version = 1;
@@ -419,7 +487,9 @@ int main(int argc, char **argv)
 		if (is_qlinear || is_qlinear_i8)
 			bytes[k] = (unsigned char)(next_value() * 128 + 128);
 		else
-			x[k] = is_ops || is_qdq ? (float)(long)(next_value() * 8 * 32) / 32 : next_value();
+			x[k] = is_ops || is_qdq ? (float)(long)(next_value() * 8 * 32) / 32
+			       : is_ew ? 3 * next_value()
+				       : next_value();
 	f = fopen(argv[2], "wb");
 	if (!f ||
 	    fwrite(is_qlinear || is_qlinear_i8 ? (void *)bytes : (void *)x,

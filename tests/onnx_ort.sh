@@ -35,14 +35,8 @@ if [ -d "$data/node" ]; then
 	for case in node/test_conv_with_strides_and_asymmetric_padding node/test_averagepool_2d_pads \
 		    pytorch-converted/test_Conv2d_depthwise_with_multiplier pytorch-converted/test_Conv2d_dilated \
 		    pytorch-converted/test_MaxPool2d pytorch-converted/test_Softmax pytorch-converted/test_Sigmoid; do
-		d="$data/$case" name=${case#*/}
-		# shellcheck disable=SC2086
-		$TENSOR_BYTES $(ls "$d"/test_data_set_0/input_*.pb | sort) >"$WORK/$name.in"
-		$ORT "$d/model.onnx" "$WORK/$name.in" "$WORK/$name.ort" 2>/dev/null
-		expect_eq "$name: ONNX Runtime exit status" 0 $?
-		"$DMO" infer -q --input "$WORK/$name.in" --output "$WORK/$name.dmo" "$d/model.onnx" \
-			>/dev/null 2>"$WORK/$name.err"
-		expect_eq "$name: dmo infer exit status" 0 $?
+		name=${case#*/}
+		ort_node_case "$data/$case" "$name"
 		f32_close "$name: dmo infer = ONNX Runtime" "$WORK/$name.ort" "$WORK/$name.dmo"
 	done
 	# A Gemm whose B is a graph input, not a constant, cannot become fc's

@@ -3,10 +3,14 @@
 # exported by Paddle2ONNX without value_info, weights as Constant nodes):
 # dmo reads them through its own shape inference, plans them with the NCHW
 # loop order's O_s, and `plan --verify` runs the overlapped arena bit for
-# bit.  ONNX Runtime, when installed (tests/ort), runs the same files with
-# their input fixed (onnx_strip --input) and its output shapes are those
-# dmo inferred.  `dmo infer` does not run them yet: BatchNormalization,
-# HardSigmoid and broadcasting Add/Mul/Div have no dmo kernel.
+# bit (the classifier with its real weights).  ONNX Runtime, when
+# installed (tests/ort), runs the same files with their input fixed
+# (onnx_strip --input) and its output shapes are those
+# dmo inferred; `dmo infer` runs the classifier (BatchNormalization,
+# HardSigmoid, broadcasting Add/Mul/Div, its Shape/Cast/Slice/Concat shape
+# arithmetic) on the same input bytes as ONNX Runtime, within f32_close's
+# tolerance.  The detector's ConvTranspose and Resize have no dmo kernel:
+# dmo infer refuses it naming the first such node.
 . "$top_srcdir/tests/lib.sh"
 
 # MODEL INPUT=DIMS LAYERS: the file, its input fixed, and its layer count
@@ -18,7 +22,7 @@ for case in paddleocr_cls_mobile_v2.0:x=1x3x48x192:221 paddleocr_det_v4:x=1x3x64
 	file="$top_srcdir/tests/models/$name.onnx"
 	"$DMO" plan --verify --shape "$shape" "$file" >"$WORK/$name.plan" 2>&1
 	expect_eq "$name: plan --verify exit status" 0 $?
-	grep -q "^verify: outputs of the .* overlapped arena equal the separate-buffer run bit for bit" \
+	grep -q "^verify: outputs of the .* overlapped arena equal the .* bit for bit" \
 		"$WORK/$name.plan" && echo "ok: $name runs bit for bit in its overlapped arena" ||
 		fail "$name: $(grep -E '^(verify|dmo)' "$WORK/$name.plan")"
 	grep -q "^layout: *NCHW: O_s of [0-9]* conv/pool layers in the NCHW loop order" "$WORK/$name.plan" &&
@@ -34,6 +38,15 @@ for case in paddleocr_cls_mobile_v2.0:x=1x3x48x192:221 paddleocr_det_v4:x=1x3x64
 	"$DMO" model "$WORK/$name.onnx" >"$WORK/$name.model" 2>&1
 	expect_eq "$name: dmo model of the fixed file" 0 $?
 done
+# plan --verify runs the classifier with its real weights (dmo infer runs
+# it: the net of every layer); the detector, which dmo infer cannot run
+# (Resize), on the op specs' deterministic data, saying why.
+grep -q "^verify: .* with the model's real weights (input --random 1) bit for bit" \
+	"$WORK/paddleocr_cls_mobile_v2.0.plan" && echo "ok: the classifier is verified with its real weights" ||
+	fail "classifier: $(grep '^verify' "$WORK/paddleocr_cls_mobile_v2.0.plan")"
+grep -q "dmo plan: --verify: not with real weights (layer [0-9]* '[0-9]*_resize': operator Resize has no dmo kernel" \
+	"$WORK/paddleocr_det_v4.plan" && echo "ok: the detector's verify says why not with real weights" ||
+	fail "detector: $(grep 'real weights' "$WORK/paddleocr_det_v4.plan")"
 # The layer count by hand: the classifier's file has 471 nodes of which
 # 250 are Constant; the detector's 672 of which 342 are.
 expect_eq "constants read from the classifier's Constant nodes" 250 \
@@ -53,6 +66,29 @@ if command -v node >/dev/null 2>&1 && [ -d "$top_srcdir/tests/ort/node_modules/o
 		expect_eq "$name: output shape, ONNX Runtime = dmo's inference" "$(cat "$WORK/ort.shape")" \
 			"$(cat "$WORK/dmo.shape")"
 	done
+	# The same input bytes to both: float32 values in [-1, 1) from awk's
+	# fixed-seed generator, packed little-endian by perl (perl-base).
+	awk 'BEGIN { srand(7); for (i = 0; i < 3 * 48 * 192; i++) printf "%.6f\n", 2 * rand() - 1 }' |
+		perl -ne 'print pack("f<", $_)' >"$WORK/cls.in"
+	name=paddleocr_cls_mobile_v2.0
+	node "$top_srcdir/tests/ort/run.js" "$WORK/$name.onnx" "$WORK/cls.in" "$WORK/cls.ort" 2>/dev/null
+	expect_eq "$name, random input: ONNX Runtime exit status" 0 $?
+	"$DMO" infer -q --input "$WORK/cls.in" --output "$WORK/cls.dmo" "$WORK/$name.onnx" >/dev/null 2>"$WORK/cls.err"
+	expect_eq "$name: dmo infer exit status" 0 $? || cat "$WORK/cls.err"
+	f32_close "$name: dmo infer = ONNX Runtime" "$WORK/cls.ort" "$WORK/cls.dmo"
+	# dmo infer's arena is the overlap plan (its BatchNormalization,
+	# broadcasting Mul/Add/Div and HardSigmoid layers overlapped by their
+	# O_s); without overlaps the output bytes are the same.
+	"$DMO" infer -q --arena plain --input "$WORK/cls.in" --output "$WORK/cls.plain" \
+		"$WORK/$name.onnx" >/dev/null 2>&1
+	expect_eq "$name: dmo infer --arena plain exit status" 0 $?
+	cmp -s "$WORK/cls.plain" "$WORK/cls.dmo" && echo "ok: $name: the overlapped arena gives the plain one's bytes" ||
+		fail "$name: the overlapped arena's output differs from the plain one's"
+	"$DMO" infer -q --zeros "$WORK/paddleocr_det_v4.onnx" >/dev/null 2>"$WORK/det.err"
+	expect_eq "paddleocr_det_v4: dmo infer exit status" 2 $?
+	grep -q "^dmo infer: .*layer [0-9]* '[0-9]*_resize': operator Resize has no dmo kernel (node [0-9]*: op Resize has no dmo model)" \
+		"$WORK/det.err" && echo "ok: the detector's refusal names its node and op" ||
+		fail "det refusal: $(cat "$WORK/det.err")"
 else
 	echo "ok: ONNX Runtime not installed (tests/ort): its part skipped"
 fi

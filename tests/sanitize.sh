@@ -69,6 +69,12 @@ done
 run "onnx_net" tests/onnx_net onnx_net.onnx onnx_net.in
 run "infer onnx_net" analysis/dmo infer -q --input onnx_net.in onnx_net.onnx
 run "plan --verify onnx_net" analysis/dmo plan --verify onnx_net.onnx
+# ONNX's element-wise ops (broadcasting, batchnorm's folded constants,
+# commuted Sub and Div) in both arenas.
+run "onnx_net --ew" tests/onnx_net --ew onnx_ew.onnx onnx_ew.in
+run "infer onnx_net --ew" analysis/dmo infer -q --input onnx_ew.in onnx_ew.onnx
+run "infer onnx_net --ew, plain arena" analysis/dmo infer -q --arena plain --input onnx_ew.in onnx_ew.onnx
+run "plan --verify onnx_net --ew" analysis/dmo plan --verify onnx_ew.onnx
 # Hostile variants of real models (tests/damage_corpus.py: bits flipped
 # over the whole file; quantisation scales tiny, subnormal or huge and zero
 # points at their type's limits) through infer's reference kernels, and

@@ -303,7 +303,8 @@ static const char *const small[] = {
 	"avgpool:in=6x6x2,k=3,stride=1,pad=1x2",
 	"fc:in=2x10,units=20", "fc:in=10,units=3,dtype=i8", "fc:in=3x4,units=4",
 	"reshape:in=2x3x4", "softmax:in=2x3x5,dtype=i8", "softmax:in=1x1x1",
-	"logistic:in=3x3x2", "tanh:in=2x3x3x2", "mean:in=2x4x3x5", "mean:in=3x3x1", "quantize:in=3x3x3",
+	"logistic:in=3x3x2", "tanh:in=2x3x3x2", "sub:in=2x3x4", "div:in=3x3x2",
+	"hardsigmoid:in=2x2x3", "hardswish:in=4x3x1", "clip:in=2x3x3x2", "batchnorm:in=2x3x1x5", "mean:in=2x4x3x5", "mean:in=3x3x1", "quantize:in=3x3x3",
 	"dequantize:in=3x3x3", "quantize:in=2x2x2,dtype=i16,out_dtype=i8",
 	"pad:in=3x4x2,before=1x1,after=1x1", "pad:in=2x3x4x2,before=1x0x2x1,after=0x2x0x3,dtype=i8",
 	"pad:in=1x1x1,after=0x0x3", "concat:in=3x3x2,out_c=5,at=0",
@@ -445,13 +446,15 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 	static const char *const ops[] = { "conv2d", "dwconv2d", "maxpool", "avgpool",
 					   "fc", "relu", "relu6", "add", "mul", "reshape",
 					   "softmax", "logistic", "mean", "quantize", "dequantize",
-					   "pad", "concat", "transpose", "tanh" };
+					   "pad", "concat", "transpose", "tanh", "sub", "div",
+					   "hardsigmoid", "hardswish", "clip", "batchnorm" };
 	static const char *const dtypes[] = { "f32", "i8", "i16", "i32" };
-	const char *op = ops[rnd(st, 0, 18)];
+	unsigned k = rnd(st, 0, sizeof ops / sizeof ops[0] - 1);
+	const char *op = ops[k];
 	const char *dt = dtypes[rnd(st, 0, 3)];
 
-	if (!strcmp(op, "tanh"))
-		dt = "f32"; /* its only kernel */
+	if (k >= 18) /* tanh and ONNX's element-wise ops: f32 their only kernel */
+		dt = "f32";
 	unsigned n = rnd(st, 1, 2), h = rnd(st, 1, 16), w = rnd(st, 1, 16), c = rnd(st, 1, 8);
 	char pad[16];
 	unsigned kh = rnd(st, 1, 7), kw = rnd(st, 1, 7);

@@ -35,7 +35,7 @@ static struct {
 	Onnx__SparseTensorProto sparse, *sparse_p[1];
 	Onnx__OperatorSetIdProto opset, *opset_p[1];
 	int64_t init_dims[4][10], ints[12][8];
-	char strs[48][24], *name_p[3][2][4];
+	char strs[48][24], *name_p[3][2][5];
 	size_t n_strs;
 	unsigned char packed[8192];
 	size_t len;
@@ -119,7 +119,7 @@ static Onnx__ValueInfoProto *value(int where, const char *name, int32_t type, in
 	return &B.vi[i];
 }
 
-/* Split "a,b" into up to 4 names (an empty one stays: an absent operand). */
+/* Split "a,b" into up to 5 names (an empty one stays: an absent operand). */
 static size_t names(const char *list, char **out)
 {
 	size_t n = 0;
@@ -129,7 +129,7 @@ static size_t names(const char *list, char **out)
 		char buf[16] = "";
 
 		memcpy(buf, p, end ? (size_t)(end - p) : strlen(p));
-		ck_assert_uint_lt(n, 4);
+		ck_assert_uint_lt(n, 5);
 		out[n++] = str(buf);
 		if (!end)
 			return n;
@@ -442,7 +442,8 @@ START_TEST(initializer_faults)
 	t = initializer("w", FLOAT, 2, 1, 4);
 	t->float_data = w4;
 	t->n_float_data = 4;
-	expect_layer(NULL, "broadcasting operands");
+	/* (w broadcasts: O_s is x's, of the output's shape) */
+	expect_layer("add:in=1x3x4x4,dtype=f32", NULL);
 	/* ...but only 3 of them: 12 bytes for 16. */
 	t->n_float_data = 3;
 	refused("m.onnx: initializer 'w' holds 12 bytes for 16");
@@ -453,7 +454,7 @@ START_TEST(initializer_faults)
 	t = initializer("w", INT64, 1, 4);
 	t->int64_data = i4;
 	t->n_int64_data = 4;
-	expect_layer(NULL, "broadcasting operands");
+	expect_layer(NULL, "a second operand that is not float32");
 	t->n_int64_data = 3;
 	refused("m.onnx: initializer 'w' holds 24 bytes for 32");
 	ADD_GRAPH();
@@ -466,7 +467,7 @@ START_TEST(initializer_faults)
 	t = initializer("w", INT8, 1, 4);
 	t->int32_data = i32;
 	t->n_int32_data = 4;
-	expect_layer(NULL, "broadcasting operands");
+	expect_layer(NULL, "a second operand that is not float32");
 	t->n_int32_data = 3;
 	refused("m.onnx: initializer 'w' holds 3 values for 4 elements");
 	/* An initializer also listed among the inputs (ONNX < 1.4) stays
@@ -552,7 +553,7 @@ START_TEST(gemm_and_elementwise)
 	B.node[0].n_input = 2;
 	expect_layer("mul:in=1x3x4x4,dtype=f32", NULL);
 	B.tensor_type[1].elem_type = INT8;
-	expect_layer(NULL, "float32 input to int8 output");
+	expect_layer(NULL, "float32 input to int8 output (dmo's Mul is f32)");
 
 	/* An op dmo has no model of, and a window op of a 3-D input. */
 	relu_graph();
@@ -863,7 +864,7 @@ START_TEST(flat_ops)
 	node("MatMul", "x,w", "y");
 	expect_layer("fc:in=6x5,units=4,dtype=f32", NULL);
 	/* Clip to [0, 6] is relu6: attributes (opset 6), then constant
-	 * inputs (opset 11); [0, 1] has no model. */
+	 * inputs (opset 11); [0, 1] is clip. */
 	start();
 	opset(6);
 	value(IN, "x", FLOAT, 4, 1, 3, 4, 4);
@@ -872,7 +873,7 @@ START_TEST(flat_ops)
 	attr_f(n, "max", 6);
 	expect_layer("relu6:in=1x3x4x4,dtype=f32", NULL);
 	B.attr[1].f = 1;
-	expect_layer(NULL, "a clip other than f32 to [0, 6] (relu6) or [0, inf) (relu)");
+	expect_layer("clip:in=1x3x4x4,dtype=f32", NULL);
 	start();
 	opset(11);
 	value(IN, "x", FLOAT, 4, 1, 3, 4, 4);
@@ -895,6 +896,78 @@ START_TEST(flat_ops)
 	node("QuantizeLinear", "x,s,z", "y");
 	expect_layer("quantize:in=1x3x4x4,dtype=f32,out_dtype=i8", NULL);
 	expect_shape("y", 4, 1, 3, 4, 4);
+}
+END_TEST
+
+/* ONNX's element-wise ops (kernels_onnx_ew.c): the operand of the output's
+ * shape is put first (a Sub or Div so swapped says so), BatchNormalization
+ * needs constants, HardSigmoid and HardSwish are f32. */
+START_TEST(onnx_elementwise)
+{
+	static float one = 1, three[3] = { 1, 2, 3 }, six[6] = { 1, 2, 3, 4, 5, 6 };
+	struct dmo_model m;
+	char err[512] = "";
+	Onnx__TensorProto *t;
+
+	/* Sub(c, x): x is first in the layer, the node's order kept. */
+	start();
+	value(IN, "x", FLOAT, 4, 1, 3, 4, 4);
+	t = initializer("c", FLOAT, 0);
+	t->float_data = &one;
+	t->n_float_data = 1;
+	node("Sub", "c,x", "y");
+	ck_assert_msg(read_packed(NULL, &m, err, sizeof err) == 0, "%s", err);
+	ck_assert_str_eq(m.layers[0].spec, "sub:in=1x3x4x4,dtype=f32");
+	ck_assert_str_eq(m.tensors[m.layers[0].operands[0]].name, "x");
+	ck_assert_int_eq(dmo_model_onnx_commuted(&m, 0), 1);
+	dmo_model_free(&m);
+	/* Div(g 1x3x1x1, h 1x3x4x4), both activations: h first. */
+	start();
+	value(IN, "g", FLOAT, 4, 1, 3, 1, 1);
+	value(IN, "h", FLOAT, 4, 1, 3, 4, 4);
+	node("Div", "g,h", "y");
+	ck_assert_msg(read_packed(NULL, &m, err, sizeof err) == 0, "%s", err);
+	ck_assert_str_eq(m.layers[0].spec, "div:in=1x3x4x4,dtype=f32");
+	ck_assert_int_eq(dmo_model_onnx_commuted(&m, 0), 1);
+	dmo_model_free(&m);
+	/* Div(h, g): as the node has it. */
+	B.node[0].input[0] = str("h");
+	B.node[0].input[1] = str("g");
+	ck_assert_msg(read_packed(NULL, &m, err, sizeof err) == 0, "%s", err);
+	ck_assert_int_eq(dmo_model_onnx_commuted(&m, 0), 0);
+	dmo_model_free(&m);
+	/* The operand of the output's shape a constant: no op spec. */
+	start();
+	value(IN, "g", FLOAT, 4, 1, 3, 1, 1);
+	t = initializer("c", FLOAT, 3, 3, 1, 2);
+	t->float_data = six;
+	t->n_float_data = 6;
+	node("Sub", "g,c", "y");
+	expect_layer(NULL, "no activation operand of the output's shape (dmo's O_s is of such a first operand)");
+
+	/* BatchNormalization: batchnorm over N x C x 1 x H*W, its four
+	 * parameters constants; given as graph inputs, no op spec. */
+	start();
+	value(IN, "x", FLOAT, 4, 2, 3, 4, 4);
+	for (int k = 0; k < 4; k++) {
+		t = initializer((const char *[]){ "s", "b", "mean", "var" }[k], FLOAT, 1, 3);
+		t->float_data = three;
+		t->n_float_data = 3;
+	}
+	node("BatchNormalization", "x,s,b,mean,var", "y");
+	expect_layer("batchnorm:in=2x3x1x16,dtype=f32", NULL);
+	B.graph.n_initializer = 3;
+	value(IN, "var", FLOAT, 1, 3);
+	expect_layer(NULL, "scale, B, mean and var must be constants (the net folds them)");
+
+	/* HardSigmoid and HardSwish: f32 only. */
+	relu_graph();
+	B.node[0].op_type = str("HardSigmoid");
+	expect_layer("hardsigmoid:in=1x3x4x4,dtype=f32", NULL);
+	B.node[0].op_type = str("HardSwish");
+	expect_layer("hardswish:in=1x3x4x4,dtype=f32", NULL);
+	B.tensor_type[1].elem_type = INT8;
+	expect_layer(NULL, "float32 input to int8 output (dmo's HardSwish is f32)");
 }
 END_TEST
 
@@ -966,6 +1039,7 @@ int main(void)
 	tcase_add_test(tc, layout_faults);
 	tcase_add_test(tc, inferred_shapes);
 	tcase_add_test(tc, flat_ops);
+	tcase_add_test(tc, onnx_elementwise);
 	suite_add_tcase(suite, tc);
 
 	return dmo_run_suite(suite);

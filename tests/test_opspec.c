@@ -138,7 +138,7 @@ static const struct error_case {
 	const char *text, *needle;
 } error_cases[] = {
 	{ "", "unknown op" },
-	{ "hardswish:in=1x1x1", "unknown op 'hardswish'" },
+	{ "gridsample:in=1x1x1", "unknown op 'gridsample'" },
 	{ "softmax:in=2x2x2,k=2", "'k' does not apply to softmax" },
 	{ "relu:in=2x2x2,out_dtype=i8", "'out_dtype' does not apply to relu" },
 	{ "quantize:in=2x2x2,out_dtype=f16", "bad value for 'out_dtype'" },
@@ -226,7 +226,7 @@ START_TEST(no_far_suggestion)
 	struct dmo_opspec s;
 	char err[256] = "";
 
-	ck_assert_int_eq(dmo_opspec_parse("hardswish:in=1x1x1", &s, err, sizeof err), -1);
+	ck_assert_int_eq(dmo_opspec_parse("gridsample:in=1x1x1", &s, err, sizeof err), -1);
 	ck_assert_msg(strstr(err, "did you mean") == NULL, "'%s'", err);
 	ck_assert_int_eq(dmo_opspec_parse("relu:in=2x2x2,mul=2", &s, err, sizeof err), -1);
 	ck_assert_msg(strstr(err, "did you mean") == NULL, "'%s'", err);

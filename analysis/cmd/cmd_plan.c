@@ -72,12 +72,12 @@ static const struct cmd_option options[] = {
 	{ "verify", no_argument, OPT_VERIFY, NULL,
 	  "run the model inside one arena laid out by the overlap\n"
 	  "plan and compare its outputs bit for bit with a run on\n"
-	  "separate buffers (a .tflite: its real weights, every\n"
-	  "layer's output against the plain plan's arena, on the\n"
-	  "input of --random 1), on the kernels the O_s hold for:\n"
-	  "dmo's reference kernels, or for TFLM's kernels the plan\n"
-	  "written into the model and run in TFLM against TFLM's\n"
-	  "own plan (dmo-tflm-run-KERNELS, 3 inputs)" },
+	  "separate buffers (a .tflite or .onnx dmo infer runs: its\n"
+	  "real weights, every layer's output against the plain\n"
+	  "plan's arena, on the input of --random 1), on the kernels\n"
+	  "the O_s hold for: dmo's reference kernels, or for TFLM's\n"
+	  "kernels the plan written into the model and run in TFLM\n"
+	  "against TFLM's own plan (dmo-tflm-run-KERNELS, 3 inputs)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -298,8 +298,9 @@ static void layer_checked(void *arg, size_t layer)
 	dmo_progress_step(&p->steps, "layer %zu %s", layer + 1, p->model->layers[layer].name);
 }
 
-/* A .tflite that dmo's kernels run is verified with its real weights and
- * quantisation; any other model with the reference kernels on
+/* A .tflite or .onnx that dmo's kernels run (dmo infer) is verified with
+ * its real weights and quantisation; any other model with the reference
+ * kernels on
  * deterministic data (and stand-ins for layers without an op spec).  *WHAT
  * says which. */
 static int verify_plan(const struct dmo_model *model, const struct dmo_plan *plan, int quiet,
@@ -310,7 +311,7 @@ static int verify_plan(const struct dmo_model *model, const struct dmo_plan *pla
 	struct dmo_net net;
 	char why[1024];
 
-	if (model->format == DMO_FORMAT_TFLITE) {
+	if (model->format == DMO_FORMAT_TFLITE || model->format == DMO_FORMAT_ONNX) {
 		int runs = dmo_net_runs(model, &net, why, sizeof why);
 
 		if (runs < 0)

@@ -51,6 +51,8 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 	case DMO_OP_RELU6:
 	case DMO_OP_ADD:
 	case DMO_OP_MUL:
+	case DMO_OP_SUB:
+	case DMO_OP_DIV:
 		/* Flat order is that of a 1x1, stride-1 depthwise walk. */
 		g->kind = DMO_GEOM_DEPTH;
 		g->in_h = g->out_h = s->in_h, g->in_w = g->out_w = s->in_w;
@@ -85,6 +87,10 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 		break;
 	case DMO_OP_LOGISTIC:
 	case DMO_OP_TANH:
+	case DMO_OP_HARDSIGMOID:
+	case DMO_OP_HARDSWISH:
+	case DMO_OP_CLIP:
+	case DMO_OP_BATCHNORM:
 	case DMO_OP_QUANTIZE:
 	case DMO_OP_DEQUANTIZE:
 	case DMO_OP_SOFTMAX:

@@ -296,7 +296,7 @@ int dmo_model_write_table(FILE *out, FILE *notes, const struct dmo_model *m, cha
 			break;
 		}
 		if (layer->n_results != 1 ||
-		    layer->n_act_in != ((layer->op.op == DMO_OP_ADD || layer->op.op == DMO_OP_MUL) ? 2u : 1u)) {
+		    layer->n_act_in != (dmo_op_binary(layer->op.op) ? 2u : 1u)) {
 			rc = dmo_errf(err, err_len, "layer %s (%s) reads a constant operand or writes several tensors; a layer table cannot hold it",
 				  layer->name, layer->op_name);
 			break;

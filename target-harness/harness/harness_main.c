@@ -304,7 +304,11 @@ static int run_model(const struct dmo_model *model, const struct harness_options
 	dmo_progress_start(&steps, "run", n_supported, opts->progress);
 	for (size_t l = 0; l < model->n_layers && rc == 0; l++) {
 		const struct dmo_model_layer *layer = &model->layers[l];
-		int binary = layer->op.op == DMO_OP_ADD || layer->op.op == DMO_OP_MUL;
+		/* A second operand that broadcasts is smaller than the
+		 * runner's (the input's shape): it gets the input's bytes. */
+		int binary = dmo_op_binary(layer->op.op) && layer->n_act_in > 1 &&
+			     model->tensors[layer->act_in[1]].bytes ==
+				     model->tensors[layer->act_in[0]].bytes;
 
 		if (!layer->supported) {
 			for (size_t k = 0; k < layer->n_results; k++)
@@ -313,7 +317,7 @@ static int run_model(const struct dmo_model *model, const struct harness_options
 			continue;
 		}
 		rc = run_layer(layer->name, &layer->op, buffers[layer->act_in[0]],
-			       binary && layer->n_act_in > 1 ? buffers[layer->act_in[1]] : NULL,
+			       binary ? buffers[layer->act_in[1]] : NULL,
 			       buffers[layer->results[0]], opts) ? 1 : 0;
 		if (rc == 0)
 			progress(&steps, model, l);

@@ -109,7 +109,10 @@ struct dk_params {
 	int dil_h, dil_w;
 	int pad_top, pad_left;
 	int mult; /* dwconv2d depth multiplier: out_c == in_c * mult */
-	float beta; /* softmax (float): exp(beta * (x - max)); TFLite's default is 1 */
+	float beta; /* softmax (float): exp(beta * (x - max)); TFLite's default is 1;
+		     * hardsigmoid: alpha x + beta */
+	float alpha; /* hardsigmoid */
+	float lo, hi; /* clip: the bounds */
 	struct dk_quant q;
 };
 
@@ -242,6 +245,29 @@ int dk_mul_i8(const struct dk_params *p, const int8_t *a, const int8_t *b,
 	      int8_t *out, const struct dk_thread *t);
 int dk_mul_i16(const struct dk_params *p, const int16_t *a, const int16_t *b,
 	       int16_t *out, const struct dk_thread *t);
+
+/* ONNX's element-wise ops, float32 (kernels_onnx_ew.c), in the output's
+ * flat order: element e reads its input elements, then writes out[e].
+ * dk_binary_bcast_f32: OUT = A op B with NumPy broadcasting, each of A's
+ * and B's dims (right-aligned to OUT's) 1 or OUT's.  hardsigmoid:
+ * max(0, min(1, alpha x + beta)); hardswish: x hardsigmoid(x) with alpha
+ * 1/6, beta 1/2; clip: min(max(x, lo), hi); batchnorm: x scale[c] +
+ * shift[c], c = e / (in_w * in_c) % in_h (an NCHW tensor as N x C x 1 x
+ * H*W). */
+enum dk_binary { DK_ADD, DK_SUB, DK_MUL, DK_DIV };
+struct dk_shape;
+int dk_binary_bcast_f32(enum dk_binary op, const struct dk_shape *out_shape,
+			const struct dk_shape *a_shape, const float *a,
+			const struct dk_shape *b_shape, const float *b, float *out,
+			const struct dk_thread *t);
+int dk_hardsigmoid_f32(const struct dk_params *p, const float *in, float *out,
+		       const struct dk_thread *t);
+int dk_hardswish_f32(const struct dk_params *p, const float *in, float *out,
+		     const struct dk_thread *t);
+int dk_clip_f32(const struct dk_params *p, const float *in, float *out,
+		const struct dk_thread *t);
+int dk_batchnorm_f32(const struct dk_params *p, const float *scale, const float *shift,
+		     const float *in, float *out, const struct dk_thread *t);
 
 /* ---- uint8, per tensor (TFLite's legacy asymmetric scheme: filters have a
  * zero point, the int32 arithmetic is that of the int8 kernels) ---- */

@@ -61,6 +61,33 @@ static inline int owns(const struct share *s, size_t e)
 	return e >= s->lo && e < s->hi && (!s->interleave || e % s->count == s->index);
 }
 
+/* Elements of a flat op's input (batch x in_h x in_w x in_c), or 0 when
+ * P is NULL or a dimension is not positive. */
+static inline size_t elems_or_zero(const struct dk_params *p)
+{
+	if (!p || p->batch < 1 || p->in_h < 1 || p->in_w < 1 || p->in_c < 1)
+		return 0;
+	return (size_t)p->batch * p->in_h * p->in_w * p->in_c;
+}
+
+/* An element-wise kernel in flat order: out[e] = ELEM(p, in[e]) for each
+ * element the thread owns, E ascending (the loop order dmokernels.h
+ * documents for these ops; kernels_rows.c and kernels_onnx_ew.c). */
+#define DK_FLAT_KERNEL(NAME, TIN, TOUT, ELEM)                                    \
+	int NAME(const struct dk_params *p, const TIN *in, TOUT *out,              \
+		 const struct dk_thread *t)                                        \
+	{                                                                          \
+		struct share sh;                                                   \
+		size_t n = elems_or_zero(p);                                       \
+                                                                                   \
+		if (!n || !in || !out || share_init(&sh, t, n))                    \
+			return -1;                                                 \
+		for (size_t e = sh.lo; e < sh.hi; e++)                             \
+			if (owns(&sh, e))                                          \
+				out[e] = ELEM(p, in[e]);                           \
+		return 0;                                                          \
+	}
+
 /* gemmlowp's SaturatingRoundingDoublingHighMul: round(a * b / 2^31), ties
  * towards +infinity; the one overflowing case saturates. */
 static inline int32_t high_mul(int32_t a, int32_t b)

@@ -5,31 +5,6 @@
 
 #include <math.h>
 
-static size_t elems_or_zero(const struct dk_params *p)
-{
-	if (!p || p->batch < 1 || p->in_h < 1 || p->in_w < 1 || p->in_c < 1)
-		return 0;
-	return (size_t)p->batch * p->in_h * p->in_w * p->in_c;
-}
-
-/* An element-wise kernel in flat order: out[e] = ELEM(p, in[e]) for each
- * element the thread owns, E ascending (the loop order dmokernels.h
- * documents for these ops). */
-#define DK_FLAT_KERNEL(NAME, TIN, TOUT, ELEM)                                    \
-	int NAME(const struct dk_params *p, const TIN *in, TOUT *out,              \
-		 const struct dk_thread *t)                                        \
-	{                                                                          \
-		struct share sh;                                                   \
-		size_t n = elems_or_zero(p);                                       \
-                                                                                   \
-		if (!n || !in || !out || share_init(&sh, t, n))                    \
-			return -1;                                                 \
-		for (size_t e = sh.lo; e < sh.hi; e++)                             \
-			if (owns(&sh, e))                                          \
-				out[e] = ELEM(p, in[e]);                           \
-		return 0;                                                          \
-	}
-
 /* ---- gemmlowp fixed point, on raw int32 values.  Qm is a value with m
  * integer bits and 31 - m fractional bits; a product of Qa and Qb is
  * Q(a+b), which is high_mul on the raw values. ---- */

@@ -1,0 +1,128 @@
+/* kernels_onnx_ew.c - libdmokernels' float32 element-wise ops of ONNX
+ * models: Add, Sub, Mul and Div with NumPy broadcasting, HardSigmoid,
+ * HardSwish, Clip to any bounds and the inference form of
+ * BatchNormalization.
+ *
+ * Loop order (docs/kernels.md, "ONNX element-wise ops"): the output's flat
+ * order; element e reads its input element(s), then writes out[e].  Each
+ * is one pass as ONNX Runtime's CPU kernels make it (their Eigen and MLAS
+ * loops run over the output in memory order too). */
+#include "kernels_internal.h"
+
+/* ---- broadcasting binary ops ---- */
+
+/* Strides of SHAPE's elements seen from an output of RANK dims (NumPy's
+ * rule: dims right-aligned, a dim of 1 repeats its element): 0 where it
+ * broadcasts.  -1 when SHAPE does not broadcast to OUT. */
+static int broadcast_strides(const struct dk_shape *shape, const struct dk_shape *out,
+			     size_t strides[DK_MAX_DIMS])
+{
+	size_t stride = 1;
+
+	if (shape->rank < 0 || shape->rank > out->rank || out->rank > DK_MAX_DIMS)
+		return -1;
+	for (int d = out->rank - 1; d >= 0; d--) {
+		int k = d - (out->rank - shape->rank);
+		int n = k >= 0 ? shape->dims[k] : 1;
+
+		if (n != 1 && n != out->dims[d])
+			return -1;
+		strides[d] = n == 1 ? 0 : stride;
+		stride *= (size_t)n;
+	}
+	return 0;
+}
+
+static float binary(enum dk_binary op, float a, float b)
+{
+	switch (op) {
+	case DK_ADD:
+		return a + b;
+	case DK_SUB:
+		return a - b;
+	case DK_MUL:
+		return a * b;
+	default:
+		return a / b;
+	}
+}
+
+int dk_binary_bcast_f32(enum dk_binary op, const struct dk_shape *out_shape,
+			const struct dk_shape *a_shape, const float *a,
+			const struct dk_shape *b_shape, const float *b, float *out,
+			const struct dk_thread *t)
+{
+	size_t sa[DK_MAX_DIMS], sb[DK_MAX_DIMS], n = 1;
+	struct share sh;
+
+	if (!out_shape || !a_shape || !b_shape || !a || !b || !out || op < DK_ADD || op > DK_DIV ||
+	    broadcast_strides(a_shape, out_shape, sa) || broadcast_strides(b_shape, out_shape, sb))
+		return -1;
+	for (int d = 0; d < out_shape->rank; d++) {
+		if (out_shape->dims[d] < 1)
+			return -1;
+		n *= (size_t)out_shape->dims[d];
+	}
+	if (share_init(&sh, t, n))
+		return -1;
+	for (size_t e = sh.lo; e < sh.hi; e++) {
+		size_t rest = e, ia = 0, ib = 0;
+
+		if (!owns(&sh, e))
+			continue;
+		for (int d = out_shape->rank - 1; d >= 0; d--) {
+			size_t i = rest % (size_t)out_shape->dims[d];
+
+			rest /= (size_t)out_shape->dims[d];
+			ia += i * sa[d];
+			ib += i * sb[d];
+		}
+		out[e] = binary(op, a[ia], b[ib]);
+	}
+	return 0;
+}
+
+/* ---- unary ops, and batchnorm's per-channel affine map ---- */
+
+static inline float clamp_f32(float x, float lo, float hi)
+{
+	return x < lo ? lo : x > hi ? hi : x;
+}
+
+static inline float hardsigmoid_f32(const struct dk_params *p, float x)
+{
+	return clamp_f32(p->alpha * x + p->beta, 0, 1);
+}
+
+/* ONNX's HardSwish: x HardSigmoid(x) with alpha 1/6, beta 1/2. */
+static inline float hardswish_f32(const struct dk_params *p, float x)
+{
+	(void)p;
+	return x * clamp_f32(x / 6 + 0.5f, 0, 1);
+}
+
+static inline float clip_f32(const struct dk_params *p, float x)
+{
+	return clamp_f32(x, p->lo, p->hi);
+}
+
+DK_FLAT_KERNEL(dk_hardsigmoid_f32, float, float, hardsigmoid_f32)
+DK_FLAT_KERNEL(dk_hardswish_f32, float, float, hardswish_f32)
+DK_FLAT_KERNEL(dk_clip_f32, float, float, clip_f32)
+
+int dk_batchnorm_f32(const struct dk_params *p, const float *scale, const float *shift,
+		     const float *in, float *out, const struct dk_thread *t)
+{
+	struct share sh;
+	size_t n = elems_or_zero(p), inner = n ? (size_t)p->in_w * p->in_c : 1;
+
+	if (!n || !scale || !shift || !in || !out || share_init(&sh, t, n))
+		return -1;
+	for (size_t e = sh.lo; e < sh.hi; e++) {
+		size_t c = e / inner % (size_t)p->in_h;
+
+		if (owns(&sh, e))
+			out[e] = in[e] * scale[c] + shift[c];
+	}
+	return 0;
+}
