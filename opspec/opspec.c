@@ -21,14 +21,14 @@
 enum key {
 	KEY_IN, KEY_K, KEY_STRIDE, KEY_DIL, KEY_PAD, KEY_MULT, KEY_OUT_C,
 	KEY_UNITS, KEY_DTYPE, KEY_OUT_DTYPE, KEY_BEFORE, KEY_AFTER, KEY_AT, KEY_PERM,
-	KEY_LAYOUT, KEY_COUNT
+	KEY_LAYOUT, KEY_SCALE, KEY_COUNT
 };
 
 #define BIT(k) (1u << (k))
 
 static const char *const key_names[KEY_COUNT] = {
 	"in", "k", "stride", "dil", "pad", "mult", "out_c", "units", "dtype", "out_dtype",
-	"before", "after", "at", "perm", "layout"
+	"before", "after", "at", "perm", "layout", "scale"
 };
 
 static const char *const layout_names[] = { "nhwc", "nchw" };
@@ -71,6 +71,8 @@ static const struct dmo_opspec_key key_info[KEY_COUNT] = {
 	[KEY_LAYOUT] = { "layout", "nhwc or nchw", "nhwc",
 			 "the buffers' memory order (nchw: ONNX's, the NCHW kernels' loop order); "
 			 "in, k and the output keep their meaning" },
+	[KEY_SCALE] = { "scale", "SHxSW or S, positive integers", "required",
+			"resize: the output has SH times in's rows and SW times its columns" },
 };
 
 static const char *const fc_in_format = "NxK or K, positive integers";
@@ -102,6 +104,7 @@ static const char *const op_meanings[DMO_OP_COUNT] = {
 	"x max(0, min(1, x / 6 + 1/2)), element by element (f32)",
 	"min(max(x, lo), hi), element by element (f32)",
 	"x scale[c] + shift[c] over in=NxCx1xI: channel c of N images of I elements (f32)",
+	"nearest upsample, NCHW: out[n][c][y][x] = in[n][c][y / SH][x / SW] (any type)",
 };
 
 /* Spellings other tools use for a dtype or a padding, and dmo's word. */
@@ -117,7 +120,7 @@ static const char *const op_names[DMO_OP_COUNT] = {
 	"relu", "relu6", "add", "mul", "conv2d", "dwconv2d", "maxpool",
 	"avgpool", "fc", "reshape", "softmax", "logistic", "mean", "quantize",
 	"dequantize", "pad", "concat", "transpose", "tanh", "sub", "div",
-	"hardsigmoid", "hardswish", "clip", "batchnorm"
+	"hardsigmoid", "hardswish", "clip", "batchnorm", "resize"
 };
 
 static const char *const dtype_names[DMO_DTYPE_COUNT] = {
@@ -164,6 +167,7 @@ static const struct {
 	[DMO_OP_HARDSWISH] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_CLIP] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_BATCHNORM] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_RESIZE] = { ELEMENTWISE_KEYS | BIT(KEY_SCALE), BIT(KEY_IN) | BIT(KEY_SCALE) },
 };
 
 const struct dmo_opspec_key *dmo_opspec_key(int key)
@@ -434,6 +438,9 @@ static int parse_value(struct dmo_opspec *s, enum key key, struct slice v,
 		for (int i = 0; !rc && i < 4; i++)
 			s->perm[i] = n == 4 ? d[i] : i == 0 ? 0 : d[i - 1] + 1;
 		break;
+	case KEY_SCALE:
+		rc = parse_pair(v, &s->scale_h, &s->scale_w, 0);
+		break;
 	case KEY_COUNT:
 		break;
 	}
@@ -566,6 +573,17 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 		s->out_h = s->out_w = 1;
 		s->out_c = s->in_c;
 		break;
+	case DMO_OP_RESIZE:
+		/* Always NCHW: in keeps its HxWxC meaning, as for conv2d's
+		 * layout=nchw. */
+		s->layout = DMO_LAYOUT_NCHW;
+		if ((int64_t)s->in_h * s->scale_h > MAX_VALUE ||
+		    (int64_t)s->in_w * s->scale_w > MAX_VALUE)
+			return dmo_errf(err, err_len, "output of 'in' with this 'scale' is too large");
+		s->out_h = s->in_h * s->scale_h;
+		s->out_w = s->in_w * s->scale_w;
+		s->out_c = s->in_c;
+		break;
 	case DMO_OP_RELU:
 	case DMO_OP_RELU6:
 	case DMO_OP_ADD:
@@ -646,7 +664,8 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 			    s->op == DMO_OP_CONV2D ? "out_c" :
 			    s->op == DMO_OP_DWCONV2D ? "mult" :
 			    s->op == DMO_OP_PAD ? "before'/'after" :
-			    s->op == DMO_OP_CONCAT ? "out_c" : "in");
+			    s->op == DMO_OP_CONCAT ? "out_c" :
+			    s->op == DMO_OP_RESIZE ? "scale" : "in");
 	return check_steps(s, err, err_len);
 }
 
@@ -664,6 +683,7 @@ int dmo_opspec_parse(const char *text, struct dmo_opspec *spec, char *err,
 	struct dmo_opspec s = {
 		.k_h = 1, .k_w = 1, .stride_h = 1, .stride_w = 1,
 		.dil_h = 1, .dil_w = 1, .pad = DMO_PAD_VALID, .mult = 1,
+		.scale_h = 1, .scale_w = 1,
 		.dtype = DMO_F32, .out_dtype = DMO_I8,
 	};
 	unsigned seen = 0;
@@ -790,6 +810,10 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 		return snprintf(buf, len, "concat:in=%dx%dx%dx%d,out_c=%d,at=%d,dtype=%s",
 				s->batch, s->in_h, s->in_w, s->in_c, s->out_c, s->before[3],
 				dmo_dtype_name(s->dtype));
+	if (s->op == DMO_OP_RESIZE)
+		return snprintf(buf, len, "resize:in=%dx%dx%dx%d,scale=%dx%d,dtype=%s",
+				s->batch, s->in_h, s->in_w, s->in_c, s->scale_h, s->scale_w,
+				dmo_dtype_name(s->dtype));
 	if (s->op == DMO_OP_TRANSPOSE)
 		return snprintf(buf, len, "transpose:in=%dx%dx%dx%d,perm=%dx%dx%dx%d,dtype=%s",
 				s->batch, s->in_h, s->in_w, s->in_c, s->perm[0], s->perm[1],
@@ -851,6 +875,7 @@ const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec)
 	case DMO_OP_PAD:
 	case DMO_OP_CONCAT:
 	case DMO_OP_TRANSPOSE:
+	case DMO_OP_RESIZE:
 		return NULL; /* they copy elements of any size */
 	case DMO_OP_SOFTMAX:
 	case DMO_OP_LOGISTIC:

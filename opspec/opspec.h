@@ -44,6 +44,8 @@ enum dmo_op {
 	DMO_OP_HARDSWISH,
 	DMO_OP_CLIP,
 	DMO_OP_BATCHNORM,
+	/* ONNX's Resize, nearest, by integer scales (NCHW; docs/kernels.md). */
+	DMO_OP_RESIZE,
 	DMO_OP_COUNT
 };
 
@@ -85,6 +87,9 @@ struct dmo_opspec {
 	int before[4], after[4];
 	/* transpose: output axis i is input axis perm[i] (NHWC, 0 = N). */
 	int perm[4];
+	/* resize: output row y reads input row y / scale_h, column x
+	 * column x / scale_w (integer factors). */
+	int scale_h, scale_w;
 };
 
 /* Parse TEXT.  On success fill *SPEC and return 0.  On failure return -1 and

@@ -352,6 +352,13 @@ static int call_layout(const struct dmo_op_run *r, const void *in, const void *i
 	}
 	case DMO_OP_TRANSPOSE:
 		return dk_transpose(&shape, s->perm, es, in, out, t);
+	case DMO_OP_RESIZE: {
+		/* NCHW buffers: rows and columns are the last two axes. */
+		const struct dk_shape nchw = { 4, { s->batch, s->in_c, s->in_h, s->in_w } };
+		const int scale[4] = { 1, 1, s->scale_h, s->scale_w };
+
+		return dk_resize_nearest(&nchw, scale, es, in, out, t);
+	}
 	default: { /* concat: [before,] in [, after] along the channels */
 		struct dk_shape shapes[3];
 		const void *ins[3];
@@ -385,6 +392,9 @@ static int call_kernel(const struct dmo_op_run *r, const void *in, const void *i
 	 : dt == DMO_I8 ? dk_##name##_i8(p, __VA_ARGS__)                     \
 	 : dt == DMO_U8 ? dk_##name##_u8(p, __VA_ARGS__)                     \
 			: dk_##name##_i16(p, __VA_ARGS__))
+	/* resize is NCHW and copies elements of any type. */
+	if (r->spec.op == DMO_OP_RESIZE)
+		return call_layout(r, in, in2, out, t);
 	/* NCHW: the float kernels of kernels_nchw.c (dmo_opspec_kernel_gap
 	 * refuses other types before a run). */
 	if (r->spec.layout == DMO_LAYOUT_NCHW && dt == DMO_F32)

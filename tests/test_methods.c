@@ -244,6 +244,18 @@ static uint64_t oracle_os(const struct dmo_opspec *s)
 	case DMO_OP_TRANSPOSE:
 		oracle_layout(&o, s);
 		break;
+	case DMO_OP_RESIZE:
+		/* dk_resize_nearest over NCHW: output (b, c, y, x) in flat
+		 * order copies input (b, c, y / scale_h, x / scale_w). */
+		for (int b = 0; b < s->batch; b++)
+		for (int c = 0; c < s->in_c; c++)
+		for (int y = 0; y < s->out_h; y++)
+		for (int x = 0; x < s->out_w; x++) {
+			rd(&o, (((uint64_t)b * s->in_c + c) * s->in_h + y / s->scale_h) * s->in_w +
+				       x / s->scale_w);
+			wr(&o, e++);
+		}
+		break;
 	default: /* element-wise (also logistic, quantize, dequantize), flat */
 		for (uint64_t i = 0; i < n; i++) {
 			rd(&o, i);
@@ -447,13 +459,14 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 					   "fc", "relu", "relu6", "add", "mul", "reshape",
 					   "softmax", "logistic", "mean", "quantize", "dequantize",
 					   "pad", "concat", "transpose", "tanh", "sub", "div",
-					   "hardsigmoid", "hardswish", "clip", "batchnorm" };
+					   "hardsigmoid", "hardswish", "clip", "batchnorm",
+					   "resize" };
 	static const char *const dtypes[] = { "f32", "i8", "i16", "i32" };
 	unsigned k = rnd(st, 0, sizeof ops / sizeof ops[0] - 1);
 	const char *op = ops[k];
 	const char *dt = dtypes[rnd(st, 0, 3)];
 
-	if (k >= 18) /* tanh and ONNX's element-wise ops: f32 their only kernel */
+	if (k >= 18 && k <= 24) /* tanh and ONNX's element-wise ops: f32 their only kernel */
 		dt = "f32";
 	unsigned n = rnd(st, 1, 2), h = rnd(st, 1, 16), w = rnd(st, 1, 16), c = rnd(st, 1, 8);
 	char pad[16];
@@ -498,7 +511,9 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 		}
 		snprintf(buf, len, "transpose:in=%ux%ux%ux%u,perm=%ux%ux%ux%u,dtype=%s", n, h, w,
 			 c, p[0], p[1], p[2], p[3], dt);
-	} else
+	} else if (!strcmp(op, "resize"))
+		snprintf(buf, len, "resize:in=%ux%ux%ux%u,scale=%ux%u,dtype=%s", n, h, w, c, sh, sw, dt);
+	else
 		snprintf(buf, len, "%s:in=%ux%ux%ux%u,dtype=%s", op, n, h, w, c, dt);
 }
 

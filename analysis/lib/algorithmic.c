@@ -114,6 +114,12 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 		g->in_h = g->k_h = s->in_h, g->in_w = g->k_w = s->in_w;
 		g->in_c = g->out_c = s->in_c;
 		break;
+	case DMO_OP_RESIZE:
+		g->kind = DMO_GEOM_NEAREST;
+		g->in_h = s->in_h, g->in_w = s->in_w, g->in_c = g->out_c = s->in_c;
+		g->out_h = s->out_h, g->out_w = s->out_w;
+		g->scale_h = s->scale_h, g->scale_w = s->scale_w;
+		break;
 	case DMO_OP_PAD:
 	case DMO_OP_CONCAT:
 	case DMO_OP_TRANSPOSE:
@@ -133,6 +139,7 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 	    g->out_c <= 0 || g->k_h <= 0 || g->k_w <= 0 || g->stride_h <= 0 ||
 	    g->stride_w <= 0 || g->dil_h <= 0 || g->dil_w <= 0 || g->mult <= 0 ||
 	    (g->kind == DMO_GEOM_DEPTH && g->out_c != g->in_c * g->mult) ||
+	    (g->kind == DMO_GEOM_NEAREST && (g->scale_h <= 0 || g->scale_w <= 0)) ||
 	    ((g->kind == DMO_GEOM_PLANES || g->kind == DMO_GEOM_IMAGES) &&
 	     (g->groups <= 0 || g->in_c % g->groups || g->out_c % g->groups)) ||
 	    (g->kind != DMO_GEOM_FLAT && g->out_elem_size != g->elem_size)) {
@@ -282,6 +289,24 @@ INLINE void walk_gather(const struct dmo_geom *g, visit_fn visit, void *ctx)
 	}
 }
 
+/* NEAREST (dk_resize_nearest over NCHW): the output in flat order, each
+ * element reading the one input element it copies. */
+INLINE void walk_nearest(const struct dmo_geom *g, visit_fn visit, void *ctx)
+{
+	const uint64_t W = (uint64_t)g->in_w, plane = (uint64_t)g->in_h * W;
+	const uint64_t planes = (uint64_t)g->batch * (uint64_t)g->in_c;
+	struct tap_box box = { .ny = 1, .nx = 1, .nc = 1, .sc = 1 };
+	uint64_t out = 0;
+
+	for (uint64_t p = 0; p < planes; p++)
+		for (int y = 0; y < g->out_h; y++)
+			for (int x = 0; x < g->out_w; x++) {
+				box.base = p * plane + (uint64_t)(y / g->scale_h) * W +
+					   (uint64_t)(x / g->scale_w);
+				visit(ctx, out++, &box, 1);
+			}
+}
+
 /* PLANES (kernels_nchw.c): for b, out_c, out_y, out_x; the element reads
  * the taps of its group's in_c / groups planes, a plane apart, from the
  * group's first plane.  Pools are groups = in_c with one output plane a
@@ -348,6 +373,9 @@ INLINE void walk(const struct dmo_geom *g, visit_fn visit, void *ctx)
 		break;
 	case DMO_GEOM_GATHER:
 		walk_gather(g, visit, ctx);
+		break;
+	case DMO_GEOM_NEAREST:
+		walk_nearest(g, visit, ctx);
 		break;
 	default:
 		walk_window(g, visit, ctx);

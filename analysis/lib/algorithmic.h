@@ -34,6 +34,9 @@ enum dmo_geom_kind {
 			  * dwconv2d, i8 or u8): per image, its first output
 			  * element reads the whole input image, the others
 			  * nothing (kernels_nchw_quant.c) */
+	DMO_GEOM_NEAREST, /* NCHW nearest resize: output element (b, c, y, x)
+			   * in flat order reads input element (b, c,
+			   * y / scale_h, x / scale_w) */
 };
 
 /* A reference loop nest, NHWC, in elements:
@@ -55,6 +58,7 @@ struct dmo_geom {
 	int out_batch;
 	int before[4], perm[4]; /* GATHER, NHWC axes */
 	int groups;             /* PLANES: 1 (conv2d) or in_c (dwconv2d, pools) */
+	int scale_h, scale_w;   /* NEAREST: output rows (columns) per input row (column) */
 };
 
 /* Fill *G from a parsed spec.  Returns 0, or -1 (errno EINVAL) when the spec

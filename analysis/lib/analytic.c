@@ -69,6 +69,19 @@ static i128 gather_raw(const struct dmo_geom *g)
 	return (i128)dmo_geom_out_bytes(g) + (i128)g->elem_size * sum;
 }
 
+/* 4.6: nearest resize, OB + es * (sum over the plane, row and column loops
+ * of their last index times the term's step): each term of m(t) - t is
+ * non-increasing, so the last output element attains the minimum. */
+static i128 nearest_raw(const struct dmo_geom *g)
+{
+	const i128 W = g->in_w, Wo = g->out_w, H = g->in_h, Ho = g->out_h;
+	const i128 planes = (i128)g->batch * g->in_c;
+	const i128 sum = (planes - 1) * (H * W - Ho * Wo) +
+			 (W * ((Ho - 1) / g->scale_h) - Wo * (Ho - 1)) +
+			 ((Wo - 1) / g->scale_w - (Wo - 1));
+	return (i128)dmo_geom_out_bytes(g) + (i128)g->elem_size * sum;
+}
+
 /* Section 3.6 of docs/formulas.md (NCHW): output element e of batch b,
  * plane oc = g*Mg + m, pixel (oy, ox) reads no input element below
  * b*C*Pi + g*Cg*Pi + W*max(0, oy*sh - pt) + max(0, ox*sw - pl), and
@@ -106,6 +119,9 @@ int dmo_analytic_geom(const struct dmo_geom *g, struct dmo_analytic_result *res)
 	}
 	case DMO_GEOM_GATHER:
 		closed_form(g, gather_raw(g), 1, res);
+		return 0;
+	case DMO_GEOM_NEAREST:
+		closed_form(g, nearest_raw(g), 1, res);
 		return 0;
 	default:
 		break;

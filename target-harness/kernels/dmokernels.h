@@ -352,6 +352,13 @@ int dk_pad(const struct dk_shape *in_shape, const int *before, const int *after,
 /* out dims[i] = in dims[perm[i]]. */
 int dk_transpose(const struct dk_shape *in_shape, const int *perm, size_t elem,
 		 const void *in, void *out, const struct dk_thread *t);
+/* Nearest upsample by integer factors: out dims[i] = in dims[i] *
+ * scale[i], and output coordinate o_i reads input coordinate o_i /
+ * scale[i] (ONNX Resize, mode nearest, wherever that mapping is floor(o /
+ * s): docs/kernels.md).  Output in flat order, as ONNX Runtime's CPU
+ * Resize writes it. */
+int dk_resize_nearest(const struct dk_shape *in_shape, const int *scale, size_t elem,
+		      const void *in, void *out, const struct dk_thread *t);
 /* N inputs of equal rank that agree on every axis but AXIS. */
 int dk_concat(int n, const struct dk_shape *in_shapes, int axis, size_t elem,
 	      const void *const *ins, void *out, const struct dk_thread *t);

@@ -1,10 +1,12 @@
 /* kernels_layout.c - libdmokernels: the ops that only move elements
- * (reshape, pad, transpose, concatenation), for any element size.  Each
+ * (reshape, pad, transpose, nearest resize, concatenation), for any
+ * element size.  Each
  * walks its output in flat order with an odometer over the output
  * coordinates and copies one element at a time, so that the access pattern
  * is the documented one whatever the element type. */
 #include "kernels_internal.h"
 
+#include <limits.h>
 #include <string.h>
 
 /* Keeps GCC from turning the byte loops into memcpy calls, whose direction
@@ -139,6 +141,38 @@ int dk_transpose(const struct dk_shape *in_shape, const int *perm, size_t elem,
 		size_t offset = 0;
 		for (int i = 0; i < rank; i++)
 			offset += (size_t)coord[i] * out_to_in[i];
+		copy_elem(dst + e * elem, src + offset * elem, elem);
+	}
+	return 0;
+}
+
+int dk_resize_nearest(const struct dk_shape *in_shape, const int *scale, size_t elem,
+		      const void *in, void *out, const struct dk_thread *t)
+{
+	struct share sh;
+	int out_dims[DK_MAX_DIMS], coord[DK_MAX_DIMS] = { 0 };
+	size_t in_strides[DK_MAX_DIMS];
+
+	if (!shape_ok(in_shape) || !scale || !elem || !in || !out)
+		return -1;
+	int rank = in_shape->rank;
+	for (int i = 0; i < rank; i++) {
+		if (scale[i] <= 0 || in_shape->dims[i] > INT_MAX / scale[i])
+			return -1;
+		out_dims[i] = in_shape->dims[i] * scale[i];
+	}
+	size_t total = shape_elems(out_dims, rank);
+	if (share_init(&sh, t, total))
+		return -1;
+	strides_of(in_shape->dims, rank, in_strides);
+	const unsigned char *src = in;
+	unsigned char *dst = out;
+	for (size_t e = 0; e < total; e++, odometer_step(coord, out_dims, rank)) {
+		if (!owns(&sh, e))
+			continue;
+		size_t offset = 0;
+		for (int i = 0; i < rank; i++)
+			offset += (size_t)(coord[i] / scale[i]) * in_strides[i];
 		copy_elem(dst + e * elem, src + offset * elem, elem);
 	}
 	return 0;
