@@ -623,6 +623,71 @@ static int derive_onnx_elementwise_spec(struct onnx *o, size_t l, const Onnx__No
 					     o->source, o->err, o->err_len);
 }
 
+/* ONNX's Resize (opset 10 on) and Upsample (opset 9), mode nearest, as
+ * resize: an NCHW upsample of H and W by integer factors, under the
+ * coordinate mappings that make ONNX's nearest input coordinate floor(o /
+ * s) (docs/kernels.md, "Nearest resize"): asymmetric with nearest_mode
+ * floor (PaddleOCR's, PyTorch's export), half_pixel or pytorch_half_pixel
+ * with round_prefer_floor or round_prefer_ceil (ONNX's defaults), and
+ * opset 10's and Upsample's fixed asymmetric floor.  Anything else is
+ * named as refused. */
+static int derive_resize_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
+			      struct dmo_model_tensor *in, struct dmo_model_tensor *out)
+{
+	struct dmo_model *m = o->model;
+	struct dmo_model_layer *layer = &m->layers[l];
+	const int resize = !strcmp(layer->op_name, "Resize"), modes = resize && o->opset >= 11;
+	/* Scales: Resize's input 3 from opset 11 (after roi), else input 2. */
+	const struct dmo_model_tensor *scales = operand(m, layer, modes ? 2 : 1);
+	int64_t factor[4];
+	char text[256], shape[96];
+
+	if (!attr_string_is(n, "mode", "nearest") && !attr_string_is(n, "mode", "NOTSET"))
+		return unsupported(o, layer, "a mode other than nearest (dmo's resize is nearest)");
+	if (modes) {
+		const int half = attr_string_is(n, "coordinate_transformation_mode", "half_pixel") ||
+				 attr_string_is(n, "coordinate_transformation_mode", "NOTSET") ||
+				 attr_string_is(n, "coordinate_transformation_mode", "pytorch_half_pixel");
+		const int rounds = attr_string_is(n, "nearest_mode", "round_prefer_floor") ||
+				   attr_string_is(n, "nearest_mode", "NOTSET") ||
+				   attr_string_is(n, "nearest_mode", "round_prefer_ceil");
+
+		if (!(half && rounds) &&
+		    !(attr_string_is(n, "coordinate_transformation_mode", "asymmetric") &&
+		      attr_string_is(n, "nearest_mode", "floor")))
+			return unsupported(o, layer, "coordinate_transformation_mode and nearest_mode "
+						     "other than asymmetric with floor or half_pixel with "
+						     "round_prefer_floor/ceil");
+		if (dmo_onnx_attr(n, "axes") != NULL)
+			return unsupported(o, layer, "an axes attribute");
+	}
+	if (in->rank != 4 || out->rank != 4)
+		return unsupported(o, layer, "not 4-D (dmo's resize is NCHW)");
+	for (int i = 0; i < 4; i++) {
+		if (out->shape[i] % in->shape[i] != 0 || (i < 2 && out->shape[i] != in->shape[i]))
+			return unsupported(o, layer, "not an upsample of H and W by integer factors");
+		factor[i] = out->shape[i] / in->shape[i];
+	}
+	/* Scales given (not sizes) must be those integers: with any other
+	 * float ONNX divides the output coordinate by it. */
+	if (scales != NULL && scales->elems > 0) {
+		struct dmo_onnx_value v;
+
+		value_of(o, layer->operands[modes ? 2 : 1], &v);
+		if (v.n_floats != 4)
+			return unsupported(o, layer, "scales that are not a float constant dmo can read");
+		for (int i = 0; i < 4; i++)
+			if (v.floats[i] != (float)factor[i])
+				return unsupported(o, layer, "a scale %g that is not the integer factor %lld",
+						   (double)v.floats[i], (long long)factor[i]);
+	}
+	nhwc(in, shape, sizeof shape);
+	snprintf(text, sizeof text, "resize:in=%s,scale=%lldx%lld,dtype=%s", shape,
+		 (long long)factor[2], (long long)factor[3], dmo_dtype_name(in->dtype));
+	return dmo_model_layer_spec_runnable(m, l, text, layer->operands[0], layer->results[0],
+					     o->source, o->err, o->err_len);
+}
+
 /* Derive layer L's op spec; fill an output shape the file left out from it.
  * Returns 0 (supported or not), or -1 with the error set. */
 static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
@@ -658,6 +723,8 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		return derive_layout_spec(o, l, n, in, out);
 	if (is_flat_op(op) && in->known_dtype)
 		return derive_flat_spec(o, l, n, in, out);
+	if ((!strcmp(op, "Resize") || (!strcmp(op, "Upsample") && o->opset >= 9)) && in->known_dtype)
+		return derive_resize_spec(o, l, n, in, out);
 	/* Same-shape int8 Add and Mul are TFLite's (below). */
 	if (is_onnx_elementwise(op) && in->known_dtype &&
 	    (in->dtype == DMO_F32 || (strcmp(op, "Add") && strcmp(op, "Mul"))))

@@ -20,7 +20,7 @@ static const char *const op_names[DMO_NET_OP_COUNT] = {
 	"conv2d", "dwconv2d", "fc", "maxpool", "avgpool", "add", "mul", "relu", "relu6",
 	"softmax", "logistic", "mean", "reshape", "pad", "transpose", "concatenation",
 	"quantize", "dequantize", "tanh", "sub", "div", "hardsigmoid", "hardswish", "clip",
-	"batchnorm", "shape-only",
+	"batchnorm", "resize", "shape-only",
 };
 
 const char *dmo_net_op_name(enum dmo_net_op op)
@@ -645,6 +645,18 @@ static int run_layout(struct ctx *c)
 			rc = dk_transpose(&shape, perm, elem, at(c, in), at(c, out), NULL);
 		break;
 	}
+	case DMO_NET_RESIZE: {
+		int scale[DK_MAX_DIMS];
+
+		for (int i = 0; i < in->rank; i++) {
+			if (out->rank != in->rank || out->dims[i] % in->dims[i] != 0)
+				return fail(c, "the output is not the input scaled by integer factors");
+			scale[i] = out->dims[i] / in->dims[i];
+		}
+		if (c->arena)
+			rc = dk_resize_nearest(&shape, scale, elem, at(c, in), at(c, out), NULL);
+		break;
+	}
 	case DMO_NET_MEAN: {
 		if (s->mean_reduced) {
 			/* ONNX's: the reduced middle as the height of one column. */
@@ -808,6 +820,7 @@ static int prepare_step(struct ctx *c)
 	case DMO_NET_PAD:
 	case DMO_NET_TRANSPOSE:
 	case DMO_NET_CONCAT:
+	case DMO_NET_RESIZE:
 		rc = run_layout(c);
 		break;
 	case DMO_NET_QUANTIZE:

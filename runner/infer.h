@@ -49,6 +49,10 @@ enum dmo_net_op {
 	DMO_NET_HARDSWISH,   /* in */
 	DMO_NET_CLIP,        /* in; clip_lo, clip_hi */
 	DMO_NET_BATCHNORM,   /* in N x C x ..., scale [C], shift [C] */
+	/* ONNX's Resize and Upsample, nearest: in (any type), each output
+	 * dim an integer multiple of the input's (the reader checked the
+	 * coordinate mapping is floor(o / s)); roi, scales, sizes unread */
+	DMO_NET_RESIZE,
 	/* ONNX's shape arithmetic (Shape, Cast, Slice, ... of int32/int64
 	 * tensors) whose values no kernel reads: shape inference resolved
 	 * them into the op specs, as ONNX Runtime folds them; no kernel runs,

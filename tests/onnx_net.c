@@ -1,4 +1,4 @@
-/* onnx_net.c [--ops|--qdq|--qlinear|--qlinear-i8|--ew] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
+/* onnx_net.c [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
  * ONNX file (opset 13, every weight an initializer, every intermediate
  * shape in value_info) and one input for it, for the ONNX end-to-end tests:
  * dmo infer against ONNX Runtime, plan --verify with its real weights, run
@@ -52,7 +52,14 @@
  * constant-first Sub and Add, and Div(g, h) and Mul(g, q), whose first
  * operand broadcasts.
  *
- * Its input is x scaled by 3, so that HardSwish and Clip meet their bends. */
+ * Its input is x scaled by 3, so that HardSwish and Clip meet their bends.
+ *
+ * --resize writes ONNX's nearest Resize in the two forms dmo maps (an
+ * FPN's upsampling, as PaddleOCR's detector and PyTorch export it):
+ *
+ *   x 1x4x6x6 -> Conv 3x3 (pads 1) = c -> Resize (asymmetric, floor;
+ *   scales 1,1,2,2) = u 1x4x12x12 -> Relu = r -> Resize (ONNX's default
+ *   half_pixel, round_prefer_floor; sizes 1x4x24x36) = y */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -380,6 +387,49 @@ static size_t qlinear(int int8)
 	return 2 * 3 * 10 * 10;
 }
 
+/* A string attribute NAME = VALUE. */
+static Onnx__AttributeProto *attr_string(char *name, char *value)
+{
+	Onnx__AttributeProto *at = &attrs[n_attrs++];
+
+	onnx__attribute_proto__init(at);
+	at->name = name;
+	at->has_type = 1;
+	at->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING;
+	at->has_s = 1;
+	at->s.data = (uint8_t *)value;
+	at->s.len = strlen(value);
+	return at;
+}
+
+/* The --resize model; returns as cnn(). */
+static size_t resize(void)
+{
+	static const int64_t d_x[] = { 1, 4, 6, 6 }, d_w[] = { 4, 4, 3, 3 }, d_b[] = { 4 },
+			     d_u[] = { 1, 4, 12, 12 }, d_y[] = { 1, 4, 24, 36 }, d_four[] = { 4 };
+	static const float scales[] = { 1, 1, 2, 2 };
+	static const int64_t sizes[] = { 1, 4, 24, 36 };
+	static char *in_c[] = { "x", "w", "b", NULL }, *in_u[] = { "c", "", "scales", NULL },
+		    *in_r[] = { "u", NULL }, *in_y[] = { "r", "", "", "sizes", NULL };
+
+	weights("w", 4, d_w);
+	weights("b", 1, d_b);
+	constant("scales", 1, d_four, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, scales, sizeof scales);
+	constant("sizes", 1, d_four, ONNX__TENSOR_PROTO__DATA_TYPE__INT64, sizes, sizeof sizes);
+	node("Conv", in_c, "c", attr_ints("pads", 1, 1, 4), attr_ints("kernel_shape", 3, 3, 2), NULL);
+	node("Resize", in_u, "u", attr_string("mode", "nearest"),
+	     attr_string("coordinate_transformation_mode", "asymmetric"),
+	     attr_string("nearest_mode", "floor"));
+	node("Relu", in_r, "r", NULL, NULL, NULL);
+	node("Resize", in_y, "y", attr_string("mode", "nearest"), NULL, NULL);
+	input_list[0] = value_info("x", 4, d_x);
+	output_list[0] = value_info("y", 4, d_y);
+	info_list[0] = value_info("c", 4, d_x);
+	info_list[1] = value_info("u", 4, d_u);
+	info_list[2] = value_info("r", 4, d_u);
+	return 4 * 6 * 6;
+}
+
 /* ---- --ew: ONNX's element-wise ops ---- */
 
 /* The --ew model; returns as cnn(). */
@@ -434,15 +484,16 @@ int main(int argc, char **argv)
 	const char *mode = argc == 4 ? argv[1] : "";
 	int is_ops = !strcmp(mode, "--ops"), is_qdq = !strcmp(mode, "--qdq");
 	int is_qlinear = !strcmp(mode, "--qlinear"), is_qlinear_i8 = !strcmp(mode, "--qlinear-i8");
-	int is_ew = !strcmp(mode, "--ew");
+	int is_ew = !strcmp(mode, "--ew"), is_resize = !strcmp(mode, "--resize");
 
 	if ((argc != 3 && argc != 4) ||
-	    (argc == 4 && !is_ops && !is_qdq && !is_qlinear && !is_qlinear_i8 && !is_ew)) {
-		fprintf(stderr, "usage: onnx_net [--ops|--qdq|--qlinear|--qlinear-i8|--ew] MODEL.onnx INPUT.bin\n");
+	    (argc == 4 && !is_ops && !is_qdq && !is_qlinear && !is_qlinear_i8 && !is_ew && !is_resize)) {
+		fprintf(stderr, "usage: onnx_net [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize] MODEL.onnx INPUT.bin\n");
 		return 2;
 	}
 	argv += argc - 3;
 	size_t n_x = is_ew ? elementwise()
+		   : is_resize ? resize()
 		   : is_ops || is_qdq ? ops(is_qdq)
 		   : is_qlinear || is_qlinear_i8 ? qlinear(is_qlinear_i8) : cnn();
 

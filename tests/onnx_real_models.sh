@@ -9,7 +9,7 @@
 # dmo inferred; `dmo infer` runs the classifier (BatchNormalization,
 # HardSigmoid, broadcasting Add/Mul/Div, its Shape/Cast/Slice/Concat shape
 # arithmetic) on the same input bytes as ONNX Runtime, within f32_close's
-# tolerance.  The detector's ConvTranspose and Resize have no dmo kernel:
+# tolerance.  The detector's ConvTranspose has no dmo kernel:
 # dmo infer refuses it naming the first such node.
 . "$top_srcdir/tests/lib.sh"
 
@@ -40,11 +40,11 @@ for case in paddleocr_cls_mobile_v2.0:x=1x3x48x192:221 paddleocr_det_v4:x=1x3x64
 done
 # plan --verify runs the classifier with its real weights (dmo infer runs
 # it: the net of every layer); the detector, which dmo infer cannot run
-# (Resize), on the op specs' deterministic data, saying why.
+# (ConvTranspose), on the op specs' deterministic data, saying why.
 grep -q "^verify: .* with the model's real weights (input --random 1) bit for bit" \
 	"$WORK/paddleocr_cls_mobile_v2.0.plan" && echo "ok: the classifier is verified with its real weights" ||
 	fail "classifier: $(grep '^verify' "$WORK/paddleocr_cls_mobile_v2.0.plan")"
-grep -q "dmo plan: --verify: not with real weights (layer [0-9]* '[0-9]*_resize': operator Resize has no dmo kernel" \
+grep -q "dmo plan: --verify: not with real weights (layer [0-9]* '[0-9]*_convtranspose': operator ConvTranspose has no dmo kernel" \
 	"$WORK/paddleocr_det_v4.plan" && echo "ok: the detector's verify says why not with real weights" ||
 	fail "detector: $(grep 'real weights' "$WORK/paddleocr_det_v4.plan")"
 # The layer count by hand: the classifier's file has 471 nodes of which
@@ -86,7 +86,7 @@ if command -v node >/dev/null 2>&1 && [ -d "$top_srcdir/tests/ort/node_modules/o
 		fail "$name: the overlapped arena's output differs from the plain one's"
 	"$DMO" infer -q --zeros "$WORK/paddleocr_det_v4.onnx" >/dev/null 2>"$WORK/det.err"
 	expect_eq "paddleocr_det_v4: dmo infer exit status" 2 $?
-	grep -q "^dmo infer: .*layer [0-9]* '[0-9]*_resize': operator Resize has no dmo kernel (node [0-9]*: op Resize has no dmo model)" \
+	grep -q "^dmo infer: .*layer [0-9]* '[0-9]*_convtranspose': operator ConvTranspose has no dmo kernel (node [0-9]*: op ConvTranspose has no dmo model)" \
 		"$WORK/det.err" && echo "ok: the detector's refusal names its node and op" ||
 		fail "det refusal: $(cat "$WORK/det.err")"
 else

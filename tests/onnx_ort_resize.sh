@@ -1,0 +1,69 @@
+#!/bin/sh
+# onnx_ort_resize.sh - ONNX's nearest Resize and Upsample, mapped onto the
+# resize op spec (dk_resize_nearest), run by `dmo infer` and compared with
+# ONNX Runtime (tests/ort/run.js) on the same input bytes.  ONNX's own
+# node cases (libonnx-testdata) give the scales as a graph input: onnx_strip
+# --constants makes them the initializer exporters write; nearest resize
+# copies elements, so the outputs must be equal byte for byte.  The cases
+# dmo does not map are refused naming the node and why.  Then tests/onnx_net
+# --resize (Conv, Resize asymmetric/floor by scales, Relu, Resize with
+# ONNX's default modes by sizes): dmo infer = ONNX Runtime within f32_close
+# (the Conv's sums), the overlapped arena = the plain one, and `dmo plan
+# --verify` bit for bit.  Skipped (77) without node and onnxruntime-node or
+# without libonnx-testdata.
+. "$top_srcdir/tests/lib.sh"
+need_ort
+data=${ONNX_TESTDATA:-/usr/share/libonnx-testdata/data}
+[ -d "$data/node" ] || { echo "SKIP: no libonnx-testdata in $data"; exit 77; }
+
+# with_constants NAME: node case NAME with its inputs after the first made
+# initializers, into $WORK/NAME.onnx and its first input $WORK/NAME.in.
+with_constants() {
+	"$top_builddir/tests/onnx_strip" --constants "$data/node/$1" "$data/node/$1/model.onnx" \
+		"$WORK/$1.onnx"
+	expect_eq "$1: onnx_strip --constants" 0 $?
+	$TENSOR_BYTES "$data/node/$1/test_data_set_0/input_0.pb" >"$WORK/$1.in"
+}
+
+# scales 1,1,2,3 under half_pixel/round_prefer_floor (Resize, opset 13) and
+# Upsample's fixed floor (opset 9).
+for name in test_resize_upsample_scales_nearest test_upsample_nearest; do
+	with_constants "$name"
+	$ORT "$WORK/$name.onnx" "$WORK/$name.in" "$WORK/$name.ort" 2>/dev/null
+	expect_eq "$name: ONNX Runtime exit status" 0 $?
+	"$DMO" infer -q --input "$WORK/$name.in" --output "$WORK/$name.dmo" "$WORK/$name.onnx" \
+		>/dev/null 2>"$WORK/$name.err"
+	expect_eq "$name: dmo infer exit status" 0 $? || cat "$WORK/$name.err"
+	cmp -s "$WORK/$name.ort" "$WORK/$name.dmo" && echo "ok: $name: dmo infer = ONNX Runtime byte for byte" ||
+		fail "$name: dmo infer's output differs from ONNX Runtime's"
+done
+
+# Not mapped: a downsample, sizes 7x8 of 2x2 (no integer factor), and
+# half_pixel with nearest_mode ceil (not floor(o / s)).
+for case in "test_resize_downsample_scales_nearest:not an upsample of H and W by integer factors" \
+	    "test_resize_upsample_sizes_nearest:not an upsample of H and W by integer factors" \
+	    "test_resize_upsample_sizes_nearest_ceil_half_pixel:coordinate_transformation_mode and nearest_mode other than"; do
+	name=${case%%:*}
+	with_constants "$name"
+	expect_refusal "$name" 2 "layer 1 '1_resize': operator Resize has no dmo kernel (node 1: ${case#*:}" \
+		"$DMO" infer -q --input "$WORK/$name.in" "$WORK/$name.onnx"
+done
+
+onnx_net_runs resize
+f32_close "Conv, Resize, Relu, Resize: dmo infer = ONNX Runtime" "$WORK/resize.ort" "$WORK/resize.dmo"
+"$DMO" infer -q --arena plain --input "$WORK/resize.in" --output "$WORK/resize.plain" \
+	"$WORK/resize.onnx" >/dev/null 2>&1
+expect_eq "--resize: dmo infer --arena plain exit status" 0 $?
+cmp -s "$WORK/resize.plain" "$WORK/resize.dmo" && echo "ok: --resize: the overlapped arena gives the plain one's bytes" ||
+	fail "--resize: the overlapped arena's output differs from the plain one's"
+"$DMO" model "$WORK/resize.onnx" >"$WORK/resize.model" 2>&1
+for spec in "resize:in=1x6x6x4,scale=2x2,dtype=f32" "resize:in=1x12x12x4,scale=2x3,dtype=f32"; do
+	grep -q " $spec$" "$WORK/resize.model" && echo "ok: --resize maps $spec" ||
+		fail "--resize: no layer $spec: $(cat "$WORK/resize.model")"
+done
+"$DMO" plan --verify "$WORK/resize.onnx" >"$WORK/plan.out" 2>&1
+expect_eq "--resize: plan --verify exit status" 0 $?
+grep -q "^verify: .* with the model's real weights .*bit for bit" "$WORK/plan.out" &&
+	echo "ok: --resize: the overlapped arena runs bit for bit with its real weights" ||
+	fail "--resize: $(grep -E '^(verify|dmo)' "$WORK/plan.out")"
+finish
