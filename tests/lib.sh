@@ -124,6 +124,16 @@ onnx_net_runs() {
 	expect_eq "--$1: dmo infer exit status" 0 $? || cat "$WORK/$1.err"
 }
 
+# plain_arena_same NAME MODEL INPUT OVERLAPPED: `dmo infer --arena plain`
+# of MODEL on INPUT exits 0 and gives the bytes of OVERLAPPED, the output
+# of dmo infer's default overlap plan.
+plain_arena_same() {
+	"$DMO" infer -q --arena plain --input "$3" --output "$WORK/$1.plain" "$2" >/dev/null 2>&1
+	expect_eq "$1: dmo infer --arena plain exit status" 0 $?
+	cmp -s "$WORK/$1.plain" "$4" && echo "ok: $1: the overlapped arena gives the plain one's bytes" ||
+		fail "$1: the overlapped arena's output differs from the plain one's"
+}
+
 # ort_node_case DIR NAME: the stored inputs of ONNX's test case DIR
 # (libonnx-testdata: DIR/model.onnx, DIR/test_data_set_0/input_*.pb) run
 # by ONNX Runtime into $WORK/NAME.ort and by `dmo infer` into

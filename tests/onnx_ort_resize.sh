@@ -51,11 +51,7 @@ done
 
 onnx_net_runs resize
 f32_close "Conv, Resize, Relu, Resize: dmo infer = ONNX Runtime" "$WORK/resize.ort" "$WORK/resize.dmo"
-"$DMO" infer -q --arena plain --input "$WORK/resize.in" --output "$WORK/resize.plain" \
-	"$WORK/resize.onnx" >/dev/null 2>&1
-expect_eq "--resize: dmo infer --arena plain exit status" 0 $?
-cmp -s "$WORK/resize.plain" "$WORK/resize.dmo" && echo "ok: --resize: the overlapped arena gives the plain one's bytes" ||
-	fail "--resize: the overlapped arena's output differs from the plain one's"
+plain_arena_same resize "$WORK/resize.onnx" "$WORK/resize.in" "$WORK/resize.dmo"
 "$DMO" model "$WORK/resize.onnx" >"$WORK/resize.model" 2>&1
 for spec in "resize:in=1x6x6x4,scale=2x2,dtype=f32" "resize:in=1x12x12x4,scale=2x3,dtype=f32"; do
 	grep -q " $spec$" "$WORK/resize.model" && echo "ok: --resize maps $spec" ||

@@ -75,107 +75,113 @@ DK_NO_MEMCPY int dk_reshape(const void *in, void *out, size_t bytes, const struc
 	return 0;
 }
 
+/* What pad, transpose and resize share: the output (OUT_DIMS) in flat
+ * order, each element the thread owns copied from the input element whose
+ * offset SOURCE gives for the output coordinates, or from FILL when SOURCE
+ * says there is none (pad's border).  PARAM is the op's per-axis vector. */
+struct gather {
+	const struct dk_shape *in;
+	size_t in_strides[DK_MAX_DIMS];
+	const int *param;
+};
+typedef int (*source_fn)(const struct gather *g, const int *coord, size_t *offset);
+
+static int gather_walk(const struct dk_shape *in_shape, const int *out_dims, const int *param,
+		       source_fn source, size_t elem, const void *fill, const void *in, void *out,
+		       const struct dk_thread *t)
+{
+	struct share sh;
+	struct gather g = { in_shape, { 0 }, param };
+	int coord[DK_MAX_DIMS] = { 0 }, rank = in_shape->rank;
+	size_t total = shape_elems(out_dims, rank);
+
+	if (share_init(&sh, t, total))
+		return -1;
+	strides_of(in_shape->dims, rank, g.in_strides);
+	const unsigned char *src = in;
+	unsigned char *dst = out;
+	for (size_t e = 0; e < total; e++, odometer_step(coord, out_dims, rank)) {
+		size_t offset = 0;
+
+		if (!owns(&sh, e))
+			continue;
+		copy_elem(dst + e * elem, source(&g, coord, &offset) ? src + offset * elem : fill, elem);
+	}
+	return 0;
+}
+
+/* pad: PARAM is before; outside the input is the border. */
+static int pad_source(const struct gather *g, const int *coord, size_t *offset)
+{
+	for (int i = 0; i < g->in->rank; i++) {
+		int c = coord[i] - g->param[i];
+		if (c < 0 || c >= g->in->dims[i])
+			return 0;
+		*offset += (size_t)c * g->in_strides[i];
+	}
+	return 1;
+}
+
 int dk_pad(const struct dk_shape *in_shape, const int *before, const int *after,
 	   size_t elem, const void *pad_value, const void *in, void *out,
 	   const struct dk_thread *t)
 {
-	struct share sh;
-	int out_dims[DK_MAX_DIMS], coord[DK_MAX_DIMS] = { 0 };
-	size_t in_strides[DK_MAX_DIMS];
+	int out_dims[DK_MAX_DIMS];
 
 	if (!shape_ok(in_shape) || !before || !after || !elem || !pad_value || !in || !out)
 		return -1;
-	int rank = in_shape->rank;
-	for (int i = 0; i < rank; i++) {
+	for (int i = 0; i < in_shape->rank; i++) {
 		if (before[i] < 0 || after[i] < 0)
 			return -1;
 		out_dims[i] = in_shape->dims[i] + before[i] + after[i];
 	}
-	size_t total = shape_elems(out_dims, rank);
-	if (share_init(&sh, t, total))
-		return -1;
-	strides_of(in_shape->dims, rank, in_strides);
-	const unsigned char *src = in;
-	unsigned char *dst = out;
-	for (size_t e = 0; e < total; e++, odometer_step(coord, out_dims, rank)) {
-		if (!owns(&sh, e))
-			continue;
-		size_t offset = 0;
-		int inside = 1;
-		for (int i = 0; i < rank && inside; i++) {
-			int c = coord[i] - before[i];
-			inside = c >= 0 && c < in_shape->dims[i];
-			offset += (size_t)c * in_strides[i];
-		}
-		copy_elem(dst + e * elem, inside ? src + offset * elem : pad_value, elem);
-	}
-	return 0;
+	return gather_walk(in_shape, out_dims, before, pad_source, elem, pad_value, in, out, t);
+}
+
+/* transpose: PARAM is perm; output axis i walks input axis perm[i]. */
+static int transpose_source(const struct gather *g, const int *coord, size_t *offset)
+{
+	for (int i = 0; i < g->in->rank; i++)
+		*offset += (size_t)coord[i] * g->in_strides[g->param[i]];
+	return 1;
 }
 
 int dk_transpose(const struct dk_shape *in_shape, const int *perm, size_t elem,
 		 const void *in, void *out, const struct dk_thread *t)
 {
-	struct share sh;
-	int out_dims[DK_MAX_DIMS], coord[DK_MAX_DIMS] = { 0 }, seen[DK_MAX_DIMS] = { 0 };
-	size_t in_strides[DK_MAX_DIMS], out_to_in[DK_MAX_DIMS];
+	int out_dims[DK_MAX_DIMS], seen[DK_MAX_DIMS] = { 0 };
 
 	if (!shape_ok(in_shape) || !perm || !elem || !in || !out)
 		return -1;
-	int rank = in_shape->rank;
-	for (int i = 0; i < rank; i++) {
-		if (perm[i] < 0 || perm[i] >= rank || seen[perm[i]]++)
+	for (int i = 0; i < in_shape->rank; i++) {
+		if (perm[i] < 0 || perm[i] >= in_shape->rank || seen[perm[i]]++)
 			return -1;
 		out_dims[i] = in_shape->dims[perm[i]];
 	}
-	size_t total = shape_elems(out_dims, rank);
-	if (share_init(&sh, t, total))
-		return -1;
-	strides_of(in_shape->dims, rank, in_strides);
-	for (int i = 0; i < rank; i++)
-		out_to_in[i] = in_strides[perm[i]];
-	const unsigned char *src = in;
-	unsigned char *dst = out;
-	for (size_t e = 0; e < total; e++, odometer_step(coord, out_dims, rank)) {
-		if (!owns(&sh, e))
-			continue;
-		size_t offset = 0;
-		for (int i = 0; i < rank; i++)
-			offset += (size_t)coord[i] * out_to_in[i];
-		copy_elem(dst + e * elem, src + offset * elem, elem);
-	}
-	return 0;
+	return gather_walk(in_shape, out_dims, perm, transpose_source, elem, NULL, in, out, t);
+}
+
+/* resize: PARAM is scale; output coordinate o reads input o / scale. */
+static int resize_source(const struct gather *g, const int *coord, size_t *offset)
+{
+	for (int i = 0; i < g->in->rank; i++)
+		*offset += (size_t)(coord[i] / g->param[i]) * g->in_strides[i];
+	return 1;
 }
 
 int dk_resize_nearest(const struct dk_shape *in_shape, const int *scale, size_t elem,
 		      const void *in, void *out, const struct dk_thread *t)
 {
-	struct share sh;
-	int out_dims[DK_MAX_DIMS], coord[DK_MAX_DIMS] = { 0 };
-	size_t in_strides[DK_MAX_DIMS];
+	int out_dims[DK_MAX_DIMS];
 
 	if (!shape_ok(in_shape) || !scale || !elem || !in || !out)
 		return -1;
-	int rank = in_shape->rank;
-	for (int i = 0; i < rank; i++) {
+	for (int i = 0; i < in_shape->rank; i++) {
 		if (scale[i] <= 0 || in_shape->dims[i] > INT_MAX / scale[i])
 			return -1;
 		out_dims[i] = in_shape->dims[i] * scale[i];
 	}
-	size_t total = shape_elems(out_dims, rank);
-	if (share_init(&sh, t, total))
-		return -1;
-	strides_of(in_shape->dims, rank, in_strides);
-	const unsigned char *src = in;
-	unsigned char *dst = out;
-	for (size_t e = 0; e < total; e++, odometer_step(coord, out_dims, rank)) {
-		if (!owns(&sh, e))
-			continue;
-		size_t offset = 0;
-		for (int i = 0; i < rank; i++)
-			offset += (size_t)(coord[i] / scale[i]) * in_strides[i];
-		copy_elem(dst + e * elem, src + offset * elem, elem);
-	}
-	return 0;
+	return gather_walk(in_shape, out_dims, scale, resize_source, elem, NULL, in, out, t);
 }
 
 int dk_concat(int n, const struct dk_shape *in_shapes, int axis, size_t elem,
