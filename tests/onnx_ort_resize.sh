@@ -8,8 +8,8 @@
 # dmo does not map are refused naming the node and why.  Then tests/onnx_net
 # --resize (Conv, Resize asymmetric/floor by scales, Relu, Resize with
 # ONNX's default modes by sizes): dmo infer = ONNX Runtime within f32_close
-# (the Conv's sums), the overlapped arena = the plain one, and `dmo plan
-# --verify` bit for bit.  Skipped (77) without node and onnxruntime-node or
+# (the Conv's sums), the overlapped arena = the plain one, `dmo plan
+# --verify` bit for bit, and `dmo run --model` under the tool.  Skipped (77) without node and onnxruntime-node or
 # without libonnx-testdata.
 . "$top_srcdir/tests/lib.sh"
 need_ort
@@ -62,4 +62,13 @@ expect_eq "--resize: plan --verify exit status" 0 $?
 grep -q "^verify: .* with the model's real weights .*bit for bit" "$WORK/plan.out" &&
 	echo "ok: --resize: the overlapped arena runs bit for bit with its real weights" ||
 	fail "--resize: $(grep -E '^(verify|dmo)' "$WORK/plan.out")"
+# Every node profiled under the tool: the two Resize layers' measured O_s
+# equal the algorithmic and analytic ones (their IB, formulas.md 4.6).
+"$DMO" run -q --out "$WORK/run" --model "$WORK/resize.onnx" >/dev/null 2>&1
+expect_eq "--resize: dmo run --model exit status" 0 $?
+"$DMO" analyze "$WORK/run" >"$WORK/analyze.out" 2>&1
+expect_eq "--resize: dmo analyze exit status" 0 $?
+expect_eq "--resize: layers with verdict ok" 4 "$(grep -c " ok$" "$WORK/analyze.out")"
+expect_eq "--resize: the resize layers' O_s (tool = algorithmic = analytic = IB)" "576 576 576 2304 2304 2304" \
+	"$(awk '$2 ~ /_resize$/ { printf "%s%s %s %s", sep, $4, $6, $7; sep = " " }' "$WORK/analyze.out")"
 finish
