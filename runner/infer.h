@@ -49,6 +49,8 @@ enum dmo_net_op {
 	DMO_NET_HARDSWISH,   /* in */
 	DMO_NET_CLIP,        /* in; clip_lo, clip_hi */
 	DMO_NET_BATCHNORM,   /* in N x C x ..., scale [C], shift [C] */
+	/* ONNX's ConvTranspose (f32, NCHW, group 1, no padding or dilation) */
+	DMO_NET_CONVT,       /* in, filter [ic][oc][kh][kw], bias? */
 	/* ONNX's shape arithmetic (Shape, Cast, Slice, ... of int32/int64
 	 * tensors) whose values no kernel reads: shape inference resolved
 	 * them into the op specs, as ONNX Runtime folds them; no kernel runs,

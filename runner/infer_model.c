@@ -48,6 +48,7 @@ static const struct op_of_name onnx_ops[] = {
 	{ "Sub", DMO_NET_SUB },             { "Div", DMO_NET_DIV },
 	{ "HardSigmoid", DMO_NET_HARDSIGMOID }, { "HardSwish", DMO_NET_HARDSWISH },
 	{ "BatchNormalization", DMO_NET_BATCHNORM },
+	{ "ConvTranspose", DMO_NET_CONVT },
 	{ NULL, DMO_NET_OP_COUNT },
 };
 
