@@ -32,6 +32,9 @@ cmp -s "$WORK/convt.dmo" "$WORK/convt.plain" && echo "ok: --convt: the overlappe
 expect_eq "--convt: plan --verify exit status" 0 $?
 grep -q "^verify: .*bit for bit" "$WORK/plan.out" && echo "ok: --convt: the overlapped arena runs bit for bit" ||
 	fail "--convt: $(tail -3 "$WORK/plan.out")"
+grep -q "^layout: *NCHW ConvTranspose: O_s of 2 convt layers in the order of ONNX Runtime's ConvTranspose" \
+	"$WORK/plan.out" && echo "ok: --convt: the plan header names the loop order" ||
+	fail "--convt: $(grep '^layout' "$WORK/plan.out")"
 # Image at a time (docs/formulas.md 3.8): O_s = min(IB, OB) = IB, the
 # input, 4*2*4*5*6 = 960 and 4*2*3*10*12 = 2880 bytes.
 for row in "    1  1_convtranspose    convt .* 960 *960" "    3  3_convtranspose    convt .* 2880 *2880"; do
