@@ -23,15 +23,8 @@ f32_close "test_convtranspose: dmo infer = ONNX Runtime" "$WORK/test_convtranspo
 
 onnx_net_runs convt
 f32_close "--convt: dmo infer = ONNX Runtime" "$WORK/convt.ort" "$WORK/convt.dmo"
-"$DMO" infer -q --arena plain --input "$WORK/convt.in" --output "$WORK/convt.plain" \
-	"$WORK/convt.onnx" >/dev/null 2>&1
-expect_eq "--convt: dmo infer --arena plain exit status" 0 $?
-cmp -s "$WORK/convt.dmo" "$WORK/convt.plain" && echo "ok: --convt: the overlapped arena gives the plain one's bytes" ||
-	fail "--convt: the overlapped arena's output differs from the plain one's"
-"$DMO" plan --verify "$WORK/convt.onnx" >"$WORK/plan.out" 2>&1
-expect_eq "--convt: plan --verify exit status" 0 $?
-grep -q "^verify: .*bit for bit" "$WORK/plan.out" && echo "ok: --convt: the overlapped arena runs bit for bit" ||
-	fail "--convt: $(tail -3 "$WORK/plan.out")"
+plain_arena_same "--convt" "$WORK/convt.onnx" "$WORK/convt.in" "$WORK/convt.dmo"
+plan_verify_bits "--convt" "$WORK/convt.onnx"
 grep -q "^layout: *NCHW ConvTranspose: O_s of 2 convt layers in the order of ONNX Runtime's ConvTranspose" \
 	"$WORK/plan.out" && echo "ok: --convt: the plan header names the loop order" ||
 	fail "--convt: $(grep '^layout' "$WORK/plan.out")"
@@ -40,11 +33,7 @@ grep -q "^layout: *NCHW ConvTranspose: O_s of 2 convt layers in the order of ONN
 for row in "    1  1_convtranspose    convt .* 960 *960" "    3  3_convtranspose    convt .* 2880 *2880"; do
 	grep -q "^$row$" "$WORK/plan.out" && echo "ok: planned: $row" || fail "not planned: $row"
 done
-"$DMO" run -q --out "$WORK/run" --model "$WORK/convt.onnx" >/dev/null 2>&1
-expect_eq "--convt: dmo run --model exit status" 0 $?
-"$DMO" analyze "$WORK/run" >"$WORK/analyze.out" 2>&1
-expect_eq "--convt: dmo analyze exit status" 0 $?
-expect_eq "--convt: layers with verdict ok" 3 "$(grep -c " ok$" "$WORK/analyze.out")"
+run_model_analyzed "--convt" "$WORK/convt.onnx" 3
 
 for case in autopad_same:"auto_pad" dilations:"dilated" output_shape:"output_shape" pads:"pads" \
 	    1d:"not a 2-D" 3d:"not a 2-D"; do
