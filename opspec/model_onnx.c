@@ -326,6 +326,36 @@ static void nhwc(const struct dmo_model_tensor *t, char *buf, size_t len)
 		 (long long)t->shape[3], (long long)t->shape[1]);
 }
 
+/* Why dmo's convt (kernels_convt.c) cannot run ConvTranspose node N over
+ * IN with weights W, or NULL, with its strides in S: dmo maps 2-D float32,
+ * group 1, no dilation, padding, output_padding or output_shape, weights
+ * [C][M][KH][KW] (PaddleOCR's detector's 2x2 stride 2 layers and
+ * any other kernel and stride). */
+static const char *convt_refusal(const Onnx__NodeProto *n, const struct dmo_model_tensor *in,
+				 const struct dmo_model_tensor *w, int64_t *s)
+{
+	int64_t d[2], pads[4], outpad[2];
+
+	if (in->rank != 4 || in->dtype != DMO_F32)
+		return "not a 2-D float32 ConvTranspose (dmo's convt is NCHW f32)";
+	if (w == NULL || w->rank != 4 || w->shape[0] != in->shape[1])
+		return "weights are not C x M x KH x KW";
+	if (dmo_onnx_attr_int(n, "group", 1) != 1)
+		return "grouped ConvTranspose (dmo's convt has group 1)";
+	if (dmo_onnx_attr_ints(n, "strides", s, 2, 1) || dmo_onnx_attr_ints(n, "dilations", d, 2, 1) ||
+	    dmo_onnx_attr_ints(n, "pads", pads, 4, 0) ||
+	    dmo_onnx_attr_ints(n, "output_padding", outpad, 2, 0))
+		return "strides, dilations, pads or output_padding not 2-D";
+	if (d[0] != 1 || d[1] != 1)
+		return "dilated ConvTranspose (dmo's convt has none)";
+	if (pads[0] || pads[1] || pads[2] || pads[3] || outpad[0] || outpad[1] ||
+	    dmo_onnx_attr(n, "output_shape") != NULL ||
+	    (dmo_onnx_attr(n, "auto_pad") != NULL && !attr_string_is(n, "auto_pad", "NOTSET") &&
+	     !attr_string_is(n, "auto_pad", "VALID")))
+		return "pads, output_padding, output_shape or auto_pad (dmo's convt has no padding)";
+	return NULL;
+}
+
 /* Sigmoid, Tanh, Softmax (rows: its opset's rule), Transpose and the reshapes
  * (Reshape, Flatten, Squeeze, Unsqueeze) over the stored dims, which are
  * layout-free (docs/models.md). */
@@ -790,6 +820,15 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 			 (long long)w->shape[trans_b ? 0 : 1], dmo_dtype_name(in->dtype));
 		goto spec;
 	}
+	if (!strcmp(op, "ConvTranspose")) {
+		if ((why = convt_refusal(n, in, w, s)) != NULL)
+			return unsupported(o, layer, "%s", why);
+		nhwc(in, shape, sizeof shape);
+		snprintf(text, sizeof text, "convt:in=%s,k=%lldx%lld,stride=%lldx%lld,out_c=%lld,dtype=f32,layout=nchw",
+			 shape, (long long)w->shape[2], (long long)w->shape[3], (long long)s[0],
+			 (long long)s[1], (long long)w->shape[1]);
+		goto spec;
+	}
 	if (!conv && strcmp(op, "MaxPool") && strcmp(op, "AveragePool"))
 		return unsupported(o, layer, "op %s has no dmo model", op);
 	if (in->rank != 4)
@@ -851,7 +890,8 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	}
 spec:
 	{
-		int window = conv || !strcmp(op, "MaxPool") || !strcmp(op, "AveragePool");
+		int window = conv || !strcmp(op, "MaxPool") || !strcmp(op, "AveragePool") ||
+			     !strcmp(op, "ConvTranspose");
 		struct dmo_opspec spec;
 		char msg[256];
 		int64_t dims[4] = { 0 };

@@ -105,6 +105,8 @@ static const char *const op_meanings[DMO_OP_COUNT] = {
 	"min(max(x, lo), hi), element by element (f32)",
 	"x scale[c] + shift[c] over in=NxCx1xI: channel c of N images of I elements (f32)",
 	"nearest upsample, NCHW: out[n][c][y][x] = in[n][c][y / SH][x / SW] (any type)",
+	"transposed 2-D convolution (ONNX's ConvTranspose, f32, layout=nchw): output "
+	"(H-1) stride + k, filters C x out_c x KH x KW",
 };
 
 /* Spellings other tools use for a dtype or a padding, and dmo's word. */
@@ -120,7 +122,8 @@ static const char *const op_names[DMO_OP_COUNT] = {
 	"relu", "relu6", "add", "mul", "conv2d", "dwconv2d", "maxpool",
 	"avgpool", "fc", "reshape", "softmax", "logistic", "mean", "quantize",
 	"dequantize", "pad", "concat", "transpose", "tanh", "sub", "div",
-	"hardsigmoid", "hardswish", "clip", "batchnorm", "resize"
+	"hardsigmoid", "hardswish", "clip", "batchnorm", "resize",
+	"convt"
 };
 
 static const char *const dtype_names[DMO_DTYPE_COUNT] = {
@@ -168,6 +171,7 @@ static const struct {
 	[DMO_OP_CLIP] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_BATCHNORM] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_RESIZE] = { ELEMENTWISE_KEYS | BIT(KEY_SCALE), BIT(KEY_IN) | BIT(KEY_SCALE) },
+	[DMO_OP_CONVT] = { WINDOW_KEYS | BIT(KEY_OUT_C), BIT(KEY_IN) | BIT(KEY_K) | BIT(KEY_OUT_C) },
 };
 
 const struct dmo_opspec_key *dmo_opspec_key(int key)
@@ -494,6 +498,7 @@ static int check_steps(const struct dmo_opspec *s, char *err, size_t err_len)
 
 	switch (s->op) {
 	case DMO_OP_CONV2D:
+	case DMO_OP_CONVT: /* convt: at most in_c x KH x KW products an element */
 		window = (uint64_t)s->in_c;
 		/* fall through */
 	case DMO_OP_DWCONV2D:
@@ -649,6 +654,19 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 		}
 		break;
 	}
+	case DMO_OP_CONVT: {
+		/* Windows apart or overlapping, never padded: ONNX's
+		 * ConvTranspose with pads 0 (model_onnx.c refuses others). */
+		if (s->pad != DMO_PAD_VALID)
+			return dmo_errf(err, err_len, "bad value for 'pad': convt takes no padding (valid)");
+		int64_t oh = (int64_t)(s->in_h - 1) * s->stride_h + s->k_h;
+		int64_t ow = (int64_t)(s->in_w - 1) * s->stride_w + s->k_w;
+		if (oh > MAX_VALUE || ow > MAX_VALUE)
+			return dmo_errf(err, err_len, "output of 'in' with these 'k' and 'stride' is too large");
+		s->out_h = (int)oh;
+		s->out_w = (int)ow;
+		break;
+	}
 	case DMO_OP_COUNT:
 		break;
 	}
@@ -661,7 +679,7 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 	    check_mul(&out, (uint64_t)s->out_w) || check_mul(&out, (uint64_t)s->out_c))
 		return dmo_errf(err, err_len, "output buffer exceeds 4 GiB (check '%s')",
 			    s->op == DMO_OP_FC ? "units" :
-			    s->op == DMO_OP_CONV2D ? "out_c" :
+			    s->op == DMO_OP_CONV2D || s->op == DMO_OP_CONVT ? "out_c" :
 			    s->op == DMO_OP_DWCONV2D ? "mult" :
 			    s->op == DMO_OP_PAD ? "before'/'after" :
 			    s->op == DMO_OP_CONCAT ? "out_c" :
@@ -826,6 +844,8 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 	if (s->op == DMO_OP_CONV2D)
 		snprintf(extra, sizeof extra, ",dil=%dx%d,out_c=%d", s->dil_h,
 			 s->dil_w, s->out_c);
+	else if (s->op == DMO_OP_CONVT)
+		snprintf(extra, sizeof extra, ",out_c=%d", s->out_c);
 	else if (s->op == DMO_OP_DWCONV2D)
 		snprintf(extra, sizeof extra, ",dil=%dx%d,mult=%d", s->dil_h,
 			 s->dil_w, s->mult);
@@ -860,8 +880,9 @@ uint64_t dmo_opspec_out_bytes(const struct dmo_opspec *s)
 
 int dmo_opspec_image_at_a_time(const struct dmo_opspec *spec)
 {
-	return spec->layout == DMO_LAYOUT_NCHW && (spec->dtype == DMO_I8 || spec->dtype == DMO_U8) &&
-	       (spec->op == DMO_OP_CONV2D || spec->op == DMO_OP_DWCONV2D);
+	return spec->op == DMO_OP_CONVT ||
+	       (spec->layout == DMO_LAYOUT_NCHW && (spec->dtype == DMO_I8 || spec->dtype == DMO_U8) &&
+		(spec->op == DMO_OP_CONV2D || spec->op == DMO_OP_DWCONV2D));
 }
 
 const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec)
@@ -888,6 +909,8 @@ const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec)
 		return in == DMO_I8 && out == DMO_F32 ? NULL : "i8 to f32";
 	case DMO_OP_TANH:
 		return in == DMO_F32 ? NULL : "f32";
+	case DMO_OP_CONVT:
+		return in == DMO_F32 && spec->layout == DMO_LAYOUT_NCHW ? NULL : "f32 in NCHW (layout=nchw)";
 	default:
 		/* uint8: ONNX's QLinearConv and QLinearMatMul. */
 		if (spec->layout == DMO_LAYOUT_NCHW)

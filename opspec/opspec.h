@@ -46,6 +46,8 @@ enum dmo_op {
 	DMO_OP_BATCHNORM,
 	/* ONNX's Resize, nearest, by integer scales (NCHW; docs/kernels.md). */
 	DMO_OP_RESIZE,
+	/* ONNX's ConvTranspose (f32, NCHW, image at a time; docs/kernels.md). */
+	DMO_OP_CONVT,
 	DMO_OP_COUNT
 };
 
@@ -142,7 +144,8 @@ const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec);
 /* Whether SPEC's kernel computes an image at a time (all of an image's
  * input read before any of its output is written): an NCHW conv2d or
  * dwconv2d of i8 or u8, ONNX's QLinearConv in ONNX Runtime's order
- * (docs/kernels.md, "NCHW integer kernels"). */
+ * (docs/kernels.md, "NCHW integer kernels"), and convt, ONNX's
+ * ConvTranspose (a GEMM of the whole image, then col2im). */
 int dmo_opspec_image_at_a_time(const struct dmo_opspec *spec);
 
 #endif

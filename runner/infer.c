@@ -20,7 +20,7 @@ static const char *const op_names[DMO_NET_OP_COUNT] = {
 	"conv2d", "dwconv2d", "fc", "maxpool", "avgpool", "add", "mul", "relu", "relu6",
 	"softmax", "logistic", "mean", "reshape", "pad", "transpose", "concatenation",
 	"quantize", "dequantize", "tanh", "sub", "div", "hardsigmoid", "hardswish", "clip",
-	"batchnorm", "resize", "shape-only",
+	"batchnorm", "resize", "convt", "shape-only",
 };
 
 const char *dmo_net_op_name(enum dmo_net_op op)
@@ -368,6 +368,39 @@ static int run_windowed(struct ctx *c)
 		return fail(c, "the kernel rejected its parameters");
 	if (in->dtype == DMO_NET_F32)
 		float_activation(op, elems(out), s->act);
+	return 0;
+}
+
+/* ONNX's ConvTranspose (kernels_convt.c): NCHW float32, filter
+ * [in_c][out_c][k_h][k_w], the strides of the reader's op spec; the
+ * output's size is the kernel's (in - 1) stride + k. */
+static int run_convt(struct ctx *c)
+{
+	const struct dmo_net_step *s = c->step;
+	const struct dmo_net_tensor *in = operand(c, 0), *out = result(c);
+	const struct dmo_net_tensor *filter = operand(c, 1), *bias = operand(c, 2);
+
+	if (!in || !out || !filter)
+		return fail(c, "needs an input and a filter");
+	if (in->rank != 4 || out->rank != 4 || filter->rank != 4 || in->dtype != DMO_NET_F32 ||
+	    filter->dtype != DMO_NET_F32 || out->dtype != DMO_NET_F32)
+		return fail(c, "expects 4-D NCHW float32 tensors");
+	c->p = (struct dk_params){ .batch = in->dims[0], .in_c = in->dims[1], .in_h = in->dims[2],
+				   .in_w = in->dims[3], .out_c = out->dims[1], .out_h = out->dims[2],
+				   .out_w = out->dims[3], .k_h = filter->dims[2], .k_w = filter->dims[3],
+				   .stride_h = s->stride_h, .stride_w = s->stride_w,
+				   .dil_h = 1, .dil_w = 1, .mult = 1 };
+	if (filter->dims[0] != c->p.in_c || filter->dims[1] != c->p.out_c || out->dims[0] != in->dims[0])
+		return fail(c, "filter %dx%dx%dx%d does not match %d -> %d channels", filter->dims[0],
+			    filter->dims[1], filter->dims[2], filter->dims[3], c->p.in_c, c->p.out_c);
+	if (bias && (bias->dtype != DMO_NET_F32 || elems(bias) != (uint64_t)c->p.out_c))
+		return fail(c, "bias must be %d float32 values", c->p.out_c);
+	if (!c->arena)
+		return 0;
+	if (dk_convt_nchw_f32(&c->p, at(c, in), at(c, filter), bias ? at(c, bias) : NULL, at(c, out),
+			      NULL))
+		return fail(c, "the kernel rejected its parameters (output %dx%d)", c->p.out_h,
+			    c->p.out_w);
 	return 0;
 }
 
@@ -807,6 +840,9 @@ static int prepare_step(struct ctx *c)
 	case DMO_NET_CLIP:
 	case DMO_NET_BATCHNORM:
 		rc = run_onnx_elementwise(c);
+		break;
+	case DMO_NET_CONVT:
+		rc = run_convt(c);
 		break;
 	case DMO_NET_RELU:
 	case DMO_NET_RELU6:

@@ -53,6 +53,8 @@ enum dmo_net_op {
 	 * dim an integer multiple of the input's (the reader checked the
 	 * coordinate mapping is floor(o / s)); roi, scales, sizes unread */
 	DMO_NET_RESIZE,
+	/* ONNX's ConvTranspose (f32, NCHW, group 1, no padding or dilation) */
+	DMO_NET_CONVT,       /* in, filter [ic][oc][kh][kw], bias? */
 	/* ONNX's shape arithmetic (Shape, Cast, Slice, ... of int32/int64
 	 * tensors) whose values no kernel reads: shape inference resolved
 	 * them into the op specs, as ONNX Runtime folds them; no kernel runs,

@@ -49,6 +49,7 @@ static const struct op_of_name onnx_ops[] = {
 	{ "HardSigmoid", DMO_NET_HARDSIGMOID }, { "HardSwish", DMO_NET_HARDSWISH },
 	{ "BatchNormalization", DMO_NET_BATCHNORM },
 	{ "Resize", DMO_NET_RESIZE },       { "Upsample", DMO_NET_RESIZE },
+	{ "ConvTranspose", DMO_NET_CONVT },
 	{ NULL, DMO_NET_OP_COUNT },
 };
 
@@ -69,10 +70,11 @@ static int tensor_of(const struct dmo_model_tensor *mt, int shape_value, struct 
 				      .zero_point = mt->quant.zero_point, .quant_axis = mt->quant.axis,
 				      .graph_input = mt->graph_input && !mt->data,
 				      .graph_output = mt->graph_output };
-	if (!mt->known_dtype && (mt->data || shape_value)) {
+	if ((!mt->known_dtype && (mt->data || shape_value)) ||
+	    (mt->bytes == 0 && mt->producer == DMO_MODEL_CONSTANT)) {
 		/* A constant or a layer's result of a type no kernel takes (an
-		 * ONNX Reshape's int64 shape, which no step reads): its bytes,
-		 * as a byte vector. */
+		 * ONNX Reshape's int64 shape, which no step reads), or an empty
+		 * constant (Resize's unused roi): its bytes, as a byte vector. */
 		t->dtype = DMO_NET_U8;
 		t->rank = 1;
 		t->dims[0] = (int)(mt->data ? (mt->data_len < INT32_MAX ? mt->data_len : INT32_MAX)

@@ -197,7 +197,7 @@ static int make_weights(struct dmo_op_run *r, uint64_t *state)
 	size_t bias_size = is_float ? sizeof(float) : s->dtype == DMO_I16 ? 8 : 4;
 	uint64_t n_filter = (uint64_t)s->k_h * s->k_w;
 
-	if (s->op == DMO_OP_CONV2D)
+	if (s->op == DMO_OP_CONV2D || s->op == DMO_OP_CONVT)
 		n_filter *= (uint64_t)s->out_c * s->in_c;
 	else if (s->op == DMO_OP_DWCONV2D)
 		n_filter *= (uint64_t)s->out_c;
@@ -261,6 +261,7 @@ struct dmo_op_run *dmo_op_prepare(const struct dmo_opspec *spec, char *err,
 	case DMO_OP_CONV2D:
 	case DMO_OP_DWCONV2D:
 	case DMO_OP_FC:
+	case DMO_OP_CONVT:
 		ok = make_weights(r, &state) == 0;
 		break;
 	case DMO_OP_HARDSIGMOID: /* ONNX's defaults */
@@ -403,6 +404,7 @@ static int call_kernel(const struct dmo_op_run *r, const void *in, const void *i
 		case DMO_OP_DWCONV2D: return dk_dwconv2d_nchw_f32(p, in, f, b, out, t);
 		case DMO_OP_MAXPOOL:  return dk_maxpool_nchw_f32(p, in, out, t);
 		case DMO_OP_AVGPOOL:  return dk_avgpool_nchw_f32(p, in, out, t);
+		case DMO_OP_CONVT:    return dk_convt_nchw_f32(p, in, f, b, out, t);
 		default:              return -1;
 		}
 	/* NCHW int8 and uint8: the image-at-a-time convolutions of

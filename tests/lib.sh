@@ -148,6 +148,26 @@ ort_node_case() {
 	expect_eq "$2: dmo infer exit status" 0 $? || cat "$WORK/$2.err"
 }
 
+# plan_verify_bits WHAT MODEL: `dmo plan --verify MODEL` (its output in
+# $WORK/plan.out) exits 0 and says the overlapped arena ran bit for bit.
+plan_verify_bits() {
+	"$DMO" plan --verify "$2" >"$WORK/plan.out" 2>&1
+	expect_eq "$1: plan --verify exit status" 0 $?
+	grep -q "^verify: .*bit for bit" "$WORK/plan.out" && echo "ok: $1: the overlapped arena runs bit for bit" ||
+		fail "$1: $(tail -3 "$WORK/plan.out")"
+}
+
+# run_model_analyzed WHAT MODEL LAYERS: `dmo run --model MODEL` profiles
+# every layer under the tool (into $WORK/run) and `dmo analyze` finds
+# LAYERS layers ok: exact = algorithmic, analytic <= exact.
+run_model_analyzed() {
+	"$DMO" run -q --out "$WORK/run" --model "$2" >/dev/null 2>&1
+	expect_eq "$1: dmo run --model exit status" 0 $?
+	"$DMO" analyze "$WORK/run" >"$WORK/analyze.out" 2>&1
+	expect_eq "$1: dmo analyze exit status" 0 $?
+	expect_eq "$1: layers with verdict ok" "$3" "$(grep -c " ok$" "$WORK/analyze.out")"
+}
+
 # f32_close WHAT WANT GOT [FLOOR]: the two files of little-endian float32
 # values have the same count and agree within the float tolerance of the
 # ONNX tests: |got - want| <= 1e-5 * max(|want|, FLOOR) (summation order and

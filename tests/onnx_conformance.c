@@ -298,7 +298,8 @@ static int run_case(const char *dir, const struct dmo_model *m, float **out, siz
 		rc = run_flat(dir, m, x.v, y);
 		break;
 	default:
-		if (dmo_op_onnx_elementwise(s->op)) {
+		/* ConvTranspose's weights may be a graph input too. */
+		if (dmo_op_onnx_elementwise(s->op) || s->op == DMO_OP_CONVT) {
 			rc = run_net(dir, m, y);
 			break;
 		}

@@ -22,7 +22,9 @@ set -- "$data"/node/test_conv_* "$data"/node/test_maxpool_* "$data"/node/test_av
 	"$data"/pytorch-operator/test_operator_clip "$data"/pytorch-operator/test_operator_pad \
 	"$data"/node/test_sub* "$data"/node/test_div* "$data"/node/test_hardsigmoid* \
 	"$data"/node/test_hardswish* "$data"/node/test_batchnorm_* "$data"/pytorch-converted/test_BatchNorm* \
-	"$data"/pytorch-operator/test_operator_add* "$data"/pytorch-operator/test_operator_basic
+	"$data"/pytorch-operator/test_operator_add* "$data"/pytorch-operator/test_operator_basic \
+	"$data"/node/test_convtranspose* "$data"/pytorch-converted/test_ConvTranspose2d* \
+	"$data"/pytorch-operator/test_operator_convtranspose
 "$top_builddir/tests/onnx_conformance" "$@" >"$WORK/out" 2>&1
 status=$?
 cat "$WORK/out"
@@ -30,7 +32,7 @@ expect_eq "onnx_conformance exit status" 0 "$status"
 # Each operator dmo models has passing cases (a reader that refused them
 # all would pass vacuously).
 for op in conv2d dwconv2d maxpool avgpool fc relu add mul concat pad mean softmax tanh sub div \
-	  hardsigmoid hardswish clip batchnorm; do
+	  hardsigmoid hardswish clip batchnorm convt; do
 	grep -q "^pass .* $op:" "$WORK/out" && echo "ok: $op cases pass" || fail "no passing $op case"
 done
 # The layout-free ops read with op specs over the stored dims (no expected

@@ -1,4 +1,4 @@
-/* onnx_net.c [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
+/* onnx_net.c [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
  * ONNX file (opset 13, every weight an initializer, every intermediate
  * shape in value_info) and one input for it, for the ONNX end-to-end tests:
  * dmo infer against ONNX Runtime, plan --verify with its real weights, run
@@ -59,7 +59,13 @@
  *
  *   x 1x4x6x6 -> Conv 3x3 (pads 1) = c -> Resize (asymmetric, floor;
  *   scales 1,1,2,2) = u 1x4x12x12 -> Relu = r -> Resize (ONNX's default
- *   half_pixel, round_prefer_floor; sizes 1x4x24x36) = y */
+ *   half_pixel, round_prefer_floor; sizes 1x4x24x36) = y
+ *
+ * --convt writes ONNX's ConvTranspose (kernels_convt.c) twice, weights
+ * initializers, windows apart as in PaddleOCR's detector and overlapping:
+ *
+ *   x 2x4x5x6 -> ConvTranspose (W 4x3x2x2, bias 3, strides 2) = t 2x3x10x12
+ *   -> Relu = r -> ConvTranspose (W 3x2x3x3, strides 2, no bias) = y 2x2x21x25 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -479,21 +485,49 @@ static size_t elementwise(void)
 	return 4 * 6 * 6;
 }
 
+/* ---- --convt: ONNX's ConvTranspose ---- */
+
+/* The --convt model; returns as cnn(). */
+static size_t transposed(void)
+{
+	static const int64_t d_x[] = { 2, 4, 5, 6 }, d_w1[] = { 4, 3, 2, 2 }, d_b1[] = { 3 },
+			     d_t[] = { 2, 3, 10, 12 }, d_w2[] = { 3, 2, 3, 3 }, d_y[] = { 2, 2, 21, 25 };
+	static char *in_t[] = { "x", "w1", "b1", NULL }, *in_r[] = { "t", NULL },
+		    *in_y[] = { "r", "w2", NULL };
+
+	weights("w1", 4, d_w1);
+	weights("b1", 1, d_b1);
+	weights("w2", 4, d_w2);
+	node("ConvTranspose", in_t, "t", attr_ints("strides", 2, 2, 2), attr_ints("kernel_shape", 2, 2, 2),
+	     NULL);
+	node("Relu", in_r, "r", NULL, NULL, NULL);
+	node("ConvTranspose", in_y, "y", attr_ints("strides", 2, 2, 2), NULL, NULL);
+	input_list[0] = value_info("x", 4, d_x);
+	output_list[0] = value_info("y", 4, d_y);
+	info_list[0] = value_info("t", 4, d_t);
+	info_list[1] = value_info("r", 4, d_t);
+	return 2 * 4 * 5 * 6;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc == 4 ? argv[1] : "";
 	int is_ops = !strcmp(mode, "--ops"), is_qdq = !strcmp(mode, "--qdq");
 	int is_qlinear = !strcmp(mode, "--qlinear"), is_qlinear_i8 = !strcmp(mode, "--qlinear-i8");
 	int is_ew = !strcmp(mode, "--ew"), is_resize = !strcmp(mode, "--resize");
+	int is_convt = !strcmp(mode, "--convt");
 
 	if ((argc != 3 && argc != 4) ||
-	    (argc == 4 && !is_ops && !is_qdq && !is_qlinear && !is_qlinear_i8 && !is_ew && !is_resize)) {
-		fprintf(stderr, "usage: onnx_net [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize] MODEL.onnx INPUT.bin\n");
+	    (argc == 4 && !is_ops && !is_qdq && !is_qlinear && !is_qlinear_i8 && !is_ew && !is_resize &&
+	     !is_convt)) {
+		fprintf(stderr, "usage: onnx_net [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt] "
+				"MODEL.onnx INPUT.bin\n");
 		return 2;
 	}
 	argv += argc - 3;
 	size_t n_x = is_ew ? elementwise()
 		   : is_resize ? resize()
+		   : is_convt ? transposed()
 		   : is_ops || is_qdq ? ops(is_qdq)
 		   : is_qlinear || is_qlinear_i8 ? qlinear(is_qlinear_i8) : cnn();
 

@@ -25,10 +25,7 @@ for case in node/test_sub_bcast node/test_div_bcast node/test_add_bcast node/tes
 	f32_close "$name: dmo infer = ONNX Runtime" "$WORK/$name.ort" "$WORK/$name.dmo"
 done
 for name in test_sub_bcast test_div_bcast; do
-	"$DMO" plan --verify "$data/node/$name/model.onnx" >"$WORK/plan.out" 2>&1
-	expect_eq "$name: plan --verify exit status" 0 $?
-	grep -q "^verify: .*bit for bit" "$WORK/plan.out" && echo "ok: $name: the overlapped arena runs bit for bit" ||
-		fail "$name: $(tail -3 "$WORK/plan.out")"
+	plan_verify_bits "$name" "$data/node/$name/model.onnx"
 done
 
 "$top_builddir/tests/onnx_net" --ew "$WORK/ew.onnx" "$WORK/ew.in"
@@ -51,9 +48,5 @@ for row in "    4  4_sub  *Sub  *none   14;5 .* sub:in=1x4x6x6" "    9  9_div  *
 	   "   10  10_mul  *Mul  *none   19;21 .* mul:in=1x4x6x6"; do
 	grep -q "^$row,dtype=f32$" "$WORK/ew.model" && echo "ok: commuted: $row" || fail "not commuted: $row"
 done
-"$DMO" run -q --out "$WORK/run" --model "$WORK/ew.onnx" >/dev/null 2>&1
-expect_eq "--ew: dmo run --model exit status" 0 $?
-"$DMO" analyze "$WORK/run" >"$WORK/analyze.out" 2>&1
-expect_eq "--ew: dmo analyze exit status" 0 $?
-expect_eq "--ew: layers with verdict ok" 11 "$(grep -c " ok$" "$WORK/analyze.out")"
+run_model_analyzed "--ew" "$WORK/ew.onnx" 11
 finish

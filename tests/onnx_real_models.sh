@@ -8,9 +8,8 @@
 # (onnx_strip --input) and its output shapes are those
 # dmo inferred; `dmo infer` runs the classifier (BatchNormalization,
 # HardSigmoid, broadcasting Add/Mul/Div, its Shape/Cast/Slice/Concat shape
-# arithmetic) on the same input bytes as ONNX Runtime, within f32_close's
-# tolerance.  The detector's ConvTranspose has no dmo kernel:
-# dmo infer refuses it naming the first such node.
+# arithmetic) and the detector (its nearest Resize and ConvTranspose too)
+# on the same input bytes as ONNX Runtime, within f32_close's tolerance.
 . "$top_srcdir/tests/lib.sh"
 
 # MODEL INPUT=DIMS LAYERS: the file, its input fixed, and its layer count
@@ -38,15 +37,13 @@ for case in paddleocr_cls_mobile_v2.0:x=1x3x48x192:221 paddleocr_det_v4:x=1x3x64
 	"$DMO" model "$WORK/$name.onnx" >"$WORK/$name.model" 2>&1
 	expect_eq "$name: dmo model of the fixed file" 0 $?
 done
-# plan --verify runs the classifier with its real weights (dmo infer runs
-# it: the net of every layer); the detector, which dmo infer cannot run
-# (ConvTranspose), on the op specs' deterministic data, saying why.
-grep -q "^verify: .* with the model's real weights (input --random 1) bit for bit" \
-	"$WORK/paddleocr_cls_mobile_v2.0.plan" && echo "ok: the classifier is verified with its real weights" ||
-	fail "classifier: $(grep '^verify' "$WORK/paddleocr_cls_mobile_v2.0.plan")"
-grep -q "dmo plan: --verify: not with real weights (layer [0-9]* '[0-9]*_convtranspose': operator ConvTranspose has no dmo kernel" \
-	"$WORK/paddleocr_det_v4.plan" && echo "ok: the detector's verify says why not with real weights" ||
-	fail "detector: $(grep 'real weights' "$WORK/paddleocr_det_v4.plan")"
+# plan --verify runs both with their real weights (dmo infer runs them:
+# the net of every layer).
+for name in paddleocr_cls_mobile_v2.0 paddleocr_det_v4; do
+	grep -q "^verify: .* with the model's real weights (input --random 1) bit for bit" \
+		"$WORK/$name.plan" && echo "ok: $name is verified with its real weights" ||
+		fail "$name: $(grep -E '^(verify|dmo plan)' "$WORK/$name.plan")"
+done
 # The layer count by hand: the classifier's file has 471 nodes of which
 # 250 are Constant; the detector's 672 of which 342 are.
 expect_eq "constants read from the classifier's Constant nodes" 250 \
@@ -67,24 +64,22 @@ if command -v node >/dev/null 2>&1 && [ -d "$top_srcdir/tests/ort/node_modules/o
 			"$(cat "$WORK/dmo.shape")"
 	done
 	# The same input bytes to both: float32 values in [-1, 1) from awk's
-	# fixed-seed generator, packed little-endian by perl (perl-base).
-	awk 'BEGIN { srand(7); for (i = 0; i < 3 * 48 * 192; i++) printf "%.6f\n", 2 * rand() - 1 }' |
-		perl -ne 'print pack("f<", $_)' >"$WORK/cls.in"
-	name=paddleocr_cls_mobile_v2.0
-	node "$top_srcdir/tests/ort/run.js" "$WORK/$name.onnx" "$WORK/cls.in" "$WORK/cls.ort" 2>/dev/null
-	expect_eq "$name, random input: ONNX Runtime exit status" 0 $?
-	"$DMO" infer -q --input "$WORK/cls.in" --output "$WORK/cls.dmo" "$WORK/$name.onnx" >/dev/null 2>"$WORK/cls.err"
-	expect_eq "$name: dmo infer exit status" 0 $? || cat "$WORK/cls.err"
-	f32_close "$name: dmo infer = ONNX Runtime" "$WORK/cls.ort" "$WORK/cls.dmo"
-	# dmo infer's arena is the overlap plan (its BatchNormalization,
-	# broadcasting Mul/Add/Div and HardSigmoid layers overlapped by their
-	# O_s); without overlaps the output bytes are the same.
-	plain_arena_same "$name" "$WORK/$name.onnx" "$WORK/cls.in" "$WORK/cls.dmo"
-	"$DMO" infer -q --zeros "$WORK/paddleocr_det_v4.onnx" >/dev/null 2>"$WORK/det.err"
-	expect_eq "paddleocr_det_v4: dmo infer exit status" 2 $?
-	grep -q "^dmo infer: .*layer [0-9]* '[0-9]*_convtranspose': operator ConvTranspose has no dmo kernel (node [0-9]*: op ConvTranspose has no dmo model)" \
-		"$WORK/det.err" && echo "ok: the detector's refusal names its node and op" ||
-		fail "det refusal: $(cat "$WORK/det.err")"
+	# fixed-seed generator, packed little-endian by perl (perl-base).  dmo
+	# infer's arena is the overlap plan (BatchNormalization, broadcasting
+	# Mul/Add/Div, HardSigmoid, Resize and ConvTranspose layers overlapped
+	# by their O_s); without overlaps the output bytes are the same.
+	for case in paddleocr_cls_mobile_v2.0:27648 paddleocr_det_v4:12288; do
+		name=${case%%:*}
+		awk -v n="${case#*:}" 'BEGIN { srand(7); for (i = 0; i < n; i++) printf "%.6f\n", 2 * rand() - 1 }' |
+			perl -ne 'print pack("f<", $_)' >"$WORK/$name.rnd"
+		node "$top_srcdir/tests/ort/run.js" "$WORK/$name.onnx" "$WORK/$name.rnd" "$WORK/$name.rnd.ort" 2>/dev/null
+		expect_eq "$name, random input: ONNX Runtime exit status" 0 $?
+		"$DMO" infer -q --input "$WORK/$name.rnd" --output "$WORK/$name.rnd.dmo" "$WORK/$name.onnx" \
+			>/dev/null 2>"$WORK/$name.err"
+		expect_eq "$name: dmo infer exit status" 0 $? || cat "$WORK/$name.err"
+		f32_close "$name: dmo infer = ONNX Runtime" "$WORK/$name.rnd.ort" "$WORK/$name.rnd.dmo"
+		plain_arena_same "$name" "$WORK/$name.onnx" "$WORK/$name.rnd" "$WORK/$name.rnd.dmo"
+	done
 else
 	echo "ok: ONNX Runtime not installed (tests/ort): its part skipped"
 fi

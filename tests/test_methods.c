@@ -316,7 +316,8 @@ static const char *const small[] = {
 	"fc:in=2x10,units=20", "fc:in=10,units=3,dtype=i8", "fc:in=3x4,units=4",
 	"reshape:in=2x3x4", "softmax:in=2x3x5,dtype=i8", "softmax:in=1x1x1",
 	"logistic:in=3x3x2", "tanh:in=2x3x3x2", "sub:in=2x3x4", "div:in=3x3x2",
-	"hardsigmoid:in=2x2x3", "hardswish:in=4x3x1", "clip:in=2x3x3x2", "batchnorm:in=2x3x1x5", "mean:in=2x4x3x5", "mean:in=3x3x1", "quantize:in=3x3x3",
+	"hardsigmoid:in=2x2x3", "hardswish:in=4x3x1", "clip:in=2x3x3x2", "batchnorm:in=2x3x1x5",
+	"convt:in=2x3x4x5,k=2,stride=2,out_c=3,layout=nchw", "convt:in=3x2x2,k=3x2,stride=2x1,out_c=6,layout=nchw", "mean:in=2x4x3x5", "mean:in=3x3x1", "quantize:in=3x3x3",
 	"dequantize:in=3x3x3", "quantize:in=2x2x2,dtype=i16,out_dtype=i8",
 	"pad:in=3x4x2,before=1x1,after=1x1", "pad:in=2x3x4x2,before=1x0x2x1,after=0x2x0x3,dtype=i8",
 	"pad:in=1x1x1,after=0x0x3", "concat:in=3x3x2,out_c=5,at=0",
@@ -460,13 +461,13 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 					   "softmax", "logistic", "mean", "quantize", "dequantize",
 					   "pad", "concat", "transpose", "tanh", "sub", "div",
 					   "hardsigmoid", "hardswish", "clip", "batchnorm",
-					   "resize" };
+					   "resize", "convt" };
 	static const char *const dtypes[] = { "f32", "i8", "i16", "i32" };
 	unsigned k = rnd(st, 0, sizeof ops / sizeof ops[0] - 1);
 	const char *op = ops[k];
 	const char *dt = dtypes[rnd(st, 0, 3)];
 
-	if (k >= 18 && k <= 24) /* tanh and ONNX's element-wise ops: f32 their only kernel */
+	if (k >= 18 && k != 25) /* tanh and ONNX's ops but resize: f32 their only kernel */
 		dt = "f32";
 	unsigned n = rnd(st, 1, 2), h = rnd(st, 1, 16), w = rnd(st, 1, 16), c = rnd(st, 1, 8);
 	char pad[16];
@@ -489,6 +490,9 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 	else if (!strcmp(op, "maxpool") || !strcmp(op, "avgpool"))
 		snprintf(buf, len, "%s:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,pad=%s,dtype=%s%s",
 			 op, n, h, w, c, kh, kw, sh, sw, pad, dt, layout);
+	else if (!strcmp(op, "convt")) /* NCHW its only kernel, windows never padded */
+		snprintf(buf, len, "convt:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,out_c=%u,dtype=%s,layout=nchw",
+			 n, h, w, c, kh, kw, sh, sw, rnd(st, 1, 8), dt);
 	else if (!strcmp(op, "fc"))
 		snprintf(buf, len, "fc:in=%ux%u,units=%u,dtype=%s", n, rnd(st, 1, 64),
 			 rnd(st, 1, 64), dt);

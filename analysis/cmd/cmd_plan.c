@@ -136,10 +136,11 @@ static void print_measured_rule(const char *os_name)
  * TFLite model's NHWC (docs/kernels.md). */
 static void print_layout(const struct dmo_model *model)
 {
-	size_t nchw = 0, nhwc = 0, images = 0;
+	size_t nchw = 0, nhwc = 0, images = 0, convt = 0;
 
 	for (size_t i = 0; i < model->n_layers; i++) {
 		const struct dmo_model_layer *l = &model->layers[i];
+		convt += l->supported && l->op.op == DMO_OP_CONVT;
 		if (!l->supported || l->op.op < DMO_OP_CONV2D || l->op.op > DMO_OP_AVGPOOL ||
 		    l->op.op == DMO_OP_FC)
 			continue;
@@ -159,7 +160,12 @@ static void print_layout(const struct dmo_model *model)
 		printf("layout:                NCHW integers: O_s of %zu conv layer%s in the order of ONNX "
 		       "Runtime's QLinearConv (per image: the whole input read, then the output "
 		       "written)\n", images, images == 1 ? "" : "s");
-	if (nchw || images)
+	/* ConvTranspose: ONNX Runtime's GEMM then col2im, an image at a time. */
+	if (convt)
+		printf("layout:                NCHW ConvTranspose: O_s of %zu convt layer%s in the order "
+		       "of ONNX Runtime's ConvTranspose (per image: a GEMM reading the whole input, "
+		       "then col2im writing the output)\n", convt, convt == 1 ? "" : "s");
+	if (nchw || images || convt)
 		return;
 	if (nhwc)
 		printf("layout:                NHWC: O_s of %zu conv/pool layer%s in the NHWC loop order "

@@ -85,6 +85,14 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 			g->groups = s->op == DMO_OP_CONV2D ? 1 : s->in_c;
 		}
 		break;
+	case DMO_OP_CONVT:
+		/* ONNX Runtime's GEMM then col2im (kernels_convt.c): an image
+		 * at a time, its taps never matter. */
+		g->kind = DMO_GEOM_IMAGES;
+		g->in_h = s->in_h, g->in_w = s->in_w, g->in_c = s->in_c;
+		g->out_h = s->out_h, g->out_w = s->out_w, g->out_c = s->out_c;
+		g->groups = 1;
+		break;
 	case DMO_OP_LOGISTIC:
 	case DMO_OP_TANH:
 	case DMO_OP_HARDSIGMOID:

@@ -33,7 +33,8 @@ enum dmo_geom_kind {
 	DMO_GEOM_IMAGES, /* NCHW 8-bit convolutions (layout=nchw conv2d,
 			  * dwconv2d, i8 or u8): per image, its first output
 			  * element reads the whole input image, the others
-			  * nothing (kernels_nchw_quant.c) */
+			  * nothing (kernels_nchw_quant.c); convt, ONNX's
+			  * ConvTranspose, alike (kernels_convt.c) */
 	DMO_GEOM_NEAREST, /* NCHW nearest resize: output element (b, c, y, x)
 			   * in flat order reads input element (b, c,
 			   * y / scale_h, x / scale_w) */

@@ -197,6 +197,14 @@ int dk_maxpool_nchw_f32(const struct dk_params *p, const float *in, float *out,
 int dk_avgpool_nchw_f32(const struct dk_params *p, const float *in, float *out,
 			const struct dk_thread *t);
 
+/* ONNX's ConvTranspose, float32, NCHW (kernels_convt.c): filters
+ * [in_c][out_c][k_h][k_w], no padding or dilation, out_h = (in_h - 1)
+ * stride_h + k_h (out_w alike).  Per image, ONNX Runtime's order: a GEMM
+ * reading the whole input image into a scratch buffer, then col2im; each
+ * output element is written once, after all of its image's input is read. */
+int dk_convt_nchw_f32(const struct dk_params *p, const float *in, const float *filter,
+		      const float *bias, float *out, const struct dk_thread *t);
+
 /* NCHW, int8 and uint8 (kernels_nchw_quant.c): ONNX's QLinearConv as ONNX
  * Runtime's CPU kernel computes it.  Filters are ONNX's, as above, of the
  * activations' type (a uint8 model's int8 filters shifted by 128, filter
