@@ -111,17 +111,22 @@ need_ort() {
 	TENSOR_BYTES="node $top_srcdir/tests/ort/tensor_bytes.js"
 }
 
+# ort_and_dmo NAME MODEL: MODEL run on the input bytes $WORK/NAME.in by
+# ONNX Runtime into $WORK/NAME.ort and by `dmo infer` into $WORK/NAME.dmo,
+# each exit status checked (after need_ort).
+ort_and_dmo() {
+	$ORT "$2" "$WORK/$1.in" "$WORK/$1.ort" 2>/dev/null
+	expect_eq "$1: ONNX Runtime exit status" 0 $?
+	"$DMO" infer -q --input "$WORK/$1.in" --output "$WORK/$1.dmo" "$2" >/dev/null 2>"$WORK/$1.err"
+	expect_eq "$1: dmo infer exit status" 0 $? || cat "$WORK/$1.err"
+}
+
 # onnx_net_runs MODE: tests/onnx_net --MODE writes $WORK/MODE.onnx and its
-# input MODE.in; ONNX Runtime's output goes to MODE.ort and dmo infer's to
-# MODE.dmo, each exit status checked (after need_ort).
+# input MODE.in, run as ort_and_dmo does.
 onnx_net_runs() {
 	"$top_builddir/tests/onnx_net" --$1 "$WORK/$1.onnx" "$WORK/$1.in"
 	expect_eq "onnx_net --$1 writes the model" 0 $?
-	$ORT "$WORK/$1.onnx" "$WORK/$1.in" "$WORK/$1.ort" 2>/dev/null
-	expect_eq "--$1: ONNX Runtime exit status" 0 $?
-	"$DMO" infer -q --input "$WORK/$1.in" --output "$WORK/$1.dmo" "$WORK/$1.onnx" \
-		>/dev/null 2>"$WORK/$1.err"
-	expect_eq "--$1: dmo infer exit status" 0 $? || cat "$WORK/$1.err"
+	ort_and_dmo "$1" "$WORK/$1.onnx"
 }
 
 # plain_arena_same NAME MODEL INPUT OVERLAPPED: `dmo infer --arena plain`
@@ -136,16 +141,11 @@ plain_arena_same() {
 
 # ort_node_case DIR NAME: the stored inputs of ONNX's test case DIR
 # (libonnx-testdata: DIR/model.onnx, DIR/test_data_set_0/input_*.pb) run
-# by ONNX Runtime into $WORK/NAME.ort and by `dmo infer` into
-# $WORK/NAME.dmo, each exit status checked (after need_ort).
+# as ort_and_dmo does.
 ort_node_case() {
 	# shellcheck disable=SC2086
 	$TENSOR_BYTES $(ls "$1"/test_data_set_0/input_*.pb | sort) >"$WORK/$2.in"
-	$ORT "$1/model.onnx" "$WORK/$2.in" "$WORK/$2.ort" 2>/dev/null
-	expect_eq "$2: ONNX Runtime exit status" 0 $?
-	"$DMO" infer -q --input "$WORK/$2.in" --output "$WORK/$2.dmo" "$1/model.onnx" \
-		>/dev/null 2>"$WORK/$2.err"
-	expect_eq "$2: dmo infer exit status" 0 $? || cat "$WORK/$2.err"
+	ort_and_dmo "$2" "$1/model.onnx"
 }
 
 # plan_verify_bits WHAT MODEL: `dmo plan --verify MODEL` (its output in

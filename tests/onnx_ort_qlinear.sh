@@ -58,10 +58,7 @@ for case in qlinearconv qlinearmatmul_2D; do
 	expect_eq "$case: onnx_strip --constants" 0 $?
 	$TENSOR_BYTES "$dir/test_data_set_0/input_0.pb" >"$WORK/$case.in"
 	$TENSOR_BYTES "$dir/test_data_set_0/output_0.pb" >"$WORK/$case.want"
-	$ORT "$WORK/$case.onnx" "$WORK/$case.in" "$WORK/$case.ort" 2>/dev/null
-	expect_eq "$case: ONNX Runtime exit status" 0 $?
-	"$DMO" infer -q --input "$WORK/$case.in" --output "$WORK/$case.dmo" "$WORK/$case.onnx" >/dev/null 2>&1
-	expect_eq "$case: dmo infer exit status" 0 $?
+	ort_and_dmo "$case" "$WORK/$case.onnx"
 	if cmp -s "$WORK/$case.want" "$WORK/$case.dmo" && cmp -s "$WORK/$case.ort" "$WORK/$case.dmo"; then
 		echo "ok: $case: dmo infer = ONNX's expected output = ONNX Runtime, byte for byte"
 		passed=$((passed + 1))

@@ -29,11 +29,7 @@ with_constants() {
 # Upsample's fixed floor (opset 9).
 for name in test_resize_upsample_scales_nearest test_upsample_nearest; do
 	with_constants "$name"
-	$ORT "$WORK/$name.onnx" "$WORK/$name.in" "$WORK/$name.ort" 2>/dev/null
-	expect_eq "$name: ONNX Runtime exit status" 0 $?
-	"$DMO" infer -q --input "$WORK/$name.in" --output "$WORK/$name.dmo" "$WORK/$name.onnx" \
-		>/dev/null 2>"$WORK/$name.err"
-	expect_eq "$name: dmo infer exit status" 0 $? || cat "$WORK/$name.err"
+	ort_and_dmo "$name" "$WORK/$name.onnx"
 	cmp -s "$WORK/$name.ort" "$WORK/$name.dmo" && echo "ok: $name: dmo infer = ONNX Runtime byte for byte" ||
 		fail "$name: dmo infer's output differs from ONNX Runtime's"
 done
