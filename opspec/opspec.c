@@ -665,6 +665,15 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 			return dmo_errf(err, err_len, "output of 'in' with these 'k' and 'stride' is too large");
 		s->out_h = (int)oh;
 		s->out_w = (int)ow;
+		/* The kernel's column buffer (kernels_convt.c, as ONNX Runtime's):
+		 * out_c x KH x KW x H x W floats, larger than the output when
+		 * windows overlap; bounded as the buffers are. */
+		uint64_t col = sizeof(float);
+		if (check_mul(&col, (uint64_t)s->out_c) || check_mul(&col, (uint64_t)s->k_h) ||
+		    check_mul(&col, (uint64_t)s->k_w) || check_mul(&col, (uint64_t)s->in_h) ||
+		    check_mul(&col, (uint64_t)s->in_w))
+			return dmo_errf(err, err_len, "column buffer (out_c x k x 'in' rows and columns, "
+				    "float32) exceeds 4 GiB");
 		break;
 	}
 	case DMO_OP_COUNT:

@@ -41,4 +41,12 @@ grep -q "f32 in NCHW" "$WORK/nhwc.err" && echo "ok: the refusal names NCHW" ||
 expect_eq "padded convt: verify exit status" 2 $?
 grep -q "convt takes no padding" "$WORK/pad.err" && echo "ok: the refusal names the padding" ||
 	fail "padded convt refusal: $(cat "$WORK/pad.err")"
+# Overlapping windows whose column buffer (4 x 64 x 60 x 60 x 100 x 100 =
+# 9.2e9 bytes) would exceed 4 GiB though input (2.6 MB) and output
+# (159 x 159 x 64 x 4 = 6.5 MB) are small: refused at the spec, before
+# any allocation.
+"$DMO" verify convt:in=100x100x64,k=60,stride=1,out_c=64,layout=nchw >/dev/null 2>"$WORK/col.err"
+expect_eq "huge column buffer: verify exit status" 2 $?
+grep -q "column buffer .* exceeds 4 GiB" "$WORK/col.err" && echo "ok: the refusal names the column buffer" ||
+	fail "huge column buffer: $(cat "$WORK/col.err")"
 finish
