@@ -356,6 +356,16 @@ static const char *convt_refusal(const Onnx__NodeProto *n, const struct dmo_mode
 	return NULL;
 }
 
+/* Product of dims FROM to TO (exclusive) of T. */
+static int64_t dims_product(const struct dmo_model_tensor *t, int from, int to)
+{
+	int64_t p = 1;
+
+	for (int i = from; i < to; i++)
+		p *= t->shape[i];
+	return p;
+}
+
 /* Sigmoid, Tanh, Softmax (rows: its opset's rule), Transpose and the reshapes
  * (Reshape, Flatten, Squeeze, Unsqueeze) over the stored dims, which are
  * layout-free (docs/models.md). */
@@ -370,26 +380,29 @@ static int derive_layout_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n
 	char text[256], shape[96];
 
 	dmo_model_flat_shape(in, shape, sizeof shape);
-	if (!strcmp(op, "Softmax")) {
+	if (!strcmp(op, "Softmax") || !strcmp(op, "LogSoftmax")) {
 		/* Before opset 13 the input is flattened to 2-D at AXIS (1 by
 		 * default) and each row normalised: rows of the dims from
 		 * AXIS on.  From 13 on it is over AXIS alone (the last by
-		 * default), rows only when that is the last. */
+		 * default): rows when that is the last, else the dims before
+		 * it, it and those after as softmax's H, W and C with axis=2
+		 * (ONNX Runtime's transposing order). */
 		int64_t axis = dmo_onnx_attr_int(n, "axis", o->opset < 13 ? 1 : -1), rows = 1;
 
 		if (axis < 0)
 			axis += r;
 		if (axis < 0 || axis >= (r ? r : 1))
 			return unsupported(o, layer, "softmax over axis %lld of %d", (long long)axis, r);
-		if (o->opset >= 13 && axis != r - 1)
-			return unsupported(o, layer, "softmax over axis %lld of %d (dmo's is over the last)",
-					   (long long)axis, r);
-		for (int i = (int)axis; i < r - 1; i++)
+		for (int i = (int)axis; o->opset < 13 && i < r - 1; i++)
 			rows *= in->shape[i];
 		if (rows > 1 && in->elems) /* over more than the last dim */
 			snprintf(shape, sizeof shape, "1x%llux%lld",
 				 (unsigned long long)(in->elems / (uint64_t)(rows * in->shape[r - 1])),
 				 (long long)(rows * in->shape[r - 1]));
+		if (o->opset >= 13 && axis != r - 1)
+			snprintf(shape, sizeof shape, "1x%lldx%lldx%lld,axis=2",
+				 (long long)dims_product(in, 0, (int)axis), (long long)in->shape[axis],
+				 (long long)dims_product(in, (int)axis + 1, r));
 	}
 	if (!strcmp(op, "Transpose")) {
 		if (r < 1 || r > 4 || dmo_onnx_attr_ints(n, "perm", given, (size_t)r, -1) != 0)
@@ -405,9 +418,11 @@ static int derive_layout_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n
 		snprintf(text, sizeof text, "transpose:in=%s,perm=%lldx%lldx%lldx%lld,dtype=%s", shape,
 			 (long long)perm[0], (long long)perm[1], (long long)perm[2],
 			 (long long)perm[3], dt);
-	} else if (!strcmp(op, "Sigmoid") || !strcmp(op, "Softmax") || !strcmp(op, "Tanh")) {
+	} else if (!strcmp(op, "Sigmoid") || !strcmp(op, "Softmax") || !strcmp(op, "Tanh") ||
+		   !strcmp(op, "LogSoftmax")) {
 		snprintf(text, sizeof text, "%s:in=%s,dtype=%s",
-			 op[0] == 'T' ? "tanh" : op[1] == 'i' ? "logistic" : "softmax", shape, dt);
+			 op[0] == 'T' ? "tanh" : op[1] == 'i' ? "logistic" : op[0] == 'L' ? "logsoftmax"
+			 : "softmax", shape, dt);
 	} else {
 		snprintf(text, sizeof text, "reshape:in=%s,dtype=%s", shape, dt);
 	}
@@ -421,7 +436,7 @@ static int derive_layout_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n
 static int is_layout_op(const char *op)
 {
 	return !strcmp(op, "Sigmoid") || !strcmp(op, "Softmax") || !strcmp(op, "Tanh") ||
-	       !strcmp(op, "Transpose") ||
+	       !strcmp(op, "LogSoftmax") || !strcmp(op, "Transpose") ||
 	       !strcmp(op, "Reshape") || !strcmp(op, "Flatten") || !strcmp(op, "Squeeze") ||
 	       !strcmp(op, "Unsqueeze");
 }
@@ -442,16 +457,6 @@ static int const_float(const struct onnx *o, const struct dmo_model_layer *layer
 		return -1;
 	memcpy(v, t->data, 4);
 	return 1;
-}
-
-/* Product of dims FROM to TO (exclusive) of T. */
-static int64_t dims_product(const struct dmo_model_tensor *t, int from, int to)
-{
-	int64_t p = 1;
-
-	for (int i = from; i < to; i++)
-		p *= t->shape[i];
-	return p;
 }
 
 /* Operators that move, pad or rescale elements over the stored dims, read
@@ -537,35 +542,53 @@ static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 		snprintf(text, sizeof text, "concat:in=1x%lldx%lld,out_c=%lld,at=0,dtype=%s",
 			 (long long)outer, (long long)(in->shape[axis] * inner),
 			 (long long)(out->shape[axis] * inner), dt);
-	} else { /* ReduceMean, GlobalAveragePool */
+	} else { /* ReduceMean/Max/Min/Sum, GlobalAveragePool, GlobalMaxPool */
 		int first = r, last = -1, reduced[DMO_MODEL_MAX_RANK] = { 0 };
 		const Onnx__AttributeProto *a = dmo_onnx_attr(n, "axes");
+		struct dmo_onnx_value given = { .n_ints = -1 };
+		const int global = op[0] == 'G';
 
-		for (int i = 2; op[0] == 'G' && i < r; i++)
+		/* The axes: an attribute, or (ReduceSum from opset 13, the
+		 * others from 18) a constant input. */
+		if (!global && layer->n_operands > 1 && layer->operands[1] >= 0) {
+			value_of(o, layer->operands[1], &given);
+			if (given.n_ints < 0)
+				return unsupported(o, layer, "axes given as an input that is not a constant");
+		} else if (a != NULL) {
+			given.n_ints = a->n_ints <= DMO_ONNX_MAX_INTS ? (int)a->n_ints : -1;
+			for (int i = 0; i < given.n_ints; i++)
+				given.ints[i] = a->ints[i];
+		}
+		if (given.n_ints == 0 && dmo_onnx_attr_int(n, "noop_with_empty_axes", 0) != 0)
+			return unsupported(o, layer, "noop_with_empty_axes (no reduction)");
+		for (int i = 2; global && i < r; i++)
 			reduced[i] = 1;
-		for (size_t i = 0; a && i < a->n_ints; i++) {
-			int64_t ax = a->ints[i] < 0 ? a->ints[i] + r : a->ints[i];
+		for (int i = 0; i < given.n_ints; i++) {
+			int64_t ax = given.ints[i] < 0 ? given.ints[i] + r : given.ints[i];
 
 			if (ax < 0 || ax >= r)
-				return unsupported(o, layer, "axis %lld of %d", (long long)a->ints[i], r);
+				return unsupported(o, layer, "axis %lld of %d", (long long)given.ints[i], r);
 			reduced[ax] = 1;
 		}
 		for (int i = 0; i < r; i++) {
-			if (op[0] != 'G' && a == NULL)
+			if (!global && given.n_ints <= 0)
 				reduced[i] = 1; /* no axes: all of them */
 			if (reduced[i] && first == r)
 				first = i;
 			if (reduced[i])
 				last = i;
 		}
-		if (op[0] != 'G' && layer->n_operands > 1)
-			return unsupported(o, layer, "axes given as an input");
 		for (int i = first; i <= last; i++)
 			if (!reduced[i])
-				return unsupported(o, layer, "a mean over axes that are not adjacent");
+				return unsupported(o, layer, "a reduction over axes that are not adjacent");
 		if (last < 0)
-			return unsupported(o, layer, "a mean over no axis");
-		snprintf(text, sizeof text, "mean:in=%lldx%lldx1x%lld,dtype=%s",
+			return unsupported(o, layer, "a reduction over no axis");
+		if (strcmp(op, "ReduceMean") && strcmp(op, "GlobalAveragePool") && in->dtype != DMO_F32)
+			return unsupported(o, layer, "%s input (dmo's %s is f32)", in->type_name, op);
+		snprintf(text, sizeof text, "%s:in=%lldx%lldx1x%lld,dtype=%s",
+			 !strcmp(op, "ReduceMax") || !strcmp(op, "GlobalMaxPool") ? "reducemax"
+			 : !strcmp(op, "ReduceMin") ? "reducemin"
+			 : !strcmp(op, "ReduceSum") ? "reducesum" : "mean",
 			 (long long)dims_product(in, 0, first), (long long)dims_product(in, first, last + 1),
 			 (long long)dims_product(in, last + 1, r), dt);
 	}
@@ -577,7 +600,8 @@ static int is_flat_op(const char *op)
 {
 	return !strcmp(op, "Pad") || !strcmp(op, "Concat") || !strcmp(op, "ReduceMean") ||
 	       !strcmp(op, "GlobalAveragePool") || !strcmp(op, "QuantizeLinear") ||
-	       !strcmp(op, "DequantizeLinear");
+	       !strcmp(op, "DequantizeLinear") || !strcmp(op, "ReduceMax") ||
+	       !strcmp(op, "ReduceMin") || !strcmp(op, "ReduceSum") || !strcmp(op, "GlobalMaxPool");
 }
 
 /* ---- ONNX's float32 element-wise ops (kernels_onnx_ew.c) ---- */
@@ -649,6 +673,62 @@ static int derive_onnx_elementwise_spec(struct onnx *o, size_t l, const Onnx__No
 			 !strcmp(op, "Add") ? "add" : !strcmp(op, "Sub") ? "sub"
 						    : !strcmp(op, "Mul") ? "mul" : "div", shape);
 	}
+	return dmo_model_layer_spec_runnable(m, l, text, layer->operands[0], layer->results[0],
+					     o->source, o->err, o->err_len);
+}
+
+/* ONNX's unary float32 ops dmo's one table computes (dk_onnx_unary, in the
+ * op specs' order), and their op spec names. */
+static const char *const onnx_unary_ops[][2] = {
+	{ "LeakyRelu", "leakyrelu" }, { "Elu", "elu" },   { "Selu", "selu" },
+	{ "Exp", "exp" },             { "Log", "log" },   { "Sqrt", "sqrt" },
+	{ "Neg", "neg" },             { "Abs", "abs" },   { "Reciprocal", "reciprocal" },
+	{ "Softplus", "softplus" },   { "Erf", "erf" },   { "Floor", "floor" },
+	{ "Ceil", "ceil" },           { "Pow", "pow" },   { "PRelu", "prelu" },
+};
+
+static const char *onnx_unary_spec(const char *op)
+{
+	for (size_t i = 0; i < N_OF(onnx_unary_ops); i++)
+		if (!strcmp(op, onnx_unary_ops[i][0]))
+			return onnx_unary_ops[i][1];
+	return NULL;
+}
+
+/* The unary ops of onnx_unary_ops over the stored dims (f32, flat order);
+ * Pow by a float32 constant scalar exponent; PRelu with X of the output's
+ * shape, its slope broadcasting (a constant, like Mul's second operand);
+ * Identity and Dropout (inference: no mask output, no training_mode) as
+ * reshape, a copy whose O_s is its whole buffer (docs/models.md). */
+static int derive_onnx_unary_spec(struct onnx *o, size_t l, struct dmo_model_tensor *in,
+				  struct dmo_model_tensor *out)
+{
+	struct dmo_model *m = o->model;
+	struct dmo_model_layer *layer = &m->layers[l];
+	const char *op = layer->op_name, *name = onnx_unary_spec(op);
+	const struct dmo_model_tensor *in2 = operand(m, layer, 1);
+	char text[256], shape[96];
+	float exponent;
+
+	dmo_model_flat_shape(out, shape, sizeof shape);
+	if (!out->known_dtype || out->dtype != in->dtype)
+		return unsupported(o, layer, "%s input to %s output", in->type_name, out->type_name);
+	if (name == NULL) { /* Identity, Dropout */
+		if (!strcmp(op, "Dropout") && operand(m, layer, 2) != NULL)
+			return unsupported(o, layer, "a training_mode input");
+		snprintf(text, sizeof text, "reshape:in=%s,dtype=%s", shape, dmo_dtype_name(in->dtype));
+		return dmo_model_layer_spec_runnable(m, l, text, layer->operands[0], layer->results[0],
+						     o->source, o->err, o->err_len);
+	}
+	if (in->dtype != DMO_F32)
+		return unsupported(o, layer, "%s input (dmo's %s is f32)", in->type_name, op);
+	if (!strcmp(op, "Pow") && const_float(o, layer, 1, &exponent) != 1)
+		return unsupported(o, layer, "an exponent that is not a float32 constant scalar");
+	if (!strcmp(op, "PRelu") &&
+	    (in2 == NULL || in2->rank < 0 || !in2->known_dtype || in2->dtype != DMO_F32 ||
+	     in->elems != out->elems || in->rank != out->rank))
+		return unsupported(o, layer, "X not of the output's shape or a slope that is not float32");
+	snprintf(text, sizeof text, "%s:in=%s,dtype=f32", name, shape);
 	return dmo_model_layer_spec_runnable(m, l, text, layer->operands[0], layer->results[0],
 					     o->source, o->err, o->err_len);
 }
@@ -759,6 +839,8 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	if (is_onnx_elementwise(op) && in->known_dtype &&
 	    (in->dtype == DMO_F32 || (strcmp(op, "Add") && strcmp(op, "Mul"))))
 		return derive_onnx_elementwise_spec(o, l, n, in, out);
+	if ((onnx_unary_spec(op) || !strcmp(op, "Identity") || !strcmp(op, "Dropout")) && in->known_dtype)
+		return derive_onnx_unary_spec(o, l, in, out);
 	if (!in->known_dtype || in->dtype == DMO_I32)
 		return unsupported(o, layer, "%s input: no dmo kernel", in->type_name);
 	if (!strcmp(op, "Clip")) {

@@ -21,14 +21,14 @@
 enum key {
 	KEY_IN, KEY_K, KEY_STRIDE, KEY_DIL, KEY_PAD, KEY_MULT, KEY_OUT_C,
 	KEY_UNITS, KEY_DTYPE, KEY_OUT_DTYPE, KEY_BEFORE, KEY_AFTER, KEY_AT, KEY_PERM,
-	KEY_LAYOUT, KEY_SCALE, KEY_COUNT
+	KEY_LAYOUT, KEY_SCALE, KEY_AXIS, KEY_COUNT
 };
 
 #define BIT(k) (1u << (k))
 
 static const char *const key_names[KEY_COUNT] = {
 	"in", "k", "stride", "dil", "pad", "mult", "out_c", "units", "dtype", "out_dtype",
-	"before", "after", "at", "perm", "layout", "scale"
+	"before", "after", "at", "perm", "layout", "scale", "axis"
 };
 
 static const char *const layout_names[] = { "nhwc", "nchw" };
@@ -73,6 +73,9 @@ static const struct dmo_opspec_key key_info[KEY_COUNT] = {
 			 "in, k and the output keep their meaning" },
 	[KEY_SCALE] = { "scale", "SHxSW or S, positive integers", "required",
 			"resize: the output has SH times in's rows and SW times its columns" },
+	[KEY_AXIS] = { "axis", "0, 1, 2 or 3", "3",
+		       "the NHWC axis a softmax normalises (3: rows of C; another: ONNX Runtime's "
+		       "order, the whole input read first)" },
 };
 
 static const char *const fc_in_format = "NxK or K, positive integers";
@@ -107,6 +110,25 @@ static const char *const op_meanings[DMO_OP_COUNT] = {
 	"nearest upsample, NCHW: out[n][c][y][x] = in[n][c][y / SH][x / SW] (any type)",
 	"transposed 2-D convolution (ONNX's ConvTranspose, f32, layout=nchw): output "
 	"(H-1) stride + k, filters C x out_c x KH x KW",
+	"x >= 0 ? x : alpha x, element by element (f32; an op spec alone: alpha 0.01)",
+	"x >= 0 ? x : alpha (exp(x) - 1), element by element (f32; alpha 1)",
+	"gamma (x > 0 ? x : alpha (exp(x) - 1)), element by element (f32; ONNX's alpha, gamma)",
+	"exp(x), element by element (f32)",
+	"log(x), element by element (f32)",
+	"sqrt(x), element by element (f32)",
+	"-x, element by element (f32)",
+	"|x|, element by element (f32)",
+	"1 / x, element by element (f32)",
+	"log(1 + exp(x)), element by element (f32)",
+	"erf(x), element by element (f32)",
+	"floor(x), element by element (f32)",
+	"ceil(x), element by element (f32)",
+	"x ^ exponent, element by element (f32; an op spec alone: exponent 2)",
+	"x > 0 ? x : x * slope, element by element (f32; the profiled input is x)",
+	"log of softmax over the axis (rows of C by default; f32)",
+	"the maximum over H and W: output Nx1x1xC (f32)",
+	"the minimum over H and W: output Nx1x1xC (f32)",
+	"the sum over H and W: output Nx1x1xC (f32)",
 };
 
 /* Spellings other tools use for a dtype or a padding, and dmo's word. */
@@ -123,7 +145,9 @@ static const char *const op_names[DMO_OP_COUNT] = {
 	"avgpool", "fc", "reshape", "softmax", "logistic", "mean", "quantize",
 	"dequantize", "pad", "concat", "transpose", "tanh", "sub", "div",
 	"hardsigmoid", "hardswish", "clip", "batchnorm", "resize",
-	"convt"
+	"convt", "leakyrelu", "elu", "selu", "exp", "log", "sqrt", "neg", "abs",
+	"reciprocal", "softplus", "erf", "floor", "ceil", "pow", "prelu", "logsoftmax",
+	"reducemax", "reducemin", "reducesum"
 };
 
 static const char *const dtype_names[DMO_DTYPE_COUNT] = {
@@ -154,7 +178,7 @@ static const struct {
 	[DMO_OP_FC] = { BIT(KEY_IN) | BIT(KEY_UNITS) | BIT(KEY_DTYPE),
 			BIT(KEY_IN) | BIT(KEY_UNITS) },
 	[DMO_OP_RESHAPE] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
-	[DMO_OP_SOFTMAX] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_SOFTMAX] = { ELEMENTWISE_KEYS | BIT(KEY_AXIS), BIT(KEY_IN) },
 	[DMO_OP_LOGISTIC] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_MEAN] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_QUANTIZE] = { ELEMENTWISE_KEYS | BIT(KEY_OUT_DTYPE), BIT(KEY_IN) },
@@ -172,6 +196,25 @@ static const struct {
 	[DMO_OP_BATCHNORM] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_RESIZE] = { ELEMENTWISE_KEYS | BIT(KEY_SCALE), BIT(KEY_IN) | BIT(KEY_SCALE) },
 	[DMO_OP_CONVT] = { WINDOW_KEYS | BIT(KEY_OUT_C), BIT(KEY_IN) | BIT(KEY_K) | BIT(KEY_OUT_C) },
+	[DMO_OP_LEAKYRELU] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_ELU] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_SELU] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_EXP] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_LOG] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_SQRT] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_NEG] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_ABS] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_RECIPROCAL] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_SOFTPLUS] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_ERF] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_FLOOR] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_CEIL] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_POW] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_PRELU] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_LOGSOFTMAX] = { ELEMENTWISE_KEYS | BIT(KEY_AXIS), BIT(KEY_IN) },
+	[DMO_OP_REDUCEMAX] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_REDUCEMIN] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_REDUCESUM] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 };
 
 const struct dmo_opspec_key *dmo_opspec_key(int key)
@@ -195,14 +238,26 @@ const char *dmo_opspec_value_format(enum dmo_op op, int key)
 	return key >= 0 && key < KEY_COUNT ? key_info[key].format : NULL;
 }
 
+int dmo_op_onnx_unary(enum dmo_op op)
+{
+	return op >= DMO_OP_LEAKYRELU && op <= DMO_OP_POW ? (int)(op - DMO_OP_LEAKYRELU) : -1;
+}
+
 int dmo_op_onnx_elementwise(enum dmo_op op)
 {
-	return op >= DMO_OP_SUB && op <= DMO_OP_BATCHNORM;
+	return (op >= DMO_OP_SUB && op <= DMO_OP_BATCHNORM) || dmo_op_onnx_unary(op) >= 0 ||
+	       op == DMO_OP_PRELU;
+}
+
+int dmo_op_reduce(enum dmo_op op)
+{
+	return op == DMO_OP_MEAN || (op >= DMO_OP_REDUCEMAX && op <= DMO_OP_REDUCESUM);
 }
 
 int dmo_op_binary(enum dmo_op op)
 {
-	return op == DMO_OP_ADD || op == DMO_OP_MUL || op == DMO_OP_SUB || op == DMO_OP_DIV;
+	return op == DMO_OP_ADD || op == DMO_OP_MUL || op == DMO_OP_SUB || op == DMO_OP_DIV ||
+	       op == DMO_OP_PRELU;
 }
 
 const char *dmo_op_meaning(enum dmo_op op)
@@ -445,6 +500,11 @@ static int parse_value(struct dmo_opspec *s, enum key key, struct slice v,
 	case KEY_SCALE:
 		rc = parse_pair(v, &s->scale_h, &s->scale_w, 0);
 		break;
+	case KEY_AXIS:
+		rc = parse_uint(v, &s->axis, 1);
+		if (!rc && s->axis > 3)
+			rc = -1;
+		break;
 	case KEY_COUNT:
 		break;
 	}
@@ -508,10 +568,11 @@ static int check_steps(const struct dmo_opspec *s, char *err, size_t err_len)
 			window = UINT64_MAX;
 		break;
 	case DMO_OP_FC:
-	case DMO_OP_MEAN:
-		window = (uint64_t)s->in_h * (uint64_t)s->in_w * (s->op == DMO_OP_FC ? (uint64_t)s->in_c : 1);
+		window = (uint64_t)s->in_h * (uint64_t)s->in_w * (uint64_t)s->in_c;
 		break;
 	default:
+		if (dmo_op_reduce(s->op))
+			window = (uint64_t)s->in_h * (uint64_t)s->in_w;
 		break;
 	}
 	if (__builtin_mul_overflow(steps, window, &steps) || steps > DMO_MAX_WINDOW_STEPS)
@@ -567,16 +628,19 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 	s->out_n = s->batch;
 	if (s->op != DMO_OP_QUANTIZE && s->op != DMO_OP_DEQUANTIZE)
 		s->out_dtype = s->dtype;
-	switch (s->op) {
+	if (dmo_op_reduce(s->op)) {
+		s->out_h = s->out_w = 1;
+		s->out_c = s->in_c;
+	} else if (dmo_op_onnx_elementwise(s->op) || s->op == DMO_OP_LOGSOFTMAX) {
+		s->out_h = s->in_h;
+		s->out_w = s->in_w;
+		s->out_c = s->in_c;
+	} else switch (s->op) {
 	case DMO_OP_PAD:
 	case DMO_OP_CONCAT:
 	case DMO_OP_TRANSPOSE:
 		if (resolve_layout(s, err, err_len))
 			return -1;
-		break;
-	case DMO_OP_MEAN:
-		s->out_h = s->out_w = 1;
-		s->out_c = s->in_c;
 		break;
 	case DMO_OP_RESIZE:
 		/* Always NCHW: in keeps its HxWxC meaning, as for conv2d's
@@ -597,12 +661,6 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 	case DMO_OP_SOFTMAX:
 	case DMO_OP_LOGISTIC:
 	case DMO_OP_TANH:
-	case DMO_OP_SUB: /* ONNX's element-wise ops */
-	case DMO_OP_DIV:
-	case DMO_OP_HARDSIGMOID:
-	case DMO_OP_HARDSWISH:
-	case DMO_OP_CLIP:
-	case DMO_OP_BATCHNORM:
 	case DMO_OP_QUANTIZE:
 	case DMO_OP_DEQUANTIZE:
 	case DMO_OP_FC:
@@ -676,7 +734,7 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 				    "float32) exceeds 4 GiB");
 		break;
 	}
-	case DMO_OP_COUNT:
+	default:
 		break;
 	}
 
@@ -710,7 +768,7 @@ int dmo_opspec_parse(const char *text, struct dmo_opspec *spec, char *err,
 	struct dmo_opspec s = {
 		.k_h = 1, .k_w = 1, .stride_h = 1, .stride_w = 1,
 		.dil_h = 1, .dil_w = 1, .pad = DMO_PAD_VALID, .mult = 1,
-		.scale_h = 1, .scale_w = 1,
+		.scale_h = 1, .scale_w = 1, .axis = 3,
 		.dtype = DMO_F32, .out_dtype = DMO_I8,
 	};
 	unsigned seen = 0;
@@ -821,13 +879,21 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 				s->batch, s->in_c, s->out_c,
 				dmo_dtype_name(s->dtype));
 	if (s->op < DMO_OP_CONV2D || (s->op >= DMO_OP_RESHAPE && s->op <= DMO_OP_DEQUANTIZE) ||
-	    s->op == DMO_OP_TANH || dmo_op_onnx_elementwise(s->op))
-		return snprintf(buf, len, "%s:in=%dx%dx%dx%d,dtype=%s%s%s",
+	    s->op == DMO_OP_TANH || dmo_op_onnx_elementwise(s->op) || dmo_op_reduce(s->op) ||
+	    s->op == DMO_OP_LOGSOFTMAX) {
+		char axis[16] = "";
+
+		/* A softmax's axis is written when it is not the last, so that
+		 * every other spec keeps the text it always had. */
+		if ((s->op == DMO_OP_SOFTMAX || s->op == DMO_OP_LOGSOFTMAX) && s->axis != 3)
+			snprintf(axis, sizeof axis, ",axis=%d", s->axis);
+		return snprintf(buf, len, "%s:in=%dx%dx%dx%d,dtype=%s%s%s%s",
 				dmo_op_name(s->op), s->batch, s->in_h, s->in_w,
 				s->in_c, dmo_dtype_name(s->dtype),
 				s->op == DMO_OP_QUANTIZE || s->op == DMO_OP_DEQUANTIZE ? ",out_dtype=" : "",
 				s->op == DMO_OP_QUANTIZE || s->op == DMO_OP_DEQUANTIZE
-					? dmo_dtype_name(s->out_dtype) : "");
+					? dmo_dtype_name(s->out_dtype) : "", axis);
+	}
 	if (s->op == DMO_OP_PAD)
 		return snprintf(buf, len, "pad:in=%dx%dx%dx%d,before=%dx%dx%dx%d,after=%dx%dx%dx%d,dtype=%s",
 				s->batch, s->in_h, s->in_w, s->in_c, s->before[0],
@@ -898,7 +964,9 @@ const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec)
 {
 	enum dmo_dtype in = spec->dtype, out = spec->out_dtype;
 
-	if (dmo_op_onnx_elementwise(spec->op))
+	if (dmo_op_onnx_elementwise(spec->op) || spec->op == DMO_OP_LOGSOFTMAX ||
+	    (dmo_op_reduce(spec->op) && spec->op != DMO_OP_MEAN) ||
+	    (spec->op == DMO_OP_SOFTMAX && spec->axis != 3))
 		return in == DMO_F32 ? NULL : "f32";
 	switch (spec->op) {
 	case DMO_OP_RESHAPE:

@@ -48,6 +48,27 @@ enum dmo_op {
 	DMO_OP_RESIZE,
 	/* ONNX's ConvTranspose (f32, NCHW, image at a time; docs/kernels.md). */
 	DMO_OP_CONVT,
+	/* ONNX's unary f32 ops of one table, PRelu, LogSoftmax and the
+	 * reductions (kernels_onnx_ew.c, kernels_rows.c; docs/kernels.md). */
+	DMO_OP_LEAKYRELU,
+	DMO_OP_ELU,
+	DMO_OP_SELU,
+	DMO_OP_EXP,
+	DMO_OP_LOG,
+	DMO_OP_SQRT,
+	DMO_OP_NEG,
+	DMO_OP_ABS,
+	DMO_OP_RECIPROCAL,
+	DMO_OP_SOFTPLUS,
+	DMO_OP_ERF,
+	DMO_OP_FLOOR,
+	DMO_OP_CEIL,
+	DMO_OP_POW,
+	DMO_OP_PRELU,
+	DMO_OP_LOGSOFTMAX,
+	DMO_OP_REDUCEMAX,
+	DMO_OP_REDUCEMIN,
+	DMO_OP_REDUCESUM,
 	DMO_OP_COUNT
 };
 
@@ -92,6 +113,9 @@ struct dmo_opspec {
 	/* resize: output row y reads input row y / scale_h, column x
 	 * column x / scale_w (integer factors). */
 	int scale_h, scale_w;
+	/* softmax, logsoftmax: the NHWC axis normalised (3, the last, by
+	 * default; another one runs in ONNX Runtime's transposing order). */
+	int axis;
 };
 
 /* Parse TEXT.  On success fill *SPEC and return 0.  On failure return -1 and
@@ -104,11 +128,18 @@ int dmo_opspec_format(const struct dmo_opspec *spec, char *buf, size_t len);
 
 const char *dmo_op_name(enum dmo_op op);
 /* Whether OP reads a second operand element by element (add, sub, mul,
- * div), which the runner feeds with the input's shape. */
+ * div, prelu), which the runner feeds with the input's shape. */
 int dmo_op_binary(enum dmo_op op);
 /* Whether OP is one of ONNX's f32 element-wise ops (sub, div, hardsigmoid,
- * hardswish, clip, batchnorm): flat order, output of the input's shape. */
+ * hardswish, clip, batchnorm, prelu and the unary ones of
+ * dmo_op_onnx_unary): flat order, output of the input's shape. */
 int dmo_op_onnx_elementwise(enum dmo_op op);
+/* Whether OP is one of ONNX's unary f32 ops of one table (leakyrelu ..
+ * pow, dk_onnx_unary's order): its index in that table, or -1. */
+int dmo_op_onnx_unary(enum dmo_op op);
+/* Whether OP is one of the reductions over in_h x in_w (mean, reducemax,
+ * reducemin, reducesum): output batch x 1 x 1 x in_c. */
+int dmo_op_reduce(enum dmo_op op);
 /* What OP computes, one line (`dmo ops`). */
 const char *dmo_op_meaning(enum dmo_op op);
 

@@ -20,7 +20,7 @@ static const char *const op_names[DMO_NET_OP_COUNT] = {
 	"conv2d", "dwconv2d", "fc", "maxpool", "avgpool", "add", "mul", "relu", "relu6",
 	"softmax", "logistic", "mean", "reshape", "pad", "transpose", "concatenation",
 	"quantize", "dequantize", "tanh", "sub", "div", "hardsigmoid", "hardswish", "clip",
-	"batchnorm", "resize", "convt", "shape-only",
+	"batchnorm", "resize", "convt", "shape-only", "unary", "prelu",
 };
 
 const char *dmo_net_op_name(enum dmo_net_op op)
@@ -430,6 +430,16 @@ static int run_elementwise(struct ctx *c)
 	if (s->op == DMO_NET_SOFTMAX)
 		row = s->softmax_row ? s->softmax_row : in->rank ? in->dims[in->rank - 1] : 1;
 	flat_params(c, elems(in), row);
+	if (s->op == DMO_NET_SOFTMAX && s->softmax_view[0] > 0) {
+		/* ONNX's, over the view's axis (its reader's op spec). */
+		const int *v = s->softmax_view;
+
+		if ((uint64_t)v[0] * v[1] * v[2] * v[3] != elems(in) || in->dtype != DMO_NET_F32 ||
+		    s->softmax_axis < 0 || s->softmax_axis > 3)
+			return fail(c, "not a float32 softmax over an axis of %dx%dx%dx%d", v[0], v[1],
+				    v[2], v[3]);
+		c->p.batch = v[0], c->p.in_h = v[1], c->p.in_w = v[2], c->p.in_c = v[3];
+	}
 	if (is_quantized_type(in->dtype)) {
 		if (need_quant(c, in, "input") || need_quant(c, out, "output") ||
 		    (in2 && need_quant(c, in2, "second input")))
@@ -498,7 +508,10 @@ static int run_elementwise(struct ctx *c)
 		rc = BY_TYPE(in->dtype, dk_relu6, &c->p, ip, op, NULL);
 		break;
 	case DMO_NET_SOFTMAX:
-		rc = f32 ? dk_softmax_f32(&c->p, ip, op, NULL) : i8 ? dk_softmax_i8(&c->p, ip, op, NULL) : -1;
+		rc = f32 && s->softmax_view[0] > 0
+			     ? dk_softmax_axis_f32(&c->p, s->softmax_axis, s->log_softmax, ip, op, NULL)
+		     : f32 ? dk_softmax_f32(&c->p, ip, op, NULL)
+		     : i8  ? dk_softmax_i8(&c->p, ip, op, NULL) : -1;
 		break;
 	case DMO_NET_TANH:
 		rc = f32 ? dk_tanh_f32(&c->p, ip, op, NULL) : -1;
@@ -544,12 +557,12 @@ static int run_onnx_elementwise(struct ctx *c)
 {
 	static const enum dk_binary binaries[DMO_NET_OP_COUNT] = {
 		[DMO_NET_ADD] = DK_ADD, [DMO_NET_SUB] = DK_SUB,
-		[DMO_NET_MUL] = DK_MUL, [DMO_NET_DIV] = DK_DIV,
+		[DMO_NET_MUL] = DK_MUL, [DMO_NET_DIV] = DK_DIV, [DMO_NET_PRELU] = DK_PRELU,
 	};
 	const struct dmo_net_step *s = c->step;
 	const struct dmo_net_tensor *in = operand(c, 0), *out = result(c);
 	int binary = s->op == DMO_NET_ADD || s->op == DMO_NET_SUB || s->op == DMO_NET_MUL ||
-		     s->op == DMO_NET_DIV;
+		     s->op == DMO_NET_DIV || s->op == DMO_NET_PRELU;
 	const struct dmo_net_tensor *in2 = binary || s->op == DMO_NET_BATCHNORM ? operand(c, 1) : NULL;
 	const struct dmo_net_tensor *shift = s->op == DMO_NET_BATCHNORM ? operand(c, 2) : NULL;
 	struct dk_shape out_shape, in_shape, in2_shape;
@@ -586,6 +599,10 @@ static int run_onnx_elementwise(struct ctx *c)
 	c->p.alpha = s->alpha;
 	c->p.lo = s->clip_lo;
 	c->p.hi = s->clip_hi;
+	c->p.gamma = s->gamma;
+	c->p.exponent = s->exponent;
+	if (s->op == DMO_NET_UNARY && (s->unary < 0 || s->unary >= DK_UNARY_COUNT))
+		return fail(c, "no unary function %d", s->unary);
 	if (s->op == DMO_NET_BATCHNORM) {
 		/* N x C x the rest, as batchnorm's N x C x 1 x rest. */
 		if (in->rank < 2 || elems(in2) != (uint64_t)in->dims[1] ||
@@ -605,6 +622,9 @@ static int run_onnx_elementwise(struct ctx *c)
 		break;
 	case DMO_NET_CLIP:
 		rc = dk_clip_f32(&c->p, at(c, in), at(c, out), NULL);
+		break;
+	case DMO_NET_UNARY:
+		rc = dk_onnx_unary_f32((enum dk_onnx_unary)s->unary, &c->p, at(c, in), at(c, out), NULL);
 		break;
 	default:
 		rc = dk_batchnorm_f32(&c->p, at(c, in2), at(c, shift), at(c, in), at(c, out), NULL);
@@ -723,9 +743,12 @@ static int run_layout(struct ctx *c)
 				return -1;
 		}
 		c->p.q.single_rounding = c->net->single_rounding;
+		if (s->reduce != DK_REDUCE_MEAN && in->dtype != DMO_NET_F32)
+			return fail(c, "only float32 is supported");
 		if (c->arena)
-			rc = in->dtype == DMO_NET_F32 ? dk_mean_f32(&c->p, at(c, in), at(c, out), NULL)
-						      : dk_mean_i8(&c->p, at(c, in), at(c, out), NULL);
+			rc = in->dtype == DMO_NET_F32
+				     ? dk_reduce_f32((enum dk_reduce)s->reduce, &c->p, at(c, in), at(c, out), NULL)
+				     : dk_mean_i8(&c->p, at(c, in), at(c, out), NULL);
 		break;
 	}
 	default: { /* concatenation */
@@ -839,6 +862,8 @@ static int prepare_step(struct ctx *c)
 	case DMO_NET_HARDSWISH:
 	case DMO_NET_CLIP:
 	case DMO_NET_BATCHNORM:
+	case DMO_NET_UNARY:
+	case DMO_NET_PRELU:
 		rc = run_onnx_elementwise(c);
 		break;
 	case DMO_NET_CONVT:

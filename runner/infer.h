@@ -60,6 +60,10 @@ enum dmo_net_op {
 	 * them into the op specs, as ONNX Runtime folds them; no kernel runs,
 	 * the output gets zero bytes (defined, the same in every arena). */
 	DMO_NET_SHAPE_ONLY,
+	/* ONNX's unary f32 ops of one table (dk_onnx_unary UNARY; alpha,
+	 * gamma, exponent), and PRelu: x, slope broadcasting */
+	DMO_NET_UNARY,
+	DMO_NET_PRELU,
 	DMO_NET_OP_COUNT
 };
 
@@ -117,6 +121,20 @@ struct dmo_net_step {
 	 * over the middle of outer x reduced x inner elements (TFLite's mean
 	 * takes height and width of NHWC from an axes operand instead). */
 	int mean_outer, mean_reduced, mean_inner;
+	/* ONNX's LogSoftmax (log_softmax) and a Softmax or LogSoftmax over
+	 * another axis than the last (softmax_view[0] > 0): the tensor as the
+	 * 4-D softmax_view (the reader's op spec's in), normalised along its
+	 * axis softmax_axis (dk_softmax_axis_f32; 3 is rows). */
+	int log_softmax;
+	int softmax_axis;
+	int softmax_view[4];
+	/* ONNX's ReduceMax, ReduceMin, ReduceSum and GlobalMaxPool: a mean
+	 * step (mean_* its shape) that reduces by dk_reduce REDUCE instead. */
+	int reduce;
+	/* DMO_NET_UNARY: the dk_onnx_unary function and its attributes
+	 * (alpha above: leakyrelu, elu, selu). */
+	int unary;
+	float gamma, exponent;
 	/* quantize: round half to even (ONNX) instead of away from zero. */
 	int round_half_even;
 	/* ONNX's QLinearConv and QLinearMatMul (N_REAL_SCALES > 0): conv,

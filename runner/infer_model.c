@@ -5,6 +5,8 @@
  * QLinearMatMul as conv and fc requantised as ONNX Runtime does. */
 #include "infer_model.h"
 
+#include "dmokernels.h" /* dk_reduce */
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +52,17 @@ static const struct op_of_name onnx_ops[] = {
 	{ "BatchNormalization", DMO_NET_BATCHNORM },
 	{ "Resize", DMO_NET_RESIZE },       { "Upsample", DMO_NET_RESIZE },
 	{ "ConvTranspose", DMO_NET_CONVT },
+	{ "LeakyRelu", DMO_NET_UNARY },     { "Elu", DMO_NET_UNARY },
+	{ "Selu", DMO_NET_UNARY },          { "Exp", DMO_NET_UNARY },
+	{ "Log", DMO_NET_UNARY },           { "Sqrt", DMO_NET_UNARY },
+	{ "Neg", DMO_NET_UNARY },           { "Abs", DMO_NET_UNARY },
+	{ "Reciprocal", DMO_NET_UNARY },    { "Softplus", DMO_NET_UNARY },
+	{ "Erf", DMO_NET_UNARY },           { "Floor", DMO_NET_UNARY },
+	{ "Ceil", DMO_NET_UNARY },          { "Pow", DMO_NET_UNARY },
+	{ "PRelu", DMO_NET_PRELU },         { "LogSoftmax", DMO_NET_SOFTMAX },
+	{ "Identity", DMO_NET_RESHAPE },    { "Dropout", DMO_NET_RESHAPE },
+	{ "ReduceMax", DMO_NET_MEAN },      { "ReduceMin", DMO_NET_MEAN },
+	{ "ReduceSum", DMO_NET_MEAN },      { "GlobalMaxPool", DMO_NET_MEAN },
 	{ NULL, DMO_NET_OP_COUNT },
 };
 
@@ -446,6 +459,28 @@ static int onnx_options(const struct dmo_model *model, size_t i, struct dmo_net 
 		s->mean_outer = l->op.batch;
 		s->mean_reduced = l->op.in_h;
 		s->mean_inner = l->op.in_c;
+		s->reduce = l->op.op == DMO_OP_REDUCEMAX ? DK_REDUCE_MAX
+			    : l->op.op == DMO_OP_REDUCEMIN ? DK_REDUCE_MIN
+			    : l->op.op == DMO_OP_REDUCESUM ? DK_REDUCE_SUM : DK_REDUCE_MEAN;
+		return 0;
+	case DMO_NET_SOFTMAX: /* f32 in ONNX's view: the op spec's in and axis */
+		s->log_softmax = l->op.op == DMO_OP_LOGSOFTMAX;
+		if (l->op.dtype == DMO_F32) {
+			s->softmax_axis = l->op.axis;
+			s->softmax_view[0] = l->op.batch;
+			s->softmax_view[1] = l->op.in_h;
+			s->softmax_view[2] = l->op.in_w;
+			s->softmax_view[3] = l->op.in_c;
+		}
+		return 0;
+	case DMO_NET_UNARY: /* ONNX's attribute defaults; Pow's exponent */
+		s->unary = dmo_op_onnx_unary(l->op.op);
+		s->alpha = (float)dmo_model_onnx_float(model, i, "alpha",
+						       l->op.op == DMO_OP_LEAKYRELU ? 0.01
+						       : l->op.op == DMO_OP_SELU ? 1.67326319217681884765625 : 1.0);
+		s->gamma = (float)dmo_model_onnx_float(model, i, "gamma", 1.05070102214813232421875);
+		s->exponent = scalar_operand(net, s, 1, 1);
+		s->n_inputs = 1;
 		return 0;
 	case DMO_NET_QUANTIZE:
 	case DMO_NET_DEQUANTIZE:

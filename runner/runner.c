@@ -281,10 +281,20 @@ struct dmo_op_run *dmo_op_prepare(const struct dmo_opspec *spec, char *err,
 			fill_values(r->bias, (uint64_t)spec->in_h, sizeof(float), 1, &state);
 		}
 		break;
+	case DMO_OP_LEAKYRELU: /* ONNX's default attributes */
+	case DMO_OP_ELU:
+	case DMO_OP_SELU:
+	case DMO_OP_POW: /* a square, as ONNX Runtime computes it */
+		r->params.alpha = spec->op == DMO_OP_LEAKYRELU ? 0.01f
+				  : spec->op == DMO_OP_SELU ? 1.67326319217681884765625f : 1.0f;
+		r->params.gamma = 1.05070102214813232421875f;
+		r->params.exponent = 2;
+		break;
 	case DMO_OP_ADD:
 	case DMO_OP_MUL:
 	case DMO_OP_SUB:
 	case DMO_OP_DIV:
+	case DMO_OP_PRELU:
 		r->in2 = alloc_elems(dmo_opspec_in_elems(spec), dmo_dtype_size(spec->dtype));
 		if (r->in2 != NULL)
 			dmo_op_fill_input(spec, r->in2, next_random(&state));
@@ -431,18 +441,24 @@ static int call_kernel(const struct dmo_op_run *r, const void *in, const void *i
 	case DMO_OP_AVGPOOL:  return BY_DTYPE(avgpool, in, out, t);
 	case DMO_OP_FC:       return BY_DTYPE(fc, in, f, b, out, t);
 	case DMO_OP_SOFTMAX:
+		if (r->spec.axis != 3)
+			return dt == DMO_F32 ? dk_softmax_axis_f32(p, r->spec.axis, 0, in, out, t) : -1;
 		return dt == DMO_F32 ? dk_softmax_f32(p, in, out, t) : dk_softmax_i8(p, in, out, t);
+	case DMO_OP_LOGSOFTMAX:
+		return dt == DMO_F32 ? dk_softmax_axis_f32(p, r->spec.axis, 1, in, out, t) : -1;
 	case DMO_OP_LOGISTIC:
 		return dt == DMO_F32 ? dk_logistic_f32(p, in, out, t) : dk_logistic_i8(p, in, out, t);
 	case DMO_OP_TANH:
 		return dt == DMO_F32 ? dk_tanh_f32(p, in, out, t) : -1;
 	case DMO_OP_SUB:
-	case DMO_OP_DIV: {
+	case DMO_OP_DIV:
+	case DMO_OP_PRELU: {
 		/* ONNX's broadcasting kernel, both operands of in's shape. */
 		const struct dk_shape shape = { 4, { p->batch, p->in_h, p->in_w, p->in_c } };
+		const enum dk_binary op = r->spec.op == DMO_OP_SUB ? DK_SUB
+					  : r->spec.op == DMO_OP_DIV ? DK_DIV : DK_PRELU;
 
-		return dt == DMO_F32 ? dk_binary_bcast_f32(r->spec.op == DMO_OP_SUB ? DK_SUB : DK_DIV,
-							   &shape, &shape, in, &shape, in2, out, t)
+		return dt == DMO_F32 ? dk_binary_bcast_f32(op, &shape, &shape, in, &shape, in2, out, t)
 				     : -1;
 	}
 	case DMO_OP_HARDSIGMOID:
@@ -455,6 +471,14 @@ static int call_kernel(const struct dmo_op_run *r, const void *in, const void *i
 		return dt == DMO_F32 ? dk_batchnorm_f32(p, f, b, in, out, t) : -1;
 	case DMO_OP_MEAN:
 		return dt == DMO_F32 ? dk_mean_f32(p, in, out, t) : dk_mean_i8(p, in, out, t);
+	case DMO_OP_REDUCEMAX:
+	case DMO_OP_REDUCEMIN:
+	case DMO_OP_REDUCESUM:
+		return dt == DMO_F32 ? dk_reduce_f32(r->spec.op == DMO_OP_REDUCEMAX ? DK_REDUCE_MAX
+						     : r->spec.op == DMO_OP_REDUCEMIN ? DK_REDUCE_MIN
+										      : DK_REDUCE_SUM,
+						     p, in, out, t)
+				     : -1;
 	case DMO_OP_QUANTIZE:
 		return dt == DMO_F32 ? dk_quantize_f32_i8(p, in, out, t) : dk_quantize_i8_i8(p, in, out, t);
 	case DMO_OP_DEQUANTIZE:
@@ -464,7 +488,12 @@ static int call_kernel(const struct dmo_op_run *r, const void *in, const void *i
 	case DMO_OP_CONCAT:
 	case DMO_OP_TRANSPOSE:
 		return call_layout(r, in, in2, out, t);
-	default:              return -1;
+	default:
+		/* ONNX's unary ops, one table in the op enum's order. */
+		return dt == DMO_F32 && dmo_op_onnx_unary(r->spec.op) >= 0
+			       ? dk_onnx_unary_f32((enum dk_onnx_unary)dmo_op_onnx_unary(r->spec.op), p, in,
+						   out, t)
+			       : -1;
 	}
 #undef BY_DTYPE
 }

@@ -557,22 +557,32 @@ START_TEST(gemm_and_elementwise)
 
 	/* An op dmo has no model of, and a window op of a 3-D input. */
 	relu_graph();
-	B.node[0].op_type = str("Erf");
-	expect_layer(NULL, "op Erf has no dmo model");
+	B.node[0].op_type = str("Sin");
+	expect_layer(NULL, "op Sin has no dmo model");
 	start();
 	value(IN, "x", FLOAT, 3, 1, 4, 4);
 	value(OUT, "y", FLOAT, 3, 1, 4, 4);
 	node("MaxPool", "x", "y");
 	expect_layer(NULL, "3-D input (dmo's MaxPool is 2-D over NCHW)");
 	/* An op dmo has no model of is named so whatever its rank (Tanh of a
-	 * 3-D input was told it was 2-D over NCHW); Tanh is dmo's tanh now. */
+	 * 3-D input was told it was 2-D over NCHW); Tanh is dmo's tanh now,
+	 * Elu and Erf the unary table's, Identity a copy. */
 	start();
 	value(IN, "x", FLOAT, 3, 1, 4, 4);
 	value(OUT, "y", FLOAT, 3, 1, 4, 4);
-	node("Elu", "x", "y");
-	expect_layer(NULL, "op Elu has no dmo model");
+	node("Cos", "x", "y");
+	expect_layer(NULL, "op Cos has no dmo model");
 	B.node[0].op_type = str("Tanh");
 	expect_layer("tanh:in=1x1x4x4,dtype=f32", NULL);
+	B.node[0].op_type = str("Elu");
+	expect_layer("elu:in=1x1x4x4,dtype=f32", NULL);
+	B.node[0].op_type = str("Erf");
+	expect_layer("erf:in=1x1x4x4,dtype=f32", NULL);
+	B.node[0].op_type = str("Identity");
+	expect_layer("reshape:in=1x1x4x4,dtype=f32", NULL);
+	/* Pow needs its exponent as a float32 constant. */
+	B.node[0].op_type = str("Pow");
+	expect_layer(NULL, "an exponent that is not a float32 constant scalar");
 }
 END_TEST
 
@@ -851,7 +861,7 @@ START_TEST(flat_ops)
 	attr_ints(n, "axes", 2, 1, -2);
 	expect_layer("mean:in=2x12x1x5,dtype=f32", NULL);
 	B.ints[0][1] = 3;
-	expect_layer(NULL, "a mean over axes that are not adjacent");
+	expect_layer(NULL, "a reduction over axes that are not adjacent");
 	/* GlobalAveragePool of 1x3x4x4: 3 means of 16. */
 	start();
 	value(IN, "x", FLOAT, 4, 1, 3, 4, 4);
@@ -982,11 +992,14 @@ START_TEST(layout_faults)
 	attr_i(n, "axis", -1);
 	expect_layer("softmax:in=1x3x4x4,dtype=f32", NULL);
 	/* Axis 1: before opset 13 the input flattened to 1 x 48 at axis 1,
-	 * rows of 48; from 13 on over axis 1 alone, which dmo has not. */
+	 * rows of 48; from 13 on over axis 1 alone: the dims before it (1),
+	 * it (3) and after it (16) as H, W and C, over W (axis=2). */
 	B.attr[0].i = 1;
 	expect_layer("softmax:in=1x1x48,dtype=f32", NULL);
 	opset(13);
-	expect_layer(NULL, "softmax over axis 1 of 4 (dmo's is over the last)");
+	expect_layer("softmax:in=1x1x3x16,axis=2,dtype=f32", NULL);
+	B.node[0].op_type = str("LogSoftmax");
+	expect_layer("logsoftmax:in=1x1x3x16,axis=2,dtype=f32", NULL);
 	/* No axis: 1 before opset 13, the last from 13 on. */
 	relu_graph();
 	B.node[0].op_type = str("Softmax");

@@ -53,6 +53,7 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 	case DMO_OP_MUL:
 	case DMO_OP_SUB:
 	case DMO_OP_DIV:
+	case DMO_OP_PRELU:
 		/* Flat order is that of a 1x1, stride-1 depthwise walk. */
 		g->kind = DMO_GEOM_DEPTH;
 		g->in_h = g->out_h = s->in_h, g->in_w = g->out_w = s->in_w;
@@ -102,7 +103,9 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 	case DMO_OP_QUANTIZE:
 	case DMO_OP_DEQUANTIZE:
 	case DMO_OP_SOFTMAX:
-		g->kind = s->op == DMO_OP_SOFTMAX ? DMO_GEOM_ROWS : DMO_GEOM_FLAT;
+	case DMO_OP_LOGSOFTMAX:
+		g->kind = s->op == DMO_OP_SOFTMAX || s->op == DMO_OP_LOGSOFTMAX ? DMO_GEOM_ROWS
+										 : DMO_GEOM_FLAT;
 		g->in_h = g->out_h = s->in_h, g->in_w = g->out_w = s->in_w;
 		g->in_c = g->out_c = s->in_c;
 		break;
@@ -116,8 +119,11 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 		break;
 	}
 	case DMO_OP_MEAN:
+	case DMO_OP_REDUCEMAX:
+	case DMO_OP_REDUCEMIN:
+	case DMO_OP_REDUCESUM:
 		/* One window over the whole image: the DEPTH loops batch, c,
-		 * filter_y, filter_x are mean's batch, c, y, x. */
+		 * filter_y, filter_x are the reduction's batch, c, y, x. */
 		g->kind = DMO_GEOM_MEAN;
 		g->in_h = g->k_h = s->in_h, g->in_w = g->k_w = s->in_w;
 		g->in_c = g->out_c = s->in_c;
@@ -141,7 +147,21 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 		}
 		break;
 	default:
+		if (dmo_op_onnx_unary(s->op) >= 0) {
+			g->kind = DMO_GEOM_FLAT;
+			g->in_h = g->out_h = s->in_h, g->in_w = g->out_w = s->in_w;
+			g->in_c = g->out_c = s->in_c;
+		}
 		break;
+	}
+	/* A softmax over another axis than the last (dk_softmax_axis_f32,
+	 * ONNX Runtime's order) reads the whole tensor before its first
+	 * write: one image of all its elements. */
+	if ((s->op == DMO_OP_SOFTMAX || s->op == DMO_OP_LOGSOFTMAX) && s->axis != 3) {
+		g->kind = DMO_GEOM_IMAGES;
+		g->batch = g->out_batch = 1;
+		g->in_h = g->out_h = s->batch * s->in_h;
+		g->groups = 1;
 	}
 	if (g->elem_size == 0 || g->out_elem_size == 0 || g->in_c <= 0 || g->out_batch <= 0 || g->out_h <= 0 || g->out_w <= 0 ||
 	    g->out_c <= 0 || g->k_h <= 0 || g->k_w <= 0 || g->stride_h <= 0 ||

@@ -114,6 +114,8 @@ struct dk_params {
 	float alpha; /* hardsigmoid */
 	float lo, hi; /* clip: the bounds */
 	struct dk_quant q;
+	float gamma;    /* selu: gamma (x > 0 ? x : alpha (e^x - 1)) */
+	float exponent; /* pow: x^exponent */
 };
 
 /* The share of one thread.  Contiguous (interleave == 0): thread INDEX owns
@@ -262,7 +264,7 @@ int dk_mul_i16(const struct dk_params *p, const int16_t *a, const int16_t *b,
  * 1/6, beta 1/2; clip: min(max(x, lo), hi); batchnorm: x scale[c] +
  * shift[c], c = e / (in_w * in_c) % in_h (an NCHW tensor as N x C x 1 x
  * H*W). */
-enum dk_binary { DK_ADD, DK_SUB, DK_MUL, DK_DIV };
+enum dk_binary { DK_ADD, DK_SUB, DK_MUL, DK_DIV, DK_PRELU };
 struct dk_shape;
 int dk_binary_bcast_f32(enum dk_binary op, const struct dk_shape *out_shape,
 			const struct dk_shape *a_shape, const float *a,
@@ -276,6 +278,39 @@ int dk_clip_f32(const struct dk_params *p, const float *in, float *out,
 		const struct dk_thread *t);
 int dk_batchnorm_f32(const struct dk_params *p, const float *scale, const float *shift,
 		     const float *in, float *out, const struct dk_thread *t);
+
+/* ONNX's unary f32 ops of one table (kernels_onnx_ew.c), each in flat
+ * order as above: out[e] = fn(in[e]) computed as ONNX Runtime's CPU
+ * kernels write it (docs/kernels.md): leakyrelu x >= 0 ? x : alpha x; elu
+ * x >= 0 ? x : alpha (e^x - 1); selu x > 0 ? gamma x : gamma alpha (e^x -
+ * 1); exp, log, sqrt, neg, abs, reciprocal 1 / x; softplus log(1 + e^x)
+ * (x + log(1 + e^-x) for x > 0); erf; floor; ceil; pow x^exponent (x x for
+ * 2, x x x for 3).  DK_PRELU (a dk_binary, appended): a > 0 ? a : a b. */
+enum dk_onnx_unary {
+	DK_LEAKYRELU, DK_ELU, DK_SELU, DK_EXP, DK_LOG, DK_SQRT, DK_NEG, DK_ABS,
+	DK_RECIPROCAL, DK_SOFTPLUS, DK_ERF, DK_FLOOR, DK_CEIL, DK_POW, DK_UNARY_COUNT
+};
+int dk_onnx_unary_f32(enum dk_onnx_unary fn, const struct dk_params *p, const float *in, float *out,
+		 const struct dk_thread *t);
+
+/* ONNX's Softmax and LogSoftmax (f32) over NHWC axis AXIS of in
+ * (batch x in_h x in_w x in_c; any 4-D view of the tensor), LOG 0 or 1.
+ * AXIS 3 (the last): rows as dk_softmax_f32, in its loop order (LogSoftmax
+ * writes x - max - log(sum)).  Another axis: ONNX Runtime's order
+ * (softmax.cc, opset 13): the whole input transposed into scratch with
+ * AXIS swapped with the last, rows computed there, then transposed back
+ * into the output, so every input element is read before the first output
+ * element is written. */
+int dk_softmax_axis_f32(const struct dk_params *p, int axis, int log, const float *in,
+			float *out, const struct dk_thread *t);
+
+/* ONNX's reductions (f32) over in_h x in_w of each batch and channel,
+ * dk_mean_f32's loop order (batch, c, then the reduced elements; output
+ * batch x 1 x 1 x in_c): ReduceMean, ReduceMax (GlobalMaxPool), ReduceMin,
+ * ReduceSum. */
+enum dk_reduce { DK_REDUCE_MEAN, DK_REDUCE_MAX, DK_REDUCE_MIN, DK_REDUCE_SUM };
+int dk_reduce_f32(enum dk_reduce op, const struct dk_params *p, const float *in, float *out,
+		  const struct dk_thread *t);
 
 /* ---- uint8, per tensor (TFLite's legacy asymmetric scheme: filters have a
  * zero point, the int32 arithmetic is that of the int8 kernels) ---- */

@@ -1,13 +1,17 @@
 /* kernels_onnx_ew.c - libdmokernels' float32 element-wise ops of ONNX
- * models: Add, Sub, Mul and Div with NumPy broadcasting, HardSigmoid,
- * HardSwish, Clip to any bounds and the inference form of
- * BatchNormalization.
+ * models: Add, Sub, Mul, Div and PRelu with NumPy broadcasting,
+ * HardSigmoid, HardSwish, Clip to any bounds, the inference form of
+ * BatchNormalization, and the unary ops of one table (dk_onnx_unary: LeakyRelu,
+ * Elu, Selu, Exp, Log, Sqrt, Neg, Abs, Reciprocal, Softplus, Erf, Floor,
+ * Ceil, Pow by a constant).
  *
  * Loop order (docs/kernels.md, "ONNX element-wise ops"): the output's flat
  * order; element e reads its input element(s), then writes out[e].  Each
  * is one pass as ONNX Runtime's CPU kernels make it (their Eigen and MLAS
  * loops run over the output in memory order too). */
 #include "kernels_internal.h"
+
+#include <math.h>
 
 /* ---- broadcasting binary ops ---- */
 
@@ -42,6 +46,8 @@ static float binary(enum dk_binary op, float a, float b)
 		return a - b;
 	case DK_MUL:
 		return a * b;
+	case DK_PRELU: /* ONNX Runtime's PRelu: x > 0 ? x : x slope */
+		return a > 0 ? a : a * b;
 	default:
 		return a / b;
 	}
@@ -55,7 +61,7 @@ int dk_binary_bcast_f32(enum dk_binary op, const struct dk_shape *out_shape,
 	size_t sa[DK_MAX_DIMS], sb[DK_MAX_DIMS], n = 1;
 	struct share sh;
 
-	if (!out_shape || !a_shape || !b_shape || !a || !b || !out || op < DK_ADD || op > DK_DIV ||
+	if (!out_shape || !a_shape || !b_shape || !a || !b || !out || op < DK_ADD || op > DK_PRELU ||
 	    broadcast_strides(a_shape, out_shape, sa) || broadcast_strides(b_shape, out_shape, sb))
 		return -1;
 	for (int d = 0; d < out_shape->rank; d++) {
@@ -124,5 +130,55 @@ int dk_batchnorm_f32(const struct dk_params *p, const float *scale, const float 
 		if (owns(&sh, e))
 			out[e] = in[e] * scale[c] + shift[c];
 	}
+	return 0;
+}
+
+/* ---- ONNX's unary ops, one table: dmokernels.h names each formula ---- */
+
+static float unary_f32(enum dk_onnx_unary fn, const struct dk_params *p, float x)
+{
+	switch (fn) {
+	case DK_LEAKYRELU:
+		return x >= 0 ? x : p->alpha * x;
+	case DK_ELU:
+		return x >= 0 ? x : p->alpha * (expf(x) - 1);
+	case DK_SELU:
+		return x > 0 ? p->gamma * x : p->gamma * p->alpha * (expf(x) - 1);
+	case DK_EXP:
+		return expf(x);
+	case DK_LOG:
+		return logf(x);
+	case DK_SQRT:
+		return sqrtf(x);
+	case DK_NEG:
+		return -x;
+	case DK_ABS:
+		return fabsf(x);
+	case DK_RECIPROCAL:
+		return 1 / x;
+	case DK_SOFTPLUS: /* e^x never overflows where it is taken */
+		return x > 0 ? x + log1pf(expf(-x)) : log1pf(expf(x));
+	case DK_ERF:
+		return erff(x);
+	case DK_FLOOR:
+		return floorf(x);
+	case DK_CEIL:
+		return ceilf(x);
+	default: /* DK_POW: ONNX Runtime squares and cubes by products */
+		return p->exponent == 2 ? x * x : p->exponent == 3 ? x * x * x : powf(x, p->exponent);
+	}
+}
+
+int dk_onnx_unary_f32(enum dk_onnx_unary fn, const struct dk_params *p, const float *in, float *out,
+		 const struct dk_thread *t)
+{
+	struct share sh;
+	size_t n = elems_or_zero(p);
+
+	if (!n || !in || !out || fn < DK_LEAKYRELU || fn >= DK_UNARY_COUNT || share_init(&sh, t, n))
+		return -1;
+	for (size_t e = sh.lo; e < sh.hi; e++)
+		if (owns(&sh, e))
+			out[e] = unary_f32(fn, p, in[e]);
 	return 0;
 }

@@ -4,6 +4,7 @@
 #include "kernels_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 /* ---- gemmlowp fixed point, on raw int32 values.  Qm is a value with m
  * integer bits and 31 - m fractional bits; a product of Qa and Qb is
@@ -105,6 +106,30 @@ static int owns_row(const struct share *sh, size_t r, size_t depth)
 	return 0;
 }
 
+/* Softmax (LOG 0) or LogSoftmax (1) of ROWS rows of DEPTH from IN to OUT
+ * (which may be IN: each element is read before it is written), the rows
+ * and elements the share owns: read the row (max), read it again (sum of
+ * exponentials), then for c: read in[c], write out[c]. */
+static void softmax_rows(const struct share *sh, const float *in, float *out, size_t rows,
+			 size_t depth, float beta, int log)
+{
+	for (size_t r = 0; r < rows; r++) {
+		if (!owns_row(sh, r, depth))
+			continue;
+		const float *row = in + r * depth;
+		float max = row[0], sum = 0;
+		for (size_t c = 1; c < depth; c++)
+			max = row[c] > max ? row[c] : max;
+		for (size_t c = 0; c < depth; c++)
+			sum += expf((row[c] - max) * beta);
+		float log_sum = log ? logf(sum) : 0;
+		for (size_t c = 0; c < depth; c++)
+			if (owns(sh, r * depth + c))
+				out[r * depth + c] = log ? (row[c] - max) - log_sum
+							 : expf((row[c] - max) * beta) / sum;
+	}
+}
+
 int dk_softmax_f32(const struct dk_params *p, const float *in, float *out,
 		   const struct dk_thread *t)
 {
@@ -113,20 +138,51 @@ int dk_softmax_f32(const struct dk_params *p, const float *in, float *out,
 
 	if (!n || !in || !out || share_init(&sh, t, n))
 		return -1;
-	size_t depth = (size_t)p->in_c, rows = n / depth;
-	for (size_t r = 0; r < rows; r++) {
-		if (!owns_row(&sh, r, depth))
-			continue;
-		const float *row = in + r * depth;
-		float max = row[0], sum = 0;
-		for (size_t c = 1; c < depth; c++)
-			max = row[c] > max ? row[c] : max;
-		for (size_t c = 0; c < depth; c++)
-			sum += expf((row[c] - max) * p->beta);
-		for (size_t c = 0; c < depth; c++)
-			if (owns(&sh, r * depth + c))
-				out[r * depth + c] = expf((row[c] - max) * p->beta) / sum;
+	softmax_rows(&sh, in, out, n / (size_t)p->in_c, (size_t)p->in_c, p->beta, 0);
+	return 0;
+}
+
+/* Where element E of a 4-D tensor of DIMS lies once axis A and the last
+ * are swapped (the transposed layout of dk_softmax_axis_f32). */
+static size_t swapped_offset(const size_t dims[4], size_t e, int a)
+{
+	size_t d[4] = { dims[0], dims[1], dims[2], dims[3] }, i[4];
+
+	for (int k = 3; k >= 0; k--) {
+		i[k] = e % dims[k];
+		e /= dims[k];
 	}
+	d[a] = dims[3], d[3] = dims[a];
+	e = i[a], i[a] = i[3], i[3] = e;
+	return ((i[0] * d[1] + i[1]) * d[2] + i[2]) * d[3] + i[3];
+}
+
+int dk_softmax_axis_f32(const struct dk_params *p, int axis, int log, const float *in,
+			float *out, const struct dk_thread *t)
+{
+	struct share sh, all;
+	size_t n = elems_or_zero(p);
+
+	if (!n || !in || !out || axis < 0 || axis > 3 || share_init(&sh, t, n))
+		return -1;
+	const size_t dims[4] = { (size_t)p->batch, (size_t)p->in_h, (size_t)p->in_w, (size_t)p->in_c };
+	if (axis == 3) {
+		softmax_rows(&sh, in, out, n / dims[3], dims[3], 1, log);
+		return 0;
+	}
+	float *scratch = malloc(n * sizeof *scratch);
+	if (scratch == NULL)
+		return -1;
+	/* Read every input element into the swapped layout, compute its rows
+	 * there (in place), then write the owned output elements back. */
+	for (size_t e = 0; e < n; e++)
+		scratch[swapped_offset(dims, e, axis)] = in[e];
+	share_init(&all, NULL, n);
+	softmax_rows(&all, scratch, scratch, n / dims[axis], dims[axis], 1, log);
+	for (size_t e = 0; e < n; e++)
+		if (owns(&sh, e))
+			out[e] = scratch[swapped_offset(dims, e, axis)];
+	free(scratch);
 	return 0;
 }
 
@@ -223,25 +279,37 @@ DK_FLAT_KERNEL(dk_logistic_i8, int8_t, int8_t, logistic_i8)
 
 /* ---- mean over height and width ---- */
 
-int dk_mean_f32(const struct dk_params *p, const float *in, float *out,
-		const struct dk_thread *t)
+int dk_reduce_f32(enum dk_reduce op, const struct dk_params *p, const float *in, float *out,
+		  const struct dk_thread *t)
 {
 	struct share sh;
 	size_t n = elems_or_zero(p);
 
-	if (!n || !in || !out || share_init(&sh, t, (size_t)p->batch * p->in_c))
+	if (!n || !in || !out || op < DK_REDUCE_MEAN || op > DK_REDUCE_SUM ||
+	    share_init(&sh, t, (size_t)p->batch * p->in_c))
 		return -1;
 	size_t e = 0, plane = (size_t)p->in_h * p->in_w;
 	for (int b = 0; b < p->batch; b++)
 		for (int c = 0; c < p->in_c; c++, e++) {
 			if (!owns(&sh, e))
 				continue;
-			float sum = 0;
-			for (size_t i = 0; i < plane; i++)
-				sum += in[((size_t)b * plane + i) * p->in_c + c];
-			out[e] = sum / (float)plane;
+			const float *first = in + (size_t)b * plane * p->in_c + c;
+			float acc = op == DK_REDUCE_MAX || op == DK_REDUCE_MIN ? first[0] : 0;
+			for (size_t i = 0; i < plane; i++) {
+				float x = first[i * p->in_c];
+
+				acc = op == DK_REDUCE_MAX ? (x > acc ? x : acc)
+				      : op == DK_REDUCE_MIN ? (x < acc ? x : acc) : acc + x;
+			}
+			out[e] = op == DK_REDUCE_MEAN ? acc / (float)plane : acc;
 		}
 	return 0;
+}
+
+int dk_mean_f32(const struct dk_params *p, const float *in, float *out,
+		const struct dk_thread *t)
+{
+	return dk_reduce_f32(DK_REDUCE_MEAN, p, in, out, t);
 }
 
 int dk_mean_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
