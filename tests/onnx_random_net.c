@@ -11,7 +11,11 @@
  * Add and Mul (of the tensor and a branch of it, or of a constant), Concat
  * of the tensor and a branch along any axis, Pad, a QuantizeLinear /
  * DequantizeLinear pair, ReduceMean with keepdims, GlobalAveragePool,
- * Softmax on an axis; then Flatten or Reshape into Gemm (transA, transB,
+ * Softmax on an axis; LeakyRelu, Elu, Selu, Exp, Log, Sqrt, Neg, Abs,
+ * Reciprocal, Softplus, Erf, Floor, Ceil, Pow by a constant, PRelu with
+ * a slope per channel, Identity, Dropout, LogSoftmax on an axis,
+ * ReduceMax, ReduceMin, ReduceSum (axes an input from opset 13),
+ * GlobalMaxPool; then Flatten or Reshape into Gemm (transA, transB,
  * alpha, beta, C) or MatMul by a constant, maybe Softmax, maybe a final
  * QuantizeLinear (an int8 output, compared byte for byte).  The opset is
  * 7, 9, 10, 11, 12, 13 or 17, and each node is written as that opset
@@ -26,8 +30,7 @@
  * chosen attributes, and "exotic" when the model holds a variant dmo may
  * refuse (a grouped conv that is not depthwise, SAME_LOWER with odd
  * padding, ceil_mode that changes the output size, count_include_pad with
- * padding, transA, Softmax over an axis that is not the last from opset
- * 13 on): the test then accepts a refusal naming a node, never a wrong
+ * padding, transA): the test then accepts a refusal naming a node, never a wrong
  * answer. */
 #include <math.h>
 #include <stdarg.h>
@@ -554,11 +557,12 @@ static struct value quantize(const struct value *x, int as_output)
 	return q;
 }
 
-/* ReduceMean over adjacent axes, kept; GlobalAveragePool. */
-static struct value mean(const struct value *x)
+/* REDUCE (ReduceMean, ReduceMax, ReduceMin, ReduceSum) over adjacent
+ * axes, kept, or GLOBAL (GlobalAveragePool, GlobalMaxPool). */
+static struct value reduce(const struct value *x, const char *reduce, const char *global)
 {
 	struct value y = *x;
-	const char *in[] = { x->name, NULL };
+	const char *in[] = { x->name, NULL, NULL };
 
 	y.name = fresh("t");
 	if (pick(2)) {
@@ -572,36 +576,89 @@ static struct value mean(const struct value *x)
 		if (opset < 11)
 			for (int a = first; a <= last; a++)
 				axes[a - first] = a;
-		node("ReduceMean", in, y.name, attr_ints("axes", axes, (size_t)(last - first + 1)),
-		     attr_int("keepdims", 1), NULL);
-		say(" ReduceMean(axes %d-%d)", first, last);
+		if (!strcmp(reduce, "ReduceSum") && opset >= 13) { /* axes an input */
+			in[1] = int64s(axes, last - first + 1);
+			node(reduce, in, y.name, attr_int("keepdims", 1), NULL);
+		} else {
+			node(reduce, in, y.name, attr_ints("axes", axes, (size_t)(last - first + 1)),
+			     attr_int("keepdims", 1), NULL);
+		}
+		say(" %s(axes %d-%d)", reduce, first, last);
 	} else {
 		y.d[2] = y.d[3] = 1;
-		node("GlobalAveragePool", in, y.name, NULL);
-		say(" GlobalAveragePool");
+		node(global, in, y.name, NULL);
+		say(" %s", global);
 	}
 	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
 	return y;
 }
 
-static struct value softmax(const struct value *x)
+/* OP (Softmax or LogSoftmax) on an axis, by its opset's rule. */
+static struct value softmax(const struct value *x, const char *op)
 {
 	struct value y = *x;
 	const char *in[] = { x->name, NULL };
 	int axis = x->rank - 1;
 
-	if (pick(3) == 0) {
+	if (pick(3) == 0)
 		axis = pick(x->rank);
-		if (opset >= 13 && axis != x->rank - 1)
-			exotic = 1;
-	}
 	y.name = fresh("t");
 	if (opset < 13 && axis == 1 && pick(2))
-		node("Softmax", in, y.name, NULL); /* axis 1 by default */
+		node(op, in, y.name, NULL); /* axis 1 by default */
 	else
-		node("Softmax", in, y.name,
+		node(op, in, y.name,
 		     attr_int("axis", opset >= 11 && pick(2) ? axis - x->rank : axis), NULL);
-	say(" Softmax(axis %d of %d)", axis, x->rank);
+	say(" %s(axis %d of %d)", op, axis, x->rank);
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
+/* One of ONNX's unary ops, PRelu, Identity, Dropout, LogSoftmax or the
+ * reductions other than the mean on X; Log, Sqrt, Reciprocal and Pow by
+ * 0.5 read Exp(X), which is positive. */
+static struct value more_ops(const struct value *x)
+{
+	static const char *const ops[] = {
+		"LeakyRelu", "Elu", "Selu", "Exp", "Log", "Sqrt", "Neg", "Abs", "Reciprocal",
+		"Softplus", "Erf", "Floor", "Ceil", "Pow", "PRelu", "Identity", "Dropout",
+		"LogSoftmax", "ReduceMax", "ReduceMin", "ReduceSum"
+	};
+	static const float exponents[] = { 2, 3, 0.5f };
+	const char *op = ops[pick((int)(sizeof ops / sizeof ops[0]))];
+	struct value y = *x;
+	const char *in[] = { x->name, NULL, NULL };
+	float exponent = exponents[pick(3)];
+
+	if (!strcmp(op, "LogSoftmax"))
+		return softmax(x, op);
+	if (!strncmp(op, "Reduce", 6))
+		return reduce(x, op, !strcmp(op, "ReduceMax") ? "GlobalMaxPool" : "GlobalAveragePool");
+	if (!strcmp(op, "Log") || !strcmp(op, "Sqrt") || !strcmp(op, "Reciprocal") ||
+	    (!strcmp(op, "Pow") && exponent == 0.5f)) {
+		struct value positive = *x;
+
+		positive.name = fresh("t");
+		node("Exp", in, positive.name, NULL);
+		maybe_info(&positive, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+		in[0] = positive.name;
+		say(" Exp");
+	}
+	y.name = fresh("t");
+	if (!strcmp(op, "Pow")) {
+		in[1] = float_scalar(exponent);
+		say(" Pow(%g)", exponent);
+	} else if (!strcmp(op, "PRelu")) {
+		int64_t sd[3] = { x->d[1], 1, 1 };
+
+		in[1] = weights(3, sd);
+		say(" PRelu");
+	} else {
+		say(" %s", op);
+	}
+	if (!strcmp(op, "LeakyRelu") || !strcmp(op, "Elu"))
+		node(op, in, y.name, pick(2) ? attr_float("alpha", 0.1f + uniform()) : NULL, NULL);
+	else
+		node(op, in, y.name, NULL);
 	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
 	return y;
 }
@@ -719,7 +776,7 @@ int main(int argc, char **argv)
 	    (long long)x.d[1], (long long)x.d[2], (long long)x.d[3]);
 	cur = x;
 	for (int steps = 2 + pick(5); steps > 0; steps--) {
-		int kind = pick(15);
+		int kind = pick(16);
 
 		if (kind < 4)
 			cur = window(&cur, "Conv");
@@ -736,11 +793,13 @@ int main(int argc, char **argv)
 		else if (kind == 10 && opset >= 10)
 			cur = quantize(&cur, 0);
 		else if (kind == 11)
-			cur = mean(&cur);
+			cur = reduce(&cur, "ReduceMean", "GlobalAveragePool");
 		else if (kind == 12)
-			cur = softmax(&cur);
+			cur = softmax(&cur, "Softmax");
 		else if (kind == 13)
 			cur = matmul(&cur);
+		else if (kind == 14)
+			cur = more_ops(&cur);
 		else
 			cur = window(&cur, "Conv");
 	}
@@ -749,7 +808,7 @@ int main(int argc, char **argv)
 		cur = dense(&cur);
 		if (pick(3) == 0) {
 			maybe_info(&cur, out_type);
-			cur = softmax(&cur);
+			cur = softmax(&cur, "Softmax");
 		}
 	}
 	if (opset >= 10 && pick(4) == 0) {
