@@ -148,6 +148,16 @@ ort_node_case() {
 	ort_and_dmo "$2" "$1/model.onnx"
 }
 
+# with_constants NAME: ONNX's node case NAME ($data/node/NAME) with its
+# inputs after the first made initializers (tests/onnx_strip --constants),
+# into $WORK/NAME.onnx and its first input $WORK/NAME.in (after need_ort).
+with_constants() {
+	"$top_builddir/tests/onnx_strip" --constants "$data/node/$1" "$data/node/$1/model.onnx" \
+		"$WORK/$1.onnx"
+	expect_eq "$1: onnx_strip --constants" 0 $?
+	$TENSOR_BYTES "$data/node/$1/test_data_set_0/input_0.pb" >"$WORK/$1.in"
+}
+
 # plan_verify_bits WHAT MODEL: `dmo plan --verify MODEL` (its output in
 # $WORK/plan.out) exits 0 and says the overlapped arena ran bit for bit.
 plan_verify_bits() {

@@ -138,8 +138,8 @@ tests_onnx_net_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROTOBUF_C_C
 tests_onnx_net_LDADD = opspec/libdmo-model.la
 # Reshape, softmax, logistic, mean, quantize, dequantize, pad, concat and
 # transpose in the three-way cross-check, with native overlapped runs.
-TESTS += tests/layout_ops_tool.sh tests/nchw_ops_tool.sh tests/onnx_ew_tool.sh tests/onnx_ort_ew.sh tests/resize_tool.sh tests/onnx_ort_resize.sh
-EXTRA_DIST += tests/layout_ops_tool.sh tests/nchw_ops_tool.sh tests/onnx_ew_tool.sh tests/onnx_ort_ew.sh tests/resize_tool.sh tests/onnx_ort_resize.sh
+TESTS += tests/layout_ops_tool.sh tests/nchw_ops_tool.sh tests/onnx_ew_tool.sh tests/onnx_ort_ew.sh tests/resize_tool.sh tests/onnx_ort_resize.sh tests/onnx_ort_unary.sh
+EXTRA_DIST += tests/layout_ops_tool.sh tests/nchw_ops_tool.sh tests/onnx_ew_tool.sh tests/onnx_ort_ew.sh tests/resize_tool.sh tests/onnx_ort_resize.sh tests/onnx_ort_unary.sh
 TESTS += tests/convt_tool.sh tests/onnx_ort_convt.sh
 EXTRA_DIST += tests/convt_tool.sh tests/onnx_ort_convt.sh
 TESTS += tests/cli_conventions.sh

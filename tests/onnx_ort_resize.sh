@@ -16,15 +16,6 @@ need_ort
 data=${ONNX_TESTDATA:-/usr/share/libonnx-testdata/data}
 [ -d "$data/node" ] || { echo "SKIP: no libonnx-testdata in $data"; exit 77; }
 
-# with_constants NAME: node case NAME with its inputs after the first made
-# initializers, into $WORK/NAME.onnx and its first input $WORK/NAME.in.
-with_constants() {
-	"$top_builddir/tests/onnx_strip" --constants "$data/node/$1" "$data/node/$1/model.onnx" \
-		"$WORK/$1.onnx"
-	expect_eq "$1: onnx_strip --constants" 0 $?
-	$TENSOR_BYTES "$data/node/$1/test_data_set_0/input_0.pb" >"$WORK/$1.in"
-}
-
 # scales 1,1,2,3 under half_pixel/round_prefer_floor (Resize, opset 13) and
 # Upsample's fixed floor (opset 9).
 for name in test_resize_upsample_scales_nearest test_upsample_nearest; do
