@@ -724,10 +724,19 @@ static int derive_onnx_unary_spec(struct onnx *o, size_t l, struct dmo_model_ten
 		return unsupported(o, layer, "%s input (dmo's %s is f32)", in->type_name, op);
 	if (!strcmp(op, "Pow") && const_float(o, layer, 1, &exponent) != 1)
 		return unsupported(o, layer, "an exponent that is not a float32 constant scalar");
-	if (!strcmp(op, "PRelu") &&
-	    (in2 == NULL || in2->rank < 0 || !in2->known_dtype || in2->dtype != DMO_F32 ||
-	     in->elems != out->elems || in->rank != out->rank))
-		return unsupported(o, layer, "X not of the output's shape or a slope that is not float32");
+	if (!strcmp(op, "PRelu")) {
+		int fits = in2 != NULL && in2->rank >= 0 && in2->rank <= in->rank;
+
+		/* NumPy's rule from opset 7 on; before, a slope of C values
+		 * was per channel, which dmo's kernel does not read. */
+		for (int i = 0; fits && i < in2->rank; i++)
+			fits = in2->shape[in2->rank - 1 - i] == 1 ||
+			       in2->shape[in2->rank - 1 - i] == in->shape[in->rank - 1 - i];
+		if (!fits || !in2->known_dtype || in2->dtype != DMO_F32 || in->elems != out->elems ||
+		    (o->opset < 7 && in2->elems != 1))
+			return unsupported(o, layer, "a slope that is not float32 or does not broadcast "
+						     "to X by NumPy's rule (opset 7 on)");
+	}
 	snprintf(text, sizeof text, "%s:in=%s,dtype=f32", name, shape);
 	return dmo_model_layer_spec_runnable(m, l, text, layer->operands[0], layer->results[0],
 					     o->source, o->err, o->err_len);
