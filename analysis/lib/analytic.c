@@ -111,7 +111,8 @@ int dmo_analytic_geom(const struct dmo_geom *g, struct dmo_analytic_result *res)
 	case DMO_GEOM_ROWS:
 	case DMO_GEOM_MEAN:
 	case DMO_GEOM_IMAGES: {
-		/* 4.1, 4.2 and 3.7 (NCHW integers, image at a time): min(IB,
+		/* 4.1, 4.2, 4.7 to 4.9 and 3.7 (NCHW integers, image at a
+		 * time; a softmax over another axis than the last): min(IB,
 		 * OB) exactly. */
 		uint64_t ib = dmo_geom_in_bytes(g), ob = dmo_geom_out_bytes(g);
 		closed_form(g, ib < ob ? ib : ob, 1, res);
