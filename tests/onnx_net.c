@@ -1,4 +1,4 @@
-/* onnx_net.c [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
+/* onnx_net.c [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|--unary] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
  * ONNX file (opset 13, every weight an initializer, every intermediate
  * shape in value_info) and one input for it, for the ONNX end-to-end tests:
  * dmo infer against ONNX Runtime, plan --verify with its real weights, run
@@ -65,7 +65,15 @@
  * initializers, windows apart as in PaddleOCR's detector and overlapping:
  *
  *   x 2x4x5x6 -> ConvTranspose (W 4x3x2x2, bias 3, strides 2) = t 2x3x10x12
- *   -> Relu = r -> ConvTranspose (W 3x2x3x3, strides 2, no bias) = y 2x2x21x25 */
+ *   -> Relu = r -> ConvTranspose (W 3x2x3x3, strides 2, no bias) = y 2x2x21x25
+ *
+ * --unary writes ONNX's unary ops, PRelu, GELU as PyTorch exports it,
+ * Softmax and LogSoftmax over middle axes and ReduceSum (opset 13):
+ *
+ *   x 1x4x5x6 -> PRelu (slope 4x1x1) = p -> Div by sqrt(2) -> Erf
+ *   -> Add 1 -> Mul(p, that) -> Mul by 0.5 = gelu -> Softmax (axis 1)
+ *   -> Log -> Elu (alpha 0.5) -> Identity -> LogSoftmax (axis 2)
+ *   -> Neg -> Sqrt -> ReduceSum (axes [3], an initializer) = y 1x4x5x1 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -509,18 +517,62 @@ static size_t transposed(void)
 	return 2 * 4 * 5 * 6;
 }
 
+/* ---- --unary: the unary table, PRelu, GELU, softmax axes, ReduceSum ---- */
+
+/* The --unary model; returns as cnn(). */
+static size_t unary(void)
+{
+	static const int64_t d_x[] = { 1, 4, 5, 6 }, d_slope[] = { 4, 1, 1 }, d_axes[] = { 1 },
+			     d_y[] = { 1, 4, 5, 1 }, axes[] = { 3 };
+	static const float root2 = 1.41421356f, one = 1, half = 0.5f;
+	static char *in_p[] = { "x", "slope", NULL }, *in_pd[] = { "p", "root2", NULL },
+		    *in_e[] = { "pd", NULL }, *in_e1[] = { "e", "one", NULL },
+		    *in_pm[] = { "p", "e1", NULL }, *in_g[] = { "pm", "half", NULL },
+		    *in_sm[] = { "gelu", NULL }, *in_l[] = { "sm", NULL }, *in_el[] = { "l", NULL },
+		    *in_id[] = { "el", NULL }, *in_ls[] = { "id", NULL }, *in_n[] = { "ls", NULL },
+		    *in_sq[] = { "n", NULL }, *in_y[] = { "sq", "axes", NULL };
+	static const char *mids[] = { "p", "pd", "e", "e1", "pm", "gelu", "sm", "l", "el", "id",
+				      "ls", "n", "sq" };
+	size_t k;
+
+	weights("slope", 3, d_slope);
+	constant("root2", 0, NULL, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, &root2, sizeof root2);
+	constant("one", 0, NULL, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, &one, sizeof one);
+	constant("half", 0, NULL, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, &half, sizeof half);
+	constant("axes", 1, d_axes, ONNX__TENSOR_PROTO__DATA_TYPE__INT64, axes, sizeof axes);
+	node("PRelu", in_p, "p", NULL, NULL, NULL);
+	node("Div", in_pd, "pd", NULL, NULL, NULL);
+	node("Erf", in_e, "e", NULL, NULL, NULL);
+	node("Add", in_e1, "e1", NULL, NULL, NULL);
+	node("Mul", in_pm, "pm", NULL, NULL, NULL);
+	node("Mul", in_g, "gelu", NULL, NULL, NULL);
+	node("Softmax", in_sm, "sm", attr_scalar("axis", 1, 0, 0), NULL, NULL);
+	node("Log", in_l, "l", NULL, NULL, NULL);
+	node("Elu", in_el, "el", attr_scalar("alpha", 0, 0.5f, 1), NULL, NULL);
+	node("Identity", in_id, "id", NULL, NULL, NULL);
+	node("LogSoftmax", in_ls, "ls", attr_scalar("axis", 2, 0, 0), NULL, NULL);
+	node("Neg", in_n, "n", NULL, NULL, NULL);
+	node("Sqrt", in_sq, "sq", NULL, NULL, NULL);
+	node("ReduceSum", in_y, "y", attr_scalar("keepdims", 1, 0, 0), NULL, NULL);
+	input_list[0] = value_info("x", 4, d_x);
+	output_list[0] = value_info("y", 4, d_y);
+	for (k = 0; k < sizeof mids / sizeof mids[0]; k++)
+		info_list[k] = value_info((char *)mids[k], 4, d_x);
+	return 4 * 5 * 6;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc == 4 ? argv[1] : "";
 	int is_ops = !strcmp(mode, "--ops"), is_qdq = !strcmp(mode, "--qdq");
 	int is_qlinear = !strcmp(mode, "--qlinear"), is_qlinear_i8 = !strcmp(mode, "--qlinear-i8");
 	int is_ew = !strcmp(mode, "--ew"), is_resize = !strcmp(mode, "--resize");
-	int is_convt = !strcmp(mode, "--convt");
+	int is_convt = !strcmp(mode, "--convt"), is_unary = !strcmp(mode, "--unary");
 
 	if ((argc != 3 && argc != 4) ||
 	    (argc == 4 && !is_ops && !is_qdq && !is_qlinear && !is_qlinear_i8 && !is_ew && !is_resize &&
-	     !is_convt)) {
-		fprintf(stderr, "usage: onnx_net [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt] "
+	     !is_convt && !is_unary)) {
+		fprintf(stderr, "usage: onnx_net [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|--unary] "
 				"MODEL.onnx INPUT.bin\n");
 		return 2;
 	}
@@ -528,6 +580,7 @@ int main(int argc, char **argv)
 	size_t n_x = is_ew ? elementwise()
 		   : is_resize ? resize()
 		   : is_convt ? transposed()
+		   : is_unary ? unary()
 		   : is_ops || is_qdq ? ops(is_qdq)
 		   : is_qlinear || is_qlinear_i8 ? qlinear(is_qlinear_i8) : cnn();
 
@@ -573,7 +626,7 @@ int main(int argc, char **argv)
 			bytes[k] = (unsigned char)(next_value() * 128 + 128);
 		else
 			x[k] = is_ops || is_qdq ? (float)(long)(next_value() * 8 * 32) / 32
-			       : is_ew ? 3 * next_value()
+			       : is_ew || is_unary ? 3 * next_value()
 				       : next_value();
 	f = fopen(argv[2], "wb");
 	if (!f ||

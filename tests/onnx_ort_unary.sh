@@ -12,7 +12,14 @@
 #    and ReduceSum's axes made the initializers exporters write), within
 #    f32_close's tolerance (docs/kernels.md states the ulps op by op);
 #  - `dmo plan --verify` of four of them runs the overlapped arena bit for
-#    bit, and `dmo run --model` profiles two under the tool.
+#    bit;
+#  - tests/onnx_net --unary, a chain of 14 of them (PRelu, GELU as PyTorch
+#    exports it: Div, Erf, Add, Mul, Mul; Softmax and LogSoftmax over
+#    middle axes, Log, Elu, Identity, Neg, Sqrt, ReduceSum): dmo infer =
+#    ONNX Runtime, its overlapped arena gives the plain one's bytes,
+#    `plan --verify` runs it bit for bit with its real weights, and `dmo
+#    run --model` profiles its 14 layers under the tool with exact =
+#    algorithmic = analytic O_s.
 # Skipped (77) without node and onnxruntime-node or libonnx-testdata.
 . "$top_srcdir/tests/lib.sh"
 need_ort
@@ -74,6 +81,10 @@ grep -q "an exponent that is not a float32 constant scalar" "$WORK/pow.err" &&
 for name in test_softmax_axis_1 test_logsoftmax_axis_0 test_prelu_broadcast test_globalmaxpool; do
 	plan_verify_bits "$name" "$data/node/$name/model.onnx"
 done
-run_model_analyzed test_softmax_axis_1 "$data/node/test_softmax_axis_1/model.onnx" 1
-run_model_analyzed test_prelu_broadcast "$data/node/test_prelu_broadcast/model.onnx" 1
+
+onnx_net_runs unary
+f32_close "PRelu .. ReduceSum: dmo infer = ONNX Runtime" "$WORK/unary.ort" "$WORK/unary.dmo"
+plain_arena_same "--unary" "$WORK/unary.onnx" "$WORK/unary.in" "$WORK/unary.dmo"
+plan_verify_bits "--unary" "$WORK/unary.onnx"
+run_model_analyzed "--unary" "$WORK/unary.onnx" 14
 finish
