@@ -135,6 +135,30 @@ int dk_batchnorm_f32(const struct dk_params *p, const float *scale, const float 
 
 /* ---- ONNX's unary ops, one table: dmokernels.h names each formula ---- */
 
+static float neg_f32(float x)
+{
+	return -x;
+}
+
+static float reciprocal_f32(float x)
+{
+	return 1 / x;
+}
+
+/* e^x is only taken where it cannot overflow. */
+static float softplus_f32(float x)
+{
+	return x > 0 ? x + log1pf(expf(-x)) : log1pf(expf(x));
+}
+
+/* The functions of x alone, by table; the others take attributes. */
+static float (*const of_x[DK_UNARY_COUNT])(float) = {
+	[DK_EXP] = expf,   [DK_LOG] = logf,	  [DK_SQRT] = sqrtf,
+	[DK_NEG] = neg_f32, [DK_ABS] = fabsf,  [DK_RECIPROCAL] = reciprocal_f32,
+	[DK_SOFTPLUS] = softplus_f32, [DK_ERF] = erff, [DK_FLOOR] = floorf,
+	[DK_CEIL] = ceilf,
+};
+
 static float unary_f32(enum dk_onnx_unary fn, const struct dk_params *p, float x)
 {
 	switch (fn) {
@@ -144,33 +168,15 @@ static float unary_f32(enum dk_onnx_unary fn, const struct dk_params *p, float x
 		return x >= 0 ? x : p->alpha * (expf(x) - 1);
 	case DK_SELU:
 		return x > 0 ? p->gamma * x : p->gamma * p->alpha * (expf(x) - 1);
-	case DK_EXP:
-		return expf(x);
-	case DK_LOG:
-		return logf(x);
-	case DK_SQRT:
-		return sqrtf(x);
-	case DK_NEG:
-		return -x;
-	case DK_ABS:
-		return fabsf(x);
-	case DK_RECIPROCAL:
-		return 1 / x;
-	case DK_SOFTPLUS: /* e^x never overflows where it is taken */
-		return x > 0 ? x + log1pf(expf(-x)) : log1pf(expf(x));
-	case DK_ERF:
-		return erff(x);
-	case DK_FLOOR:
-		return floorf(x);
-	case DK_CEIL:
-		return ceilf(x);
-	default: /* DK_POW: ONNX Runtime squares and cubes by products */
+	case DK_POW: /* ONNX Runtime squares and cubes by products */
 		return p->exponent == 2 ? x * x : p->exponent == 3 ? x * x * x : powf(x, p->exponent);
+	default:
+		return of_x[fn](x);
 	}
 }
 
-int dk_onnx_unary_f32(enum dk_onnx_unary fn, const struct dk_params *p, const float *in, float *out,
-		 const struct dk_thread *t)
+int dk_onnx_unary_f32(enum dk_onnx_unary fn, const struct dk_params *p, const float *in,
+		      float *out, const struct dk_thread *t)
 {
 	struct share sh;
 	size_t n = elems_or_zero(p);
