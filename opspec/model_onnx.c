@@ -606,11 +606,17 @@ static int is_flat_op(const char *op)
 
 /* ---- ONNX's float32 element-wise ops (kernels_onnx_ew.c) ---- */
 
+/* ONNX's variadic Sum, Max and Min, mapped with two operands (Sum as add). */
+static int is_variadic(const char *op)
+{
+	return !strcmp(op, "Sum") || !strcmp(op, "Max") || !strcmp(op, "Min");
+}
+
 static int is_onnx_elementwise(const char *op)
 {
 	return !strcmp(op, "Add") || !strcmp(op, "Sub") || !strcmp(op, "Mul") ||
 	       !strcmp(op, "Div") || !strcmp(op, "HardSigmoid") || !strcmp(op, "HardSwish") ||
-	       !strcmp(op, "BatchNormalization");
+	       !strcmp(op, "BatchNormalization") || is_variadic(op);
 }
 
 /* An Add, Sub, Mul or Div whose activation of the output's shape is its
@@ -665,13 +671,17 @@ static int derive_onnx_elementwise_spec(struct onnx *o, size_t l, const Onnx__No
 		snprintf(text, sizeof text, "%s:in=%s,dtype=f32",
 			 !strcmp(op, "HardSigmoid") ? "hardsigmoid" : "hardswish", shape);
 	} else {
+		if (is_variadic(op) && layer->n_operands != 2)
+			return unsupported(o, layer, "%zu operand%s (dmo maps two)", layer->n_operands,
+					   layer->n_operands == 1 ? "" : "s");
 		if (in2 == NULL || in2->rank < 0 || !in2->known_dtype || in2->dtype != DMO_F32)
 			return unsupported(o, layer, "a second operand that is not float32");
 		if (in->elems != out->elems || in->rank > out->rank)
 			return unsupported(o, layer, "no activation operand of the output's shape (dmo's O_s is of such a first operand)");
 		snprintf(text, sizeof text, "%s:in=%s,dtype=f32",
-			 !strcmp(op, "Add") ? "add" : !strcmp(op, "Sub") ? "sub"
-						    : !strcmp(op, "Mul") ? "mul" : "div", shape);
+			 !strcmp(op, "Add") || !strcmp(op, "Sum") ? "add" : !strcmp(op, "Sub") ? "sub"
+			 : !strcmp(op, "Mul") ? "mul" : !strcmp(op, "Max") ? "max"
+			 : !strcmp(op, "Min") ? "min" : "div", shape);
 	}
 	return dmo_model_layer_spec_runnable(m, l, text, layer->operands[0], layer->results[0],
 					     o->source, o->err, o->err_len);
@@ -828,7 +838,8 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	if (layer->n_results != 1 || in == NULL)
 		return unsupported(o, layer, "not one input and one output tensor");
 	out = &m->tensors[layer->results[0]];
-	if (!strcmp(op, "Add") || !strcmp(op, "Mul") || !strcmp(op, "Sub") || !strcmp(op, "Div")) {
+	if (!strcmp(op, "Add") || !strcmp(op, "Mul") || !strcmp(op, "Sub") || !strcmp(op, "Div") ||
+	    is_variadic(op)) {
 		commute_operands(m, layer);
 		in = operand(m, layer, 0);
 		w = operand(m, layer, 1);

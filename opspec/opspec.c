@@ -129,6 +129,8 @@ static const char *const op_meanings[DMO_OP_COUNT] = {
 	"the maximum over H and W: output Nx1x1xC (f32)",
 	"the minimum over H and W: output Nx1x1xC (f32)",
 	"the sum over H and W: output Nx1x1xC (f32)",
+	"max(x, y), element by element (f32; the profiled input is x)",
+	"min(x, y), element by element (f32; the profiled input is x)",
 };
 
 /* Spellings other tools use for a dtype or a padding, and dmo's word. */
@@ -147,7 +149,7 @@ static const char *const op_names[DMO_OP_COUNT] = {
 	"hardsigmoid", "hardswish", "clip", "batchnorm", "resize",
 	"convt", "leakyrelu", "elu", "selu", "exp", "log", "sqrt", "neg", "abs",
 	"reciprocal", "softplus", "erf", "floor", "ceil", "pow", "prelu", "logsoftmax",
-	"reducemax", "reducemin", "reducesum"
+	"reducemax", "reducemin", "reducesum", "max", "min"
 };
 
 static const char *const dtype_names[DMO_DTYPE_COUNT] = {
@@ -215,6 +217,8 @@ static const struct {
 	[DMO_OP_REDUCEMAX] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_REDUCEMIN] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_REDUCESUM] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_MAX] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_MIN] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 };
 
 const struct dmo_opspec_key *dmo_opspec_key(int key)
@@ -246,7 +250,7 @@ int dmo_op_onnx_unary(enum dmo_op op)
 int dmo_op_onnx_elementwise(enum dmo_op op)
 {
 	return (op >= DMO_OP_SUB && op <= DMO_OP_BATCHNORM) || dmo_op_onnx_unary(op) >= 0 ||
-	       op == DMO_OP_PRELU;
+	       op == DMO_OP_PRELU || op == DMO_OP_MAX || op == DMO_OP_MIN;
 }
 
 int dmo_op_reduce(enum dmo_op op)
@@ -257,7 +261,7 @@ int dmo_op_reduce(enum dmo_op op)
 int dmo_op_binary(enum dmo_op op)
 {
 	return op == DMO_OP_ADD || op == DMO_OP_MUL || op == DMO_OP_SUB || op == DMO_OP_DIV ||
-	       op == DMO_OP_PRELU;
+	       op == DMO_OP_PRELU || op == DMO_OP_MAX || op == DMO_OP_MIN;
 }
 
 const char *dmo_op_meaning(enum dmo_op op)

@@ -69,6 +69,8 @@ enum dmo_op {
 	DMO_OP_REDUCEMAX,
 	DMO_OP_REDUCEMIN,
 	DMO_OP_REDUCESUM,
+	DMO_OP_MAX,
+	DMO_OP_MIN,
 	DMO_OP_COUNT
 };
 
@@ -128,10 +130,10 @@ int dmo_opspec_format(const struct dmo_opspec *spec, char *buf, size_t len);
 
 const char *dmo_op_name(enum dmo_op op);
 /* Whether OP reads a second operand element by element (add, sub, mul,
- * div, prelu), which the runner feeds with the input's shape. */
+ * div, prelu, max, min), which the runner feeds with the input's shape. */
 int dmo_op_binary(enum dmo_op op);
 /* Whether OP is one of ONNX's f32 element-wise ops (sub, div, hardsigmoid,
- * hardswish, clip, batchnorm, prelu and the unary ones of
+ * hardswish, clip, batchnorm, prelu, max, min and the unary ones of
  * dmo_op_onnx_unary): flat order, output of the input's shape. */
 int dmo_op_onnx_elementwise(enum dmo_op op);
 /* Whether OP is one of ONNX's unary f32 ops of one table (leakyrelu ..

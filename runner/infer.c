@@ -20,7 +20,7 @@ static const char *const op_names[DMO_NET_OP_COUNT] = {
 	"conv2d", "dwconv2d", "fc", "maxpool", "avgpool", "add", "mul", "relu", "relu6",
 	"softmax", "logistic", "mean", "reshape", "pad", "transpose", "concatenation",
 	"quantize", "dequantize", "tanh", "sub", "div", "hardsigmoid", "hardswish", "clip",
-	"batchnorm", "resize", "convt", "shape-only", "unary", "prelu",
+	"batchnorm", "resize", "convt", "shape-only", "unary", "prelu", "max", "min",
 };
 
 const char *dmo_net_op_name(enum dmo_net_op op)
@@ -558,11 +558,13 @@ static int run_onnx_elementwise(struct ctx *c)
 	static const enum dk_binary binaries[DMO_NET_OP_COUNT] = {
 		[DMO_NET_ADD] = DK_ADD, [DMO_NET_SUB] = DK_SUB,
 		[DMO_NET_MUL] = DK_MUL, [DMO_NET_DIV] = DK_DIV, [DMO_NET_PRELU] = DK_PRELU,
+		[DMO_NET_MAX] = DK_MAX, [DMO_NET_MIN] = DK_MIN,
 	};
 	const struct dmo_net_step *s = c->step;
 	const struct dmo_net_tensor *in = operand(c, 0), *out = result(c);
 	int binary = s->op == DMO_NET_ADD || s->op == DMO_NET_SUB || s->op == DMO_NET_MUL ||
-		     s->op == DMO_NET_DIV || s->op == DMO_NET_PRELU;
+		     s->op == DMO_NET_DIV || s->op == DMO_NET_PRELU || s->op == DMO_NET_MAX ||
+		     s->op == DMO_NET_MIN;
 	const struct dmo_net_tensor *in2 = binary || s->op == DMO_NET_BATCHNORM ? operand(c, 1) : NULL;
 	const struct dmo_net_tensor *shift = s->op == DMO_NET_BATCHNORM ? operand(c, 2) : NULL;
 	struct dk_shape out_shape, in_shape, in2_shape;
@@ -864,6 +866,8 @@ static int prepare_step(struct ctx *c)
 	case DMO_NET_BATCHNORM:
 	case DMO_NET_UNARY:
 	case DMO_NET_PRELU:
+	case DMO_NET_MAX:
+	case DMO_NET_MIN:
 		rc = run_onnx_elementwise(c);
 		break;
 	case DMO_NET_CONVT:

@@ -64,6 +64,9 @@ enum dmo_net_op {
 	 * gamma, exponent), and PRelu: x, slope broadcasting */
 	DMO_NET_UNARY,
 	DMO_NET_PRELU,
+	/* ONNX's Max and Min of two operands (f32, broadcasting) */
+	DMO_NET_MAX,
+	DMO_NET_MIN,
 	DMO_NET_OP_COUNT
 };
 

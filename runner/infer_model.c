@@ -63,6 +63,8 @@ static const struct op_of_name onnx_ops[] = {
 	{ "Identity", DMO_NET_RESHAPE },    { "Dropout", DMO_NET_RESHAPE },
 	{ "ReduceMax", DMO_NET_MEAN },      { "ReduceMin", DMO_NET_MEAN },
 	{ "ReduceSum", DMO_NET_MEAN },      { "GlobalMaxPool", DMO_NET_MEAN },
+	{ "Sum", DMO_NET_ADD },             { "Max", DMO_NET_MAX },
+	{ "Min", DMO_NET_MIN },
 	{ NULL, DMO_NET_OP_COUNT },
 };
 

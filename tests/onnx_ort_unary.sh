@@ -1,7 +1,8 @@
 #!/bin/sh
 # onnx_ort_unary.sh - ONNX's unary f32 ops (one table, dk_onnx_unary_f32),
-# PRelu, Identity, Dropout, Softmax and LogSoftmax over any axis, and
-# ReduceMax, ReduceMin, ReduceSum and GlobalMaxPool:
+# PRelu, Identity, Dropout, Softmax and LogSoftmax over any axis,
+# ReduceMax, ReduceMin, ReduceSum and GlobalMaxPool, and Sum (as add), Max
+# and Min of two operands:
 #  - their op specs join the three-way cross-check (three_ways, lib.sh):
 #    under the real tool the O_s equals the brute force on the recorded
 #    events and the algorithmic replay, the analytic bound is exact, and a
@@ -27,7 +28,7 @@ data=${ONNX_TESTDATA:-/usr/share/libonnx-testdata/data}
 [ -d "$data/node" ] || { echo "SKIP: no libonnx-testdata in $data"; exit 77; }
 
 ops="leakyrelu elu selu exp log sqrt neg abs reciprocal softplus erf floor ceil pow prelu
-softmax logsoftmax reducemax reducemin reducesum"
+softmax logsoftmax reducemax reducemin reducesum max min"
 awk -v ops="$ops" 'BEGIN {
 	srand(20261202)
 	count = split(ops, op, /[ \n]+/)
@@ -39,7 +40,7 @@ awk -v ops="$ops" 'BEGIN {
 	}
 }' >"$WORK/specs"
 count=$(wc -l <"$WORK/specs")
-expect_eq "sample size" 20 "$count"
+expect_eq "sample size" 22 "$count"
 three_ways "$WORK/specs" "$count"
 expect_eq "layers with O_s > 0" "$count" "$saved"
 
@@ -47,7 +48,7 @@ expect_eq "layers with O_s > 0" "$count" "$saved"
 # softmax over a middle axis reads all 480 input bytes before its first
 # write, O_s = min(IB, OB) = 480; 4.9: a reduction of 2 x 5 x 1 x 3
 # writes 2*3 floats, O_s = OB = 24.
-for spec in exp:in=2x3x4x5 erf:in=2x3x4x5 prelu:in=2x3x4x5 softmax:in=2x3x4x5,axis=1 \
+for spec in exp:in=2x3x4x5 erf:in=2x3x4x5 prelu:in=2x3x4x5 max:in=2x3x4x5 softmax:in=2x3x4x5,axis=1 \
 	    logsoftmax:in=2x3x4x5,axis=0 logsoftmax:in=2x3x4x5; do
 	expect_eq "$spec O_s (algorithmic,analytic)" "480,480" "$(formula_os "$spec")"
 done
@@ -62,7 +63,8 @@ for name in test_leakyrelu test_leakyrelu_default test_elu test_elu_default test
 	    test_softmax_negative_axis test_logsoftmax_axis_0 test_logsoftmax_axis_1 \
 	    test_logsoftmax_default_axis test_logsoftmax_large_number test_globalmaxpool \
 	    test_reduce_max_keepdims_random test_reduce_max_do_not_keepdims_random \
-	    test_reduce_min_negative_axes_keepdims_random test_reduce_min_default_axes_keepdims_random; do
+	    test_reduce_min_negative_axes_keepdims_random test_reduce_min_default_axes_keepdims_random \
+	    test_max_two_inputs test_max_float32 test_min_two_inputs test_min_float32 test_sum_two_inputs; do
 	ort_node_case "$data/node/$name" "$name"
 	f32_close "$name: dmo infer = ONNX Runtime" "$WORK/$name.ort" "$WORK/$name.dmo"
 done
@@ -72,11 +74,16 @@ for name in test_pow_bcast_scalar test_reduce_sum_keepdims_random \
 	ort_and_dmo "$name" "$WORK/$name.onnx"
 	f32_close "$name: dmo infer = ONNX Runtime" "$WORK/$name.ort" "$WORK/$name.dmo"
 done
-# Refused, naming the reason: an exponent given as a graph input.
-"$DMO" infer -q "$data/node/test_pow_example/model.onnx" >/dev/null 2>"$WORK/pow.err"
-expect_eq "test_pow_example: dmo infer exit status" 2 $?
-grep -q "an exponent that is not a float32 constant scalar" "$WORK/pow.err" &&
-	echo "ok: test_pow_example: refused, naming the exponent" || fail "test_pow_example: $(cat "$WORK/pow.err")"
+# Refused, naming the reason: an exponent given as a graph input, a Sum
+# of three operands.
+for case in "test_pow_example:an exponent that is not a float32 constant scalar" \
+	    "test_sum_example:3 operands (dmo maps two)"; do
+	name=${case%%:*}
+	"$DMO" infer -q "$data/node/$name/model.onnx" >/dev/null 2>"$WORK/$name.err"
+	expect_eq "$name: dmo infer exit status" 2 $?
+	grep -qF "${case#*:}" "$WORK/$name.err" && echo "ok: $name: refused, naming why" ||
+		fail "$name: $(cat "$WORK/$name.err")"
+done
 
 for name in test_softmax_axis_1 test_logsoftmax_axis_0 test_prelu_broadcast test_globalmaxpool; do
 	plan_verify_bits "$name" "$data/node/$name/model.onnx"

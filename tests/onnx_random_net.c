@@ -8,7 +8,8 @@
  * strides, dilations, explicit symmetric or asymmetric pads, auto_pad
  * SAME_UPPER, SAME_LOWER or VALID, with and without bias), MaxPool and
  * AveragePool (ceil_mode, count_include_pad), Relu, Clip, Sigmoid, Tanh,
- * Add and Mul (of the tensor and a branch of it, or of a constant), Concat
+ * Add, Mul, Sum, Max and Min (of the tensor and a branch of it, or of a
+ * constant), Concat
  * of the tensor and a branch along any axis, Pad, a QuantizeLinear /
  * DequantizeLinear pair, ReduceMean with keepdims, GlobalAveragePool,
  * Softmax on an axis; LeakyRelu, Elu, Selu, Exp, Log, Sqrt, Neg, Abs,
@@ -462,10 +463,12 @@ static struct value branch(const struct value *x, int64_t channels)
 	return unary(x);
 }
 
-/* Add or Mul of X and a branch of it, or a constant of its shape. */
+/* Add, Mul, or Sum, Max or Min of two, of X and a branch of it, or a
+ * constant of its shape. */
 static struct value binary(const struct value *x)
 {
-	const char *op = pick(2) ? "Add" : "Mul";
+	static const char *const ops[] = { "Add", "Mul", "Sum", "Max", "Min" };
+	const char *op = ops[pick(5)];
 	struct value y = *x, other;
 	const char *in[] = { x->name, NULL, NULL, NULL };
 

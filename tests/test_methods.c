@@ -319,6 +319,7 @@ static const char *const small[] = {
 	"hardsigmoid:in=2x2x3", "hardswish:in=4x3x1", "clip:in=2x3x3x2", "batchnorm:in=2x3x1x5",
 	"leakyrelu:in=2x3x4", "erf:in=3x3x2", "pow:in=2x2x3", "prelu:in=2x3x4", "softmax:in=2x3x4x5,axis=1",
 	"logsoftmax:in=2x3x4", "logsoftmax:in=3x4x2,axis=0", "reducemax:in=2x4x3x5", "reducesum:in=3x5x1x2",
+	"max:in=2x3x4", "min:in=3x3x2",
 	"convt:in=2x3x4x5,k=2,stride=2,out_c=3,layout=nchw", "convt:in=3x2x2,k=3x2,stride=2x1,out_c=6,layout=nchw", "mean:in=2x4x3x5", "mean:in=3x3x1", "quantize:in=3x3x3",
 	"dequantize:in=3x3x3", "quantize:in=2x2x2,dtype=i16,out_dtype=i8",
 	"pad:in=3x4x2,before=1x1,after=1x1", "pad:in=2x3x4x2,before=1x0x2x1,after=0x2x0x3,dtype=i8",
@@ -466,7 +467,7 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 					   "resize", "convt", "leakyrelu", "elu", "selu", "exp", "log",
 					   "sqrt", "neg", "abs", "reciprocal", "softplus", "erf", "floor",
 					   "ceil", "pow", "prelu", "logsoftmax", "reducemax", "reducemin",
-					   "reducesum" };
+					   "reducesum", "max", "min" };
 	static const char *const dtypes[] = { "f32", "i8", "i16", "i32" };
 	unsigned k = rnd(st, 0, sizeof ops / sizeof ops[0] - 1);
 	const char *op = ops[k];
@@ -531,7 +532,7 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 
 START_TEST(test_sweep)
 {
-	enum { WANT = 6000 };
+	enum { WANT = 8000 };
 	unsigned st = 20201004u;
 	unsigned accepted = 0, rejected = 0, replayed = 0, per_op[DMO_OP_COUNT] = { 0 };
 	double sum[DMO_OP_COUNT] = { 0 }, max[DMO_OP_COUNT] = { 0 }, all_sum = 0, all_max = 0;

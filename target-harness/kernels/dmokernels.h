@@ -264,7 +264,7 @@ int dk_mul_i16(const struct dk_params *p, const int16_t *a, const int16_t *b,
  * 1/6, beta 1/2; clip: min(max(x, lo), hi); batchnorm: x scale[c] +
  * shift[c], c = e / (in_w * in_c) % in_h (an NCHW tensor as N x C x 1 x
  * H*W). */
-enum dk_binary { DK_ADD, DK_SUB, DK_MUL, DK_DIV, DK_PRELU };
+enum dk_binary { DK_ADD, DK_SUB, DK_MUL, DK_DIV, DK_PRELU, DK_MAX, DK_MIN };
 struct dk_shape;
 int dk_binary_bcast_f32(enum dk_binary op, const struct dk_shape *out_shape,
 			const struct dk_shape *a_shape, const float *a,
@@ -285,7 +285,8 @@ int dk_batchnorm_f32(const struct dk_params *p, const float *scale, const float 
  * x >= 0 ? x : alpha (e^x - 1); selu x > 0 ? gamma x : gamma alpha (e^x -
  * 1); exp, log, sqrt, neg, abs, reciprocal 1 / x; softplus log(1 + e^x)
  * (x + log(1 + e^-x) for x > 0); erf; floor; ceil; pow x^exponent (x x for
- * 2, x x x for 3).  DK_PRELU (a dk_binary, appended): a > 0 ? a : a b. */
+ * 2, x x x for 3).  DK_PRELU, DK_MAX, DK_MIN (dk_binary, appended): a > 0 ?
+ * a : a b; a < b ? b : a; b < a ? b : a (ONNX's PRelu, Max and Min). */
 enum dk_onnx_unary {
 	DK_LEAKYRELU, DK_ELU, DK_SELU, DK_EXP, DK_LOG, DK_SQRT, DK_NEG, DK_ABS,
 	DK_RECIPROCAL, DK_SOFTPLUS, DK_ERF, DK_FLOOR, DK_CEIL, DK_POW, DK_UNARY_COUNT

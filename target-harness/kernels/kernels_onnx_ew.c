@@ -48,6 +48,10 @@ static float binary(enum dk_binary op, float a, float b)
 		return a * b;
 	case DK_PRELU: /* ONNX Runtime's PRelu: x > 0 ? x : x slope */
 		return a > 0 ? a : a * b;
+	case DK_MAX: /* Eigen's max and min, ONNX Runtime's Max and Min */
+		return a < b ? b : a;
+	case DK_MIN:
+		return b < a ? b : a;
 	default:
 		return a / b;
 	}
@@ -61,7 +65,7 @@ int dk_binary_bcast_f32(enum dk_binary op, const struct dk_shape *out_shape,
 	size_t sa[DK_MAX_DIMS], sb[DK_MAX_DIMS], n = 1;
 	struct share sh;
 
-	if (!out_shape || !a_shape || !b_shape || !a || !b || !out || op < DK_ADD || op > DK_PRELU ||
+	if (!out_shape || !a_shape || !b_shape || !a || !b || !out || op < DK_ADD || op > DK_MIN ||
 	    broadcast_strides(a_shape, out_shape, sa) || broadcast_strides(b_shape, out_shape, sb))
 		return -1;
 	for (int d = 0; d < out_shape->rank; d++) {
