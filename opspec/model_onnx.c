@@ -555,7 +555,9 @@ static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 			if (given.n_ints < 0)
 				return unsupported(o, layer, "axes given as an input that is not a constant");
 		} else if (a != NULL) {
-			given.n_ints = a->n_ints <= DMO_ONNX_MAX_INTS ? (int)a->n_ints : -1;
+			if (a->n_ints > DMO_ONNX_MAX_INTS)
+				return unsupported(o, layer, "%zu axes", a->n_ints);
+			given.n_ints = (int)a->n_ints;
 			for (int i = 0; i < given.n_ints; i++)
 				given.ints[i] = a->ints[i];
 		}
