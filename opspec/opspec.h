@@ -92,6 +92,9 @@ struct dmo_opspec {
 	/* resize: output row y reads input row y / scale_h, column x
 	 * column x / scale_w (integer factors). */
 	int scale_h, scale_w;
+	/* conv2d, layout=nchw: groups of in_c / group input planes, each read
+	 * by out_c / group output planes (ONNX's Conv group; 1 by default). */
+	int group;
 };
 
 /* Parse TEXT.  On success fill *SPEC and return 0.  On failure return -1 and

@@ -126,6 +126,9 @@ struct dmo_net_step {
 	 * real_scales).  The net owns them. */
 	const float *real_scales;
 	int n_real_scales;
+	/* ONNX's Conv group (nchw conv2d; 0 reads as 1): groups of in_c /
+	 * groups input channels, filters [oc][ic / groups][kh][kw]. */
+	int groups;
 };
 
 struct dmo_net {

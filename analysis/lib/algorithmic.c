@@ -82,7 +82,7 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 			g->mult = s->mult;
 		if (s->layout == DMO_LAYOUT_NCHW) {
 			g->kind = dmo_opspec_image_at_a_time(s) ? DMO_GEOM_IMAGES : DMO_GEOM_PLANES;
-			g->groups = s->op == DMO_OP_CONV2D ? 1 : s->in_c;
+			g->groups = s->op == DMO_OP_CONV2D ? s->group : s->in_c;
 		}
 		break;
 	case DMO_OP_CONVT:

@@ -13,7 +13,8 @@ int DK_FN(conv2d)(const struct dk_params *p, const T *in, const W *filter,
 {
 	struct share sh;
 
-	if (!in || !filter || !out || check_params(p, KIND_CONV) ||
+	/* Groups are NCHW's alone (kernels_nchw*.c). */
+	if (!in || !filter || !out || check_params(p, KIND_CONV) || conv_groups(p) > 1 ||
 	    share_init(&sh, t, out_elems(p)))
 		return -1;
 	const struct dk_quant *q = &p->q;
