@@ -308,15 +308,16 @@ static const char *window_pad(const Onnx__NodeProto *n, const struct dmo_model_t
 		return NULL;
 	}
 	for (int a = 0; a < 2 && ceil && out->rank == 4; a++) {
-		int64_t extent = (k[a] - 1) * d[a] + 1;
-		int64_t need = (out->shape[2 + a] - 1) * s[a] + extent - in->shape[2 + a] - pads[a];
+		/* In 128 bits: a file's sizes and strides are any int64. */
+		__int128 extent = (__int128)(k[a] - 1) * d[a] + 1;
+		__int128 need = (__int128)(out->shape[2 + a] - 1) * s[a] + extent - in->shape[2 + a] - pads[a];
 
-		if (need >= extent) {
+		if (need >= extent || need > INT32_MAX) {
 			*why = "ceil_mode adds a window that starts in the padding";
 			return NULL;
 		}
 		if (need > pads[a + 2])
-			pads[a + 2] = need;
+			pads[a + 2] = (int64_t)need;
 	}
 	for (int a = 0; a < 2; a++) {
 		int64_t total = same_total(in->shape[2 + a], k[a], s[a], d[a]);
@@ -746,7 +747,7 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	const int conv = qlinear_conv || !strcmp(op, "Conv"), matmul = qlinear_matmul || !strcmp(op, "MatMul");
 	struct dmo_model_tensor *in = operand(m, layer, 0), *out;
 	struct dmo_model_tensor *w = operand(m, layer, qlinear_conv || qlinear_matmul ? 3 : 1);
-	char text[256], shape[96], padbuf[48];
+	char text[256], shape[96], padbuf[96];
 	int64_t k[2], s[2], d[2];
 
 	if (layer->n_results != 1 || in == NULL)
