@@ -889,9 +889,9 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		if (dmo_onnx_attr_ints(n, "kernel_shape", k, 2, 0) || k[0] <= 0 ||
 		    dmo_onnx_attr_ints(n, "strides", s, 2, 1) || dmo_onnx_attr_ints(n, "dilations", d, 2, 1))
 			return unsupported(o, layer, "not a 2-D window");
-		if (d[0] != 1 || d[1] != 1 || dmo_onnx_attr_int(n, "storage_order", 0) != 0 ||
+		if ((avg && (d[0] != 1 || d[1] != 1)) || dmo_onnx_attr_int(n, "storage_order", 0) != 0 ||
 		    layer->n_results != 1)
-			return unsupported(o, layer, "dilation, storage_order or indices output");
+			return unsupported(o, layer, "AveragePool dilation, storage_order or indices output");
 		if ((pad = window_pad(n, in, out, k, s, d, dmo_onnx_attr_int(n, "ceil_mode", 0) != 0,
 				      padbuf, sizeof padbuf, &why)) == NULL)
 			return unsupported(o, layer, "%s", why);
@@ -901,6 +901,9 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		snprintf(text, sizeof text, "%s:in=%s,k=%lldx%lld,stride=%lldx%lld,pad=%s,dtype=%s,layout=nchw",
 			 avg ? "avgpool" : "maxpool", shape, (long long)k[0], (long long)k[1],
 			 (long long)s[0], (long long)s[1], pad, dmo_dtype_name(in->dtype));
+		if (d[0] != 1 || d[1] != 1) /* MaxPool's dilations (opset 10 on) */
+			snprintf(text + strlen(text), sizeof text - strlen(text), ",dil=%lldx%lld",
+				 (long long)d[0], (long long)d[1]);
 	}
 spec:
 	{

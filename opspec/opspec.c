@@ -141,7 +141,8 @@ static const size_t dtype_sizes[DMO_DTYPE_COUNT] = { 4, 1, 2, 4, 1 };
 		     BIT(KEY_LAYOUT))
 
 /* Which keys each op accepts, and which of those it cannot do without.
- * Pooling takes no dilation: TensorFlow's pooling ops have none. */
+ * Average pooling takes no dilation (TensorFlow's pools have none); max
+ * pooling takes ONNX's MaxPool dilations in NCHW. */
 static const struct {
 	unsigned allowed, required;
 } op_keys[DMO_OP_COUNT] = {
@@ -153,7 +154,7 @@ static const struct {
 			    BIT(KEY_IN) | BIT(KEY_K) | BIT(KEY_OUT_C) },
 	[DMO_OP_DWCONV2D] = { WINDOW_KEYS | BIT(KEY_DIL) | BIT(KEY_MULT),
 			      BIT(KEY_IN) | BIT(KEY_K) },
-	[DMO_OP_MAXPOOL] = { WINDOW_KEYS, BIT(KEY_IN) | BIT(KEY_K) },
+	[DMO_OP_MAXPOOL] = { WINDOW_KEYS | BIT(KEY_DIL), BIT(KEY_IN) | BIT(KEY_K) },
 	[DMO_OP_AVGPOOL] = { WINDOW_KEYS, BIT(KEY_IN) | BIT(KEY_K) },
 	[DMO_OP_FC] = { BIT(KEY_IN) | BIT(KEY_UNITS) | BIT(KEY_DTYPE),
 			BIT(KEY_IN) | BIT(KEY_UNITS) },
@@ -641,6 +642,10 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 				    s->pad_top, s->pad_left, s->pad_bottom, s->pad_right,
 				    (int64_t)(s->k_h - 1) * s->dil_h + 1,
 				    (int64_t)(s->k_w - 1) * s->dil_w + 1);
+		if (s->op == DMO_OP_MAXPOOL && (s->dil_h > 1 || s->dil_w > 1) &&
+		    s->layout != DMO_LAYOUT_NCHW)
+			return dmo_errf(err, err_len, "key 'dil' of maxpool needs layout=nchw (the dilated "
+				    "pool is NCHW, ONNX's MaxPool)");
 		if (s->group > 1 && s->layout != DMO_LAYOUT_NCHW)
 			return dmo_errf(err, err_len, "key 'group' needs layout=nchw (the grouped kernel is NCHW)");
 		if (s->in_c % s->group || s->out_c % s->group)
@@ -887,6 +892,8 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 	else if (s->op == DMO_OP_DWCONV2D)
 		snprintf(extra, sizeof extra, ",dil=%dx%d,mult=%d", s->dil_h,
 			 s->dil_w, s->mult);
+	else if (s->op == DMO_OP_MAXPOOL && (s->dil_h > 1 || s->dil_w > 1))
+		snprintf(extra, sizeof extra, ",dil=%dx%d", s->dil_h, s->dil_w);
 	/* layout is written when it is not the default, so that every NHWC
 	 * spec keeps the text it always had. */
 	return snprintf(buf, len,

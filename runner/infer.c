@@ -281,8 +281,8 @@ static int run_windowed(struct ctx *c)
 					   .out_h = out->dims[H], .out_w = out->dims[W],
 					   .out_c = out->dims[C],
 					   .stride_h = s->stride_h, .stride_w = s->stride_w,
-					   .dil_h = pool || !s->dil_h ? 1 : s->dil_h,
-					   .dil_w = pool || !s->dil_w ? 1 : s->dil_w, .mult = 1 };
+					   .dil_h = !s->dil_h ? 1 : s->dil_h,
+					   .dil_w = !s->dil_w ? 1 : s->dil_w, .mult = 1 };
 		c->p.k_h = pool ? s->filter_h : filter->dims[KH];
 		c->p.k_w = pool ? s->filter_w : filter->dims[KW];
 		if (c->p.stride_h < 1 || c->p.stride_w < 1 || c->p.k_h < 1 || c->p.k_w < 1)

@@ -2,8 +2,8 @@
 # onnx_ort_conv_forms.sh - the Conv and pooling forms of real PyTorch/ONNX
 # exports that dmo used to plan at O_s 0: grouped Conv (conv2d's group key,
 # float and 8-bit), asymmetric padding (pad=TxLxBxR: explicit pads,
-# SAME_LOWER with an odd total) and ceil_mode windows (more bottom/right
-# padding).  First op specs of these forms three ways under the real tool
+# SAME_LOWER with an odd total), ceil_mode windows (more bottom/right
+# padding) and MaxPool's dilations (maxpool's dil, NCHW).  First op specs of these forms three ways under the real tool
 # (tool = tests/bruteforce_os on the trace = algorithmic, analytic <= exact,
 # native overlapped runs; lib.sh's three_ways) and the worked examples of
 # docs/formulas.md 3.9 and 3.10 by their hand derivations; then
@@ -29,8 +29,9 @@ dwconv2d:in=2x9x8x3,k=3,dil=2,pad=2x0x1x2,layout=nchw
 maxpool:in=7x7x3,k=3,stride=2,pad=0x0x1x1
 maxpool:in=2x6x6x3,k=3,stride=2,pad=1x1x0x0,layout=nchw
 avgpool:in=7x6x2,k=2,stride=2,pad=1x0x0x1,layout=nchw
+maxpool:in=2x9x8x3,k=2x3,dil=2,stride=1x2,pad=1x0x0x2,layout=nchw
 EOF
-three_ways "$WORK/specs" 11
+three_ways "$WORK/specs" 12
 
 # The worked examples (formulas.md 3.9, 3.10): O_s = algorithmic = analytic.
 # Grouped, 8x8x4 to 4 planes in 2 groups, pads 1: OB 256 elements, minus
@@ -53,6 +54,10 @@ expect_eq "3.10: dwconv2d, two rows of padding above" "236,236" \
 	"$(formula_os dwconv2d:in=1x6x6x2,k=3,pad=2x1x0x1,layout=nchw)"
 expect_eq "3.10: dwconv2d, two rows of padding below" "284,284" \
 	"$(formula_os dwconv2d:in=1x6x6x2,k=3,pad=0x1x2x1,layout=nchw)"
+
+# 3.10.1: the dilated maxpool, OB 144 elements less lag_y 3: 141.
+expect_eq "3.10.1: dilated NCHW maxpool" "564,564" \
+	"$(formula_os maxpool:in=2x9x8x3,k=2x3,dil=2,stride=1x2,pad=1x0x0x2,layout=nchw)"
 
 onnx_net_runs conv-forms
 f32_close "grouped Conv, SAME_LOWER, ceil_mode, pads 0,1,1,0: dmo infer = ONNX Runtime" \
@@ -84,11 +89,12 @@ run_model_analyzed "--qlinear-grouped" "$WORK/qlinear-grouped.onnx" 1
 expect_eq "--qlinear-grouped: O_s (tool = algorithmic = analytic = IB)" "288 288 288" \
 	"$(awk '$2 ~ /_qlinearconv$/ { print $4, $6, $7 }' "$WORK/analyze.out")"
 
-# ONNX's own cases of these forms (PyTorch's grouped Conv2d, SAME_LOWER and
-# ceil_mode pools), their stored inputs, against ONNX Runtime.
+# ONNX's own cases of these forms (PyTorch's grouped Conv2d, a dilated
+# MaxPool, SAME_LOWER and ceil_mode pools), their stored inputs, against
+# ONNX Runtime.
 data=${ONNX_TESTDATA:-/usr/share/libonnx-testdata/data}
 if [ -d "$data/node" ]; then
-	for case in pytorch-converted/test_Conv2d_groups node/test_maxpool_2d_same_lower \
+	for case in pytorch-converted/test_Conv2d_groups node/test_maxpool_2d_dilations node/test_maxpool_2d_same_lower \
 		    node/test_averagepool_2d_same_lower node/test_maxpool_2d_ceil node/test_averagepool_2d_ceil; do
 		name=${case#*/}
 		ort_node_case "$data/$case" "$name"

@@ -7,7 +7,7 @@
  * odd and non-square planes) of a few of: Conv (group 1, grouped or depthwise,
  * strides, dilations, explicit symmetric or asymmetric pads, auto_pad
  * SAME_UPPER, SAME_LOWER or VALID, with and without bias), MaxPool and
- * AveragePool (ceil_mode, count_include_pad), Relu, Clip, Sigmoid, Tanh,
+ * AveragePool (ceil_mode, count_include_pad, MaxPool's dilations), Relu, Clip, Sigmoid, Tanh,
  * Add and Mul (of the tensor and a branch of it, or of a constant), Concat
  * of the tensor and a branch along any axis, Pad, a QuantizeLinear /
  * DequantizeLinear pair, ReduceMean with keepdims, GlobalAveragePool,
@@ -320,13 +320,16 @@ static struct value window(const struct value *x, const char *op)
 		s[a] = 1 + (pick(3) == 0) + (pick(8) == 0);
 		if ((mode == 4 || mode == 5) && s[a] > k[a]) /* ONNX Runtime: negative pads */
 			s[a] = k[a];
-		/* ONNX Runtime takes no dilation with auto_pad SAME_*. */
-		if (conv && mode != 4 && mode != 5 && pick(4) == 0 && (2 * k[a] - 1) <= x->d[2 + a])
+		/* ONNX Runtime takes no dilation with auto_pad SAME_*; MaxPool
+		 * has dilations from opset 10. */
+		if ((conv || (!avg && opset >= 10)) && mode != 4 && mode != 5 && pick(4) == 0 &&
+		    (2 * k[a] - 1) <= x->d[2 + a])
 			dl[a] = 2;
 	}
 	if (mode < 4) {
 		for (int a = 0; a < 2; a++) {
-			int64_t span = (k[a] - 1) * dl[a] + 1;
+			/* ONNX Runtime: a pool's pads below its undilated kernel */
+			int64_t span = conv ? (k[a] - 1) * dl[a] + 1 : k[a];
 
 			pads[a] = pick((int)span); /* a pad below the window */
 			pads[a + 2] = pick(6) == 0 ? pick((int)span) : pads[a];
@@ -344,7 +347,7 @@ static struct value window(const struct value *x, const char *op)
 			total = (y.d[2 + a] - 1) * s[a] + (k[a] - 1) * dl[a] + 1 - in;
 		} else {
 			y.d[2 + a] = window_out(in, k[a], s[a], dl[a], pads[a], pads[a + 2], (int)ceil);
-			if (ceil && y.d[2 + a] != (in + pads[a] + pads[a + 2] - k[a] + s[a] - 1) / s[a] + 1)
+			if (ceil && y.d[2 + a] != (in + pads[a] + pads[a + 2] - (k[a] - 1) * dl[a] - 1 + s[a] - 1) / s[a] + 1)
 				ceil_dropped = 1;
 		}
 		if (include && (mode == 4 || mode == 5 ? total > 0 : pads[a] || pads[a + 2]))
@@ -378,7 +381,7 @@ static struct value window(const struct value *x, const char *op)
 		attrs[n++] = attr_ints("kernel_shape", k, 2);
 	if (s[0] != 1 || s[1] != 1 || pick(2))
 		attrs[n++] = attr_ints("strides", s, 2);
-	if (conv && (dl[0] != 1 || dl[1] != 1))
+	if (dl[0] != 1 || dl[1] != 1)
 		attrs[n++] = attr_ints("dilations", dl, 2);
 	if (mode < 4 && (pads[0] || pads[1] || pads[2] || pads[3] || pick(2)))
 		attrs[n++] = attr_ints("pads", pads, 4);

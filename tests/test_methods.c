@@ -116,11 +116,11 @@ static void read_taps(struct oracle *o, const struct dmo_opspec *s, int b, int o
 /* kernels_nchw.c's loop order (docs/kernels.md, "NCHW kernels"): batch,
  * out_c, out_y, out_x, then the in-image taps of each plane of out_c's
  * group (conv2d: the in_c / group planes of group oc / (out_c / group);
- * dwconv2d: plane out_c / mult; pools: their own, undilated). */
+ * dwconv2d: plane out_c / mult; pools: their own, maxpool's dilated). */
 static void oracle_nchw(struct oracle *o, const struct dmo_opspec *s)
 {
 	int conv = s->op == DMO_OP_CONV2D, pool = s->op == DMO_OP_MAXPOOL || s->op == DMO_OP_AVGPOOL;
-	int dh = pool ? 1 : s->dil_h, dw = pool ? 1 : s->dil_w, mult = pool ? 1 : s->mult;
+	int dh = s->dil_h, dw = s->dil_w, mult = pool ? 1 : s->mult;
 	int planes = s->in_c / s->group, per_group = s->out_c / s->group;
 	uint64_t e = 0;
 
@@ -335,6 +335,7 @@ static const char *const small[] = {
 	"conv2d:in=2x7x6x6,k=3,out_c=9,pad=1x0x2x1,group=3,layout=nchw",
 	"conv2d:in=2x6x6x4,k=3,out_c=6,group=2,dtype=i8,layout=nchw",
 	"dwconv2d:in=9x8x3,k=3,stride=2,pad=0x1x2x1,mult=2", "maxpool:in=7x7x2,k=3,stride=2,pad=1x1x0x0",
+	"maxpool:in=2x9x8x3,k=2x3,dil=2,stride=1x2,pad=1x0x0x2,layout=nchw",
 };
 
 START_TEST(test_small_configs)
@@ -501,6 +502,9 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 	else if (!strcmp(op, "dwconv2d"))
 		snprintf(buf, len, "dwconv2d:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,dil=%ux%u,pad=%s,mult=%u,dtype=%s%s",
 			 n, h, w, c, kh, kw, sh, sw, dh, dw, pad, rnd(st, 1, 4), dt, layout);
+	else if (!strcmp(op, "maxpool") && *layout) /* ONNX's MaxPool: dilated in NCHW */
+		snprintf(buf, len, "maxpool:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,dil=%ux%u,pad=%s,dtype=%s%s",
+			 n, h, w, c, kh, kw, sh, sw, dh, dw, pad, dt, layout);
 	else if (!strcmp(op, "maxpool") || !strcmp(op, "avgpool"))
 		snprintf(buf, len, "%s:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,pad=%s,dtype=%s%s",
 			 op, n, h, w, c, kh, kw, sh, sw, pad, dt, layout);

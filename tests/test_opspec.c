@@ -63,6 +63,9 @@ static const struct shape_case {
 	/* four pads, top 1 left 0 bottom 2 right 1: (5 + 3 - 3) + 1 = 6 rows;
 	 * (6 + 1 - 3) / 2 + 1 = 3 columns */
 	{ "avgpool:in=2x5x6x3,k=3,stride=1x2,pad=1x0x2x1", 2, 6, 3, 3, 1, 0, 2, 1, 720, 432 },
+	/* dilated max pooling, NCHW: windows 2x3 dilated 2 span 3x5: (9 - 3)
+	 * + 1 = 7 rows, (8 + 2 - 5) / 2 + 1 = 3 columns */
+	{ "maxpool:in=2x9x8x3,k=2x3,dil=2,stride=1x2,pad=0x0x0x2,layout=nchw", 2, 7, 3, 3, 0, 0, 0, 2, 1728, 504 },
 	/* grouped, NCHW: 9 = 3 groups of 3 planes to 6 = 3 of 2 */
 	{ "conv2d:in=7x7x9,k=3,pad=1x1,out_c=6,group=3,layout=nchw", 1, 7, 7, 6, 1, 1, 1, 1, 1764, 1176 },
 	/* KWS first layer: SAME on 49x10, 10x4 stride 2 -> 25x5 */
@@ -167,7 +170,8 @@ static const struct error_case {
 	{ "maxpool:in=4x4x1", "missing required key 'k'" },
 	{ "relu", "missing required key 'in'" },
 	{ "relu:units=3,in=1x1x1", "'units' does not apply to relu" },
-	{ "maxpool:in=4x4x1,k=2,dil=2", "'dil' does not apply to maxpool" },
+	{ "avgpool:in=4x4x1,k=2,dil=2", "'dil' does not apply to avgpool" },
+	{ "maxpool:in=4x4x1,k=2,dil=2", "key 'dil' of maxpool needs layout=nchw" },
 	{ "conv2d:in=4x4x1,k=2,out_c=1,mult=2", "'mult' does not apply" },
 	{ "relu:in=0x2x2", "bad value for 'in'" },
 	{ "relu:in=-1x2x2", "bad value for 'in'" },

@@ -75,9 +75,8 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 		g->k_h = s->k_h, g->k_w = s->k_w;
 		g->stride_h = s->stride_h, g->stride_w = s->stride_w;
 		g->pad_top = s->pad_top, g->pad_left = s->pad_left;
-		/* The reference pools take no dilation. */
-		if (s->op == DMO_OP_CONV2D || s->op == DMO_OP_DWCONV2D)
-			g->dil_h = s->dil_h, g->dil_w = s->dil_w;
+		/* Pools: 1 but an NCHW maxpool's (ONNX's MaxPool). */
+		g->dil_h = s->dil_h, g->dil_w = s->dil_w;
 		if (s->op == DMO_OP_DWCONV2D)
 			g->mult = s->mult;
 		if (s->layout == DMO_LAYOUT_NCHW) {

@@ -34,8 +34,8 @@ static float window_nchw(const struct dk_params *p, const float *plane0, int pla
 			 const float *filter, int oy, int ox, int average)
 {
 	const size_t plane_size = (size_t)p->in_h * p->in_w;
-	/* Pooling has no dilation (its callers may leave dil unset). */
-	const int dil_h = filter ? p->dil_h : 1, dil_w = filter ? p->dil_w : 1;
+	/* A pool's callers may leave dil unset (0): undilated. */
+	const int dil_h = p->dil_h > 1 ? p->dil_h : 1, dil_w = p->dil_w > 1 ? p->dil_w : 1;
 	float acc = filter || average ? 0 : -FLT_MAX;
 	int count = 0;
 
