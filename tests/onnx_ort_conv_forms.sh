@@ -89,6 +89,14 @@ run_model_analyzed "--qlinear-grouped" "$WORK/qlinear-grouped.onnx" 1
 expect_eq "--qlinear-grouped: O_s (tool = algorithmic = analytic = IB)" "288 288 288" \
 	"$(awk '$2 ~ /_qlinearconv$/ { print $4, $6, $7 }' "$WORK/analyze.out")"
 
+# A backend plugin's op has NHWC buffers and no group: where XNNPACK is
+# built, the grouped NCHW spec is refused, not run as an NHWC conv reading
+# its filters past their end.
+if "$DMO" verify --backend xnnpack --scan-limit 0 --overlap 0 fc:in=4,units=4 >/dev/null 2>&1; then
+	expect_refusal "xnnpack: a grouped NCHW conv2d" 2 "backend xnnpack takes NHWC op specs only" \
+		"$DMO" verify --backend xnnpack conv2d:in=8x8x4,k=3,out_c=4,pad=1x1,group=2,layout=nchw
+fi
+
 # ONNX's own cases of these forms (PyTorch's grouped Conv2d, a dilated
 # MaxPool, SAME_LOWER and ceil_mode pools), their stored inputs, against
 # ONNX Runtime.
