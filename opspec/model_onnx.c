@@ -824,14 +824,20 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	}
 	if (!strcmp(op, "Gemm")) {
 		/* Y = alpha A B + beta C: fc reads A row by row against B's
-		 * columns whatever alpha, beta and C, when A is not transposed. */
+		 * columns whatever alpha, beta and C; with transA, A is stored
+		 * [K, M] and row m is its column m (trans_a). */
 		int trans_b = dmo_onnx_attr_int(n, "transB", 0) != 0;
+		int trans_a = dmo_onnx_attr_int(n, "transA", 0) != 0;
 
-		if (dmo_onnx_attr_int(n, "transA", 0) != 0 || in->rank != 2 || w == NULL || w->rank != 2)
-			return unsupported(o, layer, "transposed or not 2-D A");
-		snprintf(text, sizeof text, "fc:in=%lldx%lld,units=%lld,dtype=%s",
-			 (long long)in->shape[0], (long long)in->shape[1],
-			 (long long)w->shape[trans_b ? 0 : 1], dmo_dtype_name(in->dtype));
+		if (in->rank != 2 || w == NULL || w->rank != 2)
+			return unsupported(o, layer, "not 2-D A and B");
+		if (in->shape[!trans_a] != w->shape[trans_b])
+			return unsupported(o, layer, "A's K (%lld) is not B's (%lld)",
+					   (long long)in->shape[!trans_a], (long long)w->shape[trans_b]);
+		snprintf(text, sizeof text, "fc:in=%lldx%lld,units=%lld,dtype=%s%s",
+			 (long long)in->shape[trans_a], (long long)in->shape[!trans_a],
+			 (long long)w->shape[trans_b ? 0 : 1], dmo_dtype_name(in->dtype),
+			 trans_a ? ",trans_a=1" : "");
 		goto spec;
 	}
 	if (!strcmp(op, "ConvTranspose")) {

@@ -21,14 +21,14 @@
 enum key {
 	KEY_IN, KEY_K, KEY_STRIDE, KEY_DIL, KEY_PAD, KEY_MULT, KEY_OUT_C,
 	KEY_UNITS, KEY_DTYPE, KEY_OUT_DTYPE, KEY_BEFORE, KEY_AFTER, KEY_AT, KEY_PERM,
-	KEY_LAYOUT, KEY_SCALE, KEY_GROUP, KEY_COUNT
+	KEY_LAYOUT, KEY_SCALE, KEY_GROUP, KEY_TRANS_A, KEY_COUNT
 };
 
 #define BIT(k) (1u << (k))
 
 static const char *const key_names[KEY_COUNT] = {
 	"in", "k", "stride", "dil", "pad", "mult", "out_c", "units", "dtype", "out_dtype",
-	"before", "after", "at", "perm", "layout", "scale", "group"
+	"before", "after", "at", "perm", "layout", "scale", "group", "trans_a"
 };
 
 static const char *const layout_names[] = { "nhwc", "nchw" };
@@ -77,6 +77,9 @@ static const struct dmo_opspec_key key_info[KEY_COUNT] = {
 	[KEY_GROUP] = { "group", "a positive integer dividing in's C and out_c", "1",
 			"conv2d, layout=nchw: groups of C/group input planes, each read by "
 			"out_c/group output planes (ONNX's Conv group)" },
+	[KEY_TRANS_A] = { "trans_a", "0 or 1", "0",
+			  "fc: 1 when the input NxK is stored transposed, K rows of N (ONNX's Gemm "
+			  "transA)" },
 };
 
 static const char *const fc_in_format = "NxK or K, positive integers";
@@ -156,7 +159,7 @@ static const struct {
 			      BIT(KEY_IN) | BIT(KEY_K) },
 	[DMO_OP_MAXPOOL] = { WINDOW_KEYS | BIT(KEY_DIL), BIT(KEY_IN) | BIT(KEY_K) },
 	[DMO_OP_AVGPOOL] = { WINDOW_KEYS, BIT(KEY_IN) | BIT(KEY_K) },
-	[DMO_OP_FC] = { BIT(KEY_IN) | BIT(KEY_UNITS) | BIT(KEY_DTYPE),
+	[DMO_OP_FC] = { BIT(KEY_IN) | BIT(KEY_UNITS) | BIT(KEY_DTYPE) | BIT(KEY_TRANS_A),
 			BIT(KEY_IN) | BIT(KEY_UNITS) },
 	[DMO_OP_RESHAPE] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_SOFTMAX] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
@@ -458,6 +461,11 @@ static int parse_value(struct dmo_opspec *s, enum key key, struct slice v,
 		break;
 	case KEY_GROUP:
 		rc = parse_uint(v, &s->group, 0);
+		break;
+	case KEY_TRANS_A:
+		rc = parse_uint(v, &s->trans_a, 1);
+		if (!rc && s->trans_a > 1)
+			rc = -1;
 		break;
 	case KEY_COUNT:
 		break;
@@ -843,10 +851,10 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 {
 	char pad[48];
 
-	if (s->op == DMO_OP_FC)
-		return snprintf(buf, len, "fc:in=%dx%d,units=%d,dtype=%s",
+	if (s->op == DMO_OP_FC) /* trans_a written only when set */
+		return snprintf(buf, len, "fc:in=%dx%d,units=%d,dtype=%s%s",
 				s->batch, s->in_c, s->out_c,
-				dmo_dtype_name(s->dtype));
+				dmo_dtype_name(s->dtype), s->trans_a ? ",trans_a=1" : "");
 	if (s->op < DMO_OP_CONV2D || (s->op >= DMO_OP_RESHAPE && s->op <= DMO_OP_DEQUANTIZE) ||
 	    s->op == DMO_OP_TANH || dmo_op_onnx_elementwise(s->op))
 		return snprintf(buf, len, "%s:in=%dx%dx%dx%d,dtype=%s%s%s",

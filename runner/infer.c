@@ -263,7 +263,7 @@ static int run_windowed(struct ctx *c)
 				    (unsigned long long)(batch * (uint64_t)filter->dims[0]));
 		c->p = (struct dk_params){ .batch = (int)batch, .in_h = 1, .in_w = 1,
 					   .in_c = filter->dims[1], .out_h = 1, .out_w = 1,
-					   .out_c = filter->dims[0] };
+					   .out_c = filter->dims[0], .trans_a = s->trans_a };
 	} else {
 		/* The axes of C, H and W in the tensors, and of the window and
 		 * of the channels (conv's input, dwconv's output) in the filter:

@@ -129,6 +129,9 @@ struct dmo_net_step {
 	/* ONNX's Conv group (nchw conv2d; 0 reads as 1): groups of in_c /
 	 * groups input channels, filters [oc][ic / groups][kh][kw]. */
 	int groups;
+	/* fc: the input is stored transposed (ONNX's Gemm transA), K rows of
+	 * the batch. */
+	int trans_a;
 };
 
 struct dmo_net {

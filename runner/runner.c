@@ -254,7 +254,7 @@ struct dmo_op_run *dmo_op_prepare(const struct dmo_opspec *spec, char *err,
 		.stride_h = spec->stride_h, .stride_w = spec->stride_w,
 		.dil_h = spec->dil_h, .dil_w = spec->dil_w,
 		.pad_top = spec->pad_top, .pad_left = spec->pad_left, .mult = spec->mult,
-		.beta = 1.0f, .groups = spec->group,
+		.beta = 1.0f, .groups = spec->group, .trans_a = spec->trans_a,
 	};
 	make_quant(r, &state);
 	switch (spec->op) {

@@ -3,7 +3,8 @@
 # exports that dmo used to plan at O_s 0: grouped Conv (conv2d's group key,
 # float and 8-bit), asymmetric padding (pad=TxLxBxR: explicit pads,
 # SAME_LOWER with an odd total), ceil_mode windows (more bottom/right
-# padding) and MaxPool's dilations (maxpool's dil, NCHW).  First op specs of these forms three ways under the real tool
+# padding), MaxPool's dilations (maxpool's dil, NCHW) and Gemm's transA
+# (fc's trans_a).  First op specs of these forms three ways under the real tool
 # (tool = tests/bruteforce_os on the trace = algorithmic, analytic <= exact,
 # native overlapped runs; lib.sh's three_ways) and the worked examples of
 # docs/formulas.md 3.9 and 3.10 by their hand derivations; then
@@ -30,8 +31,9 @@ maxpool:in=7x7x3,k=3,stride=2,pad=0x0x1x1
 maxpool:in=2x6x6x3,k=3,stride=2,pad=1x1x0x0,layout=nchw
 avgpool:in=7x6x2,k=2,stride=2,pad=1x0x0x1,layout=nchw
 maxpool:in=2x9x8x3,k=2x3,dil=2,stride=1x2,pad=1x0x0x2,layout=nchw
+fc:in=3x6,units=4,trans_a=1
 EOF
-three_ways "$WORK/specs" 12
+three_ways "$WORK/specs" 13
 
 # The worked examples (formulas.md 3.9, 3.10): O_s = algorithmic = analytic.
 # Grouped, 8x8x4 to 4 planes in 2 groups, pads 1: OB 256 elements, minus
@@ -58,6 +60,9 @@ expect_eq "3.10: dwconv2d, two rows of padding below" "284,284" \
 # 3.10.1: the dilated maxpool, OB 144 elements less lag_y 3: 141.
 expect_eq "3.10.1: dilated NCHW maxpool" "564,564" \
 	"$(formula_os maxpool:in=2x9x8x3,k=2x3,dil=2,stride=1x2,pad=1x0x0x2,layout=nchw)"
+
+# 3.10.2: Gemm's transA, 3 rows of 4 units: O_s = es * N = 12 bytes.
+expect_eq "3.10.2: fc with trans_a" "12,12" "$(formula_os fc:in=3x6,units=4,trans_a=1)"
 
 onnx_net_runs conv-forms
 f32_close "grouped Conv, SAME_LOWER, ceil_mode, pads 0,1,1,0: dmo infer = ONNX Runtime" \

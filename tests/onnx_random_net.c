@@ -24,11 +24,12 @@
  *
  * Printed on stdout, one line: the opset and the nodes, each op with its
  * chosen attributes, and "exotic" when the model holds a variant dmo may
- * refuse (count_include_pad with padding, transA, Softmax over an axis
- * that is not the last from opset 13 on): the test then accepts a refusal
- * naming a node, never a wrong answer.  Grouped convs, SAME_LOWER with an
- * odd total, asymmetric pads and ceil_mode that adds a window are mapped
- * (tests/onnx_ort_conv_forms.sh), so not exotic. */
+ * refuse (count_include_pad with padding, Softmax over an axis that is
+ * not the last from opset 13 on): the test then accepts a refusal naming a
+ * node, never a wrong answer.  Grouped convs, SAME_LOWER with an odd
+ * total, asymmetric pads, ceil_mode that adds a window, dilated MaxPools
+ * and Gemm's transA are mapped (tests/onnx_ort_conv_forms.sh), so not
+ * exotic. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -648,8 +649,6 @@ static struct value dense(const struct value *x)
 		int64_t cd[2] = { 1, units };
 		float alpha = pick(2) ? 1.0f : 0.5f + (float)pick(4) / 4, beta = pick(2) ? 1.0f : 0.25f;
 
-		if (trans_a) /* A given as [K, M]: dmo's fc reads A's rows */
-			exotic = 1;
 		in[1] = weights(2, wd);
 		if (c_kind == 0 && opset >= 11)
 			in[2] = NULL;

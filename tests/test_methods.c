@@ -206,8 +206,8 @@ static uint64_t oracle_os(const struct dmo_opspec *s)
 		uint64_t k = n / s->batch;
 		for (int b = 0; b < s->batch; b++)
 		for (int oc = 0; oc < s->out_c; oc++) {
-			for (uint64_t d = 0; d < k; d++)
-				rd(&o, b * k + d);
+			for (uint64_t d = 0; d < k; d++) /* trans_a: column b */
+				rd(&o, s->trans_a ? d * (uint64_t)s->batch + (uint64_t)b : b * k + d);
 			wr(&o, e++);
 		}
 		break;
@@ -512,8 +512,8 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 		snprintf(buf, len, "convt:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,out_c=%u,dtype=%s,layout=nchw",
 			 n, h, w, c, kh, kw, sh, sw, rnd(st, 1, 8), dt);
 	else if (!strcmp(op, "fc"))
-		snprintf(buf, len, "fc:in=%ux%u,units=%u,dtype=%s", n, rnd(st, 1, 64),
-			 rnd(st, 1, 64), dt);
+		snprintf(buf, len, "fc:in=%ux%u,units=%u,dtype=%s,trans_a=%u", rnd(st, 1, 3),
+			 rnd(st, 1, 64), rnd(st, 1, 64), dt, rnd(st, 0, 1));
 	else if (!strcmp(op, "quantize") || !strcmp(op, "dequantize"))
 		snprintf(buf, len, "%s:in=%ux%ux%ux%u,dtype=%s,out_dtype=%s", op, n, h, w, c, dt,
 			 dtypes[rnd(st, 0, 3)]);

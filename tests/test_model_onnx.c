@@ -541,10 +541,15 @@ START_TEST(gemm_and_elementwise)
 	B.dim[1][1].dim_value = 8;
 	attr_i(n, "transB", 1);
 	expect_layer("fc:in=2x8,units=3,dtype=f32", NULL);
-	/* Without an op spec, Y needs its value_info. */
+	/* transA: A stored 8x2 is K = 8 rows of M = 2, row m its column m. */
+	B.dim[0][0].dim_value = 8;
+	B.dim[0][1].dim_value = 2;
 	attr_i(n, "transA", 1);
-	value(OUT, "y", FLOAT, 2, 2, 3);
-	expect_layer(NULL, "transposed or not 2-D A");
+	expect_layer("fc:in=2x8,units=3,dtype=f32,trans_a=1", NULL);
+	/* Without an op spec (A's K 2 is not B's 8), Y needs its value_info. */
+	n->attribute[n->n_attribute - 1]->i = 0;
+	value(OUT, "y", FLOAT, 2, 8, 3);
+	expect_layer(NULL, "A's K (2) is not B's (8)");
 
 	/* Mul of two equal tensors; an int8 output of a float Mul. */
 	relu_graph();

@@ -63,6 +63,7 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 		g->kind = DMO_GEOM_CONV;
 		g->in_c = k > INT_MAX ? 0 : (int)k; /* rejected below */
 		g->out_c = s->out_c;
+		g->trans_a = s->trans_a;
 		break;
 	}
 	case DMO_OP_CONV2D:
@@ -208,7 +209,14 @@ INLINE void walk_window(const struct dmo_geom *g, visit_fn visit, void *ctx)
 			if (ny && nx)
 				pixel = ((b * (uint64_t)g->in_h + (uint64_t)iy) * W +
 					 (uint64_t)ix) * C;
-			if (g->kind == DMO_GEOM_CONV) {
+			if (g->kind == DMO_GEOM_CONV && g->trans_a) {
+				/* fc over a transposed input: row b is column
+				 * b, its K elements a batch apart. */
+				struct tap_box column = { .base = b, .ny = 1, .nx = 1, .nc = C,
+							  .sc = (uint64_t)g->batch };
+				for (int oc = 0; oc < g->out_c; oc++)
+					visit(ctx, out++, &column, 1);
+			} else if (g->kind == DMO_GEOM_CONV) {
 				box.base = pixel;
 				for (int oc = 0; oc < g->out_c; oc++)
 					visit(ctx, out++, &box, 1);

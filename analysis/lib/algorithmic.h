@@ -61,6 +61,8 @@ struct dmo_geom {
 	int groups;             /* PLANES: conv2d's group (1 unless grouped) or in_c
 				 * (dwconv2d, pools); IMAGES: conv2d's group */
 	int scale_h, scale_w;   /* NEAREST: output rows (columns) per input row (column) */
+	int trans_a;            /* CONV (fc): the input is K rows of batch, row b
+				 * reading column b */
 };
 
 /* Fill *G from a parsed spec.  Returns 0, or -1 (errno EINVAL) when the spec

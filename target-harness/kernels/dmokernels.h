@@ -118,6 +118,9 @@ struct dk_params {
 	 * each read by out_c / groups output planes (ONNX's Conv group); 0
 	 * or 1: one group. */
 	int groups;
+	/* fc: non-zero when the input is stored transposed, K rows of batch
+	 * (ONNX's Gemm transA): output row b reads in[d * batch + b]. */
+	int trans_a;
 };
 
 /* The share of one thread.  Contiguous (interleave == 0): thread INDEX owns

@@ -101,7 +101,8 @@ int DK_FN(fc)(const struct dk_params *p, const T *in, const W *filter,
 			continue;
 		ACC acc = 0;
 		for (size_t d = 0; d < k; d++)
-			acc += MAC(q, in[b * k + d], filter[oc * k + d]);
+			acc += MAC(q, in[p->trans_a ? d * (size_t)p->batch + (size_t)b : b * k + d],
+				   filter[oc * k + d]);
 		if (bias)
 			acc += bias[oc];
 		out[e] = FINISH(q, acc, oc);
