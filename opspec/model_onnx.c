@@ -270,52 +270,67 @@ static int64_t same_total(int64_t in, int64_t k, int64_t s, int64_t d)
 	return total > 0 ? total : 0;
 }
 
-/* pad=... of a window op over the NCHW input IN, windows K strided by S
- * dilated by D, from auto_pad/pads, or NULL (with WHY) when dmo's
- * symmetric-or-TensorFlow padding cannot express it.  SAME_LOWER with an
- * even total and explicit pads that put SAME_UPPER's odd row/column at
- * the end are TensorFlow's SAME. */
+/* pad=... of a window op over the NCHW input IN giving OUT, windows K
+ * strided by S dilated by D, from auto_pad/pads and (CEIL) a pool's
+ * ceil_mode, written into BUF; NULL (with WHY) when dmo cannot express it.
+ * TensorFlow's SAME split (SAME_UPPER, SAME_LOWER with an even total,
+ * explicit pads equal to it) is `same`; any other padding is explicit,
+ * PHxPW when symmetric, else TxLxBxR (SAME_LOWER with an odd total puts
+ * the odd row first).  ceil_mode's extra window at the end is a window over
+ * more bottom (right) padding: that padding grows to what OUT's size needs,
+ * refused when the window would start inside it (ONNX Runtime drops such
+ * a window; the kernels would read nothing for it). */
 static const char *window_pad(const Onnx__NodeProto *n, const struct dmo_model_tensor *in,
-			      const int64_t *k, const int64_t *s, const int64_t *d, char *buf,
-			      size_t len, const char **why)
+			      const struct dmo_model_tensor *out, const int64_t *k, const int64_t *s,
+			      const int64_t *d, int ceil, char *buf, size_t len, const char **why)
 {
-	int64_t pads[4];
-	int same_upper = 1;
+	int64_t pads[4] = { 0, 0, 0, 0 };
+	int same_upper = 1, lower = attr_string_is(n, "auto_pad", "SAME_LOWER");
 
+	/* ONNX's SAME and VALID outputs ignore ceil_mode. */
 	if (attr_string_is(n, "auto_pad", "SAME_UPPER"))
 		return "same";
 	if (attr_string_is(n, "auto_pad", "VALID"))
 		return "valid";
-	if (attr_string_is(n, "auto_pad", "SAME_LOWER")) {
-		for (int a = 0; a < 2; a++)
-			if (same_total(in->shape[2 + a], k[a], s[a], d[a]) % 2) {
-				*why = "auto_pad SAME_LOWER puts the odd padding first";
-				return NULL;
-			}
-		return "same";
-	}
-	if (!attr_string_is(n, "auto_pad", "NOTSET")) {
+	if (lower) {
+		ceil = 0;
+		for (int a = 0; a < 2; a++) {
+			int64_t total = same_total(in->shape[2 + a], k[a], s[a], d[a]);
+
+			pads[a] = total - total / 2;
+			pads[a + 2] = total / 2;
+		}
+	} else if (!attr_string_is(n, "auto_pad", "NOTSET")) {
 		*why = "an auto_pad other than NOTSET, SAME_UPPER, SAME_LOWER or VALID";
 		return NULL;
-	}
-	if (dmo_onnx_attr_ints(n, "pads", pads, 4, 0) != 0) {
+	} else if (dmo_onnx_attr_ints(n, "pads", pads, 4, 0) != 0) {
 		*why = "pads are not 2-D";
 		return NULL;
+	}
+	for (int a = 0; a < 2 && ceil && out->rank == 4; a++) {
+		/* In 128 bits: a file's sizes and strides are any int64. */
+		__int128 extent = (__int128)(k[a] - 1) * d[a] + 1;
+		__int128 need = (__int128)(out->shape[2 + a] - 1) * s[a] + extent - in->shape[2 + a] - pads[a];
+
+		if (need >= extent || need > INT32_MAX) {
+			*why = "ceil_mode adds a window that starts in the padding";
+			return NULL;
+		}
+		if (need > pads[a + 2])
+			pads[a + 2] = (int64_t)need;
 	}
 	for (int a = 0; a < 2; a++) {
 		int64_t total = same_total(in->shape[2 + a], k[a], s[a], d[a]);
 
 		same_upper &= pads[a] == total / 2 && pads[a + 2] == total - total / 2;
 	}
-	if (pads[0] != pads[2] || pads[1] != pads[3]) {
-		if (same_upper)
-			return "same";
-		/* Bottom/right padding only decides the output size: dmo's
-		 * kernels take it from there, when the output agrees. */
-		snprintf(buf, len, "%lldx%lld!", (long long)pads[0], (long long)pads[1]);
-		return buf;
-	}
-	snprintf(buf, len, "%lldx%lld", (long long)pads[0], (long long)pads[1]);
+	if (pads[0] == pads[2] && pads[1] == pads[3] && !lower)
+		snprintf(buf, len, "%lldx%lld", (long long)pads[0], (long long)pads[1]);
+	else if (same_upper)
+		return "same";
+	else
+		snprintf(buf, len, "%lldx%lldx%lldx%lld", (long long)pads[0], (long long)pads[1],
+			 (long long)pads[2], (long long)pads[3]);
 	return buf;
 }
 
@@ -833,9 +848,8 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	const int conv = qlinear_conv || !strcmp(op, "Conv"), matmul = qlinear_matmul || !strcmp(op, "MatMul");
 	struct dmo_model_tensor *in = operand(m, layer, 0), *out;
 	struct dmo_model_tensor *w = operand(m, layer, qlinear_conv || qlinear_matmul ? 3 : 1);
-	char text[256], shape[96], padbuf[48];
+	char text[256], shape[96], padbuf[96];
 	int64_t k[2], s[2], d[2];
-	int asym = 0;
 
 	if (layer->n_results != 1 || in == NULL)
 		return unsupported(o, layer, "not one input and one output tensor");
@@ -914,14 +928,20 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	}
 	if (!strcmp(op, "Gemm")) {
 		/* Y = alpha A B + beta C: fc reads A row by row against B's
-		 * columns whatever alpha, beta and C, when A is not transposed. */
+		 * columns whatever alpha, beta and C; with transA, A is stored
+		 * [K, M] and row m is its column m (trans_a). */
 		int trans_b = dmo_onnx_attr_int(n, "transB", 0) != 0;
+		int trans_a = dmo_onnx_attr_int(n, "transA", 0) != 0;
 
-		if (dmo_onnx_attr_int(n, "transA", 0) != 0 || in->rank != 2 || w == NULL || w->rank != 2)
-			return unsupported(o, layer, "transposed or not 2-D A");
-		snprintf(text, sizeof text, "fc:in=%lldx%lld,units=%lld,dtype=%s",
-			 (long long)in->shape[0], (long long)in->shape[1],
-			 (long long)w->shape[trans_b ? 0 : 1], dmo_dtype_name(in->dtype));
+		if (in->rank != 2 || w == NULL || w->rank != 2)
+			return unsupported(o, layer, "not 2-D A and B");
+		if (in->shape[!trans_a] != w->shape[trans_b])
+			return unsupported(o, layer, "A's K (%lld) is not B's (%lld)",
+					   (long long)in->shape[!trans_a], (long long)w->shape[trans_b]);
+		snprintf(text, sizeof text, "fc:in=%lldx%lld,units=%lld,dtype=%s%s",
+			 (long long)in->shape[trans_a], (long long)in->shape[!trans_a],
+			 (long long)w->shape[trans_b ? 0 : 1], dmo_dtype_name(in->dtype),
+			 trans_a ? ",trans_a=1" : "");
 		goto spec;
 	}
 	if (!strcmp(op, "ConvTranspose")) {
@@ -948,11 +968,8 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 			return unsupported(o, layer, "strides or dilations not 2-D");
 		k[0] = w->shape[2];
 		k[1] = w->shape[3];
-		if ((pad = window_pad(n, in, k, s, d, padbuf, sizeof padbuf, &why)) == NULL)
+		if ((pad = window_pad(n, in, out, k, s, d, 0, padbuf, sizeof padbuf, &why)) == NULL)
 			return unsupported(o, layer, "%s", why);
-		asym = pad[strlen(pad) - 1] == '!';
-		if (asym)
-			padbuf[strlen(padbuf) - 1] = '\0';
 		if (group == 1 && w->shape[1] == in->shape[1])
 			snprintf(text, sizeof text,
 				 "conv2d:in=%s,k=%lldx%lld,stride=%lldx%lld,dil=%lldx%lld,pad=%s,out_c=%lld,dtype=%s,layout=nchw",
@@ -965,32 +982,38 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 				 shape, (long long)k[0], (long long)k[1], (long long)s[0],
 				 (long long)s[1], (long long)d[0], (long long)d[1], pad,
 				 (long long)(w->shape[0] / group), dmo_dtype_name(in->dtype));
+		else if (group > 1 && w->shape[1] * group == in->shape[1] && w->shape[0] % group == 0)
+			/* Grouped (ResNeXt, ShuffleNet, RegNet): conv2d's group
+			 * key, ONNX Runtime's group-by-group order. */
+			snprintf(text, sizeof text,
+				 "conv2d:in=%s,k=%lldx%lld,stride=%lldx%lld,dil=%lldx%lld,pad=%s,out_c=%lld,group=%lld,dtype=%s,layout=nchw",
+				 shape, (long long)k[0], (long long)k[1], (long long)s[0],
+				 (long long)s[1], (long long)d[0], (long long)d[1], pad,
+				 (long long)w->shape[0], (long long)group, dmo_dtype_name(in->dtype));
 		else
-			return unsupported(o, layer, "grouped convolution (group %lld)",
-					   (long long)group);
+			return unsupported(o, layer, "grouped convolution (group %lld) whose weights "
+					   "do not divide the channels", (long long)group);
 	} else { /* MaxPool or AveragePool */
 		int avg = op[0] == 'A';
 
 		if (dmo_onnx_attr_ints(n, "kernel_shape", k, 2, 0) || k[0] <= 0 ||
 		    dmo_onnx_attr_ints(n, "strides", s, 2, 1) || dmo_onnx_attr_ints(n, "dilations", d, 2, 1))
 			return unsupported(o, layer, "not a 2-D window");
-		if (d[0] != 1 || d[1] != 1 || dmo_onnx_attr_int(n, "storage_order", 0) != 0 ||
+		if ((avg && (d[0] != 1 || d[1] != 1)) || dmo_onnx_attr_int(n, "storage_order", 0) != 0 ||
 		    layer->n_results != 1)
-			return unsupported(o, layer, "dilation, storage_order or indices output");
-		if ((pad = window_pad(n, in, k, s, d, padbuf, sizeof padbuf, &why)) == NULL)
+			return unsupported(o, layer, "AveragePool dilation, storage_order or indices output");
+		if ((pad = window_pad(n, in, out, k, s, d, dmo_onnx_attr_int(n, "ceil_mode", 0) != 0,
+				      padbuf, sizeof padbuf, &why)) == NULL)
 			return unsupported(o, layer, "%s", why);
-		asym = pad[strlen(pad) - 1] == '!';
-		if (asym)
-			padbuf[strlen(padbuf) - 1] = '\0';
-		/* ceil_mode: dmo's windows are floor's, the same when the
-		 * output size is. */
-		asym |= dmo_onnx_attr_int(n, "ceil_mode", 0) != 0;
 		if (avg && dmo_onnx_attr_int(n, "count_include_pad", 0) != 0 && strcmp(pad, "valid") &&
 		    strcmp(pad, "0x0"))
 			return unsupported(o, layer, "count_include_pad (dmo's average divides by the taps inside the image)");
 		snprintf(text, sizeof text, "%s:in=%s,k=%lldx%lld,stride=%lldx%lld,pad=%s,dtype=%s,layout=nchw",
 			 avg ? "avgpool" : "maxpool", shape, (long long)k[0], (long long)k[1],
 			 (long long)s[0], (long long)s[1], pad, dmo_dtype_name(in->dtype));
+		if (d[0] != 1 || d[1] != 1) /* MaxPool's dilations (opset 10 on) */
+			snprintf(text + strlen(text), sizeof text - strlen(text), ",dil=%lldx%lld",
+				 (long long)d[0], (long long)d[1]);
 	}
 spec:
 	{
@@ -1009,8 +1032,6 @@ spec:
 			dims[3] = spec.out_w;
 		}
 		if (window && (out->rank != 4 || memcmp(out->shape, dims, sizeof dims) != 0)) {
-			if (asym)
-				return unsupported(o, layer, "asymmetric padding or ceil_mode that changes the output size");
 			return fail(o, "node %zu (%s): output '%s' is not the %lldx%lldx%lldx%lld (NCHW) its attributes give",
 				    o->node + 1, op, out->name, (long long)dims[0], (long long)dims[1],
 				    (long long)dims[2], (long long)dims[3]);

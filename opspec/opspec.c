@@ -21,14 +21,14 @@
 enum key {
 	KEY_IN, KEY_K, KEY_STRIDE, KEY_DIL, KEY_PAD, KEY_MULT, KEY_OUT_C,
 	KEY_UNITS, KEY_DTYPE, KEY_OUT_DTYPE, KEY_BEFORE, KEY_AFTER, KEY_AT, KEY_PERM,
-	KEY_LAYOUT, KEY_SCALE, KEY_AXIS, KEY_COUNT
+	KEY_LAYOUT, KEY_SCALE, KEY_AXIS, KEY_GROUP, KEY_TRANS_A, KEY_COUNT
 };
 
 #define BIT(k) (1u << (k))
 
 static const char *const key_names[KEY_COUNT] = {
 	"in", "k", "stride", "dil", "pad", "mult", "out_c", "units", "dtype", "out_dtype",
-	"before", "after", "at", "perm", "layout", "scale", "axis"
+	"before", "after", "at", "perm", "layout", "scale", "axis", "group", "trans_a"
 };
 
 static const char *const layout_names[] = { "nhwc", "nchw" };
@@ -45,9 +45,10 @@ static const struct dmo_opspec_key key_info[KEY_COUNT] = {
 			 "the window's step" },
 	[KEY_DIL] = { "dil", "SHxSW or S, positive integers", "1",
 		      "the dilation: the distance between a filter's taps" },
-	[KEY_PAD] = { "pad", "same, valid or PHxPW", "valid",
+	[KEY_PAD] = { "pad", "same, valid, PHxPW or TxLxBxR", "valid",
 		      "same (TensorFlow's SAME: an odd row/column at the bottom/right), "
-		      "valid (none), or PH rows above and below and PW columns on each side" },
+		      "valid (none), PH rows above and below and PW columns on each side, "
+		      "or T rows above, L columns left, B rows below, R columns right" },
 	[KEY_MULT] = { "mult", "a positive integer", "1",
 		       "the depth multiplier: out_c = in's C x mult" },
 	[KEY_OUT_C] = { "out_c", "a positive integer", "required",
@@ -76,6 +77,12 @@ static const struct dmo_opspec_key key_info[KEY_COUNT] = {
 	[KEY_AXIS] = { "axis", "0, 1, 2 or 3", "3",
 		       "the NHWC axis a softmax normalises (3: rows of C; another: ONNX Runtime's "
 		       "order, the whole input read first)" },
+	[KEY_GROUP] = { "group", "a positive integer dividing in's C and out_c", "1",
+			"conv2d, layout=nchw: groups of C/group input planes, each read by "
+			"out_c/group output planes (ONNX's Conv group)" },
+	[KEY_TRANS_A] = { "trans_a", "0 or 1", "0",
+			  "fc: 1 when the input NxK is stored transposed, K rows of N (ONNX's Gemm "
+			  "transA)" },
 };
 
 static const char *const fc_in_format = "NxK or K, positive integers";
@@ -163,7 +170,8 @@ static const size_t dtype_sizes[DMO_DTYPE_COUNT] = { 4, 1, 2, 4, 1 };
 		     BIT(KEY_LAYOUT))
 
 /* Which keys each op accepts, and which of those it cannot do without.
- * Pooling takes no dilation: TensorFlow's pooling ops have none. */
+ * Average pooling takes no dilation (TensorFlow's pools have none); max
+ * pooling takes ONNX's MaxPool dilations in NCHW. */
 static const struct {
 	unsigned allowed, required;
 } op_keys[DMO_OP_COUNT] = {
@@ -171,13 +179,13 @@ static const struct {
 	[DMO_OP_RELU6] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_ADD] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_MUL] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
-	[DMO_OP_CONV2D] = { WINDOW_KEYS | BIT(KEY_DIL) | BIT(KEY_OUT_C),
+	[DMO_OP_CONV2D] = { WINDOW_KEYS | BIT(KEY_DIL) | BIT(KEY_OUT_C) | BIT(KEY_GROUP),
 			    BIT(KEY_IN) | BIT(KEY_K) | BIT(KEY_OUT_C) },
 	[DMO_OP_DWCONV2D] = { WINDOW_KEYS | BIT(KEY_DIL) | BIT(KEY_MULT),
 			      BIT(KEY_IN) | BIT(KEY_K) },
-	[DMO_OP_MAXPOOL] = { WINDOW_KEYS, BIT(KEY_IN) | BIT(KEY_K) },
+	[DMO_OP_MAXPOOL] = { WINDOW_KEYS | BIT(KEY_DIL), BIT(KEY_IN) | BIT(KEY_K) },
 	[DMO_OP_AVGPOOL] = { WINDOW_KEYS, BIT(KEY_IN) | BIT(KEY_K) },
-	[DMO_OP_FC] = { BIT(KEY_IN) | BIT(KEY_UNITS) | BIT(KEY_DTYPE),
+	[DMO_OP_FC] = { BIT(KEY_IN) | BIT(KEY_UNITS) | BIT(KEY_DTYPE) | BIT(KEY_TRANS_A),
 			BIT(KEY_IN) | BIT(KEY_UNITS) },
 	[DMO_OP_RESHAPE] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_SOFTMAX] = { ELEMENTWISE_KEYS | BIT(KEY_AXIS), BIT(KEY_IN) },
@@ -452,11 +460,17 @@ static int parse_value(struct dmo_opspec *s, enum key key, struct slice v,
 		} else if (slice_is(v, "valid")) {
 			s->pad = DMO_PAD_VALID;
 		} else {
-			rc = parse_dims(v, d, 2, 2, &n, 1);
+			/* PHxPW, or TxLxBxR as ONNX's pads (begins, then
+			 * ends). */
+			rc = parse_dims(v, d, 2, 4, &n, 1);
+			if (!rc && n == 3)
+				rc = -1;
 			if (!rc) {
 				s->pad = DMO_PAD_EXPLICIT;
-				s->pad_top = s->pad_bottom = d[0];
-				s->pad_left = s->pad_right = d[1];
+				s->pad_top = d[0];
+				s->pad_left = d[1];
+				s->pad_bottom = d[n == 4 ? 2 : 0];
+				s->pad_right = d[n == 4 ? 3 : 1];
 			}
 		}
 		break;
@@ -507,6 +521,14 @@ static int parse_value(struct dmo_opspec *s, enum key key, struct slice v,
 	case KEY_AXIS:
 		rc = parse_uint(v, &s->axis, 1);
 		if (!rc && s->axis > 3)
+			rc = -1;
+		break;
+	case KEY_GROUP:
+		rc = parse_uint(v, &s->group, 0);
+		break;
+	case KEY_TRANS_A:
+		rc = parse_uint(v, &s->trans_a, 1);
+		if (!rc && s->trans_a > 1)
 			rc = -1;
 		break;
 	case KEY_COUNT:
@@ -563,7 +585,7 @@ static int check_steps(const struct dmo_opspec *s, char *err, size_t err_len)
 	switch (s->op) {
 	case DMO_OP_CONV2D:
 	case DMO_OP_CONVT: /* convt: at most in_c x KH x KW products an element */
-		window = (uint64_t)s->in_c;
+		window = (uint64_t)s->in_c / (uint64_t)(s->group > 1 ? s->group : 1);
 		/* fall through */
 	case DMO_OP_DWCONV2D:
 	case DMO_OP_MAXPOOL:
@@ -680,13 +702,26 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 		/* An explicit pad as wide as the dilated kernel would leave
 		 * windows entirely outside the image (avgpool divides by 0). */
 		if (s->pad == DMO_PAD_EXPLICIT &&
-		    ((int64_t)s->pad_top > (int64_t)(s->k_h - 1) * s->dil_h ||
-		     (int64_t)s->pad_left > (int64_t)(s->k_w - 1) * s->dil_w))
+		    ((int64_t)(s->pad_top > s->pad_bottom ? s->pad_top : s->pad_bottom) >
+			     (int64_t)(s->k_h - 1) * s->dil_h ||
+		     (int64_t)(s->pad_left > s->pad_right ? s->pad_left : s->pad_right) >
+			     (int64_t)(s->k_w - 1) * s->dil_w))
 			return dmo_errf(err, err_len,
-				    "bad value for 'pad': %dx%d must be smaller than the dilated kernel %" PRId64 "x%" PRId64,
-				    s->pad_top, s->pad_left,
+				    "bad value for 'pad': %dx%dx%dx%d (top, left, bottom, right) must each be "
+				    "smaller than the dilated kernel %" PRId64 "x%" PRId64,
+				    s->pad_top, s->pad_left, s->pad_bottom, s->pad_right,
 				    (int64_t)(s->k_h - 1) * s->dil_h + 1,
 				    (int64_t)(s->k_w - 1) * s->dil_w + 1);
+		if (s->op == DMO_OP_MAXPOOL && (s->dil_h > 1 || s->dil_w > 1) &&
+		    s->layout != DMO_LAYOUT_NCHW)
+			return dmo_errf(err, err_len, "key 'dil' of maxpool needs layout=nchw (the dilated "
+				    "pool is NCHW, ONNX's MaxPool)");
+		if (s->group > 1 && s->layout != DMO_LAYOUT_NCHW)
+			return dmo_errf(err, err_len, "key 'group' needs layout=nchw (the grouped kernel is NCHW)");
+		if (s->in_c % s->group || s->out_c % s->group)
+			return dmo_errf(err, err_len,
+				    "bad value for 'group': %d must divide in's %d channels and out_c %d",
+				    s->group, s->in_c, s->out_c);
 		int64_t oh = resolve_axis(s->pad, s->in_h, s->k_h, s->stride_h,
 					  s->dil_h, &s->pad_top, &s->pad_bottom);
 		int64_t ow = resolve_axis(s->pad, s->in_w, s->k_w, s->stride_w,
@@ -772,7 +807,7 @@ int dmo_opspec_parse(const char *text, struct dmo_opspec *spec, char *err,
 	struct dmo_opspec s = {
 		.k_h = 1, .k_w = 1, .stride_h = 1, .stride_w = 1,
 		.dil_h = 1, .dil_w = 1, .pad = DMO_PAD_VALID, .mult = 1,
-		.scale_h = 1, .scale_w = 1, .axis = 3,
+		.scale_h = 1, .scale_w = 1, .axis = 3, .group = 1,
 		.dtype = DMO_F32, .out_dtype = DMO_I8,
 	};
 	unsigned seen = 0;
@@ -876,12 +911,12 @@ int dmo_opspec_parse(const char *text, struct dmo_opspec *spec, char *err,
 
 int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 {
-	char pad[32];
+	char pad[48];
 
-	if (s->op == DMO_OP_FC)
-		return snprintf(buf, len, "fc:in=%dx%d,units=%d,dtype=%s",
+	if (s->op == DMO_OP_FC) /* trans_a written only when set */
+		return snprintf(buf, len, "fc:in=%dx%d,units=%d,dtype=%s%s",
 				s->batch, s->in_c, s->out_c,
-				dmo_dtype_name(s->dtype));
+				dmo_dtype_name(s->dtype), s->trans_a ? ",trans_a=1" : "");
 	if (s->op < DMO_OP_CONV2D || (s->op >= DMO_OP_RESHAPE && s->op <= DMO_OP_DEQUANTIZE) ||
 	    s->op == DMO_OP_TANH || dmo_op_onnx_elementwise(s->op) || dmo_op_reduce(s->op) ||
 	    s->op == DMO_OP_LOGSOFTMAX) {
@@ -915,12 +950,19 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 		return snprintf(buf, len, "transpose:in=%dx%dx%dx%d,perm=%dx%dx%dx%d,dtype=%s",
 				s->batch, s->in_h, s->in_w, s->in_c, s->perm[0], s->perm[1],
 				s->perm[2], s->perm[3], dmo_dtype_name(s->dtype));
-	if (s->pad == DMO_PAD_EXPLICIT)
+	if (s->pad == DMO_PAD_EXPLICIT && (s->pad_top != s->pad_bottom || s->pad_left != s->pad_right))
+		snprintf(pad, sizeof pad, "%dx%dx%dx%d", s->pad_top, s->pad_left, s->pad_bottom,
+			 s->pad_right);
+	else if (s->pad == DMO_PAD_EXPLICIT)
 		snprintf(pad, sizeof pad, "%dx%d", s->pad_top, s->pad_left);
 	else
 		snprintf(pad, sizeof pad, "%s", s->pad == DMO_PAD_SAME ? "same" : "valid");
-	char extra[48] = "";
-	if (s->op == DMO_OP_CONV2D)
+	char extra[64] = "";
+	/* group is written when it is not 1, as layout below. */
+	if (s->op == DMO_OP_CONV2D && s->group > 1)
+		snprintf(extra, sizeof extra, ",dil=%dx%d,out_c=%d,group=%d", s->dil_h,
+			 s->dil_w, s->out_c, s->group);
+	else if (s->op == DMO_OP_CONV2D)
 		snprintf(extra, sizeof extra, ",dil=%dx%d,out_c=%d", s->dil_h,
 			 s->dil_w, s->out_c);
 	else if (s->op == DMO_OP_CONVT)
@@ -928,6 +970,8 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 	else if (s->op == DMO_OP_DWCONV2D)
 		snprintf(extra, sizeof extra, ",dil=%dx%d,mult=%d", s->dil_h,
 			 s->dil_w, s->mult);
+	else if (s->op == DMO_OP_MAXPOOL && (s->dil_h > 1 || s->dil_w > 1))
+		snprintf(extra, sizeof extra, ",dil=%dx%d", s->dil_h, s->dil_w);
 	/* layout is written when it is not the default, so that every NHWC
 	 * spec keeps the text it always had. */
 	return snprintf(buf, len,

@@ -118,6 +118,12 @@ struct dmo_opspec {
 	/* softmax, logsoftmax: the NHWC axis normalised (3, the last, by
 	 * default; another one runs in ONNX Runtime's transposing order). */
 	int axis;
+	/* conv2d, layout=nchw: groups of in_c / group input planes, each read
+	 * by out_c / group output planes (ONNX's Conv group; 1 by default). */
+	int group;
+	/* fc: 1 when the input is stored transposed, K rows of N (ONNX's
+	 * Gemm transA): output row n reads column n. */
+	int trans_a;
 };
 
 /* Parse TEXT.  On success fill *SPEC and return 0.  On failure return -1 and

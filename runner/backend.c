@@ -267,10 +267,18 @@ struct dmo_backend_run *dmo_backend_prepare(struct dmo_backend_handle *handle,
 					    const struct dmo_opspec *spec, const void *in2,
 					    char *err, size_t err_len)
 {
-	struct dmo_op_run *weights = dmo_op_prepare(spec, err, err_len);
+	struct dmo_op_run *weights;
 	struct dmo_op_weights w;
 	char text[512];
 
+	/* The ABI's op has NHWC buffers and no groups: an NCHW spec (a
+	 * grouped conv2d among them) is the reference kernels' alone. */
+	if (spec->layout == DMO_LAYOUT_NCHW && strcmp(handle->desc.name, "ref") != 0) {
+		snprintf(err, err_len, "backend %s takes NHWC op specs only (the backend ABI has no "
+			 "layout or group); layout=nchw runs on ref", handle->desc.name);
+		return NULL;
+	}
+	weights = dmo_op_prepare(spec, err, err_len);
 	if (weights == NULL)
 		return NULL;
 	dmo_op_weights(weights, &w);

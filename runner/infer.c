@@ -263,7 +263,7 @@ static int run_windowed(struct ctx *c)
 				    (unsigned long long)(batch * (uint64_t)filter->dims[0]));
 		c->p = (struct dk_params){ .batch = (int)batch, .in_h = 1, .in_w = 1,
 					   .in_c = filter->dims[1], .out_h = 1, .out_w = 1,
-					   .out_c = filter->dims[0] };
+					   .out_c = filter->dims[0], .trans_a = s->trans_a };
 	} else {
 		/* The axes of C, H and W in the tensors, and of the window and
 		 * of the channels (conv's input, dwconv's output) in the filter:
@@ -281,18 +281,21 @@ static int run_windowed(struct ctx *c)
 					   .out_h = out->dims[H], .out_w = out->dims[W],
 					   .out_c = out->dims[C],
 					   .stride_h = s->stride_h, .stride_w = s->stride_w,
-					   .dil_h = pool || !s->dil_h ? 1 : s->dil_h,
-					   .dil_w = pool || !s->dil_w ? 1 : s->dil_w, .mult = 1 };
+					   .dil_h = !s->dil_h ? 1 : s->dil_h,
+					   .dil_w = !s->dil_w ? 1 : s->dil_w, .mult = 1 };
 		c->p.k_h = pool ? s->filter_h : filter->dims[KH];
 		c->p.k_w = pool ? s->filter_w : filter->dims[KW];
 		if (c->p.stride_h < 1 || c->p.stride_w < 1 || c->p.k_h < 1 || c->p.k_w < 1)
 			return fail(c, "stride and filter size must be positive");
 		if (out->dims[0] != in->dims[0])
 			return fail(c, "batch changes");
-		if (s->op == DMO_NET_CONV2D && (filter->dims[0] != c->p.out_c || filter->dims[FC_] != c->p.in_c))
-			return fail(c, "filter %dx%dx%dx%d does not match %d -> %d channels",
+		c->p.groups = s->op == DMO_NET_CONV2D && s->nchw && s->groups > 1 ? s->groups : 1;
+		if (s->op == DMO_NET_CONV2D &&
+		    (filter->dims[0] != c->p.out_c || (int64_t)filter->dims[FC_] * c->p.groups != c->p.in_c ||
+		     c->p.out_c % c->p.groups))
+			return fail(c, "filter %dx%dx%dx%d does not match %d -> %d channels in %d group(s)",
 				    filter->dims[0], filter->dims[1], filter->dims[2], filter->dims[3],
-				    c->p.in_c, c->p.out_c);
+				    c->p.in_c, c->p.out_c, c->p.groups);
 		if (s->op == DMO_NET_DWCONV2D) {
 			c->p.mult = s->mult ? s->mult : c->p.out_c / c->p.in_c;
 			if (filter->dims[DW_ONE] != 1 || filter->dims[DW_OC] != c->p.out_c ||
@@ -312,7 +315,7 @@ static int run_windowed(struct ctx *c)
 		uint64_t steps = elems(out), window = (uint64_t)c->p.k_h * (uint64_t)c->p.k_w;
 		if (__builtin_mul_overflow(steps, window, &steps) ||
 		    (s->op == DMO_NET_CONV2D &&
-		     __builtin_mul_overflow(steps, (uint64_t)c->p.in_c, &steps)) ||
+		     __builtin_mul_overflow(steps, (uint64_t)(c->p.in_c / c->p.groups), &steps)) ||
 		    steps > DMO_MAX_WINDOW_STEPS)
 			return fail(c, "the op takes more than 2^40 window steps (a %dx%d window)",
 				    c->p.k_h, c->p.k_w);

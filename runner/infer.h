@@ -147,6 +147,12 @@ struct dmo_net_step {
 	 * real_scales).  The net owns them. */
 	const float *real_scales;
 	int n_real_scales;
+	/* ONNX's Conv group (nchw conv2d; 0 reads as 1): groups of in_c /
+	 * groups input channels, filters [oc][ic / groups][kh][kw]. */
+	int groups;
+	/* fc: the input is stored transposed (ONNX's Gemm transA), K rows of
+	 * the batch. */
+	int trans_a;
 };
 
 struct dmo_net {

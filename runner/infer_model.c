@@ -582,6 +582,8 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net,
 		s->filter_h = l->op.k_h;
 		s->filter_w = l->op.k_w;
 		s->mult = l->op.mult;
+		s->groups = l->op.group;
+		s->trans_a = l->op.trans_a;
 		if (l->op.pad == DMO_PAD_EXPLICIT && model->format != DMO_FORMAT_ONNX) {
 			/* TFLite has SAME and VALID only: a file that says
 			 * otherwise is not what its reader resolved. */

@@ -142,6 +142,9 @@ TESTS += tests/layout_ops_tool.sh tests/nchw_ops_tool.sh tests/onnx_ew_tool.sh t
 EXTRA_DIST += tests/layout_ops_tool.sh tests/nchw_ops_tool.sh tests/onnx_ew_tool.sh tests/onnx_ort_ew.sh tests/resize_tool.sh tests/onnx_ort_resize.sh tests/onnx_ort_unary.sh
 TESTS += tests/convt_tool.sh tests/onnx_ort_convt.sh
 EXTRA_DIST += tests/convt_tool.sh tests/onnx_ort_convt.sh
+# Grouped Conv, asymmetric padding and ceil_mode (formulas.md 3.9, 3.10).
+TESTS += tests/onnx_ort_conv_forms.sh
+EXTRA_DIST += tests/onnx_ort_conv_forms.sh
 TESTS += tests/cli_conventions.sh
 # valgrind --tool=dmo with nothing set up (dmo.out.PID, the tool's FIFO).
 TESTS += tests/bare_valgrind.sh

@@ -1,4 +1,4 @@
-/* onnx_net.c [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|--unary] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
+/* onnx_net.c [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|--unary|--conv-forms|--qlinear-grouped] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
  * ONNX file (opset 13, every weight an initializer, every intermediate
  * shape in value_info) and one input for it, for the ONNX end-to-end tests:
  * dmo infer against ONNX Runtime, plan --verify with its real weights, run
@@ -73,7 +73,23 @@
  *   x 1x4x5x6 -> PRelu (slope 4x1x1) = p -> Div by sqrt(2) -> Erf
  *   -> Add 1 -> Mul(p, that) -> Mul by 0.5 = gelu -> Softmax (axis 1)
  *   -> Log -> Elu (alpha 0.5) -> Identity -> LogSoftmax (axis 2)
- *   -> Neg -> Sqrt -> ReduceSum (axes [3], an initializer) = y 1x4x5x1 */
+ *   -> Neg -> Sqrt -> ReduceSum (axes [3], an initializer) = y 1x4x5x1
+ *
+ * --conv-forms writes the Conv and pooling forms of docs/formulas.md 3.9
+ * and 3.10, two images:
+ *
+ *   x 2x4x13x14 -> Conv group 2 (W 6x2x3x3, bias 6, dilations 2, pads
+ *   top 1, left 0, bottom 2, right 1) = a 2x6x12x11 -> Relu = r
+ *   -> Conv group 3 (W 6x2x3x3, strides 2, auto_pad SAME_LOWER: an odd
+ *   total of rows, 1 above, 0 below) = c 2x6x6x6
+ *   -> MaxPool 3x3 strides 2 ceil_mode (a third window over one more
+ *   row/column of padding) = m 2x6x3x3
+ *   -> AveragePool 2x2 (pads top 0, left 1, bottom 1, right 0) = y 2x6x3x3
+ *
+ * --qlinear-grouped writes a grouped QLinearConv as --qlinear's (uint8
+ * activations, int8 weights with per-channel scales, bias):
+ *
+ *   x 2x4x6x6 -> QLinearConv group 2 (W 6x2x3x3, pads 1,0,0,1) = y 2x6x5x5 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -561,6 +577,81 @@ static size_t unary(void)
 	return 4 * 5 * 6;
 }
 
+/* ---- --conv-forms: grouped Conv, asymmetric padding, ceil_mode ---- */
+
+/* ONNX's pads attribute: TOP, LEFT (begins), BOTTOM, RIGHT (ends). */
+static Onnx__AttributeProto *attr_pads(int64_t top, int64_t left, int64_t bottom, int64_t right)
+{
+	Onnx__AttributeProto *at = attr_ints("pads", top, left, 4);
+
+	at->ints[2] = bottom;
+	at->ints[3] = right;
+	return at;
+}
+
+/* The --conv-forms model; returns as cnn(). */
+static size_t conv_forms(void)
+{
+	static const int64_t d_x[] = { 2, 4, 13, 14 }, d_w[] = { 6, 2, 3, 3 }, d_b[] = { 6 },
+			     d_a[] = { 2, 6, 12, 11 }, d_c[] = { 2, 6, 6, 6 }, d_y[] = { 2, 6, 3, 3 };
+	static char *in_a[] = { "x", "w1", "b1", NULL }, *in_r[] = { "a", NULL },
+		    *in_c[] = { "r", "w2", NULL }, *in_m[] = { "c", NULL }, *in_y[] = { "m", NULL };
+
+	weights("w1", 4, d_w);
+	weights("b1", 1, d_b);
+	weights("w2", 4, d_w);
+	node("Conv", in_a, "a", attr_scalar("group", 2, 0, 0), attr_ints("dilations", 2, 2, 2),
+	     attr_pads(1, 0, 2, 1));
+	node("Relu", in_r, "r", NULL, NULL, NULL);
+	node("Conv", in_c, "c", attr_scalar("group", 3, 0, 0), attr_ints("strides", 2, 2, 2),
+	     attr_string("auto_pad", "SAME_LOWER"));
+	node("MaxPool", in_m, "m", attr_ints("kernel_shape", 3, 3, 2), attr_ints("strides", 2, 2, 2),
+	     attr_scalar("ceil_mode", 1, 0, 0));
+	node("AveragePool", in_y, "y", attr_ints("kernel_shape", 2, 2, 2), attr_pads(0, 1, 1, 0), NULL);
+	input_list[0] = value_info("x", 4, d_x);
+	output_list[0] = value_info("y", 4, d_y);
+	info_list[0] = value_info("a", 4, d_a);
+	info_list[1] = value_info("r", 4, d_a);
+	info_list[2] = value_info("c", 4, d_c);
+	info_list[3] = value_info("m", 4, d_y);
+	return 2 * 4 * 13 * 14;
+}
+
+/* The --qlinear-grouped model (uint8 activations, int8 weights, as
+ * --qlinear); returns as cnn(). */
+static size_t qlinear_grouped(void)
+{
+	static const int64_t d_x[] = { 2, 4, 6, 6 }, d_w[] = { 6, 2, 3, 3 }, d_six[] = { 6 },
+			     d_y[] = { 2, 6, 5, 5 };
+	static const float x_scale = 1.0f / 64, y_scale = 1.0f / 32;
+	static const uint8_t zero_act = 128;
+	static const int8_t zero_w = 0;
+	static float w_scales[6];
+	static int8_t w[6 * 2 * 3 * 3];
+	static int32_t bias[6];
+	static char *in_y[] = { "x", "x_scale", "act_zero", "w", "w_scale", "w_zero", "y_scale",
+				"act_zero", "bias", NULL };
+	const int i8 = ONNX__TENSOR_PROTO__DATA_TYPE__INT8, f32 = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
+
+	for (size_t k = 0; k < sizeof w; k++)
+		w[k] = next_int8();
+	for (int m = 0; m < 6; m++) {
+		w_scales[m] = (0.3f + 0.05f * (float)m) / 127;
+		bias[m] = (int32_t)(next_value() * 500);
+	}
+	constant("x_scale", 0, NULL, f32, &x_scale, sizeof x_scale);
+	constant("act_zero", 0, NULL, ONNX__TENSOR_PROTO__DATA_TYPE__UINT8, &zero_act, 1);
+	constant("w", 4, d_w, i8, w, sizeof w);
+	constant("w_scale", 1, d_six, f32, w_scales, sizeof w_scales);
+	constant("w_zero", 0, NULL, i8, &zero_w, 1);
+	constant("y_scale", 0, NULL, f32, &y_scale, sizeof y_scale);
+	constant("bias", 1, d_six, ONNX__TENSOR_PROTO__DATA_TYPE__INT32, bias, sizeof bias);
+	node("QLinearConv", in_y, "y", attr_scalar("group", 2, 0, 0), attr_pads(1, 0, 0, 1), NULL);
+	input_list[0] = value_info_of("x", 4, d_x, ONNX__TENSOR_PROTO__DATA_TYPE__UINT8);
+	output_list[0] = value_info_of("y", 4, d_y, ONNX__TENSOR_PROTO__DATA_TYPE__UINT8);
+	return 2 * 4 * 6 * 6;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc == 4 ? argv[1] : "";
@@ -568,17 +659,20 @@ int main(int argc, char **argv)
 	int is_qlinear = !strcmp(mode, "--qlinear"), is_qlinear_i8 = !strcmp(mode, "--qlinear-i8");
 	int is_ew = !strcmp(mode, "--ew"), is_resize = !strcmp(mode, "--resize");
 	int is_convt = !strcmp(mode, "--convt"), is_unary = !strcmp(mode, "--unary");
+	int is_forms = !strcmp(mode, "--conv-forms"), is_qgroup = !strcmp(mode, "--qlinear-grouped");
 
 	if ((argc != 3 && argc != 4) ||
 	    (argc == 4 && !is_ops && !is_qdq && !is_qlinear && !is_qlinear_i8 && !is_ew && !is_resize &&
-	     !is_convt && !is_unary)) {
-		fprintf(stderr, "usage: onnx_net [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|--unary] "
-				"MODEL.onnx INPUT.bin\n");
+	     !is_convt && !is_unary && !is_forms && !is_qgroup)) {
+		fprintf(stderr, "usage: onnx_net [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|"
+				"--unary|--conv-forms|--qlinear-grouped] MODEL.onnx INPUT.bin\n");
 		return 2;
 	}
 	argv += argc - 3;
 	size_t n_x = is_ew ? elementwise()
 		   : is_resize ? resize()
+		   : is_forms ? conv_forms()
+		   : is_qgroup ? qlinear_grouped()
 		   : is_convt ? transposed()
 		   : is_unary ? unary()
 		   : is_ops || is_qdq ? ops(is_qdq)
@@ -619,8 +713,10 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 1;
 	}
-	float x[3 * 12 * 12];
+	float x[2 * 4 * 13 * 14]; /* --conv-forms' input, the largest */
 	unsigned char bytes[2 * 3 * 10 * 10]; /* --qlinear's: uint8 or int8 */
+	if (is_qgroup)
+		is_qlinear = 1; /* a uint8 input as --qlinear's */
 	for (size_t k = 0; k < n_x; k++)
 		if (is_qlinear || is_qlinear_i8)
 			bytes[k] = (unsigned char)(next_value() * 128 + 128);

@@ -14,8 +14,8 @@
 #    running that layer (`dmo run --model --trace=full`), a simulated
 #    overlapped arena that shares no code with the replay;
 #  - the model stripped of its value_info (tests/onnx_strip) plans the same.
-# A model the generator marks "exotic" (a variant dmo may not map, e.g. a
-# grouped conv) may instead be refused, exit 2 with a message naming the
+# A model the generator marks "exotic" (a variant dmo may not map, e.g.
+# count_include_pad with padding) may instead be refused, exit 2 with a message naming the
 # layer (its number and name); any other refusal, or a wrong answer, fails.
 # RANDOM_ONNX_SEEDS="FIRST LAST" picks the seeds (default 1 16, about a
 # minute; docs/models.md has a longer run).  Skipped (77) without node

@@ -115,19 +115,21 @@ static void read_taps(struct oracle *o, const struct dmo_opspec *s, int b, int o
 
 /* kernels_nchw.c's loop order (docs/kernels.md, "NCHW kernels"): batch,
  * out_c, out_y, out_x, then the in-image taps of each plane of out_c's
- * group (conv2d: every plane; dwconv2d: plane out_c / mult; pools: their
- * own, undilated). */
+ * group (conv2d: the in_c / group planes of group oc / (out_c / group);
+ * dwconv2d: plane out_c / mult; pools: their own, maxpool's dilated). */
 static void oracle_nchw(struct oracle *o, const struct dmo_opspec *s)
 {
 	int conv = s->op == DMO_OP_CONV2D, pool = s->op == DMO_OP_MAXPOOL || s->op == DMO_OP_AVGPOOL;
-	int dh = pool ? 1 : s->dil_h, dw = pool ? 1 : s->dil_w, mult = pool ? 1 : s->mult;
+	int dh = s->dil_h, dw = s->dil_w, mult = pool ? 1 : s->mult;
+	int planes = s->in_c / s->group, per_group = s->out_c / s->group;
 	uint64_t e = 0;
 
 	for (int b = 0; b < s->batch; b++)
 	for (int oc = 0; oc < s->out_c; oc++)
 	for (int oy = 0; oy < s->out_h; oy++)
 	for (int ox = 0; ox < s->out_w; ox++) {
-		for (int c = conv ? 0 : oc / mult; c < (conv ? s->in_c : oc / mult + 1); c++)
+		int first = conv ? oc / per_group * planes : oc / mult;
+		for (int c = first; c < first + (conv ? planes : 1); c++)
 			read_taps(o, s, b, oy, ox, c, dh, dw);
 		wr(o, e++);
 	}
@@ -204,8 +206,8 @@ static uint64_t oracle_os(const struct dmo_opspec *s)
 		uint64_t k = n / s->batch;
 		for (int b = 0; b < s->batch; b++)
 		for (int oc = 0; oc < s->out_c; oc++) {
-			for (uint64_t d = 0; d < k; d++)
-				rd(&o, b * k + d);
+			for (uint64_t d = 0; d < k; d++) /* trans_a: column b */
+				rd(&o, s->trans_a ? d * (uint64_t)s->batch + (uint64_t)b : b * k + d);
 			wr(&o, e++);
 		}
 		break;
@@ -333,6 +335,10 @@ static const char *const small[] = {
 	"avgpool:in=2x6x6x2,k=3,stride=1,pad=1x1,layout=nchw",
 	"conv2d:in=2x8x8x3,k=3,out_c=4,pad=1x1,dtype=i8,layout=nchw",
 	"dwconv2d:in=3x5x5x2,k=3,stride=2,mult=3,dtype=u8,layout=nchw",
+	"conv2d:in=2x7x6x6,k=3,out_c=9,pad=1x0x2x1,group=3,layout=nchw",
+	"conv2d:in=2x6x6x4,k=3,out_c=6,group=2,dtype=i8,layout=nchw",
+	"dwconv2d:in=9x8x3,k=3,stride=2,pad=0x1x2x1,mult=2", "maxpool:in=7x7x2,k=3,stride=2,pad=1x1x0x0",
+	"maxpool:in=2x9x8x3,k=2x3,dil=2,stride=1x2,pad=1x0x0x2,layout=nchw",
 };
 
 START_TEST(test_small_configs)
@@ -476,23 +482,35 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 	if (k >= 18 && k != 25) /* tanh and ONNX's ops but resize: f32 their only kernel */
 		dt = "f32";
 	unsigned n = rnd(st, 1, 2), h = rnd(st, 1, 16), w = rnd(st, 1, 16), c = rnd(st, 1, 8);
-	char pad[16];
+	char pad[32];
 	unsigned kh = rnd(st, 1, 7), kw = rnd(st, 1, 7);
 
-	switch (rnd(st, 0, 2)) {
+	switch (rnd(st, 0, 3)) {
 	case 0: snprintf(pad, sizeof pad, "same"); break;
 	case 1: snprintf(pad, sizeof pad, "valid"); break;
-	default: snprintf(pad, sizeof pad, "%ux%u", rnd(st, 0, kh - 1), rnd(st, 0, kw - 1)); break;
+	case 2: snprintf(pad, sizeof pad, "%ux%u", rnd(st, 0, kh - 1), rnd(st, 0, kw - 1)); break;
+	default: /* asymmetric: top, left, bottom, right (formulas.md 3.10) */
+		snprintf(pad, sizeof pad, "%ux%ux%ux%u", rnd(st, 0, kh - 1), rnd(st, 0, kw - 1),
+			 rnd(st, 0, kh - 1), rnd(st, 0, kw - 1));
+		break;
 	}
 	unsigned sh = rnd(st, 1, 3), sw = rnd(st, 1, 3), dh = rnd(st, 1, 2), dw = rnd(st, 1, 2);
-	/* The windowed ops in NCHW half of the time. */
+	/* The windowed ops in NCHW half of the time; an NCHW conv2d in
+	 * groups (formulas.md 3.9) half of that: a divisor of C. */
 	const char *layout = rnd(st, 0, 1) ? ",layout=nchw" : "";
+	unsigned group = 1;
+	for (unsigned g = c; *layout && g > 1 && rnd(st, 0, 1); g--)
+		if (c % g == 0)
+			group = g;
 	if (!strcmp(op, "conv2d"))
-		snprintf(buf, len, "conv2d:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,dil=%ux%u,pad=%s,out_c=%u,dtype=%s%s",
-			 n, h, w, c, kh, kw, sh, sw, dh, dw, pad, rnd(st, 1, 8), dt, layout);
+		snprintf(buf, len, "conv2d:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,dil=%ux%u,pad=%s,out_c=%u,group=%u,dtype=%s%s",
+			 n, h, w, c, kh, kw, sh, sw, dh, dw, pad, group * rnd(st, 1, 4), group, dt, layout);
 	else if (!strcmp(op, "dwconv2d"))
 		snprintf(buf, len, "dwconv2d:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,dil=%ux%u,pad=%s,mult=%u,dtype=%s%s",
 			 n, h, w, c, kh, kw, sh, sw, dh, dw, pad, rnd(st, 1, 4), dt, layout);
+	else if (!strcmp(op, "maxpool") && *layout) /* ONNX's MaxPool: dilated in NCHW */
+		snprintf(buf, len, "maxpool:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,dil=%ux%u,pad=%s,dtype=%s%s",
+			 n, h, w, c, kh, kw, sh, sw, dh, dw, pad, dt, layout);
 	else if (!strcmp(op, "maxpool") || !strcmp(op, "avgpool"))
 		snprintf(buf, len, "%s:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,pad=%s,dtype=%s%s",
 			 op, n, h, w, c, kh, kw, sh, sw, pad, dt, layout);
@@ -500,8 +518,8 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 		snprintf(buf, len, "convt:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,out_c=%u,dtype=%s,layout=nchw",
 			 n, h, w, c, kh, kw, sh, sw, rnd(st, 1, 8), dt);
 	else if (!strcmp(op, "fc"))
-		snprintf(buf, len, "fc:in=%ux%u,units=%u,dtype=%s", n, rnd(st, 1, 64),
-			 rnd(st, 1, 64), dt);
+		snprintf(buf, len, "fc:in=%ux%u,units=%u,dtype=%s,trans_a=%u", rnd(st, 1, 3),
+			 rnd(st, 1, 64), rnd(st, 1, 64), dt, rnd(st, 0, 1));
 	else if (!strcmp(op, "quantize") || !strcmp(op, "dequantize"))
 		snprintf(buf, len, "%s:in=%ux%ux%ux%u,dtype=%s,out_dtype=%s", op, n, h, w, c, dt,
 			 dtypes[rnd(st, 0, 3)]);

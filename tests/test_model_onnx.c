@@ -541,10 +541,15 @@ START_TEST(gemm_and_elementwise)
 	B.dim[1][1].dim_value = 8;
 	attr_i(n, "transB", 1);
 	expect_layer("fc:in=2x8,units=3,dtype=f32", NULL);
-	/* Without an op spec, Y needs its value_info. */
+	/* transA: A stored 8x2 is K = 8 rows of M = 2, row m its column m. */
+	B.dim[0][0].dim_value = 8;
+	B.dim[0][1].dim_value = 2;
 	attr_i(n, "transA", 1);
-	value(OUT, "y", FLOAT, 2, 2, 3);
-	expect_layer(NULL, "transposed or not 2-D A");
+	expect_layer("fc:in=2x8,units=3,dtype=f32,trans_a=1", NULL);
+	/* Without an op spec (A's K 2 is not B's 8), Y needs its value_info. */
+	n->attribute[n->n_attribute - 1]->i = 0;
+	value(OUT, "y", FLOAT, 2, 8, 3);
+	expect_layer(NULL, "A's K (2) is not B's (8)");
 
 	/* Mul of two equal tensors; an int8 output of a float Mul. */
 	relu_graph();
@@ -611,14 +616,14 @@ START_TEST(conv_faults)
 	expect_layer("conv2d:in=1x4x4x3,k=3x3,stride=1x1,dil=1x1,pad=valid,out_c=2,dtype=f32,layout=nchw", NULL);
 	/* SAME_LOWER, stride 1: total padding (4 - 1) + 3 - 4 = 2, one row
 	 * each side as SAME_UPPER's; stride 2: (2 - 1) * 2 + 3 - 4 = 1, the
-	 * odd row at the top, which dmo's windows do not have. */
+	 * odd row (column) at the top (left): pads 1, 1, 0, 0. */
 	n = conv_graph(2, 4, 4);
 	attr_s(n, "auto_pad", "SAME_LOWER");
 	expect_layer("conv2d:in=1x4x4x3,k=3x3,stride=1x1,dil=1x1,pad=same,out_c=2,dtype=f32,layout=nchw", NULL);
 	n = conv_graph(2, 2, 2);
 	attr_s(n, "auto_pad", "SAME_LOWER");
 	attr_ints(n, "strides", 2, 2, 2);
-	expect_layer(NULL, "auto_pad SAME_LOWER puts the odd padding first");
+	expect_layer("conv2d:in=1x4x4x3,k=3x3,stride=2x2,dil=1x1,pad=1x1x0x0,out_c=2,dtype=f32,layout=nchw", NULL);
 	/* Stride 2 with pads 0,0,1,1 are SAME_UPPER's (that odd row at the
 	 * bottom): 2x2, pad=same. */
 	n = conv_graph(2, 2, 2);
@@ -632,15 +637,14 @@ START_TEST(conv_faults)
 	attr_ints(n, "strides", 3, 1, 1, 1);
 	expect_layer(NULL, "strides or dilations not 2-D");
 
-	/* pads 0,0,1,1 (bottom and right only): 4 + 1 - 3 + 1 = 3 rows,
-	 * which dmo's symmetric pad=0x0 does not give; with a 2x2 output
-	 * given instead the padding changes nothing and is read. */
+	/* pads 0,0,1,1 (bottom and right only): 4 + 1 - 3 + 1 = 3 rows, the
+	 * four-number form; a 2x2 output given instead contradicts them. */
 	n = conv_graph(2, 3, 3);
 	attr_ints(n, "pads", 4, 0, 0, 1, 1);
-	expect_layer(NULL, "asymmetric padding or ceil_mode that changes the output size");
+	expect_layer("conv2d:in=1x4x4x3,k=3x3,stride=1x1,dil=1x1,pad=0x0x1x1,out_c=2,dtype=f32,layout=nchw", NULL);
 	n = conv_graph(2, 2, 2);
 	attr_ints(n, "pads", 4, 0, 0, 1, 1);
-	expect_layer("conv2d:in=1x4x4x3,k=3x3,stride=1x1,dil=1x1,pad=0x0,out_c=2,dtype=f32,layout=nchw", NULL);
+	refused("m.onnx: node 1 (Conv): output 'y' is not the 1x2x3x3 (NCHW) its attributes give");
 	/* An output of the wrong size, symmetric pads. */
 	conv_graph(2, 3, 3);
 	refused("m.onnx: node 1 (Conv): output 'y' is not the 1x2x2x2 (NCHW) its attributes give");
@@ -652,7 +656,7 @@ START_TEST(conv_faults)
 	attr_i(n, "group", 3);
 	expect_layer("dwconv2d:in=1x4x4x3,k=3x3,stride=1x1,dil=1x1,pad=0x0,mult=2,dtype=f32,layout=nchw", NULL);
 	B.dim[1][1].dim_value = 3;
-	expect_layer(NULL, "grouped convolution (group 3)");
+	expect_layer(NULL, "grouped convolution (group 3) whose weights do not divide the channels");
 
 	/* W of rank 3. */
 	start();
@@ -688,7 +692,9 @@ START_TEST(pool_faults)
 	expect_layer(NULL, "not a 2-D window");
 	/* ceil_mode, 2x2 windows over 4: stride 2 gives ceil(2 / 2) + 1 = 2
 	 * as floor does, read; stride 3 gives ceil(2 / 3) + 1 = 2 where floor
-	 * gives 1, a window dmo's kernels do not compute. */
+	 * gives 1: the second window starts at 3 and needs (2 - 1) * 3 + 2 -
+	 * 4 = 1 row (column) of padding below (right), TensorFlow's SAME
+	 * split of that total (0 above, 1 below): pad=same. */
 	n = pool_graph("MaxPool", 2, 2);
 	attr_ints(n, "kernel_shape", 2, 2, 2);
 	attr_ints(n, "strides", 2, 2, 2);
@@ -698,11 +704,20 @@ START_TEST(pool_faults)
 	attr_ints(n, "kernel_shape", 2, 2, 2);
 	attr_ints(n, "strides", 2, 3, 3);
 	attr_i(n, "ceil_mode", 1);
-	expect_layer(NULL, "asymmetric padding or ceil_mode that changes the output size");
-	n = pool_graph("MaxPool", 2, 2);
+	expect_layer("maxpool:in=1x4x4x3,k=2x2,stride=3x3,pad=same,dtype=f32,layout=nchw", NULL);
+	/* An output claiming a third window, which would start in the
+	 * padding (ONNX drops such a window): 2 * 3 + 2 - 4 = 4 rows below,
+	 * wider than the window. */
+	n = pool_graph("MaxPool", 3, 3);
+	attr_ints(n, "kernel_shape", 2, 2, 2);
+	attr_ints(n, "strides", 2, 3, 3);
+	attr_i(n, "ceil_mode", 1);
+	expect_layer(NULL, "ceil_mode adds a window that starts in the padding");
+	/* SAME_LOWER 2x2 stride 1: total 3 + 2 - 4 = 1, the odd row first. */
+	n = pool_graph("MaxPool", 4, 4);
 	attr_ints(n, "kernel_shape", 2, 2, 2);
 	attr_s(n, "auto_pad", "SAME_LOWER");
-	expect_layer(NULL, "auto_pad SAME_LOWER puts the odd padding first");
+	expect_layer("maxpool:in=1x4x4x3,k=2x2,stride=1x1,pad=1x1x0x0,dtype=f32,layout=nchw", NULL);
 	/* MaxPool's optional second output, the indices. */
 	start();
 	value(IN, "x", FLOAT, 4, 1, 3, 4, 4);

@@ -60,6 +60,14 @@ static const struct shape_case {
 	{ "maxpool:in=9x9x1,k=1,stride=4,pad=same", 1, 3, 3, 1, 0, 0, 0, 0, 324, 36 },
 	/* explicit pad: (5 + 2 - 3) / 1 + 1 = 5; width (6 + 0 - 3)/2 + 1 = 2 */
 	{ "avgpool:in=2x5x6x3,k=3,stride=1x2,pad=1x0", 2, 5, 2, 3, 1, 0, 1, 0, 720, 240 },
+	/* four pads, top 1 left 0 bottom 2 right 1: (5 + 3 - 3) + 1 = 6 rows;
+	 * (6 + 1 - 3) / 2 + 1 = 3 columns */
+	{ "avgpool:in=2x5x6x3,k=3,stride=1x2,pad=1x0x2x1", 2, 6, 3, 3, 1, 0, 2, 1, 720, 432 },
+	/* dilated max pooling, NCHW: windows 2x3 dilated 2 span 3x5: (9 - 3)
+	 * + 1 = 7 rows, (8 + 2 - 5) / 2 + 1 = 3 columns */
+	{ "maxpool:in=2x9x8x3,k=2x3,dil=2,stride=1x2,pad=0x0x0x2,layout=nchw", 2, 7, 3, 3, 0, 0, 0, 2, 1728, 504 },
+	/* grouped, NCHW: 9 = 3 groups of 3 planes to 6 = 3 of 2 */
+	{ "conv2d:in=7x7x9,k=3,pad=1x1,out_c=6,group=3,layout=nchw", 1, 7, 7, 6, 1, 1, 1, 1, 1764, 1176 },
 	/* KWS first layer: SAME on 49x10, 10x4 stride 2 -> 25x5 */
 	{ "conv2d:in=49x10x1,k=10x4,stride=2,pad=same,out_c=64", 1, 25, 5, 64, 4, 1, 5, 1, 1960, 32000 },
 	/* fc forms */
@@ -162,7 +170,8 @@ static const struct error_case {
 	{ "maxpool:in=4x4x1", "missing required key 'k'" },
 	{ "relu", "missing required key 'in'" },
 	{ "relu:units=3,in=1x1x1", "'units' does not apply to relu" },
-	{ "maxpool:in=4x4x1,k=2,dil=2", "'dil' does not apply to maxpool" },
+	{ "avgpool:in=4x4x1,k=2,dil=2", "'dil' does not apply to avgpool" },
+	{ "maxpool:in=4x4x1,k=2,dil=2", "key 'dil' of maxpool needs layout=nchw" },
 	{ "conv2d:in=4x4x1,k=2,out_c=1,mult=2", "'mult' does not apply" },
 	{ "relu:in=0x2x2", "bad value for 'in'" },
 	{ "relu:in=-1x2x2", "bad value for 'in'" },
@@ -178,6 +187,11 @@ static const struct error_case {
 	{ "conv2d:in=8x4x1,k=3x5,out_c=1", "output width would be empty" },
 	{ "avgpool:in=4x4x1,k=3,pad=3x0", "bad value for 'pad'" },
 	{ "avgpool:in=4x4x1,k=3,pad=sometimes", "bad value for 'pad'" },
+	{ "avgpool:in=4x4x1,k=3,pad=1x1x1", "bad value for 'pad'" },
+	{ "avgpool:in=4x4x1,k=3,pad=0x0x3x0", "bad value for 'pad': 0x0x3x0 (top, left, bottom, right)" },
+	{ "conv2d:in=4x4x4,k=3,out_c=4,group=2", "key 'group' needs layout=nchw" },
+	{ "conv2d:in=4x4x4,k=3,out_c=6,group=4,layout=nchw", "bad value for 'group': 4 must divide" },
+	{ "dwconv2d:in=4x4x4,k=3,group=2,layout=nchw", "key 'group' does not apply to dwconv2d" },
 	{ "relu:in=2x2x2,dtype=f64", "bad value for 'dtype'" },
 	{ "relu:in=2049x2048x1024,dtype=i8", "input buffer" },
 	{ "conv2d:in=64x64x1,k=1,out_c=1000000", "output buffer exceeds 4 GiB (check 'out_c')" },

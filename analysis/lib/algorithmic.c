@@ -66,6 +66,7 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 		g->kind = DMO_GEOM_CONV;
 		g->in_c = k > INT_MAX ? 0 : (int)k; /* rejected below */
 		g->out_c = s->out_c;
+		g->trans_a = s->trans_a;
 		break;
 	}
 	case DMO_OP_CONV2D:
@@ -78,14 +79,13 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 		g->k_h = s->k_h, g->k_w = s->k_w;
 		g->stride_h = s->stride_h, g->stride_w = s->stride_w;
 		g->pad_top = s->pad_top, g->pad_left = s->pad_left;
-		/* The reference pools take no dilation. */
-		if (s->op == DMO_OP_CONV2D || s->op == DMO_OP_DWCONV2D)
-			g->dil_h = s->dil_h, g->dil_w = s->dil_w;
+		/* Pools: 1 but an NCHW maxpool's (ONNX's MaxPool). */
+		g->dil_h = s->dil_h, g->dil_w = s->dil_w;
 		if (s->op == DMO_OP_DWCONV2D)
 			g->mult = s->mult;
 		if (s->layout == DMO_LAYOUT_NCHW) {
 			g->kind = dmo_opspec_image_at_a_time(s) ? DMO_GEOM_IMAGES : DMO_GEOM_PLANES;
-			g->groups = s->op == DMO_OP_CONV2D ? 1 : s->in_c;
+			g->groups = s->op == DMO_OP_CONV2D ? s->group : s->in_c;
 		}
 		break;
 	case DMO_OP_CONVT:
@@ -231,7 +231,14 @@ INLINE void walk_window(const struct dmo_geom *g, visit_fn visit, void *ctx)
 			if (ny && nx)
 				pixel = ((b * (uint64_t)g->in_h + (uint64_t)iy) * W +
 					 (uint64_t)ix) * C;
-			if (g->kind == DMO_GEOM_CONV) {
+			if (g->kind == DMO_GEOM_CONV && g->trans_a) {
+				/* fc over a transposed input: row b is column
+				 * b, its K elements a batch apart. */
+				struct tap_box column = { .base = b, .ny = 1, .nx = 1, .nc = C,
+							  .sc = (uint64_t)g->batch };
+				for (int oc = 0; oc < g->out_c; oc++)
+					visit(ctx, out++, &column, 1);
+			} else if (g->kind == DMO_GEOM_CONV) {
 				box.base = pixel;
 				for (int oc = 0; oc < g->out_c; oc++)
 					visit(ctx, out++, &box, 1);

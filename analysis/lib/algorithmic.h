@@ -58,8 +58,11 @@ struct dmo_geom {
 	uint64_t out_elem_size; /* bytes per output element */
 	int out_batch;
 	int before[4], perm[4]; /* GATHER, NHWC axes */
-	int groups;             /* PLANES: 1 (conv2d) or in_c (dwconv2d, pools) */
+	int groups;             /* PLANES: conv2d's group (1 unless grouped) or in_c
+				 * (dwconv2d, pools); IMAGES: conv2d's group */
 	int scale_h, scale_w;   /* NEAREST: output rows (columns) per input row (column) */
+	int trans_a;            /* CONV (fc): the input is K rows of batch, row b
+				 * reading column b */
 };
 
 /* Fill *G from a parsed spec.  Returns 0, or -1 (errno EINVAL) when the spec

@@ -124,6 +124,14 @@ int dmo_analytic_geom(const struct dmo_geom *g, struct dmo_analytic_result *res)
 	case DMO_GEOM_NEAREST:
 		closed_form(g, nearest_raw(g), 1, res);
 		return 0;
+	case DMO_GEOM_CONV:
+		/* 3.10.2: fc over a transposed input, es * batch exactly (row
+		 * b reads element b first; the last element attains it). */
+		if (g->trans_a) {
+			closed_form(g, (i128)g->elem_size * g->batch, 1, res);
+			return 0;
+		}
+		break;
 	default:
 		break;
 	}

@@ -116,6 +116,13 @@ struct dk_params {
 	struct dk_quant q;
 	float gamma;    /* selu: gamma (x > 0 ? x : alpha (e^x - 1)) */
 	float exponent; /* pow: x^exponent */
+	/* NCHW conv2d (f32, i8, u8): groups of in_c / groups input planes,
+	 * each read by out_c / groups output planes (ONNX's Conv group); 0
+	 * or 1: one group. */
+	int groups;
+	/* fc: non-zero when the input is stored transposed, K rows of batch
+	 * (ONNX's Gemm transA): output row b reads in[d * batch + b]. */
+	int trans_a;
 };
 
 /* The share of one thread.  Contiguous (interleave == 0): thread INDEX owns
@@ -185,7 +192,8 @@ int dk_avgpool_i16(const struct dk_params *p, const int16_t *in,
 
 /* NCHW (ONNX's memory order), float32 (kernels_nchw.c): the same
  * dk_params, with tensors dense N x C x H x W and ONNX's filters
- * [out_c][in_c / groups][k_h][k_w] (dwconv2d: [in_c * mult][1][k_h][k_w]).
+ * [out_c][in_c / groups][k_h][k_w] (conv2d's groups: p->groups;
+ * dwconv2d: [in_c * mult][1][k_h][k_w]).
  * Loop order: batch, out_c, out_y, out_x, then in_c of out_c's group,
  * filter_y, filter_x: the output in flat NCHW order, plane by plane. */
 int dk_conv2d_nchw_f32(const struct dk_params *p, const float *in,

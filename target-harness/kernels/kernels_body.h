@@ -13,7 +13,8 @@ int DK_FN(conv2d)(const struct dk_params *p, const T *in, const W *filter,
 {
 	struct share sh;
 
-	if (!in || !filter || !out || check_params(p, KIND_CONV) ||
+	/* Groups are NCHW's alone (kernels_nchw*.c). */
+	if (!in || !filter || !out || check_params(p, KIND_CONV) || conv_groups(p) > 1 ||
 	    share_init(&sh, t, out_elems(p)))
 		return -1;
 	const struct dk_quant *q = &p->q;
@@ -100,7 +101,8 @@ int DK_FN(fc)(const struct dk_params *p, const T *in, const W *filter,
 			continue;
 		ACC acc = 0;
 		for (size_t d = 0; d < k; d++)
-			acc += MAC(q, in[b * k + d], filter[oc * k + d]);
+			acc += MAC(q, in[p->trans_a ? d * (size_t)p->batch + (size_t)b : b * k + d],
+				   filter[oc * k + d]);
 		if (bias)
 			acc += bias[oc];
 		out[e] = FINISH(q, acc, oc);

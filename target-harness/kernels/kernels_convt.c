@@ -60,7 +60,8 @@ int dk_convt_nchw_f32(const struct dk_params *p, const float *in, const float *f
 	struct share sh;
 	int rc = 0;
 
-	if (!in || !filter || !out || check_params(p, KIND_CONV) || p->pad_top || p->pad_left ||
+	if (!in || !filter || !out || check_params(p, KIND_CONV) || conv_groups(p) > 1 ||
+	    p->pad_top || p->pad_left ||
 	    p->out_h != (p->in_h - 1) * p->stride_h + p->k_h ||
 	    p->out_w != (p->in_w - 1) * p->stride_w + p->k_w)
 		return -1;

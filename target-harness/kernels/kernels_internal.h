@@ -30,7 +30,14 @@ static inline int check_params(const struct dk_params *p, enum kind kind)
 		return -1;
 	if (kind == KIND_DWCONV)
 		return p->mult >= 1 && (long long)p->in_c * p->mult == p->out_c ? 0 : -1;
-	return 0;
+	return p->groups >= 0 && (p->groups < 2 || (p->in_c % p->groups == 0 && p->out_c % p->groups == 0))
+		       ? 0 : -1;
+}
+
+/* The groups of an NCHW conv2d (dk_params: 0 reads as 1). */
+static inline int conv_groups(const struct dk_params *p)
+{
+	return p->groups > 1 ? p->groups : 1;
 }
 
 /* The output elements one thread owns; see struct dk_thread. */

@@ -9,11 +9,13 @@
  * so the output is written in its flat NCHW order, one output plane after
  * the other, each element once, right after its reduction.  A group is the
  * in_c / groups input planes an output plane reads: all of them for conv2d
- * (groups = 1), its own plane for dwconv2d (out_c = m + in_c * mult) and
- * the pools.  ONNX Runtime computes a group the same way plane by plane:
- * Conv<float> runs MlasConv per image and group, which writes the group's
- * output planes after reading that group's input planes; pooling walks one
- * channel plane at a time.  Within a plane MLAS expands blocks of windows
+ * (groups = 1), in_c / p->groups for a grouped conv2d (ONNX's group; its
+ * out_c / groups output planes follow each other), its own plane for
+ * dwconv2d (out_c = m + in_c * mult) and the pools.  ONNX Runtime computes
+ * a group the same way plane by plane: Conv<float> runs MlasConv, whose
+ * loop over batch and groups (or its threads' split of those pairs) reads
+ * one group's input planes and writes that group's output planes before
+ * the next group; pooling walks one channel plane at a time.  Within a plane MLAS expands blocks of windows
  * into a scratch buffer (im2col) and multiplies them by blocks, where this
  * kernel reads each window right before its output element: the order of
  * planes, which decides how much of the input stays needed, is the same.
@@ -32,8 +34,8 @@ static float window_nchw(const struct dk_params *p, const float *plane0, int pla
 			 const float *filter, int oy, int ox, int average)
 {
 	const size_t plane_size = (size_t)p->in_h * p->in_w;
-	/* Pooling has no dilation (its callers may leave dil unset). */
-	const int dil_h = filter ? p->dil_h : 1, dil_w = filter ? p->dil_w : 1;
+	/* A pool's callers may leave dil unset (0): undilated. */
+	const int dil_h = p->dil_h > 1 ? p->dil_h : 1, dil_w = p->dil_w > 1 ? p->dil_w : 1;
 	float acc = filter || average ? 0 : -FLT_MAX;
 	int count = 0;
 
@@ -95,7 +97,7 @@ int dk_conv2d_nchw_f32(const struct dk_params *p, const float *in, const float *
 {
 	if (!in || !filter || !out || check_params(p, KIND_CONV))
 		return -1;
-	return run_nchw(p, 1, in, filter, bias, out, t, 0);
+	return run_nchw(p, conv_groups(p), in, filter, bias, out, t, 0);
 }
 
 int dk_dwconv2d_nchw_f32(const struct dk_params *p, const float *in, const float *filter,
