@@ -326,33 +326,39 @@ static void nhwc(const struct dmo_model_tensor *t, char *buf, size_t len)
 		 (long long)t->shape[3], (long long)t->shape[1]);
 }
 
-/* Why dmo's convt (kernels_convt.c) cannot run ConvTranspose node N over
- * IN with weights W, or NULL, with its strides in S: dmo maps 2-D float32,
- * group 1, no dilation, padding, output_padding or output_shape, weights
- * [C][M][KH][KW] (PaddleOCR's detector's 2x2 stride 2 layers and
- * any other kernel and stride). */
-static const char *convt_refusal(const Onnx__NodeProto *n, const struct dmo_model_tensor *in,
-				 const struct dmo_model_tensor *w, int64_t *s)
+/* The convt op spec of ConvTranspose node N over IN with weights W into
+ * TEXT, or why dmo's convt (kernels_convt.c) cannot run it: dmo maps 2-D
+ * float32 with weights [C][M / group][KH][KW], any strides, dilations,
+ * group, pads, auto_pad, output_shape and output_padding whose extra rows
+ * stay below the stride (as ONNX Runtime's col2im needs), resolved as
+ * ONNX Runtime resolves them (dmo_onnx_convt_axes). */
+static const char *convt_spec(const Onnx__NodeProto *n, const struct dmo_model_tensor *in,
+			      const struct dmo_model_tensor *w, char *text, size_t len)
 {
-	int64_t d[2], pads[4], outpad[2];
+	struct dmo_onnx_convt_axis a[2];
+	int64_t group = dmo_onnx_attr_int(n, "group", 1);
+	const char *why;
+	char shape[96];
 
 	if (in->rank != 4 || in->dtype != DMO_F32)
 		return "not a 2-D float32 ConvTranspose (dmo's convt is NCHW f32)";
 	if (w == NULL || w->rank != 4 || w->shape[0] != in->shape[1])
-		return "weights are not C x M x KH x KW";
-	if (dmo_onnx_attr_int(n, "group", 1) != 1)
-		return "grouped ConvTranspose (dmo's convt has group 1)";
-	if (dmo_onnx_attr_ints(n, "strides", s, 2, 1) || dmo_onnx_attr_ints(n, "dilations", d, 2, 1) ||
-	    dmo_onnx_attr_ints(n, "pads", pads, 4, 0) ||
-	    dmo_onnx_attr_ints(n, "output_padding", outpad, 2, 0))
-		return "strides, dilations, pads or output_padding not 2-D";
-	if (d[0] != 1 || d[1] != 1)
-		return "dilated ConvTranspose (dmo's convt has none)";
-	if (pads[0] || pads[1] || pads[2] || pads[3] || outpad[0] || outpad[1] ||
-	    dmo_onnx_attr(n, "output_shape") != NULL ||
-	    (dmo_onnx_attr(n, "auto_pad") != NULL && !attr_string_is(n, "auto_pad", "NOTSET") &&
-	     !attr_string_is(n, "auto_pad", "VALID")))
-		return "pads, output_padding, output_shape or auto_pad (dmo's convt has no padding)";
+		return "weights are not C x M/group x KH x KW";
+	if (group < 1 || in->shape[1] % group)
+		return "a group that does not divide the input channels";
+	if (dmo_onnx_convt_axes(n, 2, in->shape + 2, w->shape + 2, a, &why))
+		return why;
+	if (a[0].out_pad >= a[0].stride || a[1].out_pad >= a[1].stride)
+		return "output_padding (or an output_shape past the unpadded output) not below the stride";
+	nhwc(in, shape, sizeof shape);
+	snprintf(text, len,
+		 "convt:in=%s,k=%lldx%lld,stride=%lldx%lld,dil=%lldx%lld,pad=%lldx%lldx%lldx%lld,"
+		 "out_pad=%lldx%lld,group=%lld,out_c=%lld,dtype=f32,layout=nchw",
+		 shape, (long long)w->shape[2], (long long)w->shape[3], (long long)a[0].stride,
+		 (long long)a[1].stride, (long long)a[0].dil, (long long)a[1].dil,
+		 (long long)a[0].pad_head, (long long)a[1].pad_head, (long long)a[0].pad_tail,
+		 (long long)a[1].pad_tail, (long long)a[0].out_pad, (long long)a[1].out_pad,
+		 (long long)group, (long long)(w->shape[1] * group));
 	return NULL;
 }
 
@@ -821,12 +827,8 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		goto spec;
 	}
 	if (!strcmp(op, "ConvTranspose")) {
-		if ((why = convt_refusal(n, in, w, s)) != NULL)
+		if ((why = convt_spec(n, in, w, text, sizeof text)) != NULL)
 			return unsupported(o, layer, "%s", why);
-		nhwc(in, shape, sizeof shape);
-		snprintf(text, sizeof text, "convt:in=%s,k=%lldx%lld,stride=%lldx%lld,out_c=%lld,dtype=f32,layout=nchw",
-			 shape, (long long)w->shape[2], (long long)w->shape[3], (long long)s[0],
-			 (long long)s[1], (long long)w->shape[1]);
 		goto spec;
 	}
 	if (!conv && strcmp(op, "MaxPool") && strcmp(op, "AveragePool"))

@@ -264,13 +264,87 @@ static int conv(struct infer *x, size_t xk, size_t wk, int32_t type)
 	return window(x, xk, kernel, w->dims[0], type);
 }
 
+/* Whether string attribute NAME of N is VALUE (absent: NOTSET). */
+static int attr_is(const Onnx__NodeProto *n, const char *name, const char *value)
+{
+	const Onnx__AttributeProto *a = dmo_onnx_attr(n, name);
+
+	if (a == NULL || !a->has_s)
+		return !strcmp(value, "NOTSET");
+	return a->s.len == strlen(value) && !memcmp(a->s.data, value, a->s.len);
+}
+
+int dmo_onnx_convt_axes(const Onnx__NodeProto *n, int ns, const int64_t *in, const int64_t *k,
+			struct dmo_onnx_convt_axis *axes, const char **why)
+{
+	int64_t s[DMO_MODEL_MAX_RANK], d[DMO_MODEL_MAX_RANK], adj[DMO_MODEL_MAX_RANK],
+		shape[DMO_MODEL_MAX_RANK + 2], p[2 * DMO_MODEL_MAX_RANK];
+	int same = attr_is(n, "auto_pad", "SAME_UPPER") || attr_is(n, "auto_pad", "SAME_LOWER"),
+	    lead = 0;
+
+	if (ns < 1 || ns > DMO_MODEL_MAX_RANK - 2 || dmo_onnx_attr_ints(n, "strides", s, (size_t)ns, 1) ||
+	    dmo_onnx_attr_ints(n, "dilations", d, (size_t)ns, 1) ||
+	    dmo_onnx_attr_ints(n, "output_padding", adj, (size_t)ns, 0) ||
+	    dmo_onnx_attr_ints(n, "pads", p, 2 * (size_t)ns, 0)) {
+		*why = "strides, dilations, output_padding or pads not of the input's spatial axes";
+		return -1;
+	}
+	/* output_shape: the spatial sizes, or N and C first. */
+	if (dmo_onnx_attr_ints(n, "output_shape", shape, (size_t)ns, -1) &&
+	    dmo_onnx_attr_ints(n, "output_shape", shape, (size_t)ns + 2, -1)) {
+		*why = "output_shape not of the input's spatial axes";
+		return -1;
+	}
+	if (dmo_onnx_attr(n, "output_shape") && dmo_onnx_attr(n, "output_shape")->n_ints == (size_t)ns + 2)
+		lead = 2;
+	if (!same && !attr_is(n, "auto_pad", "NOTSET") && !attr_is(n, "auto_pad", "VALID")) {
+		*why = "an auto_pad other than NOTSET, VALID, SAME_UPPER and SAME_LOWER";
+		return -1;
+	}
+	for (int i = 0; i < ns; i++) {
+		struct dmo_onnx_convt_axis *a = &axes[i];
+		int64_t full, target = shape[lead + i], total;
+
+		if (k[i] <= 0 || s[i] <= 0 || d[i] <= 0 || adj[i] < 0 || p[i] < 0 || p[ns + i] < 0 ||
+		    k[i] > INT32_MAX || s[i] > INT32_MAX || d[i] > INT32_MAX || in[i] > INT32_MAX) {
+			*why = "a kernel, stride or dilation below 1 or a negative pad";
+			return -1;
+		}
+		full = (in[i] - 1) * s[i] + adj[i] + (k[i] - 1) * d[i] + 1;
+		*a = (struct dmo_onnx_convt_axis){ .stride = s[i], .dil = d[i], .out_pad = adj[i],
+						   .pad_head = attr_is(n, "auto_pad", "NOTSET") ? p[i] : 0,
+						   .pad_tail = attr_is(n, "auto_pad", "NOTSET") ? p[ns + i] : 0 };
+		if (target < 0 && same)
+			target = in[i] * s[i];
+		if (target >= 0) {
+			/* ONNX Runtime's total padding, split with the odd one
+			 * at the end but for SAME_LOWER; an output larger than
+			 * the unpadded one takes its extra rows at the end. */
+			total = full - target;
+			a->pad_head = total < 0 ? 0 : attr_is(n, "auto_pad", "SAME_LOWER") ? total - total / 2
+											  : total / 2;
+			a->pad_tail = total < 0 ? 0 : total - a->pad_head;
+			if (total < 0)
+				a->out_pad -= total;
+		}
+		a->out = full + a->out_pad - adj[i] - a->pad_head - a->pad_tail;
+		if (a->out <= 0) {
+			*why = "pads larger than the output";
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* ConvTranspose: each spatial output is stride (in - 1) + output_padding
- * + the dilated kernel - the pads, or output_shape when given. */
+ * + the dilated kernel - the pads, or output_shape when given
+ * (dmo_onnx_convt_axes). */
 static int conv_transpose(struct infer *x)
 {
 	const struct dmo_onnx_value *v = shaped(x, 0), *w = v ? shaped(x, 1) : NULL;
-	int64_t s[DMO_MODEL_MAX_RANK], d[DMO_MODEL_MAX_RANK], op[DMO_MODEL_MAX_RANK],
-		shape[DMO_MODEL_MAX_RANK], p[2 * DMO_MODEL_MAX_RANK], dims[DMO_MODEL_MAX_RANK];
+	struct dmo_onnx_convt_axis axes[DMO_MODEL_MAX_RANK];
+	int64_t dims[DMO_MODEL_MAX_RANK];
+	const char *why;
 	int ns;
 
 	if (w == NULL)
@@ -278,23 +352,12 @@ static int conv_transpose(struct infer *x)
 	if (v->rank < 3 || w->rank != v->rank)
 		return bad(x, "%d-D weights for a %d-D input", w->rank, v->rank);
 	ns = v->rank - 2;
-	if (dmo_onnx_attr_ints(x->n, "strides", s, (size_t)ns, 1) ||
-	    dmo_onnx_attr_ints(x->n, "dilations", d, (size_t)ns, 1) ||
-	    dmo_onnx_attr_ints(x->n, "output_padding", op, (size_t)ns, 0) ||
-	    dmo_onnx_attr_ints(x->n, "output_shape", shape, (size_t)ns, -1) ||
-	    dmo_onnx_attr_ints(x->n, "pads", p, 2 * (size_t)ns, 0))
-		return bad(x, "attributes not of %d spatial axes", ns);
-	if (dmo_onnx_attr(x->n, "auto_pad") && !dmo_onnx_attr(x->n, "output_shape"))
-		return bad(x, "auto_pad");
+	if (dmo_onnx_convt_axes(x->n, ns, v->dims + 2, w->dims + 2, axes, &why))
+		return bad(x, "%s", why);
 	dims[0] = v->dims[0];
 	dims[1] = w->dims[1] * dmo_onnx_attr_int(x->n, "group", 1);
-	for (int i = 0; i < ns; i++) {
-		dims[2 + i] = shape[i] >= 0 ? shape[i]
-					    : s[i] * (v->dims[2 + i] - 1) + op[i] +
-						      (w->dims[2 + i] - 1) * d[i] + 1 - p[i] - p[ns + i];
-		if (dims[2 + i] < 0)
-			return bad(x, "pads larger than the output");
-	}
+	for (int i = 0; i < ns; i++)
+		dims[2 + i] = axes[i].out;
 	set(&x->out[0], v->elem_type, v->rank, dims);
 	return 0;
 }

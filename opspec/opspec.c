@@ -21,14 +21,14 @@
 enum key {
 	KEY_IN, KEY_K, KEY_STRIDE, KEY_DIL, KEY_PAD, KEY_MULT, KEY_OUT_C,
 	KEY_UNITS, KEY_DTYPE, KEY_OUT_DTYPE, KEY_BEFORE, KEY_AFTER, KEY_AT, KEY_PERM,
-	KEY_LAYOUT, KEY_SCALE, KEY_COUNT
+	KEY_LAYOUT, KEY_SCALE, KEY_OUT_PAD, KEY_GROUP, KEY_COUNT
 };
 
 #define BIT(k) (1u << (k))
 
 static const char *const key_names[KEY_COUNT] = {
 	"in", "k", "stride", "dil", "pad", "mult", "out_c", "units", "dtype", "out_dtype",
-	"before", "after", "at", "perm", "layout", "scale"
+	"before", "after", "at", "perm", "layout", "scale", "out_pad", "group"
 };
 
 static const char *const layout_names[] = { "nhwc", "nchw" };
@@ -45,9 +45,10 @@ static const struct dmo_opspec_key key_info[KEY_COUNT] = {
 			 "the window's step" },
 	[KEY_DIL] = { "dil", "SHxSW or S, positive integers", "1",
 		      "the dilation: the distance between a filter's taps" },
-	[KEY_PAD] = { "pad", "same, valid or PHxPW", "valid",
+	[KEY_PAD] = { "pad", "same, valid, PHxPW or (convt) PTxPLxPBxPR", "valid",
 		      "same (TensorFlow's SAME: an odd row/column at the bottom/right), "
-		      "valid (none), or PH rows above and below and PW columns on each side" },
+		      "valid (none), PH rows above and below and PW columns on each side, or "
+		      "(convt) ONNX's pads: rows/columns cut from the top, left, bottom, right" },
 	[KEY_MULT] = { "mult", "a positive integer", "1",
 		       "the depth multiplier: out_c = in's C x mult" },
 	[KEY_OUT_C] = { "out_c", "a positive integer", "required",
@@ -73,6 +74,10 @@ static const struct dmo_opspec_key key_info[KEY_COUNT] = {
 			 "in, k and the output keep their meaning" },
 	[KEY_SCALE] = { "scale", "SHxSW or S, positive integers", "required",
 			"resize: the output has SH times in's rows and SW times its columns" },
+	[KEY_OUT_PAD] = { "out_pad", "AHxAW or A, integers >= 0, below the stride", "0",
+			  "convt: rows/columns added at the output's bottom/right (ONNX's output_padding)" },
+	[KEY_GROUP] = { "group", "a positive integer dividing C and out_c", "1",
+			"convt: in's C and out_c split into this many groups (ONNX's group)" },
 };
 
 static const char *const fc_in_format = "NxK or K, positive integers";
@@ -106,7 +111,7 @@ static const char *const op_meanings[DMO_OP_COUNT] = {
 	"x scale[c] + shift[c] over in=NxCx1xI: channel c of N images of I elements (f32)",
 	"nearest upsample, NCHW: out[n][c][y][x] = in[n][c][y / SH][x / SW] (any type)",
 	"transposed 2-D convolution (ONNX's ConvTranspose, f32, layout=nchw): output "
-	"(H-1) stride + k, filters C x out_c x KH x KW",
+	"(H-1) stride + (k-1) dil + 1 + out_pad - pads, filters C x out_c/group x KH x KW",
 };
 
 /* Spellings other tools use for a dtype or a padding, and dmo's word. */
@@ -171,7 +176,8 @@ static const struct {
 	[DMO_OP_CLIP] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_BATCHNORM] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_RESIZE] = { ELEMENTWISE_KEYS | BIT(KEY_SCALE), BIT(KEY_IN) | BIT(KEY_SCALE) },
-	[DMO_OP_CONVT] = { WINDOW_KEYS | BIT(KEY_OUT_C), BIT(KEY_IN) | BIT(KEY_K) | BIT(KEY_OUT_C) },
+	[DMO_OP_CONVT] = { WINDOW_KEYS | BIT(KEY_DIL) | BIT(KEY_OUT_C) | BIT(KEY_OUT_PAD) | BIT(KEY_GROUP),
+			   BIT(KEY_IN) | BIT(KEY_K) | BIT(KEY_OUT_C) },
 };
 
 const struct dmo_opspec_key *dmo_opspec_key(int key)
@@ -393,11 +399,16 @@ static int parse_value(struct dmo_opspec *s, enum key key, struct slice v,
 		} else if (slice_is(v, "valid")) {
 			s->pad = DMO_PAD_VALID;
 		} else {
-			rc = parse_dims(v, d, 2, 2, &n, 1);
+			/* Four values (ONNX's pads) for convt only. */
+			rc = parse_dims(v, d, 2, s->op == DMO_OP_CONVT ? 4 : 2, &n, 1);
+			if (!rc && n == 3)
+				rc = -1;
 			if (!rc) {
 				s->pad = DMO_PAD_EXPLICIT;
-				s->pad_top = s->pad_bottom = d[0];
-				s->pad_left = s->pad_right = d[1];
+				s->pad_top = d[0];
+				s->pad_left = d[1];
+				s->pad_bottom = d[n == 4 ? 2 : 0];
+				s->pad_right = d[n == 4 ? 3 : 1];
 			}
 		}
 		break;
@@ -444,6 +455,12 @@ static int parse_value(struct dmo_opspec *s, enum key key, struct slice v,
 		break;
 	case KEY_SCALE:
 		rc = parse_pair(v, &s->scale_h, &s->scale_w, 0);
+		break;
+	case KEY_OUT_PAD:
+		rc = parse_pair(v, &s->out_pad_h, &s->out_pad_w, 1);
+		break;
+	case KEY_GROUP:
+		rc = parse_uint(v, &s->group, 0);
 		break;
 	case KEY_COUNT:
 		break;
@@ -498,8 +515,8 @@ static int check_steps(const struct dmo_opspec *s, char *err, size_t err_len)
 
 	switch (s->op) {
 	case DMO_OP_CONV2D:
-	case DMO_OP_CONVT: /* convt: at most in_c x KH x KW products an element */
-		window = (uint64_t)s->in_c;
+	case DMO_OP_CONVT: /* convt: at most in_c / group x KH x KW products an element */
+		window = (uint64_t)(s->in_c / s->group);
 		/* fall through */
 	case DMO_OP_DWCONV2D:
 	case DMO_OP_MAXPOOL:
@@ -655,25 +672,43 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 		break;
 	}
 	case DMO_OP_CONVT: {
-		/* Windows apart or overlapping, never padded: ONNX's
-		 * ConvTranspose with pads 0 (model_onnx.c refuses others). */
-		if (s->pad != DMO_PAD_VALID)
-			return dmo_errf(err, err_len, "bad value for 'pad': convt takes no padding (valid)");
-		int64_t oh = (int64_t)(s->in_h - 1) * s->stride_h + s->k_h;
-		int64_t ow = (int64_t)(s->in_w - 1) * s->stride_w + s->k_w;
-		if (oh > MAX_VALUE || ow > MAX_VALUE)
-			return dmo_errf(err, err_len, "output of 'in' with these 'k' and 'stride' is too large");
+		/* ONNX's ConvTranspose: each axis's taps land on in x stride
+		 * positions spread by the dilated kernel, output_padding adds
+		 * rows/columns at the end and the pads cut some off
+		 * (docs/formulas.md 3.8).  SAME is the model reader's to
+		 * resolve: ONNX Runtime's split of an odd total is not
+		 * TensorFlow's. */
+		if (s->pad == DMO_PAD_SAME)
+			return dmo_errf(err, err_len, "bad value for 'pad': convt takes valid, PHxPW "
+				    "or PTxPLxPBxPR (ONNX's pads)");
+		if (s->out_pad_h >= s->stride_h || s->out_pad_w >= s->stride_w)
+			return dmo_errf(err, err_len, "bad value for 'out_pad': %dx%d must be below the "
+				    "stride %dx%d", s->out_pad_h, s->out_pad_w, s->stride_h, s->stride_w);
+		if (s->in_c % s->group || s->out_c % s->group)
+			return dmo_errf(err, err_len, "bad value for 'group': %d does not divide in's %d "
+				    "channels and out_c %d", s->group, s->in_c, s->out_c);
+		int64_t oh = (int64_t)(s->in_h - 1) * s->stride_h + (int64_t)(s->k_h - 1) * s->dil_h + 1 +
+			     s->out_pad_h - s->pad_top - s->pad_bottom;
+		int64_t ow = (int64_t)(s->in_w - 1) * s->stride_w + (int64_t)(s->k_w - 1) * s->dil_w + 1 +
+			     s->out_pad_w - s->pad_left - s->pad_right;
+		if (oh <= 0 || ow <= 0)
+			return dmo_errf(err, err_len, "output %s would be empty: 'pad' cuts off every %s",
+				    oh <= 0 ? "height" : "width", oh <= 0 ? "row" : "column");
+		if (oh > MAX_VALUE || ow > MAX_VALUE ||
+		    (int64_t)(s->in_h - 1) * s->stride_h + (int64_t)(s->k_h - 1) * s->dil_h + 1 > MAX_VALUE ||
+		    (int64_t)(s->in_w - 1) * s->stride_w + (int64_t)(s->k_w - 1) * s->dil_w + 1 > MAX_VALUE)
+			return dmo_errf(err, err_len, "output of 'in' with these 'k', 'stride' and 'dil' is too large");
 		s->out_h = (int)oh;
 		s->out_w = (int)ow;
 		/* The kernel's column buffer (kernels_convt.c, as ONNX Runtime's):
-		 * out_c x KH x KW x H x W floats, larger than the output when
-		 * windows overlap; bounded as the buffers are. */
+		 * out_c / group x KH x KW x H x W floats, larger than the output
+		 * when windows overlap; bounded as the buffers are. */
 		uint64_t col = sizeof(float);
-		if (check_mul(&col, (uint64_t)s->out_c) || check_mul(&col, (uint64_t)s->k_h) ||
+		if (check_mul(&col, (uint64_t)(s->out_c / s->group)) || check_mul(&col, (uint64_t)s->k_h) ||
 		    check_mul(&col, (uint64_t)s->k_w) || check_mul(&col, (uint64_t)s->in_h) ||
 		    check_mul(&col, (uint64_t)s->in_w))
-			return dmo_errf(err, err_len, "column buffer (out_c x k x 'in' rows and columns, "
-				    "float32) exceeds 4 GiB");
+			return dmo_errf(err, err_len, "column buffer (out_c / group x k x 'in' rows and "
+				    "columns, float32) exceeds 4 GiB");
 		break;
 	}
 	case DMO_OP_COUNT:
@@ -710,7 +745,7 @@ int dmo_opspec_parse(const char *text, struct dmo_opspec *spec, char *err,
 	struct dmo_opspec s = {
 		.k_h = 1, .k_w = 1, .stride_h = 1, .stride_w = 1,
 		.dil_h = 1, .dil_w = 1, .pad = DMO_PAD_VALID, .mult = 1,
-		.scale_h = 1, .scale_w = 1,
+		.scale_h = 1, .scale_w = 1, .group = 1,
 		.dtype = DMO_F32, .out_dtype = DMO_I8,
 	};
 	unsigned seen = 0;
@@ -814,7 +849,7 @@ int dmo_opspec_parse(const char *text, struct dmo_opspec *spec, char *err,
 
 int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 {
-	char pad[32];
+	char pad[48];
 
 	if (s->op == DMO_OP_FC)
 		return snprintf(buf, len, "fc:in=%dx%d,units=%d,dtype=%s",
@@ -845,16 +880,21 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 		return snprintf(buf, len, "transpose:in=%dx%dx%dx%d,perm=%dx%dx%dx%d,dtype=%s",
 				s->batch, s->in_h, s->in_w, s->in_c, s->perm[0], s->perm[1],
 				s->perm[2], s->perm[3], dmo_dtype_name(s->dtype));
-	if (s->pad == DMO_PAD_EXPLICIT)
+	if (s->pad == DMO_PAD_EXPLICIT && s->op == DMO_OP_CONVT &&
+	    (s->pad_top != s->pad_bottom || s->pad_left != s->pad_right))
+		snprintf(pad, sizeof pad, "%dx%dx%dx%d", s->pad_top, s->pad_left, s->pad_bottom,
+			 s->pad_right);
+	else if (s->pad == DMO_PAD_EXPLICIT)
 		snprintf(pad, sizeof pad, "%dx%d", s->pad_top, s->pad_left);
 	else
 		snprintf(pad, sizeof pad, "%s", s->pad == DMO_PAD_SAME ? "same" : "valid");
-	char extra[48] = "";
+	char extra[96] = "";
 	if (s->op == DMO_OP_CONV2D)
 		snprintf(extra, sizeof extra, ",dil=%dx%d,out_c=%d", s->dil_h,
 			 s->dil_w, s->out_c);
 	else if (s->op == DMO_OP_CONVT)
-		snprintf(extra, sizeof extra, ",out_c=%d", s->out_c);
+		snprintf(extra, sizeof extra, ",dil=%dx%d,out_pad=%dx%d,group=%d,out_c=%d", s->dil_h,
+			 s->dil_w, s->out_pad_h, s->out_pad_w, s->group, s->out_c);
 	else if (s->op == DMO_OP_DWCONV2D)
 		snprintf(extra, sizeof extra, ",dil=%dx%d,mult=%d", s->dil_h,
 			 s->dil_w, s->mult);

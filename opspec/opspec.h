@@ -92,6 +92,11 @@ struct dmo_opspec {
 	/* resize: output row y reads input row y / scale_h, column x
 	 * column x / scale_w (integer factors). */
 	int scale_h, scale_w;
+	/* convt: ONNX's output_padding (rows/columns added at the bottom/
+	 * right, below the stride) and group (in_c and out_c split into
+	 * that many; 1 for every other op). */
+	int out_pad_h, out_pad_w;
+	int group;
 };
 
 /* Parse TEXT.  On success fill *SPEC and return 0.  On failure return -1 and

@@ -372,8 +372,10 @@ static int run_windowed(struct ctx *c)
 }
 
 /* ONNX's ConvTranspose (kernels_convt.c): NCHW float32, filter
- * [in_c][out_c][k_h][k_w], the strides of the reader's op spec; the
- * output's size is the kernel's (in - 1) stride + k. */
+ * [in_c][out_c / group][k_h][k_w] (the group is out_c over the filter's
+ * second dim), strides, dilations and leading pads of the reader's op
+ * spec; the output's size is the model's (ONNX's, pads and output_padding
+ * resolved by the reader). */
 static int run_convt(struct ctx *c)
 {
 	const struct dmo_net_step *s = c->step;
@@ -389,8 +391,11 @@ static int run_convt(struct ctx *c)
 				   .in_w = in->dims[3], .out_c = out->dims[1], .out_h = out->dims[2],
 				   .out_w = out->dims[3], .k_h = filter->dims[2], .k_w = filter->dims[3],
 				   .stride_h = s->stride_h, .stride_w = s->stride_w,
-				   .dil_h = 1, .dil_w = 1, .mult = 1 };
-	if (filter->dims[0] != c->p.in_c || filter->dims[1] != c->p.out_c || out->dims[0] != in->dims[0])
+				   .dil_h = s->dil_h ? s->dil_h : 1, .dil_w = s->dil_w ? s->dil_w : 1,
+				   .pad_top = s->pad_top, .pad_left = s->pad_left, .mult = 1 };
+	c->p.group = filter->dims[1] > 0 ? c->p.out_c / filter->dims[1] : 0;
+	if (filter->dims[0] != c->p.in_c || c->p.group < 1 || filter->dims[1] * c->p.group != c->p.out_c ||
+	    c->p.in_c % c->p.group || out->dims[0] != in->dims[0])
 		return fail(c, "filter %dx%dx%dx%d does not match %d -> %d channels", filter->dims[0],
 			    filter->dims[1], filter->dims[2], filter->dims[3], c->p.in_c, c->p.out_c);
 	if (bias && (bias->dtype != DMO_NET_F32 || elems(bias) != (uint64_t)c->p.out_c))

@@ -197,8 +197,10 @@ static int make_weights(struct dmo_op_run *r, uint64_t *state)
 	size_t bias_size = is_float ? sizeof(float) : s->dtype == DMO_I16 ? 8 : 4;
 	uint64_t n_filter = (uint64_t)s->k_h * s->k_w;
 
-	if (s->op == DMO_OP_CONV2D || s->op == DMO_OP_CONVT)
+	if (s->op == DMO_OP_CONV2D)
 		n_filter *= (uint64_t)s->out_c * s->in_c;
+	else if (s->op == DMO_OP_CONVT) /* [in_c][out_c / group][k_h][k_w] */
+		n_filter *= (uint64_t)s->out_c / s->group * s->in_c;
 	else if (s->op == DMO_OP_DWCONV2D)
 		n_filter *= (uint64_t)s->out_c;
 	else
@@ -254,7 +256,7 @@ struct dmo_op_run *dmo_op_prepare(const struct dmo_opspec *spec, char *err,
 		.stride_h = spec->stride_h, .stride_w = spec->stride_w,
 		.dil_h = spec->dil_h, .dil_w = spec->dil_w,
 		.pad_top = spec->pad_top, .pad_left = spec->pad_left, .mult = spec->mult,
-		.beta = 1.0f,
+		.beta = 1.0f, .group = spec->group,
 	};
 	make_quant(r, &state);
 	switch (spec->op) {

@@ -86,11 +86,15 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 		}
 		break;
 	case DMO_OP_CONVT:
-		/* ONNX Runtime's GEMM then col2im (kernels_convt.c): an image
-		 * at a time, its taps never matter. */
+		/* ONNX Runtime's GEMM then col2im (kernels_convt.c): a group
+		 * of an image at a time, its taps, pads and dilation never
+		 * matter.  Group g of image b is NCHW's contiguous channels
+		 * g C/G ... of input and g M/G ... of output: the walk of N G
+		 * images of C/G and M/G channels (formulas.md 3.8). */
 		g->kind = DMO_GEOM_IMAGES;
-		g->in_h = s->in_h, g->in_w = s->in_w, g->in_c = s->in_c;
-		g->out_h = s->out_h, g->out_w = s->out_w, g->out_c = s->out_c;
+		g->batch = g->out_batch = s->batch * s->group;
+		g->in_h = s->in_h, g->in_w = s->in_w, g->in_c = s->in_c / s->group;
+		g->out_h = s->out_h, g->out_w = s->out_w, g->out_c = s->out_c / s->group;
 		g->groups = 1;
 		break;
 	case DMO_OP_LOGISTIC:

@@ -114,6 +114,7 @@ struct dk_params {
 	float alpha; /* hardsigmoid */
 	float lo, hi; /* clip: the bounds */
 	struct dk_quant q;
+	int group; /* convt: ONNX's group (in_c and out_c split); 0 reads as 1 */
 };
 
 /* The share of one thread.  Contiguous (interleave == 0): thread INDEX owns
@@ -198,10 +199,12 @@ int dk_avgpool_nchw_f32(const struct dk_params *p, const float *in, float *out,
 			const struct dk_thread *t);
 
 /* ONNX's ConvTranspose, float32, NCHW (kernels_convt.c): filters
- * [in_c][out_c][k_h][k_w], no padding or dilation, out_h = (in_h - 1)
- * stride_h + k_h (out_w alike).  Per image, ONNX Runtime's order: a GEMM
- * reading the whole input image into a scratch buffer, then col2im; each
- * output element is written once, after all of its image's input is read. */
+ * [in_c][out_c / group][k_h][k_w], out_h = (in_h - 1) stride_h + (k_h - 1)
+ * dil_h + 1 + output_padding - pads (out_w alike; the kernel takes pad_top
+ * and pad_left, and output_padding below the stride).  Per group of each
+ * image, ONNX Runtime's order: a GEMM reading the group's whole input into
+ * a scratch buffer, then col2im; each output element is written once,
+ * after all of its group's input is read. */
 int dk_convt_nchw_f32(const struct dk_params *p, const float *in, const float *filter,
 		      const float *bias, float *out, const struct dk_thread *t);
 
