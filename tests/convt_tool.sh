@@ -46,7 +46,7 @@ three_ways "$WORK/specs" $((COUNT + 3))
 expect_eq "layers with O_s > 0" $((COUNT + 3)) "$saved"
 
 # Image at a time: image b's input is all read before its output is
-# written, and image b+1's input lies past image b's (section 3.7).  The
+# written, and image b+1's input lies past image b's (section 3.8).  The
 # spec's in=2x3x4x5 is N=2, H=3, W=4, C=5: IB = 4 * 120 = 480 bytes; k=2
 # stride 2 doubles H and W, so with out_c 3 OB = 4 * 2*6*8*3 = 1152 bytes;
 # O_s = min(IB, OB) = 480.
