@@ -11,7 +11,8 @@
  * Add and Mul (of the tensor and a branch of it, or of a constant), Concat
  * of the tensor and a branch along any axis, Pad, a QuantizeLinear /
  * DequantizeLinear pair, ReduceMean with keepdims, GlobalAveragePool,
- * Softmax on an axis; then Flatten or Reshape into Gemm (transA, transB,
+ * Softmax on an axis, ConvTranspose (pads, auto_pad, output_shape,
+ * output_padding, dilations, groups); then Flatten or Reshape into Gemm (transA, transB,
  * alpha, beta, C) or MatMul by a constant, maybe Softmax, maybe a final
  * QuantizeLinear (an int8 output, compared byte for byte).  The opset is
  * 7, 9, 10, 11, 12, 13 or 17, and each node is written as that opset
@@ -621,6 +622,81 @@ static struct value matmul(const struct value *x)
 	return y;
 }
 
+/* ConvTranspose over X as PyTorch and ONNX's tests write it: kernel 1-4,
+ * stride 1-2, dilation 1-2, group 1 or 2, with or without bias, and pads
+ * (maybe asymmetric), auto_pad SAME_UPPER, SAME_LOWER or VALID, or
+ * output_shape, output_padding below the stride; the output size is ONNX's
+ * (in - 1) stride + (k - 1) dil + 1 + output_padding - pads, computed here
+ * from the attributes chosen, or the output_shape or in x stride given. */
+static struct value transposed(const struct value *x)
+{
+	struct value y = { fresh("t"), 4, { x->d[0], 0, 0, 0 } };
+	int64_t k[2], s[2], dl[2] = { 1, 1 }, adj[2] = { 0, 0 }, pads[4] = { 0 }, shape[2];
+	int64_t c = x->d[1], group = c % 2 == 0 && pick(3) == 0 ? 2 : 1;
+	/* 0-2 pads, 3 SAME_UPPER, 4 SAME_LOWER, 5 VALID, 6 output_shape */
+	int mode = pick(7);
+	const char *auto_pad = mode == 3 ? "SAME_UPPER" : mode == 4 ? "SAME_LOWER" : "VALID";
+
+	for (int a = 0; a < 2; a++) {
+		int64_t full;
+
+		k[a] = 1 + pick(4);
+		s[a] = 1 + pick(2);
+		if (pick(4) == 0)
+			dl[a] = 2;
+		if (mode != 6 && pick(3) == 0)
+			adj[a] = pick((int)s[a]);
+		full = (x->d[2 + a] - 1) * s[a] + (k[a] - 1) * dl[a] + 1 + adj[a];
+		if (mode < 3) {
+			pads[a] = pick((int)((k[a] - 1) * dl[a] / 2 + 1));
+			pads[a + 2] = pick(4) == 0 ? pick((int)((k[a] - 1) * dl[a] / 2 + 1)) : pads[a];
+		}
+		/* SAME: in x stride, when the taps reach that far. */
+		if ((mode == 3 || mode == 4) && full < x->d[2 + a] * s[a])
+			mode = 5;
+		shape[a] = full - pick(2) * pick((int)((k[a] - 1) * dl[a] + 1));
+	}
+	for (int a = 0; a < 2; a++)
+		y.d[2 + a] = mode < 3 ? (x->d[2 + a] - 1) * s[a] + (k[a] - 1) * dl[a] + 1 + adj[a] -
+						pads[a] - pads[a + 2]
+			     : mode < 5 ? x->d[2 + a] * s[a]
+			     : mode == 5 ? (x->d[2 + a] - 1) * s[a] + (k[a] - 1) * dl[a] + 1 + adj[a]
+					 : shape[a];
+	y.d[1] = group * (1 + pick(3));
+	int64_t wd[4] = { c, y.d[1] / group, k[0], k[1] };
+	const char *in[] = { x->name, weights(4, wd), NULL, NULL };
+	if (pick(2))
+		in[2] = weights(1, &y.d[1]);
+	Onnx__AttributeProto *attrs[8] = { NULL };
+	int n = 0;
+
+	if (pick(2))
+		attrs[n++] = attr_ints("kernel_shape", k, 2);
+	if (s[0] != 1 || s[1] != 1 || pick(2))
+		attrs[n++] = attr_ints("strides", s, 2);
+	if (dl[0] != 1 || dl[1] != 1)
+		attrs[n++] = attr_ints("dilations", dl, 2);
+	if (mode < 3 && (pads[0] || pads[1] || pads[2] || pads[3] || pick(2)))
+		attrs[n++] = attr_ints("pads", pads, 4);
+	if (mode >= 3 && mode <= 5)
+		attrs[n++] = attr_string("auto_pad", auto_pad);
+	if (mode == 6)
+		attrs[n++] = attr_ints("output_shape", shape, 2);
+	if (adj[0] || adj[1])
+		attrs[n++] = attr_ints("output_padding", adj, 2);
+	if (group != 1)
+		attrs[n++] = attr_int("group", group);
+	node("ConvTranspose", in, y.name, attrs[0], attrs[1], attrs[2], attrs[3], attrs[4], attrs[5],
+	     attrs[6], NULL);
+	say(" ConvTranspose(k%lldx%lld s%lldx%lld d%lldx%lld %s op%lldx%lld g%lld %lldx%lldx%lldx%lld)",
+	    (long long)k[0], (long long)k[1], (long long)s[0], (long long)s[1], (long long)dl[0],
+	    (long long)dl[1], mode < 3 ? "pads" : mode == 6 ? "output_shape" : auto_pad,
+	    (long long)adj[0], (long long)adj[1], (long long)group, (long long)y.d[0],
+	    (long long)y.d[1], (long long)y.d[2], (long long)y.d[3]);
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
 /* Flatten or Reshape to 2-D, then Gemm or MatMul by a constant. */
 static struct value dense(const struct value *x)
 {
@@ -741,6 +817,8 @@ int main(int argc, char **argv)
 			cur = softmax(&cur);
 		else if (kind == 13)
 			cur = matmul(&cur);
+		else if (kind == 14)
+			cur = transposed(&cur);
 		else
 			cur = window(&cur, "Conv");
 	}

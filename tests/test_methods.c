@@ -136,16 +136,19 @@ static void oracle_nchw(struct oracle *o, const struct dmo_opspec *s)
 /* kernels_nchw_quant.c's order (docs/kernels.md, "NCHW integer
  * kernels"): per image, every input element of the image read, then every
  * output element of the image written. */
+/* An image at a time; convt a group of an image at a time (ONNX
+ * Runtime's GEMM then col2im per group: kernels_convt.c). */
 static void oracle_images(struct oracle *o, const struct dmo_opspec *s)
 {
-	const uint64_t in_image = (uint64_t)s->in_c * s->in_h * s->in_w;
-	const uint64_t out_image = (uint64_t)s->out_c * s->out_h * s->out_w;
+	const uint64_t groups = s->op == DMO_OP_CONVT ? (uint64_t)s->group : 1;
+	const uint64_t in_unit = (uint64_t)s->in_c / groups * s->in_h * s->in_w;
+	const uint64_t out_unit = (uint64_t)s->out_c / groups * s->out_h * s->out_w;
 
-	for (uint64_t b = 0; b < (uint64_t)s->batch; b++) {
-		for (uint64_t i = 0; i < in_image; i++)
-			rd(o, b * in_image + i);
-		for (uint64_t e = 0; e < out_image; e++)
-			wr(o, b * out_image + e);
+	for (uint64_t u = 0; u < (uint64_t)s->batch * groups; u++) {
+		for (uint64_t i = 0; i < in_unit; i++)
+			rd(o, u * in_unit + i);
+		for (uint64_t e = 0; e < out_unit; e++)
+			wr(o, u * out_unit + e);
 	}
 }
 
@@ -317,7 +320,8 @@ static const char *const small[] = {
 	"reshape:in=2x3x4", "softmax:in=2x3x5,dtype=i8", "softmax:in=1x1x1",
 	"logistic:in=3x3x2", "tanh:in=2x3x3x2", "sub:in=2x3x4", "div:in=3x3x2",
 	"hardsigmoid:in=2x2x3", "hardswish:in=4x3x1", "clip:in=2x3x3x2", "batchnorm:in=2x3x1x5",
-	"convt:in=2x3x4x5,k=2,stride=2,out_c=3,layout=nchw", "convt:in=3x2x2,k=3x2,stride=2x1,out_c=6,layout=nchw", "mean:in=2x4x3x5", "mean:in=3x3x1", "quantize:in=3x3x3",
+	"convt:in=2x3x4x5,k=2,stride=2,out_c=3,layout=nchw", "convt:in=3x2x2,k=3x2,stride=2x1,out_c=6,layout=nchw",
+	"convt:in=2x3x4x10,k=3,stride=2,pad=1x1,out_pad=1x1,group=2,out_c=2,layout=nchw", "mean:in=2x4x3x5", "mean:in=3x3x1", "quantize:in=3x3x3",
 	"dequantize:in=3x3x3", "quantize:in=2x2x2,dtype=i16,out_dtype=i8",
 	"pad:in=3x4x2,before=1x1,after=1x1", "pad:in=2x3x4x2,before=1x0x2x1,after=0x2x0x3,dtype=i8",
 	"pad:in=1x1x1,after=0x0x3", "concat:in=3x3x2,out_c=5,at=0",
@@ -490,9 +494,15 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 	else if (!strcmp(op, "maxpool") || !strcmp(op, "avgpool"))
 		snprintf(buf, len, "%s:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,pad=%s,dtype=%s%s",
 			 op, n, h, w, c, kh, kw, sh, sw, pad, dt, layout);
-	else if (!strcmp(op, "convt")) /* NCHW its only kernel, windows never padded */
-		snprintf(buf, len, "convt:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,out_c=%u,dtype=%s,layout=nchw",
-			 n, h, w, c, kh, kw, sh, sw, rnd(st, 1, 8), dt);
+	else if (!strcmp(op, "convt")) { /* NCHW its only kernel; pads at most half the dilated kernel */
+		unsigned g = c % 2 == 0 && rnd(st, 0, 1) ? 2 : 1;
+		unsigned ph = (kh - 1) * dh / 2, pw = (kw - 1) * dw / 2;
+
+		snprintf(buf, len, "convt:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,dil=%ux%u,pad=%ux%ux%ux%u,"
+				   "out_pad=%ux%u,group=%u,out_c=%u,dtype=%s,layout=nchw",
+			 n, h, w, c, kh, kw, sh, sw, dh, dw, rnd(st, 0, ph), rnd(st, 0, pw), rnd(st, 0, ph),
+			 rnd(st, 0, pw), rnd(st, 0, sh - 1), rnd(st, 0, sw - 1), g, g * rnd(st, 1, 4), dt);
+	}
 	else if (!strcmp(op, "fc"))
 		snprintf(buf, len, "fc:in=%ux%u,units=%u,dtype=%s", n, rnd(st, 1, 64),
 			 rnd(st, 1, 64), dt);
