@@ -60,9 +60,9 @@ static const struct dmo_opspec_key key_info[KEY_COUNT] = {
 	[KEY_OUT_DTYPE] = { "out_dtype", "f32, i8, i16, i32 or u8", "i8 (dequantize: f32)",
 			    "the output's element type" },
 	[KEY_BEFORE] = { "before", "HxW, HxWxC or NxHxWxC, integers >= 0", "0",
-			 "elements added before the input along each axis" },
+			 "elements added (slice: removed) before the input along each axis" },
 	[KEY_AFTER] = { "after", "HxW, HxWxC or NxHxWxC, integers >= 0", "0",
-			"elements added after the input along each axis" },
+			"elements added (slice: removed) after the input along each axis" },
 	[KEY_AT] = { "at", "an integer >= 0", "0",
 		     "the output channel where this input starts (the others' channels "
 		     "before and after it)" },
@@ -112,6 +112,7 @@ static const char *const op_meanings[DMO_OP_COUNT] = {
 	"nearest upsample, NCHW: out[n][c][y][x] = in[n][c][y / SH][x / SW] (any type)",
 	"transposed 2-D convolution (ONNX's ConvTranspose, f32, layout=nchw): output "
 	"(H-1) stride + (k-1) dil + 1 + out_pad - pads, filters C x out_c/group x KH x KW",
+	"the elements left when before/after elements are removed along each axis (any type)",
 };
 
 /* Spellings other tools use for a dtype or a padding, and dmo's word. */
@@ -128,7 +129,7 @@ static const char *const op_names[DMO_OP_COUNT] = {
 	"avgpool", "fc", "reshape", "softmax", "logistic", "mean", "quantize",
 	"dequantize", "pad", "concat", "transpose", "tanh", "sub", "div",
 	"hardsigmoid", "hardswish", "clip", "batchnorm", "resize",
-	"convt"
+	"convt", "slice"
 };
 
 static const char *const dtype_names[DMO_DTYPE_COUNT] = {
@@ -178,6 +179,7 @@ static const struct {
 	[DMO_OP_RESIZE] = { ELEMENTWISE_KEYS | BIT(KEY_SCALE), BIT(KEY_IN) | BIT(KEY_SCALE) },
 	[DMO_OP_CONVT] = { WINDOW_KEYS | BIT(KEY_DIL) | BIT(KEY_OUT_C) | BIT(KEY_OUT_PAD) | BIT(KEY_GROUP),
 			   BIT(KEY_IN) | BIT(KEY_K) | BIT(KEY_OUT_C) },
+	[DMO_OP_SLICE] = { ELEMENTWISE_KEYS | BIT(KEY_BEFORE) | BIT(KEY_AFTER), BIT(KEY_IN) },
 };
 
 const struct dmo_opspec_key *dmo_opspec_key(int key)
@@ -559,8 +561,13 @@ static int resolve_layout(struct dmo_opspec *s, char *err, size_t err_len)
 	for (int i = 0; i < 4; i++) {
 		if (s->op == DMO_OP_TRANSPOSE)
 			out[i] = in[s->perm[i]];
+		else if (s->op == DMO_OP_SLICE)
+			out[i] = (int64_t)in[i] - s->before[i] - s->after[i];
 		else
 			out[i] = (int64_t)in[i] + s->before[i] + s->after[i];
+		if (out[i] < 1)
+			return dmo_errf(err, err_len, "'before' and 'after' remove every element of "
+				    "axis %d of 'in'", i);
 		if (out[i] > MAX_VALUE)
 			return dmo_errf(err, err_len, "output of 'in' with these '%s' is too large",
 				    s->op == DMO_OP_PAD ? "before'/'after" : "at'/'out_c");
@@ -588,6 +595,7 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 	case DMO_OP_PAD:
 	case DMO_OP_CONCAT:
 	case DMO_OP_TRANSPOSE:
+	case DMO_OP_SLICE:
 		if (resolve_layout(s, err, err_len))
 			return -1;
 		break;
@@ -863,9 +871,9 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 				s->op == DMO_OP_QUANTIZE || s->op == DMO_OP_DEQUANTIZE ? ",out_dtype=" : "",
 				s->op == DMO_OP_QUANTIZE || s->op == DMO_OP_DEQUANTIZE
 					? dmo_dtype_name(s->out_dtype) : "");
-	if (s->op == DMO_OP_PAD)
-		return snprintf(buf, len, "pad:in=%dx%dx%dx%d,before=%dx%dx%dx%d,after=%dx%dx%dx%d,dtype=%s",
-				s->batch, s->in_h, s->in_w, s->in_c, s->before[0],
+	if (s->op == DMO_OP_PAD || s->op == DMO_OP_SLICE)
+		return snprintf(buf, len, "%s:in=%dx%dx%dx%d,before=%dx%dx%dx%d,after=%dx%dx%dx%d,dtype=%s",
+				dmo_op_name(s->op), s->batch, s->in_h, s->in_w, s->in_c, s->before[0],
 				s->before[1], s->before[2], s->before[3], s->after[0],
 				s->after[1], s->after[2], s->after[3], dmo_dtype_name(s->dtype));
 	if (s->op == DMO_OP_CONCAT)
@@ -946,6 +954,7 @@ const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec)
 	case DMO_OP_CONCAT:
 	case DMO_OP_TRANSPOSE:
 	case DMO_OP_RESIZE:
+	case DMO_OP_SLICE:
 		return NULL; /* they copy elements of any size */
 	case DMO_OP_SOFTMAX:
 	case DMO_OP_LOGISTIC:

@@ -48,6 +48,8 @@ enum dmo_op {
 	DMO_OP_RESIZE,
 	/* ONNX's ConvTranspose (f32, NCHW, image at a time; docs/kernels.md). */
 	DMO_OP_CONVT,
+	/* ONNX's Slice with steps 1 (any type, flat order; docs/kernels.md). */
+	DMO_OP_SLICE,
 	DMO_OP_COUNT
 };
 
@@ -67,7 +69,8 @@ enum dmo_layout { DMO_LAYOUT_NHWC, DMO_LAYOUT_NCHW };
  * out_c=units.  Element-wise ops have out shape == in shape and k=1x1.
  * The output is out_n x out_h x out_w x out_c elements of out_dtype; out_n
  * is batch and out_dtype is dtype except for pad/transpose (out_n) and
- * quantize/dequantize (out_dtype). */
+ * quantize/dequantize (out_dtype); slice's output is in's less before and
+ * after along each axis. */
 struct dmo_opspec {
 	enum dmo_op op;
 	enum dmo_dtype dtype;
@@ -85,7 +88,8 @@ struct dmo_opspec {
 	int out_n;
 	enum dmo_dtype out_dtype;
 	/* pad and concat: elements added before/after the input along each
-	 * NHWC axis (concat: the other inputs' channels, `at` and the rest). */
+	 * NHWC axis (concat: the other inputs' channels, `at` and the rest);
+	 * slice: elements removed. */
 	int before[4], after[4];
 	/* transpose: output axis i is input axis perm[i] (NHWC, 0 = N). */
 	int perm[4];

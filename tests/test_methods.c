@@ -81,8 +81,9 @@ static void oracle_layout(struct oracle *o, const struct dmo_opspec *s)
 			for (int i = 0; i < 4; i++)
 				src[s->perm[i]] = coord[i];
 		} else {
+			/* pad adds before[i], slice removes it */
 			for (int i = 0; i < 4; i++) {
-				src[i] = coord[i] - s->before[i];
+				src[i] = s->op == DMO_OP_SLICE ? coord[i] + s->before[i] : coord[i] - s->before[i];
 				inside = inside && src[i] >= 0 && src[i] < in[i];
 			}
 		}
@@ -245,6 +246,7 @@ static uint64_t oracle_os(const struct dmo_opspec *s)
 	case DMO_OP_PAD:
 	case DMO_OP_CONCAT:
 	case DMO_OP_TRANSPOSE:
+	case DMO_OP_SLICE:
 		oracle_layout(&o, s);
 		break;
 	case DMO_OP_RESIZE:
@@ -325,6 +327,7 @@ static const char *const small[] = {
 	"dequantize:in=3x3x3", "quantize:in=2x2x2,dtype=i16,out_dtype=i8",
 	"pad:in=3x4x2,before=1x1,after=1x1", "pad:in=2x3x4x2,before=1x0x2x1,after=0x2x0x3,dtype=i8",
 	"pad:in=1x1x1,after=0x0x3", "concat:in=3x3x2,out_c=5,at=0",
+	"slice:in=2x4x5x6,before=0x1x0x2,after=1x0x2x1", "slice:in=3x4x2,before=0x0x1,dtype=i8",
 	"concat:in=2x2x2x3,out_c=7,at=4,dtype=i16", "transpose:in=1x3x8x8,perm=0x2x3x1",
 	"transpose:in=2x3x4x5,perm=3x1x0x2,dtype=i8", "transpose:in=4x5x6,perm=1x0x2",
 	"conv2d:in=8x8x3,k=3,out_c=4,pad=1x1,layout=nchw",
@@ -465,13 +468,13 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 					   "softmax", "logistic", "mean", "quantize", "dequantize",
 					   "pad", "concat", "transpose", "tanh", "sub", "div",
 					   "hardsigmoid", "hardswish", "clip", "batchnorm",
-					   "resize", "convt" };
+					   "resize", "convt", "slice" };
 	static const char *const dtypes[] = { "f32", "i8", "i16", "i32" };
 	unsigned k = rnd(st, 0, sizeof ops / sizeof ops[0] - 1);
 	const char *op = ops[k];
 	const char *dt = dtypes[rnd(st, 0, 3)];
 
-	if (k >= 18 && k != 25) /* tanh and ONNX's ops but resize: f32 their only kernel */
+	if (k >= 18 && k != 25 && k != 27) /* tanh and ONNX's ops but resize and slice: f32 their only kernel */
 		dt = "f32";
 	unsigned n = rnd(st, 1, 2), h = rnd(st, 1, 16), w = rnd(st, 1, 16), c = rnd(st, 1, 8);
 	char pad[16];
@@ -509,6 +512,11 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 	else if (!strcmp(op, "quantize") || !strcmp(op, "dequantize"))
 		snprintf(buf, len, "%s:in=%ux%ux%ux%u,dtype=%s,out_dtype=%s", op, n, h, w, c, dt,
 			 dtypes[rnd(st, 0, 3)]);
+	else if (!strcmp(op, "slice"))
+		snprintf(buf, len, "slice:in=%ux%ux%ux%u,before=%ux%ux%ux%u,after=%ux%ux%ux%u,dtype=%s",
+			 n, h, w, c, rnd(st, 0, n - 1), rnd(st, 0, (h - 1) / 2), rnd(st, 0, (w - 1) / 2),
+			 rnd(st, 0, (c - 1) / 2), 0, rnd(st, 0, (h - 1) / 2), rnd(st, 0, (w - 1) / 2),
+			 rnd(st, 0, (c - 1) / 2), dt);
 	else if (!strcmp(op, "pad"))
 		snprintf(buf, len, "pad:in=%ux%ux%ux%u,before=%ux%ux%ux%u,after=%ux%ux%ux%u,dtype=%s",
 			 n, h, w, c, rnd(st, 0, 1), rnd(st, 0, 3), rnd(st, 0, 3), rnd(st, 0, 3),

@@ -135,12 +135,15 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 	case DMO_OP_PAD:
 	case DMO_OP_CONCAT:
 	case DMO_OP_TRANSPOSE:
+	case DMO_OP_SLICE:
 		g->kind = DMO_GEOM_GATHER;
 		g->in_h = s->in_h, g->in_w = s->in_w, g->in_c = s->in_c;
 		g->out_batch = s->out_n;
 		g->out_h = s->out_h, g->out_w = s->out_w, g->out_c = s->out_c;
 		for (int i = 0; i < 4; i++) {
-			g->before[i] = s->op == DMO_OP_TRANSPOSE ? 0 : s->before[i];
+			/* slice: output coordinate o reads input o + before */
+			g->before[i] = s->op == DMO_OP_TRANSPOSE ? 0
+				       : s->op == DMO_OP_SLICE ? -s->before[i] : s->before[i];
 			g->perm[i] = s->perm[i];
 		}
 		break;

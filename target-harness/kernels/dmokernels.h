@@ -360,6 +360,12 @@ int dk_reshape(const void *in, void *out, size_t bytes, const struct dk_thread *
 int dk_pad(const struct dk_shape *in_shape, const int *before, const int *after,
 	   size_t elem, const void *pad_value, const void *in, void *out,
 	   const struct dk_thread *t);
+/* ONNX's Slice with steps 1: out has SIZE[i] elements along axis i,
+ * output coordinate o copying input coordinate o + START[i] (start >= 0,
+ * start + size <= dims), in flat output order as ONNX Runtime's CPU
+ * Slice copies them. */
+int dk_slice(const struct dk_shape *in_shape, const int *start, const int *size, size_t elem,
+	     const void *in, void *out, const struct dk_thread *t);
 /* out dims[i] = in dims[perm[i]]. */
 int dk_transpose(const struct dk_shape *in_shape, const int *perm, size_t elem,
 		 const void *in, void *out, const struct dk_thread *t);
