@@ -464,8 +464,8 @@ static int64_t dims_product(const struct dmo_model_tensor *t, int from, int to)
  * as dmo's layout-free op specs (docs/models.md): Pad (constant zeros),
  * Concat (along any axis: the dims before it are rows, the rest a row's
  * elements), ReduceMean over adjacent axes and GlobalAveragePool (the
- * mean's batch is the dims before, its channels the dims after), and
- * QuantizeLinear, DequantizeLinear. */
+ * mean's batch is the dims before, its channels the dims after),
+ * QuantizeLinear, DequantizeLinear, and Slice with steps 1. */
 static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 			    struct dmo_model_tensor *in, struct dmo_model_tensor *out)
 {
@@ -522,6 +522,36 @@ static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 		}
 		snprintf(text, sizeof text,
 			 "pad:in=%s,before=%lldx%lldx%lldx%lld,after=%lldx%lldx%lldx%lld,dtype=%s",
+			 shape, (long long)b[0], (long long)b[1], (long long)b[2], (long long)b[3],
+			 (long long)a[0], (long long)a[1], (long long)a[2], (long long)a[3], dt);
+	} else if (!strcmp(op, "Slice")) {
+		/* Constant starts, ends, axes and steps 1 (ONNX's clamping):
+		 * the elements before and after each axis's range removed. */
+		struct dmo_onnx_value v, lists[4];
+		int64_t start[DMO_MODEL_MAX_RANK], step[DMO_MODEL_MAX_RANK], keep[DMO_MODEL_MAX_RANK];
+		int64_t b[4] = { 0 }, a[4] = { 0 };
+		char why[128];
+
+		value_of(o, layer->operands[0], &v);
+		for (size_t k = 0; k < 4; k++) {
+			lists[k] = (struct dmo_onnx_value){ .rank = -1, .n_ints = -1, .n_floats = -1 };
+			if (k + 1 < layer->n_operands && layer->operands[k + 1] >= 0)
+				value_of(o, layer->operands[k + 1], &lists[k]);
+		}
+		if (r < 1 || r > 4)
+			return unsupported(o, layer, "a slice of a %d-D tensor (dmo's is 1-D to 4-D)", r);
+		if (dmo_onnx_slice_axes(n, o->opset, &v, lists, 4, start, step, keep, why, sizeof why))
+			return unsupported(o, layer, "%s", why);
+		for (int i = 0; i < r; i++) {
+			if (step[i] != 1)
+				return unsupported(o, layer, "steps other than 1 (dmo's slice copies a box)");
+			if (keep[i] < 1)
+				return unsupported(o, layer, "an empty slice");
+			b[4 - r + i] = start[i];
+			a[4 - r + i] = in->shape[i] - start[i] - keep[i];
+		}
+		snprintf(text, sizeof text,
+			 "slice:in=%s,before=%lldx%lldx%lldx%lld,after=%lldx%lldx%lldx%lld,dtype=%s",
 			 shape, (long long)b[0], (long long)b[1], (long long)b[2], (long long)b[3],
 			 (long long)a[0], (long long)a[1], (long long)a[2], (long long)a[3], dt);
 	} else if (!strcmp(op, "Concat")) {
@@ -583,7 +613,7 @@ static int is_flat_op(const char *op)
 {
 	return !strcmp(op, "Pad") || !strcmp(op, "Concat") || !strcmp(op, "ReduceMean") ||
 	       !strcmp(op, "GlobalAveragePool") || !strcmp(op, "QuantizeLinear") ||
-	       !strcmp(op, "DequantizeLinear");
+	       !strcmp(op, "DequantizeLinear") || !strcmp(op, "Slice");
 }
 
 /* ---- ONNX's float32 element-wise ops (kernels_onnx_ew.c) ---- */

@@ -578,67 +578,93 @@ static int pad(struct infer *x)
 
 /* Slice: starts, ends, axes, steps as attributes before opset 10, inputs
  * 2 to 5 from then on. */
+int dmo_onnx_slice_axes(const Onnx__NodeProto *n, int64_t opset, const struct dmo_onnx_value *v,
+			const struct dmo_onnx_value *lists, size_t n_lists, int64_t *start, int64_t *step,
+			int64_t *dims, char *why, size_t why_len)
+{
+	int64_t list[4][DMO_ONNX_MAX_INTS];
+	static const char *const names[4] = { "starts", "ends", "axes", "steps" };
+	int count = -1;
+
+	for (int k = 0; k < 4; k++) {
+		int given = -1;
+
+		if (opset < 10) {
+			const Onnx__AttributeProto *a = dmo_onnx_attr(n, names[k]);
+
+			if (a && a->n_ints <= DMO_ONNX_MAX_INTS) {
+				given = (int)a->n_ints;
+				memcpy(list[k], a->ints, (size_t)given * sizeof **list);
+			}
+		} else if ((size_t)k < n_lists && lists[k].rank >= 0) {
+			if (lists[k].n_ints < 0) {
+				snprintf(why, why_len, "its %s (input %d) is not a constant dmo can read",
+					 names[k], k + 2);
+				return -1;
+			}
+			given = lists[k].n_ints;
+			memcpy(list[k], lists[k].ints, (size_t)given * sizeof **list);
+		}
+		if (k < 2 && given < 0) {
+			snprintf(why, why_len, "no %s", names[k]);
+			return -1;
+		}
+		if (count < 0)
+			count = given;
+		for (int i = given < 0 ? 0 : count; given < 0 && i < count; i++)
+			list[k][i] = k == 2 ? i : 1; /* default axes, steps */
+		if (given >= 0 && given != count) {
+			snprintf(why, why_len, "%s of %d entries, starts of %d", names[k], given, count);
+			return -1;
+		}
+	}
+	for (int i = 0; i < v->rank; i++) {
+		start[i] = 0;
+		step[i] = 1;
+		dims[i] = v->dims[i];
+	}
+	for (int i = 0; i < count; i++) {
+		int ax = axis_of(list[2][i], v->rank);
+		int64_t len, from = list[0][i], end = list[1][i], by = list[3][i];
+
+		if (ax < 0 || by == 0) {
+			snprintf(why, why_len, "axis %lld or step 0", (long long)list[2][i]);
+			return -1;
+		}
+		len = v->dims[ax];
+		from = from < 0 ? from + len : from;
+		end = end < 0 ? end + len : end;
+		if (by > 0) {
+			from = from < 0 ? 0 : from > len ? len : from;
+			end = end < 0 ? 0 : end > len ? len : end;
+			dims[ax] = end > from ? (end - from + by - 1) / by : 0;
+		} else {
+			from = from < 0 ? -1 : from >= len ? len - 1 : from;
+			end = end < -1 ? -1 : end >= len ? len - 1 : end;
+			dims[ax] = from > end ? (from - end - by - 1) / -by : 0;
+		}
+		start[ax] = from;
+		step[ax] = by;
+	}
+	return 0;
+}
+
 static int slice(struct infer *x)
 {
 	const struct dmo_onnx_value *v = shaped(x, 0);
-	int64_t list[4][DMO_ONNX_MAX_INTS], dims[DMO_MODEL_MAX_RANK];
-	static const char *const names[4] = { "starts", "ends", "axes", "steps" };
-	int count = -1, n_ints = -1;
+	int64_t start[DMO_MODEL_MAX_RANK], step[DMO_MODEL_MAX_RANK], dims[DMO_MODEL_MAX_RANK];
+	int n_ints = -1;
 
 	if (v == NULL)
 		return -1;
-	for (int k = 0; k < 4; k++) {
-		int n = -1;
-
-		if (x->opset < 10) {
-			const Onnx__AttributeProto *a = dmo_onnx_attr(x->n, names[k]);
-
-			if (a && a->n_ints <= DMO_ONNX_MAX_INTS) {
-				n = (int)a->n_ints;
-				memcpy(list[k], a->ints, (size_t)n * sizeof **list);
-			}
-		} else if ((size_t)k + 1 < x->n_in && x->in[k + 1].rank >= 0) {
-			const struct dmo_onnx_value *c = values(x, (size_t)k + 1, names[k]);
-
-			if (c == NULL)
-				return -1;
-			n = c->n_ints;
-			memcpy(list[k], c->ints, (size_t)n * sizeof **list);
-		}
-		if (k < 2 && n < 0)
-			return bad(x, "no %s", names[k]);
-		if (count < 0)
-			count = n;
-		for (int i = n < 0 ? 0 : count; n < 0 && i < count; i++)
-			list[k][i] = k == 2 ? i : 1; /* default axes, steps */
-		if (n >= 0 && n != count)
-			return bad(x, "%s of %d entries, starts of %d", names[k], n, count);
-	}
-	memcpy(dims, v->dims, sizeof dims);
-	for (int i = 0; i < count; i++) {
-		int ax = axis_of(list[2][i], v->rank);
-		int64_t len, start = list[0][i], end = list[1][i], step = list[3][i];
-
-		if (ax < 0 || step == 0)
-			return bad(x, "axis %lld or step 0", (long long)list[2][i]);
-		len = v->dims[ax];
-		start = start < 0 ? start + len : start;
-		end = end < 0 ? end + len : end;
-		if (step > 0) {
-			start = start < 0 ? 0 : start > len ? len : start;
-			end = end < 0 ? 0 : end > len ? len : end;
-			dims[ax] = end > start ? (end - start + step - 1) / step : 0;
-		} else {
-			start = start < 0 ? -1 : start >= len ? len - 1 : start;
-			end = end < -1 ? -1 : end >= len ? len - 1 : end;
-			dims[ax] = start > end ? (start - end - step - 1) / -step : 0;
-		}
-		/* A slice of a shape: its values too. */
-		if (v->rank == 1 && v->n_ints == v->dims[0]) {
-			n_ints = (int)dims[0];
-			for (int64_t k = 0; k < dims[0]; k++)
-				x->out[0].ints[k] = v->ints[start + k * step];
-		}
+	if (dmo_onnx_slice_axes(x->n, x->opset, v, x->in + 1, x->n_in > 0 ? x->n_in - 1 : 0, start,
+				step, dims, x->why, x->why_len))
+		return -1;
+	/* A slice of a shape: its values too. */
+	if (v->rank == 1 && v->n_ints == v->dims[0]) {
+		n_ints = (int)dims[0];
+		for (int64_t k = 0; k < dims[0]; k++)
+			x->out[0].ints[k] = v->ints[start[0] + k * step[0]];
 	}
 	set(&x->out[0], v->elem_type, v->rank, dims);
 	x->out[0].n_ints = n_ints;

@@ -62,4 +62,13 @@ struct dmo_onnx_convt_axis {
 int dmo_onnx_convt_axes(const Onnx__NodeProto *n, int ns, const int64_t *in, const int64_t *k,
 			struct dmo_onnx_convt_axis *axes, const char **why);
 
+/* ONNX's Slice node N (operator set OPSET) of V: for each of V's axes
+ * the first element START, the STEP and the elements DIMS it keeps, from
+ * the attributes (before opset 10) or the constant inputs LISTS[N_LISTS]
+ * (starts, ends, axes, steps: the node's inputs from the second on),
+ * clamped as ONNX says.  0, or -1 with WHY. */
+int dmo_onnx_slice_axes(const Onnx__NodeProto *n, int64_t opset, const struct dmo_onnx_value *v,
+			const struct dmo_onnx_value *lists, size_t n_lists, int64_t *start, int64_t *step,
+			int64_t *dims, char *why, size_t why_len);
+
 #endif

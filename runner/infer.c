@@ -20,7 +20,7 @@ static const char *const op_names[DMO_NET_OP_COUNT] = {
 	"conv2d", "dwconv2d", "fc", "maxpool", "avgpool", "add", "mul", "relu", "relu6",
 	"softmax", "logistic", "mean", "reshape", "pad", "transpose", "concatenation",
 	"quantize", "dequantize", "tanh", "sub", "div", "hardsigmoid", "hardswish", "clip",
-	"batchnorm", "resize", "convt", "shape-only",
+	"batchnorm", "resize", "convt", "shape-only", "slice",
 };
 
 const char *dmo_net_op_name(enum dmo_net_op op)
@@ -666,6 +666,20 @@ static int run_layout(struct ctx *c)
 			rc = dk_pad(&shape, before, after, elem, value, at(c, in), at(c, out), NULL);
 		break;
 	}
+	case DMO_NET_SLICE: {
+		int start[DK_MAX_DIMS], size[DK_MAX_DIMS];
+		if (out->rank != in->rank)
+			return fail(c, "the slice's starts do not give the output shape");
+		for (int i = 0; i < in->rank; i++) {
+			start[i] = s->pad_before[i];
+			size[i] = out->dims[i];
+			if (start[i] < 0 || size[i] < 1 || size[i] > in->dims[i] - start[i])
+				return fail(c, "the slice's starts do not give the output shape");
+		}
+		if (c->arena)
+			rc = dk_slice(&shape, start, size, elem, at(c, in), at(c, out), NULL);
+		break;
+	}
 	case DMO_NET_TRANSPOSE: {
 		const int32_t *perm32 = int_constant(c, 1, (uint64_t)in->rank, "perm");
 		int perm[DK_MAX_DIMS], taken[DK_MAX_DIMS] = { 0 };
@@ -862,6 +876,7 @@ static int prepare_step(struct ctx *c)
 	case DMO_NET_TRANSPOSE:
 	case DMO_NET_CONCAT:
 	case DMO_NET_RESIZE:
+	case DMO_NET_SLICE:
 		rc = run_layout(c);
 		break;
 	case DMO_NET_QUANTIZE:

@@ -140,8 +140,8 @@ tests_onnx_net_LDADD = opspec/libdmo-model.la
 # transpose in the three-way cross-check, with native overlapped runs.
 TESTS += tests/layout_ops_tool.sh tests/nchw_ops_tool.sh tests/onnx_ew_tool.sh tests/onnx_ort_ew.sh tests/resize_tool.sh tests/onnx_ort_resize.sh
 EXTRA_DIST += tests/layout_ops_tool.sh tests/nchw_ops_tool.sh tests/onnx_ew_tool.sh tests/onnx_ort_ew.sh tests/resize_tool.sh tests/onnx_ort_resize.sh
-TESTS += tests/convt_tool.sh tests/onnx_ort_convt.sh tests/slice_tool.sh
-EXTRA_DIST += tests/convt_tool.sh tests/onnx_ort_convt.sh tests/slice_tool.sh
+TESTS += tests/convt_tool.sh tests/onnx_ort_convt.sh tests/slice_tool.sh tests/onnx_ort_slice.sh
+EXTRA_DIST += tests/convt_tool.sh tests/onnx_ort_convt.sh tests/slice_tool.sh tests/onnx_ort_slice.sh
 TESTS += tests/cli_conventions.sh
 # valgrind --tool=dmo with nothing set up (dmo.out.PID, the tool's FIFO).
 TESTS += tests/bare_valgrind.sh

@@ -12,7 +12,7 @@
  * of the tensor and a branch along any axis, Pad, a QuantizeLinear /
  * DequantizeLinear pair, ReduceMean with keepdims, GlobalAveragePool,
  * Softmax on an axis, ConvTranspose (pads, auto_pad, output_shape,
- * output_padding, dilations, groups); then Flatten or Reshape into Gemm (transA, transB,
+ * output_padding, dilations, groups), Slice (steps 1); then Flatten or Reshape into Gemm (transA, transB,
  * alpha, beta, C) or MatMul by a constant, maybe Softmax, maybe a final
  * QuantizeLinear (an int8 output, compared byte for byte).  The opset is
  * 7, 9, 10, 11, 12, 13 or 17, and each node is written as that opset
@@ -697,6 +697,56 @@ static struct value transposed(const struct value *x)
 	return y;
 }
 
+/* Slice of X with steps 1 as exporters write it (PyTorch's x[:, a:b],
+ * narrow, chunk): a random box of at least one element along each axis
+ * it names, starts and ends maybe negative or past the end (ONNX clamps
+ * them), axes maybe negative or left out, steps 1 or left out; constant
+ * inputs from opset 10, attributes before. */
+static struct value sliced(const struct value *x)
+{
+	struct value y = *x;
+	int64_t starts[4], ends[4], axes[4], steps[4], n = 0;
+	int all = pick(4) == 0;
+
+	y.name = fresh("t");
+	for (int a = 0; a < 4; a++) {
+		int64_t len = x->d[a], from, to;
+
+		if (!all && (len == 1 || pick(2)))
+			continue;
+		from = pick((int)len);
+		to = from + 1 + pick((int)(len - from));
+		y.d[a] = to - from;
+		starts[n] = pick(3) == 0 ? from - len : from;         /* from the end */
+		ends[n] = to == len && pick(2) ? INT64_MAX : to < len && pick(3) == 0 ? to - len : to;
+		axes[n] = pick(3) == 0 ? a - 4 : a;
+		steps[n++] = 1;
+	}
+	if (n == 0) { /* one axis at least: the last */
+		y.d[3] = x->d[3];
+		starts[n] = 0, ends[n] = x->d[3], axes[n] = 3, steps[n++] = 1;
+	}
+	const char *in[] = { x->name, NULL, NULL, NULL, NULL, NULL };
+	int named = !all || pick(2); /* all four axes in order: axes may be left out */
+	if (opset < 10) {
+		node("Slice", in, y.name, attr_ints("starts", starts, (size_t)n),
+		     attr_ints("ends", ends, (size_t)n), named ? attr_ints("axes", axes, (size_t)n) : NULL,
+		     NULL);
+	} else {
+		int with_steps = named && pick(2);
+
+		in[1] = int64s(starts, n);
+		in[2] = int64s(ends, n);
+		in[3] = named ? int64s(axes, n) : NULL;
+		in[4] = with_steps ? int64s(steps, n) : NULL;
+		node("Slice", in, y.name, NULL);
+	}
+	say(" Slice(%lld axes -> %lldx%lldx%lldx%lld)", (long long)n, (long long)y.d[0],
+	    (long long)y.d[1], (long long)y.d[2], (long long)y.d[3]);
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
 /* Flatten or Reshape to 2-D, then Gemm or MatMul by a constant. */
 static struct value dense(const struct value *x)
 {
@@ -818,7 +868,7 @@ int main(int argc, char **argv)
 		else if (kind == 13)
 			cur = matmul(&cur);
 		else if (kind == 14)
-			cur = transposed(&cur);
+			cur = pick(2) ? transposed(&cur) : sliced(&cur);
 		else
 			cur = window(&cur, "Conv");
 	}
