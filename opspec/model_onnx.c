@@ -538,6 +538,10 @@ static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 			if (k + 1 < layer->n_operands && layer->operands[k + 1] >= 0)
 				value_of(o, layer->operands[k + 1], &lists[k]);
 		}
+		/* An int32 slice is shape arithmetic (a Shape's dims), which
+		 * dmo infer resolves rather than runs (shape-only layers). */
+		if (in->dtype == DMO_I32)
+			return unsupported(o, layer, "a slice of int32 (shape arithmetic)");
 		if (r < 1 || r > 4)
 			return unsupported(o, layer, "a slice of a %d-D tensor (dmo's is 1-D to 4-D)", r);
 		if (dmo_onnx_slice_axes(n, o->opset, &v, lists, 4, start, step, keep, why, sizeof why))
