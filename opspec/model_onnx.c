@@ -465,7 +465,8 @@ static int64_t dims_product(const struct dmo_model_tensor *t, int from, int to)
  * Concat (along any axis: the dims before it are rows, the rest a row's
  * elements), ReduceMean over adjacent axes and GlobalAveragePool (the
  * mean's batch is the dims before, its channels the dims after),
- * QuantizeLinear, DequantizeLinear, and Slice with steps 1. */
+ * QuantizeLinear, DequantizeLinear, and Slice with steps 1 and Gather of
+ * consecutive indices, both slices. */
 static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 			    struct dmo_model_tensor *in, struct dmo_model_tensor *out)
 {
@@ -558,6 +559,38 @@ static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 			 "slice:in=%s,before=%lldx%lldx%lldx%lld,after=%lldx%lldx%lldx%lld,dtype=%s",
 			 shape, (long long)b[0], (long long)b[1], (long long)b[2], (long long)b[3],
 			 (long long)a[0], (long long)a[1], (long long)a[2], (long long)a[3], dt);
+	} else if (!strcmp(op, "Gather")) {
+		/* A constant scalar index, or 1-D consecutive ascending ones,
+		 * along one axis picks a box: a slice (its output drops or
+		 * keeps the axis, the same elements in the same order). */
+		struct dmo_onnx_value idx = { .rank = -1, .n_ints = -1, .n_floats = -1 };
+		int64_t axis = dmo_onnx_attr_int(n, "axis", 0), b[4] = { 0 }, a[4] = { 0 }, first;
+
+		if (axis < 0)
+			axis += r;
+		if (layer->n_operands > 1 && layer->operands[1] >= 0)
+			value_of(o, layer->operands[1], &idx);
+		if (in->dtype == DMO_I32)
+			return unsupported(o, layer, "a gather of int32 (shape arithmetic)");
+		if (r < 1 || r > 4 || axis < 0 || axis >= r)
+			return unsupported(o, layer, "a gather along axis %lld of a %d-D tensor (dmo's slice is 1-D to 4-D)",
+					   (long long)axis, r);
+		if (idx.rank > 1 || idx.n_ints < 1)
+			return unsupported(o, layer, "indices that are not a constant scalar or 1-D list");
+		first = idx.ints[0] < 0 ? idx.ints[0] + in->shape[axis] : idx.ints[0];
+		for (int k = 0; k < idx.n_ints; k++) {
+			int64_t at = idx.ints[k] < 0 ? idx.ints[k] + in->shape[axis] : idx.ints[k];
+
+			if (at != first + k || at < 0 || at >= in->shape[axis])
+				return unsupported(o, layer, "indices that are not consecutive and ascending "
+						   "(dmo's slice copies a box)");
+		}
+		b[4 - r + axis] = first;
+		a[4 - r + axis] = in->shape[axis] - first - idx.n_ints;
+		snprintf(text, sizeof text,
+			 "slice:in=%s,before=%lldx%lldx%lldx%lld,after=%lldx%lldx%lldx%lld,dtype=%s",
+			 shape, (long long)b[0], (long long)b[1], (long long)b[2], (long long)b[3],
+			 (long long)a[0], (long long)a[1], (long long)a[2], (long long)a[3], dt);
 	} else if (!strcmp(op, "Concat")) {
 		int64_t axis = dmo_onnx_attr_int(n, "axis", 0), outer, inner;
 
@@ -617,7 +650,7 @@ static int is_flat_op(const char *op)
 {
 	return !strcmp(op, "Pad") || !strcmp(op, "Concat") || !strcmp(op, "ReduceMean") ||
 	       !strcmp(op, "GlobalAveragePool") || !strcmp(op, "QuantizeLinear") ||
-	       !strcmp(op, "DequantizeLinear") || !strcmp(op, "Slice");
+	       !strcmp(op, "DequantizeLinear") || !strcmp(op, "Slice") || !strcmp(op, "Gather");
 }
 
 /* ---- ONNX's float32 element-wise ops (kernels_onnx_ew.c) ---- */

@@ -666,16 +666,18 @@ static int run_layout(struct ctx *c)
 			rc = dk_pad(&shape, before, after, elem, value, at(c, in), at(c, out), NULL);
 		break;
 	}
-	case DMO_NET_SLICE: {
+	case DMO_NET_SLICE: { /* a Gather's output drops or keeps the axis */
 		int start[DK_MAX_DIMS], size[DK_MAX_DIMS];
-		if (out->rank != in->rank)
-			return fail(c, "the slice's starts do not give the output shape");
+		uint64_t kept = 1;
 		for (int i = 0; i < in->rank; i++) {
 			start[i] = s->pad_before[i];
-			size[i] = out->dims[i];
-			if (start[i] < 0 || size[i] < 1 || size[i] > in->dims[i] - start[i])
-				return fail(c, "the slice's starts do not give the output shape");
+			size[i] = in->dims[i] - start[i] - s->pad_after[i];
+			if (start[i] < 0 || size[i] < 1)
+				return fail(c, "the slice's starts and ends leave no element");
+			kept *= (uint64_t)size[i];
 		}
+		if (kept != elems(out))
+			return fail(c, "the slice's starts and ends do not give the output's elements");
 		if (c->arena)
 			rc = dk_slice(&shape, start, size, elem, at(c, in), at(c, out), NULL);
 		break;

@@ -60,8 +60,9 @@ enum dmo_net_op {
 	 * them into the op specs, as ONNX Runtime folds them; no kernel runs,
 	 * the output gets zero bytes (defined, the same in every arena). */
 	DMO_NET_SHAPE_ONLY,
-	/* ONNX's Slice with steps 1: in (any type); the first element kept
-	 * along each axis in pad_before, the output's dims the rest */
+	/* ONNX's Slice with steps 1 and Gather of consecutive indices: in (any
+	 * type); the elements removed before and after along each axis in
+	 * pad_before, pad_after */
 	DMO_NET_SLICE,
 	DMO_NET_OP_COUNT
 };

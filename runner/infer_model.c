@@ -50,7 +50,7 @@ static const struct op_of_name onnx_ops[] = {
 	{ "BatchNormalization", DMO_NET_BATCHNORM },
 	{ "Resize", DMO_NET_RESIZE },       { "Upsample", DMO_NET_RESIZE },
 	{ "ConvTranspose", DMO_NET_CONVT },
-	{ "Slice", DMO_NET_SLICE },
+	{ "Slice", DMO_NET_SLICE },         { "Gather", DMO_NET_SLICE },
 	{ NULL, DMO_NET_OP_COUNT },
 };
 
@@ -431,7 +431,7 @@ static int onnx_options(const struct dmo_model *model, size_t i, struct dmo_net 
 		s->axis = (int)dmo_model_onnx_int(model, i, "axis", 0);
 		return 0;
 	case DMO_NET_PAD: /* the spec's pads are the last RANK of 4 axes */
-	case DMO_NET_SLICE: /* the spec's starts: its elements removed before */
+	case DMO_NET_SLICE: /* the spec's elements removed before and after */
 		if (rank > 4) {
 			snprintf(err, err_len, "layer %zu '%s': %s of a %d-D tensor", i + 1, l->name,
 				 l->op_name, rank);

@@ -12,7 +12,8 @@
  * of the tensor and a branch along any axis, Pad, a QuantizeLinear /
  * DequantizeLinear pair, ReduceMean with keepdims, GlobalAveragePool,
  * Softmax on an axis, ConvTranspose (pads, auto_pad, output_shape,
- * output_padding, dilations, groups), Slice (steps 1); then Flatten or Reshape into Gemm (transA, transB,
+ * output_padding, dilations, groups), Slice (steps 1), Gather of a constant
+ * scalar index or consecutive indices; then Flatten or Reshape into Gemm (transA, transB,
  * alpha, beta, C) or MatMul by a constant, maybe Softmax, maybe a final
  * QuantizeLinear (an int8 output, compared byte for byte).  The opset is
  * 7, 9, 10, 11, 12, 13 or 17, and each node is written as that opset
@@ -747,6 +748,46 @@ static struct value sliced(const struct value *x)
 	return y;
 }
 
+/* Gather of X along one axis by a constant scalar index (the axis goes:
+ * PyTorch's x[:, 2]) or 1-D consecutive ascending indices, maybe negative
+ * (the axis keeps their count); then an Unsqueeze back to 4-D for the
+ * ops after, when the axis went. */
+static struct value gathered(const struct value *x)
+{
+	struct value y = *x, g;
+	int axis = pick(4), scalar = pick(2);
+	int64_t len = x->d[axis], from = pick((int)len), count = scalar ? 1 : 1 + pick((int)(len - from));
+	int64_t idx[4], one = 1;
+	const char *in[] = { x->name, NULL, NULL };
+
+	for (int64_t k = 0; k < count; k++)
+		idx[k] = pick(3) == 0 ? from + k - len : from + k;
+	in[1] = scalar ? constant(0, NULL, ONNX__TENSOR_PROTO__DATA_TYPE__INT64, idx, sizeof *idx)
+		       : int64s(idx, count);
+	y.d[axis] = count;
+	g = y;
+	g.name = fresh("t");
+	node("Gather", in, g.name, attr_int("axis", pick(2) ? axis : axis - 4), NULL);
+	say(" Gather(axis %d, %s %lld of %lld)", axis, scalar ? "index" : "indices", (long long)count,
+	    (long long)len);
+	if (!scalar) {
+		maybe_info(&g, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+		return g;
+	}
+	/* The axis dropped: Unsqueeze (axes an attribute before opset 13). */
+	struct value dropped = { g.name, 3, { 0 } };
+	for (int a = 0, k = 0; a < 4; a++)
+		if (a != axis)
+			dropped.d[k++] = x->d[a];
+	maybe_info(&dropped, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	y.name = fresh("t");
+	int64_t ax = axis;
+	const char *uin[] = { g.name, opset >= 13 ? int64s(&ax, one) : NULL, NULL };
+	node("Unsqueeze", uin, y.name, opset < 13 ? attr_ints("axes", &ax, 1) : NULL, NULL);
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
 /* Flatten or Reshape to 2-D, then Gemm or MatMul by a constant. */
 static struct value dense(const struct value *x)
 {
@@ -868,7 +909,7 @@ int main(int argc, char **argv)
 		else if (kind == 13)
 			cur = matmul(&cur);
 		else if (kind == 14)
-			cur = pick(2) ? transposed(&cur) : sliced(&cur);
+			cur = pick(2) ? transposed(&cur) : pick(3) ? sliced(&cur) : gathered(&cur);
 		else
 			cur = window(&cur, "Conv");
 	}
