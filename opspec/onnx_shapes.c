@@ -315,14 +315,16 @@ int dmo_onnx_convt_axes(const Onnx__NodeProto *n, int ns, const int64_t *in, con
 						   .pad_head = attr_is(n, "auto_pad", "NOTSET") ? p[i] : 0,
 						   .pad_tail = attr_is(n, "auto_pad", "NOTSET") ? p[ns + i] : 0 };
 		if (target >= 0 || same) {
-			/* ONNX Runtime's total padding, split with the odd one
-			 * at the end but for SAME_LOWER; an output_shape larger
+			/* ONNX's total padding (and ONNX Runtime 1.30's, checked
+			 * against it), split with the odd one at the end for
+			 * SAME_UPPER, at the start otherwise (SAME_LOWER, and
+			 * output_shape without auto_pad); an output_shape larger
 			 * than the unpadded output takes its extra rows at the
 			 * end, SAME's in x stride none (the output stays the
 			 * unpadded one). */
 			total = full - (target >= 0 ? target : in[i] * s[i]);
-			a->pad_head = total < 0 ? 0 : attr_is(n, "auto_pad", "SAME_LOWER") ? total - total / 2
-											  : total / 2;
+			a->pad_head = total < 0 ? 0 : attr_is(n, "auto_pad", "SAME_UPPER") ? total / 2
+											  : total - total / 2;
 			a->pad_tail = total < 0 ? 0 : total - a->pad_head;
 			if (total < 0 && target >= 0)
 				a->out_pad -= total;

@@ -13,8 +13,13 @@
 # and k=3 stride 2 pads 1 output_padding 1 in two groups) over two images,
 # whose overlapped arena gives the plain arena's bytes, which `dmo plan
 # --verify` runs bit for bit, and which `dmo run --model` profiles under
-# the tool with O_s exact = algorithmic = analytic.  The 1-D and 3-D node
-# cases are refused naming the node and the reason.  Skipped (77) without
+# the tool with O_s exact = algorithmic = analytic.  Then the first six
+# models of tests/onnx_random_net (seeds from 1 on) that hold a
+# ConvTranspose and no variant dmo may refuse, and more until an
+# output_shape is among them (an odd output_shape total goes first: a
+# model found it), against
+# ONNX Runtime and through plan --verify.  The 1-D and 3-D node cases are
+# refused naming the node and the reason.  Skipped (77) without
 # node and onnxruntime-node or without libonnx-testdata.
 . "$top_srcdir/tests/lib.sh"
 need_ort
@@ -57,6 +62,28 @@ for row in "    1  1_convtranspose    convt .* 960 *960" "    3  3_convtranspose
 	grep -q "^$row$" "$WORK/plan.out" && echo "ok: planned: $row" || fail "not planned: $row"
 done
 run_model_analyzed "--convt" "$WORK/convt.onnx" 5
+
+seed=0 found=0 kinds=
+while { [ $found -lt 6 ] || [ "${kinds#*shape}" = "$kinds" ]; } && [ $seed -lt 400 ]; do
+	seed=$((seed + 1))
+	desc=$("$top_builddir/tests/onnx_random_net" "$seed" "$WORK/r.onnx" "$WORK/r.in")
+	case $desc in *exotic) continue ;; *ConvTranspose*) ;; *) continue ;; esac
+	found=$((found + 1))
+	case $desc in *"ConvTranspose("*output_shape*) kinds="$kinds shape" ;; esac
+	case $desc in *"ConvTranspose("*SAME_*) kinds="$kinds same" ;; esac
+	echo "seed $seed: $desc"
+	ort_and_dmo r "$WORK/r.onnx"
+	case $desc in
+	*"-> int8"*) cmp -s "$WORK/r.ort" "$WORK/r.dmo" &&
+		echo "ok: seed $seed: int8 output equals ONNX Runtime's byte for byte" ||
+		fail "seed $seed: int8 output differs from ONNX Runtime's" ;;
+	*) f32_close "seed $seed: dmo infer = ONNX Runtime" "$WORK/r.ort" "$WORK/r.dmo" 1 ;;
+	esac
+	plan_verify_bits "seed $seed" "$WORK/r.onnx"
+done
+[ $found -ge 6 ] && echo "ok: $found random models with a ConvTranspose" || fail "$found random models with a ConvTranspose"
+case $kinds in *shape*same* | *same*shape*) echo "ok: output_shape and SAME among them" ;;
+*) fail "random ConvTranspose forms:$kinds" ;; esac
 
 for case in 1d 3d; do
 	name=test_convtranspose_$case
