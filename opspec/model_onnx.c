@@ -460,6 +460,16 @@ static int64_t dims_product(const struct dmo_model_tensor *t, int from, int to)
 	return p;
 }
 
+/* The pad or slice spec (OP) of IN's SHAPE with B and A elements added or
+ * removed before and after along each of 4 axes, into TEXT. */
+static void box_spec(char *text, size_t len, const char *op, const char *shape, const int64_t *b,
+		     const int64_t *a, const char *dt)
+{
+	snprintf(text, len, "%s:in=%s,before=%lldx%lldx%lldx%lld,after=%lldx%lldx%lldx%lld,dtype=%s", op,
+		 shape, (long long)b[0], (long long)b[1], (long long)b[2], (long long)b[3], (long long)a[0],
+		 (long long)a[1], (long long)a[2], (long long)a[3], dt);
+}
+
 /* Operators that move, pad or rescale elements over the stored dims, read
  * as dmo's layout-free op specs (docs/models.md): Pad (constant zeros),
  * Concat (along any axis: the dims before it are rows, the rest a row's
@@ -521,10 +531,7 @@ static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 			if (b[4 - r + i] < 0 || a[4 - r + i] < 0)
 				return unsupported(o, layer, "negative pads (cropping)");
 		}
-		snprintf(text, sizeof text,
-			 "pad:in=%s,before=%lldx%lldx%lldx%lld,after=%lldx%lldx%lldx%lld,dtype=%s",
-			 shape, (long long)b[0], (long long)b[1], (long long)b[2], (long long)b[3],
-			 (long long)a[0], (long long)a[1], (long long)a[2], (long long)a[3], dt);
+		box_spec(text, sizeof text, "pad", shape, b, a, dt);
 	} else if (!strcmp(op, "Slice")) {
 		/* Constant starts, ends, axes and steps 1 (ONNX's clamping):
 		 * the elements before and after each axis's range removed. */
@@ -555,10 +562,7 @@ static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 			b[4 - r + i] = start[i];
 			a[4 - r + i] = in->shape[i] - start[i] - keep[i];
 		}
-		snprintf(text, sizeof text,
-			 "slice:in=%s,before=%lldx%lldx%lldx%lld,after=%lldx%lldx%lldx%lld,dtype=%s",
-			 shape, (long long)b[0], (long long)b[1], (long long)b[2], (long long)b[3],
-			 (long long)a[0], (long long)a[1], (long long)a[2], (long long)a[3], dt);
+		box_spec(text, sizeof text, "slice", shape, b, a, dt);
 	} else if (!strcmp(op, "Gather")) {
 		/* A constant scalar index, or 1-D consecutive ascending ones,
 		 * along one axis picks a box: a slice (its output drops or
@@ -587,10 +591,7 @@ static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 		}
 		b[4 - r + axis] = first;
 		a[4 - r + axis] = in->shape[axis] - first - idx.n_ints;
-		snprintf(text, sizeof text,
-			 "slice:in=%s,before=%lldx%lldx%lldx%lld,after=%lldx%lldx%lldx%lld,dtype=%s",
-			 shape, (long long)b[0], (long long)b[1], (long long)b[2], (long long)b[3],
-			 (long long)a[0], (long long)a[1], (long long)a[2], (long long)a[3], dt);
+		box_spec(text, sizeof text, "slice", shape, b, a, dt);
 	} else if (!strcmp(op, "Concat")) {
 		int64_t axis = dmo_onnx_attr_int(n, "axis", 0), outer, inner;
 
