@@ -341,33 +341,39 @@ static void nhwc(const struct dmo_model_tensor *t, char *buf, size_t len)
 		 (long long)t->shape[3], (long long)t->shape[1]);
 }
 
-/* Why dmo's convt (kernels_convt.c) cannot run ConvTranspose node N over
- * IN with weights W, or NULL, with its strides in S: dmo maps 2-D float32,
- * group 1, no dilation, padding, output_padding or output_shape, weights
- * [C][M][KH][KW] (PaddleOCR's detector's 2x2 stride 2 layers and
- * any other kernel and stride). */
-static const char *convt_refusal(const Onnx__NodeProto *n, const struct dmo_model_tensor *in,
-				 const struct dmo_model_tensor *w, int64_t *s)
+/* The convt op spec of ConvTranspose node N over IN with weights W into
+ * TEXT, or why dmo's convt (kernels_convt.c) cannot run it: dmo maps 2-D
+ * float32 with weights [C][M / group][KH][KW], any strides, dilations,
+ * group, pads, auto_pad, output_shape and output_padding whose extra rows
+ * stay below the stride (as ONNX Runtime's col2im needs), resolved as
+ * ONNX Runtime resolves them (dmo_onnx_convt_axes). */
+static const char *convt_spec(const Onnx__NodeProto *n, const struct dmo_model_tensor *in,
+			      const struct dmo_model_tensor *w, char *text, size_t len)
 {
-	int64_t d[2], pads[4], outpad[2];
+	struct dmo_onnx_convt_axis a[2];
+	int64_t group = dmo_onnx_attr_int(n, "group", 1);
+	const char *why;
+	char shape[96];
 
 	if (in->rank != 4 || in->dtype != DMO_F32)
 		return "not a 2-D float32 ConvTranspose (dmo's convt is NCHW f32)";
 	if (w == NULL || w->rank != 4 || w->shape[0] != in->shape[1])
-		return "weights are not C x M x KH x KW";
-	if (dmo_onnx_attr_int(n, "group", 1) != 1)
-		return "grouped ConvTranspose (dmo's convt has group 1)";
-	if (dmo_onnx_attr_ints(n, "strides", s, 2, 1) || dmo_onnx_attr_ints(n, "dilations", d, 2, 1) ||
-	    dmo_onnx_attr_ints(n, "pads", pads, 4, 0) ||
-	    dmo_onnx_attr_ints(n, "output_padding", outpad, 2, 0))
-		return "strides, dilations, pads or output_padding not 2-D";
-	if (d[0] != 1 || d[1] != 1)
-		return "dilated ConvTranspose (dmo's convt has none)";
-	if (pads[0] || pads[1] || pads[2] || pads[3] || outpad[0] || outpad[1] ||
-	    dmo_onnx_attr(n, "output_shape") != NULL ||
-	    (dmo_onnx_attr(n, "auto_pad") != NULL && !attr_string_is(n, "auto_pad", "NOTSET") &&
-	     !attr_string_is(n, "auto_pad", "VALID")))
-		return "pads, output_padding, output_shape or auto_pad (dmo's convt has no padding)";
+		return "weights are not C x M/group x KH x KW";
+	if (group < 1 || in->shape[1] % group)
+		return "a group that does not divide the input channels";
+	if (dmo_onnx_convt_axes(n, 2, in->shape + 2, w->shape + 2, a, &why))
+		return why;
+	if (a[0].out_pad >= a[0].stride || a[1].out_pad >= a[1].stride)
+		return "output_padding (or an output_shape past the unpadded output) not below the stride";
+	nhwc(in, shape, sizeof shape);
+	snprintf(text, len,
+		 "convt:in=%s,k=%lldx%lld,stride=%lldx%lld,dil=%lldx%lld,pad=%lldx%lldx%lldx%lld,"
+		 "out_pad=%lldx%lld,group=%lld,out_c=%lld,dtype=f32,layout=nchw",
+		 shape, (long long)w->shape[2], (long long)w->shape[3], (long long)a[0].stride,
+		 (long long)a[1].stride, (long long)a[0].dil, (long long)a[1].dil,
+		 (long long)a[0].pad_head, (long long)a[1].pad_head, (long long)a[0].pad_tail,
+		 (long long)a[1].pad_tail, (long long)a[0].out_pad, (long long)a[1].out_pad,
+		 (long long)group, (long long)(w->shape[1] * group));
 	return NULL;
 }
 
@@ -474,12 +480,23 @@ static int const_float(const struct onnx *o, const struct dmo_model_layer *layer
 	return 1;
 }
 
+/* The pad or slice spec (OP) of IN's SHAPE with B and A elements added or
+ * removed before and after along each of 4 axes, into TEXT. */
+static void box_spec(char *text, size_t len, const char *op, const char *shape, const int64_t *b,
+		     const int64_t *a, const char *dt)
+{
+	snprintf(text, len, "%s:in=%s,before=%lldx%lldx%lldx%lld,after=%lldx%lldx%lldx%lld,dtype=%s", op,
+		 shape, (long long)b[0], (long long)b[1], (long long)b[2], (long long)b[3], (long long)a[0],
+		 (long long)a[1], (long long)a[2], (long long)a[3], dt);
+}
+
 /* Operators that move, pad or rescale elements over the stored dims, read
  * as dmo's layout-free op specs (docs/models.md): Pad (constant zeros),
  * Concat (along any axis: the dims before it are rows, the rest a row's
  * elements), ReduceMean over adjacent axes and GlobalAveragePool (the
- * mean's batch is the dims before, its channels the dims after), and
- * QuantizeLinear, DequantizeLinear. */
+ * mean's batch is the dims before, its channels the dims after),
+ * QuantizeLinear, DequantizeLinear, and Slice with steps 1 and Gather of
+ * consecutive indices, both slices. */
 static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 			    struct dmo_model_tensor *in, struct dmo_model_tensor *out)
 {
@@ -534,10 +551,67 @@ static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 			if (b[4 - r + i] < 0 || a[4 - r + i] < 0)
 				return unsupported(o, layer, "negative pads (cropping)");
 		}
-		snprintf(text, sizeof text,
-			 "pad:in=%s,before=%lldx%lldx%lldx%lld,after=%lldx%lldx%lldx%lld,dtype=%s",
-			 shape, (long long)b[0], (long long)b[1], (long long)b[2], (long long)b[3],
-			 (long long)a[0], (long long)a[1], (long long)a[2], (long long)a[3], dt);
+		box_spec(text, sizeof text, "pad", shape, b, a, dt);
+	} else if (!strcmp(op, "Slice")) {
+		/* Constant starts, ends, axes and steps 1 (ONNX's clamping):
+		 * the elements before and after each axis's range removed. */
+		struct dmo_onnx_value v, lists[4];
+		int64_t start[DMO_MODEL_MAX_RANK], step[DMO_MODEL_MAX_RANK], keep[DMO_MODEL_MAX_RANK];
+		int64_t b[4] = { 0 }, a[4] = { 0 };
+		char why[128];
+
+		value_of(o, layer->operands[0], &v);
+		for (size_t k = 0; k < 4; k++) {
+			lists[k] = (struct dmo_onnx_value){ .rank = -1, .n_ints = -1, .n_floats = -1 };
+			if (k + 1 < layer->n_operands && layer->operands[k + 1] >= 0)
+				value_of(o, layer->operands[k + 1], &lists[k]);
+		}
+		/* An int32 slice is shape arithmetic (a Shape's dims), which
+		 * dmo infer resolves rather than runs (shape-only layers). */
+		if (in->dtype == DMO_I32)
+			return unsupported(o, layer, "a slice of int32 (shape arithmetic)");
+		if (r < 1 || r > 4)
+			return unsupported(o, layer, "a slice of a %d-D tensor (dmo's is 1-D to 4-D)", r);
+		if (dmo_onnx_slice_axes(n, o->opset, &v, lists, 4, start, step, keep, why, sizeof why))
+			return unsupported(o, layer, "%s", why);
+		for (int i = 0; i < r; i++) {
+			if (step[i] != 1)
+				return unsupported(o, layer, "steps other than 1 (dmo's slice copies a box)");
+			if (keep[i] < 1)
+				return unsupported(o, layer, "an empty slice");
+			b[4 - r + i] = start[i];
+			a[4 - r + i] = in->shape[i] - start[i] - keep[i];
+		}
+		box_spec(text, sizeof text, "slice", shape, b, a, dt);
+	} else if (!strcmp(op, "Gather")) {
+		/* A constant scalar index, or 1-D consecutive ascending ones,
+		 * along one axis picks a box: a slice (its output drops or
+		 * keeps the axis, the same elements in the same order). */
+		struct dmo_onnx_value idx = { .rank = -1, .n_ints = -1, .n_floats = -1 };
+		int64_t axis = dmo_onnx_attr_int(n, "axis", 0), b[4] = { 0 }, a[4] = { 0 }, first;
+
+		if (axis < 0)
+			axis += r;
+		if (layer->n_operands > 1 && layer->operands[1] >= 0)
+			value_of(o, layer->operands[1], &idx);
+		if (in->dtype == DMO_I32)
+			return unsupported(o, layer, "a gather of int32 (shape arithmetic)");
+		if (r < 1 || r > 4 || axis < 0 || axis >= r)
+			return unsupported(o, layer, "a gather along axis %lld of a %d-D tensor (dmo's slice is 1-D to 4-D)",
+					   (long long)axis, r);
+		if (idx.rank > 1 || idx.n_ints < 1)
+			return unsupported(o, layer, "indices that are not a constant scalar or 1-D list");
+		first = idx.ints[0] < 0 ? idx.ints[0] + in->shape[axis] : idx.ints[0];
+		for (int k = 0; k < idx.n_ints; k++) {
+			int64_t at = idx.ints[k] < 0 ? idx.ints[k] + in->shape[axis] : idx.ints[k];
+
+			if (at != first + k || at < 0 || at >= in->shape[axis])
+				return unsupported(o, layer, "indices that are not consecutive and ascending "
+						   "(dmo's slice copies a box)");
+		}
+		b[4 - r + axis] = first;
+		a[4 - r + axis] = in->shape[axis] - first - idx.n_ints;
+		box_spec(text, sizeof text, "slice", shape, b, a, dt);
 	} else if (!strcmp(op, "Concat")) {
 		int64_t axis = dmo_onnx_attr_int(n, "axis", 0), outer, inner;
 
@@ -618,7 +692,8 @@ static int is_flat_op(const char *op)
 	return !strcmp(op, "Pad") || !strcmp(op, "Concat") || !strcmp(op, "ReduceMean") ||
 	       !strcmp(op, "GlobalAveragePool") || !strcmp(op, "QuantizeLinear") ||
 	       !strcmp(op, "DequantizeLinear") || !strcmp(op, "ReduceMax") ||
-	       !strcmp(op, "ReduceMin") || !strcmp(op, "ReduceSum") || !strcmp(op, "GlobalMaxPool");
+	       !strcmp(op, "ReduceMin") || !strcmp(op, "ReduceSum") || !strcmp(op, "GlobalMaxPool") ||
+	       !strcmp(op, "Slice") || !strcmp(op, "Gather");
 }
 
 /* ---- ONNX's float32 element-wise ops (kernels_onnx_ew.c) ---- */
@@ -945,12 +1020,8 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		goto spec;
 	}
 	if (!strcmp(op, "ConvTranspose")) {
-		if ((why = convt_refusal(n, in, w, s)) != NULL)
+		if ((why = convt_spec(n, in, w, text, sizeof text)) != NULL)
 			return unsupported(o, layer, "%s", why);
-		nhwc(in, shape, sizeof shape);
-		snprintf(text, sizeof text, "convt:in=%s,k=%lldx%lld,stride=%lldx%lld,out_c=%lld,dtype=f32,layout=nchw",
-			 shape, (long long)w->shape[2], (long long)w->shape[3], (long long)s[0],
-			 (long long)s[1], (long long)w->shape[1]);
 		goto spec;
 	}
 	if (!conv && strcmp(op, "MaxPool") && strcmp(op, "AveragePool"))

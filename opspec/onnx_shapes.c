@@ -264,13 +264,89 @@ static int conv(struct infer *x, size_t xk, size_t wk, int32_t type)
 	return window(x, xk, kernel, w->dims[0], type);
 }
 
+/* Whether string attribute NAME of N is VALUE (absent: NOTSET). */
+static int attr_is(const Onnx__NodeProto *n, const char *name, const char *value)
+{
+	const Onnx__AttributeProto *a = dmo_onnx_attr(n, name);
+
+	if (a == NULL || !a->has_s)
+		return !strcmp(value, "NOTSET");
+	return a->s.len == strlen(value) && !memcmp(a->s.data, value, a->s.len);
+}
+
+int dmo_onnx_convt_axes(const Onnx__NodeProto *n, int ns, const int64_t *in, const int64_t *k,
+			struct dmo_onnx_convt_axis *axes, const char **why)
+{
+	int64_t s[DMO_MODEL_MAX_RANK], d[DMO_MODEL_MAX_RANK], adj[DMO_MODEL_MAX_RANK],
+		shape[DMO_MODEL_MAX_RANK + 2], p[2 * DMO_MODEL_MAX_RANK];
+	int same = attr_is(n, "auto_pad", "SAME_UPPER") || attr_is(n, "auto_pad", "SAME_LOWER"),
+	    lead = 0;
+
+	if (ns < 1 || ns > DMO_MODEL_MAX_RANK - 2 || dmo_onnx_attr_ints(n, "strides", s, (size_t)ns, 1) ||
+	    dmo_onnx_attr_ints(n, "dilations", d, (size_t)ns, 1) ||
+	    dmo_onnx_attr_ints(n, "output_padding", adj, (size_t)ns, 0) ||
+	    dmo_onnx_attr_ints(n, "pads", p, 2 * (size_t)ns, 0)) {
+		*why = "strides, dilations, output_padding or pads not of the input's spatial axes";
+		return -1;
+	}
+	/* output_shape: the spatial sizes, or N and C first. */
+	if (dmo_onnx_attr_ints(n, "output_shape", shape, (size_t)ns, -1) &&
+	    dmo_onnx_attr_ints(n, "output_shape", shape, (size_t)ns + 2, -1)) {
+		*why = "output_shape not of the input's spatial axes";
+		return -1;
+	}
+	if (dmo_onnx_attr(n, "output_shape") && dmo_onnx_attr(n, "output_shape")->n_ints == (size_t)ns + 2)
+		lead = 2;
+	if (!same && !attr_is(n, "auto_pad", "NOTSET") && !attr_is(n, "auto_pad", "VALID")) {
+		*why = "an auto_pad other than NOTSET, VALID, SAME_UPPER and SAME_LOWER";
+		return -1;
+	}
+	for (int i = 0; i < ns; i++) {
+		struct dmo_onnx_convt_axis *a = &axes[i];
+		int64_t full, target = shape[lead + i], total;
+
+		if (k[i] <= 0 || s[i] <= 0 || d[i] <= 0 || adj[i] < 0 || p[i] < 0 || p[ns + i] < 0 ||
+		    k[i] > INT32_MAX || s[i] > INT32_MAX || d[i] > INT32_MAX || in[i] > INT32_MAX) {
+			*why = "a kernel, stride or dilation below 1 or a negative pad";
+			return -1;
+		}
+		full = (in[i] - 1) * s[i] + adj[i] + (k[i] - 1) * d[i] + 1;
+		*a = (struct dmo_onnx_convt_axis){ .stride = s[i], .dil = d[i], .out_pad = adj[i],
+						   .pad_head = attr_is(n, "auto_pad", "NOTSET") ? p[i] : 0,
+						   .pad_tail = attr_is(n, "auto_pad", "NOTSET") ? p[ns + i] : 0 };
+		if (target >= 0 || same) {
+			/* ONNX's total padding (and ONNX Runtime 1.30's, checked
+			 * against it), split with the odd one at the end for
+			 * SAME_UPPER, at the start otherwise (SAME_LOWER, and
+			 * output_shape without auto_pad); an output_shape larger
+			 * than the unpadded output takes its extra rows at the
+			 * end, SAME's in x stride none (the output stays the
+			 * unpadded one). */
+			total = full - (target >= 0 ? target : in[i] * s[i]);
+			a->pad_head = total < 0 ? 0 : attr_is(n, "auto_pad", "SAME_UPPER") ? total / 2
+											  : total - total / 2;
+			a->pad_tail = total < 0 ? 0 : total - a->pad_head;
+			if (total < 0 && target >= 0)
+				a->out_pad -= total;
+		}
+		a->out = full + a->out_pad - adj[i] - a->pad_head - a->pad_tail;
+		if (a->out <= 0) {
+			*why = "pads larger than the output";
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* ConvTranspose: each spatial output is stride (in - 1) + output_padding
- * + the dilated kernel - the pads, or output_shape when given. */
+ * + the dilated kernel - the pads, or output_shape when given
+ * (dmo_onnx_convt_axes). */
 static int conv_transpose(struct infer *x)
 {
 	const struct dmo_onnx_value *v = shaped(x, 0), *w = v ? shaped(x, 1) : NULL;
-	int64_t s[DMO_MODEL_MAX_RANK], d[DMO_MODEL_MAX_RANK], op[DMO_MODEL_MAX_RANK],
-		shape[DMO_MODEL_MAX_RANK], p[2 * DMO_MODEL_MAX_RANK], dims[DMO_MODEL_MAX_RANK];
+	struct dmo_onnx_convt_axis axes[DMO_MODEL_MAX_RANK];
+	int64_t dims[DMO_MODEL_MAX_RANK];
+	const char *why;
 	int ns;
 
 	if (w == NULL)
@@ -278,23 +354,12 @@ static int conv_transpose(struct infer *x)
 	if (v->rank < 3 || w->rank != v->rank)
 		return bad(x, "%d-D weights for a %d-D input", w->rank, v->rank);
 	ns = v->rank - 2;
-	if (dmo_onnx_attr_ints(x->n, "strides", s, (size_t)ns, 1) ||
-	    dmo_onnx_attr_ints(x->n, "dilations", d, (size_t)ns, 1) ||
-	    dmo_onnx_attr_ints(x->n, "output_padding", op, (size_t)ns, 0) ||
-	    dmo_onnx_attr_ints(x->n, "output_shape", shape, (size_t)ns, -1) ||
-	    dmo_onnx_attr_ints(x->n, "pads", p, 2 * (size_t)ns, 0))
-		return bad(x, "attributes not of %d spatial axes", ns);
-	if (dmo_onnx_attr(x->n, "auto_pad") && !dmo_onnx_attr(x->n, "output_shape"))
-		return bad(x, "auto_pad");
+	if (dmo_onnx_convt_axes(x->n, ns, v->dims + 2, w->dims + 2, axes, &why))
+		return bad(x, "%s", why);
 	dims[0] = v->dims[0];
 	dims[1] = w->dims[1] * dmo_onnx_attr_int(x->n, "group", 1);
-	for (int i = 0; i < ns; i++) {
-		dims[2 + i] = shape[i] >= 0 ? shape[i]
-					    : s[i] * (v->dims[2 + i] - 1) + op[i] +
-						      (w->dims[2 + i] - 1) * d[i] + 1 - p[i] - p[ns + i];
-		if (dims[2 + i] < 0)
-			return bad(x, "pads larger than the output");
-	}
+	for (int i = 0; i < ns; i++)
+		dims[2 + i] = axes[i].out;
 	set(&x->out[0], v->elem_type, v->rank, dims);
 	return 0;
 }
@@ -515,67 +580,93 @@ static int pad(struct infer *x)
 
 /* Slice: starts, ends, axes, steps as attributes before opset 10, inputs
  * 2 to 5 from then on. */
+int dmo_onnx_slice_axes(const Onnx__NodeProto *n, int64_t opset, const struct dmo_onnx_value *v,
+			const struct dmo_onnx_value *lists, size_t n_lists, int64_t *start, int64_t *step,
+			int64_t *dims, char *why, size_t why_len)
+{
+	int64_t list[4][DMO_ONNX_MAX_INTS];
+	static const char *const names[4] = { "starts", "ends", "axes", "steps" };
+	int count = -1;
+
+	for (int k = 0; k < 4; k++) {
+		int given = -1;
+
+		if (opset < 10) {
+			const Onnx__AttributeProto *a = dmo_onnx_attr(n, names[k]);
+
+			if (a && a->n_ints <= DMO_ONNX_MAX_INTS) {
+				given = (int)a->n_ints;
+				memcpy(list[k], a->ints, (size_t)given * sizeof **list);
+			}
+		} else if ((size_t)k < n_lists && lists[k].rank >= 0) {
+			if (lists[k].n_ints < 0) {
+				snprintf(why, why_len, "its %s (input %d) is not a constant dmo can read",
+					 names[k], k + 2);
+				return -1;
+			}
+			given = lists[k].n_ints;
+			memcpy(list[k], lists[k].ints, (size_t)given * sizeof **list);
+		}
+		if (k < 2 && given < 0) {
+			snprintf(why, why_len, "no %s", names[k]);
+			return -1;
+		}
+		if (count < 0)
+			count = given;
+		for (int i = given < 0 ? 0 : count; given < 0 && i < count; i++)
+			list[k][i] = k == 2 ? i : 1; /* default axes, steps */
+		if (given >= 0 && given != count) {
+			snprintf(why, why_len, "%s of %d entries, starts of %d", names[k], given, count);
+			return -1;
+		}
+	}
+	for (int i = 0; i < v->rank; i++) {
+		start[i] = 0;
+		step[i] = 1;
+		dims[i] = v->dims[i];
+	}
+	for (int i = 0; i < count; i++) {
+		int ax = axis_of(list[2][i], v->rank);
+		int64_t len, from = list[0][i], end = list[1][i], by = list[3][i];
+
+		if (ax < 0 || by == 0) {
+			snprintf(why, why_len, "axis %lld or step 0", (long long)list[2][i]);
+			return -1;
+		}
+		len = v->dims[ax];
+		from = from < 0 ? from + len : from;
+		end = end < 0 ? end + len : end;
+		if (by > 0) {
+			from = from < 0 ? 0 : from > len ? len : from;
+			end = end < 0 ? 0 : end > len ? len : end;
+			dims[ax] = end > from ? (end - from + by - 1) / by : 0;
+		} else {
+			from = from < 0 ? -1 : from >= len ? len - 1 : from;
+			end = end < -1 ? -1 : end >= len ? len - 1 : end;
+			dims[ax] = from > end ? (from - end - by - 1) / -by : 0;
+		}
+		start[ax] = from;
+		step[ax] = by;
+	}
+	return 0;
+}
+
 static int slice(struct infer *x)
 {
 	const struct dmo_onnx_value *v = shaped(x, 0);
-	int64_t list[4][DMO_ONNX_MAX_INTS], dims[DMO_MODEL_MAX_RANK];
-	static const char *const names[4] = { "starts", "ends", "axes", "steps" };
-	int count = -1, n_ints = -1;
+	int64_t start[DMO_MODEL_MAX_RANK], step[DMO_MODEL_MAX_RANK], dims[DMO_MODEL_MAX_RANK];
+	int n_ints = -1;
 
 	if (v == NULL)
 		return -1;
-	for (int k = 0; k < 4; k++) {
-		int n = -1;
-
-		if (x->opset < 10) {
-			const Onnx__AttributeProto *a = dmo_onnx_attr(x->n, names[k]);
-
-			if (a && a->n_ints <= DMO_ONNX_MAX_INTS) {
-				n = (int)a->n_ints;
-				memcpy(list[k], a->ints, (size_t)n * sizeof **list);
-			}
-		} else if ((size_t)k + 1 < x->n_in && x->in[k + 1].rank >= 0) {
-			const struct dmo_onnx_value *c = values(x, (size_t)k + 1, names[k]);
-
-			if (c == NULL)
-				return -1;
-			n = c->n_ints;
-			memcpy(list[k], c->ints, (size_t)n * sizeof **list);
-		}
-		if (k < 2 && n < 0)
-			return bad(x, "no %s", names[k]);
-		if (count < 0)
-			count = n;
-		for (int i = n < 0 ? 0 : count; n < 0 && i < count; i++)
-			list[k][i] = k == 2 ? i : 1; /* default axes, steps */
-		if (n >= 0 && n != count)
-			return bad(x, "%s of %d entries, starts of %d", names[k], n, count);
-	}
-	memcpy(dims, v->dims, sizeof dims);
-	for (int i = 0; i < count; i++) {
-		int ax = axis_of(list[2][i], v->rank);
-		int64_t len, start = list[0][i], end = list[1][i], step = list[3][i];
-
-		if (ax < 0 || step == 0)
-			return bad(x, "axis %lld or step 0", (long long)list[2][i]);
-		len = v->dims[ax];
-		start = start < 0 ? start + len : start;
-		end = end < 0 ? end + len : end;
-		if (step > 0) {
-			start = start < 0 ? 0 : start > len ? len : start;
-			end = end < 0 ? 0 : end > len ? len : end;
-			dims[ax] = end > start ? (end - start + step - 1) / step : 0;
-		} else {
-			start = start < 0 ? -1 : start >= len ? len - 1 : start;
-			end = end < -1 ? -1 : end >= len ? len - 1 : end;
-			dims[ax] = start > end ? (start - end - step - 1) / -step : 0;
-		}
-		/* A slice of a shape: its values too. */
-		if (v->rank == 1 && v->n_ints == v->dims[0]) {
-			n_ints = (int)dims[0];
-			for (int64_t k = 0; k < dims[0]; k++)
-				x->out[0].ints[k] = v->ints[start + k * step];
-		}
+	if (dmo_onnx_slice_axes(x->n, x->opset, v, x->in + 1, x->n_in > 0 ? x->n_in - 1 : 0, start,
+				step, dims, x->why, x->why_len))
+		return -1;
+	/* A slice of a shape: its values too. */
+	if (v->rank == 1 && v->n_ints == v->dims[0]) {
+		n_ints = (int)dims[0];
+		for (int64_t k = 0; k < dims[0]; k++)
+			x->out[0].ints[k] = v->ints[start[0] + k * step[0]];
 	}
 	set(&x->out[0], v->elem_type, v->rank, dims);
 	x->out[0].n_ints = n_ints;

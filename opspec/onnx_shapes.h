@@ -48,4 +48,27 @@ int64_t dmo_onnx_attr_int(const Onnx__NodeProto *n, const char *name, int64_t de
 int dmo_onnx_attr_ints(const Onnx__NodeProto *n, const char *name, int64_t *ints, size_t count,
 		       int64_t def);
 
+/* One spatial axis of a ConvTranspose as ONNX Runtime resolves it
+ * (conv_transpose_attributes.h): OUT = (in - 1) STRIDE + (k - 1) DIL + 1
+ * + OUT_PAD - PAD_HEAD - PAD_TAIL, the pads from pads, auto_pad SAME_UPPER
+ * or SAME_LOWER (OUT = in x stride) or output_shape (OUT given; when it
+ * exceeds the size without pads, OUT_PAD grows to reach it). */
+struct dmo_onnx_convt_axis {
+	int64_t stride, dil, pad_head, pad_tail, out_pad, out;
+};
+/* The NS axes AXES[NS] of ConvTranspose node N over spatial input sizes
+ * IN[NS] and kernel sizes K[NS]: 0, or -1 with WHY (attributes not of NS
+ * axes, an unknown auto_pad, an empty output). */
+int dmo_onnx_convt_axes(const Onnx__NodeProto *n, int ns, const int64_t *in, const int64_t *k,
+			struct dmo_onnx_convt_axis *axes, const char **why);
+
+/* ONNX's Slice node N (operator set OPSET) of V: for each of V's axes
+ * the first element START, the STEP and the elements DIMS it keeps, from
+ * the attributes (before opset 10) or the constant inputs LISTS[N_LISTS]
+ * (starts, ends, axes, steps: the node's inputs from the second on),
+ * clamped as ONNX says.  0, or -1 with WHY. */
+int dmo_onnx_slice_axes(const Onnx__NodeProto *n, int64_t opset, const struct dmo_onnx_value *v,
+			const struct dmo_onnx_value *lists, size_t n_lists, int64_t *start, int64_t *step,
+			int64_t *dims, char *why, size_t why_len);
+
 #endif

@@ -21,14 +21,14 @@
 enum key {
 	KEY_IN, KEY_K, KEY_STRIDE, KEY_DIL, KEY_PAD, KEY_MULT, KEY_OUT_C,
 	KEY_UNITS, KEY_DTYPE, KEY_OUT_DTYPE, KEY_BEFORE, KEY_AFTER, KEY_AT, KEY_PERM,
-	KEY_LAYOUT, KEY_SCALE, KEY_AXIS, KEY_GROUP, KEY_TRANS_A, KEY_COUNT
+	KEY_LAYOUT, KEY_SCALE, KEY_AXIS, KEY_GROUP, KEY_TRANS_A, KEY_OUT_PAD, KEY_COUNT
 };
 
 #define BIT(k) (1u << (k))
 
 static const char *const key_names[KEY_COUNT] = {
 	"in", "k", "stride", "dil", "pad", "mult", "out_c", "units", "dtype", "out_dtype",
-	"before", "after", "at", "perm", "layout", "scale", "axis", "group", "trans_a"
+	"before", "after", "at", "perm", "layout", "scale", "axis", "group", "trans_a", "out_pad"
 };
 
 static const char *const layout_names[] = { "nhwc", "nchw" };
@@ -60,9 +60,9 @@ static const struct dmo_opspec_key key_info[KEY_COUNT] = {
 	[KEY_OUT_DTYPE] = { "out_dtype", "f32, i8, i16, i32 or u8", "i8 (dequantize: f32)",
 			    "the output's element type" },
 	[KEY_BEFORE] = { "before", "HxW, HxWxC or NxHxWxC, integers >= 0", "0",
-			 "elements added before the input along each axis" },
+			 "elements added (slice: removed) before the input along each axis" },
 	[KEY_AFTER] = { "after", "HxW, HxWxC or NxHxWxC, integers >= 0", "0",
-			"elements added after the input along each axis" },
+			"elements added (slice: removed) after the input along each axis" },
 	[KEY_AT] = { "at", "an integer >= 0", "0",
 		     "the output channel where this input starts (the others' channels "
 		     "before and after it)" },
@@ -78,11 +78,13 @@ static const struct dmo_opspec_key key_info[KEY_COUNT] = {
 		       "the NHWC axis a softmax normalises (3: rows of C; another: ONNX Runtime's "
 		       "order, the whole input read first)" },
 	[KEY_GROUP] = { "group", "a positive integer dividing in's C and out_c", "1",
-			"conv2d, layout=nchw: groups of C/group input planes, each read by "
-			"out_c/group output planes (ONNX's Conv group)" },
+			"conv2d and convt, layout=nchw: groups of C/group input planes, each read by "
+			"(conv2d) or writing (convt) out_c/group output planes (ONNX's group)" },
 	[KEY_TRANS_A] = { "trans_a", "0 or 1", "0",
 			  "fc: 1 when the input NxK is stored transposed, K rows of N (ONNX's Gemm "
 			  "transA)" },
+	[KEY_OUT_PAD] = { "out_pad", "AHxAW or A, integers >= 0, below the stride", "0",
+			  "convt: rows/columns added at the output's bottom/right (ONNX's output_padding)" },
 };
 
 static const char *const fc_in_format = "NxK or K, positive integers";
@@ -116,7 +118,7 @@ static const char *const op_meanings[DMO_OP_COUNT] = {
 	"x scale[c] + shift[c] over in=NxCx1xI: channel c of N images of I elements (f32)",
 	"nearest upsample, NCHW: out[n][c][y][x] = in[n][c][y / SH][x / SW] (any type)",
 	"transposed 2-D convolution (ONNX's ConvTranspose, f32, layout=nchw): output "
-	"(H-1) stride + k, filters C x out_c x KH x KW",
+	"(H-1) stride + (k-1) dil + 1 + out_pad - pads, filters C x out_c/group x KH x KW",
 	"x >= 0 ? x : alpha x, element by element (f32; an op spec alone: alpha 0.01)",
 	"x >= 0 ? x : alpha (exp(x) - 1), element by element (f32; alpha 1)",
 	"gamma (x > 0 ? x : alpha (exp(x) - 1)), element by element (f32; ONNX's alpha, gamma)",
@@ -138,6 +140,7 @@ static const char *const op_meanings[DMO_OP_COUNT] = {
 	"the sum over H and W: output Nx1x1xC (f32)",
 	"max(x, y), element by element (f32; the profiled input is x)",
 	"min(x, y), element by element (f32; the profiled input is x)",
+	"the elements left when before/after elements are removed along each axis (any type)",
 };
 
 /* Spellings other tools use for a dtype or a padding, and dmo's word. */
@@ -156,7 +159,7 @@ static const char *const op_names[DMO_OP_COUNT] = {
 	"hardsigmoid", "hardswish", "clip", "batchnorm", "resize",
 	"convt", "leakyrelu", "elu", "selu", "exp", "log", "sqrt", "neg", "abs",
 	"reciprocal", "softplus", "erf", "floor", "ceil", "pow", "prelu", "logsoftmax",
-	"reducemax", "reducemin", "reducesum", "max", "min"
+	"reducemax", "reducemin", "reducesum", "max", "min", "slice"
 };
 
 static const char *const dtype_names[DMO_DTYPE_COUNT] = {
@@ -205,7 +208,8 @@ static const struct {
 	[DMO_OP_CLIP] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_BATCHNORM] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_RESIZE] = { ELEMENTWISE_KEYS | BIT(KEY_SCALE), BIT(KEY_IN) | BIT(KEY_SCALE) },
-	[DMO_OP_CONVT] = { WINDOW_KEYS | BIT(KEY_OUT_C), BIT(KEY_IN) | BIT(KEY_K) | BIT(KEY_OUT_C) },
+	[DMO_OP_CONVT] = { WINDOW_KEYS | BIT(KEY_DIL) | BIT(KEY_OUT_C) | BIT(KEY_OUT_PAD) | BIT(KEY_GROUP),
+			   BIT(KEY_IN) | BIT(KEY_K) | BIT(KEY_OUT_C) },
 	[DMO_OP_LEAKYRELU] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_ELU] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_SELU] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
@@ -227,6 +231,7 @@ static const struct {
 	[DMO_OP_REDUCESUM] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_MAX] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_MIN] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_SLICE] = { ELEMENTWISE_KEYS | BIT(KEY_BEFORE) | BIT(KEY_AFTER), BIT(KEY_IN) },
 };
 
 const struct dmo_opspec_key *dmo_opspec_key(int key)
@@ -523,6 +528,9 @@ static int parse_value(struct dmo_opspec *s, enum key key, struct slice v,
 		if (!rc && s->axis > 3)
 			rc = -1;
 		break;
+	case KEY_OUT_PAD:
+		rc = parse_pair(v, &s->out_pad_h, &s->out_pad_w, 1);
+		break;
 	case KEY_GROUP:
 		rc = parse_uint(v, &s->group, 0);
 		break;
@@ -584,8 +592,8 @@ static int check_steps(const struct dmo_opspec *s, char *err, size_t err_len)
 
 	switch (s->op) {
 	case DMO_OP_CONV2D:
-	case DMO_OP_CONVT: /* convt: at most in_c x KH x KW products an element */
-		window = (uint64_t)s->in_c / (uint64_t)(s->group > 1 ? s->group : 1);
+	case DMO_OP_CONVT: /* convt: at most in_c / group x KH x KW products an element */
+		window = (uint64_t)(s->in_c / s->group);
 		/* fall through */
 	case DMO_OP_DWCONV2D:
 	case DMO_OP_MAXPOOL:
@@ -629,8 +637,13 @@ static int resolve_layout(struct dmo_opspec *s, char *err, size_t err_len)
 	for (int i = 0; i < 4; i++) {
 		if (s->op == DMO_OP_TRANSPOSE)
 			out[i] = in[s->perm[i]];
+		else if (s->op == DMO_OP_SLICE)
+			out[i] = (int64_t)in[i] - s->before[i] - s->after[i];
 		else
 			out[i] = (int64_t)in[i] + s->before[i] + s->after[i];
+		if (out[i] < 1)
+			return dmo_errf(err, err_len, "'before' and 'after' remove every element of "
+				    "axis %d of 'in'", i);
 		if (out[i] > MAX_VALUE)
 			return dmo_errf(err, err_len, "output of 'in' with these '%s' is too large",
 				    s->op == DMO_OP_PAD ? "before'/'after" : "at'/'out_c");
@@ -665,6 +678,7 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 	case DMO_OP_PAD:
 	case DMO_OP_CONCAT:
 	case DMO_OP_TRANSPOSE:
+	case DMO_OP_SLICE:
 		if (resolve_layout(s, err, err_len))
 			return -1;
 		break;
@@ -752,25 +766,43 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 		break;
 	}
 	case DMO_OP_CONVT: {
-		/* Windows apart or overlapping, never padded: ONNX's
-		 * ConvTranspose with pads 0 (model_onnx.c refuses others). */
-		if (s->pad != DMO_PAD_VALID)
-			return dmo_errf(err, err_len, "bad value for 'pad': convt takes no padding (valid)");
-		int64_t oh = (int64_t)(s->in_h - 1) * s->stride_h + s->k_h;
-		int64_t ow = (int64_t)(s->in_w - 1) * s->stride_w + s->k_w;
-		if (oh > MAX_VALUE || ow > MAX_VALUE)
-			return dmo_errf(err, err_len, "output of 'in' with these 'k' and 'stride' is too large");
+		/* ONNX's ConvTranspose: each axis's taps land on in x stride
+		 * positions spread by the dilated kernel, output_padding adds
+		 * rows/columns at the end and the pads cut some off
+		 * (docs/formulas.md 3.8).  SAME is the model reader's to
+		 * resolve: ONNX Runtime's split of an odd total is not
+		 * TensorFlow's. */
+		if (s->pad == DMO_PAD_SAME)
+			return dmo_errf(err, err_len, "bad value for 'pad': convt takes valid, PHxPW "
+				    "or PTxPLxPBxPR (ONNX's pads)");
+		if (s->out_pad_h >= s->stride_h || s->out_pad_w >= s->stride_w)
+			return dmo_errf(err, err_len, "bad value for 'out_pad': %dx%d must be below the "
+				    "stride %dx%d", s->out_pad_h, s->out_pad_w, s->stride_h, s->stride_w);
+		if (s->in_c % s->group || s->out_c % s->group)
+			return dmo_errf(err, err_len, "bad value for 'group': %d does not divide in's %d "
+				    "channels and out_c %d", s->group, s->in_c, s->out_c);
+		int64_t oh = (int64_t)(s->in_h - 1) * s->stride_h + (int64_t)(s->k_h - 1) * s->dil_h + 1 +
+			     s->out_pad_h - s->pad_top - s->pad_bottom;
+		int64_t ow = (int64_t)(s->in_w - 1) * s->stride_w + (int64_t)(s->k_w - 1) * s->dil_w + 1 +
+			     s->out_pad_w - s->pad_left - s->pad_right;
+		if (oh <= 0 || ow <= 0)
+			return dmo_errf(err, err_len, "output %s would be empty: 'pad' cuts off every %s",
+				    oh <= 0 ? "height" : "width", oh <= 0 ? "row" : "column");
+		if (oh > MAX_VALUE || ow > MAX_VALUE ||
+		    (int64_t)(s->in_h - 1) * s->stride_h + (int64_t)(s->k_h - 1) * s->dil_h + 1 > MAX_VALUE ||
+		    (int64_t)(s->in_w - 1) * s->stride_w + (int64_t)(s->k_w - 1) * s->dil_w + 1 > MAX_VALUE)
+			return dmo_errf(err, err_len, "output of 'in' with these 'k', 'stride' and 'dil' is too large");
 		s->out_h = (int)oh;
 		s->out_w = (int)ow;
 		/* The kernel's column buffer (kernels_convt.c, as ONNX Runtime's):
-		 * out_c x KH x KW x H x W floats, larger than the output when
-		 * windows overlap; bounded as the buffers are. */
+		 * out_c / group x KH x KW x H x W floats, larger than the output
+		 * when windows overlap; bounded as the buffers are. */
 		uint64_t col = sizeof(float);
-		if (check_mul(&col, (uint64_t)s->out_c) || check_mul(&col, (uint64_t)s->k_h) ||
+		if (check_mul(&col, (uint64_t)(s->out_c / s->group)) || check_mul(&col, (uint64_t)s->k_h) ||
 		    check_mul(&col, (uint64_t)s->k_w) || check_mul(&col, (uint64_t)s->in_h) ||
 		    check_mul(&col, (uint64_t)s->in_w))
-			return dmo_errf(err, err_len, "column buffer (out_c x k x 'in' rows and columns, "
-				    "float32) exceeds 4 GiB");
+			return dmo_errf(err, err_len, "column buffer (out_c / group x k x 'in' rows and "
+				    "columns, float32) exceeds 4 GiB");
 		break;
 	}
 	default:
@@ -933,9 +965,9 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 				s->op == DMO_OP_QUANTIZE || s->op == DMO_OP_DEQUANTIZE
 					? dmo_dtype_name(s->out_dtype) : "", axis);
 	}
-	if (s->op == DMO_OP_PAD)
-		return snprintf(buf, len, "pad:in=%dx%dx%dx%d,before=%dx%dx%dx%d,after=%dx%dx%dx%d,dtype=%s",
-				s->batch, s->in_h, s->in_w, s->in_c, s->before[0],
+	if (s->op == DMO_OP_PAD || s->op == DMO_OP_SLICE)
+		return snprintf(buf, len, "%s:in=%dx%dx%dx%d,before=%dx%dx%dx%d,after=%dx%dx%dx%d,dtype=%s",
+				dmo_op_name(s->op), s->batch, s->in_h, s->in_w, s->in_c, s->before[0],
 				s->before[1], s->before[2], s->before[3], s->after[0],
 				s->after[1], s->after[2], s->after[3], dmo_dtype_name(s->dtype));
 	if (s->op == DMO_OP_CONCAT)
@@ -957,7 +989,7 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 		snprintf(pad, sizeof pad, "%dx%d", s->pad_top, s->pad_left);
 	else
 		snprintf(pad, sizeof pad, "%s", s->pad == DMO_PAD_SAME ? "same" : "valid");
-	char extra[64] = "";
+	char extra[96] = "";
 	/* group is written when it is not 1, as layout below. */
 	if (s->op == DMO_OP_CONV2D && s->group > 1)
 		snprintf(extra, sizeof extra, ",dil=%dx%d,out_c=%d,group=%d", s->dil_h,
@@ -966,7 +998,8 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 		snprintf(extra, sizeof extra, ",dil=%dx%d,out_c=%d", s->dil_h,
 			 s->dil_w, s->out_c);
 	else if (s->op == DMO_OP_CONVT)
-		snprintf(extra, sizeof extra, ",out_c=%d", s->out_c);
+		snprintf(extra, sizeof extra, ",dil=%dx%d,out_pad=%dx%d,group=%d,out_c=%d", s->dil_h,
+			 s->dil_w, s->out_pad_h, s->out_pad_w, s->group, s->out_c);
 	else if (s->op == DMO_OP_DWCONV2D)
 		snprintf(extra, sizeof extra, ",dil=%dx%d,mult=%d", s->dil_h,
 			 s->dil_w, s->mult);
@@ -1022,6 +1055,7 @@ const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec)
 	case DMO_OP_CONCAT:
 	case DMO_OP_TRANSPOSE:
 	case DMO_OP_RESIZE:
+	case DMO_OP_SLICE:
 		return NULL; /* they copy elements of any size */
 	case DMO_OP_SOFTMAX:
 	case DMO_OP_LOGISTIC:

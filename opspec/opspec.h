@@ -71,6 +71,8 @@ enum dmo_op {
 	DMO_OP_REDUCESUM,
 	DMO_OP_MAX,
 	DMO_OP_MIN,
+	/* ONNX's Slice with steps 1 (any type, flat order; docs/kernels.md). */
+	DMO_OP_SLICE,
 	DMO_OP_COUNT
 };
 
@@ -90,7 +92,8 @@ enum dmo_layout { DMO_LAYOUT_NHWC, DMO_LAYOUT_NCHW };
  * out_c=units.  Element-wise ops have out shape == in shape and k=1x1.
  * The output is out_n x out_h x out_w x out_c elements of out_dtype; out_n
  * is batch and out_dtype is dtype except for pad/transpose (out_n) and
- * quantize/dequantize (out_dtype). */
+ * quantize/dequantize (out_dtype); slice's output is in's less before and
+ * after along each axis. */
 struct dmo_opspec {
 	enum dmo_op op;
 	enum dmo_dtype dtype;
@@ -108,7 +111,8 @@ struct dmo_opspec {
 	int out_n;
 	enum dmo_dtype out_dtype;
 	/* pad and concat: elements added before/after the input along each
-	 * NHWC axis (concat: the other inputs' channels, `at` and the rest). */
+	 * NHWC axis (concat: the other inputs' channels, `at` and the rest);
+	 * slice: elements removed. */
 	int before[4], after[4];
 	/* transpose: output axis i is input axis perm[i] (NHWC, 0 = N). */
 	int perm[4];
@@ -124,6 +128,9 @@ struct dmo_opspec {
 	/* fc: 1 when the input is stored transposed, K rows of N (ONNX's
 	 * Gemm transA): output row n reads column n. */
 	int trans_a;
+	/* convt: ONNX's output_padding (rows/columns added at the bottom/
+	 * right, below the stride). */
+	int out_pad_h, out_pad_w;
 };
 
 /* Parse TEXT.  On success fill *SPEC and return 0.  On failure return -1 and

@@ -20,7 +20,7 @@ static const char *const op_names[DMO_NET_OP_COUNT] = {
 	"conv2d", "dwconv2d", "fc", "maxpool", "avgpool", "add", "mul", "relu", "relu6",
 	"softmax", "logistic", "mean", "reshape", "pad", "transpose", "concatenation",
 	"quantize", "dequantize", "tanh", "sub", "div", "hardsigmoid", "hardswish", "clip",
-	"batchnorm", "resize", "convt", "shape-only", "unary", "prelu", "max", "min",
+	"batchnorm", "resize", "convt", "shape-only", "unary", "prelu", "max", "min", "slice",
 };
 
 const char *dmo_net_op_name(enum dmo_net_op op)
@@ -375,8 +375,10 @@ static int run_windowed(struct ctx *c)
 }
 
 /* ONNX's ConvTranspose (kernels_convt.c): NCHW float32, filter
- * [in_c][out_c][k_h][k_w], the strides of the reader's op spec; the
- * output's size is the kernel's (in - 1) stride + k. */
+ * [in_c][out_c / group][k_h][k_w] (the group is out_c over the filter's
+ * second dim), strides, dilations and leading pads of the reader's op
+ * spec; the output's size is the model's (ONNX's, pads and output_padding
+ * resolved by the reader). */
 static int run_convt(struct ctx *c)
 {
 	const struct dmo_net_step *s = c->step;
@@ -392,8 +394,11 @@ static int run_convt(struct ctx *c)
 				   .in_w = in->dims[3], .out_c = out->dims[1], .out_h = out->dims[2],
 				   .out_w = out->dims[3], .k_h = filter->dims[2], .k_w = filter->dims[3],
 				   .stride_h = s->stride_h, .stride_w = s->stride_w,
-				   .dil_h = 1, .dil_w = 1, .mult = 1 };
-	if (filter->dims[0] != c->p.in_c || filter->dims[1] != c->p.out_c || out->dims[0] != in->dims[0])
+				   .dil_h = s->dil_h ? s->dil_h : 1, .dil_w = s->dil_w ? s->dil_w : 1,
+				   .pad_top = s->pad_top, .pad_left = s->pad_left, .mult = 1 };
+	c->p.groups = filter->dims[1] > 0 ? c->p.out_c / filter->dims[1] : 0;
+	if (filter->dims[0] != c->p.in_c || c->p.groups < 1 || filter->dims[1] * c->p.groups != c->p.out_c ||
+	    c->p.in_c % c->p.groups || out->dims[0] != in->dims[0])
 		return fail(c, "filter %dx%dx%dx%d does not match %d -> %d channels", filter->dims[0],
 			    filter->dims[1], filter->dims[2], filter->dims[3], c->p.in_c, c->p.out_c);
 	if (bias && (bias->dtype != DMO_NET_F32 || elems(bias) != (uint64_t)c->p.out_c))
@@ -686,6 +691,22 @@ static int run_layout(struct ctx *c)
 			rc = dk_pad(&shape, before, after, elem, value, at(c, in), at(c, out), NULL);
 		break;
 	}
+	case DMO_NET_SLICE: { /* a Gather's output drops or keeps the axis */
+		int start[DK_MAX_DIMS], size[DK_MAX_DIMS];
+		uint64_t kept = 1;
+		for (int i = 0; i < in->rank; i++) {
+			start[i] = s->pad_before[i];
+			size[i] = in->dims[i] - start[i] - s->pad_after[i];
+			if (start[i] < 0 || size[i] < 1)
+				return fail(c, "the slice's starts and ends leave no element");
+			kept *= (uint64_t)size[i];
+		}
+		if (kept != elems(out))
+			return fail(c, "the slice's starts and ends do not give the output's elements");
+		if (c->arena)
+			rc = dk_slice(&shape, start, size, elem, at(c, in), at(c, out), NULL);
+		break;
+	}
 	case DMO_NET_TRANSPOSE: {
 		const int32_t *perm32 = int_constant(c, 1, (uint64_t)in->rank, "perm");
 		int perm[DK_MAX_DIMS], taken[DK_MAX_DIMS] = { 0 };
@@ -889,6 +910,7 @@ static int prepare_step(struct ctx *c)
 	case DMO_NET_TRANSPOSE:
 	case DMO_NET_CONCAT:
 	case DMO_NET_RESIZE:
+	case DMO_NET_SLICE:
 		rc = run_layout(c);
 		break;
 	case DMO_NET_QUANTIZE:

@@ -67,6 +67,10 @@ enum dmo_net_op {
 	/* ONNX's Max and Min of two operands (f32, broadcasting) */
 	DMO_NET_MAX,
 	DMO_NET_MIN,
+	/* ONNX's Slice with steps 1 and Gather of consecutive indices: in (any
+	 * type); the elements removed before and after along each axis in
+	 * pad_before, pad_after */
+	DMO_NET_SLICE,
 	DMO_NET_OP_COUNT
 };
 

@@ -65,6 +65,7 @@ static const struct op_of_name onnx_ops[] = {
 	{ "ReduceSum", DMO_NET_MEAN },      { "GlobalMaxPool", DMO_NET_MEAN },
 	{ "Sum", DMO_NET_ADD },             { "Max", DMO_NET_MAX },
 	{ "Min", DMO_NET_MIN },
+	{ "Slice", DMO_NET_SLICE },         { "Gather", DMO_NET_SLICE },
 	{ NULL, DMO_NET_OP_COUNT },
 };
 
@@ -445,12 +446,14 @@ static int onnx_options(const struct dmo_model *model, size_t i, struct dmo_net 
 		s->axis = (int)dmo_model_onnx_int(model, i, "axis", 0);
 		return 0;
 	case DMO_NET_PAD: /* the spec's pads are the last RANK of 4 axes */
+	case DMO_NET_SLICE: /* the spec's elements removed before and after */
 		if (rank > 4) {
-			snprintf(err, err_len, "layer %zu '%s': Pad of a %d-D tensor", i + 1, l->name, rank);
+			snprintf(err, err_len, "layer %zu '%s': %s of a %d-D tensor", i + 1, l->name,
+				 l->op_name, rank);
 			return -1;
 		}
 		s->n_inputs = 1;
-		s->pads_given = 1;
+		s->pads_given = s->op == DMO_NET_PAD;
 		for (int d = 0; d < rank; d++) {
 			s->pad_before[d] = l->op.before[4 - rank + d];
 			s->pad_after[d] = l->op.after[4 - rank + d];

@@ -365,6 +365,11 @@ static int call_layout(const struct dmo_op_run *r, const void *in, const void *i
 	}
 	case DMO_OP_TRANSPOSE:
 		return dk_transpose(&shape, s->perm, es, in, out, t);
+	case DMO_OP_SLICE: {
+		const int size[4] = { s->out_n, s->out_h, s->out_w, s->out_c };
+
+		return dk_slice(&shape, s->before, size, es, in, out, t);
+	}
 	case DMO_OP_RESIZE: {
 		/* NCHW buffers: rows and columns are the last two axes. */
 		const struct dk_shape nchw = { 4, { s->batch, s->in_c, s->in_h, s->in_w } };
@@ -493,6 +498,7 @@ static int call_kernel(const struct dmo_op_run *r, const void *in, const void *i
 	case DMO_OP_PAD:
 	case DMO_OP_CONCAT:
 	case DMO_OP_TRANSPOSE:
+	case DMO_OP_SLICE:
 		return call_layout(r, in, in2, out, t);
 	default:
 		/* ONNX's unary ops, one table in the op enum's order. */

@@ -61,11 +61,17 @@
  *   scales 1,1,2,2) = u 1x4x12x12 -> Relu = r -> Resize (ONNX's default
  *   half_pixel, round_prefer_floor; sizes 1x4x24x36) = y
  *
- * --convt writes ONNX's ConvTranspose (kernels_convt.c) twice, weights
- * initializers, windows apart as in PaddleOCR's detector and overlapping:
+ * --convt writes ONNX's ConvTranspose (kernels_convt.c) four times,
+ * weights initializers, windows apart as in PaddleOCR's detector and
+ * overlapping, then PyTorch's two decoder forms (the second grouped); u and
+ * v have no value_info (shape inference gives them):
  *
  *   x 2x4x5x6 -> ConvTranspose (W 4x3x2x2, bias 3, strides 2) = t 2x3x10x12
  *   -> Relu = r -> ConvTranspose (W 3x2x3x3, strides 2, no bias) = y 2x2x21x25
+ *   -> ConvTranspose (W 2x2x4x4, bias 2, strides 2, pads 1) = u 2x2x42x50
+ *      ((21 - 1) 2 + 4 - 2 = 42, (25 - 1) 2 + 4 - 2 = 50)
+ *   -> ConvTranspose (W 2x2x3x3, strides 2, pads 1, output_padding 1,
+ *      group 2, no bias) = v 2x4x84x100 ((42 - 1) 2 + 3 + 1 - 2 = 84)
  *
  * --unary writes ONNX's unary ops, PRelu, GELU as PyTorch exports it,
  * Softmax and LogSoftmax over middle axes and ReduceSum (opset 13):
@@ -515,19 +521,29 @@ static size_t elementwise(void)
 static size_t transposed(void)
 {
 	static const int64_t d_x[] = { 2, 4, 5, 6 }, d_w1[] = { 4, 3, 2, 2 }, d_b1[] = { 3 },
-			     d_t[] = { 2, 3, 10, 12 }, d_w2[] = { 3, 2, 3, 3 }, d_y[] = { 2, 2, 21, 25 };
+			     d_t[] = { 2, 3, 10, 12 }, d_w2[] = { 3, 2, 3, 3 }, d_w3[] = { 2, 2, 4, 4 },
+			     d_b3[] = { 2 }, d_w4[] = { 2, 2, 3, 3 }, d_v[] = { 2, 4, 84, 100 };
 	static char *in_t[] = { "x", "w1", "b1", NULL }, *in_r[] = { "t", NULL },
-		    *in_y[] = { "r", "w2", NULL };
+		    *in_y[] = { "r", "w2", NULL }, *in_u[] = { "y", "w3", "b3", NULL },
+		    *in_v[] = { "u", "w4", NULL };
 
 	weights("w1", 4, d_w1);
 	weights("b1", 1, d_b1);
 	weights("w2", 4, d_w2);
+	weights("w3", 4, d_w3);
+	weights("b3", 1, d_b3);
+	weights("w4", 4, d_w4);
 	node("ConvTranspose", in_t, "t", attr_ints("strides", 2, 2, 2), attr_ints("kernel_shape", 2, 2, 2),
 	     NULL);
 	node("Relu", in_r, "r", NULL, NULL, NULL);
 	node("ConvTranspose", in_y, "y", attr_ints("strides", 2, 2, 2), NULL, NULL);
+	node("ConvTranspose", in_u, "u", attr_ints("strides", 2, 2, 2), attr_ints("pads", 1, 1, 4), NULL);
+	node("ConvTranspose", in_v, "v", attr_ints("strides", 2, 2, 2), attr_ints("pads", 1, 1, 4),
+	     attr_ints("output_padding", 1, 1, 2));
+	/* node() takes three attributes: the group is the fourth. */
+	attr_lists[n_nodes - 1][nodes[n_nodes - 1].n_attribute++] = attr_scalar("group", 2, 0, 0);
 	input_list[0] = value_info("x", 4, d_x);
-	output_list[0] = value_info("y", 4, d_y);
+	output_list[0] = value_info("v", 4, d_v);
 	info_list[0] = value_info("t", 4, d_t);
 	info_list[1] = value_info("r", 4, d_t);
 	return 2 * 4 * 5 * 6;

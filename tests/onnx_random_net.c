@@ -16,7 +16,10 @@
  * Reciprocal, Softplus, Erf, Floor, Ceil, Pow by a constant, PRelu with
  * a slope per channel, Identity, Dropout, LogSoftmax on an axis,
  * ReduceMax, ReduceMin, ReduceSum (axes an input from opset 13),
- * GlobalMaxPool; then Flatten or Reshape into Gemm (transA, transB,
+ * GlobalMaxPool, ConvTranspose (pads, auto_pad, output_shape,
+ * output_padding, dilations, groups), Slice (steps 1), Gather of a
+ * constant scalar index or consecutive indices; then Flatten or Reshape
+ * into Gemm (transA, transB,
  * alpha, beta, C) or MatMul by a constant, maybe Softmax, maybe a final
  * QuantizeLinear (an int8 output, compared byte for byte).  The opset is
  * 7, 9, 10, 11, 12, 13 or 17, and each node is written as that opset
@@ -670,6 +673,171 @@ static struct value matmul(const struct value *x)
 	return y;
 }
 
+/* ConvTranspose over X as PyTorch and ONNX's tests write it: kernel 1-4,
+ * stride 1-2, dilation 1-2, group 1 or 2, with or without bias, and pads
+ * (maybe asymmetric), auto_pad SAME_UPPER, SAME_LOWER or VALID, or
+ * output_shape, output_padding below the stride; the output size is ONNX's
+ * (in - 1) stride + (k - 1) dil + 1 + output_padding - pads, computed here
+ * from the attributes chosen, or the output_shape or in x stride given. */
+static struct value transposed(const struct value *x)
+{
+	struct value y = { fresh("t"), 4, { x->d[0], 0, 0, 0 } };
+	int64_t k[2], s[2], dl[2] = { 1, 1 }, adj[2] = { 0, 0 }, pads[4] = { 0 }, shape[2];
+	int64_t c = x->d[1], group = c % 2 == 0 && pick(3) == 0 ? 2 : 1;
+	/* 0-2 pads, 3 SAME_UPPER, 4 SAME_LOWER, 5 VALID, 6 output_shape */
+	int mode = pick(7);
+	const char *auto_pad = mode == 3 ? "SAME_UPPER" : mode == 4 ? "SAME_LOWER" : "VALID";
+
+	for (int a = 0; a < 2; a++) {
+		int64_t full;
+
+		k[a] = 1 + pick(4);
+		s[a] = 1 + pick(2);
+		if (pick(4) == 0)
+			dl[a] = 2;
+		if (mode != 6 && pick(3) == 0)
+			adj[a] = pick((int)s[a]);
+		full = (x->d[2 + a] - 1) * s[a] + (k[a] - 1) * dl[a] + 1 + adj[a];
+		if (mode < 3) {
+			pads[a] = pick((int)((k[a] - 1) * dl[a] / 2 + 1));
+			pads[a + 2] = pick(4) == 0 ? pick((int)((k[a] - 1) * dl[a] / 2 + 1)) : pads[a];
+		}
+		/* SAME: in x stride, when the taps reach that far. */
+		if ((mode == 3 || mode == 4) && full < x->d[2 + a] * s[a])
+			mode = 5;
+		shape[a] = full - pick(2) * pick((int)((k[a] - 1) * dl[a] + 1));
+	}
+	for (int a = 0; a < 2; a++)
+		y.d[2 + a] = mode < 3 ? (x->d[2 + a] - 1) * s[a] + (k[a] - 1) * dl[a] + 1 + adj[a] -
+						pads[a] - pads[a + 2]
+			     : mode < 5 ? x->d[2 + a] * s[a]
+			     : mode == 5 ? (x->d[2 + a] - 1) * s[a] + (k[a] - 1) * dl[a] + 1 + adj[a]
+					 : shape[a];
+	y.d[1] = group * (1 + pick(3));
+	int64_t wd[4] = { c, y.d[1] / group, k[0], k[1] };
+	const char *in[] = { x->name, weights(4, wd), NULL, NULL };
+	if (pick(2))
+		in[2] = weights(1, &y.d[1]);
+	Onnx__AttributeProto *attrs[8] = { NULL };
+	int n = 0;
+
+	if (pick(2))
+		attrs[n++] = attr_ints("kernel_shape", k, 2);
+	if (s[0] != 1 || s[1] != 1 || pick(2))
+		attrs[n++] = attr_ints("strides", s, 2);
+	if (dl[0] != 1 || dl[1] != 1)
+		attrs[n++] = attr_ints("dilations", dl, 2);
+	if (mode < 3 && (pads[0] || pads[1] || pads[2] || pads[3] || pick(2)))
+		attrs[n++] = attr_ints("pads", pads, 4);
+	if (mode >= 3 && mode <= 5)
+		attrs[n++] = attr_string("auto_pad", auto_pad);
+	if (mode == 6)
+		attrs[n++] = attr_ints("output_shape", shape, 2);
+	if (adj[0] || adj[1])
+		attrs[n++] = attr_ints("output_padding", adj, 2);
+	if (group != 1)
+		attrs[n++] = attr_int("group", group);
+	node("ConvTranspose", in, y.name, attrs[0], attrs[1], attrs[2], attrs[3], attrs[4], attrs[5],
+	     attrs[6], NULL);
+	say(" ConvTranspose(k%lldx%lld s%lldx%lld d%lldx%lld %s op%lldx%lld g%lld %lldx%lldx%lldx%lld)",
+	    (long long)k[0], (long long)k[1], (long long)s[0], (long long)s[1], (long long)dl[0],
+	    (long long)dl[1], mode < 3 ? "pads" : mode == 6 ? "output_shape" : auto_pad,
+	    (long long)adj[0], (long long)adj[1], (long long)group, (long long)y.d[0],
+	    (long long)y.d[1], (long long)y.d[2], (long long)y.d[3]);
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
+/* Slice of X with steps 1 as exporters write it (PyTorch's x[:, a:b],
+ * narrow, chunk): a random box of at least one element along each axis
+ * it names, starts and ends maybe negative or past the end (ONNX clamps
+ * them), axes maybe negative or left out, steps 1 or left out; constant
+ * inputs from opset 10, attributes before. */
+static struct value sliced(const struct value *x)
+{
+	struct value y = *x;
+	int64_t starts[4], ends[4], axes[4], steps[4], n = 0;
+	int all = pick(4) == 0;
+
+	y.name = fresh("t");
+	for (int a = 0; a < 4; a++) {
+		int64_t len = x->d[a], from, to;
+
+		if (!all && (len == 1 || pick(2)))
+			continue;
+		from = pick((int)len);
+		to = from + 1 + pick((int)(len - from));
+		y.d[a] = to - from;
+		starts[n] = pick(3) == 0 ? from - len : from;         /* from the end */
+		ends[n] = to == len && pick(2) ? INT64_MAX : to < len && pick(3) == 0 ? to - len : to;
+		axes[n] = pick(3) == 0 ? a - 4 : a;
+		steps[n++] = 1;
+	}
+	if (n == 0) { /* one axis at least: the last */
+		y.d[3] = x->d[3];
+		starts[n] = 0, ends[n] = x->d[3], axes[n] = 3, steps[n++] = 1;
+	}
+	const char *in[] = { x->name, NULL, NULL, NULL, NULL, NULL };
+	int named = !all || pick(2); /* all four axes in order: axes may be left out */
+	if (opset < 10) {
+		node("Slice", in, y.name, attr_ints("starts", starts, (size_t)n),
+		     attr_ints("ends", ends, (size_t)n), named ? attr_ints("axes", axes, (size_t)n) : NULL,
+		     NULL);
+	} else {
+		int with_steps = named && pick(2);
+
+		in[1] = int64s(starts, n);
+		in[2] = int64s(ends, n);
+		in[3] = named ? int64s(axes, n) : NULL;
+		in[4] = with_steps ? int64s(steps, n) : NULL;
+		node("Slice", in, y.name, NULL);
+	}
+	say(" Slice(%lld axes -> %lldx%lldx%lldx%lld)", (long long)n, (long long)y.d[0],
+	    (long long)y.d[1], (long long)y.d[2], (long long)y.d[3]);
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
+/* Gather of X along one axis by a constant scalar index (the axis goes:
+ * PyTorch's x[:, 2]) or 1-D consecutive ascending indices, maybe negative
+ * (the axis keeps their count); then an Unsqueeze back to 4-D for the
+ * ops after, when the axis went. */
+static struct value gathered(const struct value *x)
+{
+	struct value y = *x, g;
+	int axis = pick(4), scalar = pick(2);
+	int64_t len = x->d[axis], from = pick((int)len), count = scalar ? 1 : 1 + pick((int)(len - from));
+	int64_t idx[4], one = 1;
+	const char *in[] = { x->name, NULL, NULL };
+
+	for (int64_t k = 0; k < count; k++)
+		idx[k] = pick(3) == 0 ? from + k - len : from + k;
+	in[1] = scalar ? constant(0, NULL, ONNX__TENSOR_PROTO__DATA_TYPE__INT64, idx, sizeof *idx)
+		       : int64s(idx, count);
+	y.d[axis] = count;
+	g = y;
+	g.name = fresh("t");
+	node("Gather", in, g.name, attr_int("axis", pick(2) ? axis : axis - 4), NULL);
+	say(" Gather(axis %d, %s %lld of %lld)", axis, scalar ? "index" : "indices", (long long)count,
+	    (long long)len);
+	if (!scalar) {
+		maybe_info(&g, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+		return g;
+	}
+	/* The axis dropped: Unsqueeze (axes an attribute before opset 13). */
+	struct value dropped = { g.name, 3, { 0 } };
+	for (int a = 0, k = 0; a < 4; a++)
+		if (a != axis)
+			dropped.d[k++] = x->d[a];
+	maybe_info(&dropped, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	y.name = fresh("t");
+	int64_t ax = axis;
+	const char *uin[] = { g.name, opset >= 13 ? int64s(&ax, one) : NULL, NULL };
+	node("Unsqueeze", uin, y.name, opset < 13 ? attr_ints("axes", &ax, 1) : NULL, NULL);
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
 /* Flatten or Reshape to 2-D, then Gemm or MatMul by a constant. */
 static struct value dense(const struct value *x)
 {
@@ -766,7 +934,7 @@ int main(int argc, char **argv)
 	    (long long)x.d[1], (long long)x.d[2], (long long)x.d[3]);
 	cur = x;
 	for (int steps = 2 + pick(5); steps > 0; steps--) {
-		int kind = pick(16);
+		int kind = pick(17);
 
 		if (kind < 4)
 			cur = window(&cur, "Conv");
@@ -790,6 +958,8 @@ int main(int argc, char **argv)
 			cur = matmul(&cur);
 		else if (kind == 14)
 			cur = more_ops(&cur);
+		else if (kind == 15)
+			cur = pick(2) ? transposed(&cur) : pick(3) ? sliced(&cur) : gathered(&cur);
 		else
 			cur = window(&cur, "Conv");
 	}

@@ -81,8 +81,9 @@ static void oracle_layout(struct oracle *o, const struct dmo_opspec *s)
 			for (int i = 0; i < 4; i++)
 				src[s->perm[i]] = coord[i];
 		} else {
+			/* pad adds before[i], slice removes it */
 			for (int i = 0; i < 4; i++) {
-				src[i] = coord[i] - s->before[i];
+				src[i] = s->op == DMO_OP_SLICE ? coord[i] + s->before[i] : coord[i] - s->before[i];
 				inside = inside && src[i] >= 0 && src[i] < in[i];
 			}
 		}
@@ -138,16 +139,19 @@ static void oracle_nchw(struct oracle *o, const struct dmo_opspec *s)
 /* kernels_nchw_quant.c's order (docs/kernels.md, "NCHW integer
  * kernels"): per image, every input element of the image read, then every
  * output element of the image written. */
+/* An image at a time; convt a group of an image at a time (ONNX
+ * Runtime's GEMM then col2im per group: kernels_convt.c). */
 static void oracle_images(struct oracle *o, const struct dmo_opspec *s)
 {
-	const uint64_t in_image = (uint64_t)s->in_c * s->in_h * s->in_w;
-	const uint64_t out_image = (uint64_t)s->out_c * s->out_h * s->out_w;
+	const uint64_t groups = s->op == DMO_OP_CONVT ? (uint64_t)s->group : 1;
+	const uint64_t in_unit = (uint64_t)s->in_c / groups * s->in_h * s->in_w;
+	const uint64_t out_unit = (uint64_t)s->out_c / groups * s->out_h * s->out_w;
 
-	for (uint64_t b = 0; b < (uint64_t)s->batch; b++) {
-		for (uint64_t i = 0; i < in_image; i++)
-			rd(o, b * in_image + i);
-		for (uint64_t e = 0; e < out_image; e++)
-			wr(o, b * out_image + e);
+	for (uint64_t u = 0; u < (uint64_t)s->batch * groups; u++) {
+		for (uint64_t i = 0; i < in_unit; i++)
+			rd(o, u * in_unit + i);
+		for (uint64_t e = 0; e < out_unit; e++)
+			wr(o, u * out_unit + e);
 	}
 }
 
@@ -244,6 +248,7 @@ static uint64_t oracle_os(const struct dmo_opspec *s)
 	case DMO_OP_PAD:
 	case DMO_OP_CONCAT:
 	case DMO_OP_TRANSPOSE:
+	case DMO_OP_SLICE:
 		oracle_layout(&o, s);
 		break;
 	case DMO_OP_RESIZE:
@@ -322,10 +327,12 @@ static const char *const small[] = {
 	"leakyrelu:in=2x3x4", "erf:in=3x3x2", "pow:in=2x2x3", "prelu:in=2x3x4", "softmax:in=2x3x4x5,axis=1",
 	"logsoftmax:in=2x3x4", "logsoftmax:in=3x4x2,axis=0", "reducemax:in=2x4x3x5", "reducesum:in=3x5x1x2",
 	"max:in=2x3x4", "min:in=3x3x2",
-	"convt:in=2x3x4x5,k=2,stride=2,out_c=3,layout=nchw", "convt:in=3x2x2,k=3x2,stride=2x1,out_c=6,layout=nchw", "mean:in=2x4x3x5", "mean:in=3x3x1", "quantize:in=3x3x3",
+	"convt:in=2x3x4x5,k=2,stride=2,out_c=3,layout=nchw", "convt:in=3x2x2,k=3x2,stride=2x1,out_c=6,layout=nchw",
+	"convt:in=2x3x4x10,k=3,stride=2,pad=1x1,out_pad=1x1,group=2,out_c=2,layout=nchw", "mean:in=2x4x3x5", "mean:in=3x3x1", "quantize:in=3x3x3",
 	"dequantize:in=3x3x3", "quantize:in=2x2x2,dtype=i16,out_dtype=i8",
 	"pad:in=3x4x2,before=1x1,after=1x1", "pad:in=2x3x4x2,before=1x0x2x1,after=0x2x0x3,dtype=i8",
 	"pad:in=1x1x1,after=0x0x3", "concat:in=3x3x2,out_c=5,at=0",
+	"slice:in=2x4x5x6,before=0x1x0x2,after=1x0x2x1", "slice:in=3x4x2,before=0x0x1,dtype=i8",
 	"concat:in=2x2x2x3,out_c=7,at=4,dtype=i16", "transpose:in=1x3x8x8,perm=0x2x3x1",
 	"transpose:in=2x3x4x5,perm=3x1x0x2,dtype=i8", "transpose:in=4x5x6,perm=1x0x2",
 	"conv2d:in=8x8x3,k=3,out_c=4,pad=1x1,layout=nchw",
@@ -473,13 +480,14 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 					   "resize", "convt", "leakyrelu", "elu", "selu", "exp", "log",
 					   "sqrt", "neg", "abs", "reciprocal", "softplus", "erf", "floor",
 					   "ceil", "pow", "prelu", "logsoftmax", "reducemax", "reducemin",
-					   "reducesum", "max", "min" };
+					   "reducesum", "max", "min", "slice" };
 	static const char *const dtypes[] = { "f32", "i8", "i16", "i32" };
 	unsigned k = rnd(st, 0, sizeof ops / sizeof ops[0] - 1);
 	const char *op = ops[k];
 	const char *dt = dtypes[rnd(st, 0, 3)];
 
-	if (k >= 18 && k != 25) /* tanh and ONNX's ops but resize: f32 their only kernel */
+	/* tanh and ONNX's ops but resize and slice: f32 their only kernel */
+	if (k >= 18 && strcmp(op, "resize") && strcmp(op, "slice"))
 		dt = "f32";
 	unsigned n = rnd(st, 1, 2), h = rnd(st, 1, 16), w = rnd(st, 1, 16), c = rnd(st, 1, 8);
 	char pad[32];
@@ -514,15 +522,26 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 	else if (!strcmp(op, "maxpool") || !strcmp(op, "avgpool"))
 		snprintf(buf, len, "%s:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,pad=%s,dtype=%s%s",
 			 op, n, h, w, c, kh, kw, sh, sw, pad, dt, layout);
-	else if (!strcmp(op, "convt")) /* NCHW its only kernel, windows never padded */
-		snprintf(buf, len, "convt:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,out_c=%u,dtype=%s,layout=nchw",
-			 n, h, w, c, kh, kw, sh, sw, rnd(st, 1, 8), dt);
+	else if (!strcmp(op, "convt")) { /* NCHW its only kernel; pads at most half the dilated kernel */
+		unsigned g = c % 2 == 0 && rnd(st, 0, 1) ? 2 : 1;
+		unsigned ph = (kh - 1) * dh / 2, pw = (kw - 1) * dw / 2;
+
+		snprintf(buf, len, "convt:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,dil=%ux%u,pad=%ux%ux%ux%u,"
+				   "out_pad=%ux%u,group=%u,out_c=%u,dtype=%s,layout=nchw",
+			 n, h, w, c, kh, kw, sh, sw, dh, dw, rnd(st, 0, ph), rnd(st, 0, pw), rnd(st, 0, ph),
+			 rnd(st, 0, pw), rnd(st, 0, sh - 1), rnd(st, 0, sw - 1), g, g * rnd(st, 1, 4), dt);
+	}
 	else if (!strcmp(op, "fc"))
 		snprintf(buf, len, "fc:in=%ux%u,units=%u,dtype=%s,trans_a=%u", rnd(st, 1, 3),
 			 rnd(st, 1, 64), rnd(st, 1, 64), dt, rnd(st, 0, 1));
 	else if (!strcmp(op, "quantize") || !strcmp(op, "dequantize"))
 		snprintf(buf, len, "%s:in=%ux%ux%ux%u,dtype=%s,out_dtype=%s", op, n, h, w, c, dt,
 			 dtypes[rnd(st, 0, 3)]);
+	else if (!strcmp(op, "slice"))
+		snprintf(buf, len, "slice:in=%ux%ux%ux%u,before=%ux%ux%ux%u,after=%ux%ux%ux%u,dtype=%s",
+			 n, h, w, c, rnd(st, 0, n - 1), rnd(st, 0, (h - 1) / 2), rnd(st, 0, (w - 1) / 2),
+			 rnd(st, 0, (c - 1) / 2), 0, rnd(st, 0, (h - 1) / 2), rnd(st, 0, (w - 1) / 2),
+			 rnd(st, 0, (c - 1) / 2), dt);
 	else if (!strcmp(op, "pad"))
 		snprintf(buf, len, "pad:in=%ux%ux%ux%u,before=%ux%ux%ux%u,after=%ux%ux%ux%u,dtype=%s",
 			 n, h, w, c, rnd(st, 0, 1), rnd(st, 0, 3), rnd(st, 0, 3), rnd(st, 0, 3),

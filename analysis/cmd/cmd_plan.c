@@ -160,11 +160,13 @@ static void print_layout(const struct dmo_model *model)
 		printf("layout:                NCHW integers: O_s of %zu conv layer%s in the order of ONNX "
 		       "Runtime's QLinearConv (per image: the whole input read, then the output "
 		       "written)\n", images, images == 1 ? "" : "s");
-	/* ConvTranspose: ONNX Runtime's GEMM then col2im, an image at a time. */
+	/* ConvTranspose: ONNX Runtime's GEMM then col2im, a group of an
+	 * image at a time. */
 	if (convt)
 		printf("layout:                NCHW ConvTranspose: O_s of %zu convt layer%s in the order "
-		       "of ONNX Runtime's ConvTranspose (per image: a GEMM reading the whole input, "
-		       "then col2im writing the output)\n", convt, convt == 1 ? "" : "s");
+		       "of ONNX Runtime's ConvTranspose (per image and group: a GEMM reading the "
+		       "group's whole input, then col2im writing its output)\n", convt,
+		       convt == 1 ? "" : "s");
 	if (nchw || images || convt)
 		return;
 	if (nhwc)

@@ -89,11 +89,15 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 		}
 		break;
 	case DMO_OP_CONVT:
-		/* ONNX Runtime's GEMM then col2im (kernels_convt.c): an image
-		 * at a time, its taps never matter. */
+		/* ONNX Runtime's GEMM then col2im (kernels_convt.c): a group
+		 * of an image at a time, its taps, pads and dilation never
+		 * matter.  Group g of image b is NCHW's contiguous channels
+		 * g C/G ... of input and g M/G ... of output: the walk of N G
+		 * images of C/G and M/G channels (formulas.md 3.8). */
 		g->kind = DMO_GEOM_IMAGES;
-		g->in_h = s->in_h, g->in_w = s->in_w, g->in_c = s->in_c;
-		g->out_h = s->out_h, g->out_w = s->out_w, g->out_c = s->out_c;
+		g->batch = g->out_batch = s->batch * s->group;
+		g->in_h = s->in_h, g->in_w = s->in_w, g->in_c = s->in_c / s->group;
+		g->out_h = s->out_h, g->out_w = s->out_w, g->out_c = s->out_c / s->group;
 		g->groups = 1;
 		break;
 	case DMO_OP_LOGISTIC:
@@ -139,12 +143,15 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 	case DMO_OP_PAD:
 	case DMO_OP_CONCAT:
 	case DMO_OP_TRANSPOSE:
+	case DMO_OP_SLICE:
 		g->kind = DMO_GEOM_GATHER;
 		g->in_h = s->in_h, g->in_w = s->in_w, g->in_c = s->in_c;
 		g->out_batch = s->out_n;
 		g->out_h = s->out_h, g->out_w = s->out_w, g->out_c = s->out_c;
 		for (int i = 0; i < 4; i++) {
-			g->before[i] = s->op == DMO_OP_TRANSPOSE ? 0 : s->before[i];
+			/* slice: output coordinate o reads input o + before */
+			g->before[i] = s->op == DMO_OP_TRANSPOSE ? 0
+				       : s->op == DMO_OP_SLICE ? -s->before[i] : s->before[i];
 			g->perm[i] = s->perm[i];
 		}
 		break;

@@ -48,7 +48,8 @@ static void closed_form(const struct dmo_geom *g, i128 raw, int exact,
 }
 
 /* 4.4: transpose, OB + es * sum over output axes of min(0, (n_i - 1) *
- * (S_perm[i] - M_i)); pad and concat (4.3): IB, whatever the padding. */
+ * (S_perm[i] - M_i)); pad and concat (4.3): IB, whatever the padding;
+ * slice (4.10): every term is >= 0, so any value >= OB, IB among them. */
 static i128 gather_raw(const struct dmo_geom *g)
 {
 	const i128 in[4] = { g->batch, g->in_h, g->in_w, g->in_c };

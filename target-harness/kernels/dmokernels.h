@@ -116,9 +116,9 @@ struct dk_params {
 	struct dk_quant q;
 	float gamma;    /* selu: gamma (x > 0 ? x : alpha (e^x - 1)) */
 	float exponent; /* pow: x^exponent */
-	/* NCHW conv2d (f32, i8, u8): groups of in_c / groups input planes,
-	 * each read by out_c / groups output planes (ONNX's Conv group); 0
-	 * or 1: one group. */
+	/* NCHW conv2d (f32, i8, u8) and convt: groups of in_c / groups
+	 * input planes, each read by (conv2d) or writing (convt) out_c /
+	 * groups output planes (ONNX's group); 0 or 1: one group. */
 	int groups;
 	/* fc: non-zero when the input is stored transposed, K rows of batch
 	 * (ONNX's Gemm transA): output row b reads in[d * batch + b]. */
@@ -208,10 +208,12 @@ int dk_avgpool_nchw_f32(const struct dk_params *p, const float *in, float *out,
 			const struct dk_thread *t);
 
 /* ONNX's ConvTranspose, float32, NCHW (kernels_convt.c): filters
- * [in_c][out_c][k_h][k_w], no padding or dilation, out_h = (in_h - 1)
- * stride_h + k_h (out_w alike).  Per image, ONNX Runtime's order: a GEMM
- * reading the whole input image into a scratch buffer, then col2im; each
- * output element is written once, after all of its image's input is read. */
+ * [in_c][out_c / group][k_h][k_w], out_h = (in_h - 1) stride_h + (k_h - 1)
+ * dil_h + 1 + output_padding - pads (out_w alike; the kernel takes pad_top
+ * and pad_left, and output_padding below the stride).  Per group of each
+ * image, ONNX Runtime's order: a GEMM reading the group's whole input into
+ * a scratch buffer, then col2im; each output element is written once,
+ * after all of its group's input is read. */
 int dk_convt_nchw_f32(const struct dk_params *p, const float *in, const float *filter,
 		      const float *bias, float *out, const struct dk_thread *t);
 
@@ -401,6 +403,12 @@ int dk_reshape(const void *in, void *out, size_t bytes, const struct dk_thread *
 int dk_pad(const struct dk_shape *in_shape, const int *before, const int *after,
 	   size_t elem, const void *pad_value, const void *in, void *out,
 	   const struct dk_thread *t);
+/* ONNX's Slice with steps 1: out has SIZE[i] elements along axis i,
+ * output coordinate o copying input coordinate o + START[i] (start >= 0,
+ * start + size <= dims), in flat output order as ONNX Runtime's CPU
+ * Slice copies them. */
+int dk_slice(const struct dk_shape *in_shape, const int *start, const int *size, size_t elem,
+	     const void *in, void *out, const struct dk_thread *t);
 /* out dims[i] = in dims[perm[i]]. */
 int dk_transpose(const struct dk_shape *in_shape, const int *perm, size_t elem,
 		 const void *in, void *out, const struct dk_thread *t);

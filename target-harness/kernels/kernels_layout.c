@@ -1,5 +1,5 @@
 /* kernels_layout.c - libdmokernels: the ops that only move elements
- * (reshape, pad, transpose, nearest resize, concatenation), for any
+ * (reshape, pad, slice, transpose, nearest resize, concatenation), for any
  * element size.  Each
  * walks its output in flat order with an odometer over the output
  * coordinates and copies one element at a time, so that the access pattern
@@ -136,6 +136,25 @@ int dk_pad(const struct dk_shape *in_shape, const int *before, const int *after,
 		out_dims[i] = in_shape->dims[i] + before[i] + after[i];
 	}
 	return gather_walk(in_shape, out_dims, before, pad_source, elem, pad_value, in, out, t);
+}
+
+/* slice: PARAM is the start; output coordinate o copies input o + start. */
+static int slice_source(const struct gather *g, const int *coord, size_t *offset)
+{
+	for (int i = 0; i < g->in->rank; i++)
+		*offset += (size_t)(coord[i] + g->param[i]) * g->in_strides[i];
+	return 1;
+}
+
+int dk_slice(const struct dk_shape *in_shape, const int *start, const int *size, size_t elem,
+	     const void *in, void *out, const struct dk_thread *t)
+{
+	if (!shape_ok(in_shape) || !start || !size || !elem || !in || !out)
+		return -1;
+	for (int i = 0; i < in_shape->rank; i++)
+		if (start[i] < 0 || size[i] < 1 || size[i] > in_shape->dims[i] - start[i])
+			return -1;
+	return gather_walk(in_shape, size, start, slice_source, elem, NULL, in, out, t);
 }
 
 /* transpose: PARAM is perm; output axis i walks input axis perm[i]. */
