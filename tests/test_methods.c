@@ -319,6 +319,8 @@ static const char *const small[] = {
 	"hardsigmoid:in=2x2x3", "hardswish:in=4x3x1", "clip:in=2x3x3x2", "batchnorm:in=2x3x1x5",
 	"convt:in=2x3x4x5,k=2,stride=2,out_c=3,layout=nchw", "convt:in=3x2x2,k=3x2,stride=2x1,out_c=6,layout=nchw", "mean:in=2x4x3x5", "mean:in=3x3x1", "quantize:in=3x3x3",
 	"dequantize:in=3x3x3", "quantize:in=2x2x2,dtype=i16,out_dtype=i8",
+	"quantize:in=2x3x3x2,out_dtype=u8", "dequantize:in=2x3x3x2,dtype=u8",
+	"dequantize:in=1x1x1,dtype=u8", "dequantize:in=3x2x5,dtype=i32",
 	"pad:in=3x4x2,before=1x1,after=1x1", "pad:in=2x3x4x2,before=1x0x2x1,after=0x2x0x3,dtype=i8",
 	"pad:in=1x1x1,after=0x0x3", "concat:in=3x3x2,out_c=5,at=0",
 	"concat:in=2x2x2x3,out_c=7,at=4,dtype=i16", "transpose:in=1x3x8x8,perm=0x2x3x1",
