@@ -148,6 +148,26 @@ ort_node_case() {
 	ort_and_dmo "$2" "$1/model.onnx"
 }
 
+# ort_constants_case DIR NAME: ONNX's test case DIR with every graph input
+# but the first made an initializer (onnx_strip --constants: the weights,
+# scales and zero points its QLinear and Q/DQ cases feed as inputs), run
+# on its stored first input as ort_and_dmo does; prints ok and returns 0
+# when dmo infer gives the case's expected output and ONNX Runtime's,
+# byte for byte, else fails.
+ort_constants_case() {
+	"$top_builddir/tests/onnx_strip" --constants "$1" "$1/model.onnx" "$WORK/$2.onnx"
+	expect_eq "$2: onnx_strip --constants" 0 $?
+	$TENSOR_BYTES "$1/test_data_set_0/input_0.pb" >"$WORK/$2.in"
+	$TENSOR_BYTES "$1/test_data_set_0/output_0.pb" >"$WORK/$2.want"
+	ort_and_dmo "$2" "$WORK/$2.onnx"
+	if cmp -s "$WORK/$2.want" "$WORK/$2.dmo" && cmp -s "$WORK/$2.ort" "$WORK/$2.dmo"; then
+		echo "ok: $2: dmo infer = ONNX's expected output = ONNX Runtime, byte for byte"
+		return 0
+	fi
+	fail "$2: dmo $(od -An -tx1 "$WORK/$2.dmo" | head -2), expected $(od -An -tx1 "$WORK/$2.want" | head -2)"
+	return 1
+}
+
 # plan_verify_bits WHAT MODEL: `dmo plan --verify MODEL` (its output in
 # $WORK/plan.out) exits 0 and says the overlapped arena ran bit for bit.
 plan_verify_bits() {

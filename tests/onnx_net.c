@@ -556,6 +556,17 @@ static void q_dq(char *from, char *q_name, char *dq_name, float scale, int zero,
 	mid(dq_name, rank, d, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
 }
 
+/* A float node OP of IN into OUT (shape RANK x D, with value_info) with up
+ * to two attributes, its output quantised and dequantised by q_dq. */
+static void qdq_op(char *op, char **in, char *out, Onnx__AttributeProto *a0,
+		   Onnx__AttributeProto *a1, int rank, const int64_t *d, float scale, int zero,
+		   int act, char *q_name, char *dq_name)
+{
+	node(op, in, out, a0, a1, NULL);
+	mid(out, rank, d, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	q_dq(out, q_name, dq_name, scale, zero, act, rank, d);
+}
+
 /* Weights NAME of COUNT pseudo-random int8 values in OUT dims D_W, their
  * CHANNELS scales (PER_CHANNEL, along axis 0; else one) of about
  * SCALE, zero points 0, and the int32 bias BIAS_NAME (when not NULL) of
@@ -631,35 +642,26 @@ static size_t qdq_net(int int8, int per_channel)
 	q_dq("x", "xq", "xd", x_scale, z128, act, 4, d_x);
 	qdq_weights("w1", 4, d_w1, w1, sizeof w1, 6, 1.0f / 400, per_channel, x_scale, "b1", b1,
 		    w_scales[0], b_scales[0], w_zeros[0], b_zeros[0]);
-	node("Conv", operands("xd", "w1_d", "b1_d"), "c1", attr_ints("pads", 1, 1, 4),
-	     attr_ints("kernel_shape", 3, 3, 2), NULL);
-	mid("c1", 4, d_c, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
-	q_dq("c1", "c1q", "c1d", c1_scale, z128, act, 4, d_c);
-	node("Relu", operands("c1d", NULL, NULL), "r", NULL, NULL, NULL);
-	mid("r", 4, d_c, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
-	q_dq("r", "rq", "rd", r_scale, z0, act, 4, d_c);
+	qdq_op("Conv", operands("xd", "w1_d", "b1_d"), "c1", attr_ints("pads", 1, 1, 4),
+	       attr_ints("kernel_shape", 3, 3, 2), 4, d_c, c1_scale, z128, act, "c1q", "c1d");
+	qdq_op("Relu", operands("c1d", NULL, NULL), "r", NULL, NULL, 4, d_c, r_scale, z0, act, "rq",
+	       "rd");
 	qdq_weights("w2", 4, d_w2, w2, sizeof w2, 6, 1.0f / 200, per_channel, r_scale, NULL, NULL,
 		    w_scales[1], b_scales[1], w_zeros[1], b_zeros[1]);
-	node("Conv", operands("rd", "w2_d", NULL), "c2", NULL, NULL, NULL);
-	mid("c2", 4, d_c, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
-	q_dq("c2", "c2q", "c2d", c2_scale, z128, act, 4, d_c);
-	node("Add", operands("rd", "c2d", NULL), "s", NULL, NULL, NULL);
-	mid("s", 4, d_c, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
-	q_dq("s", "sq", "sd", s_scale, z128, act, 4, d_c);
-	node("MaxPool", operands("sd", NULL, NULL), "m", attr_ints("kernel_shape", 2, 2, 2),
-	     attr_ints("strides", 2, 2, 2), NULL);
-	mid("m", 4, d_m, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	qdq_op("Conv", operands("rd", "w2_d", NULL), "c2", NULL, NULL, 4, d_c, c2_scale, z128, act,
+	       "c2q", "c2d");
+	qdq_op("Add", operands("rd", "c2d", NULL), "s", NULL, NULL, 4, d_c, s_scale, z128, act, "sq",
+	       "sd");
 	/* MaxPool's output keeps its input's quantisation, as the quantiser
 	 * writes it. */
-	q_dq("m", "mq", "md", s_scale, z128, act, 4, d_m);
-	node("Flatten", operands("md", NULL, NULL), "f", NULL, NULL, NULL);
-	mid("f", 2, d_f, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
-	q_dq("f", "fq", "fd", s_scale, z128, act, 2, d_f);
+	qdq_op("MaxPool", operands("sd", NULL, NULL), "m", attr_ints("kernel_shape", 2, 2, 2),
+	       attr_ints("strides", 2, 2, 2), 4, d_m, s_scale, z128, act, "mq", "md");
+	qdq_op("Flatten", operands("md", NULL, NULL), "f", NULL, NULL, 2, d_f, s_scale, z128, act,
+	       "fq", "fd");
 	qdq_weights("wg", 2, d_wg, wg, sizeof wg, 10, 1.0f / 800, per_channel, s_scale, "bg", bg,
 		    w_scales[2], b_scales[2], w_zeros[2], b_zeros[2]);
-	node("Gemm", operands("fd", "wg_d", "bg_d"), "g", attr_scalar("transB", 1, 0, 0), NULL, NULL);
-	mid("g", 2, d_y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
-	q_dq("g", "y", NULL, g_scale, z128, act, 2, d_y);
+	qdq_op("Gemm", operands("fd", "wg_d", "bg_d"), "g", attr_scalar("transB", 1, 0, 0), NULL, 2,
+	       d_y, g_scale, z128, act, "y", NULL);
 	/* The outputs, MaxPool's and Gemm's quantised bytes, move from the
 	 * value_info to the graph's outputs. */
 	size_t kept = 0;

@@ -68,18 +68,7 @@ data=${ONNX_TESTDATA:-/usr/share/libonnx-testdata/data}/node
 [ -d "$data" ] || { echo "no libonnx-testdata in $data: its cases not run"; finish; }
 passed=0
 for case in quantizelinear quantizelinear_axis dequantizelinear dequantizelinear_axis; do
-	dir="$data/test_$case"
-	"$top_builddir/tests/onnx_strip" --constants "$dir" "$dir/model.onnx" "$WORK/$case.onnx"
-	expect_eq "$case: onnx_strip --constants" 0 $?
-	$TENSOR_BYTES "$dir/test_data_set_0/input_0.pb" >"$WORK/$case.in"
-	$TENSOR_BYTES "$dir/test_data_set_0/output_0.pb" >"$WORK/$case.want"
-	ort_and_dmo "$case" "$WORK/$case.onnx"
-	if cmp -s "$WORK/$case.want" "$WORK/$case.dmo" && cmp -s "$WORK/$case.ort" "$WORK/$case.dmo"; then
-		echo "ok: $case: dmo infer = ONNX's expected output = ONNX Runtime, byte for byte"
-		passed=$((passed + 1))
-	else
-		fail "$case: dmo $(od -An -tx1 "$WORK/$case.dmo" | head -2), expected $(od -An -tx1 "$WORK/$case.want" | head -2)"
-	fi
+	ort_constants_case "$data/test_$case" "$case" && passed=$((passed + 1))
 done
 expect_eq "Q/DQ node cases that pass" 4 "$passed"
 finish
