@@ -148,6 +148,17 @@ ort_node_case() {
 	ort_and_dmo "$2" "$1/model.onnx"
 }
 
+# ort_bytes_equal NAME WHAT DISTINCT: after ort_and_dmo, $WORK/NAME.dmo
+# equals ONNX Runtime's $WORK/NAME.ort byte for byte (WHAT names the bytes)
+# and holds at least DISTINCT byte values (an output all saturated would
+# compare equal too easily).
+ort_bytes_equal() {
+	cmp -s "$WORK/$1.ort" "$WORK/$1.dmo" && echo "ok: --$1: $2 equal ONNX Runtime's" ||
+		fail "--$1: $(cmp -l "$WORK/$1.ort" "$WORK/$1.dmo" | wc -l) bytes differ from ONNX Runtime's"
+	expect_eq "--$1: distinct output bytes >= $3" 1 \
+		"$(od -An -v -tu1 "$WORK/$1.dmo" | tr -s ' ' '\n' | sort -u | awk -v n="$3" 'NF { k++ } END { print (k >= n) }')"
+}
+
 # ort_constants_case DIR NAME: ONNX's test case DIR with every graph input
 # but the first made an initializer (onnx_strip --constants: the weights,
 # scales and zero points its QLinear and Q/DQ cases feed as inputs), run
