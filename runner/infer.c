@@ -802,7 +802,8 @@ static int run_convert(struct ctx *c)
 	const struct dmo_net_tensor *qt = quantize ? out : in;
 	if (!(qt->dtype == DMO_NET_I8 || qt->dtype == DMO_NET_U8 ||
 	      (!quantize && qt->dtype == DMO_NET_I32)) ||
-	    (quantize && in->dtype != DMO_NET_F32 && qt->dtype != DMO_NET_I8) ||
+	    (quantize && in->dtype != DMO_NET_F32 &&
+	     (in->dtype != DMO_NET_I8 || qt->dtype != DMO_NET_I8)) ||
 	    (!quantize && out->dtype != DMO_NET_F32))
 		return fail(c, "conversion between these types is not supported (float to int8 or "
 			       "uint8, int8 to int8; int8, uint8 or int32 to float)");

@@ -251,9 +251,9 @@ static int set_quantisation(struct dmo_net *net, struct dmo_net_tensor *qt,
 }
 
 /* An ONNX QuantizeLinear or DequantizeLinear: its scale and zero point
- * (constants: one each, or for a DequantizeLinear one per index of its
- * `axis`, 1 by default, as ONNX Runtime's quantiser writes per-channel
- * weights and biases) become the quantised tensor's quantisation, which
+ * (constants: one each, or one per index of the node's `axis`, 1 by
+ * default, as ONNX Runtime's quantiser writes per-channel weights and
+ * biases) become the quantised tensor's quantisation, which
  * the kernels read (a tensor between a QuantizeLinear and a
  * DequantizeLinear must get the same from both).  ONNX rounds x / scale
  * half to even.  Returns 0, -1 with ERR, -2 when out of memory. */

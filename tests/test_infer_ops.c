@@ -552,6 +552,8 @@ START_TEST(convert_refusals)
 	refused("has no quantisation");
 	unary(DMO_NET_QUANTIZE, DMO_NET_F32, DMO_NET_I32);
 	refused("conversion between these types is not supported");
+	unary(DMO_NET_QUANTIZE, DMO_NET_I16, DMO_NET_I8);
+	refused("conversion between these types is not supported");
 	unary(DMO_NET_QUANTIZE, DMO_NET_I8, DMO_NET_I8);
 	quant(1, &one, &zero);
 	refused("input tensor 'x' is int8 but has no quantisation");
