@@ -515,8 +515,14 @@ static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 
 		if (!out->known_dtype)
 			return unsupported(o, layer, "%s output: no dmo kernel", out->type_name);
-		if (scale == NULL || scale->elems != 1)
-			return unsupported(o, layer, "a scale per channel");
+		/* A scale per index of `axis` (ONNX Runtime's per-channel
+		 * weights and biases) leaves the flat order as it is. */
+		int64_t axis = dmo_onnx_attr_int(n, "axis", 1);
+		axis += axis < 0 ? r : 0;
+		if (scale == NULL ||
+		    (scale->elems != 1 &&
+		     (axis < 0 || axis >= r || scale->elems != (uint64_t)in->shape[axis])))
+			return unsupported(o, layer, "scales that are neither one nor one per index of axis");
 		snprintf(text, sizeof text, "%s:in=%s,dtype=%s,out_dtype=%s",
 			 op[0] == 'Q' ? "quantize" : "dequantize", shape, dt,
 			 dmo_dtype_name(out->dtype));

@@ -105,7 +105,7 @@ static const char *const op_meanings[DMO_OP_COUNT] = {
 	"1 / (1 + exp(-x)), element by element",
 	"the mean over H and W: output Nx1x1xC",
 	"float or integer to out_dtype (default f32 to i8)",
-	"i8 to out_dtype (default f32)",
+	"i8, u8 or i32 to out_dtype (default i8 to f32)",
 	"zero padding by before/after elements along each axis",
 	"one input of a concatenation along C, placed at channel `at` of out_c",
 	"the axes permuted by perm",
@@ -1062,10 +1062,14 @@ const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec)
 	case DMO_OP_MEAN:
 		return in == DMO_F32 || in == DMO_I8 ? NULL : "f32 and i8";
 	case DMO_OP_QUANTIZE:
-		return (in == DMO_F32 || in == DMO_I8) && out == DMO_I8 ? NULL
-		       : "f32 to i8 and i8 to i8";
+		return ((in == DMO_F32 || in == DMO_I8) && out == DMO_I8) ||
+				       (in == DMO_F32 && out == DMO_U8)
+			       ? NULL
+			       : "f32 to i8, i8 to i8 and f32 to u8";
 	case DMO_OP_DEQUANTIZE:
-		return in == DMO_I8 && out == DMO_F32 ? NULL : "i8 to f32";
+		return (in == DMO_I8 || in == DMO_U8 || in == DMO_I32) && out == DMO_F32
+			       ? NULL
+			       : "i8, u8 and i32 to f32";
 	case DMO_OP_TANH:
 		return in == DMO_F32 ? NULL : "f32";
 	case DMO_OP_CONVT:

@@ -808,6 +808,35 @@ static int run_layout(struct ctx *c)
 	return rc ? fail(c, "the kernel rejected its parameters") : 0;
 }
 
+/* Float to quantised tensor QT or back with a scale per channel (ONNX's
+ * axis): the kernels' axis_* parameters, the zero points copied into
+ * c->mults. */
+static int axis_quant(struct ctx *c, const struct dmo_net_tensor *qt)
+{
+	int axis = qt->quant_axis;
+
+	if (axis < 0 || axis >= qt->rank || qt->n_quant != (size_t)qt->dims[axis])
+		return fail(c, "%zu scales for axis %d of a %d-D tensor", qt->n_quant, axis, qt->rank);
+	c->mults = malloc(sizeof *c->mults * qt->n_quant);
+	if (!c->mults)
+		return fail(c, "out of memory");
+	for (size_t k = 0; k < qt->n_quant; k++) {
+		c->mults[k] = (int32_t)qt->zero_point[k];
+		if (!(qt->scale[k] > 0))
+			return fail(c, "scale %zu, %g, is not positive", k, (double)qt->scale[k]);
+	}
+	c->p.q.axis_scales = qt->scale;
+	c->p.q.axis_zeros = c->mults;
+	c->p.q.axis_count = qt->dims[axis];
+	c->p.q.axis_inner = 1;
+	for (int d = axis + 1; d < qt->rank; d++)
+		c->p.q.axis_inner *= (size_t)qt->dims[d];
+	return 0;
+}
+
+/* QUANTIZE: float to int8 or uint8, or int8 to int8; DEQUANTIZE: int8,
+ * uint8 or int32 (ONNX's bias) to float.  Float to integer and back per
+ * tensor or per channel. */
 static int run_convert(struct ctx *c)
 {
 	const struct dmo_net_tensor *in = operand(c, 0), *out = result(c);
@@ -820,33 +849,49 @@ static int run_convert(struct ctx *c)
 	struct dk_quant *q = &c->p.q;
 	int quantize = c->step->op == DMO_NET_QUANTIZE;
 	const struct dmo_net_tensor *qt = quantize ? out : in;
-	if (qt->dtype != DMO_NET_I8 || need_quant(c, qt, "quantised"))
-		return fail(c, "only int8 quantised tensors are supported");
-	if (quantize && in->dtype == DMO_NET_F32) {
+	if (!(qt->dtype == DMO_NET_I8 || qt->dtype == DMO_NET_U8 ||
+	      (!quantize && qt->dtype == DMO_NET_I32)) ||
+	    (quantize && in->dtype != DMO_NET_F32 &&
+	     (in->dtype != DMO_NET_I8 || qt->dtype != DMO_NET_I8)) ||
+	    (!quantize && out->dtype != DMO_NET_F32))
+		return fail(c, "conversion between these types is not supported (float to int8 or "
+			       "uint8, int8 to int8; int8, uint8 or int32 to float)");
+	if (!qt->n_quant)
+		return fail(c, "quantised tensor '%s' has no quantisation", qt->name ? qt->name : "");
+	if (qt->n_quant > 1 && (in->dtype == DMO_NET_F32 || out->dtype == DMO_NET_F32)) {
+		if (axis_quant(c, qt))
+			return -1;
+		q->round_half_even = c->step->round_half_even;
+	} else if (qt->n_quant > 1) {
+		return fail(c, "int8 to int8 takes one scale, not one per channel");
+	} else if (quantize && in->dtype == DMO_NET_F32) {
 		if (!(scale_of(out) > 0))
 			return fail(c, "output scale %g is not positive", scale_of(out));
 		q->scale = (float)scale_of(out);
 		q->out_zero = zero_of(out);
 		q->round_half_even = c->step->round_half_even;
-	} else if (quantize && in->dtype == DMO_NET_I8) {
+	} else if (quantize) {
 		if (need_quant(c, in, "input"))
 			return -1;
 		q->in_zero = zero_of(in);
 		q->out_zero = zero_of(out);
 		if (requant_factor(c, scale_of(in) / scale_of(out), &q->out_mult, &q->out_shift))
 			return -1;
-	} else if (!quantize && out->dtype == DMO_NET_F32) {
+	} else {
 		q->scale = (float)scale_of(in);
 		q->in_zero = zero_of(in);
-	} else {
-		return fail(c, "conversion between these types is not supported");
 	}
 	c->p.q.single_rounding = c->net->single_rounding;
 	if (!c->arena)
 		return 0;
-	int rc = !quantize ? dk_dequantize_i8_f32(&c->p, at(c, in), at(c, out), NULL)
-		 : in->dtype == DMO_NET_F32 ? dk_quantize_f32_i8(&c->p, at(c, in), at(c, out), NULL)
-					    : dk_quantize_i8_i8(&c->p, at(c, in), at(c, out), NULL);
+	const void *ip = at(c, in);
+	void *op = at(c, out);
+	int rc = !quantize ? (in->dtype == DMO_NET_U8    ? dk_dequantize_u8_f32(&c->p, ip, op, NULL)
+			      : in->dtype == DMO_NET_I32 ? dk_dequantize_i32_f32(&c->p, ip, op, NULL)
+							 : dk_dequantize_i8_f32(&c->p, ip, op, NULL))
+		 : in->dtype != DMO_NET_F32 ? dk_quantize_i8_i8(&c->p, ip, op, NULL)
+		 : out->dtype == DMO_NET_U8 ? dk_quantize_f32_u8(&c->p, ip, op, NULL)
+					    : dk_quantize_f32_i8(&c->p, ip, op, NULL);
 	return rc ? fail(c, "the kernel rejected its parameters") : 0;
 }
 

@@ -139,6 +139,15 @@ static void *owned_by(struct dmo_net *net, void *p)
 	return p;
 }
 
+static uint64_t net_elems(const struct dmo_net_tensor *t)
+{
+	uint64_t n = 1;
+
+	for (int d = 0; d < t->rank; d++)
+		n *= (uint64_t)t->dims[d];
+	return n;
+}
+
 /* An ONNX Gemm, Y = alpha A B' + beta C (B' = B, or its transpose with
  * transB), as fc: fc's filter is [units][K] and its bias one value a unit,
  * so B (transposed unless transB) times alpha, and C (one value or one a
@@ -154,13 +163,23 @@ static int gemm_as_fc(const struct dmo_model *model, size_t i, struct dmo_net *n
 	struct dmo_net_tensor *b = s->n_inputs > 1 && s->inputs[1] >= 0 ? &net->tensors[s->inputs[1]] : NULL;
 	struct dmo_net_tensor *c = s->n_inputs > 2 && s->inputs[2] >= 0 ? &net->tensors[s->inputs[2]] : NULL;
 
-	if (!b || !b->data || b->rank != 2 || b->dtype != DMO_NET_F32 ||
-	    (c && (!c->data || c->dtype != DMO_NET_F32))) {
-		snprintf(err, err_len, "layer %zu '%s': %s needs float32 constants B (2-D) and C", i + 1,
-			 l->name, l->op_name);
+	if (!b || b->rank != 2 || b->dtype != DMO_NET_F32 || (!b->data && b->graph_input) ||
+	    (c && (c->dtype != DMO_NET_F32 || (!c->data && c->graph_input)))) {
+		snprintf(err, err_len, "layer %zu '%s': %s needs float32 constants B (2-D) and C (or "
+			 "layers' results, as DequantizeLinear's of constants)", i + 1, l->name,
+			 l->op_name);
 		return -1;
 	}
 	int units = b->dims[trans_b ? 0 : 1], k = b->dims[trans_b ? 1 : 0];
+	/* B or C computed by a layer (a DequantizeLinear of ONNX's QDQ form)
+	 * is read in place: only as fc takes it, B [units][K], C a unit's. */
+	if ((!b->data && (!trans_b || alpha != 1.0)) ||
+	    (c && !c->data && (beta != 1.0 || net_elems(c) != (uint64_t)units))) {
+		snprintf(err, err_len, "layer %zu '%s': %s computes B or C, which only constants may "
+			 "be with transB 0, alpha or beta not 1, or a C of other than one value a unit",
+			 i + 1, l->name, l->op_name);
+		return -1;
+	}
 	uint64_t n_c = 1;
 	for (int d = 0; c && d < c->rank; d++)
 		n_c *= (uint64_t)c->dims[d];
@@ -203,15 +222,6 @@ static int gemm_as_fc(const struct dmo_model *model, size_t i, struct dmo_net *n
 	return 0;
 }
 
-static uint64_t net_elems(const struct dmo_net_tensor *t)
-{
-	uint64_t n = 1;
-
-	for (int d = 0; d < t->rank; d++)
-		n *= (uint64_t)t->dims[d];
-	return n;
-}
-
 /* Tensor QT quantised by the constants SCALE and ZERO (ZERO may be NULL:
  * 0; one zero point may serve every scale), COUNT pairs along axis AXIS,
  * each zero point plus SHIFT (128 when the reader moves int8 weights to
@@ -226,9 +236,10 @@ static int set_quantisation(struct dmo_net *net, struct dmo_net_tensor *qt,
 	if (!scale || !scale->data || scale->dtype != DMO_NET_F32 || net_elems(scale) != count ||
 	    (zero && (!zero->data || zero->dtype != qt->dtype ||
 		      (net_elems(zero) != count && net_elems(zero) != 1))) ||
-	    (qt->dtype != DMO_NET_I8 && qt->dtype != DMO_NET_U8)) {
-		snprintf(err, err_len, "%s needs a constant scale and zero point of the int8 or uint8 "
-			 "tensor's type, %s", what, count == 1 ? "one for the tensor" : "one an output channel");
+	    (qt->dtype != DMO_NET_I8 && qt->dtype != DMO_NET_U8 && qt->dtype != DMO_NET_I32)) {
+		snprintf(err, err_len, "%s needs a constant scale and zero point of the int8, uint8 "
+			 "or int32 tensor's type, %s", what,
+			 count == 1 ? "one for the tensor" : "one a channel");
 		return -1;
 	}
 	int64_t *zps = owned_by(net, malloc(sizeof *zps * (size_t)count));
@@ -236,8 +247,10 @@ static int set_quantisation(struct dmo_net *net, struct dmo_net_tensor *qt,
 		return -2;
 	for (uint64_t k = 0; k < count; k++) {
 		uint64_t at = zero && net_elems(zero) == count ? k : 0; /* one for all */
-		zps[k] = shift + (!zero ? 0 : zero->dtype == DMO_NET_I8 ? ((const int8_t *)zero->data)[at]
-								: ((const uint8_t *)zero->data)[at]);
+		zps[k] = shift + (!zero			   ? 0
+				  : zero->dtype == DMO_NET_I8  ? ((const int8_t *)zero->data)[at]
+				  : zero->dtype == DMO_NET_I32 ? ((const int32_t *)zero->data)[at]
+							       : ((const uint8_t *)zero->data)[at]);
 	}
 	if (qt->n_quant && (qt->n_quant != count || qt->quant_axis != axis ||
 			    memcmp(qt->scale, scale->data, sizeof(float) * count) ||
@@ -254,7 +267,9 @@ static int set_quantisation(struct dmo_net *net, struct dmo_net_tensor *qt,
 }
 
 /* An ONNX QuantizeLinear or DequantizeLinear: its scale and zero point
- * (constant, one each) become the quantised tensor's quantisation, which
+ * (constants: one each, or one per index of the node's `axis`, 1 by
+ * default, as ONNX Runtime's quantiser writes per-channel weights and
+ * biases) become the quantised tensor's quantisation, which
  * the kernels read (a tensor between a QuantizeLinear and a
  * DequantizeLinear must get the same from both).  ONNX rounds x / scale
  * half to even.  Returns 0, -1 with ERR, -2 when out of memory. */
@@ -269,7 +284,16 @@ static int qdq_quantisation(const struct dmo_model *model, size_t i, struct dmo_
 	char what[160];
 
 	snprintf(what, sizeof what, "layer %zu '%s': %s", i + 1, l->name, l->op_name);
-	int rc = set_quantisation(net, qt, scale, zero, 1, 0, 0, what, err, err_len);
+	uint64_t count = scale ? net_elems(scale) : 1;
+	int axis = (int)dmo_model_onnx_int(model, i, "axis", 1);
+	axis += axis < 0 ? qt->rank : 0;
+	if (count != 1 && (axis < 0 || axis >= qt->rank || count != (uint64_t)qt->dims[axis])) {
+		snprintf(err, err_len, "%s: %llu scales for axis %d of a %d-D tensor", what,
+			 (unsigned long long)count, axis, qt->rank);
+		return -1;
+	}
+	int rc = set_quantisation(net, qt, scale, zero, count, count != 1 ? axis : 0, 0, what, err,
+				  err_len);
 	if (rc)
 		return rc;
 	s->n_inputs = 1;
@@ -610,6 +634,18 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net,
 		       : 0;
 }
 
+/* Whether ONNX layer I is a DequantizeLinear of a constant (ONNX Runtime's
+ * QDQ weights and biases): it has no op spec, as its input is in no
+ * arena, and runs as a step, as ONNX Runtime runs it (its constant
+ * folding leaves DequantizeLinear to the QDQ fusions; docs/models.md). */
+static int dequantized_constant(const struct dmo_model *model, size_t i)
+{
+	const struct dmo_model_layer *l = &model->layers[i];
+
+	return l->op_name && !strcmp(l->op_name, "DequantizeLinear") && l->n_operands > 0 &&
+	       l->operands[0] >= 0 && model->tensors[l->operands[0]].producer == DMO_MODEL_CONSTANT;
+}
+
 /* Whether ONNX layer I has no op spec and no kernel: then ERR names its
  * layer, node and operator, and why the reader left it without one. */
 static int unmapped(const struct dmo_model *model, size_t i, char *err, size_t err_len)
@@ -620,7 +656,7 @@ static int unmapped(const struct dmo_model *model, size_t i, char *err, size_t e
 	for (k = 0; onnx_ops[k].name; k++)
 		if (l->op_name && !strcmp(l->op_name, onnx_ops[k].name))
 			break;
-	if ((l->supported && onnx_ops[k].name) || shape_only(model, i))
+	if ((l->supported && onnx_ops[k].name) || shape_only(model, i) || dequantized_constant(model, i))
 		return 0;
 	snprintf(err, err_len, "layer %zu '%s': operator %s has no dmo kernel (node %d: %s)", i + 1,
 		 l->name, l->op_name ? l->op_name : "?", l->row + 1,

@@ -101,8 +101,12 @@ static void make_quant(struct dmo_op_run *r, uint64_t *state)
 	if (s->op == DMO_OP_QUANTIZE || s->op == DMO_OP_DEQUANTIZE) {
 		/* Scales that map typical inputs inside the output range. */
 		q->scale = s->op == DMO_OP_QUANTIZE ? 1.0f / 100 : 1.0f / 20;
-		q->in_zero = s->dtype == DMO_I8 ? (int32_t)random_in(state, -8, 7) : 0;
-		q->out_zero = s->out_dtype == DMO_I8 ? (int32_t)random_in(state, -8, 7) : 0;
+		q->in_zero = s->dtype == DMO_I8 || s->dtype == DMO_U8
+				     ? (s->dtype == DMO_U8 ? 128 : 0) + (int32_t)random_in(state, -8, 7)
+				     : 0;
+		q->out_zero = s->out_dtype == DMO_I8 || s->out_dtype == DMO_U8
+				      ? (s->out_dtype == DMO_U8 ? 128 : 0) + (int32_t)random_in(state, -8, 7)
+				      : 0;
 		dk_quantize_multiplier(0.7, &q->out_mult, &q->out_shift);
 		return;
 	}
@@ -491,9 +495,13 @@ static int call_kernel(const struct dmo_op_run *r, const void *in, const void *i
 						     p, in, out, t)
 				     : -1;
 	case DMO_OP_QUANTIZE:
-		return dt == DMO_F32 ? dk_quantize_f32_i8(p, in, out, t) : dk_quantize_i8_i8(p, in, out, t);
+		return dt != DMO_F32 ? dk_quantize_i8_i8(p, in, out, t)
+		       : r->spec.out_dtype == DMO_U8 ? dk_quantize_f32_u8(p, in, out, t)
+						      : dk_quantize_f32_i8(p, in, out, t);
 	case DMO_OP_DEQUANTIZE:
-		return dk_dequantize_i8_f32(p, in, out, t);
+		return dt == DMO_U8 ? dk_dequantize_u8_f32(p, in, out, t)
+		       : dt == DMO_I32 ? dk_dequantize_i32_f32(p, in, out, t)
+				       : dk_dequantize_i8_f32(p, in, out, t);
 	case DMO_OP_RESHAPE:
 	case DMO_OP_PAD:
 	case DMO_OP_CONCAT:

@@ -1,5 +1,6 @@
 # layout_ops_tool.sh - the ops that move or rescale elements (reshape,
-# softmax, logistic, tanh, mean, quantize, dequantize, pad, concat, transpose)
+# softmax, logistic, tanh, mean, quantize (to i8 and u8), dequantize (from
+# i8, u8 and i32), pad, concat, transpose)
 # join the three-way cross-check: over a fixed-seed sample of small
 # configurations of every op and every dtype combination libdmokernels has,
 # run under the real tool with a full trace,
@@ -30,10 +31,14 @@ awk -v count="$COUNT" 'BEGIN {
 		else
 			dtype = r < 0.5 ? "f32" : "i8"
 		spec = op ":in=" shape ",dtype=" dtype
+		# f32 -> u8 and u8/i32 -> f32: ONNX Runtime QDQ form
 		if (op == "quantize")
-			spec = spec ",out_dtype=i8"
-		if (op == "dequantize")
-			spec = op ":in=" shape ",dtype=i8,out_dtype=f32"
+			spec = op ":in=" shape (r < 0.35 ? ",dtype=f32,out_dtype=i8" : \
+				r < 0.7 ? ",dtype=f32,out_dtype=u8" : ",dtype=i8,out_dtype=i8")
+		if (op == "dequantize") {
+			r = rand()
+			spec = op ":in=" shape ",dtype=" (r < 0.4 ? "i8" : r < 0.8 ? "u8" : "i32") ",out_dtype=f32"
+		}
 		if (op == "pad")
 			spec = spec ",before=" int(rand() * 2) "x" int(rand() * 3) "x" int(rand() * 3) "x" int(rand() * 3) \
 				",after=" int(rand() * 2) "x" int(rand() * 3) "x" int(rand() * 3) "x" int(rand() * 3)
@@ -67,6 +72,12 @@ expect_eq "pad O_s (algorithmic,analytic)" "96,96" "$(formula_os pad:in=2x3x4,be
 expect_eq "transpose NCHW->NHWC O_s" "50178,50178" \
 	"$(formula_os transpose:in=1x3x224x224,perm=0x2x3x1,dtype=i8)"
 expect_eq "dequantize O_s" "64,64" "$(formula_os dequantize:in=4x4x4)"
+# ONNX's uint8 forms have int8's element size: quantize f32 -> u8 of 64
+# elements min(256, 64) = 64, dequantize u8 -> f32 min(64, 256) = 64; an
+# int32 bias to f32 keeps its 4 bytes: min(256, 256) = 256 (in place).
+expect_eq "quantize f32->u8 O_s" "64,64" "$(formula_os quantize:in=4x4x4,out_dtype=u8)"
+expect_eq "dequantize u8->f32 O_s" "64,64" "$(formula_os dequantize:in=4x4x4,dtype=u8)"
+expect_eq "dequantize i32->f32 O_s" "256,256" "$(formula_os dequantize:in=4x4x4,dtype=i32)"
 # Above O_s the transpose's output changes: its bound is tight.
 "$DMO" verify --overlap 50179 transpose:in=1x3x224x224,perm=0x2x3x1,dtype=i8 >"$WORK/tight.out" 2>&1
 expect_eq "transpose one byte above O_s: verify exit status" 1 $?

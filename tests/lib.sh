@@ -148,14 +148,41 @@ ort_node_case() {
 	ort_and_dmo "$2" "$1/model.onnx"
 }
 
-# with_constants NAME: ONNX's node case NAME ($data/node/NAME) with its
-# inputs after the first made initializers (tests/onnx_strip --constants),
-# into $WORK/NAME.onnx and its first input $WORK/NAME.in (after need_ort).
+# with_constants DIR NAME: ONNX's test case DIR with every graph input but
+# the first made an initializer (tests/onnx_strip --constants: the
+# weights, scales, exponents and axes its cases feed as inputs), into
+# $WORK/NAME.onnx and its stored first input $WORK/NAME.in (after
+# need_ort).
 with_constants() {
-	"$top_builddir/tests/onnx_strip" --constants "$data/node/$1" "$data/node/$1/model.onnx" \
-		"$WORK/$1.onnx"
-	expect_eq "$1: onnx_strip --constants" 0 $?
-	$TENSOR_BYTES "$data/node/$1/test_data_set_0/input_0.pb" >"$WORK/$1.in"
+	"$top_builddir/tests/onnx_strip" --constants "$1" "$1/model.onnx" "$WORK/$2.onnx"
+	expect_eq "$2: onnx_strip --constants" 0 $?
+	$TENSOR_BYTES "$1/test_data_set_0/input_0.pb" >"$WORK/$2.in"
+}
+
+# ort_bytes_equal NAME WHAT DISTINCT: after ort_and_dmo, $WORK/NAME.dmo
+# equals ONNX Runtime's $WORK/NAME.ort byte for byte (WHAT names the bytes)
+# and holds at least DISTINCT byte values (an output all saturated would
+# compare equal too easily).
+ort_bytes_equal() {
+	cmp -s "$WORK/$1.ort" "$WORK/$1.dmo" && echo "ok: --$1: $2 equal ONNX Runtime's" ||
+		fail "--$1: $(cmp -l "$WORK/$1.ort" "$WORK/$1.dmo" | wc -l) bytes differ from ONNX Runtime's"
+	expect_eq "--$1: distinct output bytes >= $3" 1 \
+		"$(od -An -v -tu1 "$WORK/$1.dmo" | tr -s ' ' '\n' | sort -u | awk -v n="$3" 'NF { k++ } END { print (k >= n) }')"
+}
+
+# ort_constants_case DIR NAME: with_constants DIR NAME run as ort_and_dmo
+# does; prints ok and returns 0 when dmo infer gives the case's expected
+# output and ONNX Runtime's, byte for byte, else fails.
+ort_constants_case() {
+	with_constants "$1" "$2"
+	$TENSOR_BYTES "$1/test_data_set_0/output_0.pb" >"$WORK/$2.want"
+	ort_and_dmo "$2" "$WORK/$2.onnx"
+	if cmp -s "$WORK/$2.want" "$WORK/$2.dmo" && cmp -s "$WORK/$2.ort" "$WORK/$2.dmo"; then
+		echo "ok: $2: dmo infer = ONNX's expected output = ONNX Runtime, byte for byte"
+		return 0
+	fi
+	fail "$2: dmo $(od -An -tx1 "$WORK/$2.dmo" | head -2), expected $(od -An -tx1 "$WORK/$2.want" | head -2)"
+	return 1
 }
 
 # plan_verify_bits WHAT MODEL: `dmo plan --verify MODEL` (its output in

@@ -133,6 +133,9 @@ TESTS += tests/onnx_ort.sh
 EXTRA_DIST += tests/onnx_ort.sh
 TESTS += tests/onnx_ort_ops.sh tests/onnx_ort_qlinear.sh
 EXTRA_DIST += tests/onnx_ort_ops.sh tests/onnx_ort_qlinear.sh
+# ONNX Runtime's QDQ form: uint8 and int8 activations, per-channel weights.
+TESTS += tests/onnx_ort_qdq.sh
+EXTRA_DIST += tests/onnx_ort_qdq.sh
 tests_onnx_net_SOURCES = tests/onnx_net.c
 tests_onnx_net_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROTOBUF_C_CFLAGS)
 tests_onnx_net_LDADD = opspec/libdmo-model.la

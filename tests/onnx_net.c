@@ -1,4 +1,5 @@
-/* onnx_net.c [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|--unary|--conv-forms|--qlinear-grouped] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
+/* onnx_net.c [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|--unary|--conv-forms|
+ * --qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
  * ONNX file (opset 13, every weight an initializer, every intermediate
  * shape in value_info) and one input for it, for the ONNX end-to-end tests:
  * dmo infer against ONNX Runtime, plan --verify with its real weights, run
@@ -95,14 +96,32 @@
  * --qlinear-grouped writes a grouped QLinearConv as --qlinear's (uint8
  * activations, int8 weights with per-channel scales, bias):
  *
- *   x 2x4x6x6 -> QLinearConv group 2 (W 6x2x3x3, pads 1,0,0,1) = y 2x6x5x5 */
+ *   x 2x4x6x6 -> QLinearConv group 2 (W 6x2x3x3, pads 1,0,0,1) = y 2x6x5x5
+ *
+ * --qdq-u8 writes a CNN in ONNX Runtime's QDQ form, as
+ * onnxruntime.quantization.quantize_static (QuantFormat.QDQ) writes it with
+ * QUInt8 activations and QInt8 weights: every float activation quantised
+ * and dequantised (QuantizeLinear then DequantizeLinear, its own scale and
+ * zero point), the weights int8 initializers and the biases int32 ones
+ * (scale x scale times the weights', zero point 0), each read through a
+ * DequantizeLinear:
+ *
+ *   x 1x3x8x8 -> QDQ -> Conv 3x3 pad 1 (6 filters, bias) = c1 -> QDQ
+ *   -> Relu = r -> QDQ = rd -> Conv 1x1 (no bias) -> QDQ = c2d
+ *   -> Add(rd, c2d) -> QDQ -> MaxPool 2x2 stride 2 -> Q = mq 1x6x4x4 -> DQ
+ *   -> Flatten -> QDQ -> Gemm (transB, B 10x96, bias) -> Q = y 1x10
+ *
+ * with mq and y (uint8) the outputs.  --qdq-perchannel the same with
+ * per_channel=True: the weights' and biases' scales one per output channel
+ * (DequantizeLinear axis 0).  --qdq-i8 the per-channel one with QInt8
+ * activations (zero points 128 lower). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "onnx.pb-c.h"
 
-#define MAX_ITEMS 32
+#define MAX_ITEMS 64
 
 static uint64_t lcg = 20261201;
 
@@ -515,6 +534,178 @@ static size_t elementwise(void)
 	return 4 * 6 * 6;
 }
 
+/* ---- --qdq-u8, --qdq-perchannel, --qdq-i8: ONNX Runtime's QDQ form ---- */
+
+/* A NULL-terminated operand list of up to three names that outlives the
+ * call (node() keeps the pointer). */
+static char **operands(char *a, char *b, char *c)
+{
+	static char *lists[MAX_ITEMS][4];
+	static size_t n_lists;
+	char **l = lists[n_lists++];
+
+	l[0] = a;
+	l[1] = b;
+	l[2] = c;
+	l[3] = NULL;
+	return l;
+}
+
+/* The next of the QDQ models' value_info entries: NAME of TYPE. */
+static void mid(char *name, int rank, const int64_t *d, int type)
+{
+	static size_t n_mids;
+
+	info_list[n_mids++] = value_info_of(name, rank, d, type);
+}
+
+/* Tensor FROM (float, shape RANK x D) quantised by its own scale SCALE and
+ * zero point ZERO (of type ACT) into Q_NAME, and dequantised into DQ_NAME
+ * (unless NULL), as the quantiser writes an activation, with their
+ * value_info. */
+static void q_dq(char *from, char *q_name, char *dq_name, float scale, int zero, int act, int rank,
+		 const int64_t *d)
+{
+	static float scales[MAX_ITEMS];
+	static int8_t zeros[MAX_ITEMS]; /* the zero point's byte, of either type */
+	static char names[MAX_ITEMS][2][32];
+	static size_t n;
+	size_t k = n++;
+
+	scales[k] = scale;
+	zeros[k] = (int8_t)zero;
+	snprintf(names[k][0], sizeof names[k][0], "%s_scale", from);
+	snprintf(names[k][1], sizeof names[k][1], "%s_zero", from);
+	constant(names[k][0], 0, NULL, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, &scales[k], sizeof scales[k]);
+	constant(names[k][1], 0, NULL, act, &zeros[k], 1);
+	node("QuantizeLinear", operands(from, names[k][0], names[k][1]), q_name, NULL, NULL, NULL);
+	mid(q_name, rank, d, act);
+	if (!dq_name)
+		return;
+	node("DequantizeLinear", operands(q_name, names[k][0], names[k][1]), dq_name, NULL, NULL, NULL);
+	mid(dq_name, rank, d, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+}
+
+/* A float node OP of IN into OUT (shape RANK x D, with value_info) with up
+ * to two attributes, its output quantised and dequantised by q_dq. */
+static void qdq_op(char *op, char **in, char *out, Onnx__AttributeProto *a0,
+		   Onnx__AttributeProto *a1, int rank, const int64_t *d, float scale, int zero,
+		   int act, char *q_name, char *dq_name)
+{
+	node(op, in, out, a0, a1, NULL);
+	mid(out, rank, d, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	q_dq(out, q_name, dq_name, scale, zero, act, rank, d);
+}
+
+/* Weights NAME of COUNT pseudo-random int8 values in OUT dims D_W, their
+ * CHANNELS scales (PER_CHANNEL, along axis 0; else one) of about
+ * SCALE, zero points 0, and the int32 bias BIAS_NAME (when not NULL) of
+ * CHANNELS values quantised by in_scale x the weight scales, as the
+ * quantiser writes them; each dequantised by a DequantizeLinear into
+ * NAME_d and BIAS_NAME_d. */
+static void qdq_weights(char *name, int rank, const int64_t *d_w, int8_t *w, size_t count,
+			int channels, float scale, int per_channel, float in_scale, char *bias_name,
+			int32_t *bias, float *w_scales, float *b_scales, int8_t *w_zeros,
+			int32_t *b_zeros)
+{
+	static int64_t d_channels[MAX_ITEMS][1];
+	static char names[MAX_ITEMS][6][32];
+	static size_t n;
+	size_t k = n++;
+	int n_scales = per_channel ? channels : 1;
+	const int rank_s = per_channel ? 1 : 0;
+
+	d_channels[k][0] = channels;
+	for (size_t i = 0; i < count; i++)
+		w[i] = next_int8();
+	for (int c = 0; c < n_scales; c++) {
+		w_scales[c] = scale * (0.6f + 0.8f * (float)c / (float)n_scales);
+		w_zeros[c] = 0;
+		b_scales[c] = in_scale * w_scales[c];
+		b_zeros[c] = 0;
+	}
+	snprintf(names[k][0], 32, "%s_scale", name);
+	snprintf(names[k][1], 32, "%s_zero", name);
+	snprintf(names[k][2], 32, "%s_d", name);
+	constant(name, rank, d_w, ONNX__TENSOR_PROTO__DATA_TYPE__INT8, w, count);
+	constant(names[k][0], rank_s, d_channels[k], ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, w_scales,
+		 sizeof(float) * (size_t)n_scales);
+	constant(names[k][1], rank_s, d_channels[k], ONNX__TENSOR_PROTO__DATA_TYPE__INT8, w_zeros,
+		 (size_t)n_scales);
+	node("DequantizeLinear", operands(name, names[k][0], names[k][1]), names[k][2],
+	     per_channel ? attr_scalar("axis", 0, 0, 0) : NULL, NULL, NULL);
+	mid(names[k][2], rank, d_w, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	if (!bias_name)
+		return;
+	for (int c = 0; c < channels; c++)
+		bias[c] = (int32_t)(next_value() * 2000);
+	snprintf(names[k][3], 32, "%s_scale", bias_name);
+	snprintf(names[k][4], 32, "%s_zero", bias_name);
+	snprintf(names[k][5], 32, "%s_d", bias_name);
+	constant(bias_name, 1, d_channels[k], ONNX__TENSOR_PROTO__DATA_TYPE__INT32, bias,
+		 sizeof(int32_t) * (size_t)channels);
+	constant(names[k][3], rank_s, d_channels[k], ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, b_scales,
+		 sizeof(float) * (size_t)n_scales);
+	constant(names[k][4], rank_s, d_channels[k], ONNX__TENSOR_PROTO__DATA_TYPE__INT32, b_zeros,
+		 sizeof(int32_t) * (size_t)n_scales);
+	node("DequantizeLinear", operands(bias_name, names[k][3], names[k][4]), names[k][5],
+	     per_channel ? attr_scalar("axis", 0, 0, 0) : NULL, NULL, NULL);
+	mid(names[k][5], 1, d_channels[k], ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+}
+
+/* The --qdq-u8 (INT8 0, PER_CHANNEL 0), --qdq-perchannel (0, 1) and
+ * --qdq-i8 (1, 1) models; returns as cnn(). */
+static size_t qdq_net(int int8, int per_channel)
+{
+	static const int64_t d_x[] = { 1, 3, 8, 8 }, d_w1[] = { 6, 3, 3, 3 }, d_c[] = { 1, 6, 8, 8 },
+			     d_w2[] = { 6, 6, 1, 1 }, d_m[] = { 1, 6, 4, 4 }, d_f[] = { 1, 96 },
+			     d_wg[] = { 10, 96 }, d_y[] = { 1, 10 };
+	static int8_t w1[6 * 3 * 3 * 3], w2[6 * 6], wg[10 * 96], w_zeros[3][10];
+	static int32_t b1[6], bg[10], b_zeros[3][10];
+	static float w_scales[3][10], b_scales[3][10];
+	const int act = int8 ? ONNX__TENSOR_PROTO__DATA_TYPE__INT8 : ONNX__TENSOR_PROTO__DATA_TYPE__UINT8;
+	/* uint8 zero points; int8's are 128 lower (QInt8 activations). */
+	const int z128 = int8 ? 0 : 128, z0 = int8 ? -128 : 0;
+	const float x_scale = 2.0f / 255, c1_scale = 1.0f / 40, r_scale = 1.0f / 80,
+		    c2_scale = 1.0f / 40, s_scale = 1.0f / 32, g_scale = 1.0f / 32;
+	input_list[0] = value_info("x", 4, d_x);
+	q_dq("x", "xq", "xd", x_scale, z128, act, 4, d_x);
+	qdq_weights("w1", 4, d_w1, w1, sizeof w1, 6, 1.0f / 400, per_channel, x_scale, "b1", b1,
+		    w_scales[0], b_scales[0], w_zeros[0], b_zeros[0]);
+	qdq_op("Conv", operands("xd", "w1_d", "b1_d"), "c1", attr_ints("pads", 1, 1, 4),
+	       attr_ints("kernel_shape", 3, 3, 2), 4, d_c, c1_scale, z128, act, "c1q", "c1d");
+	qdq_op("Relu", operands("c1d", NULL, NULL), "r", NULL, NULL, 4, d_c, r_scale, z0, act, "rq",
+	       "rd");
+	qdq_weights("w2", 4, d_w2, w2, sizeof w2, 6, 1.0f / 200, per_channel, r_scale, NULL, NULL,
+		    w_scales[1], b_scales[1], w_zeros[1], b_zeros[1]);
+	qdq_op("Conv", operands("rd", "w2_d", NULL), "c2", NULL, NULL, 4, d_c, c2_scale, z128, act,
+	       "c2q", "c2d");
+	qdq_op("Add", operands("rd", "c2d", NULL), "s", NULL, NULL, 4, d_c, s_scale, z128, act, "sq",
+	       "sd");
+	/* MaxPool's output keeps its input's quantisation, as the quantiser
+	 * writes it. */
+	qdq_op("MaxPool", operands("sd", NULL, NULL), "m", attr_ints("kernel_shape", 2, 2, 2),
+	       attr_ints("strides", 2, 2, 2), 4, d_m, s_scale, z128, act, "mq", "md");
+	qdq_op("Flatten", operands("md", NULL, NULL), "f", NULL, NULL, 2, d_f, s_scale, z128, act,
+	       "fq", "fd");
+	qdq_weights("wg", 2, d_wg, wg, sizeof wg, 10, 1.0f / 800, per_channel, s_scale, "bg", bg,
+		    w_scales[2], b_scales[2], w_zeros[2], b_zeros[2]);
+	qdq_op("Gemm", operands("fd", "wg_d", "bg_d"), "g", attr_scalar("transB", 1, 0, 0), NULL, 2,
+	       d_y, g_scale, z128, act, "y", NULL);
+	/* The outputs, MaxPool's and Gemm's quantised bytes, move from the
+	 * value_info to the graph's outputs. */
+	size_t kept = 0;
+	n_outputs = 2;
+	for (size_t i = 0; i + 1 < n_infos; i++) {
+		int out = !strcmp(info_list[i]->name, "mq") ? 0 : !strcmp(info_list[i]->name, "y") ? 1 : -1;
+		if (out >= 0)
+			output_list[out] = info_list[i];
+		else
+			info_list[kept++] = info_list[i];
+	}
+	return 3 * 8 * 8;
+}
+
 /* ---- --convt: ONNX's ConvTranspose ---- */
 
 /* The --convt model; returns as cnn(). */
@@ -676,12 +867,15 @@ int main(int argc, char **argv)
 	int is_ew = !strcmp(mode, "--ew"), is_resize = !strcmp(mode, "--resize");
 	int is_convt = !strcmp(mode, "--convt"), is_unary = !strcmp(mode, "--unary");
 	int is_forms = !strcmp(mode, "--conv-forms"), is_qgroup = !strcmp(mode, "--qlinear-grouped");
+	int is_qdq_u8 = !strcmp(mode, "--qdq-u8"), is_qdq_pc = !strcmp(mode, "--qdq-perchannel");
+	int is_qdq_i8 = !strcmp(mode, "--qdq-i8");
 
 	if ((argc != 3 && argc != 4) ||
 	    (argc == 4 && !is_ops && !is_qdq && !is_qlinear && !is_qlinear_i8 && !is_ew && !is_resize &&
-	     !is_convt && !is_unary && !is_forms && !is_qgroup)) {
+	     !is_convt && !is_unary && !is_forms && !is_qgroup && !is_qdq_u8 && !is_qdq_pc && !is_qdq_i8)) {
 		fprintf(stderr, "usage: onnx_net [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|"
-				"--unary|--conv-forms|--qlinear-grouped] MODEL.onnx INPUT.bin\n");
+				"--unary|--conv-forms|--qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8] "
+				"MODEL.onnx INPUT.bin\n");
 		return 2;
 	}
 	argv += argc - 3;
@@ -691,6 +885,7 @@ int main(int argc, char **argv)
 		   : is_qgroup ? qlinear_grouped()
 		   : is_convt ? transposed()
 		   : is_unary ? unary()
+		   : is_qdq_u8 || is_qdq_pc || is_qdq_i8 ? qdq_net(is_qdq_i8, !is_qdq_u8)
 		   : is_ops || is_qdq ? ops(is_qdq)
 		   : is_qlinear || is_qlinear_i8 ? qlinear(is_qlinear_i8) : cnn();
 

@@ -20,12 +20,7 @@ need_ort
 
 for mode in qlinear qlinear-i8; do
 	onnx_net_runs $mode
-	cmp -s "$WORK/$mode.ort" "$WORK/$mode.dmo" &&
-		echo "ok: --$mode: the 348 output bytes (the depthwise output and y) equal ONNX Runtime's" ||
-		fail "--$mode: $(cmp -l "$WORK/$mode.ort" "$WORK/$mode.dmo" | wc -l) bytes differ from ONNX Runtime's"
-	# The output is not saturated: at least 16 different byte values.
-	expect_eq "--$mode: distinct output bytes >= 16" 1 \
-		"$(od -An -v -tu1 "$WORK/$mode.dmo" | tr -s ' ' '\n' | sort -u | awk 'NF { n++ } END { print (n >= 16) }')"
+	ort_bytes_equal $mode "the 348 output bytes (the depthwise output and y)" 16
 	plan_verify_bits "--$mode" "$WORK/$mode.onnx"
 	grep -q "^layout: *NCHW integers: O_s of 2 conv layers in the order of ONNX Runtime's QLinearConv" \
 		"$WORK/plan.out" && echo "ok: --$mode: the plan names the integer loop order" ||
@@ -53,18 +48,7 @@ data=${ONNX_TESTDATA:-/usr/share/libonnx-testdata/data}/node
 [ -d "$data" ] || { echo "no libonnx-testdata in $data: its cases not run"; finish; }
 passed=0
 for case in qlinearconv qlinearmatmul_2D; do
-	dir="$data/test_$case"
-	"$top_builddir/tests/onnx_strip" --constants "$dir" "$dir/model.onnx" "$WORK/$case.onnx"
-	expect_eq "$case: onnx_strip --constants" 0 $?
-	$TENSOR_BYTES "$dir/test_data_set_0/input_0.pb" >"$WORK/$case.in"
-	$TENSOR_BYTES "$dir/test_data_set_0/output_0.pb" >"$WORK/$case.want"
-	ort_and_dmo "$case" "$WORK/$case.onnx"
-	if cmp -s "$WORK/$case.want" "$WORK/$case.dmo" && cmp -s "$WORK/$case.ort" "$WORK/$case.dmo"; then
-		echo "ok: $case: dmo infer = ONNX's expected output = ONNX Runtime, byte for byte"
-		passed=$((passed + 1))
-	else
-		fail "$case: dmo $(od -An -tu1 "$WORK/$case.dmo" | head -2), expected $(od -An -tu1 "$WORK/$case.want" | head -2)"
-	fi
+	ort_constants_case "$data/test_$case" "$case" && passed=$((passed + 1))
 done
 expect_eq "QLinear node cases that pass" 2 "$passed"
 # As stored, the case feeds W and the quantisation as graph inputs: dmo

@@ -19,7 +19,7 @@ data=${ONNX_TESTDATA:-/usr/share/libonnx-testdata/data}
 # scales 1,1,2,3 under half_pixel/round_prefer_floor (Resize, opset 13) and
 # Upsample's fixed floor (opset 9).
 for name in test_resize_upsample_scales_nearest test_upsample_nearest; do
-	with_constants "$name"
+	with_constants "$data/node/$name" "$name"
 	ort_and_dmo "$name" "$WORK/$name.onnx"
 	cmp -s "$WORK/$name.ort" "$WORK/$name.dmo" && echo "ok: $name: dmo infer = ONNX Runtime byte for byte" ||
 		fail "$name: dmo infer's output differs from ONNX Runtime's"
@@ -31,7 +31,7 @@ for case in "test_resize_downsample_scales_nearest:not an upsample of H and W by
 	    "test_resize_upsample_sizes_nearest:not an upsample of H and W by integer factors" \
 	    "test_resize_upsample_sizes_nearest_ceil_half_pixel:coordinate_transformation_mode and nearest_mode other than"; do
 	name=${case%%:*}
-	with_constants "$name"
+	with_constants "$data/node/$name" "$name"
 	expect_refusal "$name" 2 "layer 1 '1_resize': operator Resize has no dmo kernel (node 1: ${case#*:}" \
 		"$DMO" infer -q --input "$WORK/$name.in" "$WORK/$name.onnx"
 done

@@ -70,7 +70,7 @@ for name in test_leakyrelu test_leakyrelu_default test_elu test_elu_default test
 done
 for name in test_pow_bcast_scalar test_reduce_sum_keepdims_random \
 	    test_reduce_sum_do_not_keepdims_random; do
-	with_constants "$name"
+	with_constants "$data/node/$name" "$name"
 	ort_and_dmo "$name" "$WORK/$name.onnx"
 	f32_close "$name: dmo infer = ONNX Runtime" "$WORK/$name.ort" "$WORK/$name.dmo"
 done

@@ -7,7 +7,7 @@
 #    within f32_close's tolerance (lib.sh, docs/kernels.md) with an absolute
 #    floor of 1e-5 (a Gemm's output near 0 sums ~2000 products of about 1
 #    that cancel: both runtimes are 1e-6 off there), and byte for byte when
-#    the model ends in QuantizeLinear (int8);
+#    the model ends in QuantizeLinear (int8 or uint8);
 #  - `dmo plan --verify` runs the overlapped arena bit for bit;
 #  - each layer's O_s in the plan (the algorithmic replay of the NCHW loop
 #    order) equals tests/bruteforce_os on the events the real tool recorded
@@ -51,9 +51,9 @@ while [ "$seed" -le "$last" ]; do
 	models=$((models + 1))
 	echo "seed $seed: $desc"
 	case $desc in
-	*"-> int8"*)
-		cmp -s "$m.ort" "$m.dmo" && echo "ok: seed $seed: int8 output equals ONNX Runtime's byte for byte" ||
-			fail "seed $seed: $(cmp -l "$m.ort" "$m.dmo" 2>&1 | wc -l) int8 bytes differ from ONNX Runtime's" ;;
+	*"-> int8"* | *"-> uint8"*)
+		cmp -s "$m.ort" "$m.dmo" && echo "ok: seed $seed: 8-bit output equals ONNX Runtime's byte for byte" ||
+			fail "seed $seed: $(cmp -l "$m.ort" "$m.dmo" 2>&1 | wc -l) 8-bit bytes differ from ONNX Runtime's" ;;
 	# Values near 0 here are sums of up to a few thousand products of
 	# about 1 that cancel: 1e-5 of the larger of the value and 1.
 	*) f32_close "seed $seed: dmo infer = ONNX Runtime" "$m.ort" "$m.dmo" 1 ;;
@@ -66,9 +66,15 @@ while [ "$seed" -le "$last" ]; do
 	"$DMO" plan --csv "$m.onnx" >"$m.csv" 2>&1
 	"$DMO" run -q --model "$m.onnx" --trace=full --out "$m.run" >/dev/null 2>"$m.run.err" ||
 		fail "seed $seed: dmo run --model: $(tail -2 "$m.run.err")"
-	# Layer number, O_s and op of every layer the plan gives an O_s.
+	# The number of every layer the tool profiled (those with an op spec;
+	# a DequantizeLinear of a constant has none), with its O_s and op in
+	# the plan, matched by name.
+	layer_rows "$m.run" | by_name '{ print v("name"), v("layer") }' >"$m.profiled"
 	csv_rows "$m.csv" | by_name 'v("layer") != "-" && v("os_bytes") != "" {
-		print v("layer"), v("os_bytes"), v("op") }' >"$m.os"
+		print v("name"), v("os_bytes"), v("op") }' |
+		awk 'NR == FNR { number[$1] = $2; next } ($1 in number) { print number[$1], $2, $3 }' \
+			"$m.profiled" - >"$m.os"
+	expect_eq "seed $seed: profiled layers with a plan O_s" "$(wc -l <"$m.profiled")" "$(wc -l <"$m.os")"
 	if grep -qE " (conv2d|dwconv2d|maxpool|avgpool)$" "$m.os" && ! grep -q "^layout: *NCHW" "$m.plan"; then
 		fail "seed $seed: the plan does not say its conv/pool O_s are NCHW's: $(grep "^layout" "$m.plan")"
 	fi

@@ -11,7 +11,10 @@
  * Clip, Sigmoid, Tanh, Add, Mul, Sum, Max and Min (of the tensor and a
  * branch of it, or of a constant), Concat
  * of the tensor and a branch along any axis, Pad, a QuantizeLinear /
- * DequantizeLinear pair, ReduceMean with keepdims, GlobalAveragePool,
+ * DequantizeLinear pair (int8 or uint8), Conv weights and biases as ONNX
+ * Runtime's QDQ form writes them (int8 and int32 initializers through a
+ * DequantizeLinear, one scale or one per output channel), ReduceMean with
+ * keepdims, GlobalAveragePool,
  * Softmax on an axis; LeakyRelu, Elu, Selu, Exp, Log, Sqrt, Neg, Abs,
  * Reciprocal, Softplus, Erf, Floor, Ceil, Pow by a constant, PRelu with
  * a slope per channel, Identity, Dropout, LogSoftmax on an axis,
@@ -21,7 +24,7 @@
  * constant scalar index or consecutive indices; then Flatten or Reshape
  * into Gemm (transA, transB,
  * alpha, beta, C) or MatMul by a constant, maybe Softmax, maybe a final
- * QuantizeLinear (an int8 output, compared byte for byte).  The opset is
+ * QuantizeLinear (an int8 or uint8 output, compared byte for byte).  The opset is
  * 7, 9, 10, 11, 12, 13 or 17, and each node is written as that opset
  * states it (Clip's
  * bounds, Pad's pads as attributes before 11, Softmax's axis rule).
@@ -55,6 +58,17 @@ static int pick(int n)
 {
 	state = state * 6364136223846793005ull + 1442695040888963407ull;
 	return (int)((state >> 33) % (uint64_t)n);
+}
+
+/* A second stream for the QDQ variants (uint8 Q/DQ, int8 weights read
+ * through a DequantizeLinear): the seeds whose models have none draw from
+ * the first stream as they always did. */
+static uint64_t qdq_state;
+
+static int qdq_pick(int n)
+{
+	qdq_state = qdq_state * 6364136223846793005ull + 1442695040888963407ull;
+	return (int)((qdq_state >> 33) % (uint64_t)n);
 }
 
 static float uniform(void)
@@ -292,6 +306,60 @@ static char *int64s(const int64_t *v, int64_t n)
 	return constant(1, &n, ONNX__TENSOR_PROTO__DATA_TYPE__INT64, v, sizeof *v * (size_t)n);
 }
 
+/* Conv weights of dims D (output channels first) as ONNX Runtime's QDQ
+ * form writes them: int8 values through a DequantizeLinear, one scale or
+ * (PER_CHANNEL) one per output channel (axis 0, opset 13 on), zero points
+ * 0 or small; with BIAS (not NULL) an int32 bias through its own
+ * DequantizeLinear too.  Returns the weights' float name. */
+static const char *dequantized_weights(const int64_t *d, int per_channel, const char **bias)
+{
+	const int64_t channels = d[0], n = channels * d[1] * d[2] * d[3];
+	int8_t *w = must(malloc((size_t)n)), zeros[8];
+	int32_t b[8], b_zeros[8] = { 0 };
+	float scales[8], b_scales[8];
+	const int64_t count = per_channel ? channels : 1;
+	const int rank = per_channel ? 1 : 0;
+	const int symmetric = qdq_pick(2);
+
+	for (int64_t k = 0; k < n; k++)
+		w[k] = (int8_t)(qdq_pick(255) - 127);
+	for (int64_t c = 0; c < count; c++) {
+		scales[c] = (float)(1 + qdq_pick(4)) / 256;
+		zeros[c] = (int8_t)(symmetric ? 0 : qdq_pick(9) - 4);
+		b_scales[c] = scales[c] / 8;
+	}
+	const char *in[] = { constant(4, d, ONNX__TENSOR_PROTO__DATA_TYPE__INT8, w, (size_t)n),
+			     constant(rank, &channels, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, scales,
+				      sizeof *scales * (size_t)count),
+			     constant(rank, &channels, ONNX__TENSOR_PROTO__DATA_TYPE__INT8, zeros,
+				      (size_t)count),
+			     NULL };
+	struct value wv = { fresh("w"), 4, { d[0], d[1], d[2], d[3] } };
+
+	free(w);
+	node("DequantizeLinear", in, wv.name, per_channel ? attr_int("axis", 0) : NULL, NULL);
+	maybe_info(&wv, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	say(" DequantizeLinear(int8 weights, %s%s)", per_channel ? "per channel" : "one scale",
+	    symmetric ? "" : ", zero points");
+	if (bias) {
+		for (int64_t c = 0; c < channels; c++)
+			b[c] = qdq_pick(4001) - 2000;
+		const char *bin[] = { constant(1, &channels, ONNX__TENSOR_PROTO__DATA_TYPE__INT32, b,
+					       sizeof *b * (size_t)channels),
+				      constant(rank, &channels, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT,
+					       b_scales, sizeof *b_scales * (size_t)count),
+				      constant(rank, &channels, ONNX__TENSOR_PROTO__DATA_TYPE__INT32,
+					       b_zeros, sizeof *b_zeros * (size_t)count),
+				      NULL };
+		struct value bv = { fresh("b"), 1, { channels } };
+
+		node("DequantizeLinear", bin, bv.name, per_channel ? attr_int("axis", 0) : NULL, NULL);
+		maybe_info(&bv, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+		*bias = bv.name;
+	}
+	return wv.name;
+}
+
 /* Output size of a window along one axis (ONNX's rule; with CEIL, the last
  * window must start inside the input or its leading padding). */
 static int64_t window_out(int64_t in, int64_t k, int64_t s, int64_t d, int64_t pb, int64_t pe,
@@ -377,9 +445,13 @@ static struct value window(const struct value *x, const char *op)
 			y.d[1] = 2 * (1 + pick(3));
 		}
 		int64_t wd[4] = { y.d[1], c / group, k[0], k[1] };
-		w = weights(4, wd);
-		if (pick(2))
-			b = weights(1, wd);
+		if (opset >= 10 && y.d[1] <= 8 && qdq_pick(3) == 0) { /* ONNX Runtime's QDQ weights */
+			w = dequantized_weights(wd, opset >= 13 && qdq_pick(2), qdq_pick(2) ? &b : NULL);
+		} else {
+			w = weights(4, wd);
+			if (pick(2))
+				b = weights(1, wd);
+		}
 	}
 	const char *in[] = { x->name, w, b, NULL };
 	Onnx__AttributeProto *attrs[8] = { NULL };
@@ -527,22 +599,29 @@ static struct value pad(const struct value *x)
 	return y;
 }
 
-/* QuantizeLinear of X to int8 (a scale of 2^-k, a small zero point). */
+/* The type of the last QuantizeLinear's output (int8 or uint8). */
+static int quantized_type;
+
+/* QuantizeLinear of X to int8 or (as ONNX Runtime's QUInt8 activations)
+ * uint8: a scale of 2^-k, a zero point near 0 (int8) or 128 (uint8). */
 static struct value quantize(const struct value *x, int as_output)
 {
-	int8_t zero = (int8_t)(pick(21) - 10);
+	int zero = pick(21) - 10, u8 = qdq_pick(2);
+	unsigned char stored = (unsigned char)(u8 ? zero + 128 : zero);
 	struct value q = *x;
+
+	quantized_type = u8 ? ONNX__TENSOR_PROTO__DATA_TYPE__UINT8 : ONNX__TENSOR_PROTO__DATA_TYPE__INT8;
 	const char *in[] = { x->name, float_scalar(1.0f / (float)(1 << (3 + pick(4)))),
-			     constant(0, NULL, ONNX__TENSOR_PROTO__DATA_TYPE__INT8, &zero, 1), NULL };
+			     constant(0, NULL, quantized_type, &stored, 1), NULL };
 
 	q.name = fresh("q");
 	node("QuantizeLinear", in, q.name, NULL);
-	say(" QuantizeLinear(zero %d)", zero);
+	say(" QuantizeLinear(%s zero %d)", u8 ? "uint8" : "int8", u8 ? zero + 128 : zero);
 	if (!as_output) {
 		struct value y = *x;
 		const char *dq[] = { q.name, in[1], in[2], NULL };
 
-		maybe_info(&q, ONNX__TENSOR_PROTO__DATA_TYPE__INT8);
+		maybe_info(&q, quantized_type);
 		y.name = fresh("t");
 		node("DequantizeLinear", dq, y.name, NULL);
 		say(" DequantizeLinear");
@@ -919,6 +998,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	state = seed * 2654435761u + 12345;
+	qdq_state = seed * 40503u + 7;
 	pick(2);
 	onnx__graph_proto__init(&graph);
 	graph.name = "dmo_random_net";
@@ -974,7 +1054,7 @@ int main(int argc, char **argv)
 	if (opset >= 10 && pick(4) == 0) {
 		maybe_info(&cur, out_type);
 		cur = quantize(&cur, 1);
-		out_type = ONNX__TENSOR_PROTO__DATA_TYPE__INT8;
+		out_type = quantized_type;
 	}
 	/* The last node writes the graph output, not an intermediate. */
 	if (graph.n_value_info && infos[graph.n_value_info - 1]->name == cur.name)
@@ -1024,7 +1104,10 @@ int main(int argc, char **argv)
 	model.n_opset_import = 1;
 	model.opset_import = sets;
 	model.graph = &graph;
-	printf("%s -> %s%s\n", summary, out_type == ONNX__TENSOR_PROTO__DATA_TYPE__INT8 ? "int8" : "f32",
+	printf("%s -> %s%s\n", summary,
+	       out_type == ONNX__TENSOR_PROTO__DATA_TYPE__INT8	  ? "int8"
+	       : out_type == ONNX__TENSOR_PROTO__DATA_TYPE__UINT8 ? "uint8"
+								  : "f32",
 	       exotic ? " exotic" : "");
 
 	size_t len = onnx__model_proto__get_packed_size(&model);

@@ -75,6 +75,13 @@ run "onnx_net --ew" tests/onnx_net --ew onnx_ew.onnx onnx_ew.in
 run "infer onnx_net --ew" analysis/dmo infer -q --input onnx_ew.in onnx_ew.onnx
 run "infer onnx_net --ew, plain arena" analysis/dmo infer -q --arena plain --input onnx_ew.in onnx_ew.onnx
 run "plan --verify onnx_net --ew" analysis/dmo plan --verify onnx_ew.onnx
+# ONNX Runtime's QDQ form: uint8 and int8 Q/DQ, int32 biases, a scale per
+# channel (its channel index), DequantizeLinear of constants.
+for mode in qdq-perchannel qdq-i8; do
+	run "onnx_net --$mode" tests/onnx_net --$mode $mode.onnx $mode.in
+	run "infer onnx_net --$mode" analysis/dmo infer -q --input $mode.in $mode.onnx
+	run "plan --verify onnx_net --$mode" analysis/dmo plan --verify $mode.onnx
+done
 # Hostile variants of real models (tests/damage_corpus.py: bits flipped
 # over the whole file; quantisation scales tiny, subnormal or huge and zero
 # points at their type's limits) through infer's reference kernels, and

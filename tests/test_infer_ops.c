@@ -549,7 +549,11 @@ START_TEST(convert_refusals)
 	t[1].dims[0] = 3;
 	refused("element counts differ");
 	unary(DMO_NET_QUANTIZE, DMO_NET_F32, DMO_NET_U8);
-	refused("only int8 quantised tensors are supported");
+	refused("has no quantisation");
+	unary(DMO_NET_QUANTIZE, DMO_NET_F32, DMO_NET_I32);
+	refused("conversion between these types is not supported");
+	unary(DMO_NET_QUANTIZE, DMO_NET_I16, DMO_NET_I8);
+	refused("conversion between these types is not supported");
 	unary(DMO_NET_QUANTIZE, DMO_NET_I8, DMO_NET_I8);
 	quant(1, &one, &zero);
 	refused("input tensor 'x' is int8 but has no quantisation");

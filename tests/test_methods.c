@@ -330,6 +330,8 @@ static const char *const small[] = {
 	"convt:in=2x3x4x5,k=2,stride=2,out_c=3,layout=nchw", "convt:in=3x2x2,k=3x2,stride=2x1,out_c=6,layout=nchw",
 	"convt:in=2x3x4x10,k=3,stride=2,pad=1x1,out_pad=1x1,group=2,out_c=2,layout=nchw", "mean:in=2x4x3x5", "mean:in=3x3x1", "quantize:in=3x3x3",
 	"dequantize:in=3x3x3", "quantize:in=2x2x2,dtype=i16,out_dtype=i8",
+	"quantize:in=2x3x3x2,out_dtype=u8", "dequantize:in=2x3x3x2,dtype=u8",
+	"dequantize:in=1x1x1,dtype=u8", "dequantize:in=3x2x5,dtype=i32",
 	"pad:in=3x4x2,before=1x1,after=1x1", "pad:in=2x3x4x2,before=1x0x2x1,after=0x2x0x3,dtype=i8",
 	"pad:in=1x1x1,after=0x0x3", "concat:in=3x3x2,out_c=5,at=0",
 	"slice:in=2x4x5x6,before=0x1x0x2,after=1x0x2x1", "slice:in=3x4x2,before=0x0x1,dtype=i8",

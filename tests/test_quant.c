@@ -436,6 +436,53 @@ START_TEST(quantize_dequantize)
 }
 END_TEST
 
+/* ONNX's uint8 QuantizeLinear and DequantizeLinear, per tensor and with a
+ * scale per channel; expected values worked by hand beside each check. */
+START_TEST(quantize_dequantize_onnx)
+{
+	struct dk_params p = { .batch = 1, .in_h = 2, .in_w = 1, .in_c = 3 };
+	float in[6] = { 0.25f, 0.75f, -1.25f, 200.0f, -3.0f, 2.5f }, back[6];
+	uint8_t q[6];
+
+	p.q.scale = 0.5f;
+	p.q.out_zero = 3;
+	p.q.round_half_even = 1;
+	ck_assert_int_eq(dk_quantize_f32_u8(&p, in, q, NULL), 0);
+	ck_assert_int_eq(q[0], 3);   /* 0.5 -> 0 (half to even), + 3 */
+	ck_assert_int_eq(q[1], 5);   /* 1.5 -> 2, + 3 */
+	ck_assert_int_eq(q[2], 1);   /* -2.5 -> -2, + 3 */
+	ck_assert_int_eq(q[3], 255); /* 400 + 3 saturates */
+	ck_assert_int_eq(q[4], 0);   /* -6 + 3 saturates */
+	ck_assert_int_eq(q[5], 8);   /* 5 + 3 */
+	p.q.in_zero = 3;
+	ck_assert_int_eq(dk_dequantize_u8_f32(&p, q, back, NULL), 0);
+	ck_assert(back[1] == 1.0f && back[3] == 126.0f && back[4] == -1.5f);
+	/* Per channel along the middle axis of 2 x 3 x 1 (axis_inner 1,
+	 * three channels): element e is channel e mod 3. */
+	static const float scales[3] = { 0.5f, 0.25f, 2.0f };
+	static const int32_t zeros[3] = { 0, 4, -1 };
+	const int32_t ints[6] = { 6, 8, 2, -2, 0, 1000000 };
+	const int8_t bytes[6] = { 6, 8, 2, -2, 0, 127 };
+	float f[6];
+	p.q.axis_scales = scales;
+	p.q.axis_zeros = zeros;
+	p.q.axis_count = 3;
+	p.q.axis_inner = 1;
+	ck_assert_int_eq(dk_dequantize_i32_f32(&p, ints, f, NULL), 0);
+	ck_assert(f[0] == 3.0f && f[1] == 1.0f && f[2] == 6.0f);
+	ck_assert(f[3] == -1.0f && f[4] == -1.0f && f[5] == 2000002.0f);
+	ck_assert_int_eq(dk_dequantize_i8_f32(&p, bytes, f, NULL), 0);
+	ck_assert(f[3] == -1.0f && f[5] == 256.0f); /* (127 + 1) x 2 */
+	/* Channels of 2 elements (axis_inner 2): element e is (e / 2) mod 3. */
+	p.q.axis_inner = 2;
+	ck_assert_int_eq(dk_dequantize_i8_f32(&p, bytes, f, NULL), 0);
+	ck_assert(f[0] == 3.0f && f[1] == 4.0f && f[2] == -0.5f && f[3] == -1.5f);
+	ck_assert(f[4] == 2.0f && f[5] == 256.0f);
+	p.q.axis_zeros = NULL; /* a scale per channel needs its zero points */
+	ck_assert_int_eq(dk_dequantize_i8_f32(&p, bytes, f, NULL), -1);
+}
+END_TEST
+
 START_TEST(layout_ops)
 {
 	/* pad: 2 x 3 int16, one row before, two columns after. */
@@ -533,6 +580,7 @@ int main(void)
 	tcase_add_test(tc, logistic_i8_against_double);
 	tcase_add_test(tc, mean_i8);
 	tcase_add_test(tc, quantize_dequantize);
+	tcase_add_test(tc, quantize_dequantize_onnx);
 	tcase_add_test(tc, layout_ops);
 	tcase_add_test(tc, threaded_split);
 	tcase_add_test(tc, onnx_requantisation_half_even);

@@ -145,7 +145,7 @@ START_TEST(rejects_what_has_no_kernel)
 					  sizeof err), 0);
 	ck_assert_ptr_null(dmo_op_prepare(&spec, err, sizeof err));
 	ck_assert_str_eq(err, "quantize from i16 to i8 has no reference kernel "
-			      "(there are f32 to i8 and i8 to i8)");
+			      "(there are f32 to i8, i8 to i8 and f32 to u8)");
 
 	ck_assert_int_eq(dmo_opspec_parse("relu:in=2x2x1", &spec, err, sizeof err), 0);
 	run = dmo_op_prepare(&spec, err, sizeof err);

@@ -77,6 +77,16 @@ struct dk_quant {
 	/* quantize (float to integer): the output scale; dequantize: the
 	 * input scale. */
 	float scale;
+	/* quantize (float to integer) and dequantize with a scale per
+	 * channel (ONNX's axis): when AXIS_SCALES is not NULL, element e
+	 * belongs to channel c = e / AXIS_INNER mod AXIS_COUNT (AXIS_INNER:
+	 * the elements after the axis) and takes AXIS_SCALES[c] and
+	 * AXIS_ZEROS[c] instead of scale and the zero point (out_zero,
+	 * in_zero). */
+	const float *axis_scales;
+	const int32_t *axis_zeros;
+	int axis_count;
+	size_t axis_inner;
 	/* quantize (float to integer): 0 rounds x / scale half away from zero
 	 * (TFLite's round); 1 half to even (ONNX's QuantizeLinear, as ONNX
 	 * Runtime computes it with nearbyint). */
@@ -360,9 +370,12 @@ int dk_mul_u8(const struct dk_params *p, const uint8_t *a, const uint8_t *b,
  * batch x 1 x 1 x in_c; loop order batch, c, y, x; int8 requantises the
  * sum of in - in_zero by OUT, then divides by the count rounding half away
  * from zero (TFLite's reference integer Mean).
- * quantize: float to int8, round(x / scale) half away from zero + out_zero;
- * int8 to int8 requantises in - in_zero by OUT.  dequantize: int8 to float,
- * scale * (q - in_zero).  Both element-wise in flat order. */
+ * quantize: float to int8 or uint8, round(x / scale) (half away from zero,
+ * or half to even with round_half_even) + out_zero, saturated to the
+ * type; int8 to int8 requantises in - in_zero by OUT.  dequantize: int8,
+ * uint8 or int32 to float, (float)(q - in_zero) * scale in float.  Float
+ * to integer and back take one scale or one per channel (axis_scales).
+ * Both element-wise in flat order. */
 int dk_softmax_f32(const struct dk_params *p, const float *in, float *out,
 		   const struct dk_thread *t);
 int dk_softmax_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
@@ -383,6 +396,12 @@ int dk_quantize_i8_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
 		      const struct dk_thread *t);
 int dk_dequantize_i8_f32(const struct dk_params *p, const int8_t *in, float *out,
 			 const struct dk_thread *t);
+int dk_quantize_f32_u8(const struct dk_params *p, const float *in, uint8_t *out,
+		       const struct dk_thread *t);
+int dk_dequantize_u8_f32(const struct dk_params *p, const uint8_t *in, float *out,
+			 const struct dk_thread *t);
+int dk_dequantize_i32_f32(const struct dk_params *p, const int32_t *in, float *out,
+			  const struct dk_thread *t);
 
 /* ---- layout: any element type (ELEM bytes), no arithmetic ----
  * Shapes have up to DK_MAX_DIMS dimensions, outermost first.  Each op

@@ -339,23 +339,82 @@ int dk_mean_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
 
 /* ---- quantize / dequantize ---- */
 
-static inline int8_t quantize_f32_i8(const struct dk_params *p, float x)
+/* ONNX's QuantizeLinear and DequantizeLinear (as ONNX Runtime's kernels
+ * compute them), per tensor or with a scale and zero point per channel of
+ * one axis: element E's channel is E / axis_inner mod axis_count. */
+static inline size_t channel_of(const struct dk_quant *q, size_t e)
 {
-	float r = p->q.round_half_even ? nearbyintf(x / p->q.scale) : roundf(x / p->q.scale);
+	return e / q->axis_inner % (size_t)q->axis_count;
+}
+
+/* X quantised: x / scale rounded (half to even, or TFLite's half away
+ * from zero), plus the zero point, saturated to LO..HI. */
+static inline int32_t quantize_at(const struct dk_quant *q, size_t e, float x, int32_t lo,
+				  int32_t hi)
+{
+	const float scale = q->axis_scales ? q->axis_scales[channel_of(q, e)] : q->scale;
+	const int32_t zero = q->axis_scales ? q->axis_zeros[channel_of(q, e)] : q->out_zero;
+	float r = q->round_half_even ? nearbyintf(x / scale) : roundf(x / scale);
+
 	/* Clamp in float first: a huge value has no int32. */
 	r = r < -1e6f ? -1e6f : r > 1e6f ? 1e6f : r;
-	return (int8_t)clamp32((int32_t)r + p->q.out_zero, INT8_MIN, INT8_MAX);
+	return clamp32((int32_t)r + zero, lo, hi);
 }
 
-static DK_FLAT_KERNEL(quantize_f32_i8_flat, float, int8_t, quantize_f32_i8)
-
-int dk_quantize_f32_i8(const struct dk_params *p, const float *in, int8_t *out,
-		       const struct dk_thread *t)
+static inline int8_t quantize_i8_at(const struct dk_quant *q, size_t e, float x)
 {
-	if (!p || !(p->q.scale > 0))
-		return -1;
-	return quantize_f32_i8_flat(p, in, out, t);
+	return (int8_t)quantize_at(q, e, x, INT8_MIN, INT8_MAX);
 }
+
+static inline uint8_t quantize_u8_at(const struct dk_quant *q, size_t e, float x)
+{
+	return (uint8_t)quantize_at(q, e, x, 0, UINT8_MAX);
+}
+
+/* X dequantised: (x - zero) converted to float, times the scale, in float
+ * (one rounding, as ONNX Runtime's DequantizeLinear; the conversion is
+ * exact for 8-bit X). */
+static inline float dequantize_at(const struct dk_quant *q, size_t e, int64_t x)
+{
+	if (q->axis_scales)
+		return (float)(x - q->axis_zeros[channel_of(q, e)]) * q->axis_scales[channel_of(q, e)];
+	return (float)(x - q->in_zero) * q->scale;
+}
+
+/* Whether Q's scales can be used: per channel with zero points and
+ * channels, and (QUANTIZE, which divides by them) positive. */
+static int convert_quant_ok(const struct dk_quant *q, int quantize)
+{
+	if (!q->axis_scales)
+		return !quantize || q->scale > 0;
+	if (!q->axis_zeros || q->axis_count < 1 || q->axis_inner < 1)
+		return 0;
+	for (int c = 0; quantize && c < q->axis_count; c++)
+		if (!(q->axis_scales[c] > 0))
+			return 0;
+	return 1;
+}
+
+/* A quantize or dequantize kernel in flat order, as DK_FLAT_KERNEL, whose
+ * element function ELEM_AT also takes the element's index (its channel). */
+#define DK_CONVERT_KERNEL(NAME, TIN, TOUT, ELEM_AT, QUANTIZE)                      \
+	int NAME(const struct dk_params *p, const TIN *in, TOUT *out,              \
+		 const struct dk_thread *t)                                        \
+	{                                                                          \
+		struct share sh;                                                   \
+		size_t n = elems_or_zero(p);                                       \
+                                                                                   \
+		if (!n || !in || !out || share_init(&sh, t, n) ||                  \
+		    !convert_quant_ok(&p->q, QUANTIZE))                            \
+			return -1;                                                 \
+		for (size_t e = sh.lo; e < sh.hi; e++)                             \
+			if (owns(&sh, e))                                          \
+				out[e] = ELEM_AT(&p->q, e, in[e]);                 \
+		return 0;                                                          \
+	}
+
+DK_CONVERT_KERNEL(dk_quantize_f32_i8, float, int8_t, quantize_i8_at, 1)
+DK_CONVERT_KERNEL(dk_quantize_f32_u8, float, uint8_t, quantize_u8_at, 1)
 
 static inline int8_t requantize_i8(const struct dk_params *p, int8_t x)
 {
@@ -366,9 +425,6 @@ static inline int8_t requantize_i8(const struct dk_params *p, int8_t x)
 
 DK_FLAT_KERNEL(dk_quantize_i8_i8, int8_t, int8_t, requantize_i8)
 
-static inline float dequantize_i8(const struct dk_params *p, int8_t x)
-{
-	return (float)((double)p->q.scale * (x - p->q.in_zero));
-}
-
-DK_FLAT_KERNEL(dk_dequantize_i8_f32, int8_t, float, dequantize_i8)
+DK_CONVERT_KERNEL(dk_dequantize_i8_f32, int8_t, float, dequantize_at, 0)
+DK_CONVERT_KERNEL(dk_dequantize_u8_f32, uint8_t, float, dequantize_at, 0)
+DK_CONVERT_KERNEL(dk_dequantize_i32_f32, int32_t, float, dequantize_at, 0)
