@@ -257,42 +257,91 @@ static __attribute__((noinline)) void record_one(UInt flags, Addr addr, UWord si
 		record(flags, l->in_addr, l->in_bytes, addr, size, time_offset, site);
 }
 
-/* The common access, which the helper finishes without a call on the
- * way, so the compiler keeps it in a few registers with no frame
- * (bench/README.md): a layer is open, the access lies wholly inside the
- * buffer FLAGS names, its thread is the layer's only one, its site has
- * counted in this layer, and the trace (if on) has room.  Otherwise it
- * changes nothing and returns False, and the helper takes the general
- * path, which does the same work in full.  What it does is what record()
- * does, in an order that puts the one call left (a moved extreme, rare)
- * last. */
-static inline __attribute__((always_inline)) Bool quick(UInt flags, Addr addr, UWord size,
-							UWord time_offset,
-							struct dmo_site *site)
+/* The common access: a layer open, the access wholly inside the buffer
+ * FLAGS names, its thread the layer's only one, its site counted in this
+ * layer.  Returns the layer and sets *OFFSET, or returns NULL. */
+static inline __attribute__((always_inline)) struct dmo_active_layer *
+common_access(UInt flags, Addr addr, UWord size, const struct dmo_site *site, ULong *offset)
 {
 	struct dmo_active_layer *l = dmo_active;
 	Addr base;
-	ULong len, offset;
-	unsigned moved;
+	ULong len;
 	if (l == NULL)
-		return False;
+		return NULL;
 	base = flags & DMO_EV_OUT ? l->out_addr : l->in_addr;
 	len = flags & DMO_EV_OUT ? l->out_bytes : l->in_bytes;
-	offset = addr - base;
-	if (!(size <= len && offset <= len - size) || dmo_running_tid != l->reducer.only_tid ||
+	*offset = addr - base;
+	if (!(size <= len && *offset <= len - size) || dmo_running_tid != l->reducer.only_tid ||
 	    site->layer != dmo_where.layer)
+		return NULL;
+	return l;
+}
+
+/* What record() does for a common access besides its event, in an order
+ * that puts the one call left (a moved extreme, rare) last. */
+static inline __attribute__((always_inline)) void fold_common(struct dmo_active_layer *l,
+							      UInt flags, ULong offset,
+							      UWord size,
+							      struct dmo_site *site)
+{
+	unsigned moved = dmo_any_fold(l->reducer.threads, flags, offset, size);
+	site->counts[dmo_event_kind((UChar)flags)]++;
+	if (moved != 0)
+		dmo_where_moved(site, dmo_running_tid, flags, offset, size, moved);
+}
+
+/* The helpers' first try, inline in each: a common access whose event,
+ * if the trace is on, is version 2's tag byte alone (most of them,
+ * bench/README.md).  Its work fits in the caller-saved registers, so the
+ * helper needs no frame; anything else changes nothing, returns False,
+ * and the helper calls general(). */
+static inline __attribute__((always_inline)) Bool quick_short(UInt flags, Addr addr,
+							      const struct dmo_probe *p)
+{
+	struct dmo_site *site = p->site;
+	ULong offset;
+	struct dmo_active_layer *l = common_access(flags, addr, p->size, site, &offset);
+	if (l == NULL)
+		return False;
+	if (dmo_trace_on && !dmo_trace_put_short(flags, offset, p->size,
+						 dmo_instructions + p->time_offset,
+						 dmo_running_tid))
+		return False;
+	fold_common(l, flags, offset, p->size, site);
+	return True;
+}
+
+/* A common access with any event (record()'s work without its calls),
+ * or False with nothing changed. */
+static inline __attribute__((always_inline)) Bool quick(UInt flags, Addr addr,
+							const struct dmo_probe *p)
+{
+	ULong offset;
+	struct dmo_active_layer *l = common_access(flags, addr, p->size, p->site, &offset);
+	if (l == NULL)
 		return False;
 	if (dmo_trace_on) {
 		if (dmo_trace_next > dmo_trace_limit)
 			return False;
-		dmo_trace_put(flags, offset, size, dmo_instructions + time_offset,
+		dmo_trace_put(flags, offset, p->size, dmo_instructions + p->time_offset,
 			      dmo_running_tid);
 	}
-	moved = dmo_any_fold(l->reducer.threads, flags, offset, size);
-	site->counts[dmo_event_kind((UChar)flags)]++;
-	if (moved != 0)
-		dmo_where_moved(site, dmo_running_tid, flags, offset, size, moved);
+	fold_common(l, flags, offset, p->size, p->site);
 	return True;
+}
+
+/* The helpers' path when quick_short() declined, out of line: quick(),
+ * else the full work, record_either() for the one range over both
+ * buffers (EITHER), record_one() for a range of one. */
+static __attribute__((noinline)) void general(UInt flags, Bool either, Addr a,
+					      const struct dmo_probe *p)
+{
+	if (quick(flags, a, p))
+		return;
+	if (either)
+		record_either((flags & DMO_EV_WRITE) != 0, a, p->size, p->time_offset, p->site);
+	else
+		record_one(flags, a, p->size, p->time_offset, p->site);
 }
 
 /* The helpers: one per range shape and kind, so nothing is decided at run
@@ -302,33 +351,33 @@ static inline __attribute__((always_inline)) Bool quick(UInt flags, Addr addr, U
  * first, a write on the output. */
 static VG_REGPARM(2) void on_read(Addr a, const struct dmo_probe *p)
 {
-	if (!quick(0, a, p->size, p->time_offset, p->site))
-		record_either(False, a, p->size, p->time_offset, p->site);
+	if (!quick_short(0, a, p))
+		general(0, True, a, p);
 }
 static VG_REGPARM(2) void on_write(Addr a, const struct dmo_probe *p)
 {
-	if (!quick(DMO_EV_OUT | DMO_EV_WRITE, a, p->size, p->time_offset, p->site))
-		record_either(True, a, p->size, p->time_offset, p->site);
+	if (!quick_short(DMO_EV_OUT | DMO_EV_WRITE, a, p))
+		general(DMO_EV_OUT | DMO_EV_WRITE, True, a, p);
 }
 static VG_REGPARM(2) void on_in_read(Addr a, const struct dmo_probe *p)
 {
-	if (!quick(0, a, p->size, p->time_offset, p->site))
-		record_one(0, a, p->size, p->time_offset, p->site);
+	if (!quick_short(0, a, p))
+		general(0, False, a, p);
 }
 static VG_REGPARM(2) void on_in_write(Addr a, const struct dmo_probe *p)
 {
-	if (!quick(DMO_EV_WRITE, a, p->size, p->time_offset, p->site))
-		record_one(DMO_EV_WRITE, a, p->size, p->time_offset, p->site);
+	if (!quick_short(DMO_EV_WRITE, a, p))
+		general(DMO_EV_WRITE, False, a, p);
 }
 static VG_REGPARM(2) void on_out_read(Addr a, const struct dmo_probe *p)
 {
-	if (!quick(DMO_EV_OUT, a, p->size, p->time_offset, p->site))
-		record_one(DMO_EV_OUT, a, p->size, p->time_offset, p->site);
+	if (!quick_short(DMO_EV_OUT, a, p))
+		general(DMO_EV_OUT, False, a, p);
 }
 static VG_REGPARM(2) void on_out_write(Addr a, const struct dmo_probe *p)
 {
-	if (!quick(DMO_EV_OUT | DMO_EV_WRITE, a, p->size, p->time_offset, p->site))
-		record_one(DMO_EV_OUT | DMO_EV_WRITE, a, p->size, p->time_offset, p->site);
+	if (!quick_short(DMO_EV_OUT | DMO_EV_WRITE, a, p))
+		general(DMO_EV_OUT | DMO_EV_WRITE, False, a, p);
 }
 
 static VG_REGPARM(2) UWord on_marker(UWord word, ULong value)
