@@ -392,6 +392,13 @@ struct sb_state {
 	Addr instr;           /* guest address of the current instruction */
 	Addr next_instr;      /* guest address after it */
 	UInt pending_instrs;  /* instructions not yet added to dmo_instructions */
+	/* dmo_instructions as loaded at the block's first flush, and the
+	 * instructions flushed onto it since: a later flush stores their sum
+	 * without loading the word again, which the last flush stored (each
+	 * load would wait on that store).  IRTemp_INVALID until the first
+	 * flush, and again after a marker, whose helper may reset the count. */
+	IRTemp count_base;
+	UInt flushed_instrs;
 	Bool active;          /* translated with checks (dmo_watched set) */
 	UInt n_ranges;        /* dmo_watch.n_ranges it was translated for */
 	/* dmo_watch's words, loaded once into temporaries before the block's
@@ -425,12 +432,19 @@ static void forget_ranges(struct sb_state *st)
 static void flush_instructions(struct sb_state *st)
 {
 	IRExpr *counter = mkIRExpr_HWord((HWord)&dmo_instructions);
-	IRExpr *old, *sum;
+	IRExpr *sum;
 	if (st->pending_instrs == 0)
 		return;
-	old = tmp_of(st->out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, counter));
+	if (st->count_base == IRTemp_INVALID) {
+		st->count_base = newIRTemp(st->out->tyenv, Ity_I64);
+		addStmtToIRSB(st->out, IRStmt_WrTmp(st->count_base,
+						    IRExpr_Load(Iend_LE, Ity_I64, counter)));
+		st->flushed_instrs = 0;
+	}
+	st->flushed_instrs += st->pending_instrs;
 	sum = tmp_of(st->out, Ity_I64,
-		     IRExpr_Binop(Iop_Add64, old, IRExpr_Const(IRConst_U64(st->pending_instrs))));
+		     IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(st->count_base),
+				  IRExpr_Const(IRConst_U64(st->flushed_instrs))));
 	addStmtToIRSB(st->out, IRStmt_Store(Iend_LE, counter, sum));
 	st->pending_instrs = 0;
 }
@@ -529,6 +543,7 @@ static void watch_marker(struct sb_state *st, IRStmt *store)
 				 mkIRExprVec_2(mkIRExpr_HWord(where == marker ? 0 : 1), data));
 	addStmtToIRSB(st->out, IRStmt_Dirty(call));
 	forget_ranges(st);
+	st->count_base = IRTemp_INVALID;
 	leave = tmp_of(st->out, Ity_I1,
 		       IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(changed),
 				    IRExpr_Const(IRConst_U64(0))));
@@ -588,6 +603,7 @@ static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 
 	st.out = deepCopyIRSBExceptStmts(in);
 	forget_ranges(&st);
+	st.count_base = IRTemp_INVALID;
 	if (dmo_watched != NULL) {
 		st.active = True;
 		st.n_ranges = dmo_watch.n_ranges;
