@@ -11,12 +11,15 @@
  * update itself was also built inline in IR: with no branches in IR it
  * ran for every watched access, misses too, and was several times slower
  * than the guarded call; bench/README.md.)  The check reads the buffers'
- * ranges from tool memory (dmo_watch, at an address the code holds as a
- * constant), not from constants baked in at translation time, so a later
- * layer over other buffers needs no new translations: correctness needs
- * only that every translation made since the first layer checks against
- * the ranges of the layer open when it runs, and the ranges change only in the
- * marker helper, after which the block reloads them.  When a layer ends
+ * ranges (dmo_watch) from the running thread's copy of them in its guest
+ * state (DMO_WATCH_SHADOW), each as a memory operand of the subtract
+ * and the compare, not from constants baked in at translation time, so a
+ * later layer over other buffers needs no new translations: correctness
+ * needs only that every translation made since the first layer checks
+ * against the ranges of the layer open when it runs.  The ranges change
+ * only in the marker helper, which copies them to the thread it runs on
+ * and which the checks after it read afresh; any other thread gets them
+ * when it next starts to run (dmo_layers.h).  When a layer ends
  * the code stays as it is: its helpers find no open layer and return.
  * Translations are thrown away only when code goes from plain to checked
  * (the first layer; a layer after the checks were dropped), from checked
@@ -169,6 +172,7 @@ static void dmo_start_client_code(ThreadId tid, ULong blocks_done)
 {
 	(void)blocks_done;
 	dmo_running_tid = tid;
+	dmo_watch_publish(tid);
 }
 
 /* Threads alive while a layer is open (dmo_layers.h); kept apart from the
@@ -401,10 +405,7 @@ struct sb_state {
 	UInt flushed_instrs;
 	Bool active;          /* translated with checks (dmo_watched set) */
 	UInt n_ranges;        /* dmo_watch.n_ranges it was translated for */
-	/* dmo_watch's words, loaded once into temporaries before the block's
-	 * first check, and again after a marker store (which may begin a
-	 * layer over other buffers); IRTemp_INVALID when not loaded. */
-	IRTemp lo[2], span[2];
+	Int shadow;           /* the offset of guest state's first shadow area */
 };
 
 static IRExpr *tmp_of(IRSB *sb, IRType ty, IRExpr *e)
@@ -414,19 +415,14 @@ static IRExpr *tmp_of(IRSB *sb, IRType ty, IRExpr *e)
 	return IRExpr_RdTmp(t);
 }
 
-static IRExpr *load_word(struct sb_state *st, IRTemp *cache, const void *where)
+/* Word I of the running thread's copy of dmo_watch's ranges
+ * (DMO_WATCH_SHADOW): 0 and 1 lo, 2 and 3 span.  Read afresh by each
+ * check: Valgrind runs no redundant-read removal after instrumentation,
+ * so each read is a memory operand of the compare that uses it. */
+static IRExpr *watch_word(struct sb_state *st, UInt i)
 {
-	if (*cache == IRTemp_INVALID) {
-		*cache = newIRTemp(st->out->tyenv, Ity_I64);
-		addStmtToIRSB(st->out, IRStmt_WrTmp(*cache, IRExpr_Load(Iend_LE, Ity_I64,
-									mkIRExpr_HWord((HWord)where))));
-	}
-	return IRExpr_RdTmp(*cache);
-}
-
-static void forget_ranges(struct sb_state *st)
-{
-	st->lo[0] = st->lo[1] = st->span[0] = st->span[1] = IRTemp_INVALID;
+	return tmp_of(st->out, Ity_I64,
+		      IRExpr_Get(st->shadow + DMO_WATCH_SHADOW + 8 * (Int)i, Ity_I64));
 }
 
 static void flush_instructions(struct sb_state *st)
@@ -477,8 +473,8 @@ static void call_if_touching(struct sb_state *st, IRExpr *addr, UInt size, UInt 
 	/* The instruction being executed has not been counted yet. */
 	IRExpr *probe = mkIRExpr_HWord((HWord)dmo_where_probe(
 		st->instr, size, (UWord)((Long)st->pending_instrs - 1)));
-	IRExpr *lo = load_word(st, &st->lo[k], &dmo_watch.lo[k]);
-	IRExpr *span = load_word(st, &st->span[k], &dmo_watch.span[k]);
+	IRExpr *lo = watch_word(st, k);
+	IRExpr *span = watch_word(st, 2 + k);
 	IRExpr *rel, *hit;
 	IRDirty *call;
 	if (size > DMO_WATCH_SLACK + 1) {
@@ -520,8 +516,8 @@ static void watch(struct sb_state *st, IRExpr *addr, UInt size, Bool write,
 /* A store to a marker word: call on_marker after it, and if the
  * translations were thrown away (the first layer, or a change of range
  * shape: this block has no checks, or the wrong ones) leave this
- * translation at the next instruction.  Otherwise the block goes on, with
- * dmo_watch reloaded for the checks after the store. */
+ * translation at the next instruction.  Otherwise the block goes on, its
+ * checks after the store reading the ranges the helper copied. */
 static void watch_marker(struct sb_state *st, IRStmt *store)
 {
 	Addr marker = dmo_layers_marker_addr();
@@ -541,8 +537,14 @@ static void watch_marker(struct sb_state *st, IRStmt *store)
 	changed = newIRTemp(st->out->tyenv, Ity_I64);
 	call = unsafeIRDirty_1_N(changed, 2, "dmo_on_marker", VG_(fnptr_to_fnentry)(on_marker),
 				 mkIRExprVec_2(mkIRExpr_HWord(where == marker ? 0 : 1), data));
+	/* It may open a layer, and write the ranges' copy the checks read. */
+	call->nFxState = 1;
+	call->fxState[0].fx = Ifx_Write;
+	call->fxState[0].offset = st->shadow + DMO_WATCH_SHADOW;
+	call->fxState[0].size = DMO_WATCH_SHADOW_BYTES;
+	call->fxState[0].nRepeats = 0;
+	call->fxState[0].repeatLen = 0;
 	addStmtToIRSB(st->out, IRStmt_Dirty(call));
-	forget_ranges(st);
 	st->count_base = IRTemp_INVALID;
 	leave = tmp_of(st->out, Ity_I1,
 		       IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(changed),
@@ -595,14 +597,14 @@ static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 	struct sb_state st = { 0 };
 	IRTypeEnv *env = in->tyenv;
 	Int i;
-	(void)closure; (void)layout; (void)vge; (void)archinfo_host;
+	(void)closure; (void)vge; (void)archinfo_host;
 
 	if (gWordTy != hWordTy)
 		VG_(tool_panic)("host/guest word size mismatch");
 	tl_assert(gWordTy == Ity_I64);
 
 	st.out = deepCopyIRSBExceptStmts(in);
-	forget_ranges(&st);
+	st.shadow = layout->total_sizeB;
 	st.count_base = IRTemp_INVALID;
 	if (dmo_watched != NULL) {
 		st.active = True;
