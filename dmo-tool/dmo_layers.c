@@ -227,7 +227,9 @@ void dmo_watch_publish(UInt tid)
 {
 	ULong words[4] = { dmo_watch.lo[0], dmo_watch.lo[1], dmo_watch.span[0],
 			   dmo_watch.span[1] };
-	tl_assert(sizeof words == DMO_WATCH_SHADOW_BYTES);
+	STATIC_ASSERT(sizeof words == DMO_WATCH_SHADOW_BYTES);
+	STATIC_ASSERT(DMO_WATCH_SHADOW + DMO_WATCH_SHADOW_BYTES ==
+		      offsetof(VexGuestAMD64State, guest_RSP));
 	if (tid != VG_INVALID_THREADID)
 		VG_(set_shadow_regs_area)(tid, 1, DMO_WATCH_SHADOW, sizeof words,
 					  (const UChar *)words);

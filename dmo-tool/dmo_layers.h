@@ -7,6 +7,7 @@
 #include "pub_tool_basics.h"
 #include "os_reducer.h"
 #include "pub_tool_vki.h"
+#include "libvex_guest_amd64.h"
 
 /* Linux's O_NOFOLLOW, which Valgrind's vki headers give for Darwin only:
  * the files the tool creates are never opened through a symbolic link
@@ -69,10 +70,11 @@ extern struct dmo_watch_ranges dmo_watch;
  * and for each thread when it starts to run (dmo_watch_publish), so a
  * thread in checked code always has the open layer's ranges: Valgrind
  * switches threads, delivers signals and returns from them only between
- * those points, and no other code writes the area.  The shadow of guest
- * RAX to RBX (offsets 16 to 47; the stack pointer's shadow, which
- * Valgrind's core may use, is not among them). */
-#define DMO_WATCH_SHADOW 16
+ * those points, a new thread starts with its parent's copy, and no other
+ * code writes the area.  The area is the shadow of guest RAX to RBX (the
+ * stack pointer's shadow, which Valgrind's core may use, comes after
+ * them: dmo_layers.c checks it). */
+#define DMO_WATCH_SHADOW offsetof(VexGuestAMD64State, guest_RAX)
 #define DMO_WATCH_SHADOW_BYTES (4 * 8)
 
 /* Copy dmo_watch's ranges to thread TID's shadow area. */
