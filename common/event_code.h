@@ -55,6 +55,30 @@ static inline uint64_t dmo_code_zigzag(int64_t v)
 	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
 }
 
+/* Most events are the tag byte alone: the same size, thread and gap as
+ * the kind's previous event, a time step under DMO_CODE_TIME_FOLLOWS.
+ * Encode such an event (of KIND, dmo_event's flags, and its other
+ * fields) at P and return the end; return NULL for any other event,
+ * with nothing written.  Only time and end move.  Apart from
+ * dmo_event_encode, which tries it first, so that the tool's fastest
+ * path can try it alone with its fields in registers (dmo_main.c):
+ * SIZE and TID may be the access's own, unsaturated, since a value
+ * beyond the event's field matches no saved one. */
+static inline __attribute__((always_inline)) uint8_t *
+dmo_event_encode_short(struct dmo_event_code_state *s, uint8_t *p, unsigned kind,
+		       uint64_t time, uint32_t offset, uint64_t size, unsigned tid)
+{
+	uint64_t step = time - s->time;
+	if (size != s->size[kind] || tid != s->tid ||
+	    (int64_t)offset - (int64_t)s->end[kind] != s->gap[kind] ||
+	    step >= DMO_CODE_TIME_FOLLOWS)
+		return NULL;
+	*p = (uint8_t)(kind | DMO_CODE_SAME_GAP | (unsigned)step << DMO_CODE_TIME_SHIFT);
+	s->time = time;
+	s->end[kind] = (uint64_t)offset + size;
+	return p + 1;
+}
+
 /* Encode E at P (room for DMO_EVENT_CODE_MAX bytes); returns the end.
  * Forced inline: the tool encodes on its hot path, where a call costs
  * more than the common event's work (bench/README.md). */
@@ -67,16 +91,11 @@ dmo_event_encode(struct dmo_event_code_state *s, uint8_t *p, const struct dmo_ev
 	unsigned ext = (e->size != s->size[kind] ? DMO_CODE_NEW_SIZE : 0) |
 		       (e->tid != s->tid ? DMO_CODE_NEW_TID : 0);
 	unsigned tag = kind | (ext ? DMO_CODE_EXT : 0) | (gap == s->gap[kind] ? DMO_CODE_SAME_GAP : 0);
+	uint8_t *short_end = dmo_event_encode_short(s, p, kind, e->time, e->offset, e->size, e->tid);
 	uint8_t *tag_at = p++;
 
-	/* Most events are the tag byte alone: the same size, thread and gap
-	 * as before, a small time step.  Only time and end move. */
-	if (tag == (kind | DMO_CODE_SAME_GAP) && step < DMO_CODE_TIME_FOLLOWS) {
-		*tag_at = (uint8_t)(tag | (unsigned)step << DMO_CODE_TIME_SHIFT);
-		s->time = e->time;
-		s->end[kind] = (uint64_t)e->offset + e->size;
-		return p;
-	}
+	if (short_end != NULL)
+		return short_end;
 	if (ext) {
 		*p++ = (uint8_t)ext;
 		if (ext & DMO_CODE_NEW_SIZE)

@@ -15,6 +15,7 @@
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
+#include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_threadstate.h"
@@ -222,6 +223,18 @@ static void watch_range(UInt k, Addr base, ULong len)
 	dmo_watch.span[k] = len + DMO_WATCH_SLACK;
 }
 
+void dmo_watch_publish(UInt tid)
+{
+	ULong words[4] = { dmo_watch.lo[0], dmo_watch.lo[1], dmo_watch.span[0],
+			   dmo_watch.span[1] };
+	STATIC_ASSERT(sizeof words == DMO_WATCH_SHADOW_BYTES);
+	STATIC_ASSERT(DMO_WATCH_SHADOW + DMO_WATCH_SHADOW_BYTES ==
+		      offsetof(VexGuestAMD64State, guest_RSP));
+	if (tid != VG_INVALID_THREADID)
+		VG_(set_shadow_regs_area)(tid, 1, DMO_WATCH_SHADOW, sizeof words,
+					  (const UChar *)words);
+}
+
 /* Point the checks at L's buffers; returns the number of ranges. */
 static UInt watch_buffers(const struct dmo_active_layer *l)
 {
@@ -318,6 +331,7 @@ static void op_open(void *ctx, const struct dmo_protocol_layer *l)
 	if (n_ranges != dmo_watch.n_ranges)
 		rewatch = True;
 	dmo_watch.n_ranges = n_ranges;
+	dmo_watch_publish(dmo_running_tid);
 	st.idle_accesses = 0;
 	/* Claim the layer's row now: it reads "incomplete" until the layer
 	 * ends, and rewriting it in place needs no new disk space. */

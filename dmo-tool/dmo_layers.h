@@ -7,6 +7,7 @@
 #include "pub_tool_basics.h"
 #include "os_reducer.h"
 #include "pub_tool_vki.h"
+#include "libvex_guest_amd64.h"
 
 /* Linux's O_NOFOLLOW, which Valgrind's vki headers give for Darwin only:
  * the files the tool creates are never opened through a symbolic link
@@ -50,7 +51,7 @@ extern const struct dmo_active_layer *dmo_watched;
  * the input and range 1 the output.  The code is translated for one
  * n_ranges, so a change of it throws translations away.  Valid while
  * dmo_watched is non-NULL; set at each layer's begin, by the marker
- * helper, after which the instrumented code reloads it. */
+ * helper, and read by the checks from a copy (below). */
 #define DMO_WATCH_SLACK 31
 struct dmo_watch_ranges {
 	Addr lo[2];
@@ -58,6 +59,26 @@ struct dmo_watch_ranges {
 	UInt n_ranges;
 };
 extern struct dmo_watch_ranges dmo_watch;
+
+/* The checks read lo and span from a copy in the running thread's guest
+ * state, in its first shadow area, which this tool has no other use for:
+ * at DMO_WATCH_SHADOW (an offset into VexGuestAMD64State), lo[0], lo[1],
+ * span[0], span[1].  An instruction then reads each as a memory operand
+ * off the guest state pointer, with no register held through the block
+ * and no load of the words at its start (bench/README.md).  The copy is
+ * made for the thread that runs the marker helper when a layer opens,
+ * and for each thread when it starts to run (dmo_watch_publish), so a
+ * thread in checked code always has the open layer's ranges: Valgrind
+ * switches threads, delivers signals and returns from them only between
+ * those points, a new thread starts with its parent's copy, and no other
+ * code writes the area.  The area is the shadow of guest RAX to RBX (the
+ * stack pointer's shadow, which Valgrind's core may use, comes after
+ * them: dmo_layers.c checks it). */
+#define DMO_WATCH_SHADOW offsetof(VexGuestAMD64State, guest_RAX)
+#define DMO_WATCH_SHADOW_BYTES (4 * 8)
+
+/* Copy dmo_watch's ranges to thread TID's shadow area. */
+void dmo_watch_publish(UInt tid);
 
 /* Guest instructions since the active layer's begin; the instrumented code
  * adds to it directly, when it counts (dmo_layers_init's COUNT). */

@@ -11,12 +11,15 @@
  * update itself was also built inline in IR: with no branches in IR it
  * ran for every watched access, misses too, and was several times slower
  * than the guarded call; bench/README.md.)  The check reads the buffers'
- * ranges from tool memory (dmo_watch, at an address the code holds as a
- * constant), not from constants baked in at translation time, so a later
- * layer over other buffers needs no new translations: correctness needs
- * only that every translation made since the first layer checks against
- * the ranges of the layer open when it runs, and the ranges change only in the
- * marker helper, after which the block reloads them.  When a layer ends
+ * ranges (dmo_watch) from the running thread's copy of them in its guest
+ * state (DMO_WATCH_SHADOW), each as a memory operand of the subtract
+ * and the compare, not from constants baked in at translation time, so a
+ * later layer over other buffers needs no new translations: correctness
+ * needs only that every translation made since the first layer checks
+ * against the ranges of the layer open when it runs.  The ranges change
+ * only in the marker helper, which copies them to the thread it runs on
+ * and which the checks after it read afresh; any other thread gets them
+ * when it next starts to run (dmo_layers.h).  When a layer ends
  * the code stays as it is: its helpers find no open layer and return.
  * Translations are thrown away only when code goes from plain to checked
  * (the first layer; a layer after the checks were dropped), from checked
@@ -169,6 +172,7 @@ static void dmo_start_client_code(ThreadId tid, ULong blocks_done)
 {
 	(void)blocks_done;
 	dmo_running_tid = tid;
+	dmo_watch_publish(tid);
 }
 
 /* Threads alive while a layer is open (dmo_layers.h); kept apart from the
@@ -257,42 +261,91 @@ static __attribute__((noinline)) void record_one(UInt flags, Addr addr, UWord si
 		record(flags, l->in_addr, l->in_bytes, addr, size, time_offset, site);
 }
 
-/* The common access, which the helper finishes without a call on the
- * way, so the compiler keeps it in a few registers with no frame
- * (bench/README.md): a layer is open, the access lies wholly inside the
- * buffer FLAGS names, its thread is the layer's only one, its site has
- * counted in this layer, and the trace (if on) has room.  Otherwise it
- * changes nothing and returns False, and the helper takes the general
- * path, which does the same work in full.  What it does is what record()
- * does, in an order that puts the one call left (a moved extreme, rare)
- * last. */
-static inline __attribute__((always_inline)) Bool quick(UInt flags, Addr addr, UWord size,
-							UWord time_offset,
-							struct dmo_site *site)
+/* The common access: a layer open, the access wholly inside the buffer
+ * FLAGS names, its thread the layer's only one, its site counted in this
+ * layer.  Returns the layer and sets *OFFSET, or returns NULL. */
+static inline __attribute__((always_inline)) struct dmo_active_layer *
+common_access(UInt flags, Addr addr, UWord size, const struct dmo_site *site, ULong *offset)
 {
 	struct dmo_active_layer *l = dmo_active;
 	Addr base;
-	ULong len, offset;
-	unsigned moved;
+	ULong len;
 	if (l == NULL)
-		return False;
+		return NULL;
 	base = flags & DMO_EV_OUT ? l->out_addr : l->in_addr;
 	len = flags & DMO_EV_OUT ? l->out_bytes : l->in_bytes;
-	offset = addr - base;
-	if (!(size <= len && offset <= len - size) || dmo_running_tid != l->reducer.only_tid ||
+	*offset = addr - base;
+	if (!(size <= len && *offset <= len - size) || dmo_running_tid != l->reducer.only_tid ||
 	    site->layer != dmo_where.layer)
+		return NULL;
+	return l;
+}
+
+/* What record() does for a common access besides its event, in an order
+ * that puts the one call left (a moved extreme, rare) last. */
+static inline __attribute__((always_inline)) void fold_common(struct dmo_active_layer *l,
+							      UInt flags, ULong offset,
+							      UWord size,
+							      struct dmo_site *site)
+{
+	unsigned moved = dmo_any_fold(l->reducer.threads, flags, offset, size);
+	site->counts[dmo_event_kind((UChar)flags)]++;
+	if (moved != 0)
+		dmo_where_moved(site, dmo_running_tid, flags, offset, size, moved);
+}
+
+/* The helpers' first try, inline in each: a common access whose event,
+ * if the trace is on, is version 2's tag byte alone (most of them,
+ * bench/README.md).  Its work fits in the caller-saved registers, so the
+ * helper needs no frame; anything else changes nothing, returns False,
+ * and the helper calls general(). */
+static inline __attribute__((always_inline)) Bool quick_short(UInt flags, Addr addr,
+							      const struct dmo_probe *p)
+{
+	struct dmo_site *site = p->site;
+	ULong offset;
+	struct dmo_active_layer *l = common_access(flags, addr, p->size, site, &offset);
+	if (l == NULL)
+		return False;
+	if (dmo_trace_on && !dmo_trace_put_short(flags, offset, p->size,
+						 dmo_instructions + p->time_offset,
+						 dmo_running_tid))
+		return False;
+	fold_common(l, flags, offset, p->size, site);
+	return True;
+}
+
+/* A common access with any event (record()'s work without its calls),
+ * or False with nothing changed. */
+static inline __attribute__((always_inline)) Bool quick(UInt flags, Addr addr,
+							const struct dmo_probe *p)
+{
+	ULong offset;
+	struct dmo_active_layer *l = common_access(flags, addr, p->size, p->site, &offset);
+	if (l == NULL)
 		return False;
 	if (dmo_trace_on) {
 		if (dmo_trace_next > dmo_trace_limit)
 			return False;
-		dmo_trace_put(flags, offset, size, dmo_instructions + time_offset,
+		dmo_trace_put(flags, offset, p->size, dmo_instructions + p->time_offset,
 			      dmo_running_tid);
 	}
-	moved = dmo_any_fold(l->reducer.threads, flags, offset, size);
-	site->counts[dmo_event_kind((UChar)flags)]++;
-	if (moved != 0)
-		dmo_where_moved(site, dmo_running_tid, flags, offset, size, moved);
+	fold_common(l, flags, offset, p->size, p->site);
 	return True;
+}
+
+/* The helpers' path when quick_short() declined, out of line: quick(),
+ * else the full work, record_either() for the one range over both
+ * buffers (EITHER), record_one() for a range of one. */
+static __attribute__((noinline)) void general(UInt flags, Bool either, Addr a,
+					      const struct dmo_probe *p)
+{
+	if (quick(flags, a, p))
+		return;
+	if (either)
+		record_either((flags & DMO_EV_WRITE) != 0, a, p->size, p->time_offset, p->site);
+	else
+		record_one(flags, a, p->size, p->time_offset, p->site);
 }
 
 /* The helpers: one per range shape and kind, so nothing is decided at run
@@ -302,33 +355,33 @@ static inline __attribute__((always_inline)) Bool quick(UInt flags, Addr addr, U
  * first, a write on the output. */
 static VG_REGPARM(2) void on_read(Addr a, const struct dmo_probe *p)
 {
-	if (!quick(0, a, p->size, p->time_offset, p->site))
-		record_either(False, a, p->size, p->time_offset, p->site);
+	if (!quick_short(0, a, p))
+		general(0, True, a, p);
 }
 static VG_REGPARM(2) void on_write(Addr a, const struct dmo_probe *p)
 {
-	if (!quick(DMO_EV_OUT | DMO_EV_WRITE, a, p->size, p->time_offset, p->site))
-		record_either(True, a, p->size, p->time_offset, p->site);
+	if (!quick_short(DMO_EV_OUT | DMO_EV_WRITE, a, p))
+		general(DMO_EV_OUT | DMO_EV_WRITE, True, a, p);
 }
 static VG_REGPARM(2) void on_in_read(Addr a, const struct dmo_probe *p)
 {
-	if (!quick(0, a, p->size, p->time_offset, p->site))
-		record_one(0, a, p->size, p->time_offset, p->site);
+	if (!quick_short(0, a, p))
+		general(0, False, a, p);
 }
 static VG_REGPARM(2) void on_in_write(Addr a, const struct dmo_probe *p)
 {
-	if (!quick(DMO_EV_WRITE, a, p->size, p->time_offset, p->site))
-		record_one(DMO_EV_WRITE, a, p->size, p->time_offset, p->site);
+	if (!quick_short(DMO_EV_WRITE, a, p))
+		general(DMO_EV_WRITE, False, a, p);
 }
 static VG_REGPARM(2) void on_out_read(Addr a, const struct dmo_probe *p)
 {
-	if (!quick(DMO_EV_OUT, a, p->size, p->time_offset, p->site))
-		record_one(DMO_EV_OUT, a, p->size, p->time_offset, p->site);
+	if (!quick_short(DMO_EV_OUT, a, p))
+		general(DMO_EV_OUT, False, a, p);
 }
 static VG_REGPARM(2) void on_out_write(Addr a, const struct dmo_probe *p)
 {
-	if (!quick(DMO_EV_OUT | DMO_EV_WRITE, a, p->size, p->time_offset, p->site))
-		record_one(DMO_EV_OUT | DMO_EV_WRITE, a, p->size, p->time_offset, p->site);
+	if (!quick_short(DMO_EV_OUT | DMO_EV_WRITE, a, p))
+		general(DMO_EV_OUT | DMO_EV_WRITE, False, a, p);
 }
 
 static VG_REGPARM(2) UWord on_marker(UWord word, ULong value)
@@ -343,12 +396,16 @@ struct sb_state {
 	Addr instr;           /* guest address of the current instruction */
 	Addr next_instr;      /* guest address after it */
 	UInt pending_instrs;  /* instructions not yet added to dmo_instructions */
+	/* dmo_instructions as loaded at the block's first flush, and the
+	 * instructions flushed onto it since: a later flush stores their sum
+	 * without loading the word again, which the last flush stored (each
+	 * load would wait on that store).  IRTemp_INVALID until the first
+	 * flush, and again after a marker, whose helper may reset the count. */
+	IRTemp count_base;
+	UInt flushed_instrs;
 	Bool active;          /* translated with checks (dmo_watched set) */
 	UInt n_ranges;        /* dmo_watch.n_ranges it was translated for */
-	/* dmo_watch's words, loaded once into temporaries before the block's
-	 * first check, and again after a marker store (which may begin a
-	 * layer over other buffers); IRTemp_INVALID when not loaded. */
-	IRTemp lo[2], span[2];
+	Int shadow;           /* the offset of guest state's first shadow area */
 };
 
 static IRExpr *tmp_of(IRSB *sb, IRType ty, IRExpr *e)
@@ -358,30 +415,32 @@ static IRExpr *tmp_of(IRSB *sb, IRType ty, IRExpr *e)
 	return IRExpr_RdTmp(t);
 }
 
-static IRExpr *load_word(struct sb_state *st, IRTemp *cache, const void *where)
+/* Word I of the running thread's copy of dmo_watch's ranges
+ * (DMO_WATCH_SHADOW): 0 and 1 lo, 2 and 3 span.  Read afresh by each
+ * check: Valgrind runs no redundant-read removal after instrumentation,
+ * so each read is a memory operand of the compare that uses it. */
+static IRExpr *watch_word(struct sb_state *st, UInt i)
 {
-	if (*cache == IRTemp_INVALID) {
-		*cache = newIRTemp(st->out->tyenv, Ity_I64);
-		addStmtToIRSB(st->out, IRStmt_WrTmp(*cache, IRExpr_Load(Iend_LE, Ity_I64,
-									mkIRExpr_HWord((HWord)where))));
-	}
-	return IRExpr_RdTmp(*cache);
-}
-
-static void forget_ranges(struct sb_state *st)
-{
-	st->lo[0] = st->lo[1] = st->span[0] = st->span[1] = IRTemp_INVALID;
+	return tmp_of(st->out, Ity_I64,
+		      IRExpr_Get(st->shadow + DMO_WATCH_SHADOW + 8 * (Int)i, Ity_I64));
 }
 
 static void flush_instructions(struct sb_state *st)
 {
 	IRExpr *counter = mkIRExpr_HWord((HWord)&dmo_instructions);
-	IRExpr *old, *sum;
+	IRExpr *sum;
 	if (st->pending_instrs == 0)
 		return;
-	old = tmp_of(st->out, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, counter));
+	if (st->count_base == IRTemp_INVALID) {
+		st->count_base = newIRTemp(st->out->tyenv, Ity_I64);
+		addStmtToIRSB(st->out, IRStmt_WrTmp(st->count_base,
+						    IRExpr_Load(Iend_LE, Ity_I64, counter)));
+		st->flushed_instrs = 0;
+	}
+	st->flushed_instrs += st->pending_instrs;
 	sum = tmp_of(st->out, Ity_I64,
-		     IRExpr_Binop(Iop_Add64, old, IRExpr_Const(IRConst_U64(st->pending_instrs))));
+		     IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(st->count_base),
+				  IRExpr_Const(IRConst_U64(st->flushed_instrs))));
 	addStmtToIRSB(st->out, IRStmt_Store(Iend_LE, counter, sum));
 	st->pending_instrs = 0;
 }
@@ -414,8 +473,8 @@ static void call_if_touching(struct sb_state *st, IRExpr *addr, UInt size, UInt 
 	/* The instruction being executed has not been counted yet. */
 	IRExpr *probe = mkIRExpr_HWord((HWord)dmo_where_probe(
 		st->instr, size, (UWord)((Long)st->pending_instrs - 1)));
-	IRExpr *lo = load_word(st, &st->lo[k], &dmo_watch.lo[k]);
-	IRExpr *span = load_word(st, &st->span[k], &dmo_watch.span[k]);
+	IRExpr *lo = watch_word(st, k);
+	IRExpr *span = watch_word(st, 2 + k);
 	IRExpr *rel, *hit;
 	IRDirty *call;
 	if (size > DMO_WATCH_SLACK + 1) {
@@ -457,8 +516,8 @@ static void watch(struct sb_state *st, IRExpr *addr, UInt size, Bool write,
 /* A store to a marker word: call on_marker after it, and if the
  * translations were thrown away (the first layer, or a change of range
  * shape: this block has no checks, or the wrong ones) leave this
- * translation at the next instruction.  Otherwise the block goes on, with
- * dmo_watch reloaded for the checks after the store. */
+ * translation at the next instruction.  Otherwise the block goes on, its
+ * checks after the store reading the ranges the helper copied. */
 static void watch_marker(struct sb_state *st, IRStmt *store)
 {
 	Addr marker = dmo_layers_marker_addr();
@@ -478,8 +537,15 @@ static void watch_marker(struct sb_state *st, IRStmt *store)
 	changed = newIRTemp(st->out->tyenv, Ity_I64);
 	call = unsafeIRDirty_1_N(changed, 2, "dmo_on_marker", VG_(fnptr_to_fnentry)(on_marker),
 				 mkIRExprVec_2(mkIRExpr_HWord(where == marker ? 0 : 1), data));
+	/* It may open a layer, and write the ranges' copy the checks read. */
+	call->nFxState = 1;
+	call->fxState[0].fx = Ifx_Write;
+	call->fxState[0].offset = st->shadow + DMO_WATCH_SHADOW;
+	call->fxState[0].size = DMO_WATCH_SHADOW_BYTES;
+	call->fxState[0].nRepeats = 0;
+	call->fxState[0].repeatLen = 0;
 	addStmtToIRSB(st->out, IRStmt_Dirty(call));
-	forget_ranges(st);
+	st->count_base = IRTemp_INVALID;
 	leave = tmp_of(st->out, Ity_I1,
 		       IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(changed),
 				    IRExpr_Const(IRConst_U64(0))));
@@ -531,14 +597,15 @@ static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 	struct sb_state st = { 0 };
 	IRTypeEnv *env = in->tyenv;
 	Int i;
-	(void)closure; (void)layout; (void)vge; (void)archinfo_host;
+	(void)closure; (void)vge; (void)archinfo_host;
 
 	if (gWordTy != hWordTy)
 		VG_(tool_panic)("host/guest word size mismatch");
 	tl_assert(gWordTy == Ity_I64);
 
 	st.out = deepCopyIRSBExceptStmts(in);
-	forget_ranges(&st);
+	st.shadow = layout->total_sizeB;
+	st.count_base = IRTemp_INVALID;
 	if (dmo_watched != NULL) {
 		st.active = True;
 		st.n_ranges = dmo_watch.n_ranges;
