@@ -1296,6 +1296,112 @@ out:
 	return rc;
 }
 
+/* The layers node N becomes: a Split one per output (split_layers), any
+ * other node one. */
+static size_t node_layers(const Onnx__NodeProto *n)
+{
+	const int default_domain = !n->domain || !n->domain[0] || !strcmp(n->domain, "ai.onnx");
+
+	return default_domain && n->op_type && !strcmp(n->op_type, "Split") && n->n_output > 1
+		       ? n->n_output
+		       : 1;
+}
+
+/* ONNX's Split (node N, read as layer L with all its outputs) as one slice
+ * layer per output, in output order: L and the layers after it, each
+ * reading the whole input and writing its part, the box of the input
+ * between the parts before it and those after it along the axis.  ONNX
+ * Runtime's one kernel writes the outputs in the same order, each from its
+ * own box, so each part's O_s is its slice's (docs/formulas.md, 4.10).
+ * The parts' sizes are the outputs' shapes (from value_info or shape
+ * inference, which read `split` or the equal division).  Returns 0 (the
+ * node unsupported as one layer when refused), or -1 with the error set. */
+static int split_layers(struct onnx *o, size_t l, const Onnx__NodeProto *n)
+{
+	struct dmo_model *m = o->model;
+	struct dmo_model_layer *layer = &m->layers[l];
+	const struct dmo_model_tensor *in = operand(m, layer, 0);
+	const size_t parts = layer->n_results;
+	int64_t axis = dmo_onnx_attr_int(n, "axis", 0), at = 0;
+	const char *dt;
+	char shape[96];
+	int r;
+
+	if (in == NULL || in->rank < 0)
+		return unsupported(o, layer, "no input of known shape");
+	if (layer->n_operands > 1 && layer->operands[1] >= 0) {
+		struct dmo_onnx_value sizes;
+
+		value_of(o, layer->operands[1], &sizes);
+		if (sizes.n_ints < 0)
+			return unsupported(o, layer, "its split sizes '%s' are not a constant",
+					   m->tensors[layer->operands[1]].name);
+	}
+	r = in->rank;
+	axis += axis < 0 ? r : 0;
+	if (in->producer == DMO_MODEL_CONSTANT)
+		return unsupported(o, layer, "input '%s' is a constant, not an activation in the arena",
+				   in->name);
+	if (!in->known_dtype || in->dtype == DMO_I32)
+		return unsupported(o, layer, "%s input: no dmo kernel", in->type_name);
+	if (parts != n->n_output)
+		return unsupported(o, layer, "an output left unnamed (its part has no tensor)");
+	if (r < 1 || r > 4 || axis < 0 || axis >= r)
+		return unsupported(o, layer, "a split along axis %lld of a %d-D tensor (dmo's slice is 1-D to 4-D)",
+				   (long long)axis, r);
+	for (size_t i = 0; i < parts; i++) {
+		const struct dmo_model_tensor *out = &m->tensors[layer->results[i]];
+		int same = out->rank == r && out->known_dtype && out->dtype == in->dtype &&
+			   out->shape[axis] >= 1;
+
+		for (int d = 0; same && d < r; d++)
+			same = d == axis || out->shape[d] == in->shape[d];
+		if (!same)
+			return unsupported(o, layer, "output '%s' is not a nonempty part of the input along axis %lld",
+					   out->name, (long long)axis);
+		at += out->shape[axis];
+	}
+	if (at != in->shape[axis])
+		return unsupported(o, layer, "parts of %lld elements along an axis of %lld",
+				   (long long)at, (long long)in->shape[axis]);
+	for (size_t i = 1; i < parts; i++) {
+		struct dmo_model_layer *part = &m->layers[l + i];
+
+		*part = (struct dmo_model_layer){ .row = layer->row, .n_operands = layer->n_operands,
+						  .n_results = 1 };
+		m->n_layers++; /* counted now, so that dmo_model_free frees what follows */
+		part->op_name = strdup(layer->op_name);
+		part->name = malloc(strlen(layer->name) + 24);
+		part->operands = malloc(layer->n_operands * sizeof *part->operands);
+		part->results = malloc(sizeof *part->results);
+		if (!part->op_name || !part->name || !part->operands || !part->results)
+			return fail(o, "out of memory");
+		memcpy(part->operands, layer->operands, layer->n_operands * sizeof *part->operands);
+		part->results[0] = layer->results[i];
+		sprintf(part->name, "%zu_split%zu", l + i + 1, i);
+	}
+	layer->n_results = 1;
+	sprintf(layer->name, "%zu_split0", l + 1);
+	dmo_model_flat_shape(in, shape, sizeof shape);
+	dt = dmo_dtype_name(in->dtype);
+	at = 0;
+	for (size_t i = 0; i < parts; i++) {
+		const int64_t keep = m->tensors[m->layers[l + i].results[0]].shape[axis];
+		int64_t b[4] = { 0 }, a[4] = { 0 };
+		char text[256];
+
+		b[4 - r + axis] = at;
+		a[4 - r + axis] = in->shape[axis] - at - keep;
+		at += keep;
+		box_spec(text, sizeof text, "slice", shape, b, a, dt);
+		if (dmo_model_layer_spec_runnable(m, l + i, text, layer->operands[0],
+						  m->layers[l + i].results[0], o->source, o->err,
+						  o->err_len) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int read_node(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 {
 	struct dmo_model_layer *layer = &o->model->layers[l];
@@ -1352,6 +1458,8 @@ static int read_node(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	}
 	if (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"))
 		return unsupported(o, layer, "op %s has no dmo model", layer->op_name);
+	if (node_layers(n) > 1)
+		return split_layers(o, l, n);
 	return derive_spec(o, l, n);
 }
 
@@ -1368,6 +1476,7 @@ int dmo_model_parse_onnx(const unsigned char *data, size_t len, const char *sour
 			  .n_shapes = n_shapes, .err = err, .err_len = err_len };
 	Onnx__ModelProto *proto;
 	const Onnx__GraphProto *g;
+	size_t n_layers_max = 0; /* a Split is a layer per output */
 	int rc = -1;
 
 	*model = (struct dmo_model){ .format = DMO_FORMAT_ONNX };
@@ -1393,7 +1502,9 @@ int dmo_model_parse_onnx(const unsigned char *data, size_t len, const char *sour
 		fail(&o, "the graph has no nodes");
 		goto out;
 	}
-	model->layers = calloc(g->n_node, sizeof *model->layers);
+	for (size_t i = 0; i < g->n_node; i++)
+		n_layers_max += node_layers(g->node[i]);
+	model->layers = calloc(n_layers_max, sizeof *model->layers);
 	if (model->layers == NULL) {
 		fail(&o, "out of memory");
 		goto out;
@@ -1434,6 +1545,7 @@ int dmo_model_parse_onnx(const unsigned char *data, size_t len, const char *sour
 		if (constant_node(g->node[i]))
 			continue;
 		o.node = i;
+		/* Counted before: a Split's read adds its further layers. */
 		if (read_node(&o, model->n_layers++, g->node[i]) != 0)
 			goto out;
 	}

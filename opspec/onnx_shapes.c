@@ -676,7 +676,7 @@ static int slice(struct infer *x)
 static int split(struct infer *x)
 {
 	const struct dmo_onnx_value *v = shaped(x, 0);
-	int64_t parts[DMO_ONNX_MAX_INTS];
+	int64_t parts[DMO_ONNX_MAX_INTS], sum = 0;
 	const Onnx__AttributeProto *a = dmo_onnx_attr(x->n, "split");
 	int ax;
 
@@ -699,12 +699,21 @@ static int split(struct infer *x)
 			return bad(x, "%zu parts for %zu outputs", a->n_ints, x->n_out);
 		memcpy(parts, a->ints, x->n_out * sizeof *parts);
 	} else {
-		if (v->dims[ax] % (int64_t)x->n_out)
+		/* Equal parts; from opset 18 (num_outputs) an uneven
+		 * division gives each ceil(dim / n) and the last the rest. */
+		const int64_t n = (int64_t)x->n_out, each = (v->dims[ax] + n - 1) / n;
+
+		if (v->dims[ax] % n && !dmo_onnx_attr(x->n, "num_outputs"))
 			return bad(x, "%lld elements in %zu equal parts", (long long)v->dims[ax],
 				   x->n_out);
 		for (size_t k = 0; k < x->n_out; k++)
-			parts[k] = v->dims[ax] / (int64_t)x->n_out;
+			parts[k] = k + 1 < x->n_out ? each : v->dims[ax] - (n - 1) * each;
 	}
+	for (size_t k = 0; k < x->n_out; k++)
+		sum += parts[k] < 0 ? v->dims[ax] + 1 : parts[k];
+	if (sum != v->dims[ax])
+		return bad(x, "parts that do not add up to the %lld elements of axis %d",
+			   (long long)v->dims[ax], ax);
 	for (size_t k = 0; k < x->n_out; k++) {
 		set(&x->out[k], v->elem_type, v->rank, v->dims);
 		x->out[k].dims[ax] = parts[k];

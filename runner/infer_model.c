@@ -66,6 +66,7 @@ static const struct op_of_name onnx_ops[] = {
 	{ "Sum", DMO_NET_ADD },             { "Max", DMO_NET_MAX },
 	{ "Min", DMO_NET_MIN },
 	{ "Slice", DMO_NET_SLICE },         { "Gather", DMO_NET_SLICE },
+	{ "Split", DMO_NET_SLICE }, /* a layer per output (model_onnx.c) */
 	{ NULL, DMO_NET_OP_COUNT },
 };
 

@@ -248,3 +248,5 @@ EXTRA_DIST += tests/onnx_random_models.sh
 tests_onnx_random_net_SOURCES = tests/onnx_random_net.c
 tests_onnx_random_net_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROTOBUF_C_CFLAGS)
 tests_onnx_random_net_LDADD = opspec/libdmo-model.la -lm
+TESTS += tests/onnx_ort_split.sh
+EXTRA_DIST += tests/onnx_ort_split.sh

@@ -1,5 +1,5 @@
 /* onnx_net.c [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|--unary|--conv-forms|
- * --qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
+ * --qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8|--split] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
  * ONNX file (opset 13, every weight an initializer, every intermediate
  * shape in value_info) and one input for it, for the ONNX end-to-end tests:
  * dmo infer against ONNX Runtime, plan --verify with its real weights, run
@@ -114,7 +114,14 @@
  * with mq and y (uint8) the outputs.  --qdq-perchannel the same with
  * per_channel=True: the weights' and biases' scales one per output channel
  * (DequantizeLinear axis 0).  --qdq-i8 the per-channel one with QInt8
- * activations (zero points 128 lower). */
+ * activations (zero points 128 lower).
+ *
+ * --split writes ShuffleNet v2's channel split, unevenly, with no
+ * value_info (shape inference gives every intermediate shape):
+ *
+ *   x 1x3x6x6 -> Conv 3x3 pad 1 (8 filters, bias) = c 1x8x6x6
+ *   -> Split (axis -3, split [3, 5] a constant input, opset 13) = s0, s1
+ *   -> Relu(s1) = r -> Concat(s0, r; axis 1) = y 1x8x6x6 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -859,6 +866,30 @@ static size_t qlinear_grouped(void)
 	return 2 * 4 * 6 * 6;
 }
 
+/* ---- --split: ShuffleNet v2's channel split, uneven, without value_info ---- */
+
+/* The --split model (see the top); returns as cnn(). */
+static size_t split(void)
+{
+	static const int64_t d_x[] = { 1, 3, 6, 6 }, d_w[] = { 8, 3, 3, 3 }, d_b[] = { 8 },
+			     d_parts[] = { 2 }, parts[] = { 3, 5 }, d_y[] = { 1, 8, 6, 6 };
+	static char *in_c[] = { "x", "w", "b", NULL }, *in_s[] = { "c", "parts", NULL },
+		    *in_r[] = { "s1", NULL }, *in_y[] = { "s0", "r", NULL }, *outs[] = { "s0", "s1" };
+
+	weights("w", 4, d_w);
+	weights("b", 1, d_b);
+	constant("parts", 1, d_parts, ONNX__TENSOR_PROTO__DATA_TYPE__INT64, parts, sizeof parts);
+	node("Conv", in_c, "c", attr_ints("pads", 1, 1, 4), attr_ints("kernel_shape", 3, 3, 2), NULL);
+	node("Split", in_s, "s0", attr_scalar("axis", -3, 0, 0), NULL, NULL);
+	nodes[n_nodes - 1].output = outs; /* node() writes one output */
+	nodes[n_nodes - 1].n_output = 2;
+	node("Relu", in_r, "r", NULL, NULL, NULL);
+	node("Concat", in_y, "y", attr_scalar("axis", 1, 0, 0), NULL, NULL);
+	input_list[0] = value_info("x", 4, d_x);
+	output_list[0] = value_info("y", 4, d_y);
+	return 3 * 6 * 6;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc == 4 ? argv[1] : "";
@@ -868,13 +899,15 @@ int main(int argc, char **argv)
 	int is_convt = !strcmp(mode, "--convt"), is_unary = !strcmp(mode, "--unary");
 	int is_forms = !strcmp(mode, "--conv-forms"), is_qgroup = !strcmp(mode, "--qlinear-grouped");
 	int is_qdq_u8 = !strcmp(mode, "--qdq-u8"), is_qdq_pc = !strcmp(mode, "--qdq-perchannel");
-	int is_qdq_i8 = !strcmp(mode, "--qdq-i8");
+	int is_qdq_i8 = !strcmp(mode, "--qdq-i8"), is_split = !strcmp(mode, "--split");
 
 	if ((argc != 3 && argc != 4) ||
 	    (argc == 4 && !is_ops && !is_qdq && !is_qlinear && !is_qlinear_i8 && !is_ew && !is_resize &&
-	     !is_convt && !is_unary && !is_forms && !is_qgroup && !is_qdq_u8 && !is_qdq_pc && !is_qdq_i8)) {
+	     !is_convt && !is_unary && !is_forms && !is_qgroup && !is_qdq_u8 && !is_qdq_pc && !is_qdq_i8 &&
+	     !is_split)) {
 		fprintf(stderr, "usage: onnx_net [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|"
-				"--unary|--conv-forms|--qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8] "
+				"--unary|--conv-forms|--qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8|"
+				"--split] "
 				"MODEL.onnx INPUT.bin\n");
 		return 2;
 	}
@@ -885,6 +918,7 @@ int main(int argc, char **argv)
 		   : is_qgroup ? qlinear_grouped()
 		   : is_convt ? transposed()
 		   : is_unary ? unary()
+		   : is_split ? split()
 		   : is_qdq_u8 || is_qdq_pc || is_qdq_i8 ? qdq_net(is_qdq_i8, !is_qdq_u8)
 		   : is_ops || is_qdq ? ops(is_qdq)
 		   : is_qlinear || is_qlinear_i8 ? qlinear(is_qlinear_i8) : cnn();
