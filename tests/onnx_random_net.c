@@ -21,7 +21,8 @@
  * ReduceMax, ReduceMin, ReduceSum (axes an input from opset 13),
  * GlobalMaxPool, ConvTranspose (pads, auto_pad, output_shape,
  * output_padding, dilations, groups), Slice (steps 1), Gather of a
- * constant scalar index or consecutive indices; then Flatten or Reshape
+ * constant scalar index or consecutive indices, Split into two parts
+ * (then Concat of them swapped); then Flatten or Reshape
  * into Gemm (transA, transB,
  * alpha, beta, C) or MatMul by a constant, maybe Softmax, maybe a final
  * QuantizeLinear (an int8 or uint8 output, compared byte for byte).  The opset is
@@ -917,6 +918,48 @@ static struct value gathered(const struct value *x)
 	return y;
 }
 
+/* Split of X into two parts along an axis of at least 2 elements
+ * (ShuffleNet v2's channel split, a detection head's), `split` an attribute
+ * before opset 13, a constant input from 13, or left out for equal parts;
+ * then Concat of the parts in the other order, X's shape again.  X as it
+ * is when no axis has 2 elements. */
+static struct value split_swapped(const struct value *x)
+{
+	int axis = 1 + pick(3), equal;
+	struct value parts[2] = { *x, *x }, y = *x;
+	int64_t sizes[2];
+	Onnx__NodeProto *n;
+
+	for (int tries = 0; tries < 3 && x->d[axis] < 2; tries++)
+		axis = axis % 3 + 1;
+	if (x->d[axis] < 2)
+		return *x;
+	equal = x->d[axis] % 2 == 0 && pick(2);
+	sizes[0] = equal ? x->d[axis] / 2 : 1 + pick((int)x->d[axis] - 1);
+	sizes[1] = x->d[axis] - sizes[0];
+	const char *in[] = { x->name, opset >= 13 && !equal ? int64s(sizes, 2) : NULL, NULL };
+	for (int k = 0; k < 2; k++) {
+		parts[k].name = fresh("t");
+		parts[k].d[axis] = sizes[k];
+	}
+	node("Split", in, parts[0].name, attr_int("axis", pick(2) ? axis : axis - 4),
+	     opset < 13 && !equal ? attr_ints("split", sizes, 2) : NULL, NULL);
+	n = nodes[graph.n_node - 1];
+	n->output = must(calloc(2, sizeof *n->output)); /* node() writes one */
+	n->output[0] = parts[0].name;
+	n->output[1] = parts[1].name;
+	n->n_output = 2;
+	maybe_info(&parts[0], ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	maybe_info(&parts[1], ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	const char *swapped[] = { parts[1].name, parts[0].name, NULL };
+	y.name = fresh("t");
+	node("Concat", swapped, y.name, attr_int("axis", axis), NULL);
+	say(" Split(axis %d, %lld+%lld%s) Concat(swapped)", axis, (long long)sizes[0],
+	    (long long)sizes[1], equal ? " equal" : "");
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
 /* Flatten or Reshape to 2-D, then Gemm or MatMul by a constant. */
 static struct value dense(const struct value *x)
 {
@@ -1039,7 +1082,10 @@ int main(int argc, char **argv)
 		else if (kind == 14)
 			cur = more_ops(&cur);
 		else if (kind == 15)
-			cur = pick(2) ? transposed(&cur) : pick(3) ? sliced(&cur) : gathered(&cur);
+			cur = pick(2)   ? transposed(&cur)
+			      : pick(3) ? sliced(&cur)
+			      : pick(2) ? gathered(&cur)
+					: split_swapped(&cur);
 		else
 			cur = window(&cur, "Conv");
 	}
