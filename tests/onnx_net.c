@@ -121,7 +121,9 @@
  *
  *   x 1x3x6x6 -> Conv 3x3 pad 1 (8 filters, bias) = c 1x8x6x6
  *   -> Split (axis -3, split [3, 5] a constant input, opset 13) = s0, s1
- *   -> Relu(s1) = r -> Concat(s0, r; axis 1) = y 1x8x6x6 */
+ *   -> Relu(s1) = r -> Concat(s0, r; axis 1) = cat 1x8x6x6
+ *   -> Split (axis 1, num_outputs 3, opset 18: 3, 3 and the last 2) = u0,
+ *   u1, u2 -> Concat(u2, u0, u1; axis 1) = y 1x8x6x6 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -874,7 +876,9 @@ static size_t split(void)
 	static const int64_t d_x[] = { 1, 3, 6, 6 }, d_w[] = { 8, 3, 3, 3 }, d_b[] = { 8 },
 			     d_parts[] = { 2 }, parts[] = { 3, 5 }, d_y[] = { 1, 8, 6, 6 };
 	static char *in_c[] = { "x", "w", "b", NULL }, *in_s[] = { "c", "parts", NULL },
-		    *in_r[] = { "s1", NULL }, *in_y[] = { "s0", "r", NULL }, *outs[] = { "s0", "s1" };
+		    *in_r[] = { "s1", NULL }, *in_cat[] = { "s0", "r", NULL }, *outs[] = { "s0", "s1" },
+		    *in_u[] = { "cat", NULL }, *outs_u[] = { "u0", "u1", "u2" },
+		    *in_y[] = { "u2", "u0", "u1", NULL };
 
 	weights("w", 4, d_w);
 	weights("b", 1, d_b);
@@ -884,6 +888,10 @@ static size_t split(void)
 	nodes[n_nodes - 1].output = outs; /* node() writes one output */
 	nodes[n_nodes - 1].n_output = 2;
 	node("Relu", in_r, "r", NULL, NULL, NULL);
+	node("Concat", in_cat, "cat", attr_scalar("axis", 1, 0, 0), NULL, NULL);
+	node("Split", in_u, "u0", attr_scalar("axis", 1, 0, 0), attr_scalar("num_outputs", 3, 0, 0), NULL);
+	nodes[n_nodes - 1].output = outs_u;
+	nodes[n_nodes - 1].n_output = 3;
 	node("Concat", in_y, "y", attr_scalar("axis", 1, 0, 0), NULL, NULL);
 	input_list[0] = value_info("x", 4, d_x);
 	output_list[0] = value_info("y", 4, d_y);
@@ -940,7 +948,8 @@ int main(int argc, char **argv)
 	onnx__operator_set_id_proto__init(&opset);
 	opset.domain = "";
 	opset.has_version = 1;
-	opset.version = is_ew ? 14 : 13; /* HardSwish is from opset 14 */
+	/* HardSwish is from opset 14, Split's num_outputs from 18. */
+	opset.version = is_ew ? 14 : is_split ? 18 : 13;
 	Onnx__ModelProto model;
 	onnx__model_proto__init(&model);
 	model.has_ir_version = 1;

@@ -10,12 +10,13 @@
 #    and test_split_variable_parts_2d as stored (`split` a graph input,
 #    not a constant) are refused naming the node and why;
 #  - tests/onnx_net --split, ShuffleNet v2's channel split of a Conv's 8
-#    channels into 3 and 5 (axis -3, no value_info): within f32_close's
-#    tolerance of ONNX Runtime, the overlapped arena gives the plain one's
-#    bytes, `dmo plan --verify` runs it bit for bit with the second part
-#    overlapping the Conv's output whole (O_s = OB = 720 bytes: 5 x 6 x 6
-#    f32), and `dmo run --model` profiles its 5 layers under the tool with
-#    O_s exact = algorithmic = analytic.
+#    channels into 3 and 5 (axis -3, no value_info), then opset 18's
+#    num_outputs 3 of 8 channels (3, 3 and the last 2), concatenated
+#    swapped: within f32_close's tolerance of ONNX Runtime, the overlapped
+#    arena gives the plain one's bytes, `dmo plan --verify` runs it bit for
+#    bit with the second part overlapping the Conv's output whole (O_s =
+#    OB = 720 bytes: 5 x 6 x 6 f32), and `dmo run --model` profiles its 9
+#    layers under the tool with O_s exact = algorithmic = analytic.
 # Skipped (77) without node and onnxruntime-node or without
 # libonnx-testdata.
 . "$top_srcdir/tests/lib.sh"
@@ -57,5 +58,7 @@ plain_arena_same split "$WORK/split.onnx" "$WORK/split.in" "$WORK/split.dmo"
 plan_verify_bits "--split" "$WORK/split.onnx"
 grep -q "^    3  3_split1  *slice  *720 .* 720 *720$" "$WORK/plan.out" &&
 	echo "ok: --split: the second part planned with O_s = OB = 720" || fail "--split: $(grep 3_split1 "$WORK/plan.out")"
-run_model_analyzed "--split" "$WORK/split.onnx" 5
+"$DMO" model "$WORK/split.onnx" | grep -q " 8_split2  *Split .* slice:in=1x8x6x6,before=0x6x0x0,after=0x0x0x0," &&
+	echo "ok: --split: num_outputs 3 of 8 leaves the last part 2" || fail "--split: $("$DMO" model "$WORK/split.onnx" | grep 8_split2)"
+run_model_analyzed "--split" "$WORK/split.onnx" 9
 finish
