@@ -1,5 +1,5 @@
 /* onnx_net.c [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|--unary|--conv-forms|
- * --qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
+ * --qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8|--matmul] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
  * ONNX file (opset 13, every weight an initializer, every intermediate
  * shape in value_info) and one input for it, for the ONNX end-to-end tests:
  * dmo infer against ONNX Runtime, plan --verify with its real weights, run
@@ -114,7 +114,12 @@
  * with mq and y (uint8) the outputs.  --qdq-perchannel the same with
  * per_channel=True: the weights' and biases' scales one per output channel
  * (DequantizeLinear axis 0).  --qdq-i8 the per-channel one with QInt8
- * activations (zero points 128 lower). */
+ * activations (zero points 128 lower).
+ *
+ * --matmul writes ONNX's MatMul of two activations (kernels_matmul.c):
+ * x 1x3x6x6 -> Conv 3x3 pads 1 -> Relu -> Reshape a 4x6x6, and x -> Conv
+ * 1x1 -> Reshape kk 4x6x6; s = MatMul(a, kk) (batched, 4 matrices) ->
+ * Reshape f 24x6; a -> Reshape e 6x24; y = MatMul(f, e) 24x24 (2-D, K < N). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -859,6 +864,51 @@ static size_t qlinear_grouped(void)
 	return 2 * 4 * 6 * 6;
 }
 
+/* ---- --matmul: MatMul of two activations ---- */
+
+/* The --matmul model; returns as cnn(). */
+static size_t matmul(void)
+{
+	static const int64_t d_x[] = { 1, 3, 6, 6 }, d_w1[] = { 4, 3, 3, 3 }, d_w2[] = { 4, 3, 1, 1 },
+			     d_c[] = { 1, 4, 6, 6 }, d_3[] = { 4, 6, 6 }, d_f[] = { 24, 6 },
+			     d_e[] = { 6, 24 }, d_y[] = { 24, 24 }, d_shape3[] = { 3 },
+			     d_shape2[] = { 2 };
+	static const int64_t to_3[] = { 4, 6, 6 }, to_f[] = { 24, 6 }, to_e[] = { 6, 24 };
+	static char *in_c[] = { "x", "w1", NULL }, *in_k[] = { "x", "w2", NULL },
+		    *in_r[] = { "c", NULL }, *in_a[] = { "r", "to_3", NULL },
+		    *in_kk[] = { "k", "to_3", NULL }, *in_s[] = { "a", "kk", NULL },
+		    *in_f[] = { "s", "to_f", NULL }, *in_e[] = { "a", "to_e", NULL },
+		    *in_y[] = { "f", "e", NULL };
+
+	weights("w1", 4, d_w1);
+	weights("w2", 4, d_w2);
+	constant("to_3", 1, d_shape3, ONNX__TENSOR_PROTO__DATA_TYPE__INT64, to_3, sizeof to_3);
+	constant("to_f", 1, d_shape2, ONNX__TENSOR_PROTO__DATA_TYPE__INT64, to_f, sizeof to_f);
+	constant("to_e", 1, d_shape2, ONNX__TENSOR_PROTO__DATA_TYPE__INT64, to_e, sizeof to_e);
+	node("Conv", in_c, "c", attr_ints("pads", 1, 1, 4), NULL, NULL);
+	node("Conv", in_k, "k", NULL, NULL, NULL);
+	node("Relu", in_r, "r", NULL, NULL, NULL);
+	node("Reshape", in_a, "a", NULL, NULL, NULL);
+	node("Reshape", in_kk, "kk", NULL, NULL, NULL);
+	/* batched: 4 matrices 6 x 6 times 4 matrices 6 x 6 */
+	node("MatMul", in_s, "s", NULL, NULL, NULL);
+	node("Reshape", in_f, "f", NULL, NULL, NULL);
+	node("Reshape", in_e, "e", NULL, NULL, NULL);
+	/* 2-D, K < N: 24 x 6 times 6 x 24 */
+	node("MatMul", in_y, "y", NULL, NULL, NULL);
+	input_list[0] = value_info("x", 4, d_x);
+	output_list[0] = value_info("y", 2, d_y);
+	info_list[0] = value_info("c", 4, d_c);
+	info_list[1] = value_info("k", 4, d_c);
+	info_list[2] = value_info("r", 4, d_c);
+	info_list[3] = value_info("a", 3, d_3);
+	info_list[4] = value_info("kk", 3, d_3);
+	info_list[5] = value_info("s", 3, d_3);
+	info_list[6] = value_info("f", 2, d_f);
+	info_list[7] = value_info("e", 2, d_e);
+	return 3 * 6 * 6;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc == 4 ? argv[1] : "";
@@ -868,13 +918,15 @@ int main(int argc, char **argv)
 	int is_convt = !strcmp(mode, "--convt"), is_unary = !strcmp(mode, "--unary");
 	int is_forms = !strcmp(mode, "--conv-forms"), is_qgroup = !strcmp(mode, "--qlinear-grouped");
 	int is_qdq_u8 = !strcmp(mode, "--qdq-u8"), is_qdq_pc = !strcmp(mode, "--qdq-perchannel");
-	int is_qdq_i8 = !strcmp(mode, "--qdq-i8");
+	int is_qdq_i8 = !strcmp(mode, "--qdq-i8"), is_matmul = !strcmp(mode, "--matmul");
 
 	if ((argc != 3 && argc != 4) ||
 	    (argc == 4 && !is_ops && !is_qdq && !is_qlinear && !is_qlinear_i8 && !is_ew && !is_resize &&
-	     !is_convt && !is_unary && !is_forms && !is_qgroup && !is_qdq_u8 && !is_qdq_pc && !is_qdq_i8)) {
+	     !is_convt && !is_unary && !is_forms && !is_qgroup && !is_qdq_u8 && !is_qdq_pc && !is_qdq_i8 &&
+	     !is_matmul)) {
 		fprintf(stderr, "usage: onnx_net [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|"
-				"--unary|--conv-forms|--qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8] "
+				"--unary|--conv-forms|--qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8|"
+				"--matmul] "
 				"MODEL.onnx INPUT.bin\n");
 		return 2;
 	}
@@ -885,6 +937,7 @@ int main(int argc, char **argv)
 		   : is_qgroup ? qlinear_grouped()
 		   : is_convt ? transposed()
 		   : is_unary ? unary()
+		   : is_matmul ? matmul()
 		   : is_qdq_u8 || is_qdq_pc || is_qdq_i8 ? qdq_net(is_qdq_i8, !is_qdq_u8)
 		   : is_ops || is_qdq ? ops(is_qdq)
 		   : is_qlinear || is_qlinear_i8 ? qlinear(is_qlinear_i8) : cnn();
