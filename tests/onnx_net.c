@@ -1,5 +1,5 @@
 /* onnx_net.c [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|--unary|--conv-forms|
- * --qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8|--matmul] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
+ * --qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8|--matmul|--matmul-bcast] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
  * ONNX file (opset 13, every weight an initializer, every intermediate
  * shape in value_info) and one input for it, for the ONNX end-to-end tests:
  * dmo infer against ONNX Runtime, plan --verify with its real weights, run
@@ -119,7 +119,9 @@
  * --matmul writes ONNX's MatMul of two activations (kernels_matmul.c):
  * x 1x3x6x6 -> Conv 3x3 pads 1 -> Relu -> Reshape a 4x6x6, and x -> Conv
  * 1x1 -> Reshape kk 4x6x6; s = MatMul(a, kk) (batched, 4 matrices) ->
- * Reshape f 24x6; a -> Reshape e 6x24; y = MatMul(f, e) 24x24 (2-D, K < N). */
+ * Reshape f 24x6; a -> Reshape e 6x24; y = MatMul(f, e) 24x24 (2-D, K < N).
+ * --matmul-bcast the same but y = MatMul(s, e) 4x6x24: e's batch dims
+ * broadcast, which dmo refuses naming the node. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -866,19 +868,21 @@ static size_t qlinear_grouped(void)
 
 /* ---- --matmul: MatMul of two activations ---- */
 
-/* The --matmul model; returns as cnn(). */
-static size_t matmul(void)
+/* The --matmul model, or with BROADCAST the --matmul-bcast one, whose
+ * last MatMul reads s 4x6x6 times e 6x24 (a batch dim broadcast, into y
+ * 4x6x24); returns as cnn(). */
+static size_t matmul(int broadcast)
 {
 	static const int64_t d_x[] = { 1, 3, 6, 6 }, d_w1[] = { 4, 3, 3, 3 }, d_w2[] = { 4, 3, 1, 1 },
 			     d_c[] = { 1, 4, 6, 6 }, d_3[] = { 4, 6, 6 }, d_f[] = { 24, 6 },
-			     d_e[] = { 6, 24 }, d_y[] = { 24, 24 }, d_shape3[] = { 3 },
+			     d_e[] = { 6, 24 }, d_y[] = { 24, 24 }, d_yb[] = { 4, 6, 24 }, d_shape3[] = { 3 },
 			     d_shape2[] = { 2 };
 	static const int64_t to_3[] = { 4, 6, 6 }, to_f[] = { 24, 6 }, to_e[] = { 6, 24 };
 	static char *in_c[] = { "x", "w1", NULL }, *in_k[] = { "x", "w2", NULL },
 		    *in_r[] = { "c", NULL }, *in_a[] = { "r", "to_3", NULL },
 		    *in_kk[] = { "k", "to_3", NULL }, *in_s[] = { "a", "kk", NULL },
 		    *in_f[] = { "s", "to_f", NULL }, *in_e[] = { "a", "to_e", NULL },
-		    *in_y[] = { "f", "e", NULL };
+		    *in_y[] = { "f", "e", NULL }, *in_yb[] = { "s", "e", NULL };
 
 	weights("w1", 4, d_w1);
 	weights("w2", 4, d_w2);
@@ -895,9 +899,9 @@ static size_t matmul(void)
 	node("Reshape", in_f, "f", NULL, NULL, NULL);
 	node("Reshape", in_e, "e", NULL, NULL, NULL);
 	/* 2-D, K < N: 24 x 6 times 6 x 24 */
-	node("MatMul", in_y, "y", NULL, NULL, NULL);
+	node("MatMul", broadcast ? in_yb : in_y, "y", NULL, NULL, NULL);
 	input_list[0] = value_info("x", 4, d_x);
-	output_list[0] = value_info("y", 2, d_y);
+	output_list[0] = broadcast ? value_info("y", 3, d_yb) : value_info("y", 2, d_y);
 	info_list[0] = value_info("c", 4, d_c);
 	info_list[1] = value_info("k", 4, d_c);
 	info_list[2] = value_info("r", 4, d_c);
@@ -919,14 +923,15 @@ int main(int argc, char **argv)
 	int is_forms = !strcmp(mode, "--conv-forms"), is_qgroup = !strcmp(mode, "--qlinear-grouped");
 	int is_qdq_u8 = !strcmp(mode, "--qdq-u8"), is_qdq_pc = !strcmp(mode, "--qdq-perchannel");
 	int is_qdq_i8 = !strcmp(mode, "--qdq-i8"), is_matmul = !strcmp(mode, "--matmul");
+	int is_matmul_bcast = !strcmp(mode, "--matmul-bcast");
 
 	if ((argc != 3 && argc != 4) ||
 	    (argc == 4 && !is_ops && !is_qdq && !is_qlinear && !is_qlinear_i8 && !is_ew && !is_resize &&
 	     !is_convt && !is_unary && !is_forms && !is_qgroup && !is_qdq_u8 && !is_qdq_pc && !is_qdq_i8 &&
-	     !is_matmul)) {
+	     !is_matmul && !is_matmul_bcast)) {
 		fprintf(stderr, "usage: onnx_net [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|"
 				"--unary|--conv-forms|--qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8|"
-				"--matmul] "
+				"--matmul|--matmul-bcast] "
 				"MODEL.onnx INPUT.bin\n");
 		return 2;
 	}
@@ -937,7 +942,7 @@ int main(int argc, char **argv)
 		   : is_qgroup ? qlinear_grouped()
 		   : is_convt ? transposed()
 		   : is_unary ? unary()
-		   : is_matmul ? matmul()
+		   : is_matmul || is_matmul_bcast ? matmul(is_matmul_bcast)
 		   : is_qdq_u8 || is_qdq_pc || is_qdq_i8 ? qdq_net(is_qdq_i8, !is_qdq_u8)
 		   : is_ops || is_qdq ? ops(is_qdq)
 		   : is_qlinear || is_qlinear_i8 ? qlinear(is_qlinear_i8) : cnn();

@@ -9,7 +9,8 @@
 # against ONNX Runtime, the overlapped arena = the plain one, plan --verify
 # bit for bit with its real weights, `dmo run --model` under the tool with
 # exact = algorithmic = analytic on every layer, and the plan's matmul O_s
-# those of docs/formulas.md 4.11 by hand.  Skipped (77) without node and
+# those of docs/formulas.md 4.11 by hand; and --matmul-bcast, whose batch
+# dims broadcast, refused naming the node.  Skipped (77) without node and
 # onnxruntime-node or without libonnx-testdata.
 . "$top_srcdir/tests/lib.sh"
 need_ort
@@ -47,4 +48,19 @@ awk '$3 == "matmul" && $1 == 9 { o = $6; ob = $4 } $1 == 8 { e = $6; eb = $4 }
 	echo "ok: --matmul: B and the output share no byte" ||
 	fail "--matmul: B overlaps the output: $(cat "$WORK/plan.out")"
 run_model_analyzed "--matmul" "$WORK/matmul.onnx" 9
+
+# A batch dim that broadcasts (s 4x6x6 times e 6x24) is refused, named:
+# planned without overlap, and dmo infer exits 2 naming the node.
+"$top_builddir/tests/onnx_net" --matmul-bcast "$WORK/bcast.onnx" "$WORK/bcast.in"
+expect_eq "onnx_net --matmul-bcast writes the model" 0 $?
+"$DMO" plan "$WORK/bcast.onnx" >"$WORK/bcast.plan" 2>&1
+expect_eq "--matmul-bcast: dmo plan exit status" 0 $?
+grep -q "^no overlap: op MatMul, MatMul of two activations that are not A \[..., M, K\] and B \[..., K, N\] with equal batch dims (dmo broadcasts none) (layer 9_matmul)$" \
+	"$WORK/bcast.plan" && echo "ok: a broadcast MatMul plans without overlap, named" ||
+	fail "--matmul-bcast: $(cat "$WORK/bcast.plan")"
+"$DMO" infer -q --input "$WORK/bcast.in" --output "$WORK/bcast.dmo" "$WORK/bcast.onnx" \
+	>/dev/null 2>"$WORK/bcast.err"
+expect_eq "--matmul-bcast: dmo infer exit status" 2 $?
+grep -q "layer 9 '9_matmul'.*node 9: MatMul of two activations" "$WORK/bcast.err" &&
+	echo "ok: dmo infer names the broadcast MatMul" || fail "--matmul-bcast: $(cat "$WORK/bcast.err")"
 finish
