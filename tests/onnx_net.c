@@ -875,41 +875,46 @@ static size_t matmul(int broadcast)
 {
 	static const int64_t d_x[] = { 1, 3, 6, 6 }, d_w1[] = { 4, 3, 3, 3 }, d_w2[] = { 4, 3, 1, 1 },
 			     d_c[] = { 1, 4, 6, 6 }, d_3[] = { 4, 6, 6 }, d_f[] = { 24, 6 },
-			     d_e[] = { 6, 24 }, d_y[] = { 24, 24 }, d_yb[] = { 4, 6, 24 }, d_shape3[] = { 3 },
-			     d_shape2[] = { 2 };
-	static const int64_t to_3[] = { 4, 6, 6 }, to_f[] = { 24, 6 }, to_e[] = { 6, 24 };
+			     d_e[] = { 6, 24 }, d_y[] = { 24, 24 }, d_yb[] = { 4, 6, 24 };
 	static char *in_c[] = { "x", "w1", NULL }, *in_k[] = { "x", "w2", NULL },
 		    *in_r[] = { "c", NULL }, *in_a[] = { "r", "to_3", NULL },
 		    *in_kk[] = { "k", "to_3", NULL }, *in_s[] = { "a", "kk", NULL },
 		    *in_f[] = { "s", "to_f", NULL }, *in_e[] = { "a", "to_e", NULL },
 		    *in_y[] = { "f", "e", NULL }, *in_yb[] = { "s", "e", NULL };
+	/* Reshape's shapes (int64 constants) and the intermediates' value_info. */
+	static const struct {
+		char *name;
+		int rank;
+		const int64_t *d;
+	} shapes[] = { { "to_3", 3, d_3 }, { "to_f", 2, d_f }, { "to_e", 2, d_e } },
+	  mids[] = { { "c", 4, d_c }, { "k", 4, d_c }, { "r", 4, d_c }, { "a", 3, d_3 },
+		     { "kk", 3, d_3 }, { "s", 3, d_3 }, { "f", 2, d_f }, { "e", 2, d_e } };
+	static int64_t shape_dims[3];
+	size_t k;
 
 	weights("w1", 4, d_w1);
 	weights("w2", 4, d_w2);
-	constant("to_3", 1, d_shape3, ONNX__TENSOR_PROTO__DATA_TYPE__INT64, to_3, sizeof to_3);
-	constant("to_f", 1, d_shape2, ONNX__TENSOR_PROTO__DATA_TYPE__INT64, to_f, sizeof to_f);
-	constant("to_e", 1, d_shape2, ONNX__TENSOR_PROTO__DATA_TYPE__INT64, to_e, sizeof to_e);
+	for (k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+		shape_dims[k] = shapes[k].rank;
+		constant(shapes[k].name, 1, &shape_dims[k], ONNX__TENSOR_PROTO__DATA_TYPE__INT64,
+			 shapes[k].d, (size_t)shapes[k].rank * sizeof shapes[k].d[0]);
+	}
+	/* s: batched, 4 matrices 6 x 6 times 4 matrices 6 x 6; y: 2-D, K <
+	 * N, 24 x 6 times 6 x 24 (or the broadcast one). */
+	const struct {
+		char *op, **in, *out;
+	} steps[] = { { "Conv", in_k, "k" },	  { "Relu", in_r, "r" },
+		      { "Reshape", in_a, "a" },	  { "Reshape", in_kk, "kk" },
+		      { "MatMul", in_s, "s" },	  { "Reshape", in_f, "f" },
+		      { "Reshape", in_e, "e" },	  { "MatMul", broadcast ? in_yb : in_y, "y" } };
+
 	node("Conv", in_c, "c", attr_ints("pads", 1, 1, 4), NULL, NULL);
-	node("Conv", in_k, "k", NULL, NULL, NULL);
-	node("Relu", in_r, "r", NULL, NULL, NULL);
-	node("Reshape", in_a, "a", NULL, NULL, NULL);
-	node("Reshape", in_kk, "kk", NULL, NULL, NULL);
-	/* batched: 4 matrices 6 x 6 times 4 matrices 6 x 6 */
-	node("MatMul", in_s, "s", NULL, NULL, NULL);
-	node("Reshape", in_f, "f", NULL, NULL, NULL);
-	node("Reshape", in_e, "e", NULL, NULL, NULL);
-	/* 2-D, K < N: 24 x 6 times 6 x 24 */
-	node("MatMul", broadcast ? in_yb : in_y, "y", NULL, NULL, NULL);
+	for (k = 0; k < sizeof steps / sizeof steps[0]; k++)
+		node(steps[k].op, steps[k].in, steps[k].out, NULL, NULL, NULL);
 	input_list[0] = value_info("x", 4, d_x);
 	output_list[0] = broadcast ? value_info("y", 3, d_yb) : value_info("y", 2, d_y);
-	info_list[0] = value_info("c", 4, d_c);
-	info_list[1] = value_info("k", 4, d_c);
-	info_list[2] = value_info("r", 4, d_c);
-	info_list[3] = value_info("a", 3, d_3);
-	info_list[4] = value_info("kk", 3, d_3);
-	info_list[5] = value_info("s", 3, d_3);
-	info_list[6] = value_info("f", 2, d_f);
-	info_list[7] = value_info("e", 2, d_e);
+	for (k = 0; k < sizeof mids / sizeof mids[0]; k++)
+		info_list[k] = value_info(mids[k].name, mids[k].rank, mids[k].d);
 	return 3 * 6 * 6;
 }
 
