@@ -986,6 +986,26 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 			 : got_hi ? "relu6" : "relu", shape);
 		goto spec;
 	}
+	if (matmul && !qlinear_matmul && w != NULL && w->producer != DMO_MODEL_CONSTANT) {
+		/* A [..., M, K] times an activation B [..., K, N] of the same
+		 * batch dims: matmul, B a second operand the plan never
+		 * overlaps (formulas.md 4.11). */
+		int same_batch = w->rank == in->rank && in->rank >= 2;
+
+		for (int d = 0; same_batch && d < in->rank - 2; d++)
+			same_batch = in->shape[d] == w->shape[d];
+		if (!same_batch || w->shape[in->rank - 2] != in->shape[in->rank - 1])
+			return unsupported(o, layer, "MatMul of two activations that are not A [..., M, K] "
+					   "and B [..., K, N] with equal batch dims (dmo broadcasts none)");
+		if (in->dtype != DMO_F32 || !w->known_dtype || w->dtype != DMO_F32)
+			return unsupported(o, layer, "MatMul of two activations of %s (dmo's is f32)",
+					   in->type_name);
+		snprintf(text, sizeof text, "matmul:in=1x%llux%lldx%lld,units=%lld,dtype=f32",
+			 (unsigned long long)dims_product(in, 0, in->rank - 2),
+			 (long long)in->shape[in->rank - 2], (long long)in->shape[in->rank - 1],
+			 (long long)w->shape[in->rank - 1]);
+		goto spec;
+	}
 	if (matmul) {
 		/* A [..., M, K] times a constant B [K, N]: fc reads A's rows
 		 * against B's columns, as Gemm. */

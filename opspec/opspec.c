@@ -54,7 +54,7 @@ static const struct dmo_opspec_key key_info[KEY_COUNT] = {
 	[KEY_OUT_C] = { "out_c", "a positive integer", "required",
 			"conv2d: the output channels; concat: the channels of the whole output" },
 	[KEY_UNITS] = { "units", "a positive integer", "required",
-			"the output units (fc's output is NxUNITS)" },
+			"the output units (fc's output is NxUNITS; matmul's NxHxWxUNITS)" },
 	[KEY_DTYPE] = { "dtype", "f32, i8, i16, i32 or u8", "f32 (dequantize: i8)",
 			"the element type of the input (and of the output, unless out_dtype)" },
 	[KEY_OUT_DTYPE] = { "out_dtype", "f32, i8, i16, i32 or u8", "i8 (dequantize: f32)",
@@ -141,6 +141,8 @@ static const char *const op_meanings[DMO_OP_COUNT] = {
 	"max(x, y), element by element (f32; the profiled input is x)",
 	"min(x, y), element by element (f32; the profiled input is x)",
 	"the elements left when before/after elements are removed along each axis (any type)",
+	"in's rows of C times matrices C x units, one per N x H (f32; the profiled input is "
+	"in, the matrices a second operand)",
 };
 
 /* Spellings other tools use for a dtype or a padding, and dmo's word. */
@@ -159,7 +161,8 @@ static const char *const op_names[DMO_OP_COUNT] = {
 	"hardsigmoid", "hardswish", "clip", "batchnorm", "resize",
 	"convt", "leakyrelu", "elu", "selu", "exp", "log", "sqrt", "neg", "abs",
 	"reciprocal", "softplus", "erf", "floor", "ceil", "pow", "prelu", "logsoftmax",
-	"reducemax", "reducemin", "reducesum", "max", "min", "slice"
+	"reducemax", "reducemin", "reducesum", "max", "min", "slice",
+	"matmul"
 };
 
 static const char *const dtype_names[DMO_DTYPE_COUNT] = {
@@ -232,6 +235,7 @@ static const struct {
 	[DMO_OP_MAX] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_MIN] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_SLICE] = { ELEMENTWISE_KEYS | BIT(KEY_BEFORE) | BIT(KEY_AFTER), BIT(KEY_IN) },
+	[DMO_OP_MATMUL] = { ELEMENTWISE_KEYS | BIT(KEY_UNITS), BIT(KEY_IN) | BIT(KEY_UNITS) },
 };
 
 const struct dmo_opspec_key *dmo_opspec_key(int key)
@@ -604,6 +608,9 @@ static int check_steps(const struct dmo_opspec *s, char *err, size_t err_len)
 	case DMO_OP_FC:
 		window = (uint64_t)s->in_h * (uint64_t)s->in_w * (uint64_t)s->in_c;
 		break;
+	case DMO_OP_MATMUL:
+		window = (uint64_t)s->in_c;
+		break;
 	default:
 		if (dmo_op_reduce(s->op))
 			window = (uint64_t)s->in_h * (uint64_t)s->in_w;
@@ -681,6 +688,10 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 	case DMO_OP_SLICE:
 		if (resolve_layout(s, err, err_len))
 			return -1;
+		break;
+	case DMO_OP_MATMUL: /* rows of K to rows of units */
+		s->out_h = s->in_h;
+		s->out_w = s->in_w;
 		break;
 	case DMO_OP_RESIZE:
 		/* Always NCHW: in keeps its HxWxC meaning, as for conv2d's
@@ -816,7 +827,7 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 	if (check_mul(&out, (uint64_t)s->out_n) || check_mul(&out, (uint64_t)s->out_h) ||
 	    check_mul(&out, (uint64_t)s->out_w) || check_mul(&out, (uint64_t)s->out_c))
 		return dmo_errf(err, err_len, "output buffer exceeds 4 GiB (check '%s')",
-			    s->op == DMO_OP_FC ? "units" :
+			    s->op == DMO_OP_FC || s->op == DMO_OP_MATMUL ? "units" :
 			    s->op == DMO_OP_CONV2D || s->op == DMO_OP_CONVT ? "out_c" :
 			    s->op == DMO_OP_DWCONV2D ? "mult" :
 			    s->op == DMO_OP_PAD ? "before'/'after" :
@@ -965,6 +976,9 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 				s->op == DMO_OP_QUANTIZE || s->op == DMO_OP_DEQUANTIZE
 					? dmo_dtype_name(s->out_dtype) : "", axis);
 	}
+	if (s->op == DMO_OP_MATMUL)
+		return snprintf(buf, len, "matmul:in=%dx%dx%dx%d,units=%d,dtype=%s", s->batch,
+				s->in_h, s->in_w, s->in_c, s->out_c, dmo_dtype_name(s->dtype));
 	if (s->op == DMO_OP_PAD || s->op == DMO_OP_SLICE)
 		return snprintf(buf, len, "%s:in=%dx%dx%dx%d,before=%dx%dx%dx%d,after=%dx%dx%dx%d,dtype=%s",
 				dmo_op_name(s->op), s->batch, s->in_h, s->in_w, s->in_c, s->before[0],
@@ -1046,6 +1060,7 @@ const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec)
 	enum dmo_dtype in = spec->dtype, out = spec->out_dtype;
 
 	if (dmo_op_onnx_elementwise(spec->op) || spec->op == DMO_OP_LOGSOFTMAX ||
+	    spec->op == DMO_OP_MATMUL ||
 	    (dmo_op_reduce(spec->op) && spec->op != DMO_OP_MEAN) ||
 	    (spec->op == DMO_OP_SOFTMAX && spec->axis != 3))
 		return in == DMO_F32 ? NULL : "f32";

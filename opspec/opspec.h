@@ -73,6 +73,9 @@ enum dmo_op {
 	DMO_OP_MIN,
 	/* ONNX's Slice with steps 1 (any type, flat order; docs/kernels.md). */
 	DMO_OP_SLICE,
+	/* ONNX's MatMul of two activations (f32; docs/kernels.md): in's
+	 * rows times a second operand of in_h matrices K x units. */
+	DMO_OP_MATMUL,
 	DMO_OP_COUNT
 };
 

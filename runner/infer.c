@@ -21,6 +21,7 @@ static const char *const op_names[DMO_NET_OP_COUNT] = {
 	"softmax", "logistic", "mean", "reshape", "pad", "transpose", "concatenation",
 	"quantize", "dequantize", "tanh", "sub", "div", "hardsigmoid", "hardswish", "clip",
 	"batchnorm", "resize", "convt", "shape-only", "unary", "prelu", "max", "min", "slice",
+	"matmul",
 };
 
 const char *dmo_net_op_name(enum dmo_net_op op)
@@ -643,6 +644,31 @@ static int run_onnx_elementwise(struct ctx *c)
 	return rc ? fail(c, "the kernel rejected its parameters") : 0;
 }
 
+/* ONNX's MatMul of two float32 activations: A [..., M, K] times B [..., K,
+ * N], the batch dims equal (the reader refused others). */
+static int run_matmul(struct ctx *c)
+{
+	const struct dmo_net_tensor *a = operand(c, 0), *b = operand(c, 1), *out = result(c);
+
+	if (!a || !b || !out)
+		return fail(c, "missing operand");
+	if (a->dtype != DMO_NET_F32 || b->dtype != DMO_NET_F32 || out->dtype != DMO_NET_F32)
+		return fail(c, "only float32 is supported");
+	if (a->rank < 2 || b->rank != a->rank || b->dims[a->rank - 2] != a->dims[a->rank - 1])
+		return fail(c, "A and B are not [..., M, K] and [..., K, N]");
+	const int M = a->dims[a->rank - 2], K = a->dims[a->rank - 1], N = b->dims[a->rank - 1];
+	uint64_t batches = elems(a) / ((uint64_t)M * K);
+
+	if (batches > INT32_MAX || elems(b) != batches * K * N || elems(out) != batches * M * N)
+		return fail(c, "the batch dims of A, B and the output differ");
+	c->p = (struct dk_params){ .batch = 1, .in_h = (int)batches, .in_w = M, .in_c = K,
+				   .out_h = (int)batches, .out_w = M, .out_c = N };
+	if (!c->arena)
+		return 0;
+	return dk_matmul_f32(&c->p, at(c, a), at(c, b), at(c, out), NULL)
+		       ? fail(c, "the kernel rejected its parameters") : 0;
+}
+
 static int run_layout(struct ctx *c)
 {
 	const struct dmo_net_step *s = c->step;
@@ -941,6 +967,9 @@ static int prepare_step(struct ctx *c)
 		break;
 	case DMO_NET_CONVT:
 		rc = run_convt(c);
+		break;
+	case DMO_NET_MATMUL:
+		rc = run_matmul(c);
 		break;
 	case DMO_NET_RELU:
 	case DMO_NET_RELU6:

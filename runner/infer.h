@@ -71,6 +71,9 @@ enum dmo_net_op {
 	 * type); the elements removed before and after along each axis in
 	 * pad_before, pad_after */
 	DMO_NET_SLICE,
+	/* ONNX's MatMul of two f32 activations: A [..., M, K], B [..., K, N]
+	 * of the same batch dims (dk_matmul_f32) */
+	DMO_NET_MATMUL,
 	DMO_NET_OP_COUNT
 };
 

@@ -588,6 +588,8 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net,
 		 * (unmapped() refused a layer without one). */
 		if (l->op.op == DMO_OP_DWCONV2D)
 			s->op = DMO_NET_DWCONV2D;
+		if (l->op.op == DMO_OP_MATMUL)
+			s->op = DMO_NET_MATMUL;
 		/* Reshape's shape operand is the output's shape, known. */
 		if (s->op == DMO_NET_RESHAPE)
 			s->n_inputs = 1;

@@ -17,7 +17,7 @@ struct dmo_op_run {
 	void *filter; /* conv2d, dwconv2d, fc */
 	void *bias;   /* same ops: float, int32 (i8) or int64 (i16) */
 	void *in2;    /* add, mul: the prepared second operand; concat: the
-		       * inputs after the profiled one */
+		       * inputs after the profiled one; matmul: B */
 	void *in_before; /* concat: the inputs before the profiled one */
 	int64_t pad_value; /* pad: the border element (i8: the zero point) */
 };
@@ -309,6 +309,15 @@ struct dmo_op_run *dmo_op_prepare(const struct dmo_opspec *spec, char *err,
 	case DMO_OP_CONCAT:
 		ok = make_concat_inputs(r, &state) == 0;
 		break;
+	case DMO_OP_MATMUL: { /* B: a K x units matrix per N x H */
+		uint64_t n = (uint64_t)spec->batch * spec->in_h * spec->in_c * spec->out_c;
+
+		r->in2 = alloc_elems(n, sizeof(float));
+		if (r->in2 != NULL)
+			fill_values(r->in2, n, sizeof(float), 1, &state);
+		ok = r->in2 != NULL;
+		break;
+	}
 	case DMO_OP_PAD:
 		r->pad_value = spec->dtype == DMO_I8 ? r->params.q.out_zero : 0;
 		break;
@@ -476,6 +485,8 @@ static int call_kernel(const struct dmo_op_run *r, const void *in, const void *i
 		return dt == DMO_F32 ? dk_binary_bcast_f32(op, &shape, &shape, in, &shape, in2, out, t)
 				     : -1;
 	}
+	case DMO_OP_MATMUL:
+		return dt == DMO_F32 ? dk_matmul_f32(p, in, in2, out, t) : -1;
 	case DMO_OP_HARDSIGMOID:
 		return dt == DMO_F32 ? dk_hardsigmoid_f32(p, in, out, t) : -1;
 	case DMO_OP_HARDSWISH:

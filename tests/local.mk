@@ -145,6 +145,8 @@ TESTS += tests/layout_ops_tool.sh tests/nchw_ops_tool.sh tests/onnx_ew_tool.sh t
 EXTRA_DIST += tests/layout_ops_tool.sh tests/nchw_ops_tool.sh tests/onnx_ew_tool.sh tests/onnx_ort_ew.sh tests/resize_tool.sh tests/onnx_ort_resize.sh tests/onnx_ort_unary.sh
 TESTS += tests/convt_tool.sh tests/onnx_ort_convt.sh tests/slice_tool.sh tests/onnx_ort_slice.sh
 EXTRA_DIST += tests/convt_tool.sh tests/onnx_ort_convt.sh tests/slice_tool.sh tests/onnx_ort_slice.sh
+TESTS += tests/matmul_tool.sh tests/onnx_ort_matmul.sh
+EXTRA_DIST += tests/matmul_tool.sh tests/onnx_ort_matmul.sh
 # Grouped Conv, asymmetric padding and ceil_mode (formulas.md 3.9, 3.10).
 TESTS += tests/onnx_ort_conv_forms.sh
 EXTRA_DIST += tests/onnx_ort_conv_forms.sh

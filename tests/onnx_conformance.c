@@ -298,11 +298,11 @@ static int run_case(const char *dir, const struct dmo_model *m, float **out, siz
 		rc = run_flat(dir, m, x.v, y);
 		break;
 	default:
-		/* ConvTranspose's weights may be a graph input too; Pow's
-		 * exponent, the reductions' axes and LogSoftmax's axis are
-		 * the net's. */
+		/* ConvTranspose's weights may be a graph input too, as a
+		 * MatMul's B; Pow's exponent, the reductions' axes and
+		 * LogSoftmax's axis are the net's. */
 		if (dmo_op_onnx_elementwise(s->op) || s->op == DMO_OP_CONVT || dmo_op_reduce(s->op) ||
-		    s->op == DMO_OP_LOGSOFTMAX || s->op == DMO_OP_RESHAPE) {
+		    s->op == DMO_OP_LOGSOFTMAX || s->op == DMO_OP_RESHAPE || s->op == DMO_OP_MATMUL) {
 			rc = run_net(dir, m, y);
 			break;
 		}

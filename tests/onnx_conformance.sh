@@ -49,7 +49,7 @@ expect_eq "onnx_conformance exit status" 0 "$status"
 # all would pass vacuously).
 for op in conv2d dwconv2d maxpool avgpool fc relu add mul concat pad mean softmax tanh sub div \
 	  hardsigmoid hardswish clip batchnorm convt leakyrelu elu selu exp log sqrt neg abs reciprocal \
-	  softplus erf floor ceil prelu reshape logsoftmax reducemax reducemin reducesum max min; do
+	  softplus erf floor ceil prelu reshape logsoftmax reducemax reducemin reducesum max min matmul; do
 	grep -q "^pass .* $op:" "$WORK/out" && echo "ok: $op cases pass" || fail "no passing $op case"
 done
 # The layout-free ops read with op specs over the stored dims (no expected

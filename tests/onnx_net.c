@@ -1,5 +1,5 @@
 /* onnx_net.c [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|--unary|--conv-forms|
- * --qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8|--split] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
+ * --qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8|--split|--matmul|--matmul-bcast] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
  * ONNX file (opset 13, every weight an initializer, every intermediate
  * shape in value_info) and one input for it, for the ONNX end-to-end tests:
  * dmo infer against ONNX Runtime, plan --verify with its real weights, run
@@ -123,7 +123,14 @@
  *   -> Split (axis -3, split [3, 5] a constant input, opset 13) = s0, s1
  *   -> Relu(s1) = r -> Concat(s0, r; axis 1) = cat 1x8x6x6
  *   -> Split (axis 1, num_outputs 3, opset 18: 3, 3 and the last 2) = u0,
- *   u1, u2 -> Concat(u2, u0, u1; axis 1) = y 1x8x6x6 */
+ *   u1, u2 -> Concat(u2, u0, u1; axis 1) = y 1x8x6x6
+ *
+ * --matmul writes ONNX's MatMul of two activations (kernels_matmul.c):
+ * x 1x3x6x6 -> Conv 3x3 pads 1 -> Relu -> Reshape a 4x6x6, and x -> Conv
+ * 1x1 -> Reshape kk 4x6x6; s = MatMul(a, kk) (batched, 4 matrices) ->
+ * Reshape f 24x6; a -> Reshape e 6x24; y = MatMul(f, e) 24x24 (2-D, K < N).
+ * --matmul-bcast the same but y = MatMul(s, e) 4x6x24: e's batch dims
+ * broadcast, which dmo refuses naming the node. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -898,6 +905,58 @@ static size_t split(void)
 	return 3 * 6 * 6;
 }
 
+/* ---- --matmul: MatMul of two activations ---- */
+
+/* The --matmul model, or with BROADCAST the --matmul-bcast one, whose
+ * last MatMul reads s 4x6x6 times e 6x24 (a batch dim broadcast, into y
+ * 4x6x24); returns as cnn(). */
+static size_t matmul(int broadcast)
+{
+	static const int64_t d_x[] = { 1, 3, 6, 6 }, d_w1[] = { 4, 3, 3, 3 }, d_w2[] = { 4, 3, 1, 1 },
+			     d_c[] = { 1, 4, 6, 6 }, d_3[] = { 4, 6, 6 }, d_f[] = { 24, 6 },
+			     d_e[] = { 6, 24 }, d_y[] = { 24, 24 }, d_yb[] = { 4, 6, 24 };
+	static char *in_c[] = { "x", "w1", NULL }, *in_k[] = { "x", "w2", NULL },
+		    *in_r[] = { "c", NULL }, *in_a[] = { "r", "to_3", NULL },
+		    *in_kk[] = { "k", "to_3", NULL }, *in_s[] = { "a", "kk", NULL },
+		    *in_f[] = { "s", "to_f", NULL }, *in_e[] = { "a", "to_e", NULL },
+		    *in_y[] = { "f", "e", NULL }, *in_yb[] = { "s", "e", NULL };
+	/* Reshape's shapes (int64 constants) and the intermediates' value_info. */
+	static const struct {
+		char *name;
+		int rank;
+		const int64_t *d;
+	} shapes[] = { { "to_3", 3, d_3 }, { "to_f", 2, d_f }, { "to_e", 2, d_e } },
+	  mids[] = { { "c", 4, d_c }, { "k", 4, d_c }, { "r", 4, d_c }, { "a", 3, d_3 },
+		     { "kk", 3, d_3 }, { "s", 3, d_3 }, { "f", 2, d_f }, { "e", 2, d_e } };
+	static int64_t shape_dims[3];
+	size_t k;
+
+	weights("w1", 4, d_w1);
+	weights("w2", 4, d_w2);
+	for (k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+		shape_dims[k] = shapes[k].rank;
+		constant(shapes[k].name, 1, &shape_dims[k], ONNX__TENSOR_PROTO__DATA_TYPE__INT64,
+			 shapes[k].d, (size_t)shapes[k].rank * sizeof shapes[k].d[0]);
+	}
+	/* s: batched, 4 matrices 6 x 6 times 4 matrices 6 x 6; y: 2-D, K <
+	 * N, 24 x 6 times 6 x 24 (or the broadcast one). */
+	const struct {
+		char *op, **in, *out;
+	} steps[] = { { "Conv", in_k, "k" },	  { "Relu", in_r, "r" },
+		      { "Reshape", in_a, "a" },	  { "Reshape", in_kk, "kk" },
+		      { "MatMul", in_s, "s" },	  { "Reshape", in_f, "f" },
+		      { "Reshape", in_e, "e" },	  { "MatMul", broadcast ? in_yb : in_y, "y" } };
+
+	node("Conv", in_c, "c", attr_ints("pads", 1, 1, 4), NULL, NULL);
+	for (k = 0; k < sizeof steps / sizeof steps[0]; k++)
+		node(steps[k].op, steps[k].in, steps[k].out, NULL, NULL, NULL);
+	input_list[0] = value_info("x", 4, d_x);
+	output_list[0] = broadcast ? value_info("y", 3, d_yb) : value_info("y", 2, d_y);
+	for (k = 0; k < sizeof mids / sizeof mids[0]; k++)
+		info_list[k] = value_info(mids[k].name, mids[k].rank, mids[k].d);
+	return 3 * 6 * 6;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc == 4 ? argv[1] : "";
@@ -908,14 +967,15 @@ int main(int argc, char **argv)
 	int is_forms = !strcmp(mode, "--conv-forms"), is_qgroup = !strcmp(mode, "--qlinear-grouped");
 	int is_qdq_u8 = !strcmp(mode, "--qdq-u8"), is_qdq_pc = !strcmp(mode, "--qdq-perchannel");
 	int is_qdq_i8 = !strcmp(mode, "--qdq-i8"), is_split = !strcmp(mode, "--split");
+	int is_matmul = !strcmp(mode, "--matmul"), is_matmul_bcast = !strcmp(mode, "--matmul-bcast");
 
 	if ((argc != 3 && argc != 4) ||
 	    (argc == 4 && !is_ops && !is_qdq && !is_qlinear && !is_qlinear_i8 && !is_ew && !is_resize &&
 	     !is_convt && !is_unary && !is_forms && !is_qgroup && !is_qdq_u8 && !is_qdq_pc && !is_qdq_i8 &&
-	     !is_split)) {
+	     !is_split && !is_matmul && !is_matmul_bcast)) {
 		fprintf(stderr, "usage: onnx_net [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|"
 				"--unary|--conv-forms|--qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8|"
-				"--split] "
+				"--split|--matmul|--matmul-bcast] "
 				"MODEL.onnx INPUT.bin\n");
 		return 2;
 	}
@@ -927,6 +987,7 @@ int main(int argc, char **argv)
 		   : is_convt ? transposed()
 		   : is_unary ? unary()
 		   : is_split ? split()
+		   : is_matmul || is_matmul_bcast ? matmul(is_matmul_bcast)
 		   : is_qdq_u8 || is_qdq_pc || is_qdq_i8 ? qdq_net(is_qdq_i8, !is_qdq_u8)
 		   : is_ops || is_qdq ? ops(is_qdq)
 		   : is_qlinear || is_qlinear_i8 ? qlinear(is_qlinear_i8) : cnn();

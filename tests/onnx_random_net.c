@@ -22,7 +22,8 @@
  * GlobalMaxPool, ConvTranspose (pads, auto_pad, output_shape,
  * output_padding, dilations, groups), Slice (steps 1), Gather of a
  * constant scalar index or consecutive indices, Split into two parts
- * (then Concat of them swapped); then Flatten or Reshape
+ * (then Concat of them swapped), MatMul by a constant or of two
+ * activations (X times X reshaped); then Flatten or Reshape
  * into Gemm (transA, transB,
  * alpha, beta, C) or MatMul by a constant, maybe Softmax, maybe a final
  * QuantizeLinear (an int8 or uint8 output, compared byte for byte).  The opset is
@@ -738,9 +739,31 @@ static struct value more_ops(const struct value *x)
 	return y;
 }
 
-/* MatMul of the 4-D X by a constant [W, N]: rows of its last axis. */
+/* MatMul of two activations: the 4-D X [1, C, H, W] times X reshaped to
+ * [1, C, W, H] (the same batch dims, transpose-free), into [1, C, H, H]. */
+static struct value matmul_activations(const struct value *x)
+{
+	int64_t shape[4] = { x->d[0], x->d[1], x->d[3], x->d[2] };
+	struct value b = { fresh("t"), 4, { shape[0], shape[1], shape[2], shape[3] } }, y = *x;
+	const char *in_b[] = { x->name, int64s(shape, 4), NULL }, *in[] = { x->name, b.name, NULL };
+
+	node("Reshape", in_b, b.name, NULL);
+	maybe_info(&b, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	y.name = fresh("t");
+	y.d[3] = x->d[2];
+	node("MatMul", in, y.name, NULL);
+	say(" MatMul(x, x as %lldx%lld)", (long long)shape[2], (long long)shape[3]);
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
+/* MatMul of the 4-D X by a constant [W, N]: rows of its last axis; a
+ * third of the time by an activation instead (matmul_activations). */
 static struct value matmul(const struct value *x)
 {
+	if (pick(3) == 0)
+		return matmul_activations(x);
+
 	int64_t wd[2] = { x->d[3], 1 + pick(6) };
 	struct value y = *x;
 	const char *in[] = { x->name, weights(2, wd), NULL };

@@ -216,6 +216,16 @@ static uint64_t oracle_os(const struct dmo_opspec *s)
 		}
 		break;
 	}
+	case DMO_OP_MATMUL: { /* dk_matmul_f32: row r's K values for each column */
+		uint64_t rows = n / (uint64_t)s->in_c;
+		for (uint64_t r = 0; r < rows; r++)
+		for (int col = 0; col < s->out_c; col++) {
+			for (int d = 0; d < s->in_c; d++)
+				rd(&o, r * (uint64_t)s->in_c + (uint64_t)d);
+			wr(&o, e++);
+		}
+		break;
+	}
 	case DMO_OP_RESHAPE: /* byte by byte */
 		o.es = o.oes = 1;
 		for (uint64_t i = 0; i < dmo_opspec_in_bytes(s); i++) {
@@ -327,6 +337,8 @@ static const char *const small[] = {
 	"leakyrelu:in=2x3x4", "erf:in=3x3x2", "pow:in=2x2x3", "prelu:in=2x3x4", "softmax:in=2x3x4x5,axis=1",
 	"logsoftmax:in=2x3x4", "logsoftmax:in=3x4x2,axis=0", "reducemax:in=2x4x3x5", "reducesum:in=3x5x1x2",
 	"max:in=2x3x4", "min:in=3x3x2",
+	"matmul:in=1x1x3x4,units=5", "matmul:in=2x3x4x5,units=7", "matmul:in=1x2x3x6,units=2",
+	"matmul:in=1x1x4x3,units=1", "matmul:in=1x1x1x3,units=1", "matmul:in=1x1x1x2,units=6",
 	"convt:in=2x3x4x5,k=2,stride=2,out_c=3,layout=nchw", "convt:in=3x2x2,k=3x2,stride=2x1,out_c=6,layout=nchw",
 	"convt:in=2x3x4x10,k=3,stride=2,pad=1x1,out_pad=1x1,group=2,out_c=2,layout=nchw", "mean:in=2x4x3x5", "mean:in=3x3x1", "quantize:in=3x3x3",
 	"dequantize:in=3x3x3", "quantize:in=2x2x2,dtype=i16,out_dtype=i8",
@@ -482,7 +494,7 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 					   "resize", "convt", "leakyrelu", "elu", "selu", "exp", "log",
 					   "sqrt", "neg", "abs", "reciprocal", "softplus", "erf", "floor",
 					   "ceil", "pow", "prelu", "logsoftmax", "reducemax", "reducemin",
-					   "reducesum", "max", "min", "slice" };
+					   "reducesum", "max", "min", "slice", "matmul" };
 	static const char *const dtypes[] = { "f32", "i8", "i16", "i32" };
 	unsigned k = rnd(st, 0, sizeof ops / sizeof ops[0] - 1);
 	const char *op = ops[k];
@@ -539,6 +551,9 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 	else if (!strcmp(op, "quantize") || !strcmp(op, "dequantize"))
 		snprintf(buf, len, "%s:in=%ux%ux%ux%u,dtype=%s,out_dtype=%s", op, n, h, w, c, dt,
 			 dtypes[rnd(st, 0, 3)]);
+	else if (!strcmp(op, "matmul")) /* B's rows K: in's C */
+		snprintf(buf, len, "matmul:in=%ux%ux%ux%u,units=%u,dtype=f32", n, rnd(st, 1, 3), h,
+			 rnd(st, 1, 24), rnd(st, 1, 24));
 	else if (!strcmp(op, "slice"))
 		snprintf(buf, len, "slice:in=%ux%ux%ux%u,before=%ux%ux%ux%u,after=%ux%ux%ux%u,dtype=%s",
 			 n, h, w, c, rnd(st, 0, n - 1), rnd(st, 0, (h - 1) / 2), rnd(st, 0, (w - 1) / 2),

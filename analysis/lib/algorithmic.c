@@ -69,6 +69,18 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 		g->trans_a = s->trans_a;
 		break;
 	}
+	case DMO_OP_MATMUL: {
+		/* dk_matmul_f32 walks A's rows as fc walks its batch: row r's
+		 * K elements, then each of the units columns (B is a second
+		 * operand, never the profiled input). */
+		uint64_t rows = (uint64_t)s->batch * s->in_h * s->in_w;
+		g->kind = DMO_GEOM_CONV;
+		g->batch = g->out_batch = rows > INT_MAX ? 0 : (int)rows; /* rejected below */
+		g->in_c = s->in_c;
+		g->out_c = s->out_c;
+		g->matmul = 1;
+		break;
+	}
 	case DMO_OP_CONV2D:
 	case DMO_OP_DWCONV2D:
 	case DMO_OP_MAXPOOL:
@@ -172,7 +184,7 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 		g->in_h = g->out_h = s->batch * s->in_h;
 		g->groups = 1;
 	}
-	if (g->elem_size == 0 || g->out_elem_size == 0 || g->in_c <= 0 || g->out_batch <= 0 || g->out_h <= 0 || g->out_w <= 0 ||
+	if (g->elem_size == 0 || g->out_elem_size == 0 || g->in_c <= 0 || g->batch <= 0 || g->out_batch <= 0 || g->out_h <= 0 || g->out_w <= 0 ||
 	    g->out_c <= 0 || g->k_h <= 0 || g->k_w <= 0 || g->stride_h <= 0 ||
 	    g->stride_w <= 0 || g->dil_h <= 0 || g->dil_w <= 0 || g->mult <= 0 ||
 	    (g->kind == DMO_GEOM_DEPTH && g->out_c != g->in_c * g->mult) ||

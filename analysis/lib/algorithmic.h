@@ -63,6 +63,8 @@ struct dmo_geom {
 	int scale_h, scale_w;   /* NEAREST: output rows (columns) per input row (column) */
 	int trans_a;            /* CONV (fc): the input is K rows of batch, row b
 				 * reading column b */
+	int matmul;             /* CONV: matmul's rows (batch) of in_c, exact
+				 * closed form of formulas.md 4.11 */
 };
 
 /* Fill *G from a parsed spec.  Returns 0, or -1 (errno EINVAL) when the spec

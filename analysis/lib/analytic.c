@@ -102,6 +102,21 @@ static i128 planes_raw(const struct dmo_geom *g)
 	return (i128)dmo_geom_out_bytes(g) + (i128)g->elem_size * sum;
 }
 
+/* 4.11: matmul, R rows of K times K x N.  Output element t = r N + n
+ * reads A from r K on: OB + es * min over t >= 1 of (r (K - N) - n), the
+ * minimum of a sum of a term in r and one in n over the box less t = 0. */
+static i128 matmul_raw(const struct dmo_geom *g)
+{
+	const i128 R = g->batch, K = g->in_c, N = g->out_c, es = (i128)g->elem_size;
+	const i128 ob = (i128)dmo_geom_out_bytes(g), ib = (i128)dmo_geom_in_bytes(g);
+
+	if (R * N == 1) /* no element t >= 1 reads */
+		return ib < ob ? ib : ob;
+	if (N == 1) /* rows r >= 1: r (K - 1) >= 0, least at r = 1 */
+		return ob + es * (K - 1);
+	return ob + es * ((K < N ? (R - 1) * (K - N) : 0) - (N - 1));
+}
+
 int dmo_analytic_geom(const struct dmo_geom *g, struct dmo_analytic_result *res)
 {
 	switch (g->kind) {
@@ -130,6 +145,10 @@ int dmo_analytic_geom(const struct dmo_geom *g, struct dmo_analytic_result *res)
 		 * b reads element b first; the last element attains it). */
 		if (g->trans_a) {
 			closed_form(g, (i128)g->elem_size * g->batch, 1, res);
+			return 0;
+		}
+		if (g->matmul) {
+			closed_form(g, matmul_raw(g), 1, res);
 			return 0;
 		}
 		break;

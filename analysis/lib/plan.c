@@ -354,14 +354,15 @@ static int build_graph(const struct dmo_model *model, const uint64_t *os,
 		const struct dmo_model_layer *layer = &model->layers[l];
 		struct dmo_plan_layer *pl = &p->layers[l];
 		/* The runner takes a second operand for add/mul/sub/div (of
-		 * the input's shape: one that broadcasts is not fed), and for
-		 * a concat of two tensors its other input. */
+		 * the input's shape: one that broadcasts is not fed), for
+		 * a concat of two tensors its other input, and matmul's B. */
 		int binary = layer->supported &&
 			     ((dmo_op_binary(layer->op.op) && layer->n_act_in > 1 &&
 			       model->tensors[layer->act_in[1]].bytes ==
 				       model->tensors[layer->act_in[0]].bytes) ||
 			      (layer->op.op == DMO_OP_CONCAT && layer->op.before[3] == 0 &&
-			       layer->n_act_in == 2));
+			       layer->n_act_in == 2) ||
+			      (layer->op.op == DMO_OP_MATMUL && layer->n_act_in == 2));
 		int reread = 0;
 
 		pl->in = layer->n_act_in ? plan_of[layer->act_in[0]] : -1;

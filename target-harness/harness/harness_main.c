@@ -305,10 +305,12 @@ static int run_model(const struct dmo_model *model, const struct harness_options
 	for (size_t l = 0; l < model->n_layers && rc == 0; l++) {
 		const struct dmo_model_layer *layer = &model->layers[l];
 		/* A second operand that broadcasts is smaller than the
-		 * runner's (the input's shape): it gets the input's bytes. */
-		int binary = dmo_op_binary(layer->op.op) && layer->n_act_in > 1 &&
-			     model->tensors[layer->act_in[1]].bytes ==
-				     model->tensors[layer->act_in[0]].bytes;
+		 * runner's (the input's shape): it gets the input's bytes.
+		 * matmul's B is fed as it is. */
+		int binary = (dmo_op_binary(layer->op.op) && layer->n_act_in > 1 &&
+			      model->tensors[layer->act_in[1]].bytes ==
+				      model->tensors[layer->act_in[0]].bytes) ||
+			     (layer->op.op == DMO_OP_MATMUL && layer->n_act_in == 2);
 
 		if (!layer->supported) {
 			for (size_t k = 0; k < layer->n_results; k++)

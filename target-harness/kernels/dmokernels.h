@@ -428,6 +428,12 @@ int dk_pad(const struct dk_shape *in_shape, const int *before, const int *after,
  * Slice copies them. */
 int dk_slice(const struct dk_shape *in_shape, const int *start, const int *size, size_t elem,
 	     const void *in, void *out, const struct dk_thread *t);
+/* ONNX's MatMul of two activations: A, batch x in_h matrices of in_w rows of
+ * in_c values, times B, one in_c x out_c matrix per matrix of A; out
+ * batch x in_h x in_w x out_c.  Output elements in flat order, each reading
+ * its A row and B column, k ascending, then written (kernels_matmul.c). */
+int dk_matmul_f32(const struct dk_params *p, const float *a, const float *b, float *out,
+		  const struct dk_thread *t);
 /* out dims[i] = in dims[perm[i]]. */
 int dk_transpose(const struct dk_shape *in_shape, const int *perm, size_t elem,
 		 const void *in, void *out, const struct dk_thread *t);
