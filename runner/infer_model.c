@@ -67,6 +67,7 @@ static const struct op_of_name onnx_ops[] = {
 	{ "Min", DMO_NET_MIN },
 	{ "Slice", DMO_NET_SLICE },         { "Gather", DMO_NET_SLICE },
 	{ "Split", DMO_NET_SLICE }, /* a layer per output (model_onnx.c) */
+	{ "Mean", DMO_NET_ADD }, /* a layer per pass, the last a scale */
 	{ NULL, DMO_NET_OP_COUNT },
 };
 
@@ -459,6 +460,7 @@ static int onnx_options(const struct dmo_model *model, size_t i, struct dmo_net 
 		return 0;
 	case DMO_NET_SUB:
 	case DMO_NET_DIV:
+	case DMO_NET_POW:
 		s->commuted = dmo_model_onnx_commuted(model, i);
 		return 0;
 	case DMO_NET_HARDSIGMOID:
@@ -510,6 +512,8 @@ static int onnx_options(const struct dmo_model *model, size_t i, struct dmo_net 
 						       : l->op.op == DMO_OP_SELU ? 1.67326319217681884765625 : 1.0);
 		s->gamma = (float)dmo_model_onnx_float(model, i, "gamma", 1.05070102214813232421875);
 		s->exponent = scalar_operand(net, s, 1, 1);
+		if (l->op.op == DMO_OP_SCALE) /* as ONNX Runtime: 1 / n in float */
+			s->alpha = 1.0f / (float)dmo_model_onnx_inputs(model, i);
 		s->n_inputs = 1;
 		return 0;
 	case DMO_NET_QUANTIZE:
@@ -590,6 +594,11 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net,
 			s->op = DMO_NET_DWCONV2D;
 		if (l->op.op == DMO_OP_MATMUL)
 			s->op = DMO_NET_MATMUL;
+		/* ONNX's variadic ops: one operand's copy, Mean's last pass;
+		 * Pow by a tensor. */
+		if (l->op.op == DMO_OP_RESHAPE || l->op.op == DMO_OP_SCALE || l->op.op == DMO_OP_POWT)
+			s->op = l->op.op == DMO_OP_RESHAPE ? DMO_NET_RESHAPE
+				: l->op.op == DMO_OP_SCALE ? DMO_NET_UNARY : DMO_NET_POW;
 		/* Reshape's shape operand is the output's shape, known. */
 		if (s->op == DMO_NET_RESHAPE)
 			s->n_inputs = 1;
