@@ -264,7 +264,8 @@ static int run_windowed(struct ctx *c)
 				    (unsigned long long)(batch * (uint64_t)filter->dims[0]));
 		c->p = (struct dk_params){ .batch = (int)batch, .in_h = 1, .in_w = 1,
 					   .in_c = filter->dims[1], .out_h = 1, .out_w = 1,
-					   .out_c = filter->dims[0], .trans_a = s->trans_a };
+					   .out_c = filter->dims[0], .trans_a = s->trans_a,
+					   .bias_per_output = s->bias_per_output };
 	} else {
 		/* The axes of C, H and W in the tensors, and of the window and
 		 * of the channels (conv's input, dwconv's output) in the filter:
@@ -326,9 +327,9 @@ static int run_windowed(struct ctx *c)
 			       "dequantize their weights first)");
 	if (bias && bias->dtype != (in->dtype == DMO_NET_F32 ? DMO_NET_F32 : DMO_NET_I32))
 		return fail(c, "bias must be %s", in->dtype == DMO_NET_F32 ? "float32" : "int32");
-	if (bias && elems(bias) != (uint64_t)c->p.out_c)
-		return fail(c, "bias has %llu elements for %d channels", (unsigned long long)elems(bias),
-			    c->p.out_c);
+	if (bias && elems(bias) != (uint64_t)c->p.out_c * (c->p.bias_per_output ? c->p.batch : 1))
+		return fail(c, "bias has %llu elements for %d channels%s", (unsigned long long)elems(bias),
+			    c->p.out_c, c->p.bias_per_output ? " of each row" : "");
 	if (pool) {
 		if (is_quantized_type(in->dtype)) {
 			if (need_quant(c, in, "input") || need_quant(c, out, "output"))

@@ -162,6 +162,9 @@ struct dmo_net_step {
 	/* fc: the input is stored transposed (ONNX's Gemm transA), K rows of
 	 * the batch. */
 	int trans_a;
+	/* fc: the bias is one value per output element (ONNX's Gemm with a
+	 * matrix C, broadcast and scaled by the reader). */
+	int bias_per_output;
 };
 
 struct dmo_net {

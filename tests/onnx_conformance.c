@@ -265,21 +265,24 @@ static int run_case(const char *dir, const struct dmo_model *m, float **out, siz
 		int units = s->out_c, k = s->in_c;
 
 		/* alpha and beta scale the weights and the bias before the
-		 * kernel runs; a bias per row is not a kernel's bias. */
-		if (b.v && b.n != 1 && b.n != (size_t)units) {
-			*why = "bias per output row (C is M x N), not per unit";
-			rc = 1;
-			goto done;
-		}
+		 * kernel runs; C broadcasts to M x N (rows CM, columns CN), a C
+		 * of M > 1 rows one value per output element. */
+		size_t cn = b.rank >= 1 ? (size_t)b.dims[b.rank - 1] : 1;
+		size_t cm = b.rank >= 2 ? (size_t)b.dims[b.rank - 2] : 1;
+		p.bias_per_output = cm > 1;
 		filter = malloc(sizeof *filter * (size_t)units * k + 1);
 		for (int u = 0; u < units; u++)
 			for (int d = 0; d < k; d++)
 				filter[(size_t)u * k + d] =
 					alpha * (trans_b ? w.v[(size_t)u * k + d] : w.v[(size_t)d * units + u]);
 		if (b.v) {
-			bias = malloc(sizeof *bias * (size_t)units);
-			for (int u = 0; u < units; u++)
-				bias[u] = beta * b.v[b.n == 1 ? 0 : u];
+			size_t rows = cm > 1 ? (size_t)p.batch : 1;
+
+			bias = malloc(sizeof *bias * rows * (size_t)units);
+			for (size_t r = 0; r < rows; r++)
+				for (size_t u = 0; u < (size_t)units; u++)
+					bias[r * (size_t)units + u] =
+						beta * b.v[(cm > 1 ? r * cn : 0) + (cn > 1 ? u : 0)];
 		}
 		rc = dk_fc_f32(&p, x.v, filter, bias, y, NULL);
 		break;

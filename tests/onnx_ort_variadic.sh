@@ -1,7 +1,8 @@
 #!/bin/sh
 # onnx_ort_variadic.sh - ONNX's Sum, Max, Min and Mean of any number of
 # operands (a layer per pass of ONNX Runtime's, Mean's last pass `scale`)
-# and Pow by an exponent tensor (`powt`), docs/formulas.md 4.13:
+# and Pow by an exponent tensor (`powt`), and Gemm's matrix C,
+# docs/formulas.md 4.13:
 #  - scale and powt join the three-way cross-check (three_ways, lib.sh:
 #    tool O_s = brute force on the recorded events = algorithmic replay,
 #    analytic exact, native runs overlapped by O_s bit for bit), and
@@ -20,6 +21,8 @@
 #    bit for bit with its real weights, `dmo run --model` profiles its 17
 #    layers with exact = algorithmic = analytic, and under a full trace
 #    every pass's O_s equals the brute force on its events and 4.13's OB;
+#  - Gemm with a matrix C (ONNX's test_gemm_default_matrix_bias, B and C
+#    made initializers): dmo infer = ONNX Runtime, plan --verify;
 #  - the forms still refused name the node and why (exit 2).
 # Skipped (77) without node and onnxruntime-node or libonnx-testdata.
 . "$top_srcdir/tests/lib.sh"
@@ -64,6 +67,13 @@ for name in test_sum_example test_sum_one_input test_max_example test_max_one_in
 	ort_node_case "$data/node/$name" "$name"
 	f32_close "$name: dmo infer = ONNX Runtime" "$WORK/$name.ort" "$WORK/$name.dmo"
 done
+
+# Gemm with a matrix C (M x N, B and C made initializers): fc with a bias
+# per output element, against ONNX Runtime and through plan --verify.
+with_constants "$data/node/test_gemm_default_matrix_bias" gemm_matrix
+ort_and_dmo gemm_matrix "$WORK/gemm_matrix.onnx"
+f32_close "Gemm with C of 3 x 4: dmo infer = ONNX Runtime" "$WORK/gemm_matrix.ort" "$WORK/gemm_matrix.dmo"
+plan_verify_bits "Gemm with C of 3 x 4" "$WORK/gemm_matrix.onnx"
 
 onnx_net_runs variadic
 f32_close "Sum .. Pow: dmo infer = ONNX Runtime" "$WORK/variadic.ort" "$WORK/variadic.dmo"

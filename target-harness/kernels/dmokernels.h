@@ -133,6 +133,9 @@ struct dk_params {
 	/* fc: non-zero when the input is stored transposed, K rows of batch
 	 * (ONNX's Gemm transA): output row b reads in[d * batch + b]. */
 	int trans_a;
+	/* fc: non-zero when the bias holds one value per output element,
+	 * batch x out_c (ONNX's Gemm with a matrix C), not one per unit. */
+	int bias_per_output;
 };
 
 /* The share of one thread.  Contiguous (interleave == 0): thread INDEX owns
