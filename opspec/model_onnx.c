@@ -1393,13 +1393,23 @@ static int variadic_layers(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	const int result = layer->results[0], *from = layer->operands, temps = (int)m->n_tensors;
 	char lower[8] = "", name[256];
 	int64_t dims[DMO_MODEL_MAX_RANK];
+	struct dmo_model_tensor so_far; /* the broadcast of the operands so far */
 
 	for (size_t k = 0; k < inputs; k++) {
 		const struct dmo_model_tensor *t = operand(m, layer, k);
+		int rank;
 
 		if (t == NULL || t->rank < 0 || !t->known_dtype || t->dtype != DMO_F32)
 			return unsupported(o, layer, "operand %zu is not float32 of a known shape (dmo's %s is f32)",
 					   k, layer->op_name);
+		if (k == 0) {
+			so_far = *t;
+			continue;
+		}
+		if ((rank = broadcast_dims(&so_far, t, dims)) < 0)
+			return unsupported(o, layer, "operand %zu does not broadcast to the ones before it", k);
+		memcpy(so_far.shape, dims, sizeof dims);
+		so_far.rank = rank;
 	}
 	for (size_t i = 0; i < 4 && layer->op_name[i]; i++) /* sum, max, min, mean */
 		lower[i] = (char)tolower((unsigned char)layer->op_name[i]);
@@ -1411,8 +1421,6 @@ static int variadic_layers(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		struct dmo_model_tensor *t;
 		int got;
 
-		if (rank < 0)
-			return unsupported(o, layer, "operands that do not broadcast");
 		snprintf(name, sizeof name, "%s:%s%zu", m->tensors[result].name, lower, j);
 		if (dmo_name_index_find(&o->names, name, strlen(name)) >= 0)
 			return fail(o, "node %zu (%s): its temporary '%s' is a tensor of the graph too",

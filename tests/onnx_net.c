@@ -137,7 +137,8 @@
  * 1x4x1x1; s = Sum(c, r, b) (b a constant 1x4x1x1); m = Max(r, s, c, g);
  * e = Mean(g, s, m) (the first operand broadcast); a = Abs(e), q =
  * Sigmoid(g); p = Pow(a, q) (an exponent activation that broadcasts); n =
- * Min(p, e, r); y = Sum(n) (one operand). */
+ * Min(p, e, r); t = Pow(q, n) (the base broadcast: the exponent is read
+ * first); y = Sum(t) (one operand). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -973,14 +974,15 @@ static size_t variadic(void)
 	static char *in_c[] = { "x", "w", NULL }, *in_r[] = { "c", NULL }, *in_s[] = { "c", "r", "b", NULL },
 		    *in_m[] = { "r", "s", "c", "g", NULL }, *in_e[] = { "g", "s", "m", NULL },
 		    *in_a[] = { "e", NULL }, *in_q[] = { "g", NULL }, *in_p[] = { "a", "q", NULL },
-		    *in_n[] = { "p", "e", "r", NULL }, *in_y[] = { "n", NULL };
+		    *in_n[] = { "p", "e", "r", NULL }, *in_t[] = { "q", "n", NULL }, *in_y[] = { "t", NULL };
 	const struct {
 		char *op, **in, *out;
 	} steps[] = { { "Relu", in_r, "r" },	{ "GlobalAveragePool", in_r, "g" },
 		      { "Sum", in_s, "s" },	{ "Max", in_m, "m" },
 		      { "Mean", in_e, "e" },	{ "Abs", in_a, "a" },
 		      { "Sigmoid", in_q, "q" }, { "Pow", in_p, "p" },
-		      { "Min", in_n, "n" },	{ "Sum", in_y, "y" } };
+		      { "Min", in_n, "n" },	{ "Pow", in_t, "t" },
+		      { "Sum", in_y, "y" } };
 
 	weights("w", 4, d_w);
 	weights("b", 4, d_b);

@@ -16,13 +16,16 @@
 #    tensor with and without broadcasting): dmo infer = ONNX Runtime;
 #  - tests/onnx_net --variadic (Sum, Max, Min and Mean of 1 to 4
 #    operands with broadcast and constant ones, Pow by a broadcast
-#    exponent activation, no value_info): dmo infer = ONNX Runtime, the
+#    exponent activation and of a broadcast base, no value_info): dmo
+#    infer = ONNX Runtime, the
 #    overlapped arena gives the plain one's bytes, `plan --verify` runs it
-#    bit for bit with its real weights, `dmo run --model` profiles its 17
+#    bit for bit with its real weights, `dmo run --model` profiles its 18
 #    layers with exact = algorithmic = analytic, and under a full trace
 #    every pass's O_s equals the brute force on its events and 4.13's OB;
 #  - Gemm with a matrix C (ONNX's test_gemm_default_matrix_bias, B and C
 #    made initializers): dmo infer = ONNX Runtime, plan --verify;
+#  - ONNX's seven float Clip cases with their bounds made initializers:
+#    dmo infer = ONNX's expected output = ONNX Runtime, byte for byte;
 #  - the forms still refused name the node and why (exit 2).
 # Skipped (77) without node and onnxruntime-node or libonnx-testdata.
 . "$top_srcdir/tests/lib.sh"
@@ -75,6 +78,15 @@ ort_and_dmo gemm_matrix "$WORK/gemm_matrix.onnx"
 f32_close "Gemm with C of 3 x 4: dmo infer = ONNX Runtime" "$WORK/gemm_matrix.ort" "$WORK/gemm_matrix.dmo"
 plan_verify_bits "Gemm with C of 3 x 4" "$WORK/gemm_matrix.onnx"
 
+# Clip's bounds as initializers (opset 11 on: inputs, either left out):
+# ONNX's float Clip cases with their bounds made constants, byte for byte.
+clips=0
+for name in test_clip test_clip_default_max test_clip_default_min test_clip_example \
+	    test_clip_inbounds test_clip_outbounds test_clip_splitbounds; do
+	ort_constants_case "$data/node/$name" "$name" && clips=$((clips + 1))
+done
+expect_eq "Clip cases with constant bounds equal" 7 "$clips"
+
 onnx_net_runs variadic
 f32_close "Sum .. Pow: dmo infer = ONNX Runtime" "$WORK/variadic.ort" "$WORK/variadic.dmo"
 plain_arena_same "--variadic" "$WORK/variadic.onnx" "$WORK/variadic.in" "$WORK/variadic.dmo"
@@ -84,25 +96,24 @@ plan_verify_bits "--variadic" "$WORK/variadic.onnx"
 # first pass's temporary: the temporary is overlapped, c is live on.
 grep -qE "^ +7 +7_max1 +max +576 .* 576 +576$" "$WORK/plan.out" &&
 	echo "ok: 7_max1 shares its temporary's 576 bytes" || fail "7_max1: $(grep 7_max1 "$WORK/plan.out")"
-run_model_analyzed "--variadic" "$WORK/variadic.onnx" 17
+run_model_analyzed "--variadic" "$WORK/variadic.onnx" 18
 "$DMO" run -q --out "$WORK/full" --trace=full --model "$WORK/variadic.onnx" >/dev/null 2>&1
 expect_eq "--variadic: dmo run --model --trace=full exit status" 0 $?
 passes=0
-for layer in 4_sum0 5_sum1 6_max0 7_max1 8_max2 9_mean0 10_mean1 11_mean2 14_pow 15_min0 16_min1; do
+for layer in 4_sum0 5_sum1 6_max0 7_max1 8_max2 9_mean0 10_mean1 11_mean2 14_pow 15_min0 16_min1 \
+	     17_pow; do
 	n=$(field "$WORK/full" "$layer" layer)
 	brute=$("$top_builddir/tests/bruteforce_os" "$(printf '%s/layer-%04d.events' "$WORK/full" "$n")")
 	[ "$brute" = 576 ] && [ "$(field "$WORK/full" "$layer" os_bytes)" = 576 ] && passes=$((passes + 1)) ||
 		fail "$layer: brute force $brute, tool $(field "$WORK/full" "$layer" os_bytes), 4.13: OB = 576"
 done
-expect_eq "passes whose O_s = brute force = OB" 11 "$passes"
+expect_eq "passes whose O_s = brute force = OB" 12 "$passes"
 
 # Still refused, naming the node and why.
-for case in "test_pow_types_float32_int32:layer 1 '1_pow': operator Pow has no dmo kernel (node 1: an exponent 'y' of int32" \
-	    "test_max_int8:layer 1 '1_max': operator Max has no dmo kernel (node 1: int8 input to int8 output"; do
-	name=${case%%:*}
-	"$DMO" infer -q "$data/node/$name/model.onnx" >/dev/null 2>"$WORK/$name.err"
-	expect_eq "$name: dmo infer exit status" 2 $?
-	grep -qF "${case#*:}" "$WORK/$name.err" && echo "ok: $name: refused, naming the node and why" ||
-		fail "$name: $(cat "$WORK/$name.err")"
-done
+expect_refusal "an int32 exponent" 2 \
+	"layer 1 '1_pow': operator Pow has no dmo kernel (node 1: an exponent 'y' of int32" \
+	"$DMO" infer -q "$data/node/test_pow_types_float32_int32/model.onnx"
+expect_refusal "a Max of int8" 2 \
+	"layer 1 '1_max': operator Max has no dmo kernel (node 1: int8 input to int8 output" \
+	"$DMO" infer -q "$data/node/test_max_int8/model.onnx"
 finish

@@ -1048,6 +1048,19 @@ START_TEST(onnx_variadic)
 	value(INFO, "y:max0", FLOAT, 3, 2, 3, 4);
 	ck_assert_int_eq(read_packed(NULL, &m, err, sizeof err), -1);
 	ck_assert_msg(strstr(err, "its temporary 'y:max0' is a tensor of the graph too"), "%s", err);
+	/* Operands that do not broadcast (the output's value_info given): one
+	 * layer, named, and no temporary made. */
+	start();
+	value(IN, "a", FLOAT, 1, 4);
+	value(IN, "b", FLOAT, 1, 4);
+	value(IN, "c", FLOAT, 1, 3);
+	value(OUT, "y", FLOAT, 1, 4);
+	node("Sum", "a,b,c", "y");
+	ck_assert_msg(read_packed(NULL, &m, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(m.n_layers, 1);
+	ck_assert_uint_eq(m.n_tensors, 4);
+	ck_assert_str_eq(m.layers[0].why, "operand 2 does not broadcast to the ones before it");
+	dmo_model_free(&m);
 	/* An integer Sum: one layer, named. */
 	start();
 	value(IN, "a", INT8, 1, 4);
