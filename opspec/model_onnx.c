@@ -704,10 +704,23 @@ static int is_flat_op(const char *op)
 
 /* ---- ONNX's float32 element-wise ops (kernels_onnx_ew.c) ---- */
 
-/* ONNX's variadic Sum, Max and Min, mapped with two operands (Sum as add). */
+/* ONNX's variadic Sum, Max, Min and Mean: a layer per pass of ONNX
+ * Runtime's (variadic_layers), each of two operands (Sum's and Mean's
+ * passes as add), Mean's last pass scale; one operand alone a copy
+ * (reshape), or Mean's scale by 1. */
 static int is_variadic(const char *op)
 {
-	return !strcmp(op, "Sum") || !strcmp(op, "Max") || !strcmp(op, "Min");
+	return !strcmp(op, "Sum") || !strcmp(op, "Max") || !strcmp(op, "Min") ||
+	       !strcmp(op, "Mean");
+}
+
+/* Whether LAYER is a Pow whose exponent is not a float32 constant scalar
+ * (the unary table's pow): then powt, on the broadcasting kernel. */
+static int pow_by_tensor(const struct onnx *o, const struct dmo_model_layer *layer)
+{
+	float exponent;
+
+	return !strcmp(layer->op_name, "Pow") && const_float(o, layer, 1, &exponent) != 1;
 }
 
 static int is_onnx_elementwise(const char *op)
@@ -719,8 +732,8 @@ static int is_onnx_elementwise(const char *op)
 
 /* An Add, Sub, Mul or Div whose activation of the output's shape is its
  * second operand (a constant first, as PyTorch's bias + x) gets it first: O_s is the first operand's (docs/formulas.md,
- * 4.5), and a constant is no arena tensor.  Add and Mul commute; a Sub or
- * Div keeps its meaning through dmo_model_onnx_commuted. */
+ * 4.5), and a constant is no arena tensor.  Add and Mul commute; a Sub,
+ * Div or Pow keeps its meaning through dmo_model_onnx_commuted. */
 static void commute_operands(struct dmo_model *m, struct dmo_model_layer *layer)
 {
 	const struct dmo_model_tensor *a = operand(m, layer, 0), *b = operand(m, layer, 1);
@@ -768,16 +781,26 @@ static int derive_onnx_elementwise_spec(struct onnx *o, size_t l, const Onnx__No
 	} else if (!strcmp(op, "HardSigmoid") || !strcmp(op, "HardSwish")) {
 		snprintf(text, sizeof text, "%s:in=%s,dtype=f32",
 			 !strcmp(op, "HardSigmoid") ? "hardsigmoid" : "hardswish", shape);
+	} else if (is_variadic(op) && layer->n_operands == 1) {
+		snprintf(text, sizeof text, "%s:in=%s,dtype=f32", !strcmp(op, "Mean") ? "scale" : "reshape",
+			 shape);
+	} else if (!strcmp(op, "Pow")) { /* by a tensor (pow_by_tensor) */
+		if (in2 == NULL)
+			return unsupported(o, layer, "no exponent operand");
+		if (in2->rank < 0 || !in2->known_dtype || in2->dtype != DMO_F32)
+			return unsupported(o, layer, "an exponent '%s' of %s (dmo's Pow by a tensor is float32 by float32)",
+					   in2->name, in2->type_name);
+		if (in->elems != out->elems || in->rank > out->rank)
+			return unsupported(o, layer, "no activation operand of the output's shape (dmo's O_s is of such a first operand)");
+		snprintf(text, sizeof text, "powt:in=%s,dtype=f32", shape);
 	} else {
-		if (is_variadic(op) && layer->n_operands != 2)
-			return unsupported(o, layer, "%zu operand%s (dmo maps two)", layer->n_operands,
-					   layer->n_operands == 1 ? "" : "s");
 		if (in2 == NULL || in2->rank < 0 || !in2->known_dtype || in2->dtype != DMO_F32)
 			return unsupported(o, layer, "a second operand that is not float32");
 		if (in->elems != out->elems || in->rank > out->rank)
 			return unsupported(o, layer, "no activation operand of the output's shape (dmo's O_s is of such a first operand)");
 		snprintf(text, sizeof text, "%s:in=%s,dtype=f32",
-			 !strcmp(op, "Add") || !strcmp(op, "Sum") ? "add" : !strcmp(op, "Sub") ? "sub"
+			 !strcmp(op, "Add") || !strcmp(op, "Sum") || !strcmp(op, "Mean") ? "add"
+			 : !strcmp(op, "Sub") ? "sub"
 			 : !strcmp(op, "Mul") ? "mul" : !strcmp(op, "Max") ? "max"
 			 : !strcmp(op, "Min") ? "min" : "div", shape);
 	}
@@ -804,7 +827,8 @@ static const char *onnx_unary_spec(const char *op)
 }
 
 /* The unary ops of onnx_unary_ops over the stored dims (f32, flat order);
- * Pow by a float32 constant scalar exponent; PRelu with X of the output's
+ * Pow by a float32 constant scalar exponent (pow_by_tensor: any other is
+ * powt's); PRelu with X of the output's
  * shape, its slope broadcasting (a constant, like Mul's second operand);
  * Identity and Dropout (inference: no mask output, no training_mode) as
  * reshape, a copy whose O_s is its whole buffer (docs/models.md). */
@@ -816,7 +840,6 @@ static int derive_onnx_unary_spec(struct onnx *o, size_t l, struct dmo_model_ten
 	const char *op = layer->op_name, *name = onnx_unary_spec(op);
 	const struct dmo_model_tensor *in2 = operand(m, layer, 1);
 	char text[256], shape[96];
-	float exponent;
 
 	dmo_model_flat_shape(out, shape, sizeof shape);
 	if (!out->known_dtype || out->dtype != in->dtype)
@@ -830,8 +853,6 @@ static int derive_onnx_unary_spec(struct onnx *o, size_t l, struct dmo_model_ten
 	}
 	if (in->dtype != DMO_F32)
 		return unsupported(o, layer, "%s input (dmo's %s is f32)", in->type_name, op);
-	if (!strcmp(op, "Pow") && const_float(o, layer, 1, &exponent) != 1)
-		return unsupported(o, layer, "an exponent that is not a float32 constant scalar");
 	if (!strcmp(op, "PRelu")) {
 		int fits = in2 != NULL && in2->rank >= 0 && in2->rank <= in->rank;
 
@@ -935,8 +956,9 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	if (layer->n_results != 1 || in == NULL)
 		return unsupported(o, layer, "not one input and one output tensor");
 	out = &m->tensors[layer->results[0]];
+	const int powt = pow_by_tensor(o, layer);
 	if (!strcmp(op, "Add") || !strcmp(op, "Mul") || !strcmp(op, "Sub") || !strcmp(op, "Div") ||
-	    is_variadic(op)) {
+	    is_variadic(op) || powt) {
 		commute_operands(m, layer);
 		in = operand(m, layer, 0);
 		w = operand(m, layer, 1);
@@ -953,7 +975,7 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	if ((!strcmp(op, "Resize") || (!strcmp(op, "Upsample") && o->opset >= 9)) && in->known_dtype)
 		return derive_resize_spec(o, l, n, in, out);
 	/* Same-shape int8 Add and Mul are TFLite's (below). */
-	if (is_onnx_elementwise(op) && in->known_dtype &&
+	if ((is_onnx_elementwise(op) || powt) && in->known_dtype &&
 	    (in->dtype == DMO_F32 || (strcmp(op, "Add") && strcmp(op, "Mul"))))
 		return derive_onnx_elementwise_spec(o, l, n, in, out);
 	if ((onnx_unary_spec(op) || !strcmp(op, "Identity") || !strcmp(op, "Dropout")) && in->known_dtype)
@@ -1316,15 +1338,134 @@ out:
 	return rc;
 }
 
-/* The layers node N becomes: a Split one per output (split_layers), any
- * other node one. */
+/* The layers node N becomes: a Split one per output (split_layers), a
+ * Sum, Max or Min of n >= 3 operands n - 1 and a Mean of n >= 2 n
+ * (variadic_layers), any other node one. */
 static size_t node_layers(const Onnx__NodeProto *n)
 {
 	const int default_domain = !n->domain || !n->domain[0] || !strcmp(n->domain, "ai.onnx");
+	const int mean = default_domain && n->op_type && !strcmp(n->op_type, "Mean");
 
-	return default_domain && n->op_type && !strcmp(n->op_type, "Split") && n->n_output > 1
-		       ? n->n_output
-		       : 1;
+	if (!default_domain || !n->op_type)
+		return 1;
+	if (!strcmp(n->op_type, "Split") && n->n_output > 1)
+		return n->n_output;
+	if (is_variadic(n->op_type) && n->n_input >= 3 - (size_t)mean)
+		return n->n_input - 1 + (size_t)mean;
+	return 1;
+}
+
+/* Dims of the NumPy broadcast of A and B into DIMS; its rank, or -1 when
+ * they do not broadcast. */
+static int broadcast_dims(const struct dmo_model_tensor *a, const struct dmo_model_tensor *b,
+			  int64_t dims[DMO_MODEL_MAX_RANK])
+{
+	const int rank = a->rank > b->rank ? a->rank : b->rank;
+
+	for (int d = 0; d < rank; d++) {
+		const int64_t x = d - (rank - a->rank) >= 0 ? a->shape[d - (rank - a->rank)] : 1;
+		const int64_t y = d - (rank - b->rank) >= 0 ? b->shape[d - (rank - b->rank)] : 1;
+
+		if (x != y && x != 1 && y != 1)
+			return -1;
+		dims[d] = x == 1 ? y : x;
+	}
+	return rank;
+}
+
+/* ONNX's Sum, Max and Min of n >= 3 operands and Mean of n >= 2 (node N,
+ * read as layer L) in ONNX Runtime's passes (its CPU kernels'
+ * UntypedBroadcastVariadic, element_wise_ops.cc): the binary op of
+ * operands 0 and 1 into a temporary, then of the temporary and each
+ * further operand in turn, the last pass into the output; Mean then
+ * multiplies its sum by 1/n in place.  Each pass is a layer (L and the
+ * layers after it, named L_op0, L_op1, ...), each temporary a tensor of
+ * the plan, OUTPUT:opK, of the broadcast shape of the operands so far:
+ * memory ONNX Runtime takes too, from its allocator.  A layer's second
+ * operand stays live through it, so the plan never overlaps it
+ * (docs/formulas.md, 4.13).  Returns 0 (the node unsupported as one layer
+ * when refused), or -1 with the error set. */
+static int variadic_layers(struct onnx *o, size_t l, const Onnx__NodeProto *n)
+{
+	struct dmo_model *m = o->model;
+	struct dmo_model_layer *layer = &m->layers[l];
+	const size_t inputs = layer->n_operands, passes = node_layers(n);
+	const int result = layer->results[0], *from = layer->operands, temps = (int)m->n_tensors;
+	char lower[8] = "", name[256];
+	int64_t dims[DMO_MODEL_MAX_RANK];
+	struct dmo_model_tensor so_far; /* the broadcast of the operands so far */
+
+	for (size_t k = 0; k < inputs; k++) {
+		const struct dmo_model_tensor *t = operand(m, layer, k);
+		int rank;
+
+		if (t == NULL || t->rank < 0 || !t->known_dtype || t->dtype != DMO_F32)
+			return unsupported(o, layer, "operand %zu is not float32 of a known shape (dmo's %s is f32)",
+					   k, layer->op_name);
+		if (k == 0) {
+			so_far = *t;
+			continue;
+		}
+		if ((rank = broadcast_dims(&so_far, t, dims)) < 0)
+			return unsupported(o, layer, "operand %zu does not broadcast to the ones before it", k);
+		memcpy(so_far.shape, dims, sizeof dims);
+		so_far.rank = rank;
+	}
+	for (size_t i = 0; i < 4 && layer->op_name[i]; i++) /* sum, max, min, mean */
+		lower[i] = (char)tolower((unsigned char)layer->op_name[i]);
+	/* The temporaries, temps + j for pass j, before any pointer into the
+	 * tensors (which tensor() may move). */
+	for (size_t j = 0; j + 1 < passes; j++) {
+		const int rank = broadcast_dims(&m->tensors[j ? temps + (int)j - 1 : from[0]],
+						&m->tensors[from[j + 1]], dims);
+		struct dmo_model_tensor *t;
+		int got;
+
+		snprintf(name, sizeof name, "%s:%s%zu", m->tensors[result].name, lower, j);
+		if (dmo_name_index_find(&o->names, name, strlen(name)) >= 0)
+			return fail(o, "node %zu (%s): its temporary '%s' is a tensor of the graph too",
+				    o->node + 1, layer->op_name, name);
+		if ((got = tensor(o, name)) < 0)
+			return -1;
+		assert(got == temps + (int)j);
+		t = &m->tensors[got];
+		t->type_name = m->tensors[from[0]].type_name;
+		t->known_dtype = 1;
+		t->dtype = DMO_F32;
+		t->elem_size = 4;
+		if (set_shape(o, t, dims, rank) != 0)
+			return -1;
+	}
+	for (size_t j = 1; j < passes; j++) {
+		struct dmo_model_layer *pass = &m->layers[l + j];
+
+		*pass = (struct dmo_model_layer){ .row = layer->row, .n_results = 1 };
+		m->n_layers++; /* counted now, so that dmo_model_free frees what follows */
+		pass->op_name = strdup(layer->op_name);
+		pass->name = malloc(strlen(lower) + 48);
+		pass->operands = calloc(2, sizeof *pass->operands);
+		pass->results = malloc(sizeof *pass->results);
+		if (!pass->op_name || !pass->name || !pass->operands || !pass->results)
+			return fail(o, "out of memory");
+	}
+	/* Pass j reads what the passes before it made and operand j + 1
+	 * (Mean's last pass its sum alone).  Pass 0 keeps the node's operands
+	 * array, its first two entries unchanged. */
+	for (size_t j = 0; j < passes; j++) {
+		struct dmo_model_layer *pass = &m->layers[l + j];
+
+		pass->n_operands = j + 1 < inputs ? 2 : 1;
+		if (j > 0) {
+			pass->operands[0] = temps + (int)j - 1;
+			pass->operands[1] = j + 1 < inputs ? from[j + 1] : DMO_MODEL_ABSENT;
+		}
+		pass->results[0] = j + 1 < passes ? temps + (int)j : result;
+		sprintf(pass->name, "%zu_%s%zu", l + j + 1, lower, j);
+	}
+	for (size_t j = 0; j < passes; j++)
+		if (derive_spec(o, l + j, n) != 0)
+			return -1;
+	return 0;
 }
 
 /* ONNX's Split (node N, read as layer L with all its outputs) as one slice
@@ -1479,7 +1620,7 @@ static int read_node(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	if (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"))
 		return unsupported(o, layer, "op %s has no dmo model", layer->op_name);
 	if (node_layers(n) > 1)
-		return split_layers(o, l, n);
+		return strcmp(op, "Split") ? variadic_layers(o, l, n) : split_layers(o, l, n);
 	return derive_spec(o, l, n);
 }
 
@@ -1624,4 +1765,11 @@ int dmo_model_onnx_commuted(const struct dmo_model *m, size_t l)
 
 	return layer && n->n_input >= 2 && layer->n_operands >= 2 && layer->operands[0] >= 0 &&
 	       strcmp(m->tensors[layer->operands[0]].name, n->input[0]) != 0;
+}
+
+size_t dmo_model_onnx_inputs(const struct dmo_model *m, size_t l)
+{
+	const Onnx__NodeProto *n = layer_node(m, l);
+
+	return n ? n->n_input : 0;
 }

@@ -166,6 +166,9 @@ double dmo_model_onnx_float(const struct dmo_model *model, size_t l, const char 
  * its ONNX node's (a Sub or Div whose second input is the one of the
  * output's shape: the kernel computes input 0 op input 1 all the same). */
 int dmo_model_onnx_commuted(const struct dmo_model *model, size_t l);
+/* The input count of layer L's ONNX node (a Mean's n, whose last pass
+ * multiplies by 1/n), 0 when MODEL is not ONNX. */
+size_t dmo_model_onnx_inputs(const struct dmo_model *model, size_t l);
 
 /* For the readers: after layers[].results/operands and tensors[] are
  * filled (every index a tensor's, or DMO_MODEL_ABSENT for an operand: the

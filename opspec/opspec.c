@@ -143,6 +143,8 @@ static const char *const op_meanings[DMO_OP_COUNT] = {
 	"the elements left when before/after elements are removed along each axis (any type)",
 	"in's rows of C times matrices C x units, one per N x H (f32; the profiled input is "
 	"in, the matrices a second operand)",
+	"x alpha, element by element (f32; ONNX's Mean of n: alpha 1/n; an op spec alone: 1/2)",
+	"x ^ y, element by element (f32; the profiled input is x, y the exponent)",
 };
 
 /* Spellings other tools use for a dtype or a padding, and dmo's word. */
@@ -162,7 +164,7 @@ static const char *const op_names[DMO_OP_COUNT] = {
 	"convt", "leakyrelu", "elu", "selu", "exp", "log", "sqrt", "neg", "abs",
 	"reciprocal", "softplus", "erf", "floor", "ceil", "pow", "prelu", "logsoftmax",
 	"reducemax", "reducemin", "reducesum", "max", "min", "slice",
-	"matmul"
+	"matmul", "scale", "powt"
 };
 
 static const char *const dtype_names[DMO_DTYPE_COUNT] = {
@@ -236,6 +238,8 @@ static const struct {
 	[DMO_OP_MIN] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_SLICE] = { ELEMENTWISE_KEYS | BIT(KEY_BEFORE) | BIT(KEY_AFTER), BIT(KEY_IN) },
 	[DMO_OP_MATMUL] = { ELEMENTWISE_KEYS | BIT(KEY_UNITS), BIT(KEY_IN) | BIT(KEY_UNITS) },
+	[DMO_OP_SCALE] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_POWT] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 };
 
 const struct dmo_opspec_key *dmo_opspec_key(int key)
@@ -261,13 +265,15 @@ const char *dmo_opspec_value_format(enum dmo_op op, int key)
 
 int dmo_op_onnx_unary(enum dmo_op op)
 {
-	return op >= DMO_OP_LEAKYRELU && op <= DMO_OP_POW ? (int)(op - DMO_OP_LEAKYRELU) : -1;
+	return op >= DMO_OP_LEAKYRELU && op <= DMO_OP_POW ? (int)(op - DMO_OP_LEAKYRELU)
+	       : op == DMO_OP_SCALE ? (int)(DMO_OP_POW - DMO_OP_LEAKYRELU) + 1 /* DK_SCALE */
+				    : -1;
 }
 
 int dmo_op_onnx_elementwise(enum dmo_op op)
 {
 	return (op >= DMO_OP_SUB && op <= DMO_OP_BATCHNORM) || dmo_op_onnx_unary(op) >= 0 ||
-	       op == DMO_OP_PRELU || op == DMO_OP_MAX || op == DMO_OP_MIN;
+	       op == DMO_OP_PRELU || op == DMO_OP_MAX || op == DMO_OP_MIN || op == DMO_OP_POWT;
 }
 
 int dmo_op_reduce(enum dmo_op op)
@@ -278,7 +284,7 @@ int dmo_op_reduce(enum dmo_op op)
 int dmo_op_binary(enum dmo_op op)
 {
 	return op == DMO_OP_ADD || op == DMO_OP_MUL || op == DMO_OP_SUB || op == DMO_OP_DIV ||
-	       op == DMO_OP_PRELU || op == DMO_OP_MAX || op == DMO_OP_MIN;
+	       op == DMO_OP_PRELU || op == DMO_OP_MAX || op == DMO_OP_MIN || op == DMO_OP_POWT;
 }
 
 const char *dmo_op_meaning(enum dmo_op op)

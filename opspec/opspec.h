@@ -76,6 +76,10 @@ enum dmo_op {
 	/* ONNX's MatMul of two activations (f32; docs/kernels.md): in's
 	 * rows times a second operand of in_h matrices K x units. */
 	DMO_OP_MATMUL,
+	/* ONNX's Mean's last pass, x times 1/n (the unary table), and Pow by
+	 * an exponent tensor (the broadcasting binary kernel; docs/kernels.md). */
+	DMO_OP_SCALE,
+	DMO_OP_POWT,
 	DMO_OP_COUNT
 };
 
@@ -146,14 +150,15 @@ int dmo_opspec_format(const struct dmo_opspec *spec, char *buf, size_t len);
 
 const char *dmo_op_name(enum dmo_op op);
 /* Whether OP reads a second operand element by element (add, sub, mul,
- * div, prelu, max, min), which the runner feeds with the input's shape. */
+ * div, prelu, max, min, powt), which the runner feeds with the input's shape. */
 int dmo_op_binary(enum dmo_op op);
 /* Whether OP is one of ONNX's f32 element-wise ops (sub, div, hardsigmoid,
- * hardswish, clip, batchnorm, prelu, max, min and the unary ones of
+ * hardswish, clip, batchnorm, prelu, max, min, powt and the unary ones of
  * dmo_op_onnx_unary): flat order, output of the input's shape. */
 int dmo_op_onnx_elementwise(enum dmo_op op);
 /* Whether OP is one of ONNX's unary f32 ops of one table (leakyrelu ..
- * pow, dk_onnx_unary's order): its index in that table, or -1. */
+ * pow, dk_onnx_unary's order, and scale, appended): its index in that
+ * table, or -1. */
 int dmo_op_onnx_unary(enum dmo_op op);
 /* Whether OP is one of the reductions over in_h x in_w (mean, reducemax,
  * reducemin, reducesum): output batch x 1 x 1 x in_c. */

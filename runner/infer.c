@@ -21,7 +21,7 @@ static const char *const op_names[DMO_NET_OP_COUNT] = {
 	"softmax", "logistic", "mean", "reshape", "pad", "transpose", "concatenation",
 	"quantize", "dequantize", "tanh", "sub", "div", "hardsigmoid", "hardswish", "clip",
 	"batchnorm", "resize", "convt", "shape-only", "unary", "prelu", "max", "min", "slice",
-	"matmul",
+	"matmul", "pow",
 };
 
 const char *dmo_net_op_name(enum dmo_net_op op)
@@ -264,7 +264,8 @@ static int run_windowed(struct ctx *c)
 				    (unsigned long long)(batch * (uint64_t)filter->dims[0]));
 		c->p = (struct dk_params){ .batch = (int)batch, .in_h = 1, .in_w = 1,
 					   .in_c = filter->dims[1], .out_h = 1, .out_w = 1,
-					   .out_c = filter->dims[0], .trans_a = s->trans_a };
+					   .out_c = filter->dims[0], .trans_a = s->trans_a,
+					   .bias_per_output = s->bias_per_output };
 	} else {
 		/* The axes of C, H and W in the tensors, and of the window and
 		 * of the channels (conv's input, dwconv's output) in the filter:
@@ -326,9 +327,9 @@ static int run_windowed(struct ctx *c)
 			       "dequantize their weights first)");
 	if (bias && bias->dtype != (in->dtype == DMO_NET_F32 ? DMO_NET_F32 : DMO_NET_I32))
 		return fail(c, "bias must be %s", in->dtype == DMO_NET_F32 ? "float32" : "int32");
-	if (bias && elems(bias) != (uint64_t)c->p.out_c)
-		return fail(c, "bias has %llu elements for %d channels", (unsigned long long)elems(bias),
-			    c->p.out_c);
+	if (bias && elems(bias) != (uint64_t)c->p.out_c * (c->p.bias_per_output ? c->p.batch : 1))
+		return fail(c, "bias has %llu elements for %d channels%s", (unsigned long long)elems(bias),
+			    c->p.out_c, c->p.bias_per_output ? " of each row" : "");
 	if (pool) {
 		if (is_quantized_type(in->dtype)) {
 			if (need_quant(c, in, "input") || need_quant(c, out, "output"))
@@ -559,21 +560,21 @@ static void to_shape(const struct dmo_net_tensor *t, struct dk_shape *s)
 		s->dims[i] = t->dims[i];
 }
 
-/* ONNX's float32 element-wise ops (kernels_onnx_ew.c): Add, Sub, Mul and
- * Div with NumPy broadcasting, HardSigmoid, HardSwish, Clip and
+/* ONNX's float32 element-wise ops (kernels_onnx_ew.c): Add, Sub, Mul,
+ * Div, PRelu, Max, Min and Pow with NumPy broadcasting, HardSigmoid, HardSwish, Clip and
  * BatchNormalization (scale and shift per channel, axis 1). */
 static int run_onnx_elementwise(struct ctx *c)
 {
 	static const enum dk_binary binaries[DMO_NET_OP_COUNT] = {
 		[DMO_NET_ADD] = DK_ADD, [DMO_NET_SUB] = DK_SUB,
 		[DMO_NET_MUL] = DK_MUL, [DMO_NET_DIV] = DK_DIV, [DMO_NET_PRELU] = DK_PRELU,
-		[DMO_NET_MAX] = DK_MAX, [DMO_NET_MIN] = DK_MIN,
+		[DMO_NET_MAX] = DK_MAX, [DMO_NET_MIN] = DK_MIN, [DMO_NET_POW] = DK_POWT,
 	};
 	const struct dmo_net_step *s = c->step;
 	const struct dmo_net_tensor *in = operand(c, 0), *out = result(c);
 	int binary = s->op == DMO_NET_ADD || s->op == DMO_NET_SUB || s->op == DMO_NET_MUL ||
 		     s->op == DMO_NET_DIV || s->op == DMO_NET_PRELU || s->op == DMO_NET_MAX ||
-		     s->op == DMO_NET_MIN;
+		     s->op == DMO_NET_MIN || s->op == DMO_NET_POW;
 	const struct dmo_net_tensor *in2 = binary || s->op == DMO_NET_BATCHNORM ? operand(c, 1) : NULL;
 	const struct dmo_net_tensor *shift = s->op == DMO_NET_BATCHNORM ? operand(c, 2) : NULL;
 	struct dk_shape out_shape, in_shape, in2_shape;
@@ -593,7 +594,7 @@ static int run_onnx_elementwise(struct ctx *c)
 		to_shape(in2, &in2_shape);
 		if (!c->arena)
 			return 0;
-		/* A commuted Sub or Div reads its operands as the node orders
+		/* A commuted Sub, Div or Pow reads its operands as the node orders
 		 * them: element e of both, then out[e], as before. */
 		rc = s->commuted ? dk_binary_bcast_f32(binaries[s->op], &out_shape, &in2_shape,
 						       at(c, in2), &in_shape, at(c, in), at(c, out), NULL)
@@ -963,6 +964,7 @@ static int prepare_step(struct ctx *c)
 	case DMO_NET_PRELU:
 	case DMO_NET_MAX:
 	case DMO_NET_MIN:
+	case DMO_NET_POW:
 		rc = run_onnx_elementwise(c);
 		break;
 	case DMO_NET_CONVT:

@@ -74,6 +74,8 @@ enum dmo_net_op {
 	/* ONNX's MatMul of two f32 activations: A [..., M, K], B [..., K, N]
 	 * of the same batch dims (dk_matmul_f32) */
 	DMO_NET_MATMUL,
+	/* ONNX's Pow of f32 X by an f32 exponent tensor Y (broadcasting) */
+	DMO_NET_POW,
 	DMO_NET_OP_COUNT
 };
 
@@ -160,6 +162,9 @@ struct dmo_net_step {
 	/* fc: the input is stored transposed (ONNX's Gemm transA), K rows of
 	 * the batch. */
 	int trans_a;
+	/* fc: the bias is one value per output element (ONNX's Gemm with a
+	 * matrix C, broadcast and scaled by the reader). */
+	int bias_per_output;
 };
 
 struct dmo_net {

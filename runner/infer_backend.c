@@ -84,6 +84,11 @@ struct dmo_backend_run *dmo_net_backend_prepare(struct dmo_backend_handle *handl
 			 "backends requantise as TFLite");
 		return NULL;
 	}
+	if (s->bias_per_output) {
+		snprintf(err, err_len, "ONNX's Gemm with a matrix C runs on dmo's kernels: the backends' "
+			 "fc takes a bias per unit");
+		return NULL;
+	}
 	if (!backend_op(s->op)) {
 		snprintf(err, err_len, "%s is not a backend op", dmo_net_op_name(s->op));
 		return NULL;

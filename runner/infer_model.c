@@ -67,6 +67,7 @@ static const struct op_of_name onnx_ops[] = {
 	{ "Min", DMO_NET_MIN },
 	{ "Slice", DMO_NET_SLICE },         { "Gather", DMO_NET_SLICE },
 	{ "Split", DMO_NET_SLICE }, /* a layer per output (model_onnx.c) */
+	{ "Mean", DMO_NET_ADD }, /* a layer per pass, the last a scale */
 	{ NULL, DMO_NET_OP_COUNT },
 };
 
@@ -150,12 +151,13 @@ static uint64_t net_elems(const struct dmo_net_tensor *t)
 }
 
 /* An ONNX Gemm, Y = alpha A B' + beta C (B' = B, or its transpose with
- * transB), as fc: fc's filter is [units][K] and its bias one value a unit,
- * so B (transposed unless transB) times alpha, and C (one value or one a
- * unit) times beta, become copies the net owns.  Returns 0, -1 with ERR,
+ * transB), as fc: fc's filter is [units][K] and its bias one value a unit
+ * or one an output element, so B (transposed unless transB) times alpha,
+ * and C (one value, one a unit, or broadcast to M x N: the step's
+ * bias_per_output) times beta, become copies the net owns.  Returns 0, -1 with ERR,
  * -2 when out of memory. */
 static int gemm_as_fc(const struct dmo_model *model, size_t i, struct dmo_net *net,
-		      const struct dmo_net_step *s, char *err, size_t err_len)
+		      struct dmo_net_step *s, char *err, size_t err_len)
 {
 	const struct dmo_model_layer *l = &model->layers[i];
 	double alpha = dmo_model_onnx_float(model, i, "alpha", 1.0);
@@ -172,24 +174,31 @@ static int gemm_as_fc(const struct dmo_model *model, size_t i, struct dmo_net *n
 		return -1;
 	}
 	int units = b->dims[trans_b ? 0 : 1], k = b->dims[trans_b ? 1 : 0];
+	/* C broadcasts to M x N (right-aligned): its rows CM 1 or M, its
+	 * columns CN 1 or N.  A C of M rows (M > 1) is fc's bias per output
+	 * element. */
+	const uint64_t m = net_elems(&net->tensors[s->inputs[0]]) / (uint64_t)(k > 0 ? k : 1);
+	const uint64_t cn = c && c->rank >= 1 ? (uint64_t)c->dims[c->rank - 1] : 1;
+	const uint64_t cm = c && c->rank >= 2 ? (uint64_t)c->dims[c->rank - 2] : 1;
+	uint64_t n_c = 1;
+	for (int d = 0; c && d < c->rank; d++)
+		n_c *= (uint64_t)c->dims[d];
+	if (c && (n_c != cm * cn || (cn != 1 && cn != (uint64_t)units) || (cm != 1 && cm != m))) {
+		snprintf(err, err_len, "layer %zu '%s': Gemm's C (%llu values) does not broadcast to "
+			 "%llu x %d", i + 1, l->name, (unsigned long long)n_c, (unsigned long long)m, units);
+		return -1;
+	}
+	s->bias_per_output = cm > 1;
+	int new_b = !trans_b || alpha != 1.0;
+	int new_c = c && (beta != 1.0 || s->bias_per_output || cn != (uint64_t)units);
 	/* B or C computed by a layer (a DequantizeLinear of ONNX's QDQ form)
 	 * is read in place: only as fc takes it, B [units][K], C a unit's. */
-	if ((!b->data && (!trans_b || alpha != 1.0)) ||
-	    (c && !c->data && (beta != 1.0 || net_elems(c) != (uint64_t)units))) {
+	if ((!b->data && (!trans_b || alpha != 1.0)) || (c && !c->data && new_c)) {
 		snprintf(err, err_len, "layer %zu '%s': %s computes B or C, which only constants may "
 			 "be with transB 0, alpha or beta not 1, or a C of other than one value a unit",
 			 i + 1, l->name, l->op_name);
 		return -1;
 	}
-	uint64_t n_c = 1;
-	for (int d = 0; c && d < c->rank; d++)
-		n_c *= (uint64_t)c->dims[d];
-	if (c && n_c != 1 && n_c != (uint64_t)units) {
-		snprintf(err, err_len, "layer %zu '%s': Gemm's C has %llu values: one a row, not a unit",
-			 i + 1, l->name, (unsigned long long)n_c);
-		return -1;
-	}
-	int new_b = !trans_b || alpha != 1.0, new_c = c && (beta != 1.0 || n_c != (uint64_t)units);
 	int shared_b = new_b && model->tensors[s->inputs[1]].n_consumers != 1;
 	if (shared_b || (new_c && model->tensors[s->inputs[2]].n_consumers != 1)) {
 		snprintf(err, err_len, "layer %zu '%s': Gemm's %s, read by other layers too, would need "
@@ -211,14 +220,17 @@ static int gemm_as_fc(const struct dmo_model *model, size_t i, struct dmo_net *n
 	}
 	if (new_c) {
 		const float *from = c->data;
-		float *bias = owned_by(net, malloc(sizeof *bias * (size_t)units));
+		const uint64_t rows = s->bias_per_output ? m : 1;
+		float *bias = owned_by(net, malloc(sizeof *bias * (size_t)(rows * (uint64_t)units)));
 		if (!bias)
 			return -2;
-		for (int u = 0; u < units; u++)
-			bias[u] = (float)(beta * from[n_c == 1 ? 0 : u]);
+		for (uint64_t r = 0; r < rows; r++)
+			for (int u = 0; u < units; u++)
+				bias[r * (uint64_t)units + (uint64_t)u] =
+					(float)(beta * from[(cm == 1 ? 0 : r) * cn + (cn == 1 ? 0 : (uint64_t)u)]);
 		c->data = bias;
 		c->rank = 1;
-		c->dims[0] = units;
+		c->dims[0] = (int)(rows * (uint64_t)units);
 	}
 	return 0;
 }
@@ -459,6 +471,7 @@ static int onnx_options(const struct dmo_model *model, size_t i, struct dmo_net 
 		return 0;
 	case DMO_NET_SUB:
 	case DMO_NET_DIV:
+	case DMO_NET_POW:
 		s->commuted = dmo_model_onnx_commuted(model, i);
 		return 0;
 	case DMO_NET_HARDSIGMOID:
@@ -510,6 +523,8 @@ static int onnx_options(const struct dmo_model *model, size_t i, struct dmo_net 
 						       : l->op.op == DMO_OP_SELU ? 1.67326319217681884765625 : 1.0);
 		s->gamma = (float)dmo_model_onnx_float(model, i, "gamma", 1.05070102214813232421875);
 		s->exponent = scalar_operand(net, s, 1, 1);
+		if (l->op.op == DMO_OP_SCALE) /* as ONNX Runtime: 1 / n in float */
+			s->alpha = 1.0f / (float)dmo_model_onnx_inputs(model, i);
 		s->n_inputs = 1;
 		return 0;
 	case DMO_NET_QUANTIZE:
@@ -590,6 +605,11 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net,
 			s->op = DMO_NET_DWCONV2D;
 		if (l->op.op == DMO_OP_MATMUL)
 			s->op = DMO_NET_MATMUL;
+		/* ONNX's variadic ops: one operand's copy, Mean's last pass;
+		 * Pow by a tensor. */
+		if (l->op.op == DMO_OP_RESHAPE || l->op.op == DMO_OP_SCALE || l->op.op == DMO_OP_POWT)
+			s->op = l->op.op == DMO_OP_RESHAPE ? DMO_NET_RESHAPE
+				: l->op.op == DMO_OP_SCALE ? DMO_NET_UNARY : DMO_NET_POW;
 		/* Reshape's shape operand is the output's shape, known. */
 		if (s->op == DMO_NET_RESHAPE)
 			s->n_inputs = 1;

@@ -294,6 +294,9 @@ struct dmo_op_run *dmo_op_prepare(const struct dmo_opspec *spec, char *err,
 		r->params.gamma = 1.05070102214813232421875f;
 		r->params.exponent = 2;
 		break;
+	case DMO_OP_SCALE: /* ONNX's Mean of two */
+		r->params.alpha = 0.5f;
+		break;
 	case DMO_OP_ADD:
 	case DMO_OP_MUL:
 	case DMO_OP_SUB:
@@ -301,6 +304,7 @@ struct dmo_op_run *dmo_op_prepare(const struct dmo_opspec *spec, char *err,
 	case DMO_OP_PRELU:
 	case DMO_OP_MAX:
 	case DMO_OP_MIN:
+	case DMO_OP_POWT:
 		r->in2 = alloc_elems(dmo_opspec_in_elems(spec), dmo_dtype_size(spec->dtype));
 		if (r->in2 != NULL)
 			dmo_op_fill_input(spec, r->in2, next_random(&state));
@@ -474,13 +478,15 @@ static int call_kernel(const struct dmo_op_run *r, const void *in, const void *i
 	case DMO_OP_DIV:
 	case DMO_OP_PRELU:
 	case DMO_OP_MAX:
-	case DMO_OP_MIN: {
+	case DMO_OP_MIN:
+	case DMO_OP_POWT: {
 		/* ONNX's broadcasting kernel, both operands of in's shape. */
 		const struct dk_shape shape = { 4, { p->batch, p->in_h, p->in_w, p->in_c } };
 		const enum dk_binary op = r->spec.op == DMO_OP_SUB ? DK_SUB
 					  : r->spec.op == DMO_OP_DIV ? DK_DIV
 					  : r->spec.op == DMO_OP_PRELU ? DK_PRELU
-					  : r->spec.op == DMO_OP_MAX ? DK_MAX : DK_MIN;
+					  : r->spec.op == DMO_OP_MAX ? DK_MAX
+					  : r->spec.op == DMO_OP_MIN ? DK_MIN : DK_POWT;
 
 		return dt == DMO_F32 ? dk_binary_bcast_f32(op, &shape, &shape, in, &shape, in2, out, t)
 				     : -1;

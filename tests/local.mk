@@ -141,8 +141,8 @@ tests_onnx_net_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROTOBUF_C_C
 tests_onnx_net_LDADD = opspec/libdmo-model.la
 # Reshape, softmax, logistic, mean, quantize, dequantize, pad, concat and
 # transpose in the three-way cross-check, with native overlapped runs.
-TESTS += tests/layout_ops_tool.sh tests/nchw_ops_tool.sh tests/onnx_ew_tool.sh tests/onnx_ort_ew.sh tests/resize_tool.sh tests/onnx_ort_resize.sh tests/onnx_ort_unary.sh
-EXTRA_DIST += tests/layout_ops_tool.sh tests/nchw_ops_tool.sh tests/onnx_ew_tool.sh tests/onnx_ort_ew.sh tests/resize_tool.sh tests/onnx_ort_resize.sh tests/onnx_ort_unary.sh
+TESTS += tests/layout_ops_tool.sh tests/nchw_ops_tool.sh tests/onnx_ew_tool.sh tests/onnx_ort_ew.sh tests/resize_tool.sh tests/onnx_ort_resize.sh tests/onnx_ort_unary.sh tests/onnx_ort_variadic.sh
+EXTRA_DIST += tests/layout_ops_tool.sh tests/nchw_ops_tool.sh tests/onnx_ew_tool.sh tests/onnx_ort_ew.sh tests/resize_tool.sh tests/onnx_ort_resize.sh tests/onnx_ort_unary.sh tests/onnx_ort_variadic.sh
 TESTS += tests/convt_tool.sh tests/onnx_ort_convt.sh tests/slice_tool.sh tests/onnx_ort_slice.sh
 EXTRA_DIST += tests/convt_tool.sh tests/onnx_ort_convt.sh tests/slice_tool.sh tests/onnx_ort_slice.sh
 TESTS += tests/matmul_tool.sh tests/onnx_ort_matmul.sh

@@ -1,7 +1,9 @@
 /* onnx_conformance.c DIR... - ONNX's own single-op test cases (Debian's
  * libonnx-testdata: DIR/model.onnx, DIR/test_data_set_0/input_N.pb and
  * output_0.pb) through dmo's ONNX reader and dmo's reference f32 kernels.
- * For each case dmo reads into one layer with an op spec, the kernel of
+ * For each case dmo reads into one layer with an op spec (or into the
+ * passes of one node, each with an op spec, run as dmo infer runs them:
+ * ONNX's Sum, Max, Min and Mean of more operands), the kernel of
  * that spec runs on ONNX's stored tensors (Conv and the pools: the NCHW
  * kernels, layout=nchw; Gemm's weights moved to fc's [units][K]), and its
  * output must match the expected output (relative 1e-5: the kernels sum in their
@@ -193,7 +195,7 @@ static int run_net(const char *dir, const struct dmo_model *m, float *out)
 		free(v.v);
 	}
 	if (arena && dmo_net_run(&net, arena, offsets, err, sizeof err) == 0) {
-		int o = net.steps[0].output;
+		int o = net.steps[net.n_steps - 1].output;
 
 		memcpy(out, arena + offsets[o], dmo_net_tensor_bytes(&net, o));
 		rc = 0;
@@ -205,8 +207,9 @@ done:
 	return rc;
 }
 
-/* Run the case's one layer; OUT gets the NCHW (or flat) result.  Returns
- * 0, or a reason the case does not apply in *WHY. */
+/* Run the case's one layer (or the passes of its one node, through the
+ * net); OUT gets the NCHW (or flat) result.  Returns 0, or a reason the
+ * case does not apply in *WHY. */
 static int run_case(const char *dir, const struct dmo_model *m, float **out, size_t *out_n,
 		    const char **why)
 {
@@ -217,11 +220,15 @@ static int run_case(const char *dir, const struct dmo_model *m, float **out, siz
 	struct dk_params p = params_of(s);
 	struct tensor x = { 0 }, w = { 0 }, b = { 0 };
 	float *filter = NULL, *bias = NULL, *y;
-	size_t yn = dmo_opspec_out_elems(s);
+	size_t yn = dmo_opspec_out_elems(&m->layers[m->n_layers - 1].op);
 	int rc = -1;
 
 	*why = "input data unreadable";
 	y = calloc(yn + 1, sizeof *y);
+	if (m->n_layers > 1) {
+		rc = run_net(dir, m, y);
+		goto ran;
+	}
 	if (operand_values(dir, m, layer->operands[0], &x) != 0)
 		goto done;
 	/* Weights, bias, add's and mul's other operand (not pads, axes or a
@@ -258,21 +265,24 @@ static int run_case(const char *dir, const struct dmo_model *m, float **out, siz
 		int units = s->out_c, k = s->in_c;
 
 		/* alpha and beta scale the weights and the bias before the
-		 * kernel runs; a bias per row is not a kernel's bias. */
-		if (b.v && b.n != 1 && b.n != (size_t)units) {
-			*why = "bias per output row (C is M x N), not per unit";
-			rc = 1;
-			goto done;
-		}
+		 * kernel runs; C broadcasts to M x N (rows CM, columns CN), a C
+		 * of M > 1 rows one value per output element. */
+		size_t cn = b.rank >= 1 ? (size_t)b.dims[b.rank - 1] : 1;
+		size_t cm = b.rank >= 2 ? (size_t)b.dims[b.rank - 2] : 1;
+		p.bias_per_output = cm > 1;
 		filter = malloc(sizeof *filter * (size_t)units * k + 1);
 		for (int u = 0; u < units; u++)
 			for (int d = 0; d < k; d++)
 				filter[(size_t)u * k + d] =
 					alpha * (trans_b ? w.v[(size_t)u * k + d] : w.v[(size_t)d * units + u]);
 		if (b.v) {
-			bias = malloc(sizeof *bias * (size_t)units);
-			for (int u = 0; u < units; u++)
-				bias[u] = beta * b.v[b.n == 1 ? 0 : u];
+			size_t rows = cm > 1 ? (size_t)p.batch : 1;
+
+			bias = malloc(sizeof *bias * rows * (size_t)units);
+			for (size_t r = 0; r < rows; r++)
+				for (size_t u = 0; u < (size_t)units; u++)
+					bias[r * (size_t)units + u] =
+						beta * b.v[(cm > 1 ? r * cn : 0) + (cn > 1 ? u : 0)];
 		}
 		rc = dk_fc_f32(&p, x.v, filter, bias, y, NULL);
 		break;
@@ -310,6 +320,7 @@ static int run_case(const char *dir, const struct dmo_model *m, float **out, siz
 		rc = 1;
 		goto done;
 	}
+ran:
 	if (rc != 0) {
 		*why = "the kernel refused its arguments";
 		rc = 2;
@@ -338,7 +349,7 @@ int main(int argc, char **argv)
 		struct dmo_model m;
 		struct tensor want = { 0 };
 		float *got = NULL;
-		size_t n = 0;
+		size_t n = 0, layers;
 		int rc;
 
 		name = name ? name + 1 : dir;
@@ -348,9 +359,12 @@ int main(int argc, char **argv)
 			na++;
 			continue;
 		}
-		if (m.n_layers != 1 || !m.layers[0].supported) {
+		for (layers = 0; layers < m.n_layers && m.layers[layers].supported &&
+				 m.layers[layers].row == m.layers[0].row; layers++)
+			;
+		if (layers != m.n_layers) {
 			printf("n/a   %-48s no op spec: %s\n", name,
-			       m.n_layers != 1 ? "several nodes" : m.layers[0].why);
+			       m.layers[layers].supported ? "several nodes" : m.layers[layers].why);
 			na++;
 		} else if (m.layers[0].op.dtype != DMO_F32) {
 			printf("n/a   %-48s %s: dmo's reference kernels have no %s\n", name,

@@ -40,7 +40,7 @@ set -- "$data"/node/test_conv_* "$data"/node/test_maxpool_* "$data"/node/test_av
 	"$data"/pytorch-operator/test_operator_exp "$data"/pytorch-operator/test_operator_sqrt \
 	"$data"/pytorch-operator/test_operator_pow "$data"/pytorch-operator/test_operator_selu \
 	"$data"/pytorch-operator/test_operator_reduced_sum* "$data"/node/test_max_* "$data"/node/test_min_* \
-	"$data"/node/test_sum_*
+	"$data"/node/test_sum_* "$data"/node/test_mean_*
 "$top_builddir/tests/onnx_conformance" "$@" >"$WORK/out" 2>&1
 status=$?
 cat "$WORK/out"
@@ -49,7 +49,8 @@ expect_eq "onnx_conformance exit status" 0 "$status"
 # all would pass vacuously).
 for op in conv2d dwconv2d maxpool avgpool fc relu add mul concat pad mean softmax tanh sub div \
 	  hardsigmoid hardswish clip batchnorm convt leakyrelu elu selu exp log sqrt neg abs reciprocal \
-	  softplus erf floor ceil prelu reshape logsoftmax reducemax reducemin reducesum max min matmul; do
+	  softplus erf floor ceil prelu reshape logsoftmax reducemax reducemin reducesum max min matmul \
+	  scale powt; do
 	grep -q "^pass .* $op:" "$WORK/out" && echo "ok: $op cases pass" || fail "no passing $op case"
 done
 # The layout-free ops read with op specs over the stored dims (no expected

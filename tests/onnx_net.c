@@ -1,5 +1,5 @@
 /* onnx_net.c [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|--unary|--conv-forms|
- * --qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8|--split|--matmul|--matmul-bcast] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
+ * --qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8|--split|--matmul|--matmul-bcast|--variadic] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
  * ONNX file (opset 13, every weight an initializer, every intermediate
  * shape in value_info) and one input for it, for the ONNX end-to-end tests:
  * dmo infer against ONNX Runtime, plan --verify with its real weights, run
@@ -130,7 +130,15 @@
  * 1x1 -> Reshape kk 4x6x6; s = MatMul(a, kk) (batched, 4 matrices) ->
  * Reshape f 24x6; a -> Reshape e 6x24; y = MatMul(f, e) 24x24 (2-D, K < N).
  * --matmul-bcast the same but y = MatMul(s, e) 4x6x24: e's batch dims
- * broadcast, which dmo refuses naming the node. */
+ * broadcast, which dmo refuses naming the node.
+ *
+ * --variadic writes ONNX's variadic ops with broadcasting, no value_info:
+ * x 1x4x6x6 -> Conv 3x3 pads 1 = c -> Relu = r, GlobalAveragePool(r) = g
+ * 1x4x1x1; s = Sum(c, r, b) (b a constant 1x4x1x1); m = Max(r, s, c, g);
+ * e = Mean(g, s, m) (the first operand broadcast); a = Abs(e), q =
+ * Sigmoid(g); p = Pow(a, q) (an exponent activation that broadcasts); n =
+ * Min(p, e, r); t = Pow(q, n) (the base broadcast: the exponent is read
+ * first); y = Sum(t) (one operand). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -957,6 +965,35 @@ static size_t matmul(int broadcast)
 	return 3 * 6 * 6;
 }
 
+/* ---- --variadic: Sum, Max, Min and Mean of n operands, Pow by a tensor ---- */
+
+/* The --variadic model (see the top); returns as cnn(). */
+static size_t variadic(void)
+{
+	static const int64_t d_x[] = { 1, 4, 6, 6 }, d_w[] = { 4, 4, 3, 3 }, d_b[] = { 1, 4, 1, 1 };
+	static char *in_c[] = { "x", "w", NULL }, *in_r[] = { "c", NULL }, *in_s[] = { "c", "r", "b", NULL },
+		    *in_m[] = { "r", "s", "c", "g", NULL }, *in_e[] = { "g", "s", "m", NULL },
+		    *in_a[] = { "e", NULL }, *in_q[] = { "g", NULL }, *in_p[] = { "a", "q", NULL },
+		    *in_n[] = { "p", "e", "r", NULL }, *in_t[] = { "q", "n", NULL }, *in_y[] = { "t", NULL };
+	const struct {
+		char *op, **in, *out;
+	} steps[] = { { "Relu", in_r, "r" },	{ "GlobalAveragePool", in_r, "g" },
+		      { "Sum", in_s, "s" },	{ "Max", in_m, "m" },
+		      { "Mean", in_e, "e" },	{ "Abs", in_a, "a" },
+		      { "Sigmoid", in_q, "q" }, { "Pow", in_p, "p" },
+		      { "Min", in_n, "n" },	{ "Pow", in_t, "t" },
+		      { "Sum", in_y, "y" } };
+
+	weights("w", 4, d_w);
+	weights("b", 4, d_b);
+	node("Conv", in_c, "c", attr_ints("pads", 1, 1, 4), NULL, NULL);
+	for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++)
+		node(steps[k].op, steps[k].in, steps[k].out, NULL, NULL, NULL);
+	input_list[0] = value_info("x", 4, d_x);
+	output_list[0] = value_info("y", 4, d_x);
+	return 4 * 6 * 6;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc == 4 ? argv[1] : "";
@@ -968,14 +1005,15 @@ int main(int argc, char **argv)
 	int is_qdq_u8 = !strcmp(mode, "--qdq-u8"), is_qdq_pc = !strcmp(mode, "--qdq-perchannel");
 	int is_qdq_i8 = !strcmp(mode, "--qdq-i8"), is_split = !strcmp(mode, "--split");
 	int is_matmul = !strcmp(mode, "--matmul"), is_matmul_bcast = !strcmp(mode, "--matmul-bcast");
+	int is_variadic = !strcmp(mode, "--variadic");
 
 	if ((argc != 3 && argc != 4) ||
 	    (argc == 4 && !is_ops && !is_qdq && !is_qlinear && !is_qlinear_i8 && !is_ew && !is_resize &&
 	     !is_convt && !is_unary && !is_forms && !is_qgroup && !is_qdq_u8 && !is_qdq_pc && !is_qdq_i8 &&
-	     !is_split && !is_matmul && !is_matmul_bcast)) {
+	     !is_split && !is_matmul && !is_matmul_bcast && !is_variadic)) {
 		fprintf(stderr, "usage: onnx_net [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|"
 				"--unary|--conv-forms|--qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8|"
-				"--split|--matmul|--matmul-bcast] "
+				"--split|--matmul|--matmul-bcast|--variadic] "
 				"MODEL.onnx INPUT.bin\n");
 		return 2;
 	}
@@ -988,6 +1026,7 @@ int main(int argc, char **argv)
 		   : is_unary ? unary()
 		   : is_split ? split()
 		   : is_matmul || is_matmul_bcast ? matmul(is_matmul_bcast)
+		   : is_variadic ? variadic()
 		   : is_qdq_u8 || is_qdq_pc || is_qdq_i8 ? qdq_net(is_qdq_i8, !is_qdq_u8)
 		   : is_ops || is_qdq ? ops(is_qdq)
 		   : is_qlinear || is_qlinear_i8 ? qlinear(is_qlinear_i8) : cnn();

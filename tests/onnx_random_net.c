@@ -23,9 +23,11 @@
  * output_padding, dilations, groups), Slice (steps 1), Gather of a
  * constant scalar index or consecutive indices, Split into two parts
  * (then Concat of them swapped), MatMul by a constant or of two
- * activations (X times X reshaped); then Flatten or Reshape
+ * activations (X times X reshaped), Sum, Max, Min and Mean of 1 to 4
+ * operands (broadcast ones among them from opset 8), Pow by an exponent
+ * tensor; then Flatten or Reshape
  * into Gemm (transA, transB,
- * alpha, beta, C) or MatMul by a constant, maybe Softmax, maybe a final
+ * alpha, beta, C of one value, N or M x N) or MatMul by a constant, maybe Softmax, maybe a final
  * QuantizeLinear (an int8 or uint8 output, compared byte for byte).  The opset is
  * 7, 9, 10, 11, 12, 13 or 17, and each node is written as that opset
  * states it (Clip's
@@ -789,7 +791,6 @@ static struct value transposed(const struct value *x)
 	int64_t c = x->d[1], group = c % 2 == 0 && pick(3) == 0 ? 2 : 1;
 	/* 0-2 pads, 3 SAME_UPPER, 4 SAME_LOWER, 5 VALID, 6 output_shape */
 	int mode = pick(7);
-	const char *auto_pad = mode == 3 ? "SAME_UPPER" : mode == 4 ? "SAME_LOWER" : "VALID";
 
 	for (int a = 0; a < 2; a++) {
 		int64_t full;
@@ -810,6 +811,8 @@ static struct value transposed(const struct value *x)
 			mode = 5;
 		shape[a] = full - pick(2) * pick((int)((k[a] - 1) * dl[a] + 1));
 	}
+	/* After the loop: a SAME that does not reach is VALID on both axes. */
+	const char *auto_pad = mode == 3 ? "SAME_UPPER" : mode == 4 ? "SAME_LOWER" : "VALID";
 	for (int a = 0; a < 2; a++)
 		y.d[2 + a] = mode < 3 ? (x->d[2 + a] - 1) * s[a] + (k[a] - 1) * dl[a] + 1 + adj[a] -
 						pads[a] - pads[a + 2]
@@ -983,6 +986,62 @@ static struct value split_swapped(const struct value *x)
 	return y;
 }
 
+/* Sum, Max, Min or Mean of 1 to 4 operands: X (first or second, so that
+ * the first pass has an operand of the output's shape), and drawn from a
+ * branch of X, a constant of X's shape and, from opset 8 (NumPy
+ * broadcasting), a constant or a GlobalAveragePool of X of 1 x C x 1 x 1;
+ * or Pow of Sigmoid(X) (positive, so every exponent is defined) by a
+ * branch of X or, from opset 8, a GlobalAveragePool of X broadcast. */
+static struct value variadic(const struct value *x)
+{
+	static const char *const ops[] = { "Sum", "Max", "Min", "Mean", "Pow" };
+	const char *op = ops[pick(5)], *in[5] = { NULL };
+	const int64_t per_channel[4] = { 1, x->d[1], 1, 1 };
+	const int n = !strcmp(op, "Pow") ? 2 : 1 + pick(4), broadcast = opset >= 8;
+	const int at = n > 1 ? pick(2) : 0;
+	struct value y = *x, other;
+
+	say(" %s(", op);
+	for (int k = 0; k < n; k++) {
+		int kind = k == at ? 0 : 1 + pick(broadcast ? 4 : 2);
+
+		if (!strcmp(op, "Pow") && k == 0) {
+			const char *s_in[] = { x->name, NULL };
+
+			in[0] = fresh("t");
+			node("Sigmoid", s_in, in[0], NULL);
+			say("Sigmoid");
+			continue;
+		}
+		if (!strcmp(op, "Pow") && kind > 1)
+			kind = 4; /* an exponent activation, broadcast */
+		if (kind == 0) {
+			in[k] = x->name;
+			say(" x");
+		} else if (kind == 1) {
+			other = branch(x, x->d[1]);
+			in[k] = other.name;
+		} else if (kind == 2) {
+			in[k] = weights(4, x->d);
+			say(" const");
+		} else if (kind == 3) {
+			in[k] = weights(4, per_channel);
+			say(" const(1xC)");
+		} else {
+			const char *g_in[] = { x->name, NULL };
+
+			in[k] = fresh("t");
+			node("GlobalAveragePool", g_in, in[k], NULL);
+			say(" GlobalAveragePool");
+		}
+	}
+	say(" )");
+	y.name = fresh("t");
+	node(op, in, y.name, NULL);
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
 /* Flatten or Reshape to 2-D, then Gemm or MatMul by a constant. */
 static struct value dense(const struct value *x)
 {
@@ -1019,7 +1078,7 @@ static struct value dense(const struct value *x)
 	} else {
 		int trans_b = pick(2), trans_a = pick(12) == 0, c_kind = pick(4);
 		int64_t wd[2] = { trans_b ? units : f.d[1], trans_b ? f.d[1] : units };
-		int64_t cd[2] = { 1, units };
+		int64_t cd[2] = { c_kind == 3 ? f.d[0] : 1, units }; /* C: scalar, N, or M x N */
 		float alpha = pick(2) ? 1.0f : 0.5f + (float)pick(4) / 4, beta = pick(2) ? 1.0f : 0.25f;
 
 		in[1] = weights(2, wd);
@@ -1080,7 +1139,7 @@ int main(int argc, char **argv)
 	    (long long)x.d[1], (long long)x.d[2], (long long)x.d[3]);
 	cur = x;
 	for (int steps = 2 + pick(5); steps > 0; steps--) {
-		int kind = pick(17);
+		int kind = pick(18);
 
 		if (kind < 4)
 			cur = window(&cur, "Conv");
@@ -1109,6 +1168,8 @@ int main(int argc, char **argv)
 			      : pick(3) ? sliced(&cur)
 			      : pick(2) ? gathered(&cur)
 					: split_swapped(&cur);
+		else if (kind == 16)
+			cur = variadic(&cur);
 		else
 			cur = window(&cur, "Conv");
 	}

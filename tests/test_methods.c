@@ -336,7 +336,7 @@ static const char *const small[] = {
 	"hardsigmoid:in=2x2x3", "hardswish:in=4x3x1", "clip:in=2x3x3x2", "batchnorm:in=2x3x1x5",
 	"leakyrelu:in=2x3x4", "erf:in=3x3x2", "pow:in=2x2x3", "prelu:in=2x3x4", "softmax:in=2x3x4x5,axis=1",
 	"logsoftmax:in=2x3x4", "logsoftmax:in=3x4x2,axis=0", "reducemax:in=2x4x3x5", "reducesum:in=3x5x1x2",
-	"max:in=2x3x4", "min:in=3x3x2",
+	"max:in=2x3x4", "min:in=3x3x2", "scale:in=2x3x4", "powt:in=3x2x2",
 	"matmul:in=1x1x3x4,units=5", "matmul:in=2x3x4x5,units=7", "matmul:in=1x2x3x6,units=2",
 	"matmul:in=1x1x4x3,units=1", "matmul:in=1x1x1x3,units=1", "matmul:in=1x1x1x2,units=6",
 	"convt:in=2x3x4x5,k=2,stride=2,out_c=3,layout=nchw", "convt:in=3x2x2,k=3x2,stride=2x1,out_c=6,layout=nchw",
@@ -494,7 +494,7 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 					   "resize", "convt", "leakyrelu", "elu", "selu", "exp", "log",
 					   "sqrt", "neg", "abs", "reciprocal", "softplus", "erf", "floor",
 					   "ceil", "pow", "prelu", "logsoftmax", "reducemax", "reducemin",
-					   "reducesum", "max", "min", "slice", "matmul" };
+					   "reducesum", "max", "min", "slice", "matmul", "scale", "powt" };
 	static const char *const dtypes[] = { "f32", "i8", "i16", "i32" };
 	unsigned k = rnd(st, 0, sizeof ops / sizeof ops[0] - 1);
 	const char *op = ops[k];

@@ -14,7 +14,7 @@
 #include "model_table.h"
 #include "onnx.pb-c.h"
 
-enum { FLOAT = 1, INT8 = 3, INT64 = 7 };
+enum { FLOAT = 1, INT8 = 3, INT32 = 6, INT64 = 7 };
 enum { IN, OUT, INFO };
 
 /* Every message of one graph, from fixed pools reset by start(). */
@@ -585,9 +585,9 @@ START_TEST(gemm_and_elementwise)
 	expect_layer("erf:in=1x1x4x4,dtype=f32", NULL);
 	B.node[0].op_type = str("Identity");
 	expect_layer("reshape:in=1x1x4x4,dtype=f32", NULL);
-	/* Pow needs its exponent as a float32 constant. */
+	/* Pow needs an exponent. */
 	B.node[0].op_type = str("Pow");
-	expect_layer(NULL, "an exponent that is not a float32 constant scalar");
+	expect_layer(NULL, "no exponent operand");
 }
 END_TEST
 
@@ -996,6 +996,99 @@ START_TEST(onnx_elementwise)
 }
 END_TEST
 
+/* ONNX's Sum, Max, Min and Mean of n operands: a layer per pass of ONNX
+ * Runtime's, over temporaries of the broadcast shape so far (Mean's last
+ * pass a scale); one operand a copy.  Pow by a tensor is powt, its base
+ * first unless the base broadcasts. */
+START_TEST(onnx_variadic)
+{
+	struct dmo_model m;
+	char err[512] = "";
+
+	start();
+	value(IN, "a", FLOAT, 1, 4);
+	value(IN, "b", FLOAT, 2, 3, 1);
+	value(IN, "c", FLOAT, 3, 2, 3, 4);
+	node("Sum", "a,b,c", "y");
+	ck_assert_msg(read_packed(NULL, &m, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(m.n_layers, 2);
+	ck_assert_str_eq(m.layers[0].name, "1_sum0");
+	ck_assert_str_eq(m.layers[1].name, "2_sum1");
+	/* a (4) + b (3x1) broadcast to 3x4, then c (2x3x4) put first. */
+	ck_assert_str_eq(m.tensors[m.layers[0].results[0]].name, "y:sum0");
+	ck_assert_int_eq(m.tensors[m.layers[0].results[0]].rank, 2);
+	ck_assert_uint_eq(m.tensors[m.layers[0].results[0]].elems, 12);
+	ck_assert_int_eq(m.layers[0].supported, 0); /* neither a nor b has 3x4 */
+	ck_assert_str_eq(m.layers[1].spec, "add:in=1x2x3x4,dtype=f32");
+	ck_assert_str_eq(m.tensors[m.layers[1].operands[0]].name, "c");
+	ck_assert_str_eq(m.tensors[m.layers[1].operands[1]].name, "y:sum0");
+	dmo_model_free(&m);
+	/* Mean of c, c, a: two adds and a scale, c read twice by pass 0. */
+	B.node[0].op_type = str("Mean");
+	B.node[0].input[0] = str("c");
+	B.node[0].input[1] = str("c");
+	B.node[0].input[2] = str("a");
+	ck_assert_msg(read_packed(NULL, &m, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(m.n_layers, 3);
+	ck_assert_str_eq(m.layers[0].spec, "add:in=1x2x3x4,dtype=f32");
+	ck_assert_str_eq(m.layers[1].spec, "add:in=1x2x3x4,dtype=f32");
+	ck_assert_str_eq(m.layers[2].spec, "scale:in=1x2x3x4,dtype=f32");
+	ck_assert_uint_eq(m.layers[2].n_operands, 1);
+	ck_assert_str_eq(m.tensors[m.layers[2].operands[0]].name, "y:mean1");
+	ck_assert_str_eq(m.tensors[m.layers[2].results[0]].name, "y");
+	ck_assert_uint_eq(dmo_model_onnx_inputs(&m, 2), 3);
+	dmo_model_free(&m);
+	/* One operand: a copy; Mean's a scale by 1. */
+	B.node[0].n_input = 1;
+	expect_layer("scale:in=1x2x3x4,dtype=f32", NULL);
+	B.node[0].op_type = str("Max");
+	expect_layer("reshape:in=1x2x3x4,dtype=f32", NULL);
+	/* A temporary's name taken by a graph tensor: named, refused. */
+	B.node[0].n_input = 3;
+	value(INFO, "y:max0", FLOAT, 3, 2, 3, 4);
+	ck_assert_int_eq(read_packed(NULL, &m, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "its temporary 'y:max0' is a tensor of the graph too"), "%s", err);
+	/* Operands that do not broadcast (the output's value_info given): one
+	 * layer, named, and no temporary made. */
+	start();
+	value(IN, "a", FLOAT, 1, 4);
+	value(IN, "b", FLOAT, 1, 4);
+	value(IN, "c", FLOAT, 1, 3);
+	value(OUT, "y", FLOAT, 1, 4);
+	node("Sum", "a,b,c", "y");
+	ck_assert_msg(read_packed(NULL, &m, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(m.n_layers, 1);
+	ck_assert_uint_eq(m.n_tensors, 4);
+	ck_assert_str_eq(m.layers[0].why, "operand 2 does not broadcast to the ones before it");
+	dmo_model_free(&m);
+	/* An integer Sum: one layer, named. */
+	start();
+	value(IN, "a", INT8, 1, 4);
+	value(IN, "b", INT8, 1, 4);
+	value(IN, "c", INT8, 1, 4);
+	node("Sum", "a,b,c", "y");
+	expect_layer(NULL, "operand 0 is not float32 of a known shape (dmo's Sum is f32)");
+
+	/* Pow(x, y) of two activations, and of a constant base. */
+	start();
+	value(IN, "x", FLOAT, 2, 3, 4);
+	value(IN, "e", FLOAT, 1, 4);
+	node("Pow", "x,e", "y");
+	expect_layer("powt:in=1x1x3x4,dtype=f32", NULL);
+	B.node[0].input[0] = str("e");
+	B.node[0].input[1] = str("x");
+	ck_assert_msg(read_packed(NULL, &m, err, sizeof err) == 0, "%s", err);
+	ck_assert_str_eq(m.layers[0].spec, "powt:in=1x1x3x4,dtype=f32");
+	ck_assert_str_eq(m.tensors[m.layers[0].operands[0]].name, "x");
+	ck_assert_int_eq(dmo_model_onnx_commuted(&m, 0), 1);
+	dmo_model_free(&m);
+	value(IN, "i", INT32, 1, 4);
+	B.node[0].input[0] = str("x");
+	B.node[0].input[1] = str("i");
+	expect_layer(NULL, "an exponent 'i' of int32 (dmo's Pow by a tensor is float32 by float32)");
+}
+END_TEST
+
 START_TEST(layout_faults)
 {
 	Onnx__NodeProto *n;
@@ -1068,6 +1161,7 @@ int main(void)
 	tcase_add_test(tc, inferred_shapes);
 	tcase_add_test(tc, flat_ops);
 	tcase_add_test(tc, onnx_elementwise);
+	tcase_add_test(tc, onnx_variadic);
 	suite_add_tcase(suite, tc);
 
 	return dmo_run_suite(suite);

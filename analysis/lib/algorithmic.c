@@ -56,6 +56,7 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 	case DMO_OP_PRELU:
 	case DMO_OP_MAX:
 	case DMO_OP_MIN:
+	case DMO_OP_POWT:
 		/* Flat order is that of a 1x1, stride-1 depthwise walk. */
 		g->kind = DMO_GEOM_DEPTH;
 		g->in_h = g->out_h = s->in_h, g->in_w = g->out_w = s->in_w;

@@ -133,6 +133,9 @@ struct dk_params {
 	/* fc: non-zero when the input is stored transposed, K rows of batch
 	 * (ONNX's Gemm transA): output row b reads in[d * batch + b]. */
 	int trans_a;
+	/* fc: non-zero when the bias holds one value per output element,
+	 * batch x out_c (ONNX's Gemm with a matrix C), not one per unit. */
+	int bias_per_output;
 };
 
 /* The share of one thread.  Contiguous (interleave == 0): thread INDEX owns
@@ -284,7 +287,7 @@ int dk_mul_i16(const struct dk_params *p, const int16_t *a, const int16_t *b,
  * 1/6, beta 1/2; clip: min(max(x, lo), hi); batchnorm: x scale[c] +
  * shift[c], c = e / (in_w * in_c) % in_h (an NCHW tensor as N x C x 1 x
  * H*W). */
-enum dk_binary { DK_ADD, DK_SUB, DK_MUL, DK_DIV, DK_PRELU, DK_MAX, DK_MIN };
+enum dk_binary { DK_ADD, DK_SUB, DK_MUL, DK_DIV, DK_PRELU, DK_MAX, DK_MIN, DK_POWT };
 struct dk_shape;
 int dk_binary_bcast_f32(enum dk_binary op, const struct dk_shape *out_shape,
 			const struct dk_shape *a_shape, const float *a,
@@ -306,10 +309,13 @@ int dk_batchnorm_f32(const struct dk_params *p, const float *scale, const float 
  * 1); exp, log, sqrt, neg, abs, reciprocal 1 / x; softplus log(1 + e^x)
  * (x + log(1 + e^-x) for x > 0); erf; floor; ceil; pow x^exponent (x x for
  * 2, x x x for 3).  DK_PRELU, DK_MAX, DK_MIN (dk_binary, appended): a > 0 ?
- * a : a b; a < b ? b : a; b < a ? b : a (ONNX's PRelu, Max and Min). */
+ * a : a b; a < b ? b : a; b < a ? b : a (ONNX's PRelu, Max and Min);
+ * DK_POWT a^b as pow above with b the exponent (ONNX's Pow by a tensor).
+ * DK_SCALE (appended): alpha x (ONNX Runtime's last pass of Mean, alpha
+ * 1/n). */
 enum dk_onnx_unary {
 	DK_LEAKYRELU, DK_ELU, DK_SELU, DK_EXP, DK_LOG, DK_SQRT, DK_NEG, DK_ABS,
-	DK_RECIPROCAL, DK_SOFTPLUS, DK_ERF, DK_FLOOR, DK_CEIL, DK_POW, DK_UNARY_COUNT
+	DK_RECIPROCAL, DK_SOFTPLUS, DK_ERF, DK_FLOOR, DK_CEIL, DK_POW, DK_SCALE, DK_UNARY_COUNT
 };
 int dk_onnx_unary_f32(enum dk_onnx_unary fn, const struct dk_params *p, const float *in, float *out,
 		 const struct dk_thread *t);

@@ -104,7 +104,7 @@ int DK_FN(fc)(const struct dk_params *p, const T *in, const W *filter,
 			acc += MAC(q, in[p->trans_a ? d * (size_t)p->batch + (size_t)b : b * k + d],
 				   filter[oc * k + d]);
 		if (bias)
-			acc += bias[oc];
+			acc += bias[p->bias_per_output ? e : (size_t)oc];
 		out[e] = FINISH(q, acc, oc);
 	}
 	return 0;

@@ -3,7 +3,8 @@
  * HardSigmoid, HardSwish, Clip to any bounds, the inference form of
  * BatchNormalization, and the unary ops of one table (dk_onnx_unary: LeakyRelu,
  * Elu, Selu, Exp, Log, Sqrt, Neg, Abs, Reciprocal, Softplus, Erf, Floor,
- * Ceil, Pow by a constant).
+ * Ceil, Pow by a constant, and Mean's last pass, x times 1/n), and Pow by
+ * an exponent tensor on the broadcasting kernel.
  *
  * Loop order (docs/kernels.md, "ONNX element-wise ops"): the output's flat
  * order; element e reads its input element(s), then writes out[e].  Each
@@ -37,6 +38,13 @@ static int broadcast_strides(const struct dk_shape *shape, const struct dk_shape
 	return 0;
 }
 
+/* ONNX Runtime's Pow of float32: a square and a cube by products, any
+ * other exponent by powf. */
+static float pow_f32(float x, float y)
+{
+	return y == 2 ? x * x : y == 3 ? x * x * x : powf(x, y);
+}
+
 static float binary(enum dk_binary op, float a, float b)
 {
 	switch (op) {
@@ -52,6 +60,8 @@ static float binary(enum dk_binary op, float a, float b)
 		return a < b ? b : a;
 	case DK_MIN:
 		return b < a ? b : a;
+	case DK_POWT:
+		return pow_f32(a, b);
 	default:
 		return a / b;
 	}
@@ -65,7 +75,7 @@ int dk_binary_bcast_f32(enum dk_binary op, const struct dk_shape *out_shape,
 	size_t sa[DK_MAX_DIMS], sb[DK_MAX_DIMS], n = 1;
 	struct share sh;
 
-	if (!out_shape || !a_shape || !b_shape || !a || !b || !out || op < DK_ADD || op > DK_MIN ||
+	if (!out_shape || !a_shape || !b_shape || !a || !b || !out || op < DK_ADD || op > DK_POWT ||
 	    broadcast_strides(a_shape, out_shape, sa) || broadcast_strides(b_shape, out_shape, sb))
 		return -1;
 	for (int d = 0; d < out_shape->rank; d++) {
@@ -172,8 +182,10 @@ static float unary_f32(enum dk_onnx_unary fn, const struct dk_params *p, float x
 		return x >= 0 ? x : p->alpha * (expf(x) - 1);
 	case DK_SELU:
 		return x > 0 ? p->gamma * x : p->gamma * p->alpha * (expf(x) - 1);
-	case DK_POW: /* ONNX Runtime squares and cubes by products */
-		return p->exponent == 2 ? x * x : p->exponent == 3 ? x * x * x : powf(x, p->exponent);
+	case DK_POW:
+		return pow_f32(x, p->exponent);
+	case DK_SCALE:
+		return p->alpha * x;
 	default:
 		return of_x[fn](x);
 	}
