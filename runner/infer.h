@@ -160,6 +160,10 @@ struct dmo_net_step {
 	/* fc: the input is stored transposed (ONNX's Gemm transA), K rows of
 	 * the batch. */
 	int trans_a;
+	/* ONNX's Transpose (perm_given): output axis i is input axis
+	 * perm[i], an attribute where TFLite gives a perm operand. */
+	int perm_given;
+	int perm[DMO_NET_MAX_RANK];
 };
 
 struct dmo_net {

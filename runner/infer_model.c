@@ -67,6 +67,7 @@ static const struct op_of_name onnx_ops[] = {
 	{ "Min", DMO_NET_MIN },
 	{ "Slice", DMO_NET_SLICE },         { "Gather", DMO_NET_SLICE },
 	{ "Split", DMO_NET_SLICE }, /* a layer per output (model_onnx.c) */
+	{ "Transpose", DMO_NET_TRANSPOSE },
 	{ NULL, DMO_NET_OP_COUNT },
 };
 
@@ -515,6 +516,11 @@ static int onnx_options(const struct dmo_model *model, size_t i, struct dmo_net 
 	case DMO_NET_QUANTIZE:
 	case DMO_NET_DEQUANTIZE:
 		return qdq_quantisation(model, i, net, s, err, err_len);
+	case DMO_NET_TRANSPOSE: /* the spec's perm of 4 axes, RANK of them ours */
+		s->perm_given = 1;
+		for (int d = 0; d < rank && rank <= 4; d++)
+			s->perm[d] = l->op.perm[4 - rank + d] - (4 - rank);
+		return 0;
 	default:
 		return 0;
 	}
