@@ -69,6 +69,13 @@ for pair in sigmoid:logistic softmax_axis_2:softmax transpose_default:transpose 
 	"$DMO" plan --verify "$file" >"$WORK/layout.out" 2>&1
 	expect_eq "${pair%%:*} plan --verify exit status" 0 $?
 done
+# Every whole graph that passes plans, and its overlapped arena runs bit
+# for bit (the graphs' inputs are activations: --verify runs them).
+grep "^pass .* whole graph of" "$WORK/out" | awk '{ print $2 }' >"$WORK/graphs"
+[ -s "$WORK/graphs" ] || fail "no whole graph passes"
+while read -r name; do
+	plan_verify_bits "$name" "$(ls -d "$data"/*/"$name")/model.onnx"
+done <"$WORK/graphs"
 "$DMO" model "$data/node/test_softmax_axis_1/model.onnx" >"$WORK/axis1.out" 2>&1
 grep -q " softmax:in=1x3x4x5,axis=2,dtype=f32$" "$WORK/axis1.out" &&
 	echo "ok: a softmax over a middle axis (opset 13) is read over W of outer x axis x inner" ||
@@ -94,5 +101,12 @@ if command -v node >/dev/null 2>&1 && [ -d "$top_srcdir/tests/ort/node_modules/o
 		echo "ok: an opset 11 softmax at axis 1 has rows of 20" ||
 		fail "softmax11: $("$DMO" model "$WORK/softmax11.onnx" 2>&1 | head -3)"
 	infer_vs_ort "opset 11 Softmax" "$WORK/softmax11.onnx" "$case/test_data_set_0/input_0.pb"
+	# Whole graphs (function bodies, PyTorch exports, a Transpose): dmo
+	# infer of the whole model = ONNX Runtime on the case's input.
+	for name in node/test_softmax_axis_1_expanded node/test_logsoftmax_axis_0_expanded \
+		    node/test_hardswish_expanded node/test_celu_expanded pytorch-converted/test_Softmin \
+		    node/test_transpose_all_permutations_4; do
+		infer_vs_ort "$name" "$data/$name/model.onnx" "$data/$name/test_data_set_0/input_0.pb"
+	done
 fi
 finish
