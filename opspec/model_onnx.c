@@ -646,9 +646,13 @@ static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 		/* The axes: an attribute, or (ReduceSum from opset 13, the
 		 * others from 18) a constant input. */
 		if (!global && layer->n_operands > 1 && layer->operands[1] >= 0) {
+			const struct dmo_model_tensor *axes = operand(m, layer, 1);
+
 			value_of(o, layer->operands[1], &given);
 			if (given.n_ints < 0)
-				return unsupported(o, layer, "axes given as an input that is not a constant");
+				return unsupported(o, layer, "node '%s' takes its axes from %s '%s', not a constant",
+						   layer->name, axes->graph_input ? "graph input" : "tensor",
+						   axes->name);
 		} else if (a != NULL) {
 			if (a->n_ints > DMO_ONNX_MAX_INTS)
 				return unsupported(o, layer, "%zu axes", a->n_ints);

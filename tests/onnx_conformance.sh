@@ -47,16 +47,16 @@ set -- "$data"/node/test_conv_* "$data"/node/test_maxpool_* "$data"/node/test_av
 	"$data"/pytorch-converted/test_Linear_no_bias "$data"/pytorch-converted/test_PixelShuffle \
 	"$data"/pytorch-operator/test_operator_chunk "$data"/pytorch-operator/test_operator_index \
 	"$data"/pytorch-operator/test_operator_params "$data"/pytorch-operator/test_operator_symbolic_override_nested
-"$top_builddir/tests/onnx_conformance" "$@" >"$WORK/out" 2>&1
+"$top_builddir/tests/onnx_conformance" "$@" >"$WORK/cases" 2>&1
 status=$?
-cat "$WORK/out"
+cat "$WORK/cases"
 expect_eq "onnx_conformance exit status" 0 "$status"
 # Each operator dmo models has passing cases (a reader that refused them
 # all would pass vacuously).
 for op in conv2d dwconv2d maxpool avgpool fc relu add mul concat pad mean softmax tanh sub div \
 	  hardsigmoid hardswish clip batchnorm convt leakyrelu elu selu exp log sqrt neg abs reciprocal \
-	  softplus erf floor ceil prelu reshape logsoftmax reducemax reducemin reducesum max min matmul; do
-	grep -q "^pass .* $op:" "$WORK/out" && echo "ok: $op cases pass" || fail "no passing $op case"
+	  softplus erf floor ceil prelu reshape logsoftmax reducemax reducemin reducesum max min matmul transpose; do
+	grep -q "^pass .* $op:" "$WORK/cases" && echo "ok: $op cases pass" || fail "no passing $op case"
 done
 # The layout-free ops read with op specs over the stored dims (no expected
 # outputs are run for them here): each plans and verifies.
@@ -71,11 +71,18 @@ for pair in sigmoid:logistic softmax_axis_2:softmax transpose_default:transpose 
 done
 # Every whole graph that passes plans, and its overlapped arena runs bit
 # for bit (the graphs' inputs are activations: --verify runs them).
-grep "^pass .* whole graph of" "$WORK/out" | awk '{ print $2 }' >"$WORK/graphs"
+grep "^pass .* whole graph of" "$WORK/cases" | awk '{ print $2 }' >"$WORK/graphs"
 [ -s "$WORK/graphs" ] || fail "no whole graph passes"
 while read -r name; do
 	plan_verify_bits "$name" "$(ls -d "$data"/*/"$name")/model.onnx"
 done <"$WORK/graphs"
+# ReduceSum's axes as a graph input (opset 13's cases) cannot be known
+# before the run: refused, naming the node and the input.  (Axes from a
+# Constant node: the expanded softmax bodies above; from an initializer:
+# onnx_ort_unary.sh.)
+refuse "ReduceSum with axes a graph input" \
+	"layer 1 '1_reducesum'.*node '1_reducesum' takes its axes from graph input 'axes', not a constant" \
+	"$DMO" infer --zeros "$data/node/test_reduce_sum_keepdims_example/model.onnx"
 "$DMO" model "$data/node/test_softmax_axis_1/model.onnx" >"$WORK/axis1.out" 2>&1
 grep -q " softmax:in=1x3x4x5,axis=2,dtype=f32$" "$WORK/axis1.out" &&
 	echo "ok: a softmax over a middle axis (opset 13) is read over W of outer x axis x inner" ||
