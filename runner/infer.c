@@ -738,10 +738,19 @@ static int run_layout(struct ctx *c)
 		int perm[DK_MAX_DIMS], taken[DK_MAX_DIMS] = { 0 };
 		if (!perm32 && !s->perm_given)
 			return -1;
-		for (int i = 0; i < in->rank; i++) {
+		if (s->perm_given) {
+			uint64_t viewed = 1;
+
+			shape.rank = 4;
+			for (int i = 0; i < 4; i++)
+				viewed *= (uint64_t)(shape.dims[i] = s->perm_dims[i]);
+			if (viewed != elems(in) || elems(out) != elems(in))
+				return fail(c, "the transpose's view does not hold the tensors' elements");
+		}
+		for (int i = 0; i < shape.rank; i++) {
 			perm[i] = s->perm_given ? s->perm[i] : perm32[i];
-			if (perm[i] < 0 || perm[i] >= in->rank || out->rank != in->rank ||
-			    out->dims[i] != in->dims[perm[i]])
+			if (perm[i] < 0 || perm[i] >= shape.rank ||
+			    (!s->perm_given && (out->rank != in->rank || out->dims[i] != in->dims[perm[i]])))
 				return fail(c, "perm does not give the output shape");
 			if (taken[perm[i]]++)
 				return fail(c, "perm takes axis %d twice", perm[i]);

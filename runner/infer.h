@@ -160,10 +160,11 @@ struct dmo_net_step {
 	/* fc: the input is stored transposed (ONNX's Gemm transA), K rows of
 	 * the batch. */
 	int trans_a;
-	/* ONNX's Transpose (perm_given): output axis i is input axis
-	 * perm[i], an attribute where TFLite gives a perm operand. */
+	/* ONNX's Transpose (perm_given): the input seen as the 4-D
+	 * perm_dims (the reader's op spec's in, its axes merged), output axis
+	 * i is axis perm[i] of it; TFLite gives a perm operand instead. */
 	int perm_given;
-	int perm[DMO_NET_MAX_RANK];
+	int perm[4], perm_dims[4];
 };
 
 struct dmo_net {

@@ -516,10 +516,13 @@ static int onnx_options(const struct dmo_model *model, size_t i, struct dmo_net 
 	case DMO_NET_QUANTIZE:
 	case DMO_NET_DEQUANTIZE:
 		return qdq_quantisation(model, i, net, s, err, err_len);
-	case DMO_NET_TRANSPOSE: /* the spec's perm of 4 axes, RANK of them ours */
+	case DMO_NET_TRANSPOSE: /* over the spec's 4-D in, its axes merged */
 		s->perm_given = 1;
-		for (int d = 0; d < rank && rank <= 4; d++)
-			s->perm[d] = l->op.perm[4 - rank + d] - (4 - rank);
+		memcpy(s->perm, l->op.perm, sizeof s->perm);
+		s->perm_dims[0] = l->op.batch;
+		s->perm_dims[1] = l->op.in_h;
+		s->perm_dims[2] = l->op.in_w;
+		s->perm_dims[3] = l->op.in_c;
 		return 0;
 	default:
 		return 0;
