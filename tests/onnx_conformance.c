@@ -163,7 +163,7 @@ static int run_flat(const char *dir, const struct dmo_model *m, const float *in,
  * in its own slot of one arena, the graph inputs from the case's stored
  * inputs: *OUT (malloc'd, *OUT_N values) gets the graph's first output.
  * Returns 0; 1 with the reason in WHY when dmo cannot run the graph (a
- * layer without a kernel, named, or an output that is not float32); -1
+ * layer without a kernel, named) or it is not float32 in and out here; -1
  * when an input or a kernel fails. */
 static int run_graph(const char *dir, const struct dmo_model *m, float **out, size_t *out_n,
 		     char *why, size_t why_len)
@@ -197,6 +197,12 @@ static int run_graph(const char *dir, const struct dmo_model *m, float **out, si
 
 		if (!net.tensors[t].graph_input)
 			continue;
+		if (net.tensors[t].dtype != DMO_NET_F32) {
+			snprintf(why, why_len, "graph input '%s' is not float32 (read here as float32 only)",
+				 net.tensors[t].name);
+			rc = 1;
+			goto done;
+		}
 		if (operand_values(dir, m, (int)t, &v) != 0 || v.n * 4 != dmo_net_tensor_bytes(&net, (int)t)) {
 			free(v.v);
 			goto done;
