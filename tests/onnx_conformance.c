@@ -5,9 +5,11 @@
  * that spec runs on ONNX's stored tensors (Conv and the pools: the NCHW
  * kernels, layout=nchw; Gemm's weights moved to fc's [units][K]), and its
  * output must match the expected output (relative 1e-5: the kernels sum in their
- * own order).  Cases dmo does not model are counted with the reason.
- * Prints one line per case and a summary; exits 1 if a case that applies
- * fails, 2 if a case cannot be read at all. */
+ * own order).  A case of several layers (a function's expanded body, a
+ * PyTorch export) runs as a whole graph, as `dmo infer` runs it, and is
+ * counted again on a line of its own.  Cases dmo does not model are
+ * counted with the reason.  Prints one line per case and a summary; exits
+ * 1 if a case that applies fails, 2 if a case cannot be read at all. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

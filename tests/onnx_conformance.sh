@@ -1,6 +1,7 @@
 # onnx_conformance.sh - ONNX's single-op test cases (Debian libonnx-testdata)
-# that dmo models, run through dmo's ONNX reader and reference f32 kernels:
-# every case that applies matches ONNX's expected output
+# that dmo models, and the expanded and PyTorch graphs of several nodes
+# whose ops it maps (run whole), through dmo's ONNX reader and reference f32
+# kernels: every case that applies matches ONNX's expected output
 # (onnx_conformance.c).  Skipped when libonnx-testdata is not installed.
 . "$top_srcdir/tests/lib.sh"
 
