@@ -387,6 +387,63 @@ static int64_t dims_product(const struct dmo_model_tensor *t, int from, int to)
 	return p;
 }
 
+/* Transpose of IN by P (a valid perm of its rank) as the transpose of the
+ * fewest axes that moves the same elements in the same order: axes of one
+ * element dropped, and axes that stay side by side and in order merged
+ * into one (a ShuffleNet channel shuffle's 1 x g x c x h x w, perm 0 2 1
+ * 3 4, is g x c x hw, perm 1 0 2).  dk_transpose walks the output in
+ * order and reads each element's source, so both views make the same
+ * accesses.  Fills DIMS and PERM, padded in front to 4 axes (leading axes
+ * of one, not moved) when there are at most 4 groups.  Returns the number
+ * of groups (at least 1). */
+static int transpose_groups(const struct dmo_model_tensor *in, const int64_t *p, int64_t *perm,
+			    int64_t *dims)
+{
+	int r = in->rank, kept[DMO_MODEL_MAX_RANK], group_of[DMO_MODEL_MAX_RANK], groups = 0;
+	int64_t size[DMO_MODEL_MAX_RANK];
+	int m = 0, order[DMO_MODEL_MAX_RANK];
+
+	/* Output order, axes of one element left out; a group starts where
+	 * the next kept input axis is not the one after the last's. */
+	for (int i = 0; i < r; i++) {
+		if (in->shape[p[i]] == 1)
+			continue;
+		int next = m > 0 ? kept[m - 1] + 1 : -1;
+
+		while (next >= 0 && next < r && in->shape[next] == 1)
+			next++;
+		if (m == 0 || p[i] != next)
+			size[groups++] = 1;
+		size[groups - 1] *= in->shape[p[i]];
+		group_of[m] = groups - 1;
+		kept[m++] = (int)p[i];
+	}
+	if (groups == 0) { /* every axis of one element */
+		size[groups++] = 1;
+		kept[m] = 0;
+		group_of[m++] = 0;
+	}
+	if (groups > 4)
+		return groups;
+	/* Each group's place in the input: the order of its first axes. */
+	for (int g = 0; g < groups; g++)
+		order[g] = 0;
+	for (int a = 0; a < m; a++)
+		if (a == 0 || group_of[a] != group_of[a - 1])
+			for (int b = 0; b < m; b++)
+				order[group_of[a]] += (b == 0 || group_of[b] != group_of[b - 1]) &&
+						      kept[b] < kept[a];
+	for (int g = 0; g < 4; g++) {
+		perm[g] = g;
+		dims[g] = 1;
+	}
+	for (int g = 0; g < groups; g++) {
+		perm[4 - groups + g] = 4 - groups + order[g];
+		dims[4 - groups + order[g]] = size[g];
+	}
+	return groups;
+}
+
 /* Sigmoid, Tanh, Softmax (rows: its opset's rule), Transpose and the reshapes
  * (Reshape, Flatten, Squeeze, Unsqueeze) over the stored dims, which are
  * layout-free (docs/models.md). */
@@ -396,8 +453,8 @@ static int derive_layout_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n
 	struct dmo_model *m = o->model;
 	struct dmo_model_layer *layer = &m->layers[l];
 	const char *op = layer->op_name, *dt = dmo_dtype_name(in->dtype);
-	int r = in->rank, lead = 4 - in->rank;
-	int64_t perm[4] = { 0, 1, 2, 3 }, given[4];
+	int r = in->rank;
+	int64_t perm[4];
 	char text[256], shape[96];
 
 	dmo_model_flat_shape(in, shape, sizeof shape);
@@ -426,19 +483,26 @@ static int derive_layout_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n
 				 (long long)dims_product(in, (int)axis + 1, r));
 	}
 	if (!strcmp(op, "Transpose")) {
-		if (r < 1 || r > 4 || dmo_onnx_attr_ints(n, "perm", given, (size_t)r, -1) != 0)
-			return unsupported(o, layer, "not a 1-D to 4-D input with a perm of its rank");
+		int64_t given[DMO_MODEL_MAX_RANK], p[DMO_MODEL_MAX_RANK], dims[4];
+		int seen[DMO_MODEL_MAX_RANK] = { 0 }, groups;
+
+		if (r < 1 || dmo_onnx_attr_ints(n, "perm", given, (size_t)r, -1) != 0)
+			return unsupported(o, layer, "not an input with a perm of its rank");
 		for (int i = 0; i < r; i++) {
 			/* No perm: the axes reversed. */
-			int64_t p = dmo_onnx_attr(n, "perm") == NULL ? r - 1 - i : given[i];
-			if (p < 0 || p >= r)
-				return unsupported(o, layer, "perm entry %lld of %d axes",
-						   (long long)p, r);
-			perm[lead + i] = lead + p;
+			p[i] = dmo_onnx_attr(n, "perm") == NULL ? r - 1 - i : given[i];
+			if (p[i] < 0 || p[i] >= r)
+				return unsupported(o, layer, "perm entry %lld of %d axes", (long long)p[i], r);
+			if (seen[p[i]]++)
+				return unsupported(o, layer, "a perm that takes axis %lld twice", (long long)p[i]);
 		}
-		snprintf(text, sizeof text, "transpose:in=%s,perm=%lldx%lldx%lldx%lld,dtype=%s", shape,
-			 (long long)perm[0], (long long)perm[1], (long long)perm[2],
-			 (long long)perm[3], dt);
+		groups = transpose_groups(in, p, perm, dims);
+		if (groups > 4)
+			return unsupported(o, layer, "a transpose that moves %d groups of axes (dmo's moves up to 4)",
+					   groups);
+		snprintf(text, sizeof text, "transpose:in=%lldx%lldx%lldx%lld,perm=%lldx%lldx%lldx%lld,dtype=%s",
+			 (long long)dims[0], (long long)dims[1], (long long)dims[2], (long long)dims[3],
+			 (long long)perm[0], (long long)perm[1], (long long)perm[2], (long long)perm[3], dt);
 	} else if (!strcmp(op, "Sigmoid") || !strcmp(op, "Softmax") || !strcmp(op, "Tanh") ||
 		   !strcmp(op, "LogSoftmax")) {
 		snprintf(text, sizeof text, "%s:in=%s,dtype=%s",
@@ -646,9 +710,13 @@ static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 		/* The axes: an attribute, or (ReduceSum from opset 13, the
 		 * others from 18) a constant input. */
 		if (!global && layer->n_operands > 1 && layer->operands[1] >= 0) {
+			const struct dmo_model_tensor *axes = operand(m, layer, 1);
+
 			value_of(o, layer->operands[1], &given);
 			if (given.n_ints < 0)
-				return unsupported(o, layer, "axes given as an input that is not a constant");
+				return unsupported(o, layer, "node '%s' takes its axes from %s '%s', not a constant",
+						   layer->name, axes->graph_input ? "graph input" : "tensor",
+						   axes->name);
 		} else if (a != NULL) {
 			if (a->n_ints > DMO_ONNX_MAX_INTS)
 				return unsupported(o, layer, "%zu axes", a->n_ints);

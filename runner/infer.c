@@ -735,14 +735,23 @@ static int run_layout(struct ctx *c)
 		break;
 	}
 	case DMO_NET_TRANSPOSE: {
-		const int32_t *perm32 = int_constant(c, 1, (uint64_t)in->rank, "perm");
+		const int32_t *perm32 = s->perm_given ? NULL : int_constant(c, 1, (uint64_t)in->rank, "perm");
 		int perm[DK_MAX_DIMS], taken[DK_MAX_DIMS] = { 0 };
-		if (!perm32)
+		if (!perm32 && !s->perm_given)
 			return -1;
-		for (int i = 0; i < in->rank; i++) {
-			perm[i] = perm32[i];
-			if (perm[i] < 0 || perm[i] >= in->rank || out->rank != in->rank ||
-			    out->dims[i] != in->dims[perm[i]])
+		if (s->perm_given) {
+			uint64_t viewed = 1;
+
+			shape.rank = 4;
+			for (int i = 0; i < 4; i++)
+				viewed *= (uint64_t)(shape.dims[i] = s->perm_dims[i]);
+			if (viewed != elems(in) || elems(out) != elems(in))
+				return fail(c, "the transpose's view does not hold the tensors' elements");
+		}
+		for (int i = 0; i < shape.rank; i++) {
+			perm[i] = s->perm_given ? s->perm[i] : perm32[i];
+			if (perm[i] < 0 || perm[i] >= shape.rank ||
+			    (!s->perm_given && (out->rank != in->rank || out->dims[i] != in->dims[perm[i]])))
 				return fail(c, "perm does not give the output shape");
 			if (taken[perm[i]]++)
 				return fail(c, "perm takes axis %d twice", perm[i]);

@@ -165,6 +165,11 @@ struct dmo_net_step {
 	/* fc: the bias is one value per output element (ONNX's Gemm with a
 	 * matrix C, broadcast and scaled by the reader). */
 	int bias_per_output;
+	/* ONNX's Transpose (perm_given): the input seen as the 4-D
+	 * perm_dims (the reader's op spec's in, its axes merged), output axis
+	 * i is axis perm[i] of it; TFLite gives a perm operand instead. */
+	int perm_given;
+	int perm[4], perm_dims[4];
 };
 
 struct dmo_net {

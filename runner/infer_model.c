@@ -68,6 +68,7 @@ static const struct op_of_name onnx_ops[] = {
 	{ "Slice", DMO_NET_SLICE },         { "Gather", DMO_NET_SLICE },
 	{ "Split", DMO_NET_SLICE }, /* a layer per output (model_onnx.c) */
 	{ "Mean", DMO_NET_ADD }, /* a layer per pass, the last a scale */
+	{ "Transpose", DMO_NET_TRANSPOSE },
 	{ NULL, DMO_NET_OP_COUNT },
 };
 
@@ -530,6 +531,14 @@ static int onnx_options(const struct dmo_model *model, size_t i, struct dmo_net 
 	case DMO_NET_QUANTIZE:
 	case DMO_NET_DEQUANTIZE:
 		return qdq_quantisation(model, i, net, s, err, err_len);
+	case DMO_NET_TRANSPOSE: /* over the spec's 4-D in, its axes merged */
+		s->perm_given = 1;
+		memcpy(s->perm, l->op.perm, sizeof s->perm);
+		s->perm_dims[0] = l->op.batch;
+		s->perm_dims[1] = l->op.in_h;
+		s->perm_dims[2] = l->op.in_w;
+		s->perm_dims[3] = l->op.in_c;
+		return 0;
 	default:
 		return 0;
 	}

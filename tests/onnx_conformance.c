@@ -1,15 +1,16 @@
 /* onnx_conformance.c DIR... - ONNX's own single-op test cases (Debian's
  * libonnx-testdata: DIR/model.onnx, DIR/test_data_set_0/input_N.pb and
  * output_0.pb) through dmo's ONNX reader and dmo's reference f32 kernels.
- * For each case dmo reads into one layer with an op spec (or into the
- * passes of one node, each with an op spec, run as dmo infer runs them:
- * ONNX's Sum, Max, Min and Mean of more operands), the kernel of
+ * For each case dmo reads into one layer with an op spec, the kernel of
  * that spec runs on ONNX's stored tensors (Conv and the pools: the NCHW
  * kernels, layout=nchw; Gemm's weights moved to fc's [units][K]), and its
  * output must match the expected output (relative 1e-5: the kernels sum in their
- * own order).  Cases dmo does not model are counted with the reason.
- * Prints one line per case and a summary; exits 1 if a case that applies
- * fails, 2 if a case cannot be read at all. */
+ * own order).  A case of several layers (a function's expanded body, a
+ * PyTorch export, a variadic Sum, Max, Min or Mean read as several
+ * binary passes) runs as a whole graph, as `dmo infer` runs it, and is
+ * counted again on a line of its own.  Cases dmo does not model are
+ * counted with the reason.  Prints one line per case and a summary; exits
+ * 1 if a case that applies fails, 2 if a case cannot be read at all. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,25 +162,37 @@ static int run_flat(const char *dir, const struct dmo_model *m, const float *in,
 	return rc;
 }
 
-/* ONNX's element-wise ops whose parameters (bounds, alpha, a batch norm's
- * four constants, a broadcast operand's shape) only the net derives: the
- * one layer runs as `dmo infer` runs it (dmo_net), each tensor in its own
- * slot of one arena, the graph inputs from the case's stored inputs. */
-static int run_net(const char *dir, const struct dmo_model *m, float *out)
+/* The whole graph of M run as `dmo infer` runs it (dmo_net), each tensor
+ * in its own slot of one arena, the graph inputs from the case's stored
+ * inputs: *OUT (malloc'd, *OUT_N values) gets the graph's first output.
+ * Returns 0; 1 with the reason in WHY when dmo cannot run the graph (a
+ * layer without a kernel, named) or it is not float32 in and out here; -1
+ * when an input or a kernel fails. */
+static int run_graph(const char *dir, const struct dmo_model *m, float **out, size_t *out_n,
+		     char *why, size_t why_len)
 {
+	const Onnx__GraphProto *g = ((const Onnx__ModelProto *)m->reader_state)->graph;
 	struct dmo_net net;
 	uint64_t *offsets = calloc(m->n_tensors + 1, sizeof *offsets), total = 0;
 	unsigned char *arena = NULL;
-	char err[512];
-	int rc = -1;
+	int rc = -1, o = -1;
 
-	if (offsets == NULL || dmo_net_from_model(m, &net, err, sizeof err) != 0) {
-		free(offsets);
+	if (offsets == NULL)
 		return -1;
+	if (dmo_net_from_model(m, &net, why, why_len) != 0) {
+		free(offsets);
+		return 1;
 	}
 	for (size_t t = 0; t < net.n_tensors; t++) {
 		offsets[t] = total;
 		total += (dmo_net_tensor_bytes(&net, (int)t) + 15) / 16 * 16;
+		if (g->n_output > 0 && !strcmp(net.tensors[t].name, g->output[0]->name))
+			o = (int)t;
+	}
+	if (o < 0 || net.tensors[o].dtype != DMO_NET_F32) {
+		snprintf(why, why_len, "the graph's first output is not a float32 tensor dmo computes");
+		rc = 1;
+		goto done;
 	}
 	arena = calloc(total + 1, 1);
 	for (size_t t = 0; arena && t < net.n_tensors; t++) {
@@ -187,6 +200,12 @@ static int run_net(const char *dir, const struct dmo_model *m, float *out)
 
 		if (!net.tensors[t].graph_input)
 			continue;
+		if (net.tensors[t].dtype != DMO_NET_F32) {
+			snprintf(why, why_len, "graph input '%s' is not float32 (read here as float32 only)",
+				 net.tensors[t].name);
+			rc = 1;
+			goto done;
+		}
 		if (operand_values(dir, m, (int)t, &v) != 0 || v.n * 4 != dmo_net_tensor_bytes(&net, (int)t)) {
 			free(v.v);
 			goto done;
@@ -194,10 +213,10 @@ static int run_net(const char *dir, const struct dmo_model *m, float *out)
 		memcpy(arena + offsets[t], v.v, v.n * 4);
 		free(v.v);
 	}
-	if (arena && dmo_net_run(&net, arena, offsets, err, sizeof err) == 0) {
-		int o = net.steps[net.n_steps - 1].output;
-
-		memcpy(out, arena + offsets[o], dmo_net_tensor_bytes(&net, o));
+	if (arena && dmo_net_run(&net, arena, offsets, why, why_len) == 0 &&
+	    (*out = malloc(dmo_net_tensor_bytes(&net, o) + 1)) != NULL) {
+		memcpy(*out, arena + offsets[o], dmo_net_tensor_bytes(&net, o));
+		*out_n = dmo_net_tensor_bytes(&net, o) / 4;
 		rc = 0;
 	}
 done:
@@ -207,9 +226,24 @@ done:
 	return rc;
 }
 
-/* Run the case's one layer (or the passes of its one node, through the
- * net); OUT gets the NCHW (or flat) result.  Returns 0, or a reason the
- * case does not apply in *WHY. */
+/* ONNX's element-wise ops whose parameters (bounds, alpha, a batch norm's
+ * four constants, a broadcast operand's shape) only the net derives: the
+ * one layer runs as the whole graph does (run_graph), into OUT. */
+static int run_net(const char *dir, const struct dmo_model *m, float *out, size_t out_n)
+{
+	char why[512];
+	float *y = NULL;
+	size_t n = 0;
+	int rc = run_graph(dir, m, &y, &n, why, sizeof why) || n != out_n ? -1 : 0;
+
+	if (rc == 0)
+		memcpy(out, y, n * sizeof *y);
+	free(y);
+	return rc;
+}
+
+/* Run the case's one layer; OUT gets the NCHW (or flat) result.  Returns
+ * 0, or a reason the case does not apply in *WHY. */
 static int run_case(const char *dir, const struct dmo_model *m, float **out, size_t *out_n,
 		    const char **why)
 {
@@ -220,15 +254,11 @@ static int run_case(const char *dir, const struct dmo_model *m, float **out, siz
 	struct dk_params p = params_of(s);
 	struct tensor x = { 0 }, w = { 0 }, b = { 0 };
 	float *filter = NULL, *bias = NULL, *y;
-	size_t yn = dmo_opspec_out_elems(&m->layers[m->n_layers - 1].op);
+	size_t yn = dmo_opspec_out_elems(s);
 	int rc = -1;
 
 	*why = "input data unreadable";
 	y = calloc(yn + 1, sizeof *y);
-	if (m->n_layers > 1) {
-		rc = run_net(dir, m, y);
-		goto ran;
-	}
 	if (operand_values(dir, m, layer->operands[0], &x) != 0)
 		goto done;
 	/* Weights, bias, add's and mul's other operand (not pads, axes or a
@@ -293,7 +323,7 @@ static int run_case(const char *dir, const struct dmo_model *m, float **out, siz
 	case DMO_OP_ADD:
 	case DMO_OP_MUL:
 		if (w.n != x.n) { /* a broadcasting operand */
-			rc = run_net(dir, m, y);
+			rc = run_net(dir, m, y, yn);
 			break;
 		}
 		rc = s->op == DMO_OP_ADD ? dk_add_f32(&p, x.v, w.v, y, NULL)
@@ -309,18 +339,18 @@ static int run_case(const char *dir, const struct dmo_model *m, float **out, siz
 		break;
 	default:
 		/* ConvTranspose's weights may be a graph input too, as a
-		 * MatMul's B; Pow's exponent, the reductions' axes and
-		 * LogSoftmax's axis are the net's. */
+		 * MatMul's B; Pow's exponent, the reductions' axes,
+		 * LogSoftmax's axis and Transpose's perm are the net's. */
 		if (dmo_op_onnx_elementwise(s->op) || s->op == DMO_OP_CONVT || dmo_op_reduce(s->op) ||
-		    s->op == DMO_OP_LOGSOFTMAX || s->op == DMO_OP_RESHAPE || s->op == DMO_OP_MATMUL) {
-			rc = run_net(dir, m, y);
+		    s->op == DMO_OP_LOGSOFTMAX || s->op == DMO_OP_RESHAPE || s->op == DMO_OP_MATMUL ||
+		    s->op == DMO_OP_TRANSPOSE) {
+			rc = run_net(dir, m, y, yn);
 			break;
 		}
 		*why = "no f32 reference kernel run here";
 		rc = 1;
 		goto done;
 	}
-ran:
 	if (rc != 0) {
 		*why = "the kernel refused its arguments";
 		rc = 2;
@@ -339,69 +369,99 @@ done:
 	return rc;
 }
 
+/* The layers of M's graph as "N layers: op, op, ..." into TEXT. */
+static void graph_summary(const struct dmo_model *m, char *text, size_t len)
+{
+	int at = snprintf(text, len, "whole graph of %zu layers:", m->n_layers);
+
+	for (size_t l = 0; l < m->n_layers && at > 0 && (size_t)at < len; l++)
+		at += snprintf(text + at, len - (size_t)at, "%s %s", l ? "," : "",
+			       m->layers[l].op_name ? m->layers[l].op_name : "?");
+}
+
+/* Case DIR (NAME) run by dmo: 0 when it applies and matches ONNX's
+ * expected output, else prints its line and returns 1 (does not apply),
+ * 2 (cannot be run or read) or 3 (differs).  *GRAPH says whether the case
+ * ran as a whole graph of several layers. */
+static int one_case(const char *dir, const char *name, int *graph)
+{
+	enum { NOTED = 4 }; /* does not apply, its line printed */
+	char path[4096], err[1024], what[1024];
+	const char *why = NULL;
+	struct dmo_model m;
+	struct tensor want = { 0 };
+	float *got = NULL;
+	size_t n = 0;
+	int rc;
+
+	*graph = 0;
+	snprintf(path, sizeof path, "%s/model.onnx", dir);
+	if (dmo_model_load(path, &m, err, sizeof err) != 0) {
+		printf("n/a   %-48s not read: %s\n", name, err);
+		return 1;
+	}
+	if (m.n_layers > 1) {
+		/* Several layers (a function's expanded body, a PyTorch
+		 * export): the whole graph, as `dmo infer` runs it. */
+		*graph = 1;
+		graph_summary(&m, what, sizeof what);
+		rc = run_graph(dir, &m, &got, &n, err, sizeof err);
+		why = rc == 1 ? err : "an input or a kernel failed";
+	} else if (m.n_layers != 1 || !m.layers[0].supported) {
+		printf("n/a   %-48s no op spec: %s\n", name,
+		       m.n_layers != 1 ? "no layer" : m.layers[0].why);
+		rc = NOTED;
+	} else if (m.layers[0].op.dtype != DMO_F32) {
+		printf("n/a   %-48s %s: dmo's reference kernels have no %s\n", name,
+		       m.layers[0].spec, dmo_dtype_name(m.layers[0].op.dtype));
+		rc = NOTED;
+	} else {
+		snprintf(what, sizeof what, "%s", m.layers[0].spec);
+		rc = run_case(dir, &m, &got, &n, &why);
+	}
+	if (rc == 1) {
+		printf("n/a   %-48s %s%s%s\n", name, *graph ? what : "", *graph ? ": " : "", why);
+	} else if (rc != 0 && rc != NOTED) {
+		printf("ERROR %-48s %s\n", name, why);
+		rc = 2;
+	} else if (rc == 0) {
+		double worst = 0;
+
+		snprintf(path, sizeof path, "%s/test_data_set_0/output_0.pb", dir);
+		if (load_pb(path, &want) != 0 || want.n != n) {
+			printf("ERROR %-48s expected output unreadable or of another size\n", name);
+			rc = 2;
+		} else {
+			for (size_t k = 0; k < n; k++) {
+				double e = fabs((double)got[k] - want.v[k]) /
+					   fmax(1.0, fabs((double)want.v[k]));
+				worst = e > worst ? e : worst;
+			}
+			printf("%s %-48s %s (largest relative error %.2g)\n",
+			       worst <= 1e-5 ? "pass " : "FAIL ", name, what, worst);
+			rc = worst <= 1e-5 ? 0 : 3;
+		}
+	}
+	free(got);
+	free(want.v);
+	dmo_model_free(&m);
+	return rc == NOTED ? 1 : rc;
+}
+
 int main(int argc, char **argv)
 {
-	int pass = 0, fail = 0, na = 0, broken = 0;
+	int count[4] = { 0 }, graphs = 0, graphs_pass = 0;
 
 	for (int i = 1; i < argc; i++) {
-		const char *dir = argv[i], *name = strrchr(argv[i], '/'), *why = NULL;
-		char path[4096], err[1024];
-		struct dmo_model m;
-		struct tensor want = { 0 };
-		float *got = NULL;
-		size_t n = 0, layers;
-		int rc;
+		const char *name = strrchr(argv[i], '/');
+		int graph, rc = one_case(argv[i], name ? name + 1 : argv[i], &graph);
 
-		name = name ? name + 1 : dir;
-		snprintf(path, sizeof path, "%s/model.onnx", dir);
-		if (dmo_model_load(path, &m, err, sizeof err) != 0) {
-			printf("n/a   %-48s not read: %s\n", name, err);
-			na++;
-			continue;
-		}
-		for (layers = 0; layers < m.n_layers && m.layers[layers].supported &&
-				 m.layers[layers].row == m.layers[0].row; layers++)
-			;
-		if (layers != m.n_layers) {
-			printf("n/a   %-48s no op spec: %s\n", name,
-			       m.layers[layers].supported ? "several nodes" : m.layers[layers].why);
-			na++;
-		} else if (m.layers[0].op.dtype != DMO_F32) {
-			printf("n/a   %-48s %s: dmo's reference kernels have no %s\n", name,
-			       m.layers[0].spec, dmo_dtype_name(m.layers[0].op.dtype));
-			na++;
-		} else if ((rc = run_case(dir, &m, &got, &n, &why)) == 1) {
-			printf("n/a   %-48s %s\n", name, why);
-			na++;
-		} else if (rc != 0) {
-			printf("ERROR %-48s %s\n", name, why);
-			broken++;
-		} else {
-			double worst = 0;
-
-			snprintf(path, sizeof path, "%s/test_data_set_0/output_0.pb", dir);
-			if (load_pb(path, &want) != 0 || want.n != n) {
-				printf("ERROR %-48s expected output unreadable or of another size\n", name);
-				broken++;
-			} else {
-				for (size_t k = 0; k < n; k++) {
-					double e = fabs((double)got[k] - want.v[k]) /
-						   fmax(1.0, fabs((double)want.v[k]));
-					worst = e > worst ? e : worst;
-				}
-				printf("%s %-48s %s (largest relative error %.2g)\n",
-				       worst <= 1e-5 ? "pass " : "FAIL ", name, m.layers[0].spec, worst);
-				if (worst <= 1e-5)
-					pass++;
-				else
-					fail++;
-			}
-		}
-		free(got);
-		free(want.v);
-		dmo_model_free(&m);
+		count[rc]++;
+		graphs += graph;
+		graphs_pass += graph && rc == 0;
 	}
 	printf("%d of %d ONNX cases pass through dmo's reference kernels, %d fail, %d do not apply, %d errors\n",
-	       pass, argc - 1, fail, na, broken);
-	return broken ? 2 : fail ? 1 : 0;
+	       count[0], argc - 1, count[3], count[1], count[2]);
+	printf("of them whole graphs of several layers: %d of %d pass\n", graphs_pass, graphs);
+	return count[2] ? 2 : count[3] ? 1 : 0;
 }

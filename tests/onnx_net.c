@@ -677,10 +677,13 @@ static void qdq_weights(char *name, int rank, const int64_t *d_w, int8_t *w, siz
 	mid(names[k][5], 1, d_channels[k], ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
 }
 
-/* The --qdq-u8 (INT8 0, PER_CHANNEL 0), --qdq-perchannel (0, 1) and
- * --qdq-i8 (1, 1) models; returns as cnn(). */
-static size_t qdq_net(int int8, int per_channel)
+/* The --qdq-u8 (FORM 0), --qdq-perchannel (1) and --qdq-i8 (2) models:
+ * int8 activations in form 2, per-channel weights in 1 and 2; returns as
+ * cnn(). */
+static size_t qdq_net(int form)
 {
+	const int int8 = form == 2, per_channel = form > 0;
+
 	static const int64_t d_x[] = { 1, 3, 8, 8 }, d_w1[] = { 6, 3, 3, 3 }, d_c[] = { 1, 6, 8, 8 },
 			     d_w2[] = { 6, 6, 1, 1 }, d_m[] = { 1, 6, 4, 4 }, d_f[] = { 1, 96 },
 			     d_wg[] = { 10, 96 }, d_y[] = { 1, 10 };
@@ -994,42 +997,58 @@ static size_t variadic(void)
 	return 4 * 6 * 6;
 }
 
+/* The models by option (the first, none: the CNN), each built by BUILD
+ * or by BUILD_FORM(FORM), in ONNX opset OPSET, with an input of INPUT. */
+enum input_kind {
+	INPUT_FLOAT,   /* values in [-1, 1) */
+	INPUT_STEPS,   /* scaled by 8, cut to a multiple of 1/32 (--ops, --qdq) */
+	INPUT_TRIPLED, /* scaled by 3 (--ew, --unary) */
+	INPUT_BYTES,   /* uint8 or int8 bytes (the QLinear models) */
+};
+static const struct mode {
+	const char *option;
+	size_t (*build)(void);
+	size_t (*build_form)(int form);
+	int form, opset;
+	enum input_kind input;
+} modes[] = {
+	{ "", cnn, NULL, 0, 13, INPUT_FLOAT },
+	{ "--ops", NULL, ops, 0, 13, INPUT_STEPS },
+	{ "--qdq", NULL, ops, 1, 13, INPUT_STEPS },
+	{ "--qlinear", NULL, qlinear, 0, 13, INPUT_BYTES },
+	{ "--qlinear-i8", NULL, qlinear, 1, 13, INPUT_BYTES },
+	{ "--ew", elementwise, NULL, 0, 14, INPUT_TRIPLED }, /* HardSwish is from opset 14 */
+	{ "--resize", resize, NULL, 0, 13, INPUT_FLOAT },
+	{ "--convt", transposed, NULL, 0, 13, INPUT_FLOAT },
+	{ "--unary", unary, NULL, 0, 13, INPUT_TRIPLED },
+	{ "--conv-forms", conv_forms, NULL, 0, 13, INPUT_FLOAT },
+	{ "--qlinear-grouped", qlinear_grouped, NULL, 0, 13, INPUT_BYTES },
+	{ "--qdq-u8", NULL, qdq_net, 0, 13, INPUT_FLOAT },
+	{ "--qdq-perchannel", NULL, qdq_net, 1, 13, INPUT_FLOAT },
+	{ "--qdq-i8", NULL, qdq_net, 2, 13, INPUT_FLOAT },
+	{ "--split", split, NULL, 0, 18, INPUT_FLOAT }, /* Split's num_outputs is from 18 */
+	{ "--matmul", NULL, matmul, 0, 13, INPUT_FLOAT },
+	{ "--matmul-bcast", NULL, matmul, 1, 13, INPUT_FLOAT },
+	{ "--variadic", variadic, NULL, 0, 13, INPUT_FLOAT },
+};
+
 int main(int argc, char **argv)
 {
-	const char *mode = argc == 4 ? argv[1] : "";
-	int is_ops = !strcmp(mode, "--ops"), is_qdq = !strcmp(mode, "--qdq");
-	int is_qlinear = !strcmp(mode, "--qlinear"), is_qlinear_i8 = !strcmp(mode, "--qlinear-i8");
-	int is_ew = !strcmp(mode, "--ew"), is_resize = !strcmp(mode, "--resize");
-	int is_convt = !strcmp(mode, "--convt"), is_unary = !strcmp(mode, "--unary");
-	int is_forms = !strcmp(mode, "--conv-forms"), is_qgroup = !strcmp(mode, "--qlinear-grouped");
-	int is_qdq_u8 = !strcmp(mode, "--qdq-u8"), is_qdq_pc = !strcmp(mode, "--qdq-perchannel");
-	int is_qdq_i8 = !strcmp(mode, "--qdq-i8"), is_split = !strcmp(mode, "--split");
-	int is_matmul = !strcmp(mode, "--matmul"), is_matmul_bcast = !strcmp(mode, "--matmul-bcast");
-	int is_variadic = !strcmp(mode, "--variadic");
+	const size_t n_modes = sizeof modes / sizeof modes[0];
+	const struct mode *mode = argc == 3 ? &modes[0] : NULL;
 
-	if ((argc != 3 && argc != 4) ||
-	    (argc == 4 && !is_ops && !is_qdq && !is_qlinear && !is_qlinear_i8 && !is_ew && !is_resize &&
-	     !is_convt && !is_unary && !is_forms && !is_qgroup && !is_qdq_u8 && !is_qdq_pc && !is_qdq_i8 &&
-	     !is_split && !is_matmul && !is_matmul_bcast && !is_variadic)) {
-		fprintf(stderr, "usage: onnx_net [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|"
-				"--unary|--conv-forms|--qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8|"
-				"--split|--matmul|--matmul-bcast|--variadic] "
-				"MODEL.onnx INPUT.bin\n");
+	for (size_t k = 1; argc == 4 && k < n_modes; k++)
+		if (!strcmp(argv[1], modes[k].option))
+			mode = &modes[k];
+	if (mode == NULL) {
+		fprintf(stderr, "usage: onnx_net [");
+		for (size_t k = 1; k < n_modes; k++)
+			fprintf(stderr, "%s%s", k > 1 ? "|" : "", modes[k].option);
+		fprintf(stderr, "] MODEL.onnx INPUT.bin\n");
 		return 2;
 	}
 	argv += argc - 3;
-	size_t n_x = is_ew ? elementwise()
-		   : is_resize ? resize()
-		   : is_forms ? conv_forms()
-		   : is_qgroup ? qlinear_grouped()
-		   : is_convt ? transposed()
-		   : is_unary ? unary()
-		   : is_split ? split()
-		   : is_matmul || is_matmul_bcast ? matmul(is_matmul_bcast)
-		   : is_variadic ? variadic()
-		   : is_qdq_u8 || is_qdq_pc || is_qdq_i8 ? qdq_net(is_qdq_i8, !is_qdq_u8)
-		   : is_ops || is_qdq ? ops(is_qdq)
-		   : is_qlinear || is_qlinear_i8 ? qlinear(is_qlinear_i8) : cnn();
+	size_t n_x = mode->build ? mode->build() : mode->build_form(mode->form);
 
 	Onnx__GraphProto graph;
 	onnx__graph_proto__init(&graph);
@@ -1048,8 +1067,7 @@ int main(int argc, char **argv)
 	onnx__operator_set_id_proto__init(&opset);
 	opset.domain = "";
 	opset.has_version = 1;
-	/* HardSwish is from opset 14, Split's num_outputs from 18. */
-	opset.version = is_ew ? 14 : is_split ? 18 : 13;
+	opset.version = mode->opset;
 	Onnx__ModelProto model;
 	onnx__model_proto__init(&model);
 	model.has_ir_version = 1;
@@ -1069,19 +1087,17 @@ int main(int argc, char **argv)
 	}
 	float x[2 * 4 * 13 * 14]; /* --conv-forms' input, the largest */
 	unsigned char bytes[2 * 3 * 10 * 10]; /* --qlinear's: uint8 or int8 */
-	if (is_qgroup)
-		is_qlinear = 1; /* a uint8 input as --qlinear's */
 	for (size_t k = 0; k < n_x; k++)
-		if (is_qlinear || is_qlinear_i8)
+		if (mode->input == INPUT_BYTES)
 			bytes[k] = (unsigned char)(next_value() * 128 + 128);
 		else
-			x[k] = is_ops || is_qdq ? (float)(long)(next_value() * 8 * 32) / 32
-			       : is_ew || is_unary ? 3 * next_value()
-				       : next_value();
+			x[k] = mode->input == INPUT_STEPS     ? (float)(long)(next_value() * 8 * 32) / 32
+			       : mode->input == INPUT_TRIPLED ? 3 * next_value()
+							      : next_value();
 	f = fopen(argv[2], "wb");
 	if (!f ||
-	    fwrite(is_qlinear || is_qlinear_i8 ? (void *)bytes : (void *)x,
-		   (is_qlinear || is_qlinear_i8 ? 1 : sizeof x[0]) * n_x, 1, f) != 1 ||
+	    fwrite(mode->input == INPUT_BYTES ? (void *)bytes : (void *)x,
+		   (mode->input == INPUT_BYTES ? 1 : sizeof x[0]) * n_x, 1, f) != 1 ||
 	    fclose(f) != 0) {
 		perror(argv[2]);
 		return 1;

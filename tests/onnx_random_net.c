@@ -1042,6 +1042,52 @@ static struct value variadic(const struct value *x)
 	return y;
 }
 
+/* Transpose as CNNs write it: ShuffleNet's channel shuffle (X reshaped to
+ * 1 x g x C/g x H x W, Transpose perm 0 2 1 3 4, reshaped back to X's
+ * shape: a 5-D transpose, which dmo reads as one of 3 axes, its
+ * intermediates without value_info), or a Transpose of C, H and W by a
+ * random perm (given, or left out for the reversal, batch moved too). */
+static struct value shuffled(const struct value *x)
+{
+	static const int64_t swap[5] = { 0, 2, 1, 3, 4 };
+	const int64_t g = x->d[1] % 2 == 0 ? 2 : x->d[1] % 3 == 0 ? 3 : 0;
+	struct value y = { fresh("t"), 4, { 0 } };
+	const char *in[] = { x->name, NULL, NULL };
+	int64_t perm[4] = { 0, 1, 2, 3 };
+
+	if (g && pick(2)) {
+		int64_t five[5] = { x->d[0], g, x->d[1] / g, x->d[2], x->d[3] };
+		char *r = fresh("t"), *t = fresh("t");
+
+		in[1] = int64s(five, 5);
+		node("Reshape", in, r, NULL);
+		const char *t_in[] = { r, NULL };
+		node("Transpose", t_in, t, attr_ints("perm", swap, 5), NULL);
+		const char *back[] = { t, int64s(x->d, 4), NULL };
+		memcpy(y.d, x->d, sizeof y.d);
+		node("Reshape", back, y.name, NULL);
+		say(" ChannelShuffle(g %lld)", (long long)g);
+	} else {
+		const int given = pick(2);
+
+		for (int i = 3; i > 1; i--) {
+			int j = 1 + pick(i), t = (int)perm[i];
+
+			perm[i] = perm[j];
+			perm[j] = t;
+		}
+		for (int i = 0; i < 4; i++) {
+			perm[i] = given ? perm[i] : 3 - i;
+			y.d[i] = x->d[perm[i]];
+		}
+		node("Transpose", in, y.name, given ? attr_ints("perm", perm, 4) : NULL, NULL);
+		say(" Transpose(%lld%lld%lld%lld%s)", (long long)perm[0], (long long)perm[1],
+		    (long long)perm[2], (long long)perm[3], given ? "" : " default");
+	}
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
 /* Flatten or Reshape to 2-D, then Gemm or MatMul by a constant. */
 static struct value dense(const struct value *x)
 {
@@ -1171,7 +1217,7 @@ int main(int argc, char **argv)
 		else if (kind == 16)
 			cur = variadic(&cur);
 		else
-			cur = window(&cur, "Conv");
+			cur = pick(4) ? window(&cur, "Conv") : shuffled(&cur);
 	}
 	int out_type = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
 	if (pick(2)) {

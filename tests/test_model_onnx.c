@@ -1115,16 +1115,31 @@ START_TEST(layout_faults)
 	opset(13);
 	expect_layer("softmax:in=1x3x4x4,dtype=f32", NULL);
 
-	/* Transpose without perm: the axes reversed, 1x3x4x4 to 4x4x3x1. */
+	/* Transpose without perm: the axes reversed, 1x3x4x4 to 4x4x3x1; the
+	 * batch axis of one element moves nothing, dropped: 3x4x4 reversed. */
 	start();
 	value(IN, "x", FLOAT, 4, 1, 3, 4, 4);
 	n = node("Transpose", "x", "y");
-	expect_layer("transpose:in=1x3x4x4,perm=3x2x1x0,dtype=f32", NULL);
+	expect_layer("transpose:in=1x3x4x4,perm=0x3x2x1,dtype=f32", NULL);
 	attr_ints(n, "perm", 4, 0, 2, 3, 5);
 	value(OUT, "y", FLOAT, 4, 4, 4, 3, 1); /* no op spec: y needs one */
 	expect_layer(NULL, "perm entry 5 of 4 axes");
+	B.attr[0].ints[3] = 2;
+	expect_layer(NULL, "a perm that takes axis 2 twice");
 	B.attr[0].n_ints = 3;
-	expect_layer(NULL, "not a 1-D to 4-D input with a perm of its rank");
+	expect_layer(NULL, "not an input with a perm of its rank");
+	/* ShuffleNet's channel shuffle, 1x4x2x3x3 by 0 2 1 3 4: the batch
+	 * dropped, H and W (3, 4) stay side by side in order, one axis of 9:
+	 * 4x2x9 by 1 0 2, put after a leading axis of one. */
+	start();
+	value(IN, "x", FLOAT, 5, 1, 4, 2, 3, 3);
+	attr_ints(node("Transpose", "x", "y"), "perm", 5, 0, 2, 1, 3, 4);
+	expect_layer("transpose:in=1x4x2x9,perm=0x2x1x3,dtype=f32", NULL);
+	/* 2x3x5x7x11 reversed: five groups, none merged, refused. */
+	start();
+	value(IN, "x", FLOAT, 5, 2, 3, 5, 7, 11);
+	node("Transpose", "x", "y");
+	expect_layer(NULL, "a transpose that moves 5 groups of axes (dmo's moves up to 4)");
 	/* Sigmoid's output symbolic in value_info: the input's shape, or
 	 * one --shape gives, here too large for dmo. */
 	start();
