@@ -51,6 +51,8 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 	case DMO_OP_RELU6:
 	case DMO_OP_ADD:
 	case DMO_OP_MUL:
+	case DMO_OP_QLINEARADD:
+	case DMO_OP_QLINEARMUL:
 	case DMO_OP_SUB:
 	case DMO_OP_DIV:
 	case DMO_OP_PRELU:
@@ -137,6 +139,7 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 		break;
 	}
 	case DMO_OP_MEAN:
+	case DMO_OP_QLINEARMEAN:
 	case DMO_OP_REDUCEMAX:
 	case DMO_OP_REDUCEMIN:
 	case DMO_OP_REDUCESUM:
