@@ -1141,6 +1141,69 @@ spec:
 				    o->err, o->err_len);
 }
 
+/* ---- ONNX Runtime's QOperator ops of the com.microsoft domain ---- */
+
+static int is_qoperator_domain(const Onnx__NodeProto *n)
+{
+	return n->domain && !strcmp(n->domain, "com.microsoft");
+}
+
+/* QLinearAdd and QLinearMul (A, A scale, A zero point, B, B scale, B zero
+ * point, C scale, C zero point) as qlinearadd and qlinearmul over A, which
+ * must have the output's shape (B broadcasts: the plan's O_s is of such a
+ * first operand, formulas.md 4.12), and QLinearGlobalAveragePool (X, X
+ * scale, X zero point, Y scale, Y zero point; NCHW) as qlinearmean over
+ * its N x C planes, all uint8 or int8 as ONNX Runtime's CPU kernels take
+ * them.  Their other ops (QLinearAveragePool, QLinearConcat, QLinearSigmoid,
+ * QLinearLeakyRelu, ...) are named as unmapped. */
+static int derive_qoperator_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
+{
+	struct dmo_model *m = o->model;
+	struct dmo_model_layer *layer = &m->layers[l];
+	const char *op = n->op_type ? n->op_type : "?";
+	const int add = !strcmp(op, "QLinearAdd"), mul = !strcmp(op, "QLinearMul");
+	const int pool = !strcmp(op, "QLinearGlobalAveragePool");
+	struct dmo_model_tensor *in = operand(m, layer, 0), *in2 = pool ? NULL : operand(m, layer, 3);
+	struct dmo_model_tensor *out;
+	char text[256], shape[96];
+
+	if (!add && !mul && !pool)
+		return unsupported(o, layer, "op %s has no dmo model (dmo maps QLinearAdd, QLinearMul "
+				   "and QLinearGlobalAveragePool of the com.microsoft domain)", layer->op_name);
+	if (layer->n_results != 1 || in == NULL || layer->n_operands != (pool ? 5u : 8u))
+		return unsupported(o, layer, "not %s's %d inputs and one output", op, pool ? 5 : 8);
+	out = &m->tensors[layer->results[0]];
+	if (in->rank < 0)
+		return fail(o, "node %zu (%s) reads '%s', whose shape is unknown", o->node + 1, op, in->name);
+	if (in->producer == DMO_MODEL_CONSTANT)
+		return unsupported(o, layer, "input '%s' is a constant, not an activation in the arena",
+				   in->name);
+	if (!in->known_dtype || (in->dtype != DMO_U8 && in->dtype != DMO_I8) || !out->known_dtype ||
+	    out->dtype != in->dtype || (in2 && (!in2->known_dtype || in2->dtype != in->dtype)))
+		return unsupported(o, layer, "%s input to %s output (ONNX Runtime's %s is uint8 or "
+				   "int8, one type throughout)", in->type_name, out->type_name, op);
+	if (pool) {
+		if (dmo_onnx_attr_int(n, "channels_last", 0) != 0)
+			return unsupported(o, layer, "channels_last (dmo's QLinearGlobalAveragePool is NCHW)");
+		if (in->rank < 3)
+			return unsupported(o, layer, "a %d-D input (N x C x spatial...)", in->rank);
+		snprintf(text, sizeof text, "qlinearmean:in=%lldx%lldx1x1,dtype=%s",
+			 (long long)dims_product(in, 0, 2), (long long)dims_product(in, 2, in->rank),
+			 dmo_dtype_name(in->dtype));
+	} else {
+		if (in2 == NULL || in2->rank < 0)
+			return unsupported(o, layer, "no B of known shape");
+		if (in->elems != out->elems || in->rank != out->rank)
+			return unsupported(o, layer, "A does not have the output's shape (dmo maps B "
+					   "broadcasting to A, not A to B)");
+		dmo_model_flat_shape(out, shape, sizeof shape);
+		snprintf(text, sizeof text, "%s:in=%s,dtype=%s", add ? "qlinearadd" : "qlinearmul",
+			 shape, dmo_dtype_name(in->dtype));
+	}
+	return dmo_model_layer_spec_runnable(m, l, text, layer->operands[0], layer->results[0],
+					     o->source, o->err, o->err_len);
+}
+
 /* TensorProto.DataType of T's element type. */
 static int32_t onnx_type(const struct dmo_model_tensor *t)
 {
@@ -1273,9 +1336,11 @@ static int infer_outputs(struct onnx *o, size_t l, const Onnx__NodeProto *n, cha
 		if (layer->operands[i] != DMO_MODEL_ABSENT)
 			value_of(o, layer->operands[i], &in[i]);
 	}
-	if (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"))
+	if (is_qoperator_domain(n))
+		rc = dmo_onnx_infer_qoperator_shapes(n, in, n->n_input, out, n->n_output, why, why_len);
+	else if (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"))
 		goto out; /* another domain's operator: no rule */
-	if (n->op_type && !strcmp(n->op_type, "Constant")) {
+	else if (n->op_type && !strcmp(n->op_type, "Constant")) {
 		out[0] = (struct dmo_onnx_value){ .rank = -1, .n_ints = -1, .n_floats = -1 };
 		rc = n->n_output == 1 ? constant_value(n, &out[0]) : 1;
 	} else {
@@ -1476,6 +1541,8 @@ static int read_node(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		return fail(o, "node %zu (%s): output '%s' has no static shape: %s (no value_info; run ONNX shape inference first, or give --shape '%s=D1x...')",
 			    o->node + 1, layer->op_name, t->name, why, t->name);
 	}
+	if (is_qoperator_domain(n))
+		return derive_qoperator_spec(o, l, n);
 	if (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"))
 		return unsupported(o, layer, "op %s has no dmo model", layer->op_name);
 	if (node_layers(n) > 1)

@@ -989,3 +989,44 @@ int dmo_onnx_infer_shapes(const Onnx__NodeProto *n, int64_t opset,
 		return 1;
 	return infer(&x);
 }
+
+int dmo_onnx_infer_qoperator_shapes(const Onnx__NodeProto *n, const struct dmo_onnx_value *in,
+				    size_t n_in, struct dmo_onnx_value *out, size_t n_out,
+				    char *why, size_t why_len)
+{
+	/* QLinearAdd and QLinearMul broadcast A (input 1) and B (input 4). */
+	struct dmo_onnx_value operands[2];
+	struct infer x = { .n = n, .in = operands, .n_in = 2, .out = out, .n_out = n_out,
+			   .why = why, .why_len = why_len };
+	const char *op = n->op_type;
+
+	for (size_t k = 0; k < n_out; k++)
+		out[k] = (struct dmo_onnx_value){ .rank = -1, .n_ints = -1, .n_floats = -1 };
+	if (op == NULL || n_out == 0)
+		return 1;
+	if (!strcmp(op, "QLinearAdd") || !strcmp(op, "QLinearMul")) {
+		if (n_in < 4)
+			return bad(&x, "%zu inputs (A, its scale and zero point, B, ...)", n_in);
+		operands[0] = in[0];
+		operands[1] = in[3];
+		out[0].elem_type = in[0].elem_type;
+		return broadcast(&x, 0, 2, &out[0]);
+	}
+	if (!strcmp(op, "QLinearGlobalAveragePool")) {
+		/* N x C x spatial..., or with channels_last N x spatial... x C. */
+		const int last = dmo_onnx_attr_int(n, "channels_last", 0) != 0;
+		const struct dmo_onnx_value *v;
+
+		x.in = in;
+		x.n_in = n_in;
+		if ((v = shaped(&x, 0)) == NULL)
+			return -1;
+		if (v->rank < 3)
+			return bad(&x, "a %d-D input (N x C x spatial...)", v->rank);
+		set(&out[0], v->elem_type, v->rank, v->dims);
+		for (int i = 2 - last; i < v->rank - last; i++)
+			out[0].dims[i] = 1;
+		return 0;
+	}
+	return 1;
+}

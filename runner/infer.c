@@ -21,7 +21,7 @@ static const char *const op_names[DMO_NET_OP_COUNT] = {
 	"softmax", "logistic", "mean", "reshape", "pad", "transpose", "concatenation",
 	"quantize", "dequantize", "tanh", "sub", "div", "hardsigmoid", "hardswish", "clip",
 	"batchnorm", "resize", "convt", "shape-only", "unary", "prelu", "max", "min", "slice",
-	"matmul",
+	"matmul", "qlinearadd", "qlinearmul", "qlinearmean",
 };
 
 const char *dmo_net_op_name(enum dmo_net_op op)
@@ -559,6 +559,71 @@ static void to_shape(const struct dmo_net_tensor *t, struct dk_shape *s)
 		s->dims[i] = t->dims[i];
 }
 
+/* ONNX Runtime's QOperator ops (kernels_qlinear.c): QLinearAdd and
+ * QLinearMul of A (the output's shape) and B broadcasting to it, and
+ * QLinearGlobalAveragePool of N x C planes, each operand uint8 or int8 of
+ * one type with one scale and zero point (infer_model.c's
+ * qoperator_operands). */
+static int run_qlinear(struct ctx *c)
+{
+	const struct dmo_net_step *s = c->step;
+	const struct dmo_net_tensor *in = operand(c, 0), *out = result(c);
+	const int binary = s->op != DMO_NET_QLINEARMEAN;
+	const struct dmo_net_tensor *in2 = binary ? operand(c, 1) : NULL;
+	struct dk_shape out_shape, in2_shape;
+
+	if (!in || !out || (binary && !in2))
+		return fail(c, "missing operand");
+	if (!is_quantized_type(in->dtype))
+		return fail(c, "only uint8 and int8 are supported");
+	if (same_type(c, in, out) || (in2 && same_type(c, in2, out)) ||
+	    need_quant(c, in, "input") || need_quant(c, out, "output") ||
+	    (in2 && need_quant(c, in2, "second input")))
+		return -1;
+	if (in->n_quant != 1 || out->n_quant != 1 || (in2 && in2->n_quant != 1))
+		return fail(c, "one scale and zero point a tensor, not one per channel");
+	if (!elems(out) || elems(out) > INT32_MAX || elems(in) % elems(out))
+		return fail(c, "tensor size out of range");
+	struct dk_quant *q = &c->p.q;
+	c->p = (struct dk_params){ .batch = (int)elems(out), .in_w = 1, .in_c = 1 };
+	q->in_zero = zero_of(in);
+	q->out_zero = zero_of(out);
+	q->qlinear_scales[0] = (float)scale_of(in);
+	q->qlinear_scales[2] = (float)scale_of(out);
+	const int u8 = in->dtype == DMO_NET_U8;
+	int rc;
+	if (binary) {
+		if (elems(in) != elems(out))
+			return fail(c, "A does not have the output's shape");
+		q->in2_zero = zero_of(in2);
+		q->qlinear_scales[1] = (float)scale_of(in2);
+		to_shape(out, &out_shape);
+		to_shape(in2, &in2_shape);
+		if (!c->arena)
+			return 0;
+		const int mul = s->op == DMO_NET_QLINEARMUL;
+		rc = u8 ? dk_qlinear_binary_u8(mul, &c->p, &out_shape, &in2_shape, at(c, in), at(c, in2),
+					       at(c, out), NULL)
+			: dk_qlinear_binary_i8(mul, &c->p, &out_shape, &in2_shape, at(c, in), at(c, in2),
+					       at(c, out), NULL);
+		return rc ? fail(c, "B does not broadcast to A") : 0;
+	}
+	/* The mean of each plane; ONNX Runtime refuses a plane of 2^24
+	 * values or more and a factor in / (out x plane) outside [2^-32,
+	 * 256) (MLAS's CheckQLinearGlobalAveragePoolScaleAndSize). */
+	const uint64_t plane = elems(in) / elems(out);
+	const float factor = q->qlinear_scales[0] / (q->qlinear_scales[2] * (float)(int32_t)plane);
+	if (plane >= 0x1000000 || !(factor >= 0x1.0p-32f && factor < 256.0f))
+		return fail(c, "a plane of %llu values and scales %g, %g: outside ONNX Runtime's range",
+			    (unsigned long long)plane, scale_of(in), scale_of(out));
+	c->p.in_h = (int)plane;
+	if (!c->arena)
+		return 0;
+	rc = u8 ? dk_qlinear_mean_u8(&c->p, at(c, in), at(c, out), NULL)
+		: dk_qlinear_mean_i8(&c->p, at(c, in), at(c, out), NULL);
+	return rc ? fail(c, "the kernel rejected its parameters") : 0;
+}
+
 /* ONNX's float32 element-wise ops (kernels_onnx_ew.c): Add, Sub, Mul and
  * Div with NumPy broadcasting, HardSigmoid, HardSwish, Clip and
  * BatchNormalization (scale and shift per channel, axis 1). */
@@ -990,6 +1055,11 @@ static int prepare_step(struct ctx *c)
 	case DMO_NET_QUANTIZE:
 	case DMO_NET_DEQUANTIZE:
 		rc = run_convert(c);
+		break;
+	case DMO_NET_QLINEARADD:
+	case DMO_NET_QLINEARMUL:
+	case DMO_NET_QLINEARMEAN:
+		rc = run_qlinear(c);
 		break;
 	case DMO_NET_SHAPE_ONLY:
 		if (c->arena)

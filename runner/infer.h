@@ -74,6 +74,13 @@ enum dmo_net_op {
 	/* ONNX's MatMul of two f32 activations: A [..., M, K], B [..., K, N]
 	 * of the same batch dims (dk_matmul_f32) */
 	DMO_NET_MATMUL,
+	/* ONNX Runtime's QOperator ops (com.microsoft, uint8 or int8, every
+	 * operand quantised by one scale and zero point; kernels_qlinear.c):
+	 * QLinearAdd and QLinearMul of a, b broadcasting to a;
+	 * QLinearGlobalAveragePool of in N x C x spatial... */
+	DMO_NET_QLINEARADD,
+	DMO_NET_QLINEARMUL,
+	DMO_NET_QLINEARMEAN,
 	DMO_NET_OP_COUNT
 };
 

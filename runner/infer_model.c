@@ -67,6 +67,9 @@ static const struct op_of_name onnx_ops[] = {
 	{ "Min", DMO_NET_MIN },
 	{ "Slice", DMO_NET_SLICE },         { "Gather", DMO_NET_SLICE },
 	{ "Split", DMO_NET_SLICE }, /* a layer per output (model_onnx.c) */
+	{ "com.microsoft:QLinearAdd", DMO_NET_QLINEARADD },
+	{ "com.microsoft:QLinearMul", DMO_NET_QLINEARMUL },
+	{ "com.microsoft:QLinearGlobalAveragePool", DMO_NET_QLINEARMEAN },
 	{ NULL, DMO_NET_OP_COUNT },
 };
 
@@ -386,6 +389,49 @@ static int qlinear_operands(const struct dmo_model *model, size_t i, struct dmo_
 	return 0;
 }
 
+/* ONNX Runtime's QOperator ops of the com.microsoft domain: QLinearAdd and
+ * QLinearMul (A, A scale, A zero point, B, B scale, B zero point, C scale,
+ * C zero point) and QLinearGlobalAveragePool (X, X scale, X zero point, Y
+ * scale, Y zero point).  Each scale and zero point (constants, one each;
+ * a zero point may be absent: 0) becomes its tensor's quantisation; the
+ * step keeps A and B, or X.  Returns 0, -1 with ERR, -2 when out of
+ * memory. */
+static int qoperator_operands(const struct dmo_model *model, size_t i, struct dmo_net *net,
+			      struct dmo_net_step *s, char *err, size_t err_len)
+{
+	const struct dmo_model_layer *l = &model->layers[i];
+	const int pool = s->op == DMO_NET_QLINEARMEAN;
+	const struct dmo_net_tensor *in[8] = { 0 };
+	char what[160];
+	int rc;
+
+	snprintf(what, sizeof what, "layer %zu '%s': %s", i + 1, l->name, l->op_name);
+	if (s->n_inputs != (pool ? 5 : 8)) {
+		snprintf(err, err_len, "%s: %d operands", what, s->n_inputs);
+		return -1;
+	}
+	for (int k = 0; k < s->n_inputs; k++)
+		in[k] = s->inputs[k] >= 0 ? &net->tensors[s->inputs[k]] : NULL;
+	struct dmo_net_tensor *x = &net->tensors[s->inputs[0]], *y = &net->tensors[s->output];
+	if ((rc = set_quantisation(net, x, in[1], in[2], 1, 0, 0, what, err, err_len)))
+		return rc;
+	if (pool) {
+		s->n_inputs = 1;
+		return set_quantisation(net, y, in[3], in[4], 1, 0, 0, what, err, err_len);
+	}
+	if (!in[3]) {
+		snprintf(err, err_len, "%s: no B", what);
+		return -1;
+	}
+	if ((rc = set_quantisation(net, &net->tensors[s->inputs[3]], in[4], in[5], 1, 0, 0, what, err,
+				   err_len)) ||
+	    (rc = set_quantisation(net, y, in[6], in[7], 1, 0, 0, what, err, err_len)))
+		return rc;
+	s->inputs[1] = s->inputs[3];
+	s->n_inputs = 2;
+	return 0;
+}
+
 /* Float32 constant operand K of step S: its value, or DEF when absent. */
 static float scalar_operand(const struct dmo_net *net, const struct dmo_net_step *s, int k,
 			    float def)
@@ -630,6 +676,8 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net,
 			 l->op_name, l->why ? l->why : "no op spec");
 		return -1;
 	}
+	if (s->op == DMO_NET_QLINEARADD || s->op == DMO_NET_QLINEARMUL || s->op == DMO_NET_QLINEARMEAN)
+		return qoperator_operands(model, i, net, s, err, err_len);
 	if (model->format == DMO_FORMAT_ONNX && !strncmp(l->op_name, "QLinear", 7))
 		return qlinear_operands(model, i, net, s, err, err_len);
 	return s->op == DMO_NET_FC && model->format == DMO_FORMAT_ONNX
