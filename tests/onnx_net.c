@@ -1,5 +1,7 @@
 /* onnx_net.c [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|--unary|--conv-forms|
- * --qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8|--split|--matmul|--matmul-bcast] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
+ * --qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8|--split|--matmul|--matmul-bcast|
+ * --qoperator|--qoperator-i8|--qoperator-bcast-a|--qoperator-pairs|--qoperator-pairs-i8]
+ * MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
  * ONNX file (opset 13, every weight an initializer, every intermediate
  * shape in value_info) and one input for it, for the ONNX end-to-end tests:
  * dmo infer against ONNX Runtime, plan --verify with its real weights, run
@@ -130,7 +132,38 @@
  * 1x1 -> Reshape kk 4x6x6; s = MatMul(a, kk) (batched, 4 matrices) ->
  * Reshape f 24x6; a -> Reshape e 6x24; y = MatMul(f, e) 24x24 (2-D, K < N).
  * --matmul-bcast the same but y = MatMul(s, e) 4x6x24: e's batch dims
- * broadcast, which dmo refuses naming the node. */
+ * broadcast, which dmo refuses naming the node.
+ *
+ * --qoperator writes a small CNN as ONNX Runtime's quantize_static writes
+ * it with QuantFormat.QOperator (uint8 activations, int8 weights): ONNX's
+ * QuantizeLinear, QLinearConv and QLinearMatMul beside the com.microsoft
+ * domain's QLinearAdd, QLinearMul and QLinearGlobalAveragePool (opset
+ * imports "" 13 and com.microsoft 1), each activation its own scale and
+ * zero point, every shape in value_info:
+ *
+ *   x 2x4x6x6 (float) -> QuantizeLinear = xq -> QLinearConv 3x3 pad 1
+ *   (4 filters, bias) = c -> QLinearAdd(c, xq) = r (the residual)
+ *   -> QLinearGlobalAveragePool = g 2x4x1x1 -> QLinearMul(r, g) = s
+ *   2x4x6x6 (g broadcasting per channel, as a squeeze-excitation)
+ *   -> QLinearGlobalAveragePool = p -> Flatten 2x4 -> QLinearMatMul
+ *   (B 4x5) = yq -> DequantizeLinear = y 2x5 (float)
+ *
+ * with s (uint8) a graph output before y.  --qoperator-i8 the same with
+ * int8 activations (zero points 128 lower); --qoperator-bcast-a the same
+ * with QLinearMul(g, r): A broadcasting to B, which dmo refuses naming the
+ * node.
+ *
+ * --qoperator-pairs writes the com.microsoft ops over every pair of uint8
+ * values, at scales and zero points no calibration would round (the
+ * arithmetic's corners): the input x 1x65792 holds e mod 256 at element e;
+ *
+ *   x -> Slice of its first 65536 -> Reshape = a 256x256 (a[i][j] = j);
+ *   x -> Slice of its last 256 -> Reshape = b 256x1 (b[i] = i)
+ *   -> QLinearAdd(a, b) = sum, QLinearMul(a, b) = product (b broadcasting)
+ *   -> Reshape(product) 1x256x16x16 -> QLinearGlobalAveragePool = mean
+ *
+ * with sum, product and mean (uint8) the outputs.  --qoperator-pairs-i8
+ * the same over int8 (the bytes read as int8, zero points 128 lower). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,7 +184,7 @@ static float next_value(void)
 static Onnx__NodeProto nodes[MAX_ITEMS], *node_list[MAX_ITEMS];
 static Onnx__AttributeProto attrs[MAX_ITEMS], *attr_lists[MAX_ITEMS][4];
 static Onnx__TensorProto inits[MAX_ITEMS], *init_list[MAX_ITEMS];
-static Onnx__ValueInfoProto infos[MAX_ITEMS], *input_list[1], *output_list[2], *info_list[MAX_ITEMS];
+static Onnx__ValueInfoProto infos[MAX_ITEMS], *input_list[1], *output_list[3], *info_list[MAX_ITEMS];
 static Onnx__TypeProto types[MAX_ITEMS];
 static Onnx__TypeProto__Tensor tensor_types[MAX_ITEMS];
 static Onnx__TensorShapeProto shapes[MAX_ITEMS];
@@ -957,6 +990,176 @@ static size_t matmul(int broadcast)
 	return 3 * 6 * 6;
 }
 
+/* The next of the --qoperator model's constants: a float32 scale or an
+ * 8-bit zero point of TYPE, named NAME. */
+static void q_param(char *name, int type, float scale, int zero)
+{
+	static float scales[MAX_ITEMS];
+	static int8_t zeros[MAX_ITEMS]; /* the zero point's byte, of either type */
+	static size_t n;
+	size_t k = n++;
+
+	scales[k] = scale;
+	zeros[k] = (int8_t)zero;
+	if (type == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT)
+		constant(name, 0, NULL, type, &scales[k], sizeof scales[k]);
+	else
+		constant(name, 0, NULL, type, &zeros[k], 1);
+}
+
+/* A node of the com.microsoft domain, as node() writes one. */
+static void ms_node(char *op, char **in, char *out)
+{
+	node(op, in, out, NULL, NULL, NULL);
+	nodes[n_nodes - 1].domain = "com.microsoft";
+}
+
+/* The --qoperator model (INT8: int8 activations; BCAST_A: QLinearMul's
+ * operands swapped); returns its input's element count. */
+static size_t qoperator(int int8, int bcast_a)
+{
+	static const int64_t d_x[] = { 2, 4, 6, 6 }, d_w[] = { 4, 4, 3, 3 }, d_four[] = { 4 },
+			     d_g[] = { 2, 4, 1, 1 }, d_f[] = { 2, 4 }, d_b[] = { 4, 5 }, d_y[] = { 2, 5 };
+	static int8_t w[4 * 4 * 3 * 3], b[4 * 5];
+	static int32_t bias[4];
+	static char *in_q[] = { "x", "x_scale", "x_zero", NULL },
+		    *in_c[] = { "xq", "x_scale", "x_zero", "w", "w_scale", "w_zero", "c_scale", "c_zero",
+				"bias", NULL },
+		    *in_add[] = { "c", "c_scale", "c_zero", "xq", "x_scale", "x_zero", "r_scale", "r_zero",
+				  NULL },
+		    *in_g[] = { "r", "r_scale", "r_zero", "g_scale", "g_zero", NULL },
+		    *in_mul[] = { "r", "r_scale", "r_zero", "g", "g_scale", "g_zero", "s_scale", "s_zero",
+				  NULL },
+		    *in_mul_a[] = { "g", "g_scale", "g_zero", "r", "r_scale", "r_zero", "s_scale",
+				    "s_zero", NULL },
+		    *in_p[] = { "s", "s_scale", "s_zero", "p_scale", "p_zero", NULL }, *in_fl[] = { "p", NULL },
+		    *in_mm[] = { "f", "p_scale", "p_zero", "b", "b_scale", "w_zero", "y_scale", "y_zero",
+				 NULL },
+		    *in_dq[] = { "yq", "y_scale", "y_zero", NULL };
+	const int act = int8 ? ONNX__TENSOR_PROTO__DATA_TYPE__INT8 : ONNX__TENSOR_PROTO__DATA_TYPE__UINT8;
+	const int f32 = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, i8 = ONNX__TENSOR_PROTO__DATA_TYPE__INT8;
+	const int shift = int8 ? -128 : 0;
+	/* Scales and zero points of each activation, as a calibration would
+	 * give them (x in [-1, 1), the sums and products a few times that). */
+	static const struct {
+		char *scale, *zero;
+		float value;
+		int at;
+	} params[] = {
+		{ "x_scale", "x_zero", 1.0f / 100, 128 }, { "c_scale", "c_zero", 1.0f / 40, 120 },
+		{ "r_scale", "r_zero", 1.0f / 36, 125 },  { "g_scale", "g_zero", 1.0f / 90, 131 },
+		{ "s_scale", "s_zero", 1.0f / 160, 118 }, { "p_scale", "p_zero", 1.0f / 400, 127 },
+		{ "y_scale", "y_zero", 1.0f / 300, 129 },
+	};
+	static const float w_scale = 1.0f / 300, b_scale = 1.0f / 250;
+	static const int8_t w_zero = 0;
+
+	for (size_t k = 0; k < sizeof params / sizeof params[0]; k++) {
+		q_param(params[k].scale, f32, params[k].value, 0);
+		q_param(params[k].zero, act, 0, params[k].at + shift);
+	}
+	for (size_t k = 0; k < sizeof w; k++)
+		w[k] = next_int8();
+	for (size_t k = 0; k < sizeof b; k++)
+		b[k] = next_int8();
+	for (int m = 0; m < 4; m++)
+		bias[m] = (int32_t)(next_value() * 300);
+	constant("w", 4, d_w, i8, w, sizeof w);
+	constant("w_scale", 0, NULL, f32, &w_scale, sizeof w_scale);
+	constant("w_zero", 0, NULL, i8, &w_zero, 1);
+	constant("bias", 1, d_four, ONNX__TENSOR_PROTO__DATA_TYPE__INT32, bias, sizeof bias);
+	constant("b", 2, d_b, i8, b, sizeof b);
+	constant("b_scale", 0, NULL, f32, &b_scale, sizeof b_scale);
+	input_list[0] = value_info("x", 4, d_x);
+	output_list[0] = value_info_of("s", 4, d_x, act);
+	output_list[1] = value_info("y", 2, d_y);
+	n_outputs = 2;
+	node("QuantizeLinear", in_q, "xq", NULL, NULL, NULL);
+	mid("xq", 4, d_x, act);
+	node("QLinearConv", in_c, "c", attr_ints("pads", 1, 1, 4), NULL, NULL);
+	mid("c", 4, d_x, act);
+	ms_node("QLinearAdd", in_add, "r");
+	mid("r", 4, d_x, act);
+	ms_node("QLinearGlobalAveragePool", in_g, "g");
+	mid("g", 4, d_g, act);
+	ms_node("QLinearMul", bcast_a ? in_mul_a : in_mul, "s");
+	ms_node("QLinearGlobalAveragePool", in_p, "p");
+	mid("p", 4, d_g, act);
+	node("Flatten", in_fl, "f", NULL, NULL, NULL);
+	mid("f", 2, d_f, act);
+	node("QLinearMatMul", in_mm, "yq", NULL, NULL, NULL);
+	mid("yq", 2, d_y, act);
+	node("DequantizeLinear", in_dq, "y", NULL, NULL, NULL);
+	return 2 * 4 * 6 * 6;
+}
+
+/* The --qoperator-pairs model (INT8: int8); returns its input's element
+ * count. */
+static size_t qoperator_pairs(int int8)
+{
+	static const int64_t d_x[] = { 1, 65792 }, d_ab[] = { 256, 256 }, d_b[] = { 256, 1 },
+			     d_planes[] = { 1, 256, 16, 16 }, d_mean[] = { 1, 256, 1, 1 }, d_one[] = { 1 },
+			     d_two[] = { 2 }, d_four[] = { 4 }, d_flat[] = { 1, 65536 }, d_col[] = { 1, 256 };
+	static const int64_t to_ab[] = { 256, 256 }, to_b[] = { 256, 1 },
+			     to_planes[] = { 1, 256, 16, 16 }, from_a[] = { 0 }, to_a[] = { 65536 },
+			     from_b[] = { 65536 }, to_end[] = { 65792 }, along[] = { 1 };
+	static char *in_sa[] = { "x", "from_a", "to_a", "along", NULL },
+		    *in_sb[] = { "x", "from_b", "to_end", "along", NULL },
+		    *in_a[] = { "xa", "to_ab", NULL }, *in_b[] = { "xb", "to_b", NULL },
+		    *in_sum[] = { "a", "a_scale", "a_zero", "b", "b_scale", "b_zero", "sum_scale",
+				  "sum_zero", NULL },
+		    *in_prod[] = { "a", "a_scale", "a_zero", "b", "b_scale", "b_zero", "prod_scale",
+				   "prod_zero", NULL },
+		    *in_pl[] = { "product", "to_planes", NULL },
+		    *in_mean[] = { "planes", "prod_scale", "prod_zero", "mean_scale", "mean_zero", NULL };
+	static const struct {
+		char *scale, *zero;
+		float value;
+		int at;
+	} params[] = {
+		/* Chosen among 3000 random draws for the most pairs where
+		 * ONNX Runtime's fused multiply-adds and a plain float
+		 * formula round differently (docs/kernels.md). */
+		{ "a_scale", "a_zero", 0x1.decbb8p-6f, 137 },	  { "b_scale", "b_zero", 0x1.5e5624p-5f, 140 },
+		{ "sum_scale", "sum_zero", 0x1.ea7904p-5f, 151 }, { "prod_scale", "prod_zero", 0x1.63cbd8p-4f, 146 },
+		{ "mean_scale", "mean_zero", 0.0217f, 128 },
+	};
+	const int act = int8 ? ONNX__TENSOR_PROTO__DATA_TYPE__INT8 : ONNX__TENSOR_PROTO__DATA_TYPE__UINT8;
+	const int i64 = ONNX__TENSOR_PROTO__DATA_TYPE__INT64;
+
+	for (size_t k = 0; k < sizeof params / sizeof params[0]; k++) {
+		q_param(params[k].scale, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, params[k].value, 0);
+		q_param(params[k].zero, act, 0, params[k].at - (int8 ? 128 : 0));
+	}
+	constant("to_ab", 1, d_two, i64, to_ab, sizeof to_ab);
+	constant("to_b", 1, d_two, i64, to_b, sizeof to_b);
+	constant("to_planes", 1, d_four, i64, to_planes, sizeof to_planes);
+	constant("from_a", 1, d_one, i64, from_a, sizeof from_a);
+	constant("to_a", 1, d_one, i64, to_a, sizeof to_a);
+	constant("from_b", 1, d_one, i64, from_b, sizeof from_b);
+	constant("to_end", 1, d_one, i64, to_end, sizeof to_end);
+	constant("along", 1, d_one, i64, along, sizeof along);
+	input_list[0] = value_info_of("x", 2, d_x, act);
+	output_list[0] = value_info_of("sum", 2, d_ab, act);
+	output_list[1] = value_info_of("product", 2, d_ab, act);
+	output_list[2] = value_info_of("mean", 4, d_mean, act);
+	n_outputs = 3;
+	node("Slice", in_sa, "xa", NULL, NULL, NULL);
+	mid("xa", 2, d_flat, act);
+	node("Slice", in_sb, "xb", NULL, NULL, NULL);
+	mid("xb", 2, d_col, act);
+	node("Reshape", in_a, "a", NULL, NULL, NULL);
+	mid("a", 2, d_ab, act);
+	node("Reshape", in_b, "b", NULL, NULL, NULL);
+	mid("b", 2, d_b, act);
+	ms_node("QLinearAdd", in_sum, "sum");
+	ms_node("QLinearMul", in_prod, "product");
+	node("Reshape", in_pl, "planes", NULL, NULL, NULL);
+	mid("planes", 4, d_planes, act);
+	ms_node("QLinearGlobalAveragePool", in_mean, "mean");
+	return 65792;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc == 4 ? argv[1] : "";
@@ -968,14 +1171,19 @@ int main(int argc, char **argv)
 	int is_qdq_u8 = !strcmp(mode, "--qdq-u8"), is_qdq_pc = !strcmp(mode, "--qdq-perchannel");
 	int is_qdq_i8 = !strcmp(mode, "--qdq-i8"), is_split = !strcmp(mode, "--split");
 	int is_matmul = !strcmp(mode, "--matmul"), is_matmul_bcast = !strcmp(mode, "--matmul-bcast");
+	int is_qop = !strcmp(mode, "--qoperator"), is_qop_i8 = !strcmp(mode, "--qoperator-i8");
+	int is_pairs = !strcmp(mode, "--qoperator-pairs"), is_pairs_i8 = !strcmp(mode, "--qoperator-pairs-i8");
+	int is_qop_a = !strcmp(mode, "--qoperator-bcast-a");
+	int any_qop = is_qop || is_qop_i8 || is_qop_a || is_pairs || is_pairs_i8;
 
 	if ((argc != 3 && argc != 4) ||
 	    (argc == 4 && !is_ops && !is_qdq && !is_qlinear && !is_qlinear_i8 && !is_ew && !is_resize &&
 	     !is_convt && !is_unary && !is_forms && !is_qgroup && !is_qdq_u8 && !is_qdq_pc && !is_qdq_i8 &&
-	     !is_split && !is_matmul && !is_matmul_bcast)) {
+	     !is_split && !is_matmul && !is_matmul_bcast && !any_qop)) {
 		fprintf(stderr, "usage: onnx_net [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|"
 				"--unary|--conv-forms|--qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8|"
-				"--split|--matmul|--matmul-bcast] "
+				"--split|--matmul|--matmul-bcast|--qoperator|--qoperator-i8|--qoperator-bcast-a|"
+				"--qoperator-pairs|--qoperator-pairs-i8] "
 				"MODEL.onnx INPUT.bin\n");
 		return 2;
 	}
@@ -988,6 +1196,8 @@ int main(int argc, char **argv)
 		   : is_unary ? unary()
 		   : is_split ? split()
 		   : is_matmul || is_matmul_bcast ? matmul(is_matmul_bcast)
+		   : is_pairs || is_pairs_i8 ? qoperator_pairs(is_pairs_i8)
+		   : any_qop ? qoperator(is_qop_i8, is_qop_a)
 		   : is_qdq_u8 || is_qdq_pc || is_qdq_i8 ? qdq_net(is_qdq_i8, !is_qdq_u8)
 		   : is_ops || is_qdq ? ops(is_qdq)
 		   : is_qlinear || is_qlinear_i8 ? qlinear(is_qlinear_i8) : cnn();
@@ -1005,8 +1215,12 @@ int main(int argc, char **argv)
 	graph.output = output_list;
 	graph.n_value_info = n_infos - 1 - n_outputs; /* all but the input and the outputs */
 	graph.value_info = info_list;
-	Onnx__OperatorSetIdProto opset, *opsets[1] = { &opset };
+	Onnx__OperatorSetIdProto opset, ms_opset, *opsets[2] = { &opset, &ms_opset };
 	onnx__operator_set_id_proto__init(&opset);
+	onnx__operator_set_id_proto__init(&ms_opset);
+	ms_opset.domain = "com.microsoft"; /* the QOperator ops' */
+	ms_opset.has_version = 1;
+	ms_opset.version = 1;
 	opset.domain = "";
 	opset.has_version = 1;
 	/* HardSwish is from opset 14, Split's num_outputs from 18. */
@@ -1016,7 +1230,7 @@ int main(int argc, char **argv)
 	model.has_ir_version = 1;
 	model.ir_version = 7;
 	model.producer_name = "dmo tests/onnx_net";
-	model.n_opset_import = 1;
+	model.n_opset_import = any_qop ? 2 : 1;
 	model.opset_import = opsets;
 	model.graph = &graph;
 
@@ -1027,6 +1241,17 @@ int main(int argc, char **argv)
 	    fclose(f) != 0) {
 		perror(argv[1]);
 		return 1;
+	}
+	if (is_pairs || is_pairs_i8) { /* byte e: e mod 256 */
+		f = fopen(argv[2], "wb");
+		for (size_t k = 0; f && k < n_x; k++)
+			putc((int)(k & 255), f);
+		if (!f || fclose(f) != 0) {
+			perror(argv[2]);
+			return 1;
+		}
+		free(buf);
+		return 0;
 	}
 	float x[2 * 4 * 13 * 14]; /* --conv-forms' input, the largest */
 	unsigned char bytes[2 * 3 * 10 * 10]; /* --qlinear's: uint8 or int8 */
