@@ -247,6 +247,7 @@ static uint64_t oracle_os(const struct dmo_opspec *s)
 		}
 		break;
 	case DMO_OP_MEAN:
+	case DMO_OP_QLINEARMEAN:
 		for (int b = 0; b < s->batch; b++)
 		for (int c = 0; c < s->in_c; c++) {
 			for (int y = 0; y < s->in_h; y++)
@@ -494,7 +495,8 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 					   "resize", "convt", "leakyrelu", "elu", "selu", "exp", "log",
 					   "sqrt", "neg", "abs", "reciprocal", "softplus", "erf", "floor",
 					   "ceil", "pow", "prelu", "logsoftmax", "reducemax", "reducemin",
-					   "reducesum", "max", "min", "slice", "matmul" };
+					   "reducesum", "max", "min", "slice", "matmul",
+					   "qlinearadd", "qlinearmul", "qlinearmean" };
 	static const char *const dtypes[] = { "f32", "i8", "i16", "i32" };
 	unsigned k = rnd(st, 0, sizeof ops / sizeof ops[0] - 1);
 	const char *op = ops[k];
@@ -503,6 +505,9 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 	/* tanh and ONNX's ops but resize and slice: f32 their only kernel */
 	if (k >= 18 && strcmp(op, "resize") && strcmp(op, "slice"))
 		dt = "f32";
+	/* ONNX Runtime's QOperator ops: u8 and i8 */
+	if (!strncmp(op, "qlinear", 7))
+		dt = rnd(st, 0, 1) ? "u8" : "i8";
 	unsigned n = rnd(st, 1, 2), h = rnd(st, 1, 16), w = rnd(st, 1, 16), c = rnd(st, 1, 8);
 	char pad[32];
 	unsigned kh = rnd(st, 1, 7), kw = rnd(st, 1, 7);
