@@ -1148,28 +1148,64 @@ static int is_qoperator_domain(const Onnx__NodeProto *n)
 	return n->domain && !strcmp(n->domain, "com.microsoft");
 }
 
+/* The qlinearavgpool op spec of QLinearAveragePool node N over the NCHW IN
+ * into TEXT (left empty when the window is the whole plane without
+ * padding: ONNX Runtime's global pool, qlinearmean), or why dmo cannot
+ * express it: 2-D windows, AveragePool's pads, auto_pad and ceil_mode,
+ * the taps inside the image counted. */
+static const char *qlinear_avgpool_spec(const Onnx__NodeProto *n, const struct dmo_model_tensor *in,
+					const struct dmo_model_tensor *out, char *text, size_t len)
+{
+	int64_t k[2], s[2], d[2] = { 1, 1 }, pads[4] = { 0, 0, 0, 0 };
+	char shape[96], padbuf[96];
+	const char *why = NULL, *pad;
+
+	if (in->rank != 4 || out->rank != 4 || dmo_onnx_attr_ints(n, "kernel_shape", k, 2, 0) ||
+	    k[0] <= 0 || dmo_onnx_attr_ints(n, "strides", s, 2, 1))
+		return "not a 2-D window over N x C x H x W";
+	if (k[0] == in->shape[2] && k[1] == in->shape[3] &&
+	    dmo_onnx_attr_ints(n, "pads", pads, 4, 0) == 0 && !pads[0] && !pads[1] && !pads[2] &&
+	    !pads[3] && (attr_string_is(n, "auto_pad", "NOTSET") || attr_string_is(n, "auto_pad", "VALID")))
+		return NULL; /* the global pool */
+	if ((pad = window_pad(n, in, out, k, s, d, dmo_onnx_attr_int(n, "ceil_mode", 0) != 0, padbuf,
+			      sizeof padbuf, &why)) == NULL)
+		return why;
+	if (dmo_onnx_attr_int(n, "count_include_pad", 0) != 0 && strcmp(pad, "valid") &&
+	    strcmp(pad, "0x0"))
+		return "count_include_pad (dmo's average divides by the taps inside the image)";
+	nhwc(in, shape, sizeof shape);
+	snprintf(text, len, "qlinearavgpool:in=%s,k=%lldx%lld,stride=%lldx%lld,pad=%s,dtype=%s", shape,
+		 (long long)k[0], (long long)k[1], (long long)s[0], (long long)s[1], pad,
+		 dmo_dtype_name(in->dtype));
+	return NULL;
+}
+
 /* QLinearAdd and QLinearMul (A, A scale, A zero point, B, B scale, B zero
  * point, C scale, C zero point) as qlinearadd and qlinearmul over A, which
  * must have the output's shape (B broadcasts: the plan's O_s is of such a
- * first operand, formulas.md 4.12), and QLinearGlobalAveragePool (X, X
+ * first operand, formulas.md 4.12), QLinearGlobalAveragePool (X, X
  * scale, X zero point, Y scale, Y zero point; NCHW) as qlinearmean over
- * its N x C planes, all uint8 or int8 as ONNX Runtime's CPU kernels take
- * them.  Their other ops (QLinearAveragePool, QLinearConcat, QLinearSigmoid,
- * QLinearLeakyRelu, ...) are named as unmapped. */
+ * its N x C planes and QLinearAveragePool (the same inputs) as
+ * qlinearavgpool, all uint8 or int8 as ONNX Runtime's CPU kernels take
+ * them.  Their other ops (QLinearConcat, QLinearSigmoid, QLinearLeakyRelu,
+ * ...) are named as unmapped. */
 static int derive_qoperator_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 {
 	struct dmo_model *m = o->model;
 	struct dmo_model_layer *layer = &m->layers[l];
 	const char *op = n->op_type ? n->op_type : "?";
 	const int add = !strcmp(op, "QLinearAdd"), mul = !strcmp(op, "QLinearMul");
-	const int pool = !strcmp(op, "QLinearGlobalAveragePool");
+	const int avg = !strcmp(op, "QLinearAveragePool");
+	const int pool = avg || !strcmp(op, "QLinearGlobalAveragePool");
 	struct dmo_model_tensor *in = operand(m, layer, 0), *in2 = pool ? NULL : operand(m, layer, 3);
 	struct dmo_model_tensor *out;
-	char text[256], shape[96];
+	char text[256] = "", shape[96];
+	const char *why;
 
 	if (!add && !mul && !pool)
-		return unsupported(o, layer, "op %s has no dmo model (dmo maps QLinearAdd, QLinearMul "
-				   "and QLinearGlobalAveragePool of the com.microsoft domain)", layer->op_name);
+		return unsupported(o, layer, "op %s has no dmo model (dmo maps QLinearAdd, QLinearMul, "
+				   "QLinearAveragePool and QLinearGlobalAveragePool of the com.microsoft "
+				   "domain)", layer->op_name);
 	if (layer->n_results != 1 || in == NULL || layer->n_operands != (pool ? 5u : 8u))
 		return unsupported(o, layer, "not %s's %d inputs and one output", op, pool ? 5 : 8);
 	out = &m->tensors[layer->results[0]];
@@ -1182,15 +1218,20 @@ static int derive_qoperator_spec(struct onnx *o, size_t l, const Onnx__NodeProto
 	    out->dtype != in->dtype || (in2 && (!in2->known_dtype || in2->dtype != in->dtype)))
 		return unsupported(o, layer, "%s input to %s output (ONNX Runtime's %s is uint8 or "
 				   "int8, one type throughout)", in->type_name, out->type_name, op);
-	if (pool) {
-		if (dmo_onnx_attr_int(n, "channels_last", 0) != 0)
-			return unsupported(o, layer, "channels_last (dmo's QLinearGlobalAveragePool is NCHW)");
+	if (pool && dmo_onnx_attr_int(n, "channels_last", 0) != 0)
+		return unsupported(o, layer, "channels_last (dmo's %s is NCHW)", op);
+	if (avg && (why = qlinear_avgpool_spec(n, in, out, text, sizeof text)) != NULL)
+		return unsupported(o, layer, "%s", why);
+	if (pool && !text[0]) {
+		/* QLinearGlobalAveragePool, or a QLinearAveragePool whose
+		 * window is the whole plane without padding, which ONNX
+		 * Runtime computes as the global one. */
 		if (in->rank < 3)
 			return unsupported(o, layer, "a %d-D input (N x C x spatial...)", in->rank);
 		snprintf(text, sizeof text, "qlinearmean:in=%lldx%lldx1x1,dtype=%s",
 			 (long long)dims_product(in, 0, 2), (long long)dims_product(in, 2, in->rank),
 			 dmo_dtype_name(in->dtype));
-	} else {
+	} else if (!pool) {
 		if (in2 == NULL || in2->rank < 0)
 			return unsupported(o, layer, "no B of known shape");
 		if (in->elems != out->elems || in->rank != out->rank)

@@ -1012,6 +1012,20 @@ int dmo_onnx_infer_qoperator_shapes(const Onnx__NodeProto *n, const struct dmo_o
 		out[0].elem_type = in[0].elem_type;
 		return broadcast(&x, 0, 2, &out[0]);
 	}
+	if (!strcmp(op, "QLinearAveragePool") && dmo_onnx_attr_int(n, "channels_last", 0) == 0) {
+		/* AveragePool's window over X (NCHW). */
+		int64_t kernel[DMO_MODEL_MAX_RANK];
+
+		x.in = in;
+		x.n_in = n_in;
+		if (shaped(&x, 0) == NULL)
+			return -1;
+		if (in[0].rank < 3 ||
+		    dmo_onnx_attr_ints(n, "kernel_shape", kernel, (size_t)in[0].rank - 2, 0) ||
+		    dmo_onnx_attr(n, "kernel_shape") == NULL)
+			return bad(&x, "kernel_shape not of the input's %d spatial axes", in[0].rank - 2);
+		return window(&x, 0, kernel, 0, in[0].elem_type);
+	}
 	if (!strcmp(op, "QLinearGlobalAveragePool")) {
 		/* N x C x spatial..., or with channels_last N x spatial... x C. */
 		const int last = dmo_onnx_attr_int(n, "channels_last", 0) != 0;

@@ -146,6 +146,8 @@ static const char *const op_meanings[DMO_OP_COUNT] = {
 	"x + y, element by element, as ONNX Runtime's QLinearAdd (u8 or i8; the profiled input is x)",
 	"x * y, element by element, as ONNX Runtime's QLinearMul (u8 or i8; the profiled input is x)",
 	"the mean over H and W as ONNX Runtime's QLinearGlobalAveragePool: output Nx1x1xC (u8 or i8)",
+	"average pooling as ONNX Runtime's QLinearAveragePool: the whole input read first (NCHW, u8 "
+	"or i8)",
 };
 
 /* Spellings other tools use for a dtype or a padding, and dmo's word. */
@@ -165,7 +167,7 @@ static const char *const op_names[DMO_OP_COUNT] = {
 	"convt", "leakyrelu", "elu", "selu", "exp", "log", "sqrt", "neg", "abs",
 	"reciprocal", "softplus", "erf", "floor", "ceil", "pow", "prelu", "logsoftmax",
 	"reducemax", "reducemin", "reducesum", "max", "min", "slice",
-	"matmul", "qlinearadd", "qlinearmul", "qlinearmean"
+	"matmul", "qlinearadd", "qlinearmul", "qlinearmean", "qlinearavgpool"
 };
 
 static const char *const dtype_names[DMO_DTYPE_COUNT] = {
@@ -242,6 +244,7 @@ static const struct {
 	[DMO_OP_QLINEARADD] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_QLINEARMUL] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_QLINEARMEAN] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_QLINEARAVGPOOL] = { WINDOW_KEYS, BIT(KEY_IN) | BIT(KEY_K) },
 };
 
 const struct dmo_opspec_key *dmo_opspec_key(int key)
@@ -611,6 +614,7 @@ static int check_steps(const struct dmo_opspec *s, char *err, size_t err_len)
 	case DMO_OP_DWCONV2D:
 	case DMO_OP_MAXPOOL:
 	case DMO_OP_AVGPOOL:
+	case DMO_OP_QLINEARAVGPOOL:
 		if (__builtin_mul_overflow(window, (uint64_t)s->k_h * (uint64_t)s->k_w, &window))
 			window = UINT64_MAX;
 		break;
@@ -734,7 +738,11 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 	case DMO_OP_CONV2D:
 	case DMO_OP_DWCONV2D:
 	case DMO_OP_MAXPOOL:
-	case DMO_OP_AVGPOOL: {
+	case DMO_OP_AVGPOOL:
+	case DMO_OP_QLINEARAVGPOOL: {
+		/* Always NCHW, as resize. */
+		if (s->op == DMO_OP_QLINEARAVGPOOL)
+			s->layout = DMO_LAYOUT_NCHW;
 		/* An explicit pad as wide as the dilated kernel would leave
 		 * windows entirely outside the image (avgpool divides by 0). */
 		if (s->pad == DMO_PAD_EXPLICIT &&
@@ -1070,7 +1078,7 @@ const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec)
 {
 	enum dmo_dtype in = spec->dtype, out = spec->out_dtype;
 
-	if (spec->op >= DMO_OP_QLINEARADD && spec->op <= DMO_OP_QLINEARMEAN)
+	if (spec->op >= DMO_OP_QLINEARADD && spec->op <= DMO_OP_QLINEARAVGPOOL)
 		return in == DMO_U8 || in == DMO_I8 ? NULL : "u8 and i8";
 	if (dmo_op_onnx_elementwise(spec->op) || spec->op == DMO_OP_LOGSOFTMAX ||
 	    spec->op == DMO_OP_MATMUL ||

@@ -82,6 +82,9 @@ enum dmo_op {
 	DMO_OP_QLINEARADD,
 	DMO_OP_QLINEARMUL,
 	DMO_OP_QLINEARMEAN,
+	/* ONNX Runtime's QLinearAveragePool (NCHW, u8 or i8): the whole
+	 * input dequantized before the first window (kernels_qlinear.c). */
+	DMO_OP_QLINEARAVGPOOL,
 	DMO_OP_COUNT
 };
 

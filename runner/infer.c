@@ -21,7 +21,7 @@ static const char *const op_names[DMO_NET_OP_COUNT] = {
 	"softmax", "logistic", "mean", "reshape", "pad", "transpose", "concatenation",
 	"quantize", "dequantize", "tanh", "sub", "div", "hardsigmoid", "hardswish", "clip",
 	"batchnorm", "resize", "convt", "shape-only", "unary", "prelu", "max", "min", "slice",
-	"matmul", "qlinearadd", "qlinearmul", "qlinearmean",
+	"matmul", "qlinearadd", "qlinearmul", "qlinearmean", "qlinearavgpool",
 };
 
 const char *dmo_net_op_name(enum dmo_net_op op)
@@ -568,7 +568,7 @@ static int run_qlinear(struct ctx *c)
 {
 	const struct dmo_net_step *s = c->step;
 	const struct dmo_net_tensor *in = operand(c, 0), *out = result(c);
-	const int binary = s->op != DMO_NET_QLINEARMEAN;
+	const int binary = s->op == DMO_NET_QLINEARADD || s->op == DMO_NET_QLINEARMUL;
 	const struct dmo_net_tensor *in2 = binary ? operand(c, 1) : NULL;
 	struct dk_shape out_shape, in2_shape;
 
@@ -582,7 +582,7 @@ static int run_qlinear(struct ctx *c)
 		return -1;
 	if (in->n_quant != 1 || out->n_quant != 1 || (in2 && in2->n_quant != 1))
 		return fail(c, "one scale and zero point a tensor, not one per channel");
-	if (!elems(out) || elems(out) > INT32_MAX || elems(in) % elems(out))
+	if (!elems(out) || elems(out) > INT32_MAX || elems(in) > INT32_MAX)
 		return fail(c, "tensor size out of range");
 	struct dk_quant *q = &c->p.q;
 	c->p = (struct dk_params){ .batch = (int)elems(out), .in_w = 1, .in_c = 1 };
@@ -608,6 +608,25 @@ static int run_qlinear(struct ctx *c)
 					       at(c, out), NULL);
 		return rc ? fail(c, "B does not broadcast to A") : 0;
 	}
+	if (s->op == DMO_NET_QLINEARAVGPOOL) {
+		/* N x C x H x W into N x C x OH x OW by the step's window. */
+		if (in->rank != 4 || out->rank != 4 || in->dims[0] != out->dims[0] ||
+		    in->dims[1] != out->dims[1])
+			return fail(c, "not N x C x H x W into N x C x OH x OW");
+		c->p.batch = in->dims[0], c->p.in_c = c->p.out_c = in->dims[1];
+		c->p.in_h = in->dims[2], c->p.in_w = in->dims[3];
+		c->p.out_h = out->dims[2], c->p.out_w = out->dims[3];
+		c->p.k_h = s->filter_h, c->p.k_w = s->filter_w;
+		c->p.stride_h = s->stride_h, c->p.stride_w = s->stride_w;
+		c->p.pad_top = s->pad_top, c->p.pad_left = s->pad_left;
+		if (!c->arena)
+			return 0;
+		rc = u8 ? dk_qlinear_avgpool_u8(&c->p, at(c, in), at(c, out), NULL)
+			: dk_qlinear_avgpool_i8(&c->p, at(c, in), at(c, out), NULL);
+		return rc ? fail(c, "the kernel rejected its window or memory ran out") : 0;
+	}
+	if (elems(in) % elems(out))
+		return fail(c, "input and output shapes differ from a mean's");
 	/* The mean of each plane; ONNX Runtime refuses a plane of 2^24
 	 * values or more and a factor in / (out x plane) outside [2^-32,
 	 * 256) (MLAS's CheckQLinearGlobalAveragePoolScaleAndSize). */
@@ -1059,6 +1078,7 @@ static int prepare_step(struct ctx *c)
 	case DMO_NET_QLINEARADD:
 	case DMO_NET_QLINEARMUL:
 	case DMO_NET_QLINEARMEAN:
+	case DMO_NET_QLINEARAVGPOOL:
 		rc = run_qlinear(c);
 		break;
 	case DMO_NET_SHAPE_ONLY:

@@ -81,6 +81,8 @@ enum dmo_net_op {
 	DMO_NET_QLINEARADD,
 	DMO_NET_QLINEARMUL,
 	DMO_NET_QLINEARMEAN,
+	/* QLinearAveragePool of in N x C x H x W (the step's window) */
+	DMO_NET_QLINEARAVGPOOL,
 	DMO_NET_OP_COUNT
 };
 

@@ -70,6 +70,7 @@ static const struct op_of_name onnx_ops[] = {
 	{ "com.microsoft:QLinearAdd", DMO_NET_QLINEARADD },
 	{ "com.microsoft:QLinearMul", DMO_NET_QLINEARMUL },
 	{ "com.microsoft:QLinearGlobalAveragePool", DMO_NET_QLINEARMEAN },
+	{ "com.microsoft:QLinearAveragePool", DMO_NET_QLINEARAVGPOOL }, /* or the global one */
 	{ NULL, DMO_NET_OP_COUNT },
 };
 
@@ -391,8 +392,8 @@ static int qlinear_operands(const struct dmo_model *model, size_t i, struct dmo_
 
 /* ONNX Runtime's QOperator ops of the com.microsoft domain: QLinearAdd and
  * QLinearMul (A, A scale, A zero point, B, B scale, B zero point, C scale,
- * C zero point) and QLinearGlobalAveragePool (X, X scale, X zero point, Y
- * scale, Y zero point).  Each scale and zero point (constants, one each;
+ * C zero point), QLinearGlobalAveragePool and QLinearAveragePool (X, X
+ * scale, X zero point, Y scale, Y zero point).  Each scale and zero point (constants, one each;
  * a zero point may be absent: 0) becomes its tensor's quantisation; the
  * step keeps A and B, or X.  Returns 0, -1 with ERR, -2 when out of
  * memory. */
@@ -400,7 +401,7 @@ static int qoperator_operands(const struct dmo_model *model, size_t i, struct dm
 			      struct dmo_net_step *s, char *err, size_t err_len)
 {
 	const struct dmo_model_layer *l = &model->layers[i];
-	const int pool = s->op == DMO_NET_QLINEARMEAN;
+	const int pool = s->op == DMO_NET_QLINEARMEAN || s->op == DMO_NET_QLINEARAVGPOOL;
 	const struct dmo_net_tensor *in[8] = { 0 };
 	char what[160];
 	int rc;
@@ -676,7 +677,9 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net,
 			 l->op_name, l->why ? l->why : "no op spec");
 		return -1;
 	}
-	if (s->op == DMO_NET_QLINEARADD || s->op == DMO_NET_QLINEARMUL || s->op == DMO_NET_QLINEARMEAN)
+	if (s->op == DMO_NET_QLINEARAVGPOOL && l->op.op == DMO_OP_QLINEARMEAN)
+		s->op = DMO_NET_QLINEARMEAN; /* a window of the whole plane: the global pool */
+	if (s->op >= DMO_NET_QLINEARADD && s->op <= DMO_NET_QLINEARAVGPOOL)
 		return qoperator_operands(model, i, net, s, err, err_len);
 	if (model->format == DMO_FORMAT_ONNX && !strncmp(l->op_name, "QLinear", 7))
 		return qlinear_operands(model, i, net, s, err, err_len);

@@ -112,7 +112,7 @@ static void make_quant(struct dmo_op_run *r, uint64_t *state)
 	}
 	if (s->dtype == DMO_F32)
 		return;
-	if (s->op >= DMO_OP_QLINEARADD && s->op <= DMO_OP_QLINEARMEAN) {
+	if (s->op >= DMO_OP_QLINEARADD && s->op <= DMO_OP_QLINEARAVGPOOL) {
 		/* ONNX Runtime's float scales: an output scale that keeps a
 		 * sum, product or mean of typical inputs inside the range. */
 		q->qlinear_scales[0] = 1.0f / 64;
@@ -447,7 +447,7 @@ static int call_kernel(const struct dmo_op_run *r, const void *in, const void *i
 		default:              return -1;
 		}
 	/* NCHW int8 and uint8: the image-at-a-time convolutions of
-	 * kernels_nchw_quant.c. */
+	 * kernels_nchw_quant.c, ONNX Runtime's QLinearAveragePool. */
 	if (r->spec.layout == DMO_LAYOUT_NCHW)
 		switch (r->spec.op) {
 		case DMO_OP_CONV2D:
@@ -456,6 +456,9 @@ static int call_kernel(const struct dmo_op_run *r, const void *in, const void *i
 		case DMO_OP_DWCONV2D:
 			return dt == DMO_U8 ? dk_dwconv2d_nchw_u8(p, in, f, b, out, t)
 					    : dk_dwconv2d_nchw_i8(p, in, f, b, out, t);
+		case DMO_OP_QLINEARAVGPOOL: /* always NCHW */
+			return dt == DMO_U8 ? dk_qlinear_avgpool_u8(p, in, out, t)
+					    : dk_qlinear_avgpool_i8(p, in, out, t);
 		default:
 			return -1;
 		}

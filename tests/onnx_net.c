@@ -1,7 +1,7 @@
 /* onnx_net.c [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|--unary|--conv-forms|
  * --qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8|--split|--matmul|--matmul-bcast|
- * --qoperator|--qoperator-i8|--qoperator-bcast-a|--qoperator-pairs|--qoperator-pairs-i8]
- * MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
+ * --qoperator|--qoperator-i8|--qoperator-bcast-a|--qoperator-pairs|--qoperator-pairs-i8|
+ * --qoperator-pool] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
  * ONNX file (opset 13, every weight an initializer, every intermediate
  * shape in value_info) and one input for it, for the ONNX end-to-end tests:
  * dmo infer against ONNX Runtime, plan --verify with its real weights, run
@@ -163,7 +163,13 @@
  *   -> Reshape(product) 1x256x16x16 -> QLinearGlobalAveragePool = mean
  *
  * with sum, product and mean (uint8) the outputs.  --qoperator-pairs-i8
- * the same over int8 (the bytes read as int8, zero points 128 lower). */
+ * the same over int8 (the bytes read as int8, zero points 128 lower).
+ *
+ * --qoperator-pool writes the com.microsoft QLinearAveragePool three ways
+ * over one uint8 input x 2x3x7x9: a 3x3 window, strides 2, pads 1 (the
+ * taps inside the image counted) = p1 2x3x4x5; a 7x9 window without
+ * padding (ONNX Runtime computes it as its global pool) = p2 2x3x1x1; a
+ * 2x3 window, strides 1x2, auto_pad SAME_UPPER = p3 2x3x7x5. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1160,6 +1166,34 @@ static size_t qoperator_pairs(int int8)
 	return 65792;
 }
 
+/* The --qoperator-pool model; returns its input's element count. */
+static size_t qoperator_pool(void)
+{
+	static const int64_t d_x[] = { 2, 3, 7, 9 }, d_p1[] = { 2, 3, 4, 5 }, d_p2[] = { 2, 3, 1, 1 },
+			     d_p3[] = { 2, 3, 7, 5 };
+	static char *in_pool[] = { "x", "x_scale", "x_zero", "y_scale", "y_zero", NULL };
+	const int u8 = ONNX__TENSOR_PROTO__DATA_TYPE__UINT8;
+
+	q_param("x_scale", ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, 1.0f / 50, 0);
+	q_param("x_zero", u8, 0, 128);
+	q_param("y_scale", ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, 1.0f / 60, 0);
+	q_param("y_zero", u8, 0, 120);
+	input_list[0] = value_info_of("x", 4, d_x, u8);
+	output_list[0] = value_info_of("p1", 4, d_p1, u8);
+	output_list[1] = value_info_of("p2", 4, d_p2, u8);
+	output_list[2] = value_info_of("p3", 4, d_p3, u8);
+	n_outputs = 3;
+	node("QLinearAveragePool", in_pool, "p1", attr_ints("kernel_shape", 3, 3, 2),
+	     attr_ints("strides", 2, 2, 2), attr_ints("pads", 1, 1, 4));
+	nodes[n_nodes - 1].domain = "com.microsoft";
+	node("QLinearAveragePool", in_pool, "p2", attr_ints("kernel_shape", 7, 9, 2), NULL, NULL);
+	nodes[n_nodes - 1].domain = "com.microsoft";
+	node("QLinearAveragePool", in_pool, "p3", attr_ints("kernel_shape", 2, 3, 2),
+	     attr_ints("strides", 1, 2, 2), attr_string("auto_pad", "SAME_UPPER"));
+	nodes[n_nodes - 1].domain = "com.microsoft";
+	return 2 * 3 * 7 * 9;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc == 4 ? argv[1] : "";
@@ -1173,8 +1207,8 @@ int main(int argc, char **argv)
 	int is_matmul = !strcmp(mode, "--matmul"), is_matmul_bcast = !strcmp(mode, "--matmul-bcast");
 	int is_qop = !strcmp(mode, "--qoperator"), is_qop_i8 = !strcmp(mode, "--qoperator-i8");
 	int is_pairs = !strcmp(mode, "--qoperator-pairs"), is_pairs_i8 = !strcmp(mode, "--qoperator-pairs-i8");
-	int is_qop_a = !strcmp(mode, "--qoperator-bcast-a");
-	int any_qop = is_qop || is_qop_i8 || is_qop_a || is_pairs || is_pairs_i8;
+	int is_qop_a = !strcmp(mode, "--qoperator-bcast-a"), is_qpool = !strcmp(mode, "--qoperator-pool");
+	int any_qop = is_qop || is_qop_i8 || is_qop_a || is_pairs || is_pairs_i8 || is_qpool;
 
 	if ((argc != 3 && argc != 4) ||
 	    (argc == 4 && !is_ops && !is_qdq && !is_qlinear && !is_qlinear_i8 && !is_ew && !is_resize &&
@@ -1183,7 +1217,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: onnx_net [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|"
 				"--unary|--conv-forms|--qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8|"
 				"--split|--matmul|--matmul-bcast|--qoperator|--qoperator-i8|--qoperator-bcast-a|"
-				"--qoperator-pairs|--qoperator-pairs-i8] "
+				"--qoperator-pairs|--qoperator-pairs-i8|--qoperator-pool] "
 				"MODEL.onnx INPUT.bin\n");
 		return 2;
 	}
@@ -1197,6 +1231,7 @@ int main(int argc, char **argv)
 		   : is_split ? split()
 		   : is_matmul || is_matmul_bcast ? matmul(is_matmul_bcast)
 		   : is_pairs || is_pairs_i8 ? qoperator_pairs(is_pairs_i8)
+		   : is_qpool ? qoperator_pool()
 		   : any_qop ? qoperator(is_qop_i8, is_qop_a)
 		   : is_qdq_u8 || is_qdq_pc || is_qdq_i8 ? qdq_net(is_qdq_i8, !is_qdq_u8)
 		   : is_ops || is_qdq ? ops(is_qdq)
@@ -1255,7 +1290,7 @@ int main(int argc, char **argv)
 	}
 	float x[2 * 4 * 13 * 14]; /* --conv-forms' input, the largest */
 	unsigned char bytes[2 * 3 * 10 * 10]; /* --qlinear's: uint8 or int8 */
-	if (is_qgroup)
+	if (is_qgroup || is_qpool)
 		is_qlinear = 1; /* a uint8 input as --qlinear's */
 	for (size_t k = 0; k < n_x; k++)
 		if (is_qlinear || is_qlinear_i8)

@@ -3,7 +3,7 @@
 # with QuantFormat.QOperator): the com.microsoft domain's QLinearAdd,
 # QLinearMul and QLinearGlobalAveragePool beside ONNX's QLinearConv and
 # QLinearMatMul, run by `dmo infer` on kernels_qlinear.c and compared with
-# ONNX Runtime (tests/ort/run.js) byte for byte:
+# ONNX Runtime (tests/ort/run.js) byte for byte (and QLinearAveragePool):
 #  - tests/onnx_net --qoperator-pairs and -pairs-i8: QLinearAdd and
 #    QLinearMul over all 65536 pairs of 8-bit values, B broadcasting, and
 #    a QLinearGlobalAveragePool of the products, at scales where a plain
@@ -19,6 +19,9 @@
 #    8-byte output); run --model of the uint8 one under the tool, every
 #    layer exact = algorithmic = analytic; stripped of value_info, the
 #    same bytes;
+#  - --qoperator-pool: QLinearAveragePool with a padded window, the whole
+#    plane (ONNX Runtime's global pool) and SAME_UPPER: 336 bytes equal,
+#    plan --verify, the plan's O_s;
 #  - --qoperator-bcast-a (QLinearMul's A broadcasting) is refused, exit 2,
 #    naming the node and why.
 # Skipped (77) without node and onnxruntime-node.
@@ -29,6 +32,15 @@ for mode in qoperator-pairs qoperator-pairs-i8; do
 	onnx_net_runs $mode
 	ort_bytes_equal $mode "the 131328 output bytes (sums, products, plane means)" 100
 done
+
+# QLinearAveragePool three ways (a padded 3x3 window, the whole plane,
+# SAME_UPPER 2x3): 336 bytes; its O_s min(IB, OB), the input read first
+# (formulas.md 4.12), the whole-plane one the global pool's OB.
+onnx_net_runs qoperator-pool
+ort_bytes_equal qoperator-pool "the 336 output bytes" 16
+plan_verify_bits "--qoperator-pool" "$WORK/qoperator-pool.onnx"
+expect_eq "--qoperator-pool: plan O_s of the three pools" "120 6 210" \
+	"$(awk '$3 ~ /^qlinear/ { printf "%s%s", sep, $9; sep = " " }' "$WORK/plan.out")"
 
 for mode in qoperator qoperator-i8; do
 	onnx_net_runs $mode

@@ -166,6 +166,13 @@ static uint64_t oracle_os(const struct dmo_opspec *s)
 		oracle_images(&o, s);
 		return dmo_reducer_os(&o.r);
 	}
+	if (s->op == DMO_OP_QLINEARAVGPOOL) { /* every input element dequantized first */
+		for (uint64_t i = 0; i < n; i++)
+			rd(&o, i);
+		for (uint64_t t = 0; t < dmo_opspec_out_elems(s); t++)
+			wr(&o, t);
+		return dmo_reducer_os(&o.r);
+	}
 	if (s->layout == DMO_LAYOUT_NCHW) {
 		oracle_nchw(&o, s);
 		return dmo_reducer_os(&o.r);
@@ -496,7 +503,7 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 					   "sqrt", "neg", "abs", "reciprocal", "softplus", "erf", "floor",
 					   "ceil", "pow", "prelu", "logsoftmax", "reducemax", "reducemin",
 					   "reducesum", "max", "min", "slice", "matmul",
-					   "qlinearadd", "qlinearmul", "qlinearmean" };
+					   "qlinearadd", "qlinearmul", "qlinearmean", "qlinearavgpool" };
 	static const char *const dtypes[] = { "f32", "i8", "i16", "i32" };
 	unsigned k = rnd(st, 0, sizeof ops / sizeof ops[0] - 1);
 	const char *op = ops[k];
@@ -538,7 +545,7 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 	else if (!strcmp(op, "maxpool") && *layout) /* ONNX's MaxPool: dilated in NCHW */
 		snprintf(buf, len, "maxpool:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,dil=%ux%u,pad=%s,dtype=%s%s",
 			 n, h, w, c, kh, kw, sh, sw, dh, dw, pad, dt, layout);
-	else if (!strcmp(op, "maxpool") || !strcmp(op, "avgpool"))
+	else if (!strcmp(op, "maxpool") || !strcmp(op, "avgpool") || !strcmp(op, "qlinearavgpool"))
 		snprintf(buf, len, "%s:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,pad=%s,dtype=%s%s",
 			 op, n, h, w, c, kh, kw, sh, sw, pad, dt, layout);
 	else if (!strcmp(op, "convt")) { /* NCHW its only kernel; pads at most half the dilated kernel */

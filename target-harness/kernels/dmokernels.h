@@ -472,6 +472,14 @@ int dk_qlinear_mean_u8(const struct dk_params *p, const uint8_t *in, uint8_t *ou
 		       const struct dk_thread *t);
 int dk_qlinear_mean_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
 		       const struct dk_thread *t);
+/* QLinearAveragePool over NCHW planes (batch x in_c of in_h x in_w; out_h,
+ * out_w, k, stride, pad_top, pad_left as avgpool's; the taps inside the
+ * image counted): every input element dequantized first (a float buffer
+ * the kernel allocates; -1 when it cannot), then the outputs in flat order. */
+int dk_qlinear_avgpool_u8(const struct dk_params *p, const uint8_t *in, uint8_t *out,
+			  const struct dk_thread *t);
+int dk_qlinear_avgpool_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
+			  const struct dk_thread *t);
 
 /* ---- TFLite's quantised arithmetic, exported for callers that derive
  * parameters and for tests (docs/quantised-arithmetic.md) ---- */

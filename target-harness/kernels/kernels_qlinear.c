@@ -1,15 +1,18 @@
 /* kernels_qlinear.c - ONNX Runtime's QOperator-format ops of the
  * com.microsoft domain, uint8 and int8: QLinearAdd and QLinearMul (flat
- * order, the second operand broadcasting) and QLinearGlobalAveragePool
- * (NCHW: one plane after another).  Each computes, step by step in float,
+ * order, the second operand broadcasting), QLinearGlobalAveragePool
+ * (NCHW: one plane after another) and QLinearAveragePool (NCHW: the whole
+ * input dequantized first).  Each computes, step by step in float,
  * what ONNX Runtime 1.30's x86-64 CPU kernels compute (MLAS's AVX2
- * QLinearAdd, its SSE2 QLinearMul and NCHW global pool), so that `dmo
+ * QLinearAdd, its SSE2 QLinearMul and NCHW global pool, its float
+ * QLinearAveragePool), so that `dmo
  * infer` equals ONNX Runtime byte for byte; docs/kernels.md ("QOperator
  * ops") gives each formula and the experiments that fixed it. */
 #include "dmokernels.h"
 #include "kernels_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 /* A float rounded as x86's cvtps2dq rounds it (half to even; out of the
  * int32 range, and NaN, its "integer indefinite" INT32_MIN), then
@@ -166,4 +169,69 @@ int dk_qlinear_mean_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
 		       const struct dk_thread *t)
 {
 	return qlinear_mean(p, in, out, t, 1);
+}
+
+/* QLinearAveragePool, NCHW: first every input element (all images)
+ * dequantized into float, scale x (q - zero point), as ONNX Runtime does
+ * before its first window; then output element o (planes of out_h x
+ * out_w in flat order) sums its window's values inside the image, row by
+ * row, in float, divides by their count (count_include_pad 0), and is
+ * quantized: nearbyintf(y / out_scale + zero point), saturated.  (A window
+ * of the whole plane without padding is ONNX Runtime's global pool,
+ * qlinearmean: the reader maps it so.) */
+static int qlinear_avgpool(const struct dk_params *p, const void *in, void *out,
+			   const struct dk_thread *t, int is_signed)
+{
+	struct share sh;
+
+	if (!p || !in || !out || p->batch < 1 || p->in_h < 1 || p->in_w < 1 || p->in_c < 1 ||
+	    p->out_h < 1 || p->out_w < 1 || p->k_h < 1 || p->k_w < 1 || p->stride_h < 1 ||
+	    p->stride_w < 1)
+		return -1;
+	const size_t planes = (size_t)p->batch * (size_t)p->in_c;
+	const size_t in_plane = (size_t)p->in_h * (size_t)p->in_w, out_plane = (size_t)p->out_h * (size_t)p->out_w;
+	if (share_init(&sh, t, planes * out_plane))
+		return -1;
+	float *x = malloc(sizeof *x * planes * in_plane);
+	if (!x)
+		return -1;
+	const struct dk_quant *q = &p->q;
+	for (size_t e = 0; e < planes * in_plane; e++)
+		x[e] = q->qlinear_scales[0] * (float)(value_at(in, e, is_signed) - q->in_zero);
+	const int32_t lo = is_signed ? -128 : 0, hi = is_signed ? 127 : 255;
+	for (size_t o = sh.lo; o < sh.hi; o++) {
+		if (!owns(&sh, o))
+			continue;
+		const size_t plane = o / out_plane, at = o % out_plane;
+		const int ph = (int)(at / (size_t)p->out_w), pw = (int)(at % (size_t)p->out_w);
+		int h0 = ph * p->stride_h - p->pad_top, w0 = pw * p->stride_w - p->pad_left;
+		const int h1 = h0 + p->k_h < p->in_h ? h0 + p->k_h : p->in_h;
+		const int w1 = w0 + p->k_w < p->in_w ? w0 + p->k_w : p->in_w;
+		h0 = h0 > 0 ? h0 : 0;
+		w0 = w0 > 0 ? w0 : 0;
+		float y = 0;
+		for (int h = h0; h < h1; h++)
+			for (int w = w0; w < w1; w++)
+				y += x[plane * in_plane + (size_t)h * (size_t)p->in_w + (size_t)w];
+		y /= (float)((h1 - h0) * (w1 - w0));
+		const int32_t r = saturate(y / q->qlinear_scales[2] + (float)q->out_zero, lo, hi);
+		if (is_signed)
+			((int8_t *)out)[o] = (int8_t)r;
+		else
+			((uint8_t *)out)[o] = (uint8_t)r;
+	}
+	free(x);
+	return 0;
+}
+
+int dk_qlinear_avgpool_u8(const struct dk_params *p, const uint8_t *in, uint8_t *out,
+			  const struct dk_thread *t)
+{
+	return qlinear_avgpool(p, in, out, t, 0);
+}
+
+int dk_qlinear_avgpool_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
+			  const struct dk_thread *t)
+{
+	return qlinear_avgpool(p, in, out, t, 1);
 }
