@@ -25,8 +25,9 @@
  * (then Concat of them swapped), MatMul by a constant or of two
  * activations (X times X reshaped), ONNX Runtime's QOperator ops of the
  * com.microsoft domain (QLinearAdd or QLinearMul of two quantisations of
- * the tensor, QLinearMul by its QLinearGlobalAveragePool, or the pool
- * alone, between a QuantizeLinear and a DequantizeLinear, uint8 or int8);
+ * the tensor, QLinearMul by its QLinearGlobalAveragePool, the pool
+ * alone, or a QLinearAveragePool, between a QuantizeLinear and a
+ * DequantizeLinear, uint8 or int8);
  * then Flatten or Reshape
  * into Gemm (transA, transB,
  * alpha, beta, C) or MatMul by a constant, maybe Softmax, maybe a final
@@ -677,12 +678,12 @@ static struct value qop_quantize(const struct value *x, int type, const char **s
 /* ONNX Runtime's QOperator form of a block, as quantize_static writes it
  * (uint8 or int8): X quantised, then QLinearAdd or QLinearMul of it and a
  * second quantisation of X, QLinearMul of it by its
- * QLinearGlobalAveragePool (B broadcasting per channel), or the pool alone
- * (N x C x 1 x 1), each output its own scale and zero point; then
- * DequantizeLinear back to float. */
+ * QLinearGlobalAveragePool (B broadcasting per channel), the pool alone
+ * (N x C x 1 x 1), or (4-D X) a QLinearAveragePool, each output its own
+ * scale and zero point; then DequantizeLinear back to float. */
 static struct value qoperator_block(const struct value *x)
 {
-	const int u8 = qop_pick(2), form = qop_pick(x->rank >= 3 ? 3 : 1);
+	const int u8 = qop_pick(2), form = qop_pick(x->rank == 4 ? 4 : x->rank >= 3 ? 3 : 1);
 	const int type = u8 ? ONNX__TENSOR_PROTO__DATA_TYPE__UINT8 : ONNX__TENSOR_PROTO__DATA_TYPE__INT8;
 	const char *a_scale, *a_zero, *b_scale, *b_zero, *g_scale, *g_zero, *y_scale, *y_zero;
 	struct value a = qop_quantize(x, type, &a_scale, &a_zero), b = a, r = a, y = *x;
@@ -690,7 +691,28 @@ static struct value qoperator_block(const struct value *x)
 	const unsigned char g_stored = (unsigned char)(u8 ? 128 : 0), y_stored = g_stored + 3;
 
 	say(" QOperator(%s", u8 ? "uint8" : "int8");
-	if (form != 0) { /* the pool: planes of N x C */
+	if (form == 3) { /* QLinearAveragePool: a window of 1 to 3, strides 1 or 2, pads 0 or 1 */
+		int64_t k[2], st[2], pads[4];
+		for (int i = 0; i < 2; i++) {
+			k[i] = 1 + qop_pick(x->d[2 + i] < 3 ? (int)x->d[2 + i] : 3);
+			st[i] = 1 + qop_pick(2);
+			pads[i] = pads[i + 2] = k[i] > 1 ? qop_pick(2) : 0;
+			b.d[2 + i] = window_out(x->d[2 + i], k[i], st[i], 1, pads[i], pads[i + 2], 0);
+		}
+		g_scale = float_scalar(1.0f / (float)(1 << (2 + qop_pick(4))));
+		g_zero = constant(0, NULL, type, &g_stored, 1);
+		const char *in[] = { a.name, a_scale, a_zero, g_scale, g_zero, NULL };
+		b.name = fresh("ap");
+		node("QLinearAveragePool", in, b.name, attr_ints("kernel_shape", k, 2),
+		     attr_ints("strides", st, 2), attr_ints("pads", pads, 4), NULL);
+		nodes[graph.n_node - 1]->domain = "com.microsoft";
+		uses_ms_domain = 1;
+		maybe_info(&b, type);
+		say(" QLinearAveragePool(k%lldx%lld s%lldx%lld p%lld,%lld)", (long long)k[0],
+		    (long long)k[1], (long long)st[0], (long long)st[1], (long long)pads[0],
+		    (long long)pads[1]);
+		r = b;
+	} else if (form != 0) { /* the pool: planes of N x C */
 		g_scale = float_scalar(1.0f / (float)(1 << (3 + qop_pick(4))));
 		g_zero = constant(0, NULL, type, &g_stored, 1);
 		const char *in[] = { a.name, a_scale, a_zero, g_scale, g_zero, NULL };
@@ -706,7 +728,7 @@ static struct value qoperator_block(const struct value *x)
 	} else {
 		b = qop_quantize(x, type, &b_scale, &b_zero);
 	}
-	if (form != 2) {
+	if (form < 2) {
 		y_scale = float_scalar(1.0f / (float)(1 << (1 + qop_pick(5))));
 		y_zero = constant(0, NULL, type, &y_stored, 1);
 		const char *in[] = { a.name, a_scale, a_zero, b.name, b_scale, b_zero, y_scale, y_zero, NULL };
