@@ -996,6 +996,14 @@ static size_t matmul(int broadcast)
 	return 3 * 6 * 6;
 }
 
+/* Node OP of IN into OUT, without attributes, and OUT's value_info (RANK
+ * x D of TYPE) among the intermediates. */
+static void typed_node(char *op, char **in, char *out, int rank, const int64_t *d, int type)
+{
+	node(op, in, out, NULL, NULL, NULL);
+	mid(out, rank, d, type);
+}
+
 /* The next of the --qoperator model's constants: a float32 scale or an
  * 8-bit zero point of TYPE, named NAME. */
 static void q_param(char *name, int type, float scale, int zero)
@@ -1080,8 +1088,7 @@ static size_t qoperator(int int8, int bcast_a)
 	output_list[0] = value_info_of("s", 4, d_x, act);
 	output_list[1] = value_info("y", 2, d_y);
 	n_outputs = 2;
-	node("QuantizeLinear", in_q, "xq", NULL, NULL, NULL);
-	mid("xq", 4, d_x, act);
+	typed_node("QuantizeLinear", in_q, "xq", 4, d_x, act);
 	node("QLinearConv", in_c, "c", attr_ints("pads", 1, 1, 4), NULL, NULL);
 	mid("c", 4, d_x, act);
 	ms_node("QLinearAdd", in_add, "r");
@@ -1091,10 +1098,8 @@ static size_t qoperator(int int8, int bcast_a)
 	ms_node("QLinearMul", bcast_a ? in_mul_a : in_mul, "s");
 	ms_node("QLinearGlobalAveragePool", in_p, "p");
 	mid("p", 4, d_g, act);
-	node("Flatten", in_fl, "f", NULL, NULL, NULL);
-	mid("f", 2, d_f, act);
-	node("QLinearMatMul", in_mm, "yq", NULL, NULL, NULL);
-	mid("yq", 2, d_y, act);
+	typed_node("Flatten", in_fl, "f", 2, d_f, act);
+	typed_node("QLinearMatMul", in_mm, "yq", 2, d_y, act);
 	node("DequantizeLinear", in_dq, "y", NULL, NULL, NULL);
 	return 2 * 4 * 6 * 6;
 }
@@ -1150,18 +1155,13 @@ static size_t qoperator_pairs(int int8)
 	output_list[1] = value_info_of("product", 2, d_ab, act);
 	output_list[2] = value_info_of("mean", 4, d_mean, act);
 	n_outputs = 3;
-	node("Slice", in_sa, "xa", NULL, NULL, NULL);
-	mid("xa", 2, d_flat, act);
-	node("Slice", in_sb, "xb", NULL, NULL, NULL);
-	mid("xb", 2, d_col, act);
-	node("Reshape", in_a, "a", NULL, NULL, NULL);
-	mid("a", 2, d_ab, act);
-	node("Reshape", in_b, "b", NULL, NULL, NULL);
-	mid("b", 2, d_b, act);
+	typed_node("Slice", in_sa, "xa", 2, d_flat, act);
+	typed_node("Slice", in_sb, "xb", 2, d_col, act);
+	typed_node("Reshape", in_a, "a", 2, d_ab, act);
+	typed_node("Reshape", in_b, "b", 2, d_b, act);
 	ms_node("QLinearAdd", in_sum, "sum");
 	ms_node("QLinearMul", in_prod, "product");
-	node("Reshape", in_pl, "planes", NULL, NULL, NULL);
-	mid("planes", 4, d_planes, act);
+	typed_node("Reshape", in_pl, "planes", 4, d_planes, act);
 	ms_node("QLinearGlobalAveragePool", in_mean, "mean");
 	return 65792;
 }
