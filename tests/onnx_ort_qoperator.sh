@@ -56,6 +56,9 @@ run_model_analyzed "--qoperator" "$WORK/qoperator.onnx" 9
 "$DMO" plan "$WORK/qoperator.onnx" >"$WORK/plan.out" 2>&1
 expect_eq "plan O_s of qlinearadd, qlinearmul, qlinearmean (twice)" "288 8 288 8" \
 	"$(awk '$3 ~ /^qlinear/ { printf "%s%s", sep, $9; sep = " " }' "$WORK/plan.out")"
+grep -q "^layout: *NCHW QOperator: O_s of 4 layers in the order of ONNX Runtime's com.microsoft" \
+	"$WORK/plan.out" && echo "ok: the plan names the QOperator layers' loop order" ||
+	fail "layout lines: $(grep layout "$WORK/plan.out")"
 
 # Without value_info the shapes come from dmo's rules for the com.microsoft
 # ops: the same output bytes.
