@@ -1180,6 +1180,45 @@ static const char *qlinear_avgpool_spec(const Onnx__NodeProto *n, const struct d
 	return NULL;
 }
 
+/* QGemm (A, A scale, A zero point, B, B scale, B zero point, C, Y scale,
+ * Y zero point) as fc, as QLinearMatMul: A [M, K] (not transposed) times a
+ * constant B, [K, N] or with transB [N, K], C an int32 bias (none or one
+ * per column), Y quantized (its scale given) and alpha 1, which is
+ * the form ONNX Runtime's quantiser writes for a Linear layer. */
+static int derive_qgemm_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
+{
+	struct dmo_model *m = o->model;
+	struct dmo_model_layer *layer = &m->layers[l];
+	const struct dmo_model_tensor *a = operand(m, layer, 0), *b = operand(m, layer, 3);
+	const struct dmo_model_tensor *c = operand(m, layer, 6), *out = &m->tensors[layer->results[0]];
+	const int trans_b = dmo_onnx_attr_int(n, "transB", 0) != 0;
+	const Onnx__AttributeProto *alpha = dmo_onnx_attr(n, "alpha");
+	char text[256];
+
+	if (layer->n_operands != 9 || operand(m, layer, 7) == NULL)
+		return unsupported(o, layer, "no Y scale and zero point (a float output: dmo maps the "
+				   "quantized one)");
+	if (a == NULL || a->rank != 2 || b == NULL || b->rank != 2 ||
+	    b->producer != DMO_MODEL_CONSTANT || dmo_onnx_attr_int(n, "transA", 0) != 0 ||
+	    (alpha && alpha->has_f && alpha->f != 1.0f))
+		return unsupported(o, layer, "not A [M, K] times a constant B with transA 0 and alpha 1");
+	if (!a->known_dtype || (a->dtype != DMO_U8 && a->dtype != DMO_I8) || !out->known_dtype ||
+	    out->dtype != a->dtype)
+		return unsupported(o, layer, "%s A to %s Y (ONNX Runtime's QGemm is uint8 or int8)",
+				   a->type_name, out->type_name);
+	const int64_t k = a->shape[1], units = b->shape[trans_b ? 0 : 1];
+	if (b->shape[trans_b] != k)
+		return unsupported(o, layer, "A's K (%lld) is not B's (%lld)", (long long)k,
+				   (long long)b->shape[trans_b]);
+	if (c && c->elems != (uint64_t)units)
+		return unsupported(o, layer, "a C of %llu values (dmo maps one per column)",
+				   (unsigned long long)c->elems);
+	snprintf(text, sizeof text, "fc:in=%lldx%lld,units=%lld,dtype=%s", (long long)a->shape[0],
+		 (long long)k, (long long)units, dmo_dtype_name(a->dtype));
+	return dmo_model_layer_spec_runnable(m, l, text, layer->operands[0], layer->results[0],
+					     o->source, o->err, o->err_len);
+}
+
 /* QLinearAdd and QLinearMul (A, A scale, A zero point, B, B scale, B zero
  * point, C scale, C zero point) as qlinearadd and qlinearmul over A, which
  * must have the output's shape (B broadcasts: the plan's O_s is of such a
@@ -1195,17 +1234,19 @@ static int derive_qoperator_spec(struct onnx *o, size_t l, const Onnx__NodeProto
 	struct dmo_model_layer *layer = &m->layers[l];
 	const char *op = n->op_type ? n->op_type : "?";
 	const int add = !strcmp(op, "QLinearAdd"), mul = !strcmp(op, "QLinearMul");
-	const int avg = !strcmp(op, "QLinearAveragePool");
+	const int avg = !strcmp(op, "QLinearAveragePool"), gemm = !strcmp(op, "QGemm");
 	const int pool = avg || !strcmp(op, "QLinearGlobalAveragePool");
 	struct dmo_model_tensor *in = operand(m, layer, 0), *in2 = pool ? NULL : operand(m, layer, 3);
 	struct dmo_model_tensor *out;
 	char text[256] = "", shape[96];
 	const char *why;
 
+	if (gemm)
+		return derive_qgemm_spec(o, l, n);
 	if (!add && !mul && !pool)
 		return unsupported(o, layer, "op %s has no dmo model (dmo maps QLinearAdd, QLinearMul, "
-				   "QLinearAveragePool and QLinearGlobalAveragePool of the com.microsoft "
-				   "domain)", layer->op_name);
+				   "QLinearAveragePool, QLinearGlobalAveragePool and QGemm of the "
+				   "com.microsoft domain)", layer->op_name);
 	if (layer->n_results != 1 || in == NULL || layer->n_operands != (pool ? 5u : 8u))
 		return unsupported(o, layer, "not %s's %d inputs and one output", op, pool ? 5 : 8);
 	out = &m->tensors[layer->results[0]];

@@ -1026,6 +1026,24 @@ int dmo_onnx_infer_qoperator_shapes(const Onnx__NodeProto *n, const struct dmo_o
 			return bad(&x, "kernel_shape not of the input's %d spatial axes", in[0].rank - 2);
 		return window(&x, 0, kernel, 0, in[0].elem_type);
 	}
+	if (!strcmp(op, "QGemm")) {
+		/* Y [M, N]: A [M, K] (or [K, M]), B [K, N] (or [N, K]); Y's
+		 * type its zero point's, float without one. */
+		const int ta = dmo_onnx_attr_int(n, "transA", 0) != 0;
+		const int tb = dmo_onnx_attr_int(n, "transB", 0) != 0;
+		int64_t dims[2];
+
+		x.in = in;
+		x.n_in = n_in;
+		if (shaped(&x, 0) == NULL || shaped(&x, 3) == NULL)
+			return -1;
+		if (in[0].rank != 2 || in[3].rank != 2)
+			return bad(&x, "A and B not 2-D");
+		dims[0] = in[0].dims[ta];
+		dims[1] = in[3].dims[!tb];
+		set(&out[0], n_in > 8 && in[8].rank >= 0 ? in[8].elem_type : T_FLOAT, 2, dims);
+		return 0;
+	}
 	if (!strcmp(op, "QLinearGlobalAveragePool")) {
 		/* N x C x spatial..., or with channels_last N x spatial... x C. */
 		const int last = dmo_onnx_attr_int(n, "channels_last", 0) != 0;

@@ -71,6 +71,7 @@ static const struct op_of_name onnx_ops[] = {
 	{ "com.microsoft:QLinearMul", DMO_NET_QLINEARMUL },
 	{ "com.microsoft:QLinearGlobalAveragePool", DMO_NET_QLINEARMEAN },
 	{ "com.microsoft:QLinearAveragePool", DMO_NET_QLINEARAVGPOOL }, /* or the global one */
+	{ "com.microsoft:QGemm", DMO_NET_FC }, /* as QLinearMatMul */
 	{ NULL, DMO_NET_OP_COUNT },
 };
 
@@ -308,7 +309,10 @@ static int qdq_quantisation(const struct dmo_model *model, size_t i, struct dmo_
 
 /* ONNX's QLinearConv (X, X scale, X zero point, W, W scale, W zero point,
  * Y scale, Y zero point[, bias]) and QLinearMatMul (the same without the
- * bias, W being B [K, N]) as the conv, dwconv or fc of X, W and the bias:
+ * bias, W being B [K, N]), and com.microsoft's QGemm (A, its scale and zero
+ * point, B [K, N] or with transB [N, K], its scale and zero point, C the
+ * bias, Y scale, Y zero point; alpha 1, read as QLinearConv's order) as
+ * the conv, dwconv or fc of X, W and the bias:
  * the scales and zero points become the tensors' quantisation and the
  * step's float factors X scale * W scale[c] / Y scale, computed in float
  * as ONNX Runtime does.  W is copied where the kernels take it otherwise:
@@ -321,13 +325,23 @@ static int qlinear_operands(const struct dmo_model *model, size_t i, struct dmo_
 {
 	enum { X, X_SCALE, X_ZERO, W, W_SCALE, W_ZERO, Y_SCALE, Y_ZERO, BIAS };
 	const struct dmo_model_layer *l = &model->layers[i];
-	const int matmul = s->op == DMO_NET_FC;
+	const int matmul = s->op == DMO_NET_FC, gemm = !strcmp(l->op_name, "com.microsoft:QGemm");
+	/* B stored [K][N] (QLinearMatMul, QGemm without transB): fc's
+	 * [N][K] is its transpose. */
+	const int transpose = matmul && !(gemm && dmo_model_onnx_int(model, i, "transB", 0));
 	const struct dmo_net_tensor *in[DMO_NET_MAX_INPUTS] = { 0 };
 	char what[160];
 	int rc;
 
 	snprintf(what, sizeof what, "layer %zu '%s': %s", i + 1, l->name, l->op_name);
-	if (s->n_inputs < BIAS || s->n_inputs > (matmul ? BIAS : BIAS + 1)) {
+	if (gemm && s->n_inputs == BIAS + 1) { /* QGemm's C, Y scale, Y zero point: C last */
+		const int c = s->inputs[BIAS - 2];
+
+		s->inputs[BIAS - 2] = s->inputs[BIAS - 1];
+		s->inputs[BIAS - 1] = s->inputs[BIAS];
+		s->inputs[BIAS] = c;
+	}
+	if (s->n_inputs < BIAS || s->n_inputs > (matmul && !gemm ? BIAS : BIAS + 1)) {
 		snprintf(err, err_len, "%s: %d operands", what, s->n_inputs);
 		return -1;
 	}
@@ -342,7 +356,7 @@ static int qlinear_operands(const struct dmo_model *model, size_t i, struct dmo_
 			 "activations)", what, matmul ? 2 : 4);
 		return -1;
 	}
-	const int channels = w->dims[matmul ? 1 : 0];
+	const int channels = w->dims[transpose ? 1 : 0];
 	const uint64_t w_count = in[W_SCALE] ? net_elems(in[W_SCALE]) : 0;
 	const int shift = x->dtype == DMO_NET_U8 && w->dtype == DMO_NET_I8 ? 128 : 0;
 	if (w_count != 1 && w_count != (uint64_t)channels) {
@@ -350,7 +364,7 @@ static int qlinear_operands(const struct dmo_model *model, size_t i, struct dmo_
 			 (unsigned long long)w_count, channels);
 		return -1;
 	}
-	if ((matmul || shift) && model->tensors[s->inputs[W]].n_consumers != 1) {
+	if ((transpose || shift) && model->tensors[s->inputs[W]].n_consumers != 1) {
 		snprintf(err, err_len, "%s: W, read by other layers too, would need other values", what);
 		return -1;
 	}
@@ -359,7 +373,7 @@ static int qlinear_operands(const struct dmo_model *model, size_t i, struct dmo_
 				   err_len)) ||
 	    (rc = set_quantisation(net, y, in[Y_SCALE], in[Y_ZERO], 1, 0, 0, what, err, err_len)))
 		return rc;
-	if (matmul || shift) {
+	if (transpose || shift) {
 		const uint64_t n = net_elems(w), k = (uint64_t)w->dims[0];
 		const unsigned char *from = w->data;
 		unsigned char *copy = owned_by(net, malloc(n));
@@ -367,9 +381,9 @@ static int qlinear_operands(const struct dmo_model *model, size_t i, struct dmo_
 			return -2;
 		/* Byte e of fc's [N][K] is B's [e % K][e / K]. */
 		for (uint64_t e = 0; e < n; e++)
-			copy[e] = (unsigned char)(from[matmul ? e % k * (uint64_t)channels + e / k : e] + shift);
+			copy[e] = (unsigned char)(from[transpose ? e % k * (uint64_t)channels + e / k : e] + shift);
 		w->data = copy;
-		if (matmul) {
+		if (transpose) {
 			w->dims[0] = channels;
 			w->dims[1] = (int)k;
 		}
@@ -681,7 +695,8 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net,
 		s->op = DMO_NET_QLINEARMEAN; /* a window of the whole plane: the global pool */
 	if (s->op >= DMO_NET_QLINEARADD && s->op <= DMO_NET_QLINEARAVGPOOL)
 		return qoperator_operands(model, i, net, s, err, err_len);
-	if (model->format == DMO_FORMAT_ONNX && !strncmp(l->op_name, "QLinear", 7))
+	if (model->format == DMO_FORMAT_ONNX &&
+	    (!strncmp(l->op_name, "QLinear", 7) || !strcmp(l->op_name, "com.microsoft:QGemm")))
 		return qlinear_operands(model, i, net, s, err, err_len);
 	return s->op == DMO_NET_FC && model->format == DMO_FORMAT_ONNX
 		       ? gemm_as_fc(model, i, net, s, err, err_len)

@@ -136,8 +136,8 @@
  *
  * --qoperator writes a small CNN as ONNX Runtime's quantize_static writes
  * it with QuantFormat.QOperator (uint8 activations, int8 weights): ONNX's
- * QuantizeLinear, QLinearConv and QLinearMatMul beside the com.microsoft
- * domain's QLinearAdd, QLinearMul and QLinearGlobalAveragePool (opset
+ * QuantizeLinear and QLinearConv beside the com.microsoft domain's
+ * QLinearAdd, QLinearMul, QLinearGlobalAveragePool and QGemm (opset
  * imports "" 13 and com.microsoft 1), each activation its own scale and
  * zero point, every shape in value_info:
  *
@@ -145,8 +145,9 @@
  *   (4 filters, bias) = c -> QLinearAdd(c, xq) = r (the residual)
  *   -> QLinearGlobalAveragePool = g 2x4x1x1 -> QLinearMul(r, g) = s
  *   2x4x6x6 (g broadcasting per channel, as a squeeze-excitation)
- *   -> QLinearGlobalAveragePool = p -> Flatten 2x4 -> QLinearMatMul
- *   (B 4x5) = yq -> DequantizeLinear = y 2x5 (float)
+ *   -> QLinearGlobalAveragePool = p -> Flatten 2x4 -> QGemm (transB,
+ *   B 5x4, an int32 bias C, as the quantiser writes a Linear layer) = yq
+ *   -> DequantizeLinear = y 2x5 (float)
  *
  * with s (uint8) a graph output before y.  --qoperator-i8 the same with
  * int8 activations (zero points 128 lower); --qoperator-bcast-a the same
@@ -1033,9 +1034,10 @@ static void ms_node(char *op, char **in, char *out)
 static size_t qoperator(int int8, int bcast_a)
 {
 	static const int64_t d_x[] = { 2, 4, 6, 6 }, d_w[] = { 4, 4, 3, 3 }, d_four[] = { 4 },
-			     d_g[] = { 2, 4, 1, 1 }, d_f[] = { 2, 4 }, d_b[] = { 4, 5 }, d_y[] = { 2, 5 };
-	static int8_t w[4 * 4 * 3 * 3], b[4 * 5];
-	static int32_t bias[4];
+			     d_g[] = { 2, 4, 1, 1 }, d_f[] = { 2, 4 }, d_b[] = { 5, 4 }, d_y[] = { 2, 5 },
+			     d_five[] = { 5 };
+	static int8_t w[4 * 4 * 3 * 3], b[5 * 4];
+	static int32_t bias[4], gemm_bias[5];
 	static char *in_q[] = { "x", "x_scale", "x_zero", NULL },
 		    *in_c[] = { "xq", "x_scale", "x_zero", "w", "w_scale", "w_zero", "c_scale", "c_zero",
 				"bias", NULL },
@@ -1047,8 +1049,8 @@ static size_t qoperator(int int8, int bcast_a)
 		    *in_mul_a[] = { "g", "g_scale", "g_zero", "r", "r_scale", "r_zero", "s_scale",
 				    "s_zero", NULL },
 		    *in_p[] = { "s", "s_scale", "s_zero", "p_scale", "p_zero", NULL }, *in_fl[] = { "p", NULL },
-		    *in_mm[] = { "f", "p_scale", "p_zero", "b", "b_scale", "w_zero", "y_scale", "y_zero",
-				 NULL },
+		    *in_mm[] = { "f", "p_scale", "p_zero", "b", "b_scale", "w_zero", "gemm_bias", "y_scale",
+				 "y_zero", NULL },
 		    *in_dq[] = { "yq", "y_scale", "y_zero", NULL };
 	const int act = int8 ? ONNX__TENSOR_PROTO__DATA_TYPE__INT8 : ONNX__TENSOR_PROTO__DATA_TYPE__UINT8;
 	const int f32 = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, i8 = ONNX__TENSOR_PROTO__DATA_TYPE__INT8;
@@ -1078,11 +1080,14 @@ static size_t qoperator(int int8, int bcast_a)
 		b[k] = next_int8();
 	for (int m = 0; m < 4; m++)
 		bias[m] = (int32_t)(next_value() * 300);
+	for (int m = 0; m < 5; m++)
+		gemm_bias[m] = (int32_t)(next_value() * 2000);
 	constant("w", 4, d_w, i8, w, sizeof w);
 	constant("w_scale", 0, NULL, f32, &w_scale, sizeof w_scale);
 	constant("w_zero", 0, NULL, i8, &w_zero, 1);
 	constant("bias", 1, d_four, ONNX__TENSOR_PROTO__DATA_TYPE__INT32, bias, sizeof bias);
 	constant("b", 2, d_b, i8, b, sizeof b);
+	constant("gemm_bias", 1, d_five, ONNX__TENSOR_PROTO__DATA_TYPE__INT32, gemm_bias, sizeof gemm_bias);
 	constant("b_scale", 0, NULL, f32, &b_scale, sizeof b_scale);
 	input_list[0] = value_info("x", 4, d_x);
 	output_list[0] = value_info_of("s", 4, d_x, act);
@@ -1099,7 +1104,9 @@ static size_t qoperator(int int8, int bcast_a)
 	ms_node("QLinearGlobalAveragePool", in_p, "p");
 	mid("p", 4, d_g, act);
 	typed_node("Flatten", in_fl, "f", 2, d_f, act);
-	typed_node("QLinearMatMul", in_mm, "yq", 2, d_y, act);
+	node("QGemm", in_mm, "yq", attr_scalar("transB", 1, 0, 0), NULL, NULL);
+	nodes[n_nodes - 1].domain = "com.microsoft";
+	mid("yq", 2, d_y, act);
 	node("DequantizeLinear", in_dq, "y", NULL, NULL, NULL);
 	return 2 * 4 * 6 * 6;
 }
