@@ -1,9 +1,9 @@
 #!/bin/sh
 # onnx_ort_qoperator.sh - ONNX Runtime's QOperator format (quantize_static
 # with QuantFormat.QOperator): the com.microsoft domain's QLinearAdd,
-# QLinearMul and QLinearGlobalAveragePool beside ONNX's QLinearConv and
-# QLinearMatMul, run by `dmo infer` on kernels_qlinear.c and compared with
-# ONNX Runtime (tests/ort/run.js) byte for byte (and QLinearAveragePool):
+# QLinearMul, QLinearGlobalAveragePool, QLinearAveragePool (kernels_qlinear.c)
+# and QGemm (as QLinearMatMul) beside ONNX's QLinearConv, run by `dmo infer`
+# and compared with ONNX Runtime (tests/ort/run.js) byte for byte:
 #  - tests/onnx_net --qoperator-pairs and -pairs-i8: QLinearAdd and
 #    QLinearMul over all 65536 pairs of 8-bit values, B broadcasting, and
 #    a QLinearGlobalAveragePool of the products, at scales where a plain
@@ -12,7 +12,7 @@
 #  - --qoperator and --qoperator-i8, a small CNN as the quantiser writes
 #    it (QuantizeLinear, QLinearConv, QLinearAdd residual,
 #    QLinearGlobalAveragePool, QLinearMul by a per-channel B, again the
-#    pool, QLinearMatMul, DequantizeLinear): its uint8 (int8) output s and
+#    pool, QGemm, DequantizeLinear): its uint8 (int8) output s and
 #    its float output y equal ONNX Runtime's; plan --verify with the real
 #    weights bit for bit; the plan's O_s those of docs/formulas.md 4.12
 #    (qlinearadd and qlinearmul the whole 288-byte buffer, qlinearmean its
