@@ -1219,6 +1219,41 @@ static int derive_qgemm_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 					     o->source, o->err, o->err_len);
 }
 
+/* QLinearConcat (Y scale, Y zero point, then X, X scale, X zero point an
+ * input) as Concat's concat op spec over its first X (operand 2), every X
+ * uint8 or int8 of Y's type: their requantisation is dmo infer's. */
+static int derive_qconcat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
+{
+	struct dmo_model *m = o->model;
+	struct dmo_model_layer *layer = &m->layers[l];
+	const struct dmo_model_tensor *in = operand(m, layer, 2), *out = &m->tensors[layer->results[0]];
+	int64_t axis = dmo_onnx_attr_int(n, "axis", 0);
+	char text[256];
+
+	if (in == NULL || layer->n_operands < 5 || (layer->n_operands - 2) % 3 || in->rank < 1)
+		return unsupported(o, layer, "not Y's scale and zero point and a triple an input");
+	if (in->producer == DMO_MODEL_CONSTANT)
+		return unsupported(o, layer, "input '%s' is a constant, not an activation in the arena",
+				   in->name);
+	axis += axis < 0 ? in->rank : 0;
+	if (axis < 0 || axis >= in->rank || out->rank != in->rank)
+		return unsupported(o, layer, "concatenation along axis %lld of %d", (long long)axis,
+				   in->rank);
+	for (size_t k = 2; k < layer->n_operands; k += 3) {
+		const struct dmo_model_tensor *t = operand(m, layer, k);
+
+		if (t == NULL || !t->known_dtype || (t->dtype != DMO_U8 && t->dtype != DMO_I8) ||
+		    !out->known_dtype || t->dtype != out->dtype)
+			return unsupported(o, layer, "inputs that are not all uint8 or all int8, as Y");
+	}
+	const int64_t inner = dims_product(in, (int)axis + 1, in->rank);
+	snprintf(text, sizeof text, "concat:in=1x%lldx%lld,out_c=%lld,at=0,dtype=%s",
+		 (long long)dims_product(in, 0, (int)axis), (long long)(in->shape[axis] * inner),
+		 (long long)(out->shape[axis] * inner), dmo_dtype_name(in->dtype));
+	return dmo_model_layer_spec_runnable(m, l, text, layer->operands[2], layer->results[0],
+					     o->source, o->err, o->err_len);
+}
+
 /* QLinearAdd and QLinearMul (A, A scale, A zero point, B, B scale, B zero
  * point, C scale, C zero point) as qlinearadd and qlinearmul over A, which
  * must have the output's shape (B broadcasts: the plan's O_s is of such a
@@ -1243,10 +1278,12 @@ static int derive_qoperator_spec(struct onnx *o, size_t l, const Onnx__NodeProto
 
 	if (gemm)
 		return derive_qgemm_spec(o, l, n);
+	if (!strcmp(op, "QLinearConcat"))
+		return derive_qconcat_spec(o, l, n);
 	if (!add && !mul && !pool)
 		return unsupported(o, layer, "op %s has no dmo model (dmo maps QLinearAdd, QLinearMul, "
-				   "QLinearAveragePool, QLinearGlobalAveragePool and QGemm of the "
-				   "com.microsoft domain)", layer->op_name);
+				   "QLinearAveragePool, QLinearGlobalAveragePool, QLinearConcat and QGemm "
+				   "of the com.microsoft domain)", layer->op_name);
 	if (layer->n_results != 1 || in == NULL || layer->n_operands != (pool ? 5u : 8u))
 		return unsupported(o, layer, "not %s's %d inputs and one output", op, pool ? 5 : 8);
 	out = &m->tensors[layer->results[0]];

@@ -1044,6 +1044,31 @@ int dmo_onnx_infer_qoperator_shapes(const Onnx__NodeProto *n, const struct dmo_o
 		set(&out[0], n_in > 8 && in[8].rank >= 0 ? in[8].elem_type : T_FLOAT, 2, dims);
 		return 0;
 	}
+	if (!strcmp(op, "QLinearConcat")) {
+		/* The Xs (inputs 3, 6, ...) joined along axis. */
+		int64_t axis = dmo_onnx_attr_int(n, "axis", 0);
+		int64_t dims[DMO_MODEL_MAX_RANK];
+
+		x.in = in;
+		x.n_in = n_in;
+		if (n_in < 5 || (n_in - 2) % 3 || shaped(&x, 2) == NULL)
+			return n_in < 5 || (n_in - 2) % 3 ? bad(&x, "%zu inputs, not Y's scale and zero point "
+								 "and a triple an input", n_in) : -1;
+		const int rank = in[2].rank;
+		axis += axis < 0 ? rank : 0;
+		if (axis < 0 || axis >= rank)
+			return bad(&x, "axis outside the %d-D inputs", rank);
+		memcpy(dims, in[2].dims, sizeof dims);
+		for (size_t k = 5; k < n_in; k += 3) {
+			if (shaped(&x, k) == NULL)
+				return -1;
+			if (in[k].rank != rank)
+				return bad(&x, "inputs of ranks %d and %d", rank, in[k].rank);
+			dims[axis] += in[k].dims[axis];
+		}
+		set(&out[0], in[2].elem_type, rank, dims);
+		return 0;
+	}
 	if (!strcmp(op, "QLinearGlobalAveragePool")) {
 		/* N x C x spatial..., or with channels_last N x spatial... x C. */
 		const int last = dmo_onnx_attr_int(n, "channels_last", 0) != 0;

@@ -21,7 +21,7 @@ static const char *const op_names[DMO_NET_OP_COUNT] = {
 	"softmax", "logistic", "mean", "reshape", "pad", "transpose", "concatenation",
 	"quantize", "dequantize", "tanh", "sub", "div", "hardsigmoid", "hardswish", "clip",
 	"batchnorm", "resize", "convt", "shape-only", "unary", "prelu", "max", "min", "slice",
-	"matmul", "qlinearadd", "qlinearmul", "qlinearmean", "qlinearavgpool",
+	"matmul", "qlinearadd", "qlinearmul", "qlinearmean", "qlinearavgpool", "qlinearconcat",
 };
 
 const char *dmo_net_op_name(enum dmo_net_op op)
@@ -559,6 +559,58 @@ static void to_shape(const struct dmo_net_tensor *t, struct dk_shape *s)
 		s->dims[i] = t->dims[i];
 }
 
+/* QLinearConcat (kernels_qlinear.c): input k copied where its scale and
+ * zero point are the output's, else mapped by ONNX Runtime's lookup table:
+ * each of the 256 values dequantized, scale x (q - zero point) in float,
+ * then quantized as its MlasQuantizeLinear does, x / out scale rounded half
+ * to even, plus the zero point, saturated. */
+static int run_qlinear_concat(struct ctx *c)
+{
+	const struct dmo_net_step *s = c->step;
+	const struct dmo_net_tensor *out = result(c), *first = operand(c, 0);
+	struct dk_shape shapes[DMO_NET_MAX_INPUTS];
+	const uint8_t *ins[DMO_NET_MAX_INPUTS], *tables[DMO_NET_MAX_INPUTS];
+	uint8_t table_bytes[DMO_NET_MAX_INPUTS][256];
+	uint64_t total = 0;
+
+	if (!first || !out || !is_quantized_type(out->dtype) || need_quant(c, out, "output"))
+		return first && out && is_quantized_type(out->dtype) ? -1
+								      : fail(c, "only uint8 and int8 are supported");
+	const int axis = s->axis < 0 ? s->axis + first->rank : s->axis, i8 = out->dtype == DMO_NET_I8;
+	const int32_t lo = i8 ? -128 : 0, hi = i8 ? 127 : 255, zy = zero_of(out);
+	const float sy = (float)scale_of(out);
+	if (axis < 0 || axis >= first->rank)
+		return fail(c, "axis %d is outside rank %d", s->axis, first->rank);
+	for (int k = 0; k < s->n_inputs; k++) {
+		const struct dmo_net_tensor *t = operand(c, k);
+		if (!t || same_type(c, t, out) || need_quant(c, t, "input"))
+			return t ? -1 : fail(c, "missing input %d", k);
+		if (t->n_quant != 1 || out->n_quant != 1)
+			return fail(c, "one scale and zero point a tensor, not one per channel");
+		to_shape(t, &shapes[k]);
+		ins[k] = c->arena ? at(c, t) : NULL;
+		total += elems(t);
+		tables[k] = NULL;
+		if (scale_of(t) == scale_of(out) && zero_of(t) == zy)
+			continue;
+		for (int b = 0; b < 256; b++) {
+			const int32_t q = i8 ? (int8_t)b : b;
+			const float v = (float)scale_of(t) * (float)(q - zero_of(t)) / sy;
+			const float clamped = v < (float)(lo - zy) ? (float)(lo - zy) : v > (float)(hi - zy) ? (float)(hi - zy) : v;
+			table_bytes[k][b] = (uint8_t)((int32_t)lrintf(clamped) + zy);
+		}
+		tables[k] = table_bytes[k];
+	}
+	if (total != elems(out))
+		return fail(c, "the inputs hold %llu elements, the output %llu",
+			    (unsigned long long)total, (unsigned long long)elems(out));
+	if (!c->arena)
+		return 0;
+	return dk_qlinear_concat(s->n_inputs, shapes, axis, tables, ins, at(c, out), NULL)
+		       ? fail(c, "the inputs do not agree beside axis %d", s->axis)
+		       : 0;
+}
+
 /* ONNX Runtime's QOperator ops (kernels_qlinear.c): QLinearAdd and
  * QLinearMul of A (the output's shape) and B broadcasting to it, and
  * QLinearGlobalAveragePool of N x C planes, each operand uint8 or int8 of
@@ -1080,6 +1132,9 @@ static int prepare_step(struct ctx *c)
 	case DMO_NET_QLINEARMEAN:
 	case DMO_NET_QLINEARAVGPOOL:
 		rc = run_qlinear(c);
+		break;
+	case DMO_NET_QLINEARCONCAT:
+		rc = run_qlinear_concat(c);
 		break;
 	case DMO_NET_SHAPE_ONLY:
 		if (c->arena)

@@ -72,6 +72,7 @@ static const struct op_of_name onnx_ops[] = {
 	{ "com.microsoft:QLinearGlobalAveragePool", DMO_NET_QLINEARMEAN },
 	{ "com.microsoft:QLinearAveragePool", DMO_NET_QLINEARAVGPOOL }, /* or the global one */
 	{ "com.microsoft:QGemm", DMO_NET_FC }, /* as QLinearMatMul */
+	{ "com.microsoft:QLinearConcat", DMO_NET_QLINEARCONCAT },
 	{ NULL, DMO_NET_OP_COUNT },
 };
 
@@ -407,7 +408,8 @@ static int qlinear_operands(const struct dmo_model *model, size_t i, struct dmo_
 /* ONNX Runtime's QOperator ops of the com.microsoft domain: QLinearAdd and
  * QLinearMul (A, A scale, A zero point, B, B scale, B zero point, C scale,
  * C zero point), QLinearGlobalAveragePool and QLinearAveragePool (X, X
- * scale, X zero point, Y scale, Y zero point).  Each scale and zero point (constants, one each;
+ * scale, X zero point, Y scale, Y zero point), QLinearConcat (Y scale, Y
+ * zero point, then X, X scale, X zero point an input).  Each scale and zero point (constants, one each;
  * a zero point may be absent: 0) becomes its tensor's quantisation; the
  * step keeps A and B, or X.  Returns 0, -1 with ERR, -2 when out of
  * memory. */
@@ -416,11 +418,40 @@ static int qoperator_operands(const struct dmo_model *model, size_t i, struct dm
 {
 	const struct dmo_model_layer *l = &model->layers[i];
 	const int pool = s->op == DMO_NET_QLINEARMEAN || s->op == DMO_NET_QLINEARAVGPOOL;
-	const struct dmo_net_tensor *in[8] = { 0 };
+	const struct dmo_net_tensor *in[DMO_NET_MAX_INPUTS] = { 0 };
 	char what[160];
 	int rc;
 
 	snprintf(what, sizeof what, "layer %zu '%s': %s", i + 1, l->name, l->op_name);
+	if (s->op == DMO_NET_QLINEARCONCAT) {
+		/* Y scale, Y zero point, then (X, X scale, X zero point) an
+		 * input: Y's quantisation, each X's, and the step keeps the
+		 * Xs, along the node's axis. */
+		if (s->n_inputs < 5 || (s->n_inputs - 2) % 3) {
+			snprintf(err, err_len, "%s: %d operands, not Y's scale and zero point and a "
+				 "triple an input", what, s->n_inputs);
+			return -1;
+		}
+		for (int k = 0; k < s->n_inputs; k++)
+			in[k] = s->inputs[k] >= 0 ? &net->tensors[s->inputs[k]] : NULL;
+		if ((rc = set_quantisation(net, &net->tensors[s->output], in[0], in[1], 1, 0, 0, what,
+					   err, err_len)))
+			return rc;
+		int n = 0;
+		for (int k = 2; k < s->n_inputs; k += 3) {
+			if (!in[k]) {
+				snprintf(err, err_len, "%s: input %d absent", what, k + 1);
+				return -1;
+			}
+			if ((rc = set_quantisation(net, &net->tensors[s->inputs[k]], in[k + 1], in[k + 2], 1,
+						   0, 0, what, err, err_len)))
+				return rc;
+			s->inputs[n++] = s->inputs[k];
+		}
+		s->n_inputs = n;
+		s->axis = (int)dmo_model_onnx_int(model, i, "axis", 0);
+		return 0;
+	}
 	if (s->n_inputs != (pool ? 5 : 8)) {
 		snprintf(err, err_len, "%s: %d operands", what, s->n_inputs);
 		return -1;
@@ -693,7 +724,7 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net,
 	}
 	if (s->op == DMO_NET_QLINEARAVGPOOL && l->op.op == DMO_OP_QLINEARMEAN)
 		s->op = DMO_NET_QLINEARMEAN; /* a window of the whole plane: the global pool */
-	if (s->op >= DMO_NET_QLINEARADD && s->op <= DMO_NET_QLINEARAVGPOOL)
+	if (s->op >= DMO_NET_QLINEARADD && s->op <= DMO_NET_QLINEARCONCAT)
 		return qoperator_operands(model, i, net, s, err, err_len);
 	if (model->format == DMO_FORMAT_ONNX &&
 	    (!strncmp(l->op_name, "QLinear", 7) || !strcmp(l->op_name, "com.microsoft:QGemm")))

@@ -1,7 +1,7 @@
 /* onnx_net.c [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|--unary|--conv-forms|
  * --qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8|--split|--matmul|--matmul-bcast|
  * --qoperator|--qoperator-i8|--qoperator-bcast-a|--qoperator-pairs|--qoperator-pairs-i8|
- * --qoperator-pool] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
+ * --qoperator-pool|--qoperator-concat] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
  * ONNX file (opset 13, every weight an initializer, every intermediate
  * shape in value_info) and one input for it, for the ONNX end-to-end tests:
  * dmo infer against ONNX Runtime, plan --verify with its real weights, run
@@ -170,7 +170,13 @@
  * over one uint8 input x 2x3x7x9: a 3x3 window, strides 2, pads 1 (the
  * taps inside the image counted) = p1 2x3x4x5; a 7x9 window without
  * padding (ONNX Runtime computes it as its global pool) = p2 2x3x1x1; a
- * 2x3 window, strides 1x2, auto_pad SAME_UPPER = p3 2x3x7x5. */
+ * 2x3 window, strides 1x2, auto_pad SAME_UPPER = p3 2x3x7x5.
+ *
+ * --qoperator-concat writes the com.microsoft QLinearConcat of three
+ * inputs along the channels (axis 1), each its own scale and zero point:
+ * x 2x3x4x5 (uint8, requantised to the output's), p (a 1x1
+ * QLinearAveragePool of x at another scale: requantised) and q (one at the
+ * output's scale and zero point: copied) = y 2x9x4x5. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1201,6 +1207,35 @@ static size_t qoperator_pool(void)
 	return 2 * 3 * 7 * 9;
 }
 
+/* The --qoperator-concat model; returns its input's element count. */
+static size_t qoperator_concat(void)
+{
+	static const int64_t d_x[] = { 2, 3, 4, 5 }, d_y[] = { 2, 9, 4, 5 };
+	static char *in_p[] = { "x", "x_scale", "x_zero", "p_scale", "p_zero", NULL },
+		    *in_q[] = { "x", "x_scale", "x_zero", "y_scale", "y_zero", NULL },
+		    *in_y[] = { "y_scale", "y_zero", "x", "x_scale", "x_zero", "p", "p_scale", "p_zero",
+				"q", "y_scale", "y_zero", NULL };
+	const int u8 = ONNX__TENSOR_PROTO__DATA_TYPE__UINT8, f32 = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
+
+	q_param("x_scale", f32, 1.0f / 50, 0);
+	q_param("x_zero", u8, 0, 128);
+	q_param("p_scale", f32, 1.0f / 37, 0);
+	q_param("p_zero", u8, 0, 119);
+	q_param("y_scale", f32, 1.0f / 45, 0);
+	q_param("y_zero", u8, 0, 124);
+	input_list[0] = value_info_of("x", 4, d_x, u8);
+	output_list[0] = value_info_of("y", 4, d_y, u8);
+	node("QLinearAveragePool", in_p, "p", attr_ints("kernel_shape", 1, 1, 2), NULL, NULL);
+	nodes[n_nodes - 1].domain = "com.microsoft";
+	mid("p", 4, d_x, u8);
+	node("QLinearAveragePool", in_q, "q", attr_ints("kernel_shape", 1, 1, 2), NULL, NULL);
+	nodes[n_nodes - 1].domain = "com.microsoft";
+	mid("q", 4, d_x, u8);
+	node("QLinearConcat", in_y, "y", attr_scalar("axis", 1, 0, 0), NULL, NULL);
+	nodes[n_nodes - 1].domain = "com.microsoft";
+	return 2 * 3 * 4 * 5;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc == 4 ? argv[1] : "";
@@ -1215,7 +1250,8 @@ int main(int argc, char **argv)
 	int is_qop = !strcmp(mode, "--qoperator"), is_qop_i8 = !strcmp(mode, "--qoperator-i8");
 	int is_pairs = !strcmp(mode, "--qoperator-pairs"), is_pairs_i8 = !strcmp(mode, "--qoperator-pairs-i8");
 	int is_qop_a = !strcmp(mode, "--qoperator-bcast-a"), is_qpool = !strcmp(mode, "--qoperator-pool");
-	int any_qop = is_qop || is_qop_i8 || is_qop_a || is_pairs || is_pairs_i8 || is_qpool;
+	int is_qcat = !strcmp(mode, "--qoperator-concat");
+	int any_qop = is_qop || is_qop_i8 || is_qop_a || is_pairs || is_pairs_i8 || is_qpool || is_qcat;
 
 	if ((argc != 3 && argc != 4) ||
 	    (argc == 4 && !is_ops && !is_qdq && !is_qlinear && !is_qlinear_i8 && !is_ew && !is_resize &&
@@ -1224,7 +1260,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: onnx_net [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|"
 				"--unary|--conv-forms|--qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8|"
 				"--split|--matmul|--matmul-bcast|--qoperator|--qoperator-i8|--qoperator-bcast-a|"
-				"--qoperator-pairs|--qoperator-pairs-i8|--qoperator-pool] "
+				"--qoperator-pairs|--qoperator-pairs-i8|--qoperator-pool|--qoperator-concat] "
 				"MODEL.onnx INPUT.bin\n");
 		return 2;
 	}
@@ -1239,6 +1275,7 @@ int main(int argc, char **argv)
 		   : is_matmul || is_matmul_bcast ? matmul(is_matmul_bcast)
 		   : is_pairs || is_pairs_i8 ? qoperator_pairs(is_pairs_i8)
 		   : is_qpool ? qoperator_pool()
+		   : is_qcat ? qoperator_concat()
 		   : any_qop ? qoperator(is_qop_i8, is_qop_a)
 		   : is_qdq_u8 || is_qdq_pc || is_qdq_i8 ? qdq_net(is_qdq_i8, !is_qdq_u8)
 		   : is_ops || is_qdq ? ops(is_qdq)
@@ -1297,7 +1334,7 @@ int main(int argc, char **argv)
 	}
 	float x[2 * 4 * 13 * 14]; /* --conv-forms' input, the largest */
 	unsigned char bytes[2 * 3 * 10 * 10]; /* --qlinear's: uint8 or int8 */
-	if (is_qgroup || is_qpool)
+	if (is_qgroup || is_qpool || is_qcat)
 		is_qlinear = 1; /* a uint8 input as --qlinear's */
 	for (size_t k = 0; k < n_x; k++)
 		if (is_qlinear || is_qlinear_i8)

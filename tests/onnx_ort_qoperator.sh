@@ -1,8 +1,9 @@
 #!/bin/sh
 # onnx_ort_qoperator.sh - ONNX Runtime's QOperator format (quantize_static
 # with QuantFormat.QOperator): the com.microsoft domain's QLinearAdd,
-# QLinearMul, QLinearGlobalAveragePool, QLinearAveragePool (kernels_qlinear.c)
-# and QGemm (as QLinearMatMul) beside ONNX's QLinearConv, run by `dmo infer`
+# QLinearMul, QLinearGlobalAveragePool, QLinearAveragePool, QLinearConcat
+# (kernels_qlinear.c) and QGemm (as QLinearMatMul) beside ONNX's QLinearConv,
+# run by `dmo infer`
 # and compared with ONNX Runtime (tests/ort/run.js) byte for byte:
 #  - tests/onnx_net --qoperator-pairs and -pairs-i8: QLinearAdd and
 #    QLinearMul over all 65536 pairs of 8-bit values, B broadcasting, and
@@ -22,6 +23,8 @@
 #  - --qoperator-pool: QLinearAveragePool with a padded window, the whole
 #    plane (ONNX Runtime's global pool) and SAME_UPPER: 336 bytes equal,
 #    plan --verify, the plan's O_s;
+#  - --qoperator-concat: QLinearConcat of three inputs (two requantised,
+#    one copied): 360 bytes equal, plan --verify;
 #  - --qoperator-bcast-a (QLinearMul's A broadcasting) is refused, exit 2,
 #    naming the node and why.
 # Skipped (77) without node and onnxruntime-node.
@@ -41,6 +44,12 @@ ort_bytes_equal qoperator-pool "the 336 output bytes" 16
 plan_verify_bits "--qoperator-pool" "$WORK/qoperator-pool.onnx"
 expect_eq "--qoperator-pool: plan O_s of the three pools" "120 6 210" \
 	"$(awk '$3 ~ /^qlinear/ { printf "%s%s", sep, $9; sep = " " }' "$WORK/plan.out")"
+
+# QLinearConcat of three inputs, two requantised by ONNX Runtime's lookup
+# table, one copied: 360 bytes.
+onnx_net_runs qoperator-concat
+ort_bytes_equal qoperator-concat "the 360 output bytes" 16
+plan_verify_bits "--qoperator-concat" "$WORK/qoperator-concat.onnx"
 
 for mode in qoperator qoperator-i8; do
 	onnx_net_runs $mode

@@ -480,6 +480,12 @@ int dk_qlinear_avgpool_u8(const struct dk_params *p, const uint8_t *in, uint8_t 
 			  const struct dk_thread *t);
 int dk_qlinear_avgpool_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
 			  const struct dk_thread *t);
+/* QLinearConcat of N uint8 or int8 inputs (their bytes) along AXIS in
+ * dk_concat's order, input k's bytes mapped by TABLES[k] (256 entries,
+ * indexed by the byte) or copied where TABLES[k] is NULL. */
+int dk_qlinear_concat(int n, const struct dk_shape *in_shapes, int axis,
+		      const uint8_t *const *tables, const uint8_t *const *ins, uint8_t *out,
+		      const struct dk_thread *t);
 
 /* ---- TFLite's quantised arithmetic, exported for callers that derive
  * parameters and for tests (docs/quantised-arithmetic.md) ---- */
