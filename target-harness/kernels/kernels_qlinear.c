@@ -14,6 +14,9 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* Inputs of one QLinearConcat (dmo infer's steps take at most 5). */
+#define DK_MAX_CONCAT_INPUTS 16
+
 /* A float rounded as x86's cvtps2dq rounds it (half to even; out of the
  * int32 range, and NaN, its "integer indefinite" INT32_MIN), then
  * saturated to [LO, HI] as MLAS's packs to 16 and 8 bits saturate. */
@@ -236,8 +239,7 @@ int dk_qlinear_avgpool_i8(const struct dk_params *p, const int8_t *in, int8_t *o
 	return qlinear_avgpool(p, in, out, t, 1);
 }
 
-/* QLinearConcat of N 8-bit inputs along AXIS: dk_concat's order (per block
- * of the dims before AXIS, the inputs' slabs one after the other), each
+/* QLinearConcat of N 8-bit inputs along AXIS: dk_concat's walk, each
  * element written as TABLES[k][x] (ONNX Runtime's lookup table of input
  * k: x dequantized by its scale and zero point, quantized by the
  * output's), or copied when TABLES[k] is NULL (the same scale and zero
@@ -246,37 +248,11 @@ int dk_qlinear_concat(int n, const struct dk_shape *in_shapes, int axis,
 		      const uint8_t *const *tables, const uint8_t *const *ins, uint8_t *out,
 		      const struct dk_thread *t)
 {
-	struct share sh;
-	size_t outer = 1, inner = 1, slab_total = 0, e = 0;
+	const void *bytes[DK_MAX_CONCAT_INPUTS];
 
-	if (n < 1 || !in_shapes || !tables || !ins || !out || axis < 0 || axis >= in_shapes[0].rank ||
-	    in_shapes[0].rank > DK_MAX_DIMS)
+	if (!tables || !ins || n < 1 || n > DK_MAX_CONCAT_INPUTS)
 		return -1;
-	const int rank = in_shapes[0].rank;
-	for (int i = 0; i < rank; i++) {
-		if (in_shapes[0].dims[i] < 1)
-			return -1;
-		outer *= i < axis ? (size_t)in_shapes[0].dims[i] : 1;
-		inner *= i > axis ? (size_t)in_shapes[0].dims[i] : 1;
-	}
-	for (int k = 0; k < n; k++) {
-		if (!ins[k] || in_shapes[k].rank != rank || in_shapes[k].dims[axis] < 1)
-			return -1;
-		for (int i = 0; i < rank; i++)
-			if (i != axis && in_shapes[k].dims[i] != in_shapes[0].dims[i])
-				return -1;
-		slab_total += (size_t)in_shapes[k].dims[axis] * inner;
-	}
-	if (share_init(&sh, t, outer * slab_total))
-		return -1;
-	for (size_t o = 0; o < outer; o++)
-		for (int k = 0; k < n; k++) {
-			const size_t slab = (size_t)in_shapes[k].dims[axis] * inner;
-			const uint8_t *src = ins[k] + o * slab;
-
-			for (size_t j = 0; j < slab; j++, e++)
-				if (owns(&sh, e))
-					out[e] = tables[k] ? tables[k][src[j]] : src[j];
-		}
-	return 0;
+	for (int k = 0; k < n; k++)
+		bytes[k] = ins[k];
+	return concat_walk(n, in_shapes, axis, 1, tables, bytes, out, t);
 }
