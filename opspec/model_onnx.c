@@ -1231,6 +1231,188 @@ spec:
 				    o->err, o->err_len);
 }
 
+/* ---- ONNX Runtime's QOperator ops of the com.microsoft domain ---- */
+
+static int is_qoperator_domain(const Onnx__NodeProto *n)
+{
+	return n->domain && !strcmp(n->domain, "com.microsoft");
+}
+
+/* The qlinearavgpool op spec of QLinearAveragePool node N over the NCHW IN
+ * into TEXT (left empty when the window is the whole plane without
+ * padding: ONNX Runtime's global pool, qlinearmean), or why dmo cannot
+ * express it: 2-D windows, AveragePool's pads, auto_pad and ceil_mode,
+ * the taps inside the image counted. */
+static const char *qlinear_avgpool_spec(const Onnx__NodeProto *n, const struct dmo_model_tensor *in,
+					const struct dmo_model_tensor *out, char *text, size_t len)
+{
+	int64_t k[2], s[2], d[2] = { 1, 1 }, pads[4] = { 0, 0, 0, 0 };
+	char shape[96], padbuf[96];
+	const char *why = NULL, *pad;
+
+	if (in->rank != 4 || out->rank != 4 || dmo_onnx_attr_ints(n, "kernel_shape", k, 2, 0) ||
+	    k[0] <= 0 || dmo_onnx_attr_ints(n, "strides", s, 2, 1))
+		return "not a 2-D window over N x C x H x W";
+	if (k[0] == in->shape[2] && k[1] == in->shape[3] &&
+	    dmo_onnx_attr_ints(n, "pads", pads, 4, 0) == 0 && !pads[0] && !pads[1] && !pads[2] &&
+	    !pads[3] && (attr_string_is(n, "auto_pad", "NOTSET") || attr_string_is(n, "auto_pad", "VALID")))
+		return NULL; /* the global pool */
+	if ((pad = window_pad(n, in, out, k, s, d, dmo_onnx_attr_int(n, "ceil_mode", 0) != 0, padbuf,
+			      sizeof padbuf, &why)) == NULL)
+		return why;
+	if (dmo_onnx_attr_int(n, "count_include_pad", 0) != 0 && strcmp(pad, "valid") &&
+	    strcmp(pad, "0x0"))
+		return "count_include_pad (dmo's average divides by the taps inside the image)";
+	nhwc(in, shape, sizeof shape);
+	snprintf(text, len, "qlinearavgpool:in=%s,k=%lldx%lld,stride=%lldx%lld,pad=%s,dtype=%s", shape,
+		 (long long)k[0], (long long)k[1], (long long)s[0], (long long)s[1], pad,
+		 dmo_dtype_name(in->dtype));
+	return NULL;
+}
+
+/* QGemm (A, A scale, A zero point, B, B scale, B zero point, C, Y scale,
+ * Y zero point) as fc, as QLinearMatMul: A [M, K] (not transposed) times a
+ * constant B, [K, N] or with transB [N, K], C an int32 bias (none or one
+ * per column), Y quantized (its scale given) and alpha 1, which is
+ * the form ONNX Runtime's quantiser writes for a Linear layer. */
+static int derive_qgemm_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
+{
+	struct dmo_model *m = o->model;
+	struct dmo_model_layer *layer = &m->layers[l];
+	const struct dmo_model_tensor *a = operand(m, layer, 0), *b = operand(m, layer, 3);
+	const struct dmo_model_tensor *c = operand(m, layer, 6), *out = &m->tensors[layer->results[0]];
+	const int trans_b = dmo_onnx_attr_int(n, "transB", 0) != 0;
+	const Onnx__AttributeProto *alpha = dmo_onnx_attr(n, "alpha");
+	char text[256];
+
+	if (layer->n_operands != 9 || operand(m, layer, 7) == NULL)
+		return unsupported(o, layer, "no Y scale and zero point (a float output: dmo maps the "
+				   "quantized one)");
+	if (a == NULL || a->rank != 2 || b == NULL || b->rank != 2 ||
+	    b->producer != DMO_MODEL_CONSTANT || dmo_onnx_attr_int(n, "transA", 0) != 0 ||
+	    (alpha && alpha->has_f && alpha->f != 1.0f))
+		return unsupported(o, layer, "not A [M, K] times a constant B with transA 0 and alpha 1");
+	if (!a->known_dtype || (a->dtype != DMO_U8 && a->dtype != DMO_I8) || !out->known_dtype ||
+	    out->dtype != a->dtype)
+		return unsupported(o, layer, "%s A to %s Y (ONNX Runtime's QGemm is uint8 or int8)",
+				   a->type_name, out->type_name);
+	const int64_t k = a->shape[1], units = b->shape[trans_b ? 0 : 1];
+	if (b->shape[trans_b] != k)
+		return unsupported(o, layer, "A's K (%lld) is not B's (%lld)", (long long)k,
+				   (long long)b->shape[trans_b]);
+	if (c && c->elems != (uint64_t)units)
+		return unsupported(o, layer, "a C of %llu values (dmo maps one per column)",
+				   (unsigned long long)c->elems);
+	snprintf(text, sizeof text, "fc:in=%lldx%lld,units=%lld,dtype=%s", (long long)a->shape[0],
+		 (long long)k, (long long)units, dmo_dtype_name(a->dtype));
+	return dmo_model_layer_spec_runnable(m, l, text, layer->operands[0], layer->results[0],
+					     o->source, o->err, o->err_len);
+}
+
+/* QLinearConcat (Y scale, Y zero point, then X, X scale, X zero point an
+ * input) as Concat's concat op spec over its first X (operand 2), every X
+ * uint8 or int8 of Y's type: their requantisation is dmo infer's. */
+static int derive_qconcat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
+{
+	struct dmo_model *m = o->model;
+	struct dmo_model_layer *layer = &m->layers[l];
+	const struct dmo_model_tensor *in = operand(m, layer, 2), *out = &m->tensors[layer->results[0]];
+	int64_t axis = dmo_onnx_attr_int(n, "axis", 0);
+	char text[256];
+
+	if (in == NULL || layer->n_operands < 5 || (layer->n_operands - 2) % 3 || in->rank < 1)
+		return unsupported(o, layer, "not Y's scale and zero point and a triple an input");
+	if (in->producer == DMO_MODEL_CONSTANT)
+		return unsupported(o, layer, "input '%s' is a constant, not an activation in the arena",
+				   in->name);
+	axis += axis < 0 ? in->rank : 0;
+	if (axis < 0 || axis >= in->rank || out->rank != in->rank)
+		return unsupported(o, layer, "concatenation along axis %lld of %d", (long long)axis,
+				   in->rank);
+	for (size_t k = 2; k < layer->n_operands; k += 3) {
+		const struct dmo_model_tensor *t = operand(m, layer, k);
+
+		if (t == NULL || !t->known_dtype || (t->dtype != DMO_U8 && t->dtype != DMO_I8) ||
+		    !out->known_dtype || t->dtype != out->dtype)
+			return unsupported(o, layer, "inputs that are not all uint8 or all int8, as Y");
+	}
+	const int64_t inner = dims_product(in, (int)axis + 1, in->rank);
+	snprintf(text, sizeof text, "concat:in=1x%lldx%lld,out_c=%lld,at=0,dtype=%s",
+		 (long long)dims_product(in, 0, (int)axis), (long long)(in->shape[axis] * inner),
+		 (long long)(out->shape[axis] * inner), dmo_dtype_name(in->dtype));
+	return dmo_model_layer_spec_runnable(m, l, text, layer->operands[2], layer->results[0],
+					     o->source, o->err, o->err_len);
+}
+
+/* QLinearAdd and QLinearMul (A, A scale, A zero point, B, B scale, B zero
+ * point, C scale, C zero point) as qlinearadd and qlinearmul over A, which
+ * must have the output's shape (B broadcasts: the plan's O_s is of such a
+ * first operand, formulas.md 4.12), QLinearGlobalAveragePool (X, X
+ * scale, X zero point, Y scale, Y zero point; NCHW) as qlinearmean over
+ * its N x C planes and QLinearAveragePool (the same inputs) as
+ * qlinearavgpool, all uint8 or int8 as ONNX Runtime's CPU kernels take
+ * them.  Their other ops (QLinearConcat, QLinearSigmoid, QLinearLeakyRelu,
+ * ...) are named as unmapped. */
+static int derive_qoperator_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
+{
+	struct dmo_model *m = o->model;
+	struct dmo_model_layer *layer = &m->layers[l];
+	const char *op = n->op_type ? n->op_type : "?";
+	const int add = !strcmp(op, "QLinearAdd"), mul = !strcmp(op, "QLinearMul");
+	const int avg = !strcmp(op, "QLinearAveragePool"), gemm = !strcmp(op, "QGemm");
+	const int pool = avg || !strcmp(op, "QLinearGlobalAveragePool");
+	struct dmo_model_tensor *in = operand(m, layer, 0), *in2 = pool ? NULL : operand(m, layer, 3);
+	struct dmo_model_tensor *out;
+	char text[256] = "", shape[96];
+	const char *why;
+
+	if (gemm)
+		return derive_qgemm_spec(o, l, n);
+	if (!strcmp(op, "QLinearConcat"))
+		return derive_qconcat_spec(o, l, n);
+	if (!add && !mul && !pool)
+		return unsupported(o, layer, "op %s has no dmo model (dmo maps QLinearAdd, QLinearMul, "
+				   "QLinearAveragePool, QLinearGlobalAveragePool, QLinearConcat and QGemm "
+				   "of the com.microsoft domain)", layer->op_name);
+	if (layer->n_results != 1 || in == NULL || layer->n_operands != (pool ? 5u : 8u))
+		return unsupported(o, layer, "not %s's %d inputs and one output", op, pool ? 5 : 8);
+	out = &m->tensors[layer->results[0]];
+	if (in->rank < 0)
+		return fail(o, "node %zu (%s) reads '%s', whose shape is unknown", o->node + 1, op, in->name);
+	if (in->producer == DMO_MODEL_CONSTANT)
+		return unsupported(o, layer, "input '%s' is a constant, not an activation in the arena",
+				   in->name);
+	if (!in->known_dtype || (in->dtype != DMO_U8 && in->dtype != DMO_I8) || !out->known_dtype ||
+	    out->dtype != in->dtype || (in2 && (!in2->known_dtype || in2->dtype != in->dtype)))
+		return unsupported(o, layer, "%s input to %s output (ONNX Runtime's %s is uint8 or "
+				   "int8, one type throughout)", in->type_name, out->type_name, op);
+	if (pool && dmo_onnx_attr_int(n, "channels_last", 0) != 0)
+		return unsupported(o, layer, "channels_last (dmo's %s is NCHW)", op);
+	if (avg && (why = qlinear_avgpool_spec(n, in, out, text, sizeof text)) != NULL)
+		return unsupported(o, layer, "%s", why);
+	if (pool && !text[0]) {
+		/* QLinearGlobalAveragePool, or a QLinearAveragePool whose
+		 * window is the whole plane without padding, which ONNX
+		 * Runtime computes as the global one. */
+		if (in->rank < 3)
+			return unsupported(o, layer, "a %d-D input (N x C x spatial...)", in->rank);
+		snprintf(text, sizeof text, "qlinearmean:in=%lldx%lldx1x1,dtype=%s",
+			 (long long)dims_product(in, 0, 2), (long long)dims_product(in, 2, in->rank),
+			 dmo_dtype_name(in->dtype));
+	} else if (!pool) {
+		if (in2 == NULL || in2->rank < 0)
+			return unsupported(o, layer, "no B of known shape");
+		if (in->elems != out->elems || in->rank != out->rank)
+			return unsupported(o, layer, "A does not have the output's shape (dmo maps B "
+					   "broadcasting to A, not A to B)");
+		dmo_model_flat_shape(out, shape, sizeof shape);
+		snprintf(text, sizeof text, "%s:in=%s,dtype=%s", add ? "qlinearadd" : "qlinearmul",
+			 shape, dmo_dtype_name(in->dtype));
+	}
+	return dmo_model_layer_spec_runnable(m, l, text, layer->operands[0], layer->results[0],
+					     o->source, o->err, o->err_len);
+}
+
 /* TensorProto.DataType of T's element type. */
 static int32_t onnx_type(const struct dmo_model_tensor *t)
 {
@@ -1363,9 +1545,11 @@ static int infer_outputs(struct onnx *o, size_t l, const Onnx__NodeProto *n, cha
 		if (layer->operands[i] != DMO_MODEL_ABSENT)
 			value_of(o, layer->operands[i], &in[i]);
 	}
-	if (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"))
+	if (is_qoperator_domain(n))
+		rc = dmo_onnx_infer_qoperator_shapes(n, in, n->n_input, out, n->n_output, why, why_len);
+	else if (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"))
 		goto out; /* another domain's operator: no rule */
-	if (n->op_type && !strcmp(n->op_type, "Constant")) {
+	else if (n->op_type && !strcmp(n->op_type, "Constant")) {
 		out[0] = (struct dmo_onnx_value){ .rank = -1, .n_ints = -1, .n_floats = -1 };
 		rc = n->n_output == 1 ? constant_value(n, &out[0]) : 1;
 	} else {
@@ -1685,6 +1869,8 @@ static int read_node(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		return fail(o, "node %zu (%s): output '%s' has no static shape: %s (no value_info; run ONNX shape inference first, or give --shape '%s=D1x...')",
 			    o->node + 1, layer->op_name, t->name, why, t->name);
 	}
+	if (is_qoperator_domain(n))
+		return derive_qoperator_spec(o, l, n);
 	if (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"))
 		return unsupported(o, layer, "op %s has no dmo model", layer->op_name);
 	if (node_layers(n) > 1)

@@ -989,3 +989,101 @@ int dmo_onnx_infer_shapes(const Onnx__NodeProto *n, int64_t opset,
 		return 1;
 	return infer(&x);
 }
+
+int dmo_onnx_infer_qoperator_shapes(const Onnx__NodeProto *n, const struct dmo_onnx_value *in,
+				    size_t n_in, struct dmo_onnx_value *out, size_t n_out,
+				    char *why, size_t why_len)
+{
+	/* QLinearAdd and QLinearMul broadcast A (input 1) and B (input 4). */
+	struct dmo_onnx_value operands[2];
+	struct infer x = { .n = n, .in = operands, .n_in = 2, .out = out, .n_out = n_out,
+			   .why = why, .why_len = why_len };
+	const char *op = n->op_type;
+
+	for (size_t k = 0; k < n_out; k++)
+		out[k] = (struct dmo_onnx_value){ .rank = -1, .n_ints = -1, .n_floats = -1 };
+	if (op == NULL || n_out == 0)
+		return 1;
+	if (!strcmp(op, "QLinearAdd") || !strcmp(op, "QLinearMul")) {
+		if (n_in < 4)
+			return bad(&x, "%zu inputs (A, its scale and zero point, B, ...)", n_in);
+		operands[0] = in[0];
+		operands[1] = in[3];
+		out[0].elem_type = in[0].elem_type;
+		return broadcast(&x, 0, 2, &out[0]);
+	}
+	if (!strcmp(op, "QLinearAveragePool") && dmo_onnx_attr_int(n, "channels_last", 0) == 0) {
+		/* AveragePool's window over X (NCHW). */
+		int64_t kernel[DMO_MODEL_MAX_RANK];
+
+		x.in = in;
+		x.n_in = n_in;
+		if (shaped(&x, 0) == NULL)
+			return -1;
+		if (in[0].rank < 3 ||
+		    dmo_onnx_attr_ints(n, "kernel_shape", kernel, (size_t)in[0].rank - 2, 0) ||
+		    dmo_onnx_attr(n, "kernel_shape") == NULL)
+			return bad(&x, "kernel_shape not of the input's %d spatial axes", in[0].rank - 2);
+		return window(&x, 0, kernel, 0, in[0].elem_type);
+	}
+	if (!strcmp(op, "QGemm")) {
+		/* Y [M, N]: A [M, K] (or [K, M]), B [K, N] (or [N, K]); Y's
+		 * type its zero point's, float without one. */
+		const int ta = dmo_onnx_attr_int(n, "transA", 0) != 0;
+		const int tb = dmo_onnx_attr_int(n, "transB", 0) != 0;
+		int64_t dims[2];
+
+		x.in = in;
+		x.n_in = n_in;
+		if (shaped(&x, 0) == NULL || shaped(&x, 3) == NULL)
+			return -1;
+		if (in[0].rank != 2 || in[3].rank != 2)
+			return bad(&x, "A and B not 2-D");
+		dims[0] = in[0].dims[ta];
+		dims[1] = in[3].dims[!tb];
+		set(&out[0], n_in > 8 && in[8].rank >= 0 ? in[8].elem_type : T_FLOAT, 2, dims);
+		return 0;
+	}
+	if (!strcmp(op, "QLinearConcat")) {
+		/* The Xs (inputs 3, 6, ...) joined along axis. */
+		int64_t axis = dmo_onnx_attr_int(n, "axis", 0);
+		int64_t dims[DMO_MODEL_MAX_RANK];
+
+		x.in = in;
+		x.n_in = n_in;
+		if (n_in < 5 || (n_in - 2) % 3 || shaped(&x, 2) == NULL)
+			return n_in < 5 || (n_in - 2) % 3 ? bad(&x, "%zu inputs, not Y's scale and zero point "
+								 "and a triple an input", n_in) : -1;
+		const int rank = in[2].rank;
+		axis += axis < 0 ? rank : 0;
+		if (axis < 0 || axis >= rank)
+			return bad(&x, "axis outside the %d-D inputs", rank);
+		memcpy(dims, in[2].dims, sizeof dims);
+		for (size_t k = 5; k < n_in; k += 3) {
+			if (shaped(&x, k) == NULL)
+				return -1;
+			if (in[k].rank != rank)
+				return bad(&x, "inputs of ranks %d and %d", rank, in[k].rank);
+			dims[axis] += in[k].dims[axis];
+		}
+		set(&out[0], in[2].elem_type, rank, dims);
+		return 0;
+	}
+	if (!strcmp(op, "QLinearGlobalAveragePool")) {
+		/* N x C x spatial..., or with channels_last N x spatial... x C. */
+		const int last = dmo_onnx_attr_int(n, "channels_last", 0) != 0;
+		const struct dmo_onnx_value *v;
+
+		x.in = in;
+		x.n_in = n_in;
+		if ((v = shaped(&x, 0)) == NULL)
+			return -1;
+		if (v->rank < 3)
+			return bad(&x, "a %d-D input (N x C x spatial...)", v->rank);
+		set(&out[0], v->elem_type, v->rank, v->dims);
+		for (int i = 2 - last; i < v->rank - last; i++)
+			out[0].dims[i] = 1;
+		return 0;
+	}
+	return 1;
+}

@@ -39,6 +39,14 @@ int dmo_onnx_infer_shapes(const Onnx__NodeProto *n, int64_t opset,
 			  const struct dmo_onnx_value *in, size_t n_in,
 			  struct dmo_onnx_value *out, size_t n_out, char *why, size_t why_len);
 
+/* The same for the com.microsoft operators dmo maps (QLinearAdd,
+ * QLinearMul: A and B broadcast; QLinearGlobalAveragePool: its spatial
+ * axes 1, by channels_last; QLinearAveragePool, NCHW: AveragePool's;
+ * QGemm: Gemm's; QLinearConcat: Concat's); 1 for the domain's others. */
+int dmo_onnx_infer_qoperator_shapes(const Onnx__NodeProto *n, const struct dmo_onnx_value *in,
+				    size_t n_in, struct dmo_onnx_value *out, size_t n_out,
+				    char *why, size_t why_len);
+
 /* Attribute NAME of node N, or NULL. */
 const Onnx__AttributeProto *dmo_onnx_attr(const Onnx__NodeProto *n, const char *name);
 /* Integer attribute NAME, DEF when absent. */

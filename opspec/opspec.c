@@ -145,6 +145,11 @@ static const char *const op_meanings[DMO_OP_COUNT] = {
 	"in, the matrices a second operand)",
 	"x alpha, element by element (f32; ONNX's Mean of n: alpha 1/n; an op spec alone: 1/2)",
 	"x ^ y, element by element (f32; the profiled input is x, y the exponent)",
+	"x + y, element by element, as ONNX Runtime's QLinearAdd (u8 or i8; the profiled input is x)",
+	"x * y, element by element, as ONNX Runtime's QLinearMul (u8 or i8; the profiled input is x)",
+	"the mean over H and W as ONNX Runtime's QLinearGlobalAveragePool: output Nx1x1xC (u8 or i8)",
+	"average pooling as ONNX Runtime's QLinearAveragePool: the whole input read first (NCHW, u8 "
+	"or i8)",
 };
 
 /* Spellings other tools use for a dtype or a padding, and dmo's word. */
@@ -164,7 +169,7 @@ static const char *const op_names[DMO_OP_COUNT] = {
 	"convt", "leakyrelu", "elu", "selu", "exp", "log", "sqrt", "neg", "abs",
 	"reciprocal", "softplus", "erf", "floor", "ceil", "pow", "prelu", "logsoftmax",
 	"reducemax", "reducemin", "reducesum", "max", "min", "slice",
-	"matmul", "scale", "powt"
+	"matmul", "scale", "powt", "qlinearadd", "qlinearmul", "qlinearmean", "qlinearavgpool"
 };
 
 static const char *const dtype_names[DMO_DTYPE_COUNT] = {
@@ -240,6 +245,10 @@ static const struct {
 	[DMO_OP_MATMUL] = { ELEMENTWISE_KEYS | BIT(KEY_UNITS), BIT(KEY_IN) | BIT(KEY_UNITS) },
 	[DMO_OP_SCALE] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_POWT] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_QLINEARADD] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_QLINEARMUL] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_QLINEARMEAN] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
+	[DMO_OP_QLINEARAVGPOOL] = { WINDOW_KEYS, BIT(KEY_IN) | BIT(KEY_K) },
 };
 
 const struct dmo_opspec_key *dmo_opspec_key(int key)
@@ -273,18 +282,21 @@ int dmo_op_onnx_unary(enum dmo_op op)
 int dmo_op_onnx_elementwise(enum dmo_op op)
 {
 	return (op >= DMO_OP_SUB && op <= DMO_OP_BATCHNORM) || dmo_op_onnx_unary(op) >= 0 ||
-	       op == DMO_OP_PRELU || op == DMO_OP_MAX || op == DMO_OP_MIN || op == DMO_OP_POWT;
+	       op == DMO_OP_PRELU || op == DMO_OP_MAX || op == DMO_OP_MIN || op == DMO_OP_POWT ||
+	       op == DMO_OP_QLINEARADD || op == DMO_OP_QLINEARMUL;
 }
 
 int dmo_op_reduce(enum dmo_op op)
 {
-	return op == DMO_OP_MEAN || (op >= DMO_OP_REDUCEMAX && op <= DMO_OP_REDUCESUM);
+	return op == DMO_OP_MEAN || (op >= DMO_OP_REDUCEMAX && op <= DMO_OP_REDUCESUM) ||
+	       op == DMO_OP_QLINEARMEAN;
 }
 
 int dmo_op_binary(enum dmo_op op)
 {
 	return op == DMO_OP_ADD || op == DMO_OP_MUL || op == DMO_OP_SUB || op == DMO_OP_DIV ||
-	       op == DMO_OP_PRELU || op == DMO_OP_MAX || op == DMO_OP_MIN || op == DMO_OP_POWT;
+	       op == DMO_OP_PRELU || op == DMO_OP_MAX || op == DMO_OP_MIN || op == DMO_OP_POWT ||
+	       op == DMO_OP_QLINEARADD || op == DMO_OP_QLINEARMUL;
 }
 
 const char *dmo_op_meaning(enum dmo_op op)
@@ -608,6 +620,7 @@ static int check_steps(const struct dmo_opspec *s, char *err, size_t err_len)
 	case DMO_OP_DWCONV2D:
 	case DMO_OP_MAXPOOL:
 	case DMO_OP_AVGPOOL:
+	case DMO_OP_QLINEARAVGPOOL:
 		if (__builtin_mul_overflow(window, (uint64_t)s->k_h * (uint64_t)s->k_w, &window))
 			window = UINT64_MAX;
 		break;
@@ -714,6 +727,8 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 	case DMO_OP_RELU6:
 	case DMO_OP_ADD:
 	case DMO_OP_MUL:
+	case DMO_OP_QLINEARADD:
+	case DMO_OP_QLINEARMUL:
 	case DMO_OP_RESHAPE:
 	case DMO_OP_SOFTMAX:
 	case DMO_OP_LOGISTIC:
@@ -729,7 +744,11 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 	case DMO_OP_CONV2D:
 	case DMO_OP_DWCONV2D:
 	case DMO_OP_MAXPOOL:
-	case DMO_OP_AVGPOOL: {
+	case DMO_OP_AVGPOOL:
+	case DMO_OP_QLINEARAVGPOOL: {
+		/* Always NCHW, as resize. */
+		if (s->op == DMO_OP_QLINEARAVGPOOL)
+			s->layout = DMO_LAYOUT_NCHW;
 		/* An explicit pad as wide as the dilated kernel would leave
 		 * windows entirely outside the image (avgpool divides by 0). */
 		if (s->pad == DMO_PAD_EXPLICIT &&
@@ -968,7 +987,7 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 				dmo_dtype_name(s->dtype), s->trans_a ? ",trans_a=1" : "");
 	if (s->op < DMO_OP_CONV2D || (s->op >= DMO_OP_RESHAPE && s->op <= DMO_OP_DEQUANTIZE) ||
 	    s->op == DMO_OP_TANH || dmo_op_onnx_elementwise(s->op) || dmo_op_reduce(s->op) ||
-	    s->op == DMO_OP_LOGSOFTMAX) {
+	    s->op == DMO_OP_LOGSOFTMAX || dmo_op_binary(s->op)) {
 		char axis[16] = "";
 
 		/* A softmax's axis is written when it is not the last, so that
@@ -1065,6 +1084,8 @@ const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec)
 {
 	enum dmo_dtype in = spec->dtype, out = spec->out_dtype;
 
+	if (spec->op >= DMO_OP_QLINEARADD && spec->op <= DMO_OP_QLINEARAVGPOOL)
+		return in == DMO_U8 || in == DMO_I8 ? NULL : "u8 and i8";
 	if (dmo_op_onnx_elementwise(spec->op) || spec->op == DMO_OP_LOGSOFTMAX ||
 	    spec->op == DMO_OP_MATMUL ||
 	    (dmo_op_reduce(spec->op) && spec->op != DMO_OP_MEAN) ||

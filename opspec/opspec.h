@@ -80,6 +80,15 @@ enum dmo_op {
 	 * an exponent tensor (the broadcasting binary kernel; docs/kernels.md). */
 	DMO_OP_SCALE,
 	DMO_OP_POWT,
+	/* ONNX Runtime's QOperator ops (com.microsoft QLinearAdd, QLinearMul,
+	 * QLinearGlobalAveragePool; u8 or i8, its arithmetic;
+	 * kernels_qlinear.c): add's, mul's and mean's loop orders. */
+	DMO_OP_QLINEARADD,
+	DMO_OP_QLINEARMUL,
+	DMO_OP_QLINEARMEAN,
+	/* ONNX Runtime's QLinearAveragePool (NCHW, u8 or i8): the whole
+	 * input dequantized before the first window (kernels_qlinear.c). */
+	DMO_OP_QLINEARAVGPOOL,
 	DMO_OP_COUNT
 };
 
@@ -150,7 +159,8 @@ int dmo_opspec_format(const struct dmo_opspec *spec, char *buf, size_t len);
 
 const char *dmo_op_name(enum dmo_op op);
 /* Whether OP reads a second operand element by element (add, sub, mul,
- * div, prelu, max, min, powt), which the runner feeds with the input's shape. */
+ * div, prelu, max, min, powt, qlinearadd, qlinearmul), which the runner
+ * feeds with the input's shape. */
 int dmo_op_binary(enum dmo_op op);
 /* Whether OP is one of ONNX's f32 element-wise ops (sub, div, hardsigmoid,
  * hardswish, clip, batchnorm, prelu, max, min, powt and the unary ones of
@@ -161,7 +171,7 @@ int dmo_op_onnx_elementwise(enum dmo_op op);
  * table, or -1. */
 int dmo_op_onnx_unary(enum dmo_op op);
 /* Whether OP is one of the reductions over in_h x in_w (mean, reducemax,
- * reducemin, reducesum): output batch x 1 x 1 x in_c. */
+ * reducemin, reducesum, qlinearmean): output batch x 1 x 1 x in_c. */
 int dmo_op_reduce(enum dmo_op op);
 /* What OP computes, one line (`dmo ops`). */
 const char *dmo_op_meaning(enum dmo_op op);

@@ -21,7 +21,7 @@ static const char *const op_names[DMO_NET_OP_COUNT] = {
 	"softmax", "logistic", "mean", "reshape", "pad", "transpose", "concatenation",
 	"quantize", "dequantize", "tanh", "sub", "div", "hardsigmoid", "hardswish", "clip",
 	"batchnorm", "resize", "convt", "shape-only", "unary", "prelu", "max", "min", "slice",
-	"matmul", "pow",
+	"matmul", "pow", "qlinearadd", "qlinearmul", "qlinearmean", "qlinearavgpool", "qlinearconcat",
 };
 
 const char *dmo_net_op_name(enum dmo_net_op op)
@@ -560,6 +560,142 @@ static void to_shape(const struct dmo_net_tensor *t, struct dk_shape *s)
 		s->dims[i] = t->dims[i];
 }
 
+/* QLinearConcat (kernels_qlinear.c): input k copied where its scale and
+ * zero point are the output's, else mapped by ONNX Runtime's lookup table:
+ * each of the 256 values dequantized, scale x (q - zero point) in float,
+ * then quantized as its MlasQuantizeLinear does, x / out scale rounded half
+ * to even, plus the zero point, saturated. */
+static int run_qlinear_concat(struct ctx *c)
+{
+	const struct dmo_net_step *s = c->step;
+	const struct dmo_net_tensor *out = result(c), *first = operand(c, 0);
+	struct dk_shape shapes[DMO_NET_MAX_INPUTS];
+	const uint8_t *ins[DMO_NET_MAX_INPUTS], *tables[DMO_NET_MAX_INPUTS];
+	uint8_t table_bytes[DMO_NET_MAX_INPUTS][256];
+	uint64_t total = 0;
+
+	if (!first || !out || !is_quantized_type(out->dtype) || need_quant(c, out, "output"))
+		return first && out && is_quantized_type(out->dtype) ? -1
+								      : fail(c, "only uint8 and int8 are supported");
+	const int axis = s->axis < 0 ? s->axis + first->rank : s->axis, i8 = out->dtype == DMO_NET_I8;
+	const int32_t lo = i8 ? -128 : 0, hi = i8 ? 127 : 255, zy = zero_of(out);
+	const float sy = (float)scale_of(out);
+	if (axis < 0 || axis >= first->rank)
+		return fail(c, "axis %d is outside rank %d", s->axis, first->rank);
+	for (int k = 0; k < s->n_inputs; k++) {
+		const struct dmo_net_tensor *t = operand(c, k);
+		if (!t || same_type(c, t, out) || need_quant(c, t, "input"))
+			return t ? -1 : fail(c, "missing input %d", k);
+		if (t->n_quant != 1 || out->n_quant != 1)
+			return fail(c, "one scale and zero point a tensor, not one per channel");
+		to_shape(t, &shapes[k]);
+		ins[k] = c->arena ? at(c, t) : NULL;
+		total += elems(t);
+		tables[k] = NULL;
+		if (scale_of(t) == scale_of(out) && zero_of(t) == zy)
+			continue;
+		for (int b = 0; b < 256; b++) {
+			const int32_t q = i8 ? (int8_t)b : b;
+			const float v = (float)scale_of(t) * (float)(q - zero_of(t)) / sy;
+			const float clamped = v < (float)(lo - zy) ? (float)(lo - zy) : v > (float)(hi - zy) ? (float)(hi - zy) : v;
+			table_bytes[k][b] = (uint8_t)((int32_t)lrintf(clamped) + zy);
+		}
+		tables[k] = table_bytes[k];
+	}
+	if (total != elems(out))
+		return fail(c, "the inputs hold %llu elements, the output %llu",
+			    (unsigned long long)total, (unsigned long long)elems(out));
+	if (!c->arena)
+		return 0;
+	return dk_qlinear_concat(s->n_inputs, shapes, axis, tables, ins, at(c, out), NULL)
+		       ? fail(c, "the inputs do not agree beside axis %d", s->axis)
+		       : 0;
+}
+
+/* ONNX Runtime's QOperator ops (kernels_qlinear.c): QLinearAdd and
+ * QLinearMul of A (the output's shape) and B broadcasting to it, and
+ * QLinearGlobalAveragePool of N x C planes, each operand uint8 or int8 of
+ * one type with one scale and zero point (infer_model.c's
+ * qoperator_operands). */
+static int run_qlinear(struct ctx *c)
+{
+	const struct dmo_net_step *s = c->step;
+	const struct dmo_net_tensor *in = operand(c, 0), *out = result(c);
+	const int binary = s->op == DMO_NET_QLINEARADD || s->op == DMO_NET_QLINEARMUL;
+	const struct dmo_net_tensor *in2 = binary ? operand(c, 1) : NULL;
+	struct dk_shape out_shape, in2_shape;
+
+	if (!in || !out || (binary && !in2))
+		return fail(c, "missing operand");
+	if (!is_quantized_type(in->dtype))
+		return fail(c, "only uint8 and int8 are supported");
+	if (same_type(c, in, out) || (in2 && same_type(c, in2, out)) ||
+	    need_quant(c, in, "input") || need_quant(c, out, "output") ||
+	    (in2 && need_quant(c, in2, "second input")))
+		return -1;
+	if (in->n_quant != 1 || out->n_quant != 1 || (in2 && in2->n_quant != 1))
+		return fail(c, "one scale and zero point a tensor, not one per channel");
+	if (!elems(out) || elems(out) > INT32_MAX || elems(in) > INT32_MAX)
+		return fail(c, "tensor size out of range");
+	struct dk_quant *q = &c->p.q;
+	c->p = (struct dk_params){ .batch = (int)elems(out), .in_w = 1, .in_c = 1 };
+	q->in_zero = zero_of(in);
+	q->out_zero = zero_of(out);
+	q->qlinear_scales[0] = (float)scale_of(in);
+	q->qlinear_scales[2] = (float)scale_of(out);
+	const int u8 = in->dtype == DMO_NET_U8;
+	int rc;
+	if (binary) {
+		if (elems(in) != elems(out))
+			return fail(c, "A does not have the output's shape");
+		q->in2_zero = zero_of(in2);
+		q->qlinear_scales[1] = (float)scale_of(in2);
+		to_shape(out, &out_shape);
+		to_shape(in2, &in2_shape);
+		if (!c->arena)
+			return 0;
+		const int mul = s->op == DMO_NET_QLINEARMUL;
+		rc = u8 ? dk_qlinear_binary_u8(mul, &c->p, &out_shape, &in2_shape, at(c, in), at(c, in2),
+					       at(c, out), NULL)
+			: dk_qlinear_binary_i8(mul, &c->p, &out_shape, &in2_shape, at(c, in), at(c, in2),
+					       at(c, out), NULL);
+		return rc ? fail(c, "B does not broadcast to A") : 0;
+	}
+	if (s->op == DMO_NET_QLINEARAVGPOOL) {
+		/* N x C x H x W into N x C x OH x OW by the step's window. */
+		if (in->rank != 4 || out->rank != 4 || in->dims[0] != out->dims[0] ||
+		    in->dims[1] != out->dims[1])
+			return fail(c, "not N x C x H x W into N x C x OH x OW");
+		c->p.batch = in->dims[0], c->p.in_c = c->p.out_c = in->dims[1];
+		c->p.in_h = in->dims[2], c->p.in_w = in->dims[3];
+		c->p.out_h = out->dims[2], c->p.out_w = out->dims[3];
+		c->p.k_h = s->filter_h, c->p.k_w = s->filter_w;
+		c->p.stride_h = s->stride_h, c->p.stride_w = s->stride_w;
+		c->p.pad_top = s->pad_top, c->p.pad_left = s->pad_left;
+		if (!c->arena)
+			return 0;
+		rc = u8 ? dk_qlinear_avgpool_u8(&c->p, at(c, in), at(c, out), NULL)
+			: dk_qlinear_avgpool_i8(&c->p, at(c, in), at(c, out), NULL);
+		return rc ? fail(c, "the kernel rejected its window or memory ran out") : 0;
+	}
+	if (elems(in) % elems(out))
+		return fail(c, "input and output shapes differ from a mean's");
+	/* The mean of each plane; ONNX Runtime refuses a plane of 2^24
+	 * values or more and a factor in / (out x plane) outside [2^-32,
+	 * 256) (MLAS's CheckQLinearGlobalAveragePoolScaleAndSize). */
+	const uint64_t plane = elems(in) / elems(out);
+	const float factor = q->qlinear_scales[0] / (q->qlinear_scales[2] * (float)(int32_t)plane);
+	if (plane >= 0x1000000 || !(factor >= 0x1.0p-32f && factor < 256.0f))
+		return fail(c, "a plane of %llu values and scales %g, %g: outside ONNX Runtime's range",
+			    (unsigned long long)plane, scale_of(in), scale_of(out));
+	c->p.in_h = (int)plane;
+	if (!c->arena)
+		return 0;
+	rc = u8 ? dk_qlinear_mean_u8(&c->p, at(c, in), at(c, out), NULL)
+		: dk_qlinear_mean_i8(&c->p, at(c, in), at(c, out), NULL);
+	return rc ? fail(c, "the kernel rejected its parameters") : 0;
+}
+
 /* ONNX's float32 element-wise ops (kernels_onnx_ew.c): Add, Sub, Mul,
  * Div, PRelu, Max, Min and Pow with NumPy broadcasting, HardSigmoid, HardSwish, Clip and
  * BatchNormalization (scale and shift per channel, axis 1). */
@@ -1001,6 +1137,15 @@ static int prepare_step(struct ctx *c)
 	case DMO_NET_QUANTIZE:
 	case DMO_NET_DEQUANTIZE:
 		rc = run_convert(c);
+		break;
+	case DMO_NET_QLINEARADD:
+	case DMO_NET_QLINEARMUL:
+	case DMO_NET_QLINEARMEAN:
+	case DMO_NET_QLINEARAVGPOOL:
+		rc = run_qlinear(c);
+		break;
+	case DMO_NET_QLINEARCONCAT:
+		rc = run_qlinear_concat(c);
 		break;
 	case DMO_NET_SHAPE_ONLY:
 		if (c->arena)

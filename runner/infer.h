@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #define DMO_NET_MAX_RANK 6
-#define DMO_NET_MAX_INPUTS 9 /* ONNX's QLinearConv with its bias */
+#define DMO_NET_MAX_INPUTS 17 /* com.microsoft QLinearConcat of 5 inputs (QLinearConv: 9) */
 /* An optional operand left out (a conv without bias). */
 #define DMO_NET_ABSENT (-1)
 
@@ -76,6 +76,17 @@ enum dmo_net_op {
 	DMO_NET_MATMUL,
 	/* ONNX's Pow of f32 X by an f32 exponent tensor Y (broadcasting) */
 	DMO_NET_POW,
+	/* ONNX Runtime's QOperator ops (com.microsoft, uint8 or int8, every
+	 * operand quantised by one scale and zero point; kernels_qlinear.c):
+	 * QLinearAdd and QLinearMul of a, b broadcasting to a;
+	 * QLinearGlobalAveragePool of in N x C x spatial... */
+	DMO_NET_QLINEARADD,
+	DMO_NET_QLINEARMUL,
+	DMO_NET_QLINEARMEAN,
+	/* QLinearAveragePool of in N x C x H x W (the step's window) */
+	DMO_NET_QLINEARAVGPOOL,
+	/* QLinearConcat of in... along AXIS, each input its own quantisation */
+	DMO_NET_QLINEARCONCAT,
 	DMO_NET_OP_COUNT
 };
 

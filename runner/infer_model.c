@@ -69,6 +69,12 @@ static const struct op_of_name onnx_ops[] = {
 	{ "Split", DMO_NET_SLICE }, /* a layer per output (model_onnx.c) */
 	{ "Mean", DMO_NET_ADD }, /* a layer per pass, the last a scale */
 	{ "Transpose", DMO_NET_TRANSPOSE },
+	{ "com.microsoft:QLinearAdd", DMO_NET_QLINEARADD },
+	{ "com.microsoft:QLinearMul", DMO_NET_QLINEARMUL },
+	{ "com.microsoft:QLinearGlobalAveragePool", DMO_NET_QLINEARMEAN },
+	{ "com.microsoft:QLinearAveragePool", DMO_NET_QLINEARAVGPOOL }, /* or the global one */
+	{ "com.microsoft:QGemm", DMO_NET_FC }, /* as QLinearMatMul */
+	{ "com.microsoft:QLinearConcat", DMO_NET_QLINEARCONCAT },
 	{ NULL, DMO_NET_OP_COUNT },
 };
 
@@ -317,7 +323,10 @@ static int qdq_quantisation(const struct dmo_model *model, size_t i, struct dmo_
 
 /* ONNX's QLinearConv (X, X scale, X zero point, W, W scale, W zero point,
  * Y scale, Y zero point[, bias]) and QLinearMatMul (the same without the
- * bias, W being B [K, N]) as the conv, dwconv or fc of X, W and the bias:
+ * bias, W being B [K, N]), and com.microsoft's QGemm (A, its scale and zero
+ * point, B [K, N] or with transB [N, K], its scale and zero point, C the
+ * bias, Y scale, Y zero point; alpha 1, read as QLinearConv's order) as
+ * the conv, dwconv or fc of X, W and the bias:
  * the scales and zero points become the tensors' quantisation and the
  * step's float factors X scale * W scale[c] / Y scale, computed in float
  * as ONNX Runtime does.  W is copied where the kernels take it otherwise:
@@ -330,13 +339,23 @@ static int qlinear_operands(const struct dmo_model *model, size_t i, struct dmo_
 {
 	enum { X, X_SCALE, X_ZERO, W, W_SCALE, W_ZERO, Y_SCALE, Y_ZERO, BIAS };
 	const struct dmo_model_layer *l = &model->layers[i];
-	const int matmul = s->op == DMO_NET_FC;
+	const int matmul = s->op == DMO_NET_FC, gemm = !strcmp(l->op_name, "com.microsoft:QGemm");
+	/* B stored [K][N] (QLinearMatMul, QGemm without transB): fc's
+	 * [N][K] is its transpose. */
+	const int transpose = matmul && !(gemm && dmo_model_onnx_int(model, i, "transB", 0));
 	const struct dmo_net_tensor *in[DMO_NET_MAX_INPUTS] = { 0 };
 	char what[160];
 	int rc;
 
 	snprintf(what, sizeof what, "layer %zu '%s': %s", i + 1, l->name, l->op_name);
-	if (s->n_inputs < BIAS || s->n_inputs > (matmul ? BIAS : BIAS + 1)) {
+	if (gemm && s->n_inputs == BIAS + 1) { /* QGemm's C, Y scale, Y zero point: C last */
+		const int c = s->inputs[BIAS - 2];
+
+		s->inputs[BIAS - 2] = s->inputs[BIAS - 1];
+		s->inputs[BIAS - 1] = s->inputs[BIAS];
+		s->inputs[BIAS] = c;
+	}
+	if (s->n_inputs < BIAS || s->n_inputs > (matmul && !gemm ? BIAS : BIAS + 1)) {
 		snprintf(err, err_len, "%s: %d operands", what, s->n_inputs);
 		return -1;
 	}
@@ -351,7 +370,7 @@ static int qlinear_operands(const struct dmo_model *model, size_t i, struct dmo_
 			 "activations)", what, matmul ? 2 : 4);
 		return -1;
 	}
-	const int channels = w->dims[matmul ? 1 : 0];
+	const int channels = w->dims[transpose ? 1 : 0];
 	const uint64_t w_count = in[W_SCALE] ? net_elems(in[W_SCALE]) : 0;
 	const int shift = x->dtype == DMO_NET_U8 && w->dtype == DMO_NET_I8 ? 128 : 0;
 	if (w_count != 1 && w_count != (uint64_t)channels) {
@@ -359,7 +378,7 @@ static int qlinear_operands(const struct dmo_model *model, size_t i, struct dmo_
 			 (unsigned long long)w_count, channels);
 		return -1;
 	}
-	if ((matmul || shift) && model->tensors[s->inputs[W]].n_consumers != 1) {
+	if ((transpose || shift) && model->tensors[s->inputs[W]].n_consumers != 1) {
 		snprintf(err, err_len, "%s: W, read by other layers too, would need other values", what);
 		return -1;
 	}
@@ -368,7 +387,7 @@ static int qlinear_operands(const struct dmo_model *model, size_t i, struct dmo_
 				   err_len)) ||
 	    (rc = set_quantisation(net, y, in[Y_SCALE], in[Y_ZERO], 1, 0, 0, what, err, err_len)))
 		return rc;
-	if (matmul || shift) {
+	if (transpose || shift) {
 		const uint64_t n = net_elems(w), k = (uint64_t)w->dims[0];
 		const unsigned char *from = w->data;
 		unsigned char *copy = owned_by(net, malloc(n));
@@ -376,9 +395,9 @@ static int qlinear_operands(const struct dmo_model *model, size_t i, struct dmo_
 			return -2;
 		/* Byte e of fc's [N][K] is B's [e % K][e / K]. */
 		for (uint64_t e = 0; e < n; e++)
-			copy[e] = (unsigned char)(from[matmul ? e % k * (uint64_t)channels + e / k : e] + shift);
+			copy[e] = (unsigned char)(from[transpose ? e % k * (uint64_t)channels + e / k : e] + shift);
 		w->data = copy;
-		if (matmul) {
+		if (transpose) {
 			w->dims[0] = channels;
 			w->dims[1] = (int)k;
 		}
@@ -396,6 +415,79 @@ static int qlinear_operands(const struct dmo_model *model, size_t i, struct dmo_
 	s->inputs[1] = s->inputs[W];
 	s->inputs[2] = s->n_inputs > BIAS ? s->inputs[BIAS] : DMO_NET_ABSENT;
 	s->n_inputs = 3;
+	return 0;
+}
+
+/* ONNX Runtime's QOperator ops of the com.microsoft domain: QLinearAdd and
+ * QLinearMul (A, A scale, A zero point, B, B scale, B zero point, C scale,
+ * C zero point), QLinearGlobalAveragePool and QLinearAveragePool (X, X
+ * scale, X zero point, Y scale, Y zero point), QLinearConcat (Y scale, Y
+ * zero point, then X, X scale, X zero point an input).  Each scale and zero point (constants, one each;
+ * a zero point may be absent: 0) becomes its tensor's quantisation; the
+ * step keeps A and B, or X.  Returns 0, -1 with ERR, -2 when out of
+ * memory. */
+static int qoperator_operands(const struct dmo_model *model, size_t i, struct dmo_net *net,
+			      struct dmo_net_step *s, char *err, size_t err_len)
+{
+	const struct dmo_model_layer *l = &model->layers[i];
+	const int pool = s->op == DMO_NET_QLINEARMEAN || s->op == DMO_NET_QLINEARAVGPOOL;
+	const struct dmo_net_tensor *in[DMO_NET_MAX_INPUTS] = { 0 };
+	char what[160];
+	int rc;
+
+	snprintf(what, sizeof what, "layer %zu '%s': %s", i + 1, l->name, l->op_name);
+	if (s->op == DMO_NET_QLINEARCONCAT) {
+		/* Y scale, Y zero point, then (X, X scale, X zero point) an
+		 * input: Y's quantisation, each X's, and the step keeps the
+		 * Xs, along the node's axis. */
+		if (s->n_inputs < 5 || (s->n_inputs - 2) % 3) {
+			snprintf(err, err_len, "%s: %d operands, not Y's scale and zero point and a "
+				 "triple an input", what, s->n_inputs);
+			return -1;
+		}
+		for (int k = 0; k < s->n_inputs; k++)
+			in[k] = s->inputs[k] >= 0 ? &net->tensors[s->inputs[k]] : NULL;
+		if ((rc = set_quantisation(net, &net->tensors[s->output], in[0], in[1], 1, 0, 0, what,
+					   err, err_len)))
+			return rc;
+		int n = 0;
+		for (int k = 2; k < s->n_inputs; k += 3) {
+			if (!in[k]) {
+				snprintf(err, err_len, "%s: input %d absent", what, k + 1);
+				return -1;
+			}
+			if ((rc = set_quantisation(net, &net->tensors[s->inputs[k]], in[k + 1], in[k + 2], 1,
+						   0, 0, what, err, err_len)))
+				return rc;
+			s->inputs[n++] = s->inputs[k];
+		}
+		s->n_inputs = n;
+		s->axis = (int)dmo_model_onnx_int(model, i, "axis", 0);
+		return 0;
+	}
+	if (s->n_inputs != (pool ? 5 : 8)) {
+		snprintf(err, err_len, "%s: %d operands", what, s->n_inputs);
+		return -1;
+	}
+	for (int k = 0; k < s->n_inputs; k++)
+		in[k] = s->inputs[k] >= 0 ? &net->tensors[s->inputs[k]] : NULL;
+	struct dmo_net_tensor *x = &net->tensors[s->inputs[0]], *y = &net->tensors[s->output];
+	if ((rc = set_quantisation(net, x, in[1], in[2], 1, 0, 0, what, err, err_len)))
+		return rc;
+	if (pool) {
+		s->n_inputs = 1;
+		return set_quantisation(net, y, in[3], in[4], 1, 0, 0, what, err, err_len);
+	}
+	if (!in[3]) {
+		snprintf(err, err_len, "%s: no B", what);
+		return -1;
+	}
+	if ((rc = set_quantisation(net, &net->tensors[s->inputs[3]], in[4], in[5], 1, 0, 0, what, err,
+				   err_len)) ||
+	    (rc = set_quantisation(net, y, in[6], in[7], 1, 0, 0, what, err, err_len)))
+		return rc;
+	s->inputs[1] = s->inputs[3];
+	s->n_inputs = 2;
 	return 0;
 }
 
@@ -659,7 +751,12 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net,
 			 l->op_name, l->why ? l->why : "no op spec");
 		return -1;
 	}
-	if (model->format == DMO_FORMAT_ONNX && !strncmp(l->op_name, "QLinear", 7))
+	if (s->op == DMO_NET_QLINEARAVGPOOL && l->op.op == DMO_OP_QLINEARMEAN)
+		s->op = DMO_NET_QLINEARMEAN; /* a window of the whole plane: the global pool */
+	if (s->op >= DMO_NET_QLINEARADD && s->op <= DMO_NET_QLINEARCONCAT)
+		return qoperator_operands(model, i, net, s, err, err_len);
+	if (model->format == DMO_FORMAT_ONNX &&
+	    (!strncmp(l->op_name, "QLinear", 7) || !strcmp(l->op_name, "com.microsoft:QGemm")))
 		return qlinear_operands(model, i, net, s, err, err_len);
 	return s->op == DMO_NET_FC && model->format == DMO_FORMAT_ONNX
 		       ? gemm_as_fc(model, i, net, s, err, err_len)

@@ -112,6 +112,13 @@ static void make_quant(struct dmo_op_run *r, uint64_t *state)
 	}
 	if (s->dtype == DMO_F32)
 		return;
+	if (s->op >= DMO_OP_QLINEARADD && s->op <= DMO_OP_QLINEARAVGPOOL) {
+		/* ONNX Runtime's float scales: an output scale that keeps a
+		 * sum, product or mean of typical inputs inside the range. */
+		q->qlinear_scales[0] = 1.0f / 64;
+		q->qlinear_scales[1] = 1.0f / 48;
+		q->qlinear_scales[2] = s->op == DMO_OP_QLINEARMUL ? 1.0f / 8 : 1.0f / 32;
+	}
 	if (i8) {
 		q->in_zero = offset + (int32_t)random_in(state, -8, 7);
 		q->in2_zero = offset + (int32_t)random_in(state, -8, 7);
@@ -299,6 +306,8 @@ struct dmo_op_run *dmo_op_prepare(const struct dmo_opspec *spec, char *err,
 		break;
 	case DMO_OP_ADD:
 	case DMO_OP_MUL:
+	case DMO_OP_QLINEARADD:
+	case DMO_OP_QLINEARMUL:
 	case DMO_OP_SUB:
 	case DMO_OP_DIV:
 	case DMO_OP_PRELU:
@@ -442,7 +451,7 @@ static int call_kernel(const struct dmo_op_run *r, const void *in, const void *i
 		default:              return -1;
 		}
 	/* NCHW int8 and uint8: the image-at-a-time convolutions of
-	 * kernels_nchw_quant.c. */
+	 * kernels_nchw_quant.c, ONNX Runtime's QLinearAveragePool. */
 	if (r->spec.layout == DMO_LAYOUT_NCHW)
 		switch (r->spec.op) {
 		case DMO_OP_CONV2D:
@@ -451,6 +460,9 @@ static int call_kernel(const struct dmo_op_run *r, const void *in, const void *i
 		case DMO_OP_DWCONV2D:
 			return dt == DMO_U8 ? dk_dwconv2d_nchw_u8(p, in, f, b, out, t)
 					    : dk_dwconv2d_nchw_i8(p, in, f, b, out, t);
+		case DMO_OP_QLINEARAVGPOOL: /* always NCHW */
+			return dt == DMO_U8 ? dk_qlinear_avgpool_u8(p, in, out, t)
+					    : dk_qlinear_avgpool_i8(p, in, out, t);
 		default:
 			return -1;
 		}
@@ -493,6 +505,16 @@ static int call_kernel(const struct dmo_op_run *r, const void *in, const void *i
 	}
 	case DMO_OP_MATMUL:
 		return dt == DMO_F32 ? dk_matmul_f32(p, in, in2, out, t) : -1;
+	case DMO_OP_QLINEARADD:
+	case DMO_OP_QLINEARMUL: { /* both operands of in's shape */
+		const struct dk_shape shape = { 4, { p->batch, p->in_h, p->in_w, p->in_c } };
+		const int mul = r->spec.op == DMO_OP_QLINEARMUL;
+
+		return dt == DMO_U8 ? dk_qlinear_binary_u8(mul, p, &shape, &shape, in, in2, out, t)
+				    : dk_qlinear_binary_i8(mul, p, &shape, &shape, in, in2, out, t);
+	}
+	case DMO_OP_QLINEARMEAN:
+		return dt == DMO_U8 ? dk_qlinear_mean_u8(p, in, out, t) : dk_qlinear_mean_i8(p, in, out, t);
 	case DMO_OP_HARDSIGMOID:
 		return dt == DMO_F32 ? dk_hardsigmoid_f32(p, in, out, t) : -1;
 	case DMO_OP_HARDSWISH:

@@ -121,6 +121,18 @@ ort_and_dmo() {
 	expect_eq "$1: dmo infer exit status" 0 $? || cat "$WORK/$1.err"
 }
 
+# stripped_same NAME: $WORK/NAME.onnx stripped of its value_info
+# (tests/onnx_strip) runs in dmo infer on NAME.in to ONNX Runtime's bytes,
+# NAME.ort: the shapes dmo infers give the same output.
+stripped_same() {
+	"$top_builddir/tests/onnx_strip" "$WORK/$1.onnx" "$WORK/$1-stripped.onnx"
+	"$DMO" infer -q --input "$WORK/$1.in" --output "$WORK/$1-stripped.dmo" "$WORK/$1-stripped.onnx" \
+		>/dev/null 2>&1
+	expect_eq "stripped --$1: dmo infer exit status" 0 $?
+	cmp -s "$WORK/$1.ort" "$WORK/$1-stripped.dmo" && echo "ok: --$1 stripped of value_info, the same output" ||
+		fail "stripped --$1: the output differs"
+}
+
 # onnx_net_runs MODE: tests/onnx_net --MODE writes $WORK/MODE.onnx and its
 # input MODE.in, run as ort_and_dmo does.
 onnx_net_runs() {

@@ -147,6 +147,8 @@ TESTS += tests/convt_tool.sh tests/onnx_ort_convt.sh tests/slice_tool.sh tests/o
 EXTRA_DIST += tests/convt_tool.sh tests/onnx_ort_convt.sh tests/slice_tool.sh tests/onnx_ort_slice.sh
 TESTS += tests/matmul_tool.sh tests/onnx_ort_matmul.sh
 EXTRA_DIST += tests/matmul_tool.sh tests/onnx_ort_matmul.sh
+TESTS += tests/qoperator_tool.sh tests/onnx_ort_qoperator.sh
+EXTRA_DIST += tests/qoperator_tool.sh tests/onnx_ort_qoperator.sh
 # Grouped Conv, asymmetric padding and ceil_mode (formulas.md 3.9, 3.10).
 TESTS += tests/onnx_ort_conv_forms.sh
 EXTRA_DIST += tests/onnx_ort_conv_forms.sh

@@ -1,5 +1,7 @@
 /* onnx_net.c [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|--unary|--conv-forms|
- * --qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8|--split|--matmul|--matmul-bcast|--variadic] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
+ * --qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8|--split|--matmul|--matmul-bcast|
+ * --variadic|--qoperator|--qoperator-i8|--qoperator-bcast-a|--qoperator-pairs|
+ * --qoperator-pairs-i8|--qoperator-pool|--qoperator-concat] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
  * ONNX file (opset 13, every weight an initializer, every intermediate
  * shape in value_info) and one input for it, for the ONNX end-to-end tests:
  * dmo infer against ONNX Runtime, plan --verify with its real weights, run
@@ -138,7 +140,51 @@
  * e = Mean(g, s, m) (the first operand broadcast); a = Abs(e), q =
  * Sigmoid(g); p = Pow(a, q) (an exponent activation that broadcasts); n =
  * Min(p, e, r); t = Pow(q, n) (the base broadcast: the exponent is read
- * first); y = Sum(t) (one operand). */
+ * first); y = Sum(t) (one operand).
+ *
+ * --qoperator writes a small CNN as ONNX Runtime's quantize_static writes
+ * it with QuantFormat.QOperator (uint8 activations, int8 weights): ONNX's
+ * QuantizeLinear and QLinearConv beside the com.microsoft domain's
+ * QLinearAdd, QLinearMul, QLinearGlobalAveragePool and QGemm (opset
+ * imports "" 13 and com.microsoft 1), each activation its own scale and
+ * zero point, every shape in value_info:
+ *
+ *   x 2x4x6x6 (float) -> QuantizeLinear = xq -> QLinearConv 3x3 pad 1
+ *   (4 filters, bias) = c -> QLinearAdd(c, xq) = r (the residual)
+ *   -> QLinearGlobalAveragePool = g 2x4x1x1 -> QLinearMul(r, g) = s
+ *   2x4x6x6 (g broadcasting per channel, as a squeeze-excitation)
+ *   -> QLinearGlobalAveragePool = p -> Flatten 2x4 -> QGemm (transB,
+ *   B 5x4, an int32 bias C, as the quantiser writes a Linear layer) = yq
+ *   -> DequantizeLinear = y 2x5 (float)
+ *
+ * with s (uint8) a graph output before y.  --qoperator-i8 the same with
+ * int8 activations (zero points 128 lower); --qoperator-bcast-a the same
+ * with QLinearMul(g, r): A broadcasting to B, which dmo refuses naming the
+ * node.
+ *
+ * --qoperator-pairs writes the com.microsoft ops over every pair of uint8
+ * values, at scales and zero points no calibration would round (the
+ * arithmetic's corners): the input x 1x65792 holds e mod 256 at element e;
+ *
+ *   x -> Slice of its first 65536 -> Reshape = a 256x256 (a[i][j] = j);
+ *   x -> Slice of its last 256 -> Reshape = b 256x1 (b[i] = i)
+ *   -> QLinearAdd(a, b) = sum, QLinearMul(a, b) = product (b broadcasting)
+ *   -> Reshape(product) 1x256x16x16 -> QLinearGlobalAveragePool = mean
+ *
+ * with sum, product and mean (uint8) the outputs.  --qoperator-pairs-i8
+ * the same over int8 (the bytes read as int8, zero points 128 lower).
+ *
+ * --qoperator-pool writes the com.microsoft QLinearAveragePool three ways
+ * over one uint8 input x 2x3x7x9: a 3x3 window, strides 2, pads 1 (the
+ * taps inside the image counted) = p1 2x3x4x5; a 7x9 window without
+ * padding (ONNX Runtime computes it as its global pool) = p2 2x3x1x1; a
+ * 2x3 window, strides 1x2, auto_pad SAME_UPPER = p3 2x3x7x5.
+ *
+ * --qoperator-concat writes the com.microsoft QLinearConcat of three
+ * inputs along the channels (axis 1), each its own scale and zero point:
+ * x 2x3x4x5 (uint8, requantised to the output's), p (a 1x1
+ * QLinearAveragePool of x at another scale: requantised) and q (one at the
+ * output's scale and zero point: copied) = y 2x9x4x5. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,7 +205,7 @@ static float next_value(void)
 static Onnx__NodeProto nodes[MAX_ITEMS], *node_list[MAX_ITEMS];
 static Onnx__AttributeProto attrs[MAX_ITEMS], *attr_lists[MAX_ITEMS][4];
 static Onnx__TensorProto inits[MAX_ITEMS], *init_list[MAX_ITEMS];
-static Onnx__ValueInfoProto infos[MAX_ITEMS], *input_list[1], *output_list[2], *info_list[MAX_ITEMS];
+static Onnx__ValueInfoProto infos[MAX_ITEMS], *input_list[1], *output_list[3], *info_list[MAX_ITEMS];
 static Onnx__TypeProto types[MAX_ITEMS];
 static Onnx__TypeProto__Tensor tensor_types[MAX_ITEMS];
 static Onnx__TensorShapeProto shapes[MAX_ITEMS];
@@ -997,6 +1043,240 @@ static size_t variadic(void)
 	return 4 * 6 * 6;
 }
 
+/* Node OP of IN into OUT, without attributes, and OUT's value_info (RANK
+ * x D of TYPE) among the intermediates. */
+static void typed_node(char *op, char **in, char *out, int rank, const int64_t *d, int type)
+{
+	node(op, in, out, NULL, NULL, NULL);
+	mid(out, rank, d, type);
+}
+
+/* The next of the --qoperator model's constants: a float32 scale or an
+ * 8-bit zero point of TYPE, named NAME. */
+static void q_param(char *name, int type, float scale, int zero)
+{
+	static float scales[MAX_ITEMS];
+	static int8_t zeros[MAX_ITEMS]; /* the zero point's byte, of either type */
+	static size_t n;
+	size_t k = n++;
+
+	scales[k] = scale;
+	zeros[k] = (int8_t)zero;
+	if (type == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT)
+		constant(name, 0, NULL, type, &scales[k], sizeof scales[k]);
+	else
+		constant(name, 0, NULL, type, &zeros[k], 1);
+}
+
+/* A node of the com.microsoft domain, as node() writes one. */
+static void ms_node(char *op, char **in, char *out)
+{
+	node(op, in, out, NULL, NULL, NULL);
+	nodes[n_nodes - 1].domain = "com.microsoft";
+}
+
+/* The --qoperator model (FORM 1: int8 activations; 2: QLinearMul's
+ * operands swapped); returns its input's element count. */
+static size_t qoperator(int form)
+{
+	const int int8 = form == 1, bcast_a = form == 2;
+	static const int64_t d_x[] = { 2, 4, 6, 6 }, d_w[] = { 4, 4, 3, 3 }, d_four[] = { 4 },
+			     d_g[] = { 2, 4, 1, 1 }, d_f[] = { 2, 4 }, d_b[] = { 5, 4 }, d_y[] = { 2, 5 },
+			     d_five[] = { 5 };
+	static int8_t w[4 * 4 * 3 * 3], b[5 * 4];
+	static int32_t bias[4], gemm_bias[5];
+	static char *in_q[] = { "x", "x_scale", "x_zero", NULL },
+		    *in_c[] = { "xq", "x_scale", "x_zero", "w", "w_scale", "w_zero", "c_scale", "c_zero",
+				"bias", NULL },
+		    *in_add[] = { "c", "c_scale", "c_zero", "xq", "x_scale", "x_zero", "r_scale", "r_zero",
+				  NULL },
+		    *in_g[] = { "r", "r_scale", "r_zero", "g_scale", "g_zero", NULL },
+		    *in_mul[] = { "r", "r_scale", "r_zero", "g", "g_scale", "g_zero", "s_scale", "s_zero",
+				  NULL },
+		    *in_mul_a[] = { "g", "g_scale", "g_zero", "r", "r_scale", "r_zero", "s_scale",
+				    "s_zero", NULL },
+		    *in_p[] = { "s", "s_scale", "s_zero", "p_scale", "p_zero", NULL }, *in_fl[] = { "p", NULL },
+		    *in_mm[] = { "f", "p_scale", "p_zero", "b", "b_scale", "w_zero", "gemm_bias", "y_scale",
+				 "y_zero", NULL },
+		    *in_dq[] = { "yq", "y_scale", "y_zero", NULL };
+	const int act = int8 ? ONNX__TENSOR_PROTO__DATA_TYPE__INT8 : ONNX__TENSOR_PROTO__DATA_TYPE__UINT8;
+	const int f32 = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, i8 = ONNX__TENSOR_PROTO__DATA_TYPE__INT8;
+	const int shift = int8 ? -128 : 0;
+	/* Scales and zero points of each activation, as a calibration would
+	 * give them (x in [-1, 1), the sums and products a few times that). */
+	static const struct {
+		char *scale, *zero;
+		float value;
+		int at;
+	} params[] = {
+		{ "x_scale", "x_zero", 1.0f / 100, 128 }, { "c_scale", "c_zero", 1.0f / 40, 120 },
+		{ "r_scale", "r_zero", 1.0f / 36, 125 },  { "g_scale", "g_zero", 1.0f / 90, 131 },
+		{ "s_scale", "s_zero", 1.0f / 160, 118 }, { "p_scale", "p_zero", 1.0f / 400, 127 },
+		{ "y_scale", "y_zero", 1.0f / 300, 129 },
+	};
+	static const float w_scale = 1.0f / 300, b_scale = 1.0f / 250;
+	static const int8_t w_zero = 0;
+
+	for (size_t k = 0; k < sizeof params / sizeof params[0]; k++) {
+		q_param(params[k].scale, f32, params[k].value, 0);
+		q_param(params[k].zero, act, 0, params[k].at + shift);
+	}
+	for (size_t k = 0; k < sizeof w; k++)
+		w[k] = next_int8();
+	for (size_t k = 0; k < sizeof b; k++)
+		b[k] = next_int8();
+	for (int m = 0; m < 4; m++)
+		bias[m] = (int32_t)(next_value() * 300);
+	for (int m = 0; m < 5; m++)
+		gemm_bias[m] = (int32_t)(next_value() * 2000);
+	constant("w", 4, d_w, i8, w, sizeof w);
+	constant("w_scale", 0, NULL, f32, &w_scale, sizeof w_scale);
+	constant("w_zero", 0, NULL, i8, &w_zero, 1);
+	constant("bias", 1, d_four, ONNX__TENSOR_PROTO__DATA_TYPE__INT32, bias, sizeof bias);
+	constant("b", 2, d_b, i8, b, sizeof b);
+	constant("gemm_bias", 1, d_five, ONNX__TENSOR_PROTO__DATA_TYPE__INT32, gemm_bias, sizeof gemm_bias);
+	constant("b_scale", 0, NULL, f32, &b_scale, sizeof b_scale);
+	input_list[0] = value_info("x", 4, d_x);
+	output_list[0] = value_info_of("s", 4, d_x, act);
+	output_list[1] = value_info("y", 2, d_y);
+	n_outputs = 2;
+	typed_node("QuantizeLinear", in_q, "xq", 4, d_x, act);
+	node("QLinearConv", in_c, "c", attr_ints("pads", 1, 1, 4), NULL, NULL);
+	mid("c", 4, d_x, act);
+	ms_node("QLinearAdd", in_add, "r");
+	mid("r", 4, d_x, act);
+	ms_node("QLinearGlobalAveragePool", in_g, "g");
+	mid("g", 4, d_g, act);
+	ms_node("QLinearMul", bcast_a ? in_mul_a : in_mul, "s");
+	ms_node("QLinearGlobalAveragePool", in_p, "p");
+	mid("p", 4, d_g, act);
+	typed_node("Flatten", in_fl, "f", 2, d_f, act);
+	node("QGemm", in_mm, "yq", attr_scalar("transB", 1, 0, 0), NULL, NULL);
+	nodes[n_nodes - 1].domain = "com.microsoft";
+	mid("yq", 2, d_y, act);
+	node("DequantizeLinear", in_dq, "y", NULL, NULL, NULL);
+	return 2 * 4 * 6 * 6;
+}
+
+/* The --qoperator-pairs model (INT8: int8); returns its input's element
+ * count. */
+static size_t qoperator_pairs(int int8)
+{
+	static const int64_t d_x[] = { 1, 65792 }, d_ab[] = { 256, 256 }, d_b[] = { 256, 1 },
+			     d_planes[] = { 1, 256, 16, 16 }, d_mean[] = { 1, 256, 1, 1 }, d_one[] = { 1 },
+			     d_two[] = { 2 }, d_four[] = { 4 }, d_flat[] = { 1, 65536 }, d_col[] = { 1, 256 };
+	static const int64_t to_ab[] = { 256, 256 }, to_b[] = { 256, 1 },
+			     to_planes[] = { 1, 256, 16, 16 }, from_a[] = { 0 }, to_a[] = { 65536 },
+			     from_b[] = { 65536 }, to_end[] = { 65792 }, along[] = { 1 };
+	static char *in_sa[] = { "x", "from_a", "to_a", "along", NULL },
+		    *in_sb[] = { "x", "from_b", "to_end", "along", NULL },
+		    *in_a[] = { "xa", "to_ab", NULL }, *in_b[] = { "xb", "to_b", NULL },
+		    *in_sum[] = { "a", "a_scale", "a_zero", "b", "b_scale", "b_zero", "sum_scale",
+				  "sum_zero", NULL },
+		    *in_prod[] = { "a", "a_scale", "a_zero", "b", "b_scale", "b_zero", "prod_scale",
+				   "prod_zero", NULL },
+		    *in_pl[] = { "product", "to_planes", NULL },
+		    *in_mean[] = { "planes", "prod_scale", "prod_zero", "mean_scale", "mean_zero", NULL };
+	static const struct {
+		char *scale, *zero;
+		float value;
+		int at;
+	} params[] = {
+		/* Chosen among 3000 random draws for the most pairs where
+		 * ONNX Runtime's fused multiply-adds and a plain float
+		 * formula round differently (docs/kernels.md). */
+		{ "a_scale", "a_zero", 0x1.decbb8p-6f, 137 },	  { "b_scale", "b_zero", 0x1.5e5624p-5f, 140 },
+		{ "sum_scale", "sum_zero", 0x1.ea7904p-5f, 151 }, { "prod_scale", "prod_zero", 0x1.63cbd8p-4f, 146 },
+		{ "mean_scale", "mean_zero", 0.0217f, 128 },
+	};
+	const int act = int8 ? ONNX__TENSOR_PROTO__DATA_TYPE__INT8 : ONNX__TENSOR_PROTO__DATA_TYPE__UINT8;
+	const int i64 = ONNX__TENSOR_PROTO__DATA_TYPE__INT64;
+
+	for (size_t k = 0; k < sizeof params / sizeof params[0]; k++) {
+		q_param(params[k].scale, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, params[k].value, 0);
+		q_param(params[k].zero, act, 0, params[k].at - (int8 ? 128 : 0));
+	}
+	constant("to_ab", 1, d_two, i64, to_ab, sizeof to_ab);
+	constant("to_b", 1, d_two, i64, to_b, sizeof to_b);
+	constant("to_planes", 1, d_four, i64, to_planes, sizeof to_planes);
+	constant("from_a", 1, d_one, i64, from_a, sizeof from_a);
+	constant("to_a", 1, d_one, i64, to_a, sizeof to_a);
+	constant("from_b", 1, d_one, i64, from_b, sizeof from_b);
+	constant("to_end", 1, d_one, i64, to_end, sizeof to_end);
+	constant("along", 1, d_one, i64, along, sizeof along);
+	input_list[0] = value_info_of("x", 2, d_x, act);
+	output_list[0] = value_info_of("sum", 2, d_ab, act);
+	output_list[1] = value_info_of("product", 2, d_ab, act);
+	output_list[2] = value_info_of("mean", 4, d_mean, act);
+	n_outputs = 3;
+	typed_node("Slice", in_sa, "xa", 2, d_flat, act);
+	typed_node("Slice", in_sb, "xb", 2, d_col, act);
+	typed_node("Reshape", in_a, "a", 2, d_ab, act);
+	typed_node("Reshape", in_b, "b", 2, d_b, act);
+	ms_node("QLinearAdd", in_sum, "sum");
+	ms_node("QLinearMul", in_prod, "product");
+	typed_node("Reshape", in_pl, "planes", 4, d_planes, act);
+	ms_node("QLinearGlobalAveragePool", in_mean, "mean");
+	return 65792;
+}
+
+/* The --qoperator-pool model; returns its input's element count. */
+static size_t qoperator_pool(void)
+{
+	static const int64_t d_x[] = { 2, 3, 7, 9 }, d_p1[] = { 2, 3, 4, 5 }, d_p2[] = { 2, 3, 1, 1 },
+			     d_p3[] = { 2, 3, 7, 5 };
+	static char *in_pool[] = { "x", "x_scale", "x_zero", "y_scale", "y_zero", NULL };
+	const int u8 = ONNX__TENSOR_PROTO__DATA_TYPE__UINT8;
+
+	q_param("x_scale", ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, 1.0f / 50, 0);
+	q_param("x_zero", u8, 0, 128);
+	q_param("y_scale", ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, 1.0f / 60, 0);
+	q_param("y_zero", u8, 0, 120);
+	input_list[0] = value_info_of("x", 4, d_x, u8);
+	output_list[0] = value_info_of("p1", 4, d_p1, u8);
+	output_list[1] = value_info_of("p2", 4, d_p2, u8);
+	output_list[2] = value_info_of("p3", 4, d_p3, u8);
+	n_outputs = 3;
+	node("QLinearAveragePool", in_pool, "p1", attr_ints("kernel_shape", 3, 3, 2),
+	     attr_ints("strides", 2, 2, 2), attr_ints("pads", 1, 1, 4));
+	nodes[n_nodes - 1].domain = "com.microsoft";
+	node("QLinearAveragePool", in_pool, "p2", attr_ints("kernel_shape", 7, 9, 2), NULL, NULL);
+	nodes[n_nodes - 1].domain = "com.microsoft";
+	node("QLinearAveragePool", in_pool, "p3", attr_ints("kernel_shape", 2, 3, 2),
+	     attr_ints("strides", 1, 2, 2), attr_string("auto_pad", "SAME_UPPER"));
+	nodes[n_nodes - 1].domain = "com.microsoft";
+	return 2 * 3 * 7 * 9;
+}
+
+/* The --qoperator-concat model; returns its input's element count. */
+static size_t qoperator_concat(void)
+{
+	static const int64_t d_x[] = { 2, 3, 4, 5 }, d_y[] = { 2, 9, 4, 5 };
+	static char *in_p[] = { "x", "x_scale", "x_zero", "p_scale", "p_zero", NULL },
+		    *in_q[] = { "x", "x_scale", "x_zero", "y_scale", "y_zero", NULL },
+		    *in_y[] = { "y_scale", "y_zero", "x", "x_scale", "x_zero", "p", "p_scale", "p_zero",
+				"q", "y_scale", "y_zero", NULL };
+	const int u8 = ONNX__TENSOR_PROTO__DATA_TYPE__UINT8, f32 = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
+
+	q_param("x_scale", f32, 1.0f / 50, 0);
+	q_param("x_zero", u8, 0, 128);
+	q_param("p_scale", f32, 1.0f / 37, 0);
+	q_param("p_zero", u8, 0, 119);
+	q_param("y_scale", f32, 1.0f / 45, 0);
+	q_param("y_zero", u8, 0, 124);
+	input_list[0] = value_info_of("x", 4, d_x, u8);
+	output_list[0] = value_info_of("y", 4, d_y, u8);
+	node("QLinearAveragePool", in_p, "p", attr_ints("kernel_shape", 1, 1, 2), NULL, NULL);
+	nodes[n_nodes - 1].domain = "com.microsoft";
+	mid("p", 4, d_x, u8);
+	node("QLinearAveragePool", in_q, "q", attr_ints("kernel_shape", 1, 1, 2), NULL, NULL);
+	nodes[n_nodes - 1].domain = "com.microsoft";
+	mid("q", 4, d_x, u8);
+	node("QLinearConcat", in_y, "y", attr_scalar("axis", 1, 0, 0), NULL, NULL);
+	nodes[n_nodes - 1].domain = "com.microsoft";
+	return 2 * 3 * 4 * 5;
+}
+
 /* The models by option (the first, none: the CNN), each built by BUILD
  * or by BUILD_FORM(FORM), in ONNX opset OPSET, with an input of INPUT. */
 enum input_kind {
@@ -1004,6 +1284,7 @@ enum input_kind {
 	INPUT_STEPS,   /* scaled by 8, cut to a multiple of 1/32 (--ops, --qdq) */
 	INPUT_TRIPLED, /* scaled by 3 (--ew, --unary) */
 	INPUT_BYTES,   /* uint8 or int8 bytes (the QLinear models) */
+	INPUT_PAIRS,   /* byte e is e mod 256 (--qoperator-pairs) */
 };
 static const struct mode {
 	const char *option;
@@ -1030,6 +1311,14 @@ static const struct mode {
 	{ "--matmul", NULL, matmul, 0, 13, INPUT_FLOAT },
 	{ "--matmul-bcast", NULL, matmul, 1, 13, INPUT_FLOAT },
 	{ "--variadic", variadic, NULL, 0, 13, INPUT_FLOAT },
+	/* ONNX Runtime's QOperator format: com.microsoft's ops imported too */
+	{ "--qoperator", NULL, qoperator, 0, 13, INPUT_FLOAT },
+	{ "--qoperator-i8", NULL, qoperator, 1, 13, INPUT_FLOAT },
+	{ "--qoperator-bcast-a", NULL, qoperator, 2, 13, INPUT_FLOAT },
+	{ "--qoperator-pairs", NULL, qoperator_pairs, 0, 13, INPUT_PAIRS },
+	{ "--qoperator-pairs-i8", NULL, qoperator_pairs, 1, 13, INPUT_PAIRS },
+	{ "--qoperator-pool", qoperator_pool, NULL, 0, 13, INPUT_BYTES },
+	{ "--qoperator-concat", qoperator_concat, NULL, 0, 13, INPUT_BYTES },
 };
 
 int main(int argc, char **argv)
@@ -1063,8 +1352,12 @@ int main(int argc, char **argv)
 	graph.output = output_list;
 	graph.n_value_info = n_infos - 1 - n_outputs; /* all but the input and the outputs */
 	graph.value_info = info_list;
-	Onnx__OperatorSetIdProto opset, *opsets[1] = { &opset };
+	Onnx__OperatorSetIdProto opset, ms_opset, *opsets[2] = { &opset, &ms_opset };
 	onnx__operator_set_id_proto__init(&opset);
+	onnx__operator_set_id_proto__init(&ms_opset);
+	ms_opset.domain = "com.microsoft"; /* the QOperator ops' */
+	ms_opset.has_version = 1;
+	ms_opset.version = 1;
 	opset.domain = "";
 	opset.has_version = 1;
 	opset.version = mode->opset;
@@ -1073,7 +1366,7 @@ int main(int argc, char **argv)
 	model.has_ir_version = 1;
 	model.ir_version = 7;
 	model.producer_name = "dmo tests/onnx_net";
-	model.n_opset_import = 1;
+	model.n_opset_import = !strncmp(mode->option, "--qoperator", 11) ? 2 : 1;
 	model.opset_import = opsets;
 	model.graph = &graph;
 
@@ -1084,6 +1377,17 @@ int main(int argc, char **argv)
 	    fclose(f) != 0) {
 		perror(argv[1]);
 		return 1;
+	}
+	if (mode->input == INPUT_PAIRS) {
+		f = fopen(argv[2], "wb");
+		for (size_t k = 0; f && k < n_x; k++)
+			putc((int)(k & 255), f);
+		if (!f || fclose(f) != 0) {
+			perror(argv[2]);
+			return 1;
+		}
+		free(buf);
+		return 0;
 	}
 	float x[2 * 4 * 13 * 14]; /* --conv-forms' input, the largest */
 	unsigned char bytes[2 * 3 * 10 * 10]; /* --qlinear's: uint8 or int8 */

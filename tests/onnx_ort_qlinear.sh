@@ -38,11 +38,7 @@ grep -Eq "^ *1 +1_qlinearconv +conv2d +600 +1200 +[0-9]+ +600 .* ok$" "$WORK/run
 
 # Without value_info (onnx_strip) the shapes come from dmo's inference of
 # QLinearConv and QLinearMatMul: the same plan and the same output bytes.
-"$top_builddir/tests/onnx_strip" "$WORK/qlinear.onnx" "$WORK/stripped.onnx"
-"$DMO" infer -q --input "$WORK/qlinear.in" --output "$WORK/stripped.dmo" "$WORK/stripped.onnx" >/dev/null 2>&1
-expect_eq "stripped --qlinear: dmo infer exit status" 0 $?
-cmp -s "$WORK/qlinear.ort" "$WORK/stripped.dmo" && echo "ok: stripped of value_info, the same output" ||
-	fail "stripped --qlinear: the output differs"
+stripped_same qlinear
 
 data=${ONNX_TESTDATA:-/usr/share/libonnx-testdata/data}/node
 [ -d "$data" ] || { echo "no libonnx-testdata in $data: its cases not run"; finish; }

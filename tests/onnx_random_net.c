@@ -25,7 +25,12 @@
  * (then Concat of them swapped), MatMul by a constant or of two
  * activations (X times X reshaped), Sum, Max, Min and Mean of 1 to 4
  * operands (broadcast ones among them from opset 8), Pow by an exponent
- * tensor; then Flatten or Reshape
+ * tensor, ONNX Runtime's QOperator ops of the
+ * com.microsoft domain (QLinearAdd or QLinearMul of two quantisations of
+ * the tensor, QLinearMul by its QLinearGlobalAveragePool, the pool
+ * alone, or a QLinearAveragePool, between a QuantizeLinear and a
+ * DequantizeLinear, uint8 or int8);
+ * then Flatten or Reshape
  * into Gemm (transA, transB,
  * alpha, beta, C of one value, N or M x N) or MatMul by a constant, maybe Softmax, maybe a final
  * QuantizeLinear (an int8 or uint8 output, compared byte for byte).  The opset is
@@ -635,6 +640,118 @@ static struct value quantize(const struct value *x, int as_output)
 	return q;
 }
 
+/* A third stream for the QOperator block, drawn instead of a Q/DQ pair
+ * when this stream says so: seeds without it write the models they did. */
+static uint64_t qop_state;
+static int uses_ms_domain; /* a com.microsoft node: its opset import */
+
+static int qop_pick(int n)
+{
+	qop_state = qop_state * 6364136223846793005ull + 1442695040888963407ull;
+	return (int)((qop_state >> 33) % (uint64_t)n);
+}
+
+/* A com.microsoft node OP of IN into OUT. */
+static void ms_node(const char *op, const char *const *in, const char *out)
+{
+	node(op, in, out, NULL);
+	nodes[graph.n_node - 1]->domain = "com.microsoft";
+	uses_ms_domain = 1;
+}
+
+/* QuantizeLinear of X to TYPE (its scale 2^-k and zero point near the
+ * middle into SCALE and ZERO, named); the quantised value. */
+static struct value qop_quantize(const struct value *x, int type, const char **scale,
+				 const char **zero)
+{
+	struct value q = *x;
+	const int u8 = type == ONNX__TENSOR_PROTO__DATA_TYPE__UINT8, z = qop_pick(21) - 10;
+	const unsigned char stored = (unsigned char)(u8 ? z + 128 : z);
+
+	*scale = float_scalar(1.0f / (float)(1 << (2 + qop_pick(5))));
+	*zero = constant(0, NULL, type, &stored, 1);
+	const char *in[] = { x->name, *scale, *zero, NULL };
+	q.name = fresh("q");
+	node("QuantizeLinear", in, q.name, NULL);
+	maybe_info(&q, type);
+	return q;
+}
+
+/* ONNX Runtime's QOperator form of a block, as quantize_static writes it
+ * (uint8 or int8): X quantised, then QLinearAdd or QLinearMul of it and a
+ * second quantisation of X, QLinearMul of it by its
+ * QLinearGlobalAveragePool (B broadcasting per channel), the pool alone
+ * (N x C x 1 x 1), or (4-D X) a QLinearAveragePool, each output its own
+ * scale and zero point; then DequantizeLinear back to float. */
+static struct value qoperator_block(const struct value *x)
+{
+	const int u8 = qop_pick(2), form = qop_pick(x->rank == 4 ? 4 : x->rank >= 3 ? 3 : 1);
+	const int type = u8 ? ONNX__TENSOR_PROTO__DATA_TYPE__UINT8 : ONNX__TENSOR_PROTO__DATA_TYPE__INT8;
+	const char *a_scale, *a_zero, *b_scale, *b_zero, *g_scale, *g_zero, *y_scale, *y_zero;
+	struct value a = qop_quantize(x, type, &a_scale, &a_zero), b = a, r = a, y = *x;
+	const int mul = form == 1 || qop_pick(2);
+	const unsigned char g_stored = (unsigned char)(u8 ? 128 : 0), y_stored = g_stored + 3;
+
+	say(" QOperator(%s", u8 ? "uint8" : "int8");
+	if (form == 3) { /* QLinearAveragePool: a window of 1 to 3, strides 1 or 2, pads 0 or 1 */
+		int64_t k[2], st[2], pads[4];
+		for (int i = 0; i < 2; i++) {
+			k[i] = 1 + qop_pick(x->d[2 + i] < 3 ? (int)x->d[2 + i] : 3);
+			st[i] = 1 + qop_pick(2);
+			pads[i] = pads[i + 2] = k[i] > 1 ? qop_pick(2) : 0;
+			b.d[2 + i] = window_out(x->d[2 + i], k[i], st[i], 1, pads[i], pads[i + 2], 0);
+		}
+		g_scale = float_scalar(1.0f / (float)(1 << (2 + qop_pick(4))));
+		g_zero = constant(0, NULL, type, &g_stored, 1);
+		const char *in[] = { a.name, a_scale, a_zero, g_scale, g_zero, NULL };
+		b.name = fresh("ap");
+		node("QLinearAveragePool", in, b.name, attr_ints("kernel_shape", k, 2),
+		     attr_ints("strides", st, 2), attr_ints("pads", pads, 4), NULL);
+		nodes[graph.n_node - 1]->domain = "com.microsoft";
+		uses_ms_domain = 1;
+		maybe_info(&b, type);
+		say(" QLinearAveragePool(k%lldx%lld s%lldx%lld p%lld,%lld)", (long long)k[0],
+		    (long long)k[1], (long long)st[0], (long long)st[1], (long long)pads[0],
+		    (long long)pads[1]);
+		r = b;
+	} else if (form != 0) { /* the pool: planes of N x C */
+		g_scale = float_scalar(1.0f / (float)(1 << (3 + qop_pick(4))));
+		g_zero = constant(0, NULL, type, &g_stored, 1);
+		const char *in[] = { a.name, a_scale, a_zero, g_scale, g_zero, NULL };
+		b.name = fresh("g");
+		for (int i = 2; i < b.rank; i++)
+			b.d[i] = 1;
+		ms_node("QLinearGlobalAveragePool", in, b.name);
+		maybe_info(&b, type);
+		say(" QLinearGlobalAveragePool");
+		b_scale = g_scale;
+		b_zero = g_zero;
+		r = b;
+	} else {
+		b = qop_quantize(x, type, &b_scale, &b_zero);
+	}
+	if (form < 2) {
+		y_scale = float_scalar(1.0f / (float)(1 << (1 + qop_pick(5))));
+		y_zero = constant(0, NULL, type, &y_stored, 1);
+		const char *in[] = { a.name, a_scale, a_zero, b.name, b_scale, b_zero, y_scale, y_zero, NULL };
+		r = a;
+		r.name = fresh("ql");
+		ms_node(mul ? "QLinearMul" : "QLinearAdd", in, r.name);
+		maybe_info(&r, type);
+		say(" %s", mul ? "QLinearMul" : "QLinearAdd");
+	} else {
+		y_scale = g_scale;
+		y_zero = g_zero;
+	}
+	const char *dq[] = { r.name, y_scale, y_zero, NULL };
+	y = r;
+	y.name = fresh("t");
+	node("DequantizeLinear", dq, y.name, NULL);
+	say(" DequantizeLinear)");
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
 /* REDUCE (ReduceMean, ReduceMax, ReduceMin, ReduceSum) over adjacent
  * axes, kept, or GLOBAL (GlobalAveragePool, GlobalMaxPool). */
 static struct value reduce(const struct value *x, const char *reduce, const char *global)
@@ -1170,6 +1287,7 @@ int main(int argc, char **argv)
 	}
 	state = seed * 2654435761u + 12345;
 	qdq_state = seed * 40503u + 7;
+	qop_state = seed * 69069u + 3;
 	pick(2);
 	onnx__graph_proto__init(&graph);
 	graph.name = "dmo_random_net";
@@ -1200,7 +1318,7 @@ int main(int argc, char **argv)
 		else if (kind == 9)
 			cur = pad(&cur);
 		else if (kind == 10 && opset >= 10)
-			cur = quantize(&cur, 0);
+			cur = qop_pick(3) ? quantize(&cur, 0) : qoperator_block(&cur);
 		else if (kind == 11)
 			cur = reduce(&cur, "ReduceMean", "GlobalAveragePool");
 		else if (kind == 12)
@@ -1267,8 +1385,12 @@ int main(int argc, char **argv)
 			inputs[graph.n_input++] = info(&v, inits[i]->data_type);
 		}
 	}
-	Onnx__OperatorSetIdProto set, *sets[1] = { &set };
+	Onnx__OperatorSetIdProto set, ms_set, *sets[2] = { &set, &ms_set };
 	onnx__operator_set_id_proto__init(&set);
+	onnx__operator_set_id_proto__init(&ms_set);
+	ms_set.domain = "com.microsoft";
+	ms_set.has_version = 1;
+	ms_set.version = 1;
 	set.domain = "";
 	set.has_version = 1;
 	set.version = opset;
@@ -1277,7 +1399,7 @@ int main(int argc, char **argv)
 	model.has_ir_version = 1;
 	model.ir_version = opset < 10 ? 4 : opset < 13 ? 6 : 7;
 	model.producer_name = "dmo tests/onnx_random_net";
-	model.n_opset_import = 1;
+	model.n_opset_import = uses_ms_domain ? 2 : 1;
 	model.opset_import = sets;
 	model.graph = &graph;
 	printf("%s -> %s%s\n", summary,

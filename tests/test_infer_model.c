@@ -131,7 +131,7 @@ START_TEST(layers_refused)
 	refused("layer 2 'l': 1 operands and 2 results");
 	build();
 	layers[0].n_operands = DMO_NET_MAX_INPUTS + 1;
-	refused("layer 1 'l': 10 operands and 1 results");
+	refused("layer 1 'l': 18 operands and 1 results"); /* DMO_NET_MAX_INPUTS + 1 */
 	build();
 	layers[0].act = DMO_ACT_TANH;
 	refused("layer 1 'l': fused activation tanh is not supported");

@@ -579,7 +579,7 @@ START_TEST(step_and_net_misuse)
 	refused("0 operands");
 	unary(DMO_NET_RELU, DMO_NET_F32, DMO_NET_F32);
 	s.n_inputs = DMO_NET_MAX_INPUTS + 1;
-	refused("10 operands");
+	refused("18 operands"); /* DMO_NET_MAX_INPUTS + 1 */
 	unary(DMO_NET_RELU, DMO_NET_F32, DMO_NET_F32);
 	s.output = MAX_T;
 	refused("its output must be an activation tensor");

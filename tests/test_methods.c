@@ -166,6 +166,13 @@ static uint64_t oracle_os(const struct dmo_opspec *s)
 		oracle_images(&o, s);
 		return dmo_reducer_os(&o.r);
 	}
+	if (s->op == DMO_OP_QLINEARAVGPOOL) { /* every input element dequantized first */
+		for (uint64_t i = 0; i < n; i++)
+			rd(&o, i);
+		for (uint64_t t = 0; t < dmo_opspec_out_elems(s); t++)
+			wr(&o, t);
+		return dmo_reducer_os(&o.r);
+	}
 	if (s->layout == DMO_LAYOUT_NCHW) {
 		oracle_nchw(&o, s);
 		return dmo_reducer_os(&o.r);
@@ -247,6 +254,7 @@ static uint64_t oracle_os(const struct dmo_opspec *s)
 		}
 		break;
 	case DMO_OP_MEAN:
+	case DMO_OP_QLINEARMEAN:
 		for (int b = 0; b < s->batch; b++)
 		for (int c = 0; c < s->in_c; c++) {
 			for (int y = 0; y < s->in_h; y++)
@@ -494,7 +502,8 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 					   "resize", "convt", "leakyrelu", "elu", "selu", "exp", "log",
 					   "sqrt", "neg", "abs", "reciprocal", "softplus", "erf", "floor",
 					   "ceil", "pow", "prelu", "logsoftmax", "reducemax", "reducemin",
-					   "reducesum", "max", "min", "slice", "matmul", "scale", "powt" };
+					   "reducesum", "max", "min", "slice", "matmul", "scale", "powt",
+					   "qlinearadd", "qlinearmul", "qlinearmean", "qlinearavgpool" };
 	static const char *const dtypes[] = { "f32", "i8", "i16", "i32" };
 	unsigned k = rnd(st, 0, sizeof ops / sizeof ops[0] - 1);
 	const char *op = ops[k];
@@ -503,6 +512,9 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 	/* tanh and ONNX's ops but resize and slice: f32 their only kernel */
 	if (k >= 18 && strcmp(op, "resize") && strcmp(op, "slice"))
 		dt = "f32";
+	/* ONNX Runtime's QOperator ops: u8 and i8 */
+	if (!strncmp(op, "qlinear", 7))
+		dt = rnd(st, 0, 1) ? "u8" : "i8";
 	unsigned n = rnd(st, 1, 2), h = rnd(st, 1, 16), w = rnd(st, 1, 16), c = rnd(st, 1, 8);
 	char pad[32];
 	unsigned kh = rnd(st, 1, 7), kw = rnd(st, 1, 7);
@@ -533,7 +545,7 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 	else if (!strcmp(op, "maxpool") && *layout) /* ONNX's MaxPool: dilated in NCHW */
 		snprintf(buf, len, "maxpool:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,dil=%ux%u,pad=%s,dtype=%s%s",
 			 n, h, w, c, kh, kw, sh, sw, dh, dw, pad, dt, layout);
-	else if (!strcmp(op, "maxpool") || !strcmp(op, "avgpool"))
+	else if (!strcmp(op, "maxpool") || !strcmp(op, "avgpool") || !strcmp(op, "qlinearavgpool"))
 		snprintf(buf, len, "%s:in=%ux%ux%ux%u,k=%ux%u,stride=%ux%u,pad=%s,dtype=%s%s",
 			 op, n, h, w, c, kh, kw, sh, sw, pad, dt, layout);
 	else if (!strcmp(op, "convt")) { /* NCHW its only kernel; pads at most half the dilated kernel */

@@ -136,11 +136,13 @@ static void print_measured_rule(const char *os_name)
  * TFLite model's NHWC (docs/kernels.md). */
 static void print_layout(const struct dmo_model *model)
 {
-	size_t nchw = 0, nhwc = 0, images = 0, convt = 0;
+	size_t nchw = 0, nhwc = 0, images = 0, convt = 0, qoperator = 0;
 
 	for (size_t i = 0; i < model->n_layers; i++) {
 		const struct dmo_model_layer *l = &model->layers[i];
 		convt += l->supported && l->op.op == DMO_OP_CONVT;
+		qoperator += l->supported && l->op.op >= DMO_OP_QLINEARADD &&
+			     l->op.op <= DMO_OP_QLINEARAVGPOOL;
 		if (!l->supported || l->op.op < DMO_OP_CONV2D || l->op.op > DMO_OP_AVGPOOL ||
 		    l->op.op == DMO_OP_FC)
 			continue;
@@ -167,7 +169,13 @@ static void print_layout(const struct dmo_model *model)
 		       "of ONNX Runtime's ConvTranspose (per image and group: a GEMM reading the "
 		       "group's whole input, then col2im writing its output)\n", convt,
 		       convt == 1 ? "" : "s");
-	if (nchw || images || convt)
+	/* ONNX Runtime's com.microsoft QOperator ops (formulas.md 4.12). */
+	if (qoperator)
+		printf("layout:                NCHW QOperator: O_s of %zu layer%s in the order of ONNX "
+		       "Runtime's com.microsoft QLinear kernels (QLinearAdd, QLinearMul: flat order; "
+		       "QLinearGlobalAveragePool: plane by plane; QLinearAveragePool: the whole input "
+		       "read first)\n", qoperator, qoperator == 1 ? "" : "s");
+	if (nchw || images || convt || qoperator)
 		return;
 	if (nhwc)
 		printf("layout:                NHWC: O_s of %zu conv/pool layer%s in the NHWC loop order "

@@ -51,6 +51,8 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 	case DMO_OP_RELU6:
 	case DMO_OP_ADD:
 	case DMO_OP_MUL:
+	case DMO_OP_QLINEARADD:
+	case DMO_OP_QLINEARMUL:
 	case DMO_OP_SUB:
 	case DMO_OP_DIV:
 	case DMO_OP_PRELU:
@@ -86,6 +88,7 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 	case DMO_OP_DWCONV2D:
 	case DMO_OP_MAXPOOL:
 	case DMO_OP_AVGPOOL:
+	case DMO_OP_QLINEARAVGPOOL:
 		g->kind = s->op == DMO_OP_CONV2D ? DMO_GEOM_CONV : DMO_GEOM_DEPTH;
 		g->in_h = s->in_h, g->in_w = s->in_w, g->in_c = s->in_c;
 		g->out_h = s->out_h, g->out_w = s->out_w, g->out_c = s->out_c;
@@ -138,6 +141,7 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 		break;
 	}
 	case DMO_OP_MEAN:
+	case DMO_OP_QLINEARMEAN:
 	case DMO_OP_REDUCEMAX:
 	case DMO_OP_REDUCEMIN:
 	case DMO_OP_REDUCESUM:
@@ -183,6 +187,15 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 		g->kind = DMO_GEOM_IMAGES;
 		g->batch = g->out_batch = 1;
 		g->in_h = g->out_h = s->batch * s->in_h;
+		g->groups = 1;
+	}
+	/* So does ONNX Runtime's QLinearAveragePool (dk_qlinear_avgpool_*
+	 * dequantizes every image first): one image of every image's rows. */
+	if (s->op == DMO_OP_QLINEARAVGPOOL) {
+		g->kind = DMO_GEOM_IMAGES;
+		g->batch = g->out_batch = 1;
+		g->in_h = s->batch * s->in_h;
+		g->out_h = s->batch * s->out_h;
 		g->groups = 1;
 	}
 	if (g->elem_size == 0 || g->out_elem_size == 0 || g->in_c <= 0 || g->batch <= 0 || g->out_batch <= 0 || g->out_h <= 0 || g->out_w <= 0 ||

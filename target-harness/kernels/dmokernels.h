@@ -102,6 +102,10 @@ struct dk_quant {
 	 * relu and relu6 raise the lower bound to out_zero; the quantised 6.0
 	 * of relu6 is the caller's act_max, as the kernel has no scales. */
 	int32_t act_min, act_max;
+	/* ONNX Runtime's QOperator ops (kernels_qlinear.c): the float scales
+	 * of the first input, the second (QLinearAdd, QLinearMul) and the
+	 * output; the zero points are in_zero, in2_zero and out_zero. */
+	float qlinear_scales[3];
 };
 
 /* Shapes and geometry.  Tensors are NHWC and dense.  Element-wise ops use
@@ -453,6 +457,41 @@ int dk_resize_nearest(const struct dk_shape *in_shape, const int *scale, size_t 
 /* N inputs of equal rank that agree on every axis but AXIS. */
 int dk_concat(int n, const struct dk_shape *in_shapes, int axis, size_t elem,
 	      const void *const *ins, void *out, const struct dk_thread *t);
+
+/* ---- ONNX Runtime's QOperator ops (com.microsoft; kernels_qlinear.c):
+ * uint8 or int8, computed as ONNX Runtime's x86-64 CPU kernels compute them
+ * (docs/kernels.md, "QOperator ops"); scales in q.qlinear_scales. ---- */
+
+/* QLinearAdd (MUL 0) or QLinearMul (MUL 1): A of OUT_SHAPE, B of B_SHAPE
+ * broadcasting to it (NumPy's rule); output elements in flat order, each
+ * reading a[e] and its element of B. */
+int dk_qlinear_binary_u8(int mul, const struct dk_params *p, const struct dk_shape *out_shape,
+			 const struct dk_shape *b_shape, const uint8_t *a, const uint8_t *b,
+			 uint8_t *out, const struct dk_thread *t);
+int dk_qlinear_binary_i8(int mul, const struct dk_params *p, const struct dk_shape *out_shape,
+			 const struct dk_shape *b_shape, const int8_t *a, const int8_t *b,
+			 int8_t *out, const struct dk_thread *t);
+/* QLinearGlobalAveragePool: the mean over in_h x in_w in dk_mean_f32's
+ * order; an NCHW tensor is read as batch = N x C planes, in_h = H x W,
+ * in_w = in_c = 1, plane after plane as ONNX Runtime reads it. */
+int dk_qlinear_mean_u8(const struct dk_params *p, const uint8_t *in, uint8_t *out,
+		       const struct dk_thread *t);
+int dk_qlinear_mean_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
+		       const struct dk_thread *t);
+/* QLinearAveragePool over NCHW planes (batch x in_c of in_h x in_w; out_h,
+ * out_w, k, stride, pad_top, pad_left as avgpool's; the taps inside the
+ * image counted): every input element dequantized first (a float buffer
+ * the kernel allocates; -1 when it cannot), then the outputs in flat order. */
+int dk_qlinear_avgpool_u8(const struct dk_params *p, const uint8_t *in, uint8_t *out,
+			  const struct dk_thread *t);
+int dk_qlinear_avgpool_i8(const struct dk_params *p, const int8_t *in, int8_t *out,
+			  const struct dk_thread *t);
+/* QLinearConcat of N uint8 or int8 inputs (their bytes) along AXIS in
+ * dk_concat's order, input k's bytes mapped by TABLES[k] (256 entries,
+ * indexed by the byte) or copied where TABLES[k] is NULL. */
+int dk_qlinear_concat(int n, const struct dk_shape *in_shapes, int axis,
+		      const uint8_t *const *tables, const uint8_t *const *ins, uint8_t *out,
+		      const struct dk_thread *t);
 
 /* ---- TFLite's quantised arithmetic, exported for callers that derive
  * parameters and for tests (docs/quantised-arithmetic.md) ---- */

@@ -40,6 +40,15 @@ static inline int conv_groups(const struct dk_params *p)
 	return p->groups > 1 ? p->groups : 1;
 }
 
+struct dk_shape;
+/* dk_concat's walk (kernels_layout.c): per block of the dims before AXIS,
+ * the inputs' slabs in turn, each element copied, or (TABLES not NULL,
+ * ELEM 1) a byte of input k mapped by TABLES[k] where that is not NULL
+ * (dk_qlinear_concat). */
+int concat_walk(int n, const struct dk_shape *in_shapes, int axis, size_t elem,
+		const uint8_t *const *tables, const void *const *ins, void *out,
+		const struct dk_thread *t);
+
 /* The output elements one thread owns; see struct dk_thread. */
 struct share {
 	size_t lo, hi;

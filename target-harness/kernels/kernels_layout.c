@@ -203,12 +203,14 @@ int dk_resize_nearest(const struct dk_shape *in_shape, const int *scale, size_t 
 	return gather_walk(in_shape, out_dims, scale, resize_source, elem, NULL, in, out, t);
 }
 
-int dk_concat(int n, const struct dk_shape *in_shapes, int axis, size_t elem,
-	      const void *const *ins, void *out, const struct dk_thread *t)
+int concat_walk(int n, const struct dk_shape *in_shapes, int axis, size_t elem,
+		const uint8_t *const *tables, const void *const *ins, void *out,
+		const struct dk_thread *t)
 {
 	struct share sh;
 
-	if (n < 1 || !in_shapes || !ins || !elem || !out || !shape_ok(&in_shapes[0]))
+	if (n < 1 || !in_shapes || !ins || !elem || !out || !shape_ok(&in_shapes[0]) ||
+	    (tables && elem != 1))
 		return -1;
 	int rank = in_shapes[0].rank;
 	if (axis < 0 || axis >= rank)
@@ -234,8 +236,16 @@ int dk_concat(int n, const struct dk_shape *in_shapes, int axis, size_t elem,
 			size_t slab = (size_t)in_shapes[k].dims[axis] * inner;
 			const unsigned char *src = (const unsigned char *)ins[k] + o * slab * elem;
 			for (size_t j = 0; j < slab; j++, e++)
-				if (owns(&sh, e))
+				if (owns(&sh, e) && tables && tables[k])
+					dst[e] = tables[k][src[j]];
+				else if (owns(&sh, e))
 					copy_elem(dst + e * elem, src + j * elem, elem);
 		}
 	return 0;
+}
+
+int dk_concat(int n, const struct dk_shape *in_shapes, int axis, size_t elem,
+	      const void *const *ins, void *out, const struct dk_thread *t)
+{
+	return concat_walk(n, in_shapes, axis, elem, NULL, ins, out, t);
 }

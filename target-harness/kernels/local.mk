@@ -11,7 +11,8 @@ target_harness_kernels_libdmokernels_la_SOURCES = \
 	target-harness/kernels/kernels_nchw_quant.c \
 	target-harness/kernels/kernels_onnx_ew.c \
 	target-harness/kernels/kernels_convt.c \
-	target-harness/kernels/kernels_matmul.c
+	target-harness/kernels/kernels_matmul.c \
+	target-harness/kernels/kernels_qlinear.c
 target_harness_kernels_libdmokernels_la_CPPFLAGS = $(KERNELS_CPPFLAGS)
 target_harness_kernels_libdmokernels_la_CFLAGS = $(AM_CFLAGS) -O2
 target_harness_kernels_libdmokernels_la_LDFLAGS = -export-symbols-regex '^dk_' -version-info 0:0:0
