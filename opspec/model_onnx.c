@@ -17,6 +17,7 @@
 #include "name_index.h"
 #include "onnx.pb-c.h"
 #include "onnx_shapes.h"
+#include "onnx_window1d.h"
 #include "protobuf_depth.h"
 
 #include <assert.h>
@@ -931,6 +932,7 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	struct dmo_model_tensor *w = operand(m, layer, qlinear_conv || qlinear_matmul ? 3 : 1);
 	char text[256], shape[96], padbuf[96];
 	int64_t k[2], s[2], d[2];
+	struct dmo_window1d row;
 
 	if (layer->n_results != 1 || in == NULL)
 		return unsupported(o, layer, "not one input and one output tensor");
@@ -1044,6 +1046,17 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 			 (long long)w->shape[trans_b ? 0 : 1], dmo_dtype_name(in->dtype),
 			 trans_a ? ",trans_a=1" : "");
 		goto spec;
+	}
+	if (in->rank == 3 && (!strcmp(op, "Conv") || !strcmp(op, "MaxPool") ||
+			      !strcmp(op, "AveragePool") || !strcmp(op, "ConvTranspose"))) {
+		/* 1-D: the 2-D op over one row, the same bytes
+		 * (onnx_window1d.c, formulas.md 3.11). */
+		if (dmo_window1d_view(n, in, out, w, &row))
+			return unsupported(o, layer, "a 1-D %s whose output or weights are not 3-D", op);
+		n = &row.node;
+		in = &row.in;
+		out = &row.out;
+		w = w != NULL ? &row.w : NULL;
 	}
 	if (!strcmp(op, "ConvTranspose")) {
 		if ((why = convt_spec(n, in, w, text, sizeof text)) != NULL)

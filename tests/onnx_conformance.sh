@@ -40,7 +40,9 @@ set -- "$data"/node/test_conv_* "$data"/node/test_maxpool_* "$data"/node/test_av
 	"$data"/pytorch-operator/test_operator_exp "$data"/pytorch-operator/test_operator_sqrt \
 	"$data"/pytorch-operator/test_operator_pow "$data"/pytorch-operator/test_operator_selu \
 	"$data"/pytorch-operator/test_operator_reduced_sum* "$data"/node/test_max_* "$data"/node/test_min_* \
-	"$data"/node/test_sum_*
+	"$data"/node/test_sum_* "$data"/pytorch-converted/test_Conv1d* \
+	"$data"/pytorch-converted/test_*Pool1d* "$data"/pytorch-converted/test_Conv3d* \
+	"$data"/pytorch-converted/test_*Pool3d*
 "$top_builddir/tests/onnx_conformance" "$@" >"$WORK/out" 2>&1
 status=$?
 cat "$WORK/out"
