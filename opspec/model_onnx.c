@@ -481,6 +481,39 @@ static int const_float(const struct onnx *o, const struct dmo_model_layer *layer
 	return 1;
 }
 
+/* A Pad's constant_value T (one constant element of f32, i8, u8, i16 or
+ * i32) into *V; 0 when it is not one. */
+static int pad_constant(const struct dmo_model_tensor *t, double *v)
+{
+	float f;
+	int32_t i32;
+	int16_t i16;
+
+	if (t->producer != DMO_MODEL_CONSTANT || t->data == NULL || t->elems != 1 || !t->known_dtype ||
+	    t->data_len != t->elem_size)
+		return 0;
+	switch (t->dtype) {
+	case DMO_F32:
+		memcpy(&f, t->data, 4);
+		*v = f;
+		return isfinite(f);
+	case DMO_I32:
+		memcpy(&i32, t->data, 4);
+		*v = i32;
+		return 1;
+	case DMO_I16:
+		memcpy(&i16, t->data, 2);
+		*v = i16;
+		return 1;
+	case DMO_I8:
+		*v = (int8_t)t->data[0];
+		return 1;
+	default:
+		*v = t->data[0];
+		return 1;
+	}
+}
+
 /* The pad or slice spec (OP) of IN's SHAPE with B and A elements added or
  * removed before and after along each of 4 axes, into TEXT. */
 static void box_spec(char *text, size_t len, const char *op, const char *shape, const int64_t *b,
@@ -532,24 +565,25 @@ static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 		const struct dmo_model_tensor *value = operand(m, layer, 2);
 		int64_t b[4] = { 0 }, a[4] = { 0 };
 		const Onnx__AttributeProto *v = dmo_onnx_attr(n, "value");
-		int zeros = 1;
+		static const char *const modes[] = { "constant", "reflect", "edge" };
+		int mode = dmo_onnx_attr(n, "mode") ? -1 : 0;
+		double border = 0;
 
-		if (!attr_string_is(n, "mode", "constant") && dmo_onnx_attr(n, "mode"))
-			return unsupported(o, layer, "a pad mode other than constant");
+		for (int k = 0; k < 3 && mode < 0; k++)
+			mode = attr_string_is(n, "mode", modes[k]) ? k : -1;
+		if (mode < 0)
+			return unsupported(o, layer, "a pad mode other than constant, reflect or edge");
 		if (o->opset < 11) {
 			pads.n_ints = dmo_onnx_attr_ints(n, "pads", pads.ints, 2 * (size_t)r, 0) ? -1
 												 : 2 * r;
-			zeros = v == NULL || v->f == 0;
+			border = v != NULL ? v->f : 0;
 		} else if (layer->operands[1] >= 0) {
 			value_of(o, layer->operands[1], &pads);
-			/* constant_value: absent, or an initializer of zeros. */
-			if (value && (value->producer != DMO_MODEL_CONSTANT || value->data == NULL))
-				zeros = 0;
-			for (size_t i = 0; value && zeros && i < value->data_len; i++)
-				zeros = value->data[i] == 0;
+			/* constant_value: absent, or a constant of one element. */
+			if (value && !pad_constant(value, &border))
+				return unsupported(o, layer, "a constant_value that is not one constant "
+						   "element of the input's type");
 		}
-		if (!zeros)
-			return unsupported(o, layer, "padding with a value other than zero");
 		if (r < 1 || r > 4 || pads.n_ints != 2 * r)
 			return unsupported(o, layer, "not a 1-D to 4-D input with constant pads");
 		for (int i = 0; i < r; i++) {
@@ -557,8 +591,19 @@ static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 			a[4 - r + i] = pads.ints[r + i];
 			if (b[4 - r + i] < 0 || a[4 - r + i] < 0)
 				return unsupported(o, layer, "negative pads (cropping)");
+			if (mode == 1 && (pads.ints[i] >= in->shape[i] || pads.ints[r + i] >= in->shape[i]))
+				return unsupported(o, layer, "reflect pads %lld and %lld along an axis of %lld "
+						   "(at most %lld mirror)", (long long)pads.ints[i],
+						   (long long)pads.ints[r + i], (long long)in->shape[i],
+						   (long long)in->shape[i] - 1);
 		}
 		box_spec(text, sizeof text, "pad", shape, b, a, dt);
+		/* reflect and edge run in ONNX Runtime's order (dk_pad_onnx);
+		 * the border's mode or value, written when not zeros. */
+		if (mode != 0)
+			snprintf(text + strlen(text), sizeof text - strlen(text), ",mode=%s", modes[mode]);
+		else if (border != 0)
+			snprintf(text + strlen(text), sizeof text - strlen(text), ",value=%.9g", border);
 	} else if (!strcmp(op, "Slice")) {
 		/* Constant starts, ends, axes and steps 1 (ONNX's clamping):
 		 * the elements before and after each axis's range removed. */
@@ -1109,21 +1154,30 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		if (dmo_onnx_attr_ints(n, "kernel_shape", k, 2, 0) || k[0] <= 0 ||
 		    dmo_onnx_attr_ints(n, "strides", s, 2, 1) || dmo_onnx_attr_ints(n, "dilations", d, 2, 1))
 			return unsupported(o, layer, "not a 2-D window");
-		if ((avg && (d[0] != 1 || d[1] != 1)) || dmo_onnx_attr_int(n, "storage_order", 0) != 0 ||
-		    layer->n_results != 1)
-			return unsupported(o, layer, "AveragePool dilation, storage_order or indices output");
+		int count_pad = avg && dmo_onnx_attr_int(n, "count_include_pad", 0) != 0;
+		char floor_pad[96];
+
+		if (dmo_onnx_attr_int(n, "storage_order", 0) != 0 || layer->n_results != 1)
+			return unsupported(o, layer, "storage_order or indices output");
 		if ((pad = window_pad(n, in, out, k, s, d, dmo_onnx_attr_int(n, "ceil_mode", 0) != 0,
 				      padbuf, sizeof padbuf, &why)) == NULL)
 			return unsupported(o, layer, "%s", why);
-		if (avg && dmo_onnx_attr_int(n, "count_include_pad", 0) != 0 && strcmp(pad, "valid") &&
-		    strcmp(pad, "0x0"))
-			return unsupported(o, layer, "count_include_pad (dmo's average divides by the taps inside the image)");
+		/* count_include_pad divides by the whole window, which lies
+		 * inside the padding unless ceil_mode added a window past it
+		 * (ONNX Runtime then divides by less). */
+		if (count_pad && strcmp(pad, window_pad(n, in, out, k, s, d, 0, floor_pad,
+							sizeof floor_pad, &why)))
+			return unsupported(o, layer, "count_include_pad with a ceil_mode window past the "
+					   "padding (its divisor is not the window)");
 		snprintf(text, sizeof text, "%s:in=%s,k=%lldx%lld,stride=%lldx%lld,pad=%s,dtype=%s,layout=nchw",
 			 avg ? "avgpool" : "maxpool", shape, (long long)k[0], (long long)k[1],
 			 (long long)s[0], (long long)s[1], pad, dmo_dtype_name(in->dtype));
-		if (d[0] != 1 || d[1] != 1) /* MaxPool's dilations (opset 10 on) */
+		/* MaxPool's dilations (opset 10 on), AveragePool's (19 on). */
+		if (d[0] != 1 || d[1] != 1)
 			snprintf(text + strlen(text), sizeof text - strlen(text), ",dil=%lldx%lld",
 				 (long long)d[0], (long long)d[1]);
+		if (count_pad && strcmp(pad, "valid") && strcmp(pad, "0x0"))
+			snprintf(text + strlen(text), sizeof text - strlen(text), ",count_pad=1");
 	}
 spec:
 	{

@@ -8,8 +8,11 @@
 #include "nearest.h"
 #include "opspec.h"
 
+#include <ctype.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -21,17 +24,20 @@
 enum key {
 	KEY_IN, KEY_K, KEY_STRIDE, KEY_DIL, KEY_PAD, KEY_MULT, KEY_OUT_C,
 	KEY_UNITS, KEY_DTYPE, KEY_OUT_DTYPE, KEY_BEFORE, KEY_AFTER, KEY_AT, KEY_PERM,
-	KEY_LAYOUT, KEY_SCALE, KEY_AXIS, KEY_GROUP, KEY_TRANS_A, KEY_OUT_PAD, KEY_COUNT
+	KEY_LAYOUT, KEY_SCALE, KEY_AXIS, KEY_GROUP, KEY_TRANS_A, KEY_OUT_PAD,
+	KEY_COUNT_PAD, KEY_MODE, KEY_VALUE, KEY_COUNT
 };
 
 #define BIT(k) (1u << (k))
 
 static const char *const key_names[KEY_COUNT] = {
 	"in", "k", "stride", "dil", "pad", "mult", "out_c", "units", "dtype", "out_dtype",
-	"before", "after", "at", "perm", "layout", "scale", "axis", "group", "trans_a", "out_pad"
+	"before", "after", "at", "perm", "layout", "scale", "axis", "group", "trans_a", "out_pad",
+	"count_pad", "mode", "value"
 };
 
 static const char *const layout_names[] = { "nhwc", "nchw" };
+static const char *const pad_mode_names[] = { "constant", "reflect", "edge" };
 
 /* Each key's value format, default and meaning, as `dmo ops` prints them;
  * the format is also what a bad value's message expects.  `in` is read
@@ -85,6 +91,14 @@ static const struct dmo_opspec_key key_info[KEY_COUNT] = {
 			  "transA)" },
 	[KEY_OUT_PAD] = { "out_pad", "AHxAW or A, integers >= 0, below the stride", "0",
 			  "convt: rows/columns added at the output's bottom/right (ONNX's output_padding)" },
+	[KEY_COUNT_PAD] = { "count_pad", "0 or 1", "0",
+			    "avgpool, layout=nchw: 1 divides by the whole window, padding included "
+			    "(ONNX's count_include_pad); 0 by the taps inside the image" },
+	[KEY_MODE] = { "mode", "constant, reflect or edge", "constant",
+		       "pad: the border holds value (constant), the input mirrored about its edge "
+		       "element (reflect) or its edge element repeated (edge), ONNX's Pad modes" },
+	[KEY_VALUE] = { "value", "a number (integer types: an integer of dtype's range)", "0",
+			"pad, mode=constant: the border's value" },
 };
 
 static const char *const fc_in_format = "NxK or K, positive integers";
@@ -98,7 +112,7 @@ static const char *const op_meanings[DMO_OP_COUNT] = {
 	"2-D convolution, NHWC, filters out_c x KH x KW x C",
 	"depthwise 2-D convolution: out_c = C x mult",
 	"max pooling over each window",
-	"average pooling over each window (taps inside the image)",
+	"average pooling over each window (taps inside the image; count_pad=1: the whole window)",
 	"fully connected: NxK times KxUNITS",
 	"the same elements, another shape (a copy)",
 	"softmax over C",
@@ -106,7 +120,7 @@ static const char *const op_meanings[DMO_OP_COUNT] = {
 	"the mean over H and W: output Nx1x1xC",
 	"float or integer to out_dtype (default f32 to i8)",
 	"i8, u8 or i32 to out_dtype (default i8 to f32)",
-	"zero padding by before/after elements along each axis",
+	"padding by before/after elements along each axis (zeros, value, reflect or edge)",
 	"one input of a concatenation along C, placed at channel `at` of out_c",
 	"the axes permuted by perm",
 	"tanh(x), element by element (f32)",
@@ -190,7 +204,7 @@ static const struct {
 	[DMO_OP_DWCONV2D] = { WINDOW_KEYS | BIT(KEY_DIL) | BIT(KEY_MULT),
 			      BIT(KEY_IN) | BIT(KEY_K) },
 	[DMO_OP_MAXPOOL] = { WINDOW_KEYS | BIT(KEY_DIL), BIT(KEY_IN) | BIT(KEY_K) },
-	[DMO_OP_AVGPOOL] = { WINDOW_KEYS, BIT(KEY_IN) | BIT(KEY_K) },
+	[DMO_OP_AVGPOOL] = { WINDOW_KEYS | BIT(KEY_DIL) | BIT(KEY_COUNT_PAD), BIT(KEY_IN) | BIT(KEY_K) },
 	[DMO_OP_FC] = { BIT(KEY_IN) | BIT(KEY_UNITS) | BIT(KEY_DTYPE) | BIT(KEY_TRANS_A),
 			BIT(KEY_IN) | BIT(KEY_UNITS) },
 	[DMO_OP_RESHAPE] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
@@ -199,7 +213,8 @@ static const struct {
 	[DMO_OP_MEAN] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_QUANTIZE] = { ELEMENTWISE_KEYS | BIT(KEY_OUT_DTYPE), BIT(KEY_IN) },
 	[DMO_OP_DEQUANTIZE] = { ELEMENTWISE_KEYS | BIT(KEY_OUT_DTYPE), BIT(KEY_IN) },
-	[DMO_OP_PAD] = { ELEMENTWISE_KEYS | BIT(KEY_BEFORE) | BIT(KEY_AFTER), BIT(KEY_IN) },
+	[DMO_OP_PAD] = { ELEMENTWISE_KEYS | BIT(KEY_BEFORE) | BIT(KEY_AFTER) | BIT(KEY_MODE) | BIT(KEY_VALUE),
+			 BIT(KEY_IN) },
 	[DMO_OP_CONCAT] = { ELEMENTWISE_KEYS | BIT(KEY_OUT_C) | BIT(KEY_AT),
 			    BIT(KEY_IN) | BIT(KEY_OUT_C) },
 	[DMO_OP_TRANSPOSE] = { ELEMENTWISE_KEYS | BIT(KEY_PERM), BIT(KEY_IN) | BIT(KEY_PERM) },
@@ -352,6 +367,20 @@ static int parse_uint(struct slice s, int *out, int allow_zero)
 	return 0;
 }
 
+/* Parse a finite decimal number (strtod's syntax) that fills the whole
+ * slice.  Returns 0 or -1. */
+static int parse_number(struct slice s, double *out)
+{
+	char text[64], *end;
+
+	if (s.n == 0 || s.n >= sizeof text)
+		return -1;
+	memcpy(text, s.p, s.n);
+	text[s.n] = '\0';
+	*out = strtod(text, &end);
+	return *end == '\0' && isfinite(*out) && !isspace((unsigned char)text[0]) ? 0 : -1;
+}
+
 /* Parse `AxBx...` with between MIN and MAX positive components. */
 static int parse_dims(struct slice s, int *dims, int min, int max, int *count,
 		      int allow_zero)
@@ -404,6 +433,8 @@ static int bad_value(char *err, size_t err_len, enum key key, struct slice v,
 		did_you_mean(hint, sizeof hint, v.p, v.n, pad_words, 2);
 	else if (key == KEY_LAYOUT)
 		did_you_mean(hint, sizeof hint, v.p, v.n, layout_names, 2);
+	else if (key == KEY_MODE)
+		did_you_mean(hint, sizeof hint, v.p, v.n, pad_mode_names, 3);
 	return dmo_errf(err, err_len, "bad value for '%s': '%.*s' (expected %s)%s",
 		    key_names[key], (int)v.n, v.p, expect, hint);
 }
@@ -543,6 +574,22 @@ static int parse_value(struct dmo_opspec *s, enum key key, struct slice v,
 		if (!rc && s->trans_a > 1)
 			rc = -1;
 		break;
+	case KEY_COUNT_PAD:
+		rc = parse_uint(v, &s->count_pad, 1);
+		if (!rc && s->count_pad > 1)
+			rc = -1;
+		break;
+	case KEY_MODE:
+		rc = -1;
+		for (int m = 0; m < 3 && rc; m++)
+			if (slice_is(v, pad_mode_names[m])) {
+				s->pad_mode = (enum dmo_pad_mode)m;
+				rc = 0;
+			}
+		break;
+	case KEY_VALUE:
+		rc = parse_number(v, &s->pad_value);
+		break;
 	case KEY_COUNT:
 		break;
 	}
@@ -669,6 +716,29 @@ static int resolve_layout(struct dmo_opspec *s, char *err, size_t err_len)
 	return 0;
 }
 
+/* pad's border: a value of dtype's range in constant mode only; reflect
+ * mirrors about the edge element, so it adds fewer elements than the
+ * axis has beyond it (ONNX's rule). */
+static int resolve_pad_border(const struct dmo_opspec *s, char *err, size_t err_len)
+{
+	static const double lowest[DMO_DTYPE_COUNT] = { 0, -128, -32768, -2147483648.0, 0 };
+	static const double highest[DMO_DTYPE_COUNT] = { 0, 127, 32767, 2147483647.0, 255 };
+	const int in[4] = { s->batch, s->in_h, s->in_w, s->in_c };
+
+	if (s->pad_value != 0 && s->pad_mode != DMO_PAD_CONSTANT)
+		return dmo_errf(err, err_len, "key 'value' needs mode=constant");
+	if (s->dtype != DMO_F32 && (s->pad_value != floor(s->pad_value) ||
+				    s->pad_value < lowest[s->dtype] || s->pad_value > highest[s->dtype]))
+		return dmo_errf(err, err_len, "bad value for 'value': %g is not a %s value",
+			    s->pad_value, dmo_dtype_name(s->dtype));
+	for (int i = 0; s->pad_mode == DMO_PAD_REFLECT && i < 4; i++)
+		if (s->before[i] >= in[i] || s->after[i] >= in[i])
+			return dmo_errf(err, err_len, "mode=reflect adds %d and %d elements along axis %d "
+				    "of 'in', whose %d elements mirror at most %d on each side",
+				    s->before[i], s->after[i], i, in[i], in[i] - 1);
+	return 0;
+}
+
 static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 {
 	s->out_n = s->batch;
@@ -683,6 +753,9 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 		s->out_c = s->in_c;
 	} else switch (s->op) {
 	case DMO_OP_PAD:
+		if (resolve_pad_border(s, err, err_len))
+			return -1;
+		/* fall through */
 	case DMO_OP_CONCAT:
 	case DMO_OP_TRANSPOSE:
 	case DMO_OP_SLICE:
@@ -737,10 +810,13 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 				    s->pad_top, s->pad_left, s->pad_bottom, s->pad_right,
 				    (int64_t)(s->k_h - 1) * s->dil_h + 1,
 				    (int64_t)(s->k_w - 1) * s->dil_w + 1);
-		if (s->op == DMO_OP_MAXPOOL && (s->dil_h > 1 || s->dil_w > 1) &&
+		if ((s->op == DMO_OP_MAXPOOL || s->op == DMO_OP_AVGPOOL) && (s->dil_h > 1 || s->dil_w > 1) &&
 		    s->layout != DMO_LAYOUT_NCHW)
-			return dmo_errf(err, err_len, "key 'dil' of maxpool needs layout=nchw (the dilated "
-				    "pool is NCHW, ONNX's MaxPool)");
+			return dmo_errf(err, err_len, "key 'dil' of %s needs layout=nchw (the dilated "
+				    "pools are NCHW, ONNX's MaxPool and AveragePool)", dmo_op_name(s->op));
+		if (s->count_pad && s->layout != DMO_LAYOUT_NCHW)
+			return dmo_errf(err, err_len, "key 'count_pad' needs layout=nchw (ONNX's "
+				    "count_include_pad, the NCHW average)");
 		if (s->group > 1 && s->layout != DMO_LAYOUT_NCHW)
 			return dmo_errf(err, err_len, "key 'group' needs layout=nchw (the grouped kernel is NCHW)");
 		if (s->in_c % s->group || s->out_c % s->group)
@@ -979,11 +1055,19 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 	if (s->op == DMO_OP_MATMUL)
 		return snprintf(buf, len, "matmul:in=%dx%dx%dx%d,units=%d,dtype=%s", s->batch,
 				s->in_h, s->in_w, s->in_c, s->out_c, dmo_dtype_name(s->dtype));
-	if (s->op == DMO_OP_PAD || s->op == DMO_OP_SLICE)
-		return snprintf(buf, len, "%s:in=%dx%dx%dx%d,before=%dx%dx%dx%d,after=%dx%dx%dx%d,dtype=%s",
+	if (s->op == DMO_OP_PAD || s->op == DMO_OP_SLICE) {
+		char border[48] = "";
+
+		/* mode and value are written when not constant zeros. */
+		if (s->pad_mode != DMO_PAD_CONSTANT)
+			snprintf(border, sizeof border, ",mode=%s", pad_mode_names[s->pad_mode]);
+		else if (s->pad_value != 0)
+			snprintf(border, sizeof border, ",value=%.9g", s->pad_value);
+		return snprintf(buf, len, "%s:in=%dx%dx%dx%d,before=%dx%dx%dx%d,after=%dx%dx%dx%d,dtype=%s%s",
 				dmo_op_name(s->op), s->batch, s->in_h, s->in_w, s->in_c, s->before[0],
 				s->before[1], s->before[2], s->before[3], s->after[0],
-				s->after[1], s->after[2], s->after[3], dmo_dtype_name(s->dtype));
+				s->after[1], s->after[2], s->after[3], dmo_dtype_name(s->dtype), border);
+	}
 	if (s->op == DMO_OP_CONCAT)
 		return snprintf(buf, len, "concat:in=%dx%dx%dx%d,out_c=%d,at=%d,dtype=%s",
 				s->batch, s->in_h, s->in_w, s->in_c, s->out_c, s->before[3],
@@ -1017,8 +1101,10 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 	else if (s->op == DMO_OP_DWCONV2D)
 		snprintf(extra, sizeof extra, ",dil=%dx%d,mult=%d", s->dil_h,
 			 s->dil_w, s->mult);
-	else if (s->op == DMO_OP_MAXPOOL && (s->dil_h > 1 || s->dil_w > 1))
+	else if ((s->op == DMO_OP_MAXPOOL || s->op == DMO_OP_AVGPOOL) && (s->dil_h > 1 || s->dil_w > 1))
 		snprintf(extra, sizeof extra, ",dil=%dx%d", s->dil_h, s->dil_w);
+	if (s->count_pad) /* written when set */
+		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ",count_pad=1");
 	/* layout is written when it is not the default, so that every NHWC
 	 * spec keeps the text it always had. */
 	return snprintf(buf, len,

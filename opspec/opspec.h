@@ -89,6 +89,9 @@ enum dmo_pad { DMO_PAD_SAME, DMO_PAD_VALID, DMO_PAD_EXPLICIT };
  * spec's sizes mean the same in both. */
 enum dmo_layout { DMO_LAYOUT_NHWC, DMO_LAYOUT_NCHW };
 
+/* ONNX's Pad modes (the pad op's `mode`). */
+enum dmo_pad_mode { DMO_PAD_CONSTANT, DMO_PAD_REFLECT, DMO_PAD_EDGE };
+
 /* A parsed and resolved op.  Shapes are NHWC (as sizes: LAYOUT says the
  * buffers' memory order); an fc input NxK is stored as
  * batch=N, in_h=in_w=1, in_c=K, and its output as batch=N, out_h=out_w=1,
@@ -134,6 +137,14 @@ struct dmo_opspec {
 	/* convt: ONNX's output_padding (rows/columns added at the bottom/
 	 * right, below the stride). */
 	int out_pad_h, out_pad_w;
+	/* avgpool, layout=nchw: 1 when the mean divides by the whole window,
+	 * padding included (ONNX's count_include_pad). */
+	int count_pad;
+	/* pad: what the border holds (ONNX's Pad mode): VALUE (constant), the
+	 * input mirrored about its edge element (reflect) or its edge element
+	 * repeated (edge). */
+	enum dmo_pad_mode pad_mode;
+	double pad_value;
 };
 
 /* Parse TEXT.  On success fill *SPEC and return 0.  On failure return -1 and

@@ -307,6 +307,7 @@ static int run_windowed(struct ctx *c)
 		if (od[0] != id[0])
 			return fail(c, "batch changes");
 		c->p.groups = s->op == DMO_NET_CONV2D && s->nchw && s->groups > 1 ? s->groups : 1;
+		c->p.count_pad = s->op == DMO_NET_AVGPOOL && s->nchw && s->count_pad;
 		if (s->op == DMO_NET_CONV2D &&
 		    (fd[0] != c->p.out_c || (int64_t)fd[FC_] * c->p.groups != c->p.in_c ||
 		     c->p.out_c % c->p.groups))
@@ -727,12 +728,17 @@ static int run_layout(struct ctx *c)
 				return fail(c, "paddings do not give the output shape");
 		}
 		/* TFLite pads a quantised tensor with its zero point (real 0);
-		 * ONNX's Pad (pads_given, a zero constant_value) with the
-		 * stored value 0 whatever the tensor's quantisation. */
+		 * ONNX's Pad (pads_given) with its constant_value as stored,
+		 * whatever the tensor's quantisation. */
 		unsigned char value[4] = { 0 };
-		int32_t zero = s->pads_given ? 0 : zero_of(out);
-		memcpy(value, &zero, elem <= 4 ? elem : 4);
-		if (c->arena)
+		int32_t zero = s->pads_given ? (int32_t)s->pad_value : zero_of(out);
+		float f = (float)s->pad_value;
+		memcpy(value, in->dtype == DMO_NET_F32 ? (const void *)&f : (const void *)&zero,
+		       elem <= 4 ? elem : 4);
+		if (c->arena && s->pad_mode != DK_PAD_CONSTANT)
+			rc = dk_pad_onnx(&shape, before, after, (enum dk_pad_mode)s->pad_mode, elem, value,
+					 at(c, in), at(c, out), NULL);
+		else if (c->arena)
 			rc = dk_pad(&shape, before, after, elem, value, at(c, in), at(c, out), NULL);
 		break;
 	}

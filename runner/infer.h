@@ -160,6 +160,12 @@ struct dmo_net_step {
 	/* fc: the input is stored transposed (ONNX's Gemm transA), K rows of
 	 * the batch. */
 	int trans_a;
+	/* NCHW avgpool: divide by the whole window (ONNX's count_include_pad). */
+	int count_pad;
+	/* ONNX's Pad (pads_given): its mode (dk_pad_mode; reflect and edge run
+	 * dk_pad_onnx, ONNX Runtime's order) and constant value. */
+	int pad_mode;
+	double pad_value;
 };
 
 struct dmo_net {

@@ -479,6 +479,8 @@ static int onnx_options(const struct dmo_model *model, size_t i, struct dmo_net 
 		}
 		s->n_inputs = 1;
 		s->pads_given = s->op == DMO_NET_PAD;
+		s->pad_mode = l->op.pad_mode;
+		s->pad_value = l->op.pad_value;
 		for (int d = 0; d < rank; d++) {
 			s->pad_before[d] = l->op.before[4 - rank + d];
 			s->pad_after[d] = l->op.after[4 - rank + d];
@@ -614,6 +616,7 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net,
 		s->mult = l->op.mult;
 		s->groups = l->op.group;
 		s->trans_a = l->op.trans_a;
+		s->count_pad = l->op.count_pad;
 		if (l->op.pad == DMO_PAD_EXPLICIT && model->format != DMO_FORMAT_ONNX) {
 			/* TFLite has SAME and VALID only: a file that says
 			 * otherwise is not what its reader resolved. */

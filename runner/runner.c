@@ -259,6 +259,7 @@ struct dmo_op_run *dmo_op_prepare(const struct dmo_opspec *spec, char *err,
 		.dil_h = spec->dil_h, .dil_w = spec->dil_w,
 		.pad_top = spec->pad_top, .pad_left = spec->pad_left, .mult = spec->mult,
 		.beta = 1.0f, .groups = spec->group, .trans_a = spec->trans_a,
+		.count_pad = spec->count_pad,
 	};
 	make_quant(r, &state);
 	switch (spec->op) {
@@ -319,7 +320,9 @@ struct dmo_op_run *dmo_op_prepare(const struct dmo_opspec *spec, char *err,
 		break;
 	}
 	case DMO_OP_PAD:
-		r->pad_value = spec->dtype == DMO_I8 ? r->params.q.out_zero : 0;
+		/* A value the spec gives; else the i8 zero point. */
+		r->pad_value = spec->pad_value != 0 ? (int64_t)spec->pad_value
+			       : spec->dtype == DMO_I8 ? r->params.q.out_zero : 0;
 		break;
 	default:
 		break;
@@ -369,11 +372,19 @@ static int call_layout(const struct dmo_op_run *r, const void *in, const void *i
 		int32_t v32 = (int32_t)r->pad_value;
 		int8_t v8 = (int8_t)r->pad_value;
 
+		int16_t v16 = (int16_t)r->pad_value;
+		float f = (float)s->pad_value;
+
 		memset(value, 0, sizeof value);
 		if (es == 1)
 			memcpy(value, &v8, 1);
-		else if (es == 4 && s->dtype != DMO_F32)
-			memcpy(value, &v32, 4);
+		else if (es == 2)
+			memcpy(value, &v16, 2);
+		else if (es == 4)
+			memcpy(value, s->dtype == DMO_F32 ? (const void *)&f : (const void *)&v32, 4);
+		if (s->pad_mode != DMO_PAD_CONSTANT) /* ONNX Runtime's order */
+			return dk_pad_onnx(&shape, s->before, s->after, (enum dk_pad_mode)s->pad_mode, es,
+					   value, in, out, t);
 		return dk_pad(&shape, s->before, s->after, es, value, in, out, t);
 	}
 	case DMO_OP_TRANSPOSE:

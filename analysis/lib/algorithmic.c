@@ -165,7 +165,9 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 			g->before[i] = s->op == DMO_OP_TRANSPOSE ? 0
 				       : s->op == DMO_OP_SLICE ? -s->before[i] : s->before[i];
 			g->perm[i] = s->perm[i];
+			g->after[i] = s->after[i];
 		}
+		g->pad_onnx = s->op == DMO_OP_PAD && s->pad_mode != DMO_PAD_CONSTANT;
 		break;
 	default:
 		if (dmo_op_onnx_unary(s->op) >= 0) {
@@ -345,6 +347,57 @@ INLINE void walk_gather(const struct dmo_geom *g, visit_fn visit, void *ctx)
 	}
 }
 
+/* The border of one axis in ONNX Runtime's order (dk_pad_onnx): B
+ * slices of PITCH output elements before the block [LO, HI), then A
+ * after it; a border element reads no input (it copies output). */
+INLINE void visit_border(visit_fn visit, void *ctx, uint64_t lo, uint64_t hi, uint64_t b,
+			 uint64_t a, uint64_t pitch)
+{
+	const struct tap_box none = { .nc = 1, .sc = 1 };
+
+	for (uint64_t j = 0; j < b + a; j++) {
+		uint64_t to = j < b ? lo - (b - j) * pitch : hi + (j - b) * pitch;
+		for (uint64_t e = 0; e < pitch; e++)
+			visit(ctx, to + e, &none, 1);
+	}
+}
+
+/* GATHER of a reflect or edge pad (dk_pad_onnx, ONNX Runtime's PadImpl):
+ * each input row copied in input order to its output place, then its
+ * border, then the border of each outer axis whose block it completes. */
+INLINE void walk_pad_onnx(const struct dmo_geom *g, visit_fn visit, void *ctx)
+{
+	const int in[4] = { g->batch, g->in_h, g->in_w, g->in_c };
+	const uint64_t od[4] = { (uint64_t)g->out_batch, (uint64_t)g->out_h, (uint64_t)g->out_w,
+				 (uint64_t)g->out_c };
+	const uint64_t pitch[4] = { od[1] * od[2] * od[3], od[2] * od[3], od[3], 1 };
+	struct tap_box box = { .ny = 1, .nx = 1, .nc = 1, .sc = 1 };
+	const uint64_t rows = (uint64_t)in[0] * in[1] * in[2], row = (uint64_t)in[3];
+	uint64_t at = 0;
+	int count[3] = { 0 };
+
+	for (int i = 0; i < 4; i++)
+		at += (uint64_t)g->before[i] * pitch[i];
+	for (uint64_t r = 0; r < rows; r++) {
+		uint64_t start = at, skip = (uint64_t)g->before[3];
+		for (uint64_t e = 0; e < row; e++) {
+			box.base = r * row + e;
+			visit(ctx, at + e, &box, 1);
+		}
+		at += row;
+		visit_border(visit, ctx, start, at, (uint64_t)g->before[3], (uint64_t)g->after[3], 1);
+		at += (uint64_t)g->after[3];
+		for (int k = 2; k >= 0 && ++count[k] == in[k]; k--) {
+			count[k] = 0;
+			visit_border(visit, ctx, at - pitch[k] * (uint64_t)in[k], at, (uint64_t)g->before[k],
+				     (uint64_t)g->after[k], pitch[k]);
+			at += (uint64_t)g->after[k] * pitch[k];
+			skip += (uint64_t)g->before[k] * pitch[k];
+		}
+		at += skip;
+	}
+}
+
 /* NEAREST (dk_resize_nearest over NCHW): the output in flat order, each
  * element reading the one input element it copies. */
 INLINE void walk_nearest(const struct dmo_geom *g, visit_fn visit, void *ctx)
@@ -428,7 +481,10 @@ INLINE void walk(const struct dmo_geom *g, visit_fn visit, void *ctx)
 		walk_rows(g, visit, ctx);
 		break;
 	case DMO_GEOM_GATHER:
-		walk_gather(g, visit, ctx);
+		if (g->pad_onnx)
+			walk_pad_onnx(g, visit, ctx);
+		else
+			walk_gather(g, visit, ctx);
 		break;
 	case DMO_GEOM_NEAREST:
 		walk_nearest(g, visit, ctx);

@@ -65,6 +65,10 @@ struct dmo_geom {
 				 * reading column b */
 	int matmul;             /* CONV: matmul's rows (batch) of in_c, exact
 				 * closed form of formulas.md 4.11 */
+	int after[4];           /* GATHER, pad in ONNX Runtime's order */
+	int pad_onnx;           /* GATHER: pad's reflect or edge mode, written
+				 * in ONNX Runtime's order (dk_pad_onnx,
+				 * formulas.md 4.14) */
 };
 
 /* Fill *G from a parsed spec.  Returns 0, or -1 (errno EINVAL) when the spec

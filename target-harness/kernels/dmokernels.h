@@ -133,6 +133,9 @@ struct dk_params {
 	/* fc: non-zero when the input is stored transposed, K rows of batch
 	 * (ONNX's Gemm transA): output row b reads in[d * batch + b]. */
 	int trans_a;
+	/* NCHW avgpool: non-zero divides by k_h x k_w, padding included
+	 * (ONNX's count_include_pad), instead of by the in-image taps. */
+	int count_pad;
 };
 
 /* The share of one thread.  Contiguous (interleave == 0): thread INDEX owns
@@ -422,6 +425,18 @@ int dk_reshape(const void *in, void *out, size_t bytes, const struct dk_thread *
 int dk_pad(const struct dk_shape *in_shape, const int *before, const int *after,
 	   size_t elem, const void *pad_value, const void *in, void *out,
 	   const struct dk_thread *t);
+/* ONNX's Pad modes for dk_pad_onnx. */
+enum dk_pad_mode { DK_PAD_CONSTANT, DK_PAD_REFLECT, DK_PAD_EDGE };
+/* ONNX's Pad in ONNX Runtime's order (PadImpl): each innermost row of the
+ * input copied to its place, then that row's border, and when an outer
+ * axis's block is complete, that axis's border before and after the
+ * block, the border elements copied from the output already written
+ * (reflect: mirrored about the edge element; edge: the edge element) or
+ * set to PAD_VALUE (constant).  Reflect needs before and after below
+ * dims.  One thread only (T NULL or one thread). */
+int dk_pad_onnx(const struct dk_shape *in_shape, const int *before, const int *after,
+		enum dk_pad_mode mode, size_t elem, const void *pad_value, const void *in,
+		void *out, const struct dk_thread *t);
 /* ONNX's Slice with steps 1: out has SIZE[i] elements along axis i,
  * output coordinate o copying input coordinate o + START[i] (start >= 0,
  * start + size <= dims), in flat output order as ONNX Runtime's CPU

@@ -138,6 +138,73 @@ int dk_pad(const struct dk_shape *in_shape, const int *before, const int *after,
 	return gather_walk(in_shape, out_dims, before, pad_source, elem, pad_value, in, out, t);
 }
 
+/* The border of one axis around the block [LO, HI) of OUT already
+ * written (elements; PITCH elements a slice of the axis): B slices before
+ * it, then A after it, each slice in increasing order (ONNX Runtime's
+ * PadAxis and PadAxisConstant). */
+static void pad_border(unsigned char *out, size_t elem, size_t lo, size_t hi, size_t b, size_t a,
+		       size_t pitch, enum dk_pad_mode mode, const void *value)
+{
+	for (size_t j = 0; j < b + a; j++) {
+		size_t to = j < b ? lo - (b - j) * pitch : hi + (j - b) * pitch;
+		/* The slice copied: mirrored about the edge slice (reflect),
+		 * the edge slice (edge). */
+		size_t from = mode == DK_PAD_REFLECT ? (j < b ? lo + (b - j) * pitch
+							      : hi - (j - b + 2) * pitch)
+			      : j < b ? lo : hi - pitch;
+
+		for (size_t e = 0; e < pitch; e++)
+			copy_elem(out + (to + e) * elem,
+				  mode == DK_PAD_CONSTANT ? value : out + (from + e) * elem, elem);
+	}
+}
+
+int dk_pad_onnx(const struct dk_shape *in_shape, const int *before, const int *after,
+		enum dk_pad_mode mode, size_t elem, const void *pad_value, const void *in,
+		void *out, const struct dk_thread *t)
+{
+	const int rank = in_shape->rank;
+	int od[DK_MAX_DIMS], count[DK_MAX_DIMS] = { 0 };
+	size_t pitch[DK_MAX_DIMS], at = 0, rows, row;
+
+	if (!shape_ok(in_shape) || !before || !after || !elem || !pad_value || !in || !out ||
+	    (t && t->count > 1) || (unsigned)mode > DK_PAD_EDGE)
+		return -1;
+	for (int i = 0; i < rank; i++) {
+		if (before[i] < 0 || after[i] < 0 ||
+		    (mode == DK_PAD_REFLECT && (before[i] >= in_shape->dims[i] || after[i] >= in_shape->dims[i])))
+			return -1;
+		od[i] = in_shape->dims[i] + before[i] + after[i];
+	}
+	strides_of(od, rank, pitch);
+	row = (size_t)in_shape->dims[rank - 1];
+	rows = shape_elems(in_shape->dims, rank - 1);
+	for (int i = 0; i < rank; i++) /* every axis's leading border */
+		at += (size_t)before[i] * pitch[i];
+	const unsigned char *src = in;
+	unsigned char *dst = out;
+	for (size_t r = 0; r < rows; r++) {
+		size_t start = at, skip = (size_t)before[rank - 1];
+
+		for (size_t e = 0; e < row; e++)
+			copy_elem(dst + (at + e) * elem, src + (r * row + e) * elem, elem);
+		at += row;
+		pad_border(dst, elem, start, at, (size_t)before[rank - 1], (size_t)after[rank - 1], 1, mode,
+			   pad_value);
+		at += (size_t)after[rank - 1];
+		/* Each outer axis whose block this row completes. */
+		for (int k = rank - 2; k >= 0 && ++count[k] == in_shape->dims[k]; k--) {
+			count[k] = 0;
+			pad_border(dst, elem, at - pitch[k] * (size_t)in_shape->dims[k], at,
+				   (size_t)before[k], (size_t)after[k], pitch[k], mode, pad_value);
+			at += (size_t)after[k] * pitch[k];
+			skip += (size_t)before[k] * pitch[k];
+		}
+		at += skip;
+	}
+	return 0;
+}
+
 /* slice: PARAM is the start; output coordinate o copies input o + start. */
 static int slice_source(const struct gather *g, const int *coord, size_t *offset)
 {
