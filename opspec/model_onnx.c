@@ -357,7 +357,7 @@ static const char *convt_spec(const Onnx__NodeProto *n, const struct dmo_model_t
 	char shape[96];
 
 	if (in->rank != 4 || in->dtype != DMO_F32)
-		return "not a 2-D float32 ConvTranspose (dmo's convt is NCHW f32)";
+		return "not a 1-D or 2-D float32 ConvTranspose (dmo's convt is NCHW f32)";
 	if (w == NULL || w->rank != 4 || w->shape[0] != in->shape[1])
 		return "weights are not C x M/group x KH x KW";
 	if (group < 1 || in->shape[1] % group)
@@ -1111,7 +1111,7 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	if (!conv && strcmp(op, "MaxPool") && strcmp(op, "AveragePool"))
 		return unsupported(o, layer, "op %s has no dmo model", op);
 	if (in->rank != 4)
-		return unsupported(o, layer, "%d-D input (dmo's %s is 2-D over NCHW)",
+		return unsupported(o, layer, "%d-D input (dmo's %s is 1-D or 2-D: N x C x L or NCHW)",
 				   in->rank, op);
 	nhwc(in, shape, sizeof shape);
 	if (conv) {

@@ -10,7 +10,7 @@
 
 #include <ctype.h>
 #include <inttypes.h>
-#include <math.h>
+#include <math.h> /* isfinite, a macro */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -727,8 +727,9 @@ static int resolve_pad_border(const struct dmo_opspec *s, char *err, size_t err_
 
 	if (s->pad_value != 0 && s->pad_mode != DMO_PAD_CONSTANT)
 		return dmo_errf(err, err_len, "key 'value' needs mode=constant");
-	if (s->dtype != DMO_F32 && (s->pad_value != floor(s->pad_value) ||
-				    s->pad_value < lowest[s->dtype] || s->pad_value > highest[s->dtype]))
+	/* In range first, so the cast is defined (libc only: no floor). */
+	if (s->dtype != DMO_F32 && (s->pad_value < lowest[s->dtype] || s->pad_value > highest[s->dtype] ||
+				    s->pad_value != (double)(int64_t)s->pad_value))
 		return dmo_errf(err, err_len, "bad value for 'value': %g is not a %s value",
 			    s->pad_value, dmo_dtype_name(s->dtype));
 	for (int i = 0; s->pad_mode == DMO_PAD_REFLECT && i < 4; i++)
