@@ -605,11 +605,13 @@ static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 		else if (border != 0)
 			snprintf(text + strlen(text), sizeof text - strlen(text), ",value=%.9g", border);
 	} else if (!strcmp(op, "Slice")) {
-		/* Constant starts, ends, axes and steps 1 (ONNX's clamping):
-		 * the elements before and after each axis's range removed. */
+		/* Constant starts, ends, axes and steps (ONNX's clamping): the
+		 * box from the first to the last element read kept, the
+		 * elements before and after it removed, and the steps. */
 		struct dmo_onnx_value v, lists[4];
 		int64_t start[DMO_MODEL_MAX_RANK], step[DMO_MODEL_MAX_RANK], keep[DMO_MODEL_MAX_RANK];
-		int64_t b[4] = { 0 }, a[4] = { 0 };
+		int64_t b[4] = { 0 }, a[4] = { 0 }, steps[4] = { 1, 1, 1, 1 };
+		int stepped = 0;
 		char why[128];
 
 		value_of(o, layer->operands[0], &v);
@@ -627,14 +629,23 @@ static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 		if (dmo_onnx_slice_axes(n, o->opset, &v, lists, 4, start, step, keep, why, sizeof why))
 			return unsupported(o, layer, "%s", why);
 		for (int i = 0; i < r; i++) {
-			if (step[i] != 1)
-				return unsupported(o, layer, "steps other than 1 (dmo's slice copies a box)");
+			/* The last element read, below the first for a step < 0. */
+			int64_t last = start[i] + (keep[i] - 1) * step[i];
+
 			if (keep[i] < 1)
 				return unsupported(o, layer, "an empty slice");
-			b[4 - r + i] = start[i];
-			a[4 - r + i] = in->shape[i] - start[i] - keep[i];
+			if (step[i] > INT32_MAX || step[i] < -INT32_MAX)
+				return unsupported(o, layer, "a step of %lld", (long long)step[i]);
+			steps[4 - r + i] = step[i];
+			b[4 - r + i] = step[i] > 0 ? start[i] : last;
+			a[4 - r + i] = in->shape[i] - 1 - (step[i] > 0 ? last : start[i]);
+			stepped |= step[i] != 1;
 		}
 		box_spec(text, sizeof text, "slice", shape, b, a, dt);
+		if (stepped)
+			snprintf(text + strlen(text), sizeof text - strlen(text), ",step=%lldx%lldx%lldx%lld",
+				 (long long)steps[0], (long long)steps[1], (long long)steps[2],
+				 (long long)steps[3]);
 	} else if (!strcmp(op, "Gather")) {
 		/* A constant scalar index, or 1-D consecutive ascending ones,
 		 * along one axis picks a box: a slice (its output drops or

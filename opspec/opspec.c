@@ -25,7 +25,7 @@ enum key {
 	KEY_IN, KEY_K, KEY_STRIDE, KEY_DIL, KEY_PAD, KEY_MULT, KEY_OUT_C,
 	KEY_UNITS, KEY_DTYPE, KEY_OUT_DTYPE, KEY_BEFORE, KEY_AFTER, KEY_AT, KEY_PERM,
 	KEY_LAYOUT, KEY_SCALE, KEY_AXIS, KEY_GROUP, KEY_TRANS_A, KEY_OUT_PAD,
-	KEY_COUNT_PAD, KEY_MODE, KEY_VALUE, KEY_COUNT
+	KEY_COUNT_PAD, KEY_MODE, KEY_VALUE, KEY_STEP, KEY_COUNT
 };
 
 #define BIT(k) (1u << (k))
@@ -33,7 +33,7 @@ enum key {
 static const char *const key_names[KEY_COUNT] = {
 	"in", "k", "stride", "dil", "pad", "mult", "out_c", "units", "dtype", "out_dtype",
 	"before", "after", "at", "perm", "layout", "scale", "axis", "group", "trans_a", "out_pad",
-	"count_pad", "mode", "value"
+	"count_pad", "mode", "value", "step"
 };
 
 static const char *const layout_names[] = { "nhwc", "nchw" };
@@ -99,6 +99,9 @@ static const struct dmo_opspec_key key_info[KEY_COUNT] = {
 		       "element (reflect) or its edge element repeated (edge), ONNX's Pad modes" },
 	[KEY_VALUE] = { "value", "a number (integer types: an integer of dtype's range)", "0",
 			"pad, mode=constant: the border's value" },
+	[KEY_STEP] = { "step", "HxW, HxWxC or NxHxWxC, non-zero integers", "1",
+		       "slice: every step-th element of the kept box along each axis, from its "
+		       "first (step > 0) or backward from its last (step < 0), ONNX's Slice steps" },
 };
 
 static const char *const fc_in_format = "NxK or K, positive integers";
@@ -249,7 +252,7 @@ static const struct {
 	[DMO_OP_REDUCESUM] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_MAX] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_MIN] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
-	[DMO_OP_SLICE] = { ELEMENTWISE_KEYS | BIT(KEY_BEFORE) | BIT(KEY_AFTER), BIT(KEY_IN) },
+	[DMO_OP_SLICE] = { ELEMENTWISE_KEYS | BIT(KEY_BEFORE) | BIT(KEY_AFTER) | BIT(KEY_STEP), BIT(KEY_IN) },
 	[DMO_OP_MATMUL] = { ELEMENTWISE_KEYS | BIT(KEY_UNITS), BIT(KEY_IN) | BIT(KEY_UNITS) },
 };
 
@@ -400,6 +403,32 @@ static int parse_dims(struct slice s, int *dims, int min, int max, int *count,
 		start = i + 1;
 	}
 	if (n < min)
+		return -1;
+	*count = n;
+	return 0;
+}
+
+/* Parse slice's steps `AxB...`: 2 to 4 non-zero integers, each maybe
+ * negative. */
+static int parse_steps(struct slice s, int *dims, int *count)
+{
+	int n = 0;
+	size_t start = 0;
+
+	for (size_t i = 0; i <= s.n; i++) {
+		if (i < s.n && s.p[i] != 'x')
+			continue;
+		int negative = i > start && s.p[start] == '-';
+		if (n == 4)
+			return -1;
+		int rc = parse_uint((struct slice){ s.p + start + negative, i - start - negative },
+				    &dims[n], 0);
+		if (rc)
+			return rc;
+		dims[n++] *= negative ? -1 : 1;
+		start = i + 1;
+	}
+	if (n < 2)
 		return -1;
 	*count = n;
 	return 0;
@@ -590,6 +619,12 @@ static int parse_value(struct dmo_opspec *s, enum key key, struct slice v,
 	case KEY_VALUE:
 		rc = parse_number(v, &s->pad_value);
 		break;
+	case KEY_STEP:
+		rc = parse_steps(v, d, &n);
+		if (!rc)
+			for (int i = 0; i < 4; i++) /* the axes not given: 1 */
+				s->step[i] = i < 4 - n ? 1 : d[i - (4 - n)];
+		break;
 	case KEY_COUNT:
 		break;
 	}
@@ -691,8 +726,9 @@ static int resolve_layout(struct dmo_opspec *s, char *err, size_t err_len)
 	for (int i = 0; i < 4; i++) {
 		if (s->op == DMO_OP_TRANSPOSE)
 			out[i] = in[s->perm[i]];
-		else if (s->op == DMO_OP_SLICE)
-			out[i] = (int64_t)in[i] - s->before[i] - s->after[i];
+		else if (s->op == DMO_OP_SLICE) /* the box's every |step|-th */
+			out[i] = ((int64_t)in[i] - s->before[i] - s->after[i] + abs(s->step[i]) - 1) /
+				 abs(s->step[i]);
 		else
 			out[i] = (int64_t)in[i] + s->before[i] + s->after[i];
 		if (out[i] < 1)
@@ -927,7 +963,7 @@ int dmo_opspec_parse(const char *text, struct dmo_opspec *spec, char *err,
 	struct dmo_opspec s = {
 		.k_h = 1, .k_w = 1, .stride_h = 1, .stride_w = 1,
 		.dil_h = 1, .dil_w = 1, .pad = DMO_PAD_VALID, .mult = 1,
-		.scale_h = 1, .scale_w = 1, .axis = 3, .group = 1,
+		.scale_h = 1, .scale_w = 1, .axis = 3, .group = 1, .step = { 1, 1, 1, 1 },
 		.dtype = DMO_F32, .out_dtype = DMO_I8,
 	};
 	unsigned seen = 0;
@@ -1059,11 +1095,15 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 	if (s->op == DMO_OP_PAD || s->op == DMO_OP_SLICE) {
 		char border[48] = "";
 
-		/* mode and value are written when not constant zeros. */
+		/* mode and value are written when not constant zeros, step
+		 * when not 1. */
 		if (s->pad_mode != DMO_PAD_CONSTANT)
 			snprintf(border, sizeof border, ",mode=%s", pad_mode_names[s->pad_mode]);
 		else if (s->pad_value != 0)
 			snprintf(border, sizeof border, ",value=%.9g", s->pad_value);
+		else if (s->step[0] != 1 || s->step[1] != 1 || s->step[2] != 1 || s->step[3] != 1)
+			snprintf(border, sizeof border, ",step=%dx%dx%dx%d", s->step[0], s->step[1],
+				 s->step[2], s->step[3]);
 		return snprintf(buf, len, "%s:in=%dx%dx%dx%d,before=%dx%dx%dx%d,after=%dx%dx%dx%d,dtype=%s%s",
 				dmo_op_name(s->op), s->batch, s->in_h, s->in_w, s->in_c, s->before[0],
 				s->before[1], s->before[2], s->before[3], s->after[0],

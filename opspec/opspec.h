@@ -99,7 +99,7 @@ enum dmo_pad_mode { DMO_PAD_CONSTANT, DMO_PAD_REFLECT, DMO_PAD_EDGE };
  * The output is out_n x out_h x out_w x out_c elements of out_dtype; out_n
  * is batch and out_dtype is dtype except for pad/transpose (out_n) and
  * quantize/dequantize (out_dtype); slice's output is in's less before and
- * after along each axis. */
+ * after along each axis, every |step|-th element of it. */
 struct dmo_opspec {
 	enum dmo_op op;
 	enum dmo_dtype dtype;
@@ -145,6 +145,10 @@ struct dmo_opspec {
 	 * repeated (edge). */
 	enum dmo_pad_mode pad_mode;
 	double pad_value;
+	/* slice: the kept box walked every step[i]-th element along axis i,
+	 * from its first element (step > 0) or backward from its last (step
+	 * < 0), ONNX's Slice steps; 1 by default (NHWC axes). */
+	int step[4];
 };
 
 /* Parse TEXT.  On success fill *SPEC and return 0.  On failure return -1 and

@@ -743,19 +743,20 @@ static int run_layout(struct ctx *c)
 		break;
 	}
 	case DMO_NET_SLICE: { /* a Gather's output drops or keeps the axis */
-		int start[DK_MAX_DIMS], size[DK_MAX_DIMS];
+		int start[DK_MAX_DIMS], size[DK_MAX_DIMS], step[DK_MAX_DIMS];
 		uint64_t kept = 1;
 		for (int i = 0; i < in->rank; i++) {
-			start[i] = s->pad_before[i];
-			size[i] = in->dims[i] - start[i] - s->pad_after[i];
-			if (start[i] < 0 || size[i] < 1)
+			step[i] = s->slice_step[i] ? s->slice_step[i] : 1;
+			dk_slice_box(in->dims[i], s->pad_before[i], s->pad_after[i], step[i], &start[i],
+				     &size[i]);
+			if (s->pad_before[i] < 0 || s->pad_after[i] < 0 || size[i] < 1)
 				return fail(c, "the slice's starts and ends leave no element");
 			kept *= (uint64_t)size[i];
 		}
 		if (kept != elems(out))
 			return fail(c, "the slice's starts and ends do not give the output's elements");
 		if (c->arena)
-			rc = dk_slice(&shape, start, size, elem, at(c, in), at(c, out), NULL);
+			rc = dk_slice(&shape, start, step, size, elem, at(c, in), at(c, out), NULL);
 		break;
 	}
 	case DMO_NET_TRANSPOSE: {

@@ -166,6 +166,9 @@ struct dmo_net_step {
 	 * dk_pad_onnx, ONNX Runtime's order) and constant value. */
 	int pad_mode;
 	double pad_value;
+	/* ONNX's Slice: the steps along each axis (0 reads as 1), the kept
+	 * box pad_before/pad_after walked as dmo's slice op spec states. */
+	int slice_step[DMO_NET_MAX_RANK];
 };
 
 struct dmo_net {

@@ -484,6 +484,7 @@ static int onnx_options(const struct dmo_model *model, size_t i, struct dmo_net 
 		for (int d = 0; d < rank; d++) {
 			s->pad_before[d] = l->op.before[4 - rank + d];
 			s->pad_after[d] = l->op.after[4 - rank + d];
+			s->slice_step[d] = l->op.step[4 - rank + d];
 		}
 		return 0;
 	case DMO_NET_MEAN: /* the spec's mean is outer x reduced x 1 x inner */

@@ -390,9 +390,11 @@ static int call_layout(const struct dmo_op_run *r, const void *in, const void *i
 	case DMO_OP_TRANSPOSE:
 		return dk_transpose(&shape, s->perm, es, in, out, t);
 	case DMO_OP_SLICE: {
-		const int size[4] = { s->out_n, s->out_h, s->out_w, s->out_c };
+		int start[4], size[4];
 
-		return dk_slice(&shape, s->before, size, es, in, out, t);
+		for (int i = 0; i < 4; i++)
+			dk_slice_box(shape.dims[i], s->before[i], s->after[i], s->step[i], &start[i], &size[i]);
+		return dk_slice(&shape, start, s->step, size, es, in, out, t);
 	}
 	case DMO_OP_RESIZE: {
 		/* NCHW buffers: rows and columns are the last two axes. */

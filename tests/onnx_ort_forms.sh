@@ -4,7 +4,8 @@
 # 1-D Conv, MaxPool, AveragePool and ConvTranspose (N x C x L read as
 # N x C x 1 x L), AveragePool's count_include_pad (avgpool's count_pad)
 # and dilations (opset 19), Pad's reflect and edge modes (pad's mode,
-# dk_pad_onnx in ONNX Runtime's PadImpl order) and a constant value.
+# dk_pad_onnx in ONNX Runtime's PadImpl order) and a constant value,
+# Slice's steps other than 1, negative ones too (slice's step).
 #  - op specs of these forms three ways under the real tool (lib.sh's
 #    three_ways: tool = tests/bruteforce_os on the trace = algorithmic,
 #    analytic <= exact, native overlapped runs bit for bit), and the
@@ -32,8 +33,12 @@ avgpool:in=1x1x20x3,k=1x5,stride=1x2,pad=0x2,count_pad=1,layout=nchw
 conv2d:in=2x1x16x4,k=1x5,stride=1x2,pad=0x2,out_c=6,layout=nchw
 maxpool:in=1x1x15x4,k=1x3,stride=1x2,pad=0x1,layout=nchw
 convt:in=1x1x6x4,k=1x4,stride=1x2,pad=0x1x0x1,out_c=3,layout=nchw
+slice:in=2x4x5x6,before=0x1x0x2,after=1x0x2x1,step=1x1x-1x-1
+slice:in=1x6x7x3,before=0x0x1x0,after=0x1x0x0,step=1x-2x3x1
+slice:in=2x3x8x2,step=-1x1x-3x1,dtype=i8
+slice:in=3x4x5,before=1x0x1,after=0x1x0,step=2x1x2
 SPECS
-three_ways "$WORK/specs" 10
+three_ways "$WORK/specs" 14
 
 # 4.14: a reflect or edge pad in ONNX Runtime's order keeps O_s = IB:
 # 2 x 3 x 4 x 5 f32 = 480 bytes.
@@ -48,6 +53,15 @@ expect_eq "3.11: count_pad's O_s is the average's" \
 # 1 (x = 1 reads from 0): 55 elements.
 expect_eq "3.11: a 1-D conv over one row" "220,220" \
 	"$(formula_os conv2d:in=2x1x16x4,k=1x5,stride=1x2,pad=0x2,out_c=6,layout=nchw)"
+
+# 4.14: a slice walked backward: 9 of 12 f32 elements reversed, output t
+# reads 10 - t, least m(t) - t = -6 at t = 8: OB 36 - 4 x 6 = 12 bytes.
+expect_eq "4.14: a reversed slice" "12,12" "$(formula_os slice:in=1x1x1x12,before=0x0x0x2,after=0x0x0x1,step=1x1x1x-1)"
+
+# ONNX's negative steps (-1, -3, -1 over 20x10x5): planned and run.
+with_constants "$data/node/test_slice_neg_steps" neg_steps
+plan_verify_bits test_slice_neg_steps "$WORK/neg_steps.onnx"
+run_model_analyzed test_slice_neg_steps "$WORK/neg_steps.onnx" 1
 
 # ONNX's node cases: Pad's modes and value byte for byte (a pad copies),
 # the 1-D windows and count_include_pad within f32_close.

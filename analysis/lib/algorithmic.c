@@ -161,9 +161,15 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 		g->out_batch = s->out_n;
 		g->out_h = s->out_h, g->out_w = s->out_w, g->out_c = s->out_c;
 		for (int i = 0; i < 4; i++) {
-			/* slice: output coordinate o reads input o + before */
+			/* slice: output coordinate o reads input first + o step,
+			 * its first read the box's first element, or its last
+			 * for a step < 0 */
+			int in_dim = i == 0 ? s->batch : i == 1 ? s->in_h : i == 2 ? s->in_w : s->in_c;
+			int slice = s->op == DMO_OP_SLICE, back = slice && s->step[i] < 0;
+			g->step[i] = slice && s->step[i] ? s->step[i] : 1;
 			g->before[i] = s->op == DMO_OP_TRANSPOSE ? 0
-				       : s->op == DMO_OP_SLICE ? -s->before[i] : s->before[i];
+				       : back ? -(in_dim - 1 - s->after[i])
+				       : slice ? -s->before[i] : s->before[i];
 			g->perm[i] = s->perm[i];
 			g->after[i] = s->after[i];
 		}
@@ -308,9 +314,10 @@ INLINE void walk_rows(const struct dmo_geom *g, visit_fn visit, void *ctx)
 	}
 }
 
-/* GATHER (pad, concat, transpose): the output in flat order; output axis
- * i reads input axis perm[i] shifted by before[i], and an element outside
- * the input (padding, another input's slab) reads nothing. */
+/* GATHER (pad, concat, transpose, slice): the output in flat order;
+ * output axis i reads input axis perm[i] at o step[i] - before[i], and an
+ * element outside the input (padding, another input's slab) reads
+ * nothing. */
 INLINE void walk_gather(const struct dmo_geom *g, visit_fn visit, void *ctx)
 {
 	const int in[4] = { g->batch, g->in_h, g->in_w, g->in_c };
@@ -327,16 +334,16 @@ INLINE void walk_gather(const struct dmo_geom *g, visit_fn visit, void *ctx)
 		sh[i] = g->before[i];
 	}
 	for (int a = 0; a < od[0]; a++) {
-		int ia = a - sh[0], ok0 = ia >= 0 && ia < ext[0];
+		int ia = a * g->step[0] - sh[0], ok0 = ia >= 0 && ia < ext[0];
 		for (int b = 0; b < od[1]; b++) {
-			int ib = b - sh[1], ok1 = ok0 && ib >= 0 && ib < ext[1];
+			int ib = b * g->step[1] - sh[1], ok1 = ok0 && ib >= 0 && ib < ext[1];
 			for (int c = 0; c < od[2]; c++) {
-				int ic = c - sh[2], ok2 = ok1 && ic >= 0 && ic < ext[2];
+				int ic = c * g->step[2] - sh[2], ok2 = ok1 && ic >= 0 && ic < ext[2];
 				uint64_t row = ok2 ? (uint64_t)ia * st[0] + (uint64_t)ib * st[1] +
 							      (uint64_t)ic * st[2]
 						    : 0;
 				for (int d = 0; d < od[3]; d++) {
-					int id = d - sh[3];
+					int id = d * g->step[3] - sh[3];
 					int inside = ok2 && id >= 0 && id < ext[3];
 					box.ny = box.nx = inside;
 					box.base = inside ? row + (uint64_t)id * st[3] : 0;

@@ -49,14 +49,18 @@ static void closed_form(const struct dmo_geom *g, i128 raw, int exact,
 
 /* 4.4: transpose, OB + es * sum over output axes of min(0, (n_i - 1) *
  * (S_perm[i] - M_i)); pad and concat (4.3): IB, whatever the padding;
- * slice (4.10): every term is >= 0, so any value >= OB, IB among them. */
+ * slice (4.10, 4.14): OB + es * (sum of first_i S_i + sum of min(0,
+ * (n_i - 1) (step_i S_i - M_i))), first_i = -before[i] the first index
+ * read (every term >= 0 for steps 1). */
 static i128 gather_raw(const struct dmo_geom *g)
 {
 	const i128 in[4] = { g->batch, g->in_h, g->in_w, g->in_c };
 	const i128 od[4] = { g->out_batch, g->out_h, g->out_w, g->out_c };
+	const int identity = g->perm[0] == 0 && g->perm[1] == 1 && g->perm[2] == 2 && g->perm[3] == 3;
 	i128 S[4], M[4], sum = 0;
 
-	if (g->perm[0] == 0 && g->perm[1] == 1 && g->perm[2] == 2 && g->perm[3] == 3)
+	/* Only a slice shifts by a negative before. */
+	if (identity && g->before[0] >= 0 && g->before[1] >= 0 && g->before[2] >= 0 && g->before[3] >= 0)
 		return (i128)dmo_geom_in_bytes(g);
 	S[3] = M[3] = 1;
 	for (int i = 2; i >= 0; i--) {
@@ -64,8 +68,8 @@ static i128 gather_raw(const struct dmo_geom *g)
 		M[i] = M[i + 1] * od[i + 1];
 	}
 	for (int i = 0; i < 4; i++) {
-		i128 term = (od[i] - 1) * (S[g->perm[i]] - M[i]);
-		sum += term < 0 ? term : 0;
+		i128 term = (od[i] - 1) * ((i128)g->step[i] * S[g->perm[i]] - M[i]);
+		sum += (term < 0 ? term : 0) - (i128)g->before[i] * S[i];
 	}
 	return (i128)dmo_geom_out_bytes(g) + (i128)g->elem_size * sum;
 }

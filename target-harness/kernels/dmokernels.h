@@ -437,12 +437,17 @@ enum dk_pad_mode { DK_PAD_CONSTANT, DK_PAD_REFLECT, DK_PAD_EDGE };
 int dk_pad_onnx(const struct dk_shape *in_shape, const int *before, const int *after,
 		enum dk_pad_mode mode, size_t elem, const void *pad_value, const void *in,
 		void *out, const struct dk_thread *t);
-/* ONNX's Slice with steps 1: out has SIZE[i] elements along axis i,
- * output coordinate o copying input coordinate o + START[i] (start >= 0,
- * start + size <= dims), in flat output order as ONNX Runtime's CPU
- * Slice copies them. */
-int dk_slice(const struct dk_shape *in_shape, const int *start, const int *size, size_t elem,
-	     const void *in, void *out, const struct dk_thread *t);
+/* ONNX's Slice: out has SIZE[i] elements along axis i, output coordinate
+ * o copying input coordinate START[i] + o STEP[i] (non-zero steps, NULL:
+ * all 1; every coordinate read inside dims), in flat output order as ONNX
+ * Runtime's CPU Slice copies them. */
+int dk_slice(const struct dk_shape *in_shape, const int *start, const int *step, const int *size,
+	     size_t elem, const void *in, void *out, const struct dk_thread *t);
+/* dk_slice's START and SIZE along an axis of DIM elements from the box
+ * that keeps all but BEFORE and AFTER of them, walked every STEP-th from
+ * its first (STEP > 0) or backward from its last (STEP < 0; 0 reads as 1),
+ * as dmo's slice op spec states it. */
+void dk_slice_box(int dim, int before, int after, int step, int *start, int *size);
 /* ONNX's MatMul of two activations: A, batch x in_h matrices of in_w rows of
  * in_c values, times B, one in_c x out_c matrix per matrix of A; out
  * batch x in_h x in_w x out_c.  Output elements in flat order, each reading

@@ -75,23 +75,25 @@ DK_NO_MEMCPY int dk_reshape(const void *in, void *out, size_t bytes, const struc
 	return 0;
 }
 
-/* What pad, transpose and resize share: the output (OUT_DIMS) in flat
- * order, each element the thread owns copied from the input element whose
- * offset SOURCE gives for the output coordinates, or from FILL when SOURCE
- * says there is none (pad's border).  PARAM is the op's per-axis vector. */
+/* What pad, slice, transpose and resize share: the output (OUT_DIMS) in
+ * flat order, each element the thread owns copied from the input element
+ * whose offset SOURCE gives for the output coordinates, or from FILL when
+ * SOURCE says there is none (pad's border).  PARAM is the op's per-axis
+ * vector, STEP slice's steps (NULL for the others). */
 struct gather {
 	const struct dk_shape *in;
 	size_t in_strides[DK_MAX_DIMS];
 	const int *param;
+	const int *step; /* slice's steps, or NULL */
 };
 typedef int (*source_fn)(const struct gather *g, const int *coord, size_t *offset);
 
 static int gather_walk(const struct dk_shape *in_shape, const int *out_dims, const int *param,
-		       source_fn source, size_t elem, const void *fill, const void *in, void *out,
-		       const struct dk_thread *t)
+		       const int *step, source_fn source, size_t elem, const void *fill,
+		       const void *in, void *out, const struct dk_thread *t)
 {
 	struct share sh;
-	struct gather g = { in_shape, { 0 }, param };
+	struct gather g = { in_shape, { 0 }, param, step };
 	int coord[DK_MAX_DIMS] = { 0 }, rank = in_shape->rank;
 	size_t total = shape_elems(out_dims, rank);
 
@@ -135,7 +137,7 @@ int dk_pad(const struct dk_shape *in_shape, const int *before, const int *after,
 			return -1;
 		out_dims[i] = in_shape->dims[i] + before[i] + after[i];
 	}
-	return gather_walk(in_shape, out_dims, before, pad_source, elem, pad_value, in, out, t);
+	return gather_walk(in_shape, out_dims, before, NULL, pad_source, elem, pad_value, in, out, t);
 }
 
 /* The border of one axis around the block [LO, HI) of OUT already
@@ -205,23 +207,39 @@ int dk_pad_onnx(const struct dk_shape *in_shape, const int *before, const int *a
 	return 0;
 }
 
-/* slice: PARAM is the start; output coordinate o copies input o + start. */
+/* slice: PARAM is the start; output coordinate o copies input start + o
+ * step. */
 static int slice_source(const struct gather *g, const int *coord, size_t *offset)
 {
 	for (int i = 0; i < g->in->rank; i++)
-		*offset += (size_t)(coord[i] + g->param[i]) * g->in_strides[i];
+		*offset += (size_t)(g->param[i] + (ptrdiff_t)coord[i] * g->step[i]) * g->in_strides[i];
 	return 1;
 }
 
-int dk_slice(const struct dk_shape *in_shape, const int *start, const int *size, size_t elem,
-	     const void *in, void *out, const struct dk_thread *t)
+void dk_slice_box(int dim, int before, int after, int step, int *start, int *size)
 {
+	int by = step < 0 ? -step : step ? step : 1;
+
+	*start = step < 0 ? dim - 1 - after : before;
+	*size = (dim - before - after + by - 1) / by;
+}
+
+int dk_slice(const struct dk_shape *in_shape, const int *start, const int *step, const int *size,
+	     size_t elem, const void *in, void *out, const struct dk_thread *t)
+{
+	static const int ones[DK_MAX_DIMS] = { 1, 1, 1, 1, 1, 1 };
+
 	if (!shape_ok(in_shape) || !start || !size || !elem || !in || !out)
 		return -1;
-	for (int i = 0; i < in_shape->rank; i++)
-		if (start[i] < 0 || size[i] < 1 || size[i] > in_shape->dims[i] - start[i])
+	step = step ? step : ones;
+	for (int i = 0; i < in_shape->rank; i++) {
+		/* The last coordinate read, in 64 bits. */
+		int64_t last = start[i] + (int64_t)(size[i] - 1) * step[i];
+		if (step[i] == 0 || start[i] < 0 || start[i] >= in_shape->dims[i] || size[i] < 1 ||
+		    last < 0 || last >= in_shape->dims[i])
 			return -1;
-	return gather_walk(in_shape, size, start, slice_source, elem, NULL, in, out, t);
+	}
+	return gather_walk(in_shape, size, start, step, slice_source, elem, NULL, in, out, t);
 }
 
 /* transpose: PARAM is perm; output axis i walks input axis perm[i]. */
@@ -244,7 +262,7 @@ int dk_transpose(const struct dk_shape *in_shape, const int *perm, size_t elem,
 			return -1;
 		out_dims[i] = in_shape->dims[perm[i]];
 	}
-	return gather_walk(in_shape, out_dims, perm, transpose_source, elem, NULL, in, out, t);
+	return gather_walk(in_shape, out_dims, perm, NULL, transpose_source, elem, NULL, in, out, t);
 }
 
 /* resize: PARAM is scale; output coordinate o reads input o / scale. */
@@ -267,7 +285,7 @@ int dk_resize_nearest(const struct dk_shape *in_shape, const int *scale, size_t 
 			return -1;
 		out_dims[i] = in_shape->dims[i] * scale[i];
 	}
-	return gather_walk(in_shape, out_dims, scale, resize_source, elem, NULL, in, out, t);
+	return gather_walk(in_shape, out_dims, scale, NULL, resize_source, elem, NULL, in, out, t);
 }
 
 int dk_concat(int n, const struct dk_shape *in_shapes, int axis, size_t elem,
