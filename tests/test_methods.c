@@ -81,9 +81,13 @@ static void oracle_layout(struct oracle *o, const struct dmo_opspec *s)
 			for (int i = 0; i < 4; i++)
 				src[s->perm[i]] = coord[i];
 		} else {
-			/* pad adds before[i], slice removes it */
+			/* pad adds before[i]; slice walks the box left by
+			 * before and after every step-th element, from its
+			 * last one for a negative step */
 			for (int i = 0; i < 4; i++) {
-				src[i] = s->op == DMO_OP_SLICE ? coord[i] + s->before[i] : coord[i] - s->before[i];
+				src[i] = s->op != DMO_OP_SLICE ? coord[i] - s->before[i]
+					 : s->step[i] > 0 ? s->before[i] + coord[i] * s->step[i]
+							  : in[i] - 1 - s->after[i] + coord[i] * s->step[i];
 				inside = inside && src[i] >= 0 && src[i] < in[i];
 			}
 		}
@@ -347,6 +351,8 @@ static const char *const small[] = {
 	"pad:in=3x4x2,before=1x1,after=1x1", "pad:in=2x3x4x2,before=1x0x2x1,after=0x2x0x3,dtype=i8",
 	"pad:in=1x1x1,after=0x0x3", "concat:in=3x3x2,out_c=5,at=0",
 	"slice:in=2x4x5x6,before=0x1x0x2,after=1x0x2x1", "slice:in=3x4x2,before=0x0x1,dtype=i8",
+	"slice:in=1x1x1x12,before=0x0x0x2,after=0x0x0x1,step=1x1x1x-1",
+	"slice:in=2x6x7x3,before=1x0x1x0,after=0x1x0x1,step=1x-2x3x-1,dtype=i16",
 	"concat:in=2x2x2x3,out_c=7,at=4,dtype=i16", "transpose:in=1x3x8x8,perm=0x2x3x1",
 	"transpose:in=2x3x4x5,perm=3x1x0x2,dtype=i8", "transpose:in=4x5x6,perm=1x0x2",
 	"conv2d:in=8x8x3,k=3,out_c=4,pad=1x1,layout=nchw",
@@ -484,6 +490,14 @@ static unsigned rnd(unsigned *state, unsigned lo, unsigned hi)
 	return lo + (*state >> 8) % (hi - lo + 1);
 }
 
+/* A slice's step: -3 to 3, not 0. */
+static int nonzero_step(unsigned *st)
+{
+	int s = (int)rnd(st, 1, 6) - 3;
+
+	return s <= 0 ? s - 1 : s;
+}
+
 static void random_spec(unsigned *st, char *buf, size_t len)
 {
 	static const char *const ops[] = { "conv2d", "dwconv2d", "maxpool", "avgpool",
@@ -554,11 +568,13 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 	else if (!strcmp(op, "matmul")) /* B's rows K: in's C */
 		snprintf(buf, len, "matmul:in=%ux%ux%ux%u,units=%u,dtype=f32", n, rnd(st, 1, 3), h,
 			 rnd(st, 1, 24), rnd(st, 1, 24));
-	else if (!strcmp(op, "slice"))
-		snprintf(buf, len, "slice:in=%ux%ux%ux%u,before=%ux%ux%ux%u,after=%ux%ux%ux%u,dtype=%s",
+	else if (!strcmp(op, "slice")) /* steps -3 to 3, not 0 */
+		snprintf(buf, len,
+			 "slice:in=%ux%ux%ux%u,before=%ux%ux%ux%u,after=%ux%ux%ux%u,dtype=%s,step=%dx%dx%dx%d",
 			 n, h, w, c, rnd(st, 0, n - 1), rnd(st, 0, (h - 1) / 2), rnd(st, 0, (w - 1) / 2),
 			 rnd(st, 0, (c - 1) / 2), 0, rnd(st, 0, (h - 1) / 2), rnd(st, 0, (w - 1) / 2),
-			 rnd(st, 0, (c - 1) / 2), dt);
+			 rnd(st, 0, (c - 1) / 2), dt, nonzero_step(st), nonzero_step(st), nonzero_step(st),
+			 nonzero_step(st));
 	else if (!strcmp(op, "pad"))
 		snprintf(buf, len, "pad:in=%ux%ux%ux%u,before=%ux%ux%ux%u,after=%ux%ux%ux%u,dtype=%s",
 			 n, h, w, c, rnd(st, 0, 1), rnd(st, 0, 3), rnd(st, 0, 3), rnd(st, 0, 3),
