@@ -649,9 +649,12 @@ static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 	} else if (!strcmp(op, "Gather")) {
 		/* A constant scalar index, or 1-D consecutive ascending ones,
 		 * along one axis picks a box: a slice (its output drops or
-		 * keeps the axis, the same elements in the same order). */
+		 * keeps the axis, the same elements in the same order).  Other
+		 * constant indices, of any rank (flat order), are a gather
+		 * along W of the input as 1 x outer x axis x inner. */
 		struct dmo_onnx_value idx = { .rank = -1, .n_ints = -1, .n_floats = -1 };
 		int64_t axis = dmo_onnx_attr_int(n, "axis", 0), b[4] = { 0 }, a[4] = { 0 }, first;
+		int consecutive = 1;
 
 		if (axis < 0)
 			axis += r;
@@ -662,19 +665,37 @@ static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 		if (r < 1 || r > 4 || axis < 0 || axis >= r)
 			return unsupported(o, layer, "a gather along axis %lld of a %d-D tensor (dmo's slice is 1-D to 4-D)",
 					   (long long)axis, r);
-		if (idx.rank > 1 || idx.n_ints < 1)
-			return unsupported(o, layer, "indices that are not a constant scalar or 1-D list");
+		if (idx.n_ints < 1)
+			return unsupported(o, layer, "indices that are not a constant dmo can read");
 		first = idx.ints[0] < 0 ? idx.ints[0] + in->shape[axis] : idx.ints[0];
 		for (int k = 0; k < idx.n_ints; k++) {
 			int64_t at = idx.ints[k] < 0 ? idx.ints[k] + in->shape[axis] : idx.ints[k];
 
-			if (at != first + k || at < 0 || at >= in->shape[axis])
-				return unsupported(o, layer, "indices that are not consecutive and ascending "
-						   "(dmo's slice copies a box)");
+			if (at < 0 || at >= in->shape[axis])
+				return unsupported(o, layer, "index %lld outside an axis of %lld",
+						   (long long)idx.ints[k], (long long)in->shape[axis]);
+			consecutive &= at == first + k;
+			idx.ints[k] = at;
 		}
-		b[4 - r + axis] = first;
-		a[4 - r + axis] = in->shape[axis] - first - idx.n_ints;
-		box_spec(text, sizeof text, "slice", shape, b, a, dt);
+		if (consecutive && idx.rank <= 1) {
+			b[4 - r + axis] = first;
+			a[4 - r + axis] = in->shape[axis] - first - idx.n_ints;
+			box_spec(text, sizeof text, "slice", shape, b, a, dt);
+		} else {
+			int len;
+
+			if (idx.n_ints > DMO_GATHER_MAX)
+				return unsupported(o, layer, "%d indices (dmo's gather takes at most %d)",
+						   idx.n_ints, DMO_GATHER_MAX);
+			len = snprintf(text, sizeof text, "gather:in=1x%lldx%lldx%lld,dtype=%s,indices=",
+				       (long long)dims_product(in, 0, (int)axis), (long long)in->shape[axis],
+				       (long long)dims_product(in, (int)axis + 1, r), dt);
+			for (int k = 0; k < idx.n_ints && len < (int)sizeof text; k++)
+				len += snprintf(text + len, sizeof text - (size_t)len, "%s%lld", k ? "x" : "",
+						(long long)idx.ints[k]);
+			if (len >= (int)sizeof text)
+				return unsupported(o, layer, "indices too many to write in an op spec");
+		}
 	} else if (!strcmp(op, "Concat")) {
 		int64_t axis = dmo_onnx_attr_int(n, "axis", 0), outer, inner;
 

@@ -25,7 +25,7 @@ enum key {
 	KEY_IN, KEY_K, KEY_STRIDE, KEY_DIL, KEY_PAD, KEY_MULT, KEY_OUT_C,
 	KEY_UNITS, KEY_DTYPE, KEY_OUT_DTYPE, KEY_BEFORE, KEY_AFTER, KEY_AT, KEY_PERM,
 	KEY_LAYOUT, KEY_SCALE, KEY_AXIS, KEY_GROUP, KEY_TRANS_A, KEY_OUT_PAD,
-	KEY_COUNT_PAD, KEY_MODE, KEY_VALUE, KEY_STEP, KEY_COUNT
+	KEY_COUNT_PAD, KEY_MODE, KEY_VALUE, KEY_STEP, KEY_INDICES, KEY_COUNT
 };
 
 #define BIT(k) (1u << (k))
@@ -33,7 +33,7 @@ enum key {
 static const char *const key_names[KEY_COUNT] = {
 	"in", "k", "stride", "dil", "pad", "mult", "out_c", "units", "dtype", "out_dtype",
 	"before", "after", "at", "perm", "layout", "scale", "axis", "group", "trans_a", "out_pad",
-	"count_pad", "mode", "value", "step"
+	"count_pad", "mode", "value", "step", "indices"
 };
 
 static const char *const layout_names[] = { "nhwc", "nchw" };
@@ -102,6 +102,8 @@ static const struct dmo_opspec_key key_info[KEY_COUNT] = {
 	[KEY_STEP] = { "step", "HxW, HxWxC or NxHxWxC, non-zero integers", "1",
 		       "slice: every step-th element of the kept box along each axis, from its "
 		       "first (step > 0) or backward from its last (step < 0), ONNX's Slice steps" },
+	[KEY_INDICES] = { "indices", "AxBx..., 1 to 32 integers >= 0 below in's W", "required",
+			  "gather: output column w copies input column indices[w] (ONNX's Gather)" },
 };
 
 static const char *const fc_in_format = "NxK or K, positive integers";
@@ -160,6 +162,7 @@ static const char *const op_meanings[DMO_OP_COUNT] = {
 	"the elements left when before/after elements are removed along each axis (any type)",
 	"in's rows of C times matrices C x units, one per N x H (f32; the profiled input is "
 	"in, the matrices a second operand)",
+	"out[n][h][w][c] = in[n][h][indices[w]][c] (any type; ONNX's Gather of constant indices)",
 };
 
 /* Spellings other tools use for a dtype or a padding, and dmo's word. */
@@ -179,7 +182,7 @@ static const char *const op_names[DMO_OP_COUNT] = {
 	"convt", "leakyrelu", "elu", "selu", "exp", "log", "sqrt", "neg", "abs",
 	"reciprocal", "softplus", "erf", "floor", "ceil", "pow", "prelu", "logsoftmax",
 	"reducemax", "reducemin", "reducesum", "max", "min", "slice",
-	"matmul"
+	"matmul", "gather"
 };
 
 static const char *const dtype_names[DMO_DTYPE_COUNT] = {
@@ -254,6 +257,7 @@ static const struct {
 	[DMO_OP_MIN] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_SLICE] = { ELEMENTWISE_KEYS | BIT(KEY_BEFORE) | BIT(KEY_AFTER) | BIT(KEY_STEP), BIT(KEY_IN) },
 	[DMO_OP_MATMUL] = { ELEMENTWISE_KEYS | BIT(KEY_UNITS), BIT(KEY_IN) | BIT(KEY_UNITS) },
+	[DMO_OP_GATHER] = { ELEMENTWISE_KEYS | BIT(KEY_INDICES), BIT(KEY_IN) | BIT(KEY_INDICES) },
 };
 
 const struct dmo_opspec_key *dmo_opspec_key(int key)
@@ -619,6 +623,9 @@ static int parse_value(struct dmo_opspec *s, enum key key, struct slice v,
 	case KEY_VALUE:
 		rc = parse_number(v, &s->pad_value);
 		break;
+	case KEY_INDICES:
+		rc = parse_dims(v, s->indices, 1, DMO_GATHER_MAX, &s->n_indices, 1);
+		break;
 	case KEY_STEP:
 		rc = parse_steps(v, d, &n);
 		if (!rc)
@@ -798,6 +805,17 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 	case DMO_OP_SLICE:
 		if (resolve_layout(s, err, err_len))
 			return -1;
+		break;
+	case DMO_OP_GATHER:
+		for (int i = 0; i < s->n_indices; i++)
+			if (s->indices[i] >= s->in_w)
+				return dmo_errf(err, err_len, "bad value for 'indices': %d is not below in's W %d",
+					    s->indices[i], s->in_w);
+		s->out_h = s->in_h;
+		s->out_w = s->n_indices;
+		s->out_c = s->in_c;
+		for (int i = 0; i < 4; i++) /* the axes in order, as a slice's */
+			s->perm[i] = i;
 		break;
 	case DMO_OP_MATMUL: /* rows of K to rows of units */
 		s->out_h = s->in_h;
@@ -1089,6 +1107,16 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 				s->op == DMO_OP_QUANTIZE || s->op == DMO_OP_DEQUANTIZE
 					? dmo_dtype_name(s->out_dtype) : "", axis);
 	}
+	if (s->op == DMO_OP_GATHER) {
+		int n = snprintf(buf, len, "gather:in=%dx%dx%dx%d,indices=", s->batch, s->in_h, s->in_w,
+				 s->in_c);
+
+		for (int i = 0; i < s->n_indices; i++)
+			n += snprintf(buf + (n < (int)len ? n : (int)len), n < (int)len ? len - (size_t)n : 0,
+				      "%s%d", i ? "x" : "", s->indices[i]);
+		return n + snprintf(buf + (n < (int)len ? n : (int)len), n < (int)len ? len - (size_t)n : 0,
+				    ",dtype=%s", dmo_dtype_name(s->dtype));
+	}
 	if (s->op == DMO_OP_MATMUL)
 		return snprintf(buf, len, "matmul:in=%dx%dx%dx%d,units=%d,dtype=%s", s->batch,
 				s->in_h, s->in_w, s->in_c, s->out_c, dmo_dtype_name(s->dtype));
@@ -1198,6 +1226,7 @@ const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec)
 	case DMO_OP_TRANSPOSE:
 	case DMO_OP_RESIZE:
 	case DMO_OP_SLICE:
+	case DMO_OP_GATHER:
 		return NULL; /* they copy elements of any size */
 	case DMO_OP_SOFTMAX:
 	case DMO_OP_LOGISTIC:

@@ -76,6 +76,7 @@ enum dmo_op {
 	/* ONNX's MatMul of two activations (f32; docs/kernels.md): in's
 	 * rows times a second operand of in_h matrices K x units. */
 	DMO_OP_MATMUL,
+	DMO_OP_GATHER,
 	DMO_OP_COUNT
 };
 
@@ -88,6 +89,9 @@ enum dmo_pad { DMO_PAD_SAME, DMO_PAD_VALID, DMO_PAD_EXPLICIT };
  * kernels in ONNX Runtime's plane-by-plane order (docs/kernels.md).  The
  * spec's sizes mean the same in both. */
 enum dmo_layout { DMO_LAYOUT_NHWC, DMO_LAYOUT_NCHW };
+
+/* The most indices a gather op spec holds. */
+#define DMO_GATHER_MAX 32
 
 /* ONNX's Pad modes (the pad op's `mode`). */
 enum dmo_pad_mode { DMO_PAD_CONSTANT, DMO_PAD_REFLECT, DMO_PAD_EDGE };
@@ -145,6 +149,10 @@ struct dmo_opspec {
 	 * repeated (edge). */
 	enum dmo_pad_mode pad_mode;
 	double pad_value;
+	/* gather: output column w copies input column indices[w] (ONNX's
+	 * Gather of constant indices along W; at most DMO_GATHER_MAX). */
+	int n_indices;
+	int indices[DMO_GATHER_MAX];
 	/* slice: the kept box walked every step[i]-th element along axis i,
 	 * from its first element (step > 0) or backward from its last (step
 	 * < 0), ONNX's Slice steps; 1 by default (NHWC axes). */

@@ -21,7 +21,7 @@ static const char *const op_names[DMO_NET_OP_COUNT] = {
 	"softmax", "logistic", "mean", "reshape", "pad", "transpose", "concatenation",
 	"quantize", "dequantize", "tanh", "sub", "div", "hardsigmoid", "hardswish", "clip",
 	"batchnorm", "resize", "convt", "shape-only", "unary", "prelu", "max", "min", "slice",
-	"matmul",
+	"matmul", "gather",
 };
 
 const char *dmo_net_op_name(enum dmo_net_op op)
@@ -664,6 +664,27 @@ static int run_onnx_elementwise(struct ctx *c)
 	return rc ? fail(c, "the kernel rejected its parameters") : 0;
 }
 
+/* ONNX's Gather of constant indices: the input as outer x axis x inner,
+ * dk_gather along the axis (ONNX Runtime's block order). */
+static int run_gather(struct ctx *c)
+{
+	const struct dmo_net_step *s = c->step;
+	const struct dmo_net_tensor *in = operand(c, 0), *out = result(c);
+	const int *v = s->gather_view;
+
+	if (!in || !out || in->dtype != out->dtype)
+		return fail(c, "needs an input and an output of one type");
+	if (v[0] < 1 || v[1] < 1 || v[2] < 1 || elems(in) != (uint64_t)v[0] * v[1] * v[2] ||
+	    elems(out) != (uint64_t)v[0] * s->n_gather_indices * v[2])
+		return fail(c, "the gather's view %dx%dx%d does not give its tensors", v[0], v[1], v[2]);
+	const struct dk_shape shape = { 3, { v[0], v[1], v[2] } };
+	if (!c->arena)
+		return 0;
+	return dk_gather(&shape, 1, s->gather_indices, s->n_gather_indices, dmo_net_dtype_size(in->dtype),
+			 at(c, in), at(c, out), NULL)
+		       ? fail(c, "the kernel rejected its indices") : 0;
+}
+
 /* ONNX's MatMul of two float32 activations: A [..., M, K] times B [..., K,
  * N], the batch dims equal (the reader refused others). */
 static int run_matmul(struct ctx *c)
@@ -996,6 +1017,9 @@ static int prepare_step(struct ctx *c)
 		break;
 	case DMO_NET_MATMUL:
 		rc = run_matmul(c);
+		break;
+	case DMO_NET_GATHER:
+		rc = run_gather(c);
 		break;
 	case DMO_NET_RELU:
 	case DMO_NET_RELU6:

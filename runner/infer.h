@@ -74,6 +74,9 @@ enum dmo_net_op {
 	/* ONNX's MatMul of two f32 activations: A [..., M, K], B [..., K, N]
 	 * of the same batch dims (dk_matmul_f32) */
 	DMO_NET_MATMUL,
+	/* ONNX's Gather of constant indices (gather_*): in (any type) as
+	 * outer x axis x inner, the axis's elements picked by the indices */
+	DMO_NET_GATHER,
 	DMO_NET_OP_COUNT
 };
 
@@ -169,6 +172,11 @@ struct dmo_net_step {
 	/* ONNX's Slice: the steps along each axis (0 reads as 1), the kept
 	 * box pad_before/pad_after walked as dmo's slice op spec states. */
 	int slice_step[DMO_NET_MAX_RANK];
+	/* ONNX's Gather (gather_view[1] > 0): the input as outer x axis x
+	 * inner and the gather op spec's indices (the model's). */
+	int gather_view[3];
+	const int *gather_indices;
+	int n_gather_indices;
 };
 
 struct dmo_net {

@@ -593,6 +593,15 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net,
 			s->op = DMO_NET_DWCONV2D;
 		if (l->op.op == DMO_OP_MATMUL)
 			s->op = DMO_NET_MATMUL;
+		if (l->op.op == DMO_OP_GATHER) { /* outer x axis x inner */
+			s->op = DMO_NET_GATHER;
+			s->n_inputs = 1;
+			s->gather_view[0] = l->op.batch * l->op.in_h;
+			s->gather_view[1] = l->op.in_w;
+			s->gather_view[2] = l->op.in_c;
+			s->gather_indices = l->op.indices;
+			s->n_gather_indices = l->op.n_indices;
+		}
 		/* Reshape's shape operand is the output's shape, known. */
 		if (s->op == DMO_NET_RESHAPE)
 			s->n_inputs = 1;

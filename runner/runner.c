@@ -396,6 +396,8 @@ static int call_layout(const struct dmo_op_run *r, const void *in, const void *i
 			dk_slice_box(shape.dims[i], s->before[i], s->after[i], s->step[i], &start[i], &size[i]);
 		return dk_slice(&shape, start, s->step, size, es, in, out, t);
 	}
+	case DMO_OP_GATHER: /* along W */
+		return dk_gather(&shape, 2, s->indices, s->n_indices, es, in, out, t);
 	case DMO_OP_RESIZE: {
 		/* NCHW buffers: rows and columns are the last two axes. */
 		const struct dk_shape nchw = { 4, { s->batch, s->in_c, s->in_h, s->in_w } };
@@ -531,6 +533,7 @@ static int call_kernel(const struct dmo_op_run *r, const void *in, const void *i
 	case DMO_OP_CONCAT:
 	case DMO_OP_TRANSPOSE:
 	case DMO_OP_SLICE:
+	case DMO_OP_GATHER:
 		return call_layout(r, in, in2, out, t);
 	default:
 		/* ONNX's unary ops, one table in the op enum's order. */

@@ -5,7 +5,9 @@
 # N x C x 1 x L), AveragePool's count_include_pad (avgpool's count_pad)
 # and dilations (opset 19), Pad's reflect and edge modes (pad's mode,
 # dk_pad_onnx in ONNX Runtime's PadImpl order) and a constant value,
-# Slice's steps other than 1, negative ones too (slice's step).
+# Slice's steps other than 1, negative ones too (slice's step), and
+# Gather of any constant indices (gather, dk_gather in ONNX Runtime's
+# block order).
 #  - op specs of these forms three ways under the real tool (lib.sh's
 #    three_ways: tool = tests/bruteforce_os on the trace = algorithmic,
 #    analytic <= exact, native overlapped runs bit for bit), and the
@@ -37,8 +39,12 @@ slice:in=2x4x5x6,before=0x1x0x2,after=1x0x2x1,step=1x1x-1x-1
 slice:in=1x6x7x3,before=0x0x1x0,after=0x1x0x0,step=1x-2x3x1
 slice:in=2x3x8x2,step=-1x1x-3x1,dtype=i8
 slice:in=3x4x5,before=1x0x1,after=0x1x0,step=2x1x2
+gather:in=2x2x6x3,indices=5x0x5x2x1,dtype=i8
+gather:in=1x4x6x1,indices=2x2x2x2x2x2x2x2
+gather:in=1x1x7x1,indices=6x5x4x3x2x1x0
+gather:in=1x5x3x1,indices=1x0
 SPECS
-three_ways "$WORK/specs" 14
+three_ways "$WORK/specs" 18
 
 # 4.14: a reflect or edge pad in ONNX Runtime's order keeps O_s = IB:
 # 2 x 3 x 4 x 5 f32 = 480 bytes.
@@ -57,6 +63,19 @@ expect_eq "3.11: a 1-D conv over one row" "220,220" \
 # 4.14: a slice walked backward: 9 of 12 f32 elements reversed, output t
 # reads 10 - t, least m(t) - t = -6 at t = 8: OB 36 - 4 x 6 = 12 bytes.
 expect_eq "4.14: a reversed slice" "12,12" "$(formula_os slice:in=1x1x1x12,before=0x0x0x2,after=0x0x0x1,step=1x1x1x-1)"
+
+# 4.14: gather 5, 0, 5, 2, 1 of 6 columns of 3 int8, 4 rows: the rows'
+# term o (D - n) C >= 0, least 0; the picks' (indices[i] - i) C least at i
+# = 4, (1 - 4) 3 = -9: OB 60 - 9 = 51 bytes.
+expect_eq "4.14: a gather" "51,51" "$(formula_os gather:in=2x2x6x3,indices=5x0x5x2x1,dtype=i8)"
+
+# ONNX's Gather cases (indices made constants: a list, along axis 1, 2-D,
+# negative) byte for byte; test_gather_1 planned and run under the tool.
+for case in test_gather_0 test_gather_1 test_gather_2d_indices test_gather_negative_indices; do
+	ort_constants_case "$data/node/$case" "$case"
+done
+plan_verify_bits test_gather_1 "$WORK/test_gather_1.onnx"
+run_model_analyzed test_gather_1 "$WORK/test_gather_1.onnx" 1
 
 # ONNX's negative steps (-1, -3, -1 over 20x10x5): planned and run.
 with_constants "$data/node/test_slice_neg_steps" neg_steps

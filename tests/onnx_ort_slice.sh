@@ -19,8 +19,8 @@
 #    tests/onnx_random_net (seeds from 1 on) that hold a Gather and no
 #    variant dmo may refuse, one of them a scalar index at least, within
 #    f32_close's tolerance of ONNX Runtime (byte for byte for an int8
-#    output), plan --verify bit for bit; ONNX's test_gather_0 (indices 0,
-#    1, 3, made constants) is refused naming the node.
+#    output), plan --verify bit for bit (other indices: gather,
+#    tests/onnx_ort_forms.sh).
 # Skipped (77) without node and onnxruntime-node or without
 # libonnx-testdata.
 . "$top_srcdir/tests/lib.sh"
@@ -72,8 +72,4 @@ while [ $found -lt 4 ] && [ $seed -lt 400 ]; do
 done
 expect_eq "random models with a Gather" 4 $found
 [ $scalar -ge 1 ] && echo "ok: $scalar of them a scalar index" || fail "no scalar index among them"
-dir=$data/node/test_gather_0
-"$top_builddir/tests/onnx_strip" --constants "$dir" "$dir/model.onnx" "$WORK/gather0.onnx"
-refuse test_gather_0 "Gather has no dmo kernel (node 1: indices that are not consecutive and ascending" \
-	"$DMO" infer -q --input /dev/null --output "$WORK/refused" "$WORK/gather0.onnx"
 finish

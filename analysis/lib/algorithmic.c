@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "algorithmic.h"
 #include "event.h"
@@ -156,6 +157,7 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 	case DMO_OP_CONCAT:
 	case DMO_OP_TRANSPOSE:
 	case DMO_OP_SLICE:
+	case DMO_OP_GATHER:
 		g->kind = DMO_GEOM_GATHER;
 		g->in_h = s->in_h, g->in_w = s->in_w, g->in_c = s->in_c;
 		g->out_batch = s->out_n;
@@ -174,6 +176,10 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 			g->after[i] = s->after[i];
 		}
 		g->pad_onnx = s->op == DMO_OP_PAD && s->pad_mode != DMO_PAD_CONSTANT;
+		if (s->op == DMO_OP_GATHER) {
+			g->n_indices = s->n_indices;
+			memcpy(g->indices, s->indices, sizeof g->indices);
+		}
 		break;
 	default:
 		if (dmo_op_onnx_unary(s->op) >= 0) {
@@ -314,10 +320,10 @@ INLINE void walk_rows(const struct dmo_geom *g, visit_fn visit, void *ctx)
 	}
 }
 
-/* GATHER (pad, concat, transpose, slice): the output in flat order;
- * output axis i reads input axis perm[i] at o step[i] - before[i], and an
- * element outside the input (padding, another input's slab) reads
- * nothing. */
+/* GATHER (pad, concat, transpose, slice, gather): the output in flat
+ * order; output axis i reads input axis perm[i] at o step[i] - before[i]
+ * (gather's W: at indices[o]), and an element outside the input (padding,
+ * another input's slab) reads nothing. */
 INLINE void walk_gather(const struct dmo_geom *g, visit_fn visit, void *ctx)
 {
 	const int in[4] = { g->batch, g->in_h, g->in_w, g->in_c };
@@ -338,7 +344,8 @@ INLINE void walk_gather(const struct dmo_geom *g, visit_fn visit, void *ctx)
 		for (int b = 0; b < od[1]; b++) {
 			int ib = b * g->step[1] - sh[1], ok1 = ok0 && ib >= 0 && ib < ext[1];
 			for (int c = 0; c < od[2]; c++) {
-				int ic = c * g->step[2] - sh[2], ok2 = ok1 && ic >= 0 && ic < ext[2];
+				int ic = g->n_indices ? g->indices[c] : c * g->step[2] - sh[2];
+				int ok2 = ok1 && ic >= 0 && ic < ext[2];
 				uint64_t row = ok2 ? (uint64_t)ia * st[0] + (uint64_t)ib * st[1] +
 							      (uint64_t)ic * st[2]
 						    : 0;

@@ -69,6 +69,9 @@ struct dmo_geom {
 	int step[4];            /* GATHER: output axis i reads every step[i]-th
 				 * input index from -before[i] (slice's steps;
 				 * 1 for the others) */
+	int n_indices;          /* GATHER: gather's output column w reads input
+				 * column indices[w] (0: no index list) */
+	int indices[DMO_GATHER_MAX];
 	int pad_onnx;           /* GATHER: pad's reflect or edge mode, written
 				 * in ONNX Runtime's order (dk_pad_onnx,
 				 * formulas.md 4.14) */

@@ -74,6 +74,34 @@ static i128 gather_raw(const struct dmo_geom *g)
 	return (i128)dmo_geom_out_bytes(g) + (i128)g->elem_size * sum;
 }
 
+/* 4.14: gather along W, O = N H rows of D columns of C elements to O rows
+ * of n: m(t) - t = o (D - n) C + (indices[i] - i) C, minimised over the
+ * rows o and the picks i apart, t = 0 left out (with C = 1 it is the
+ * corner o = i = 0 alone).  O(n). */
+static i128 indexed_raw(const struct dmo_geom *g)
+{
+	const i128 O = (i128)g->batch * g->in_h, D = g->in_w, C = g->in_c, n = g->n_indices;
+	const i128 es = (i128)g->elem_size, ib = (i128)dmo_geom_in_bytes(g), ob = (i128)dmo_geom_out_bytes(g);
+	i128 all = 0, rest = 0, best;
+
+	for (int i = 0; i < g->n_indices; i++) {
+		i128 d = ((i128)g->indices[i] - i) * C;
+		all = i == 0 || d < all ? d : all;
+		rest = i == 1 || (i > 1 && d < rest) ? d : rest;
+	}
+	if (C > 1) /* the first pick's elements e >= 1 are t >= 1 */
+		best = (O > 1 && D < n ? (O - 1) * (D - n) * C : 0) + all;
+	else if (O > 1) /* a later row with any pick, or row 0 with pick i >= 1 */
+		best = (D < n ? (O - 1) * (D - n) : D - n) + all;
+	else if (n > 1)
+		best = rest;
+	else /* one output element: no t >= 1 reads */
+		return ib < ob ? ib : ob;
+	if (C == 1 && O > 1 && n > 1 && rest < best)
+		best = rest;
+	return ob + es * best;
+}
+
 /* 4.6: nearest resize, OB + es * (sum over the plane, row and column loops
  * of their last index times the term's step): each term of m(t) - t is
  * non-increasing, so the last output element attains the minimum. */
@@ -139,7 +167,7 @@ int dmo_analytic_geom(const struct dmo_geom *g, struct dmo_analytic_result *res)
 		return 0;
 	}
 	case DMO_GEOM_GATHER:
-		closed_form(g, gather_raw(g), 1, res);
+		closed_form(g, g->n_indices ? indexed_raw(g) : gather_raw(g), 1, res);
 		return 0;
 	case DMO_GEOM_NEAREST:
 		closed_form(g, nearest_raw(g), 1, res);

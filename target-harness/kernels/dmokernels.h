@@ -443,6 +443,12 @@ int dk_pad_onnx(const struct dk_shape *in_shape, const int *before, const int *a
  * Runtime's CPU Slice copies them. */
 int dk_slice(const struct dk_shape *in_shape, const int *start, const int *step, const int *size,
 	     size_t elem, const void *in, void *out, const struct dk_thread *t);
+/* ONNX's Gather of constant indices along AXIS: out has N indices along
+ * it, output coordinate i there copying input coordinate INDICES[i]
+ * (each below dims[AXIS]), in flat output order as ONNX Runtime's CPU
+ * Gather copies its blocks (one thread: one block after the other). */
+int dk_gather(const struct dk_shape *in_shape, int axis, const int *indices, int n, size_t elem,
+	      const void *in, void *out, const struct dk_thread *t);
 /* dk_slice's START and SIZE along an axis of DIM elements from the box
  * that keeps all but BEFORE and AFTER of them, walked every STEP-th from
  * its first (STEP > 0) or backward from its last (STEP < 0; 0 reads as 1),

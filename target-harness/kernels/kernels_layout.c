@@ -85,15 +85,16 @@ struct gather {
 	size_t in_strides[DK_MAX_DIMS];
 	const int *param;
 	const int *step; /* slice's steps, or NULL */
+	int axis;	 /* gather's axis, PARAM its indices */
 };
 typedef int (*source_fn)(const struct gather *g, const int *coord, size_t *offset);
 
 static int gather_walk(const struct dk_shape *in_shape, const int *out_dims, const int *param,
-		       const int *step, source_fn source, size_t elem, const void *fill,
+		       const int *step, int axis, source_fn source, size_t elem, const void *fill,
 		       const void *in, void *out, const struct dk_thread *t)
 {
 	struct share sh;
-	struct gather g = { in_shape, { 0 }, param, step };
+	struct gather g = { in_shape, { 0 }, param, step, axis };
 	int coord[DK_MAX_DIMS] = { 0 }, rank = in_shape->rank;
 	size_t total = shape_elems(out_dims, rank);
 
@@ -137,7 +138,7 @@ int dk_pad(const struct dk_shape *in_shape, const int *before, const int *after,
 			return -1;
 		out_dims[i] = in_shape->dims[i] + before[i] + after[i];
 	}
-	return gather_walk(in_shape, out_dims, before, NULL, pad_source, elem, pad_value, in, out, t);
+	return gather_walk(in_shape, out_dims, before, NULL, 0, pad_source, elem, pad_value, in, out, t);
 }
 
 /* The border of one axis around the block [LO, HI) of OUT already
@@ -239,7 +240,32 @@ int dk_slice(const struct dk_shape *in_shape, const int *start, const int *step,
 		    last < 0 || last >= in_shape->dims[i])
 			return -1;
 	}
-	return gather_walk(in_shape, size, start, step, slice_source, elem, NULL, in, out, t);
+	return gather_walk(in_shape, size, start, step, 0, slice_source, elem, NULL, in, out, t);
+}
+
+/* gather: PARAM is the indices; along AXIS output coordinate i copies
+ * input indices[i]. */
+static int gather_source(const struct gather *g, const int *coord, size_t *offset)
+{
+	for (int i = 0; i < g->in->rank; i++)
+		*offset += (size_t)(i == g->axis ? g->param[coord[i]] : coord[i]) * g->in_strides[i];
+	return 1;
+}
+
+int dk_gather(const struct dk_shape *in_shape, int axis, const int *indices, int n, size_t elem,
+	      const void *in, void *out, const struct dk_thread *t)
+{
+	int out_dims[DK_MAX_DIMS];
+
+	if (!shape_ok(in_shape) || axis < 0 || axis >= in_shape->rank || !indices || n < 1 || !elem ||
+	    !in || !out)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (indices[i] < 0 || indices[i] >= in_shape->dims[axis])
+			return -1;
+	memcpy(out_dims, in_shape->dims, sizeof out_dims);
+	out_dims[axis] = n;
+	return gather_walk(in_shape, out_dims, indices, NULL, axis, gather_source, elem, NULL, in, out, t);
 }
 
 /* transpose: PARAM is perm; output axis i walks input axis perm[i]. */
@@ -262,7 +288,7 @@ int dk_transpose(const struct dk_shape *in_shape, const int *perm, size_t elem,
 			return -1;
 		out_dims[i] = in_shape->dims[perm[i]];
 	}
-	return gather_walk(in_shape, out_dims, perm, NULL, transpose_source, elem, NULL, in, out, t);
+	return gather_walk(in_shape, out_dims, perm, NULL, 0, transpose_source, elem, NULL, in, out, t);
 }
 
 /* resize: PARAM is scale; output coordinate o reads input o / scale. */
@@ -285,7 +311,7 @@ int dk_resize_nearest(const struct dk_shape *in_shape, const int *scale, size_t 
 			return -1;
 		out_dims[i] = in_shape->dims[i] * scale[i];
 	}
-	return gather_walk(in_shape, out_dims, scale, NULL, resize_source, elem, NULL, in, out, t);
+	return gather_walk(in_shape, out_dims, scale, NULL, 0, resize_source, elem, NULL, in, out, t);
 }
 
 int dk_concat(int n, const struct dk_shape *in_shapes, int axis, size_t elem,
