@@ -39,8 +39,9 @@
  * before), one of the forms of docs/formulas.md 3.11 and 4.14: a 1-D
  * Conv, MaxPool, AveragePool (count_include_pad) or ConvTranspose over
  * N x (C H) x W between two Reshapes, a Pad reflecting, repeating its edge
- * or by a constant other than 0, or (opset 10 on) a Slice with steps
- * other than 1, negative ones too.
+ * or by a constant other than 0, a Gather of 1 to 6 indices in any order
+ * (repeats, negative ones), or (opset 10 on) a Slice with steps other
+ * than 1, negative ones too.
  *
  * Printed on stdout, one line: the opset and the nodes, each op with its
  * chosen attributes, and "exotic" when the model holds a variant dmo may
@@ -1120,13 +1121,34 @@ static struct value stepped(const struct value *x)
 	return y;
 }
 
+/* Gather of X along an axis by 1 to 6 constant indices in any order,
+ * repeats and negative ones among them (gather). */
+static struct value picked(const struct value *x)
+{
+	int axis = forms_pick(4), n = 1 + forms_pick(6);
+	int64_t idx[6], len = x->d[axis];
+	struct value y = *x;
+
+	for (int k = 0; k < n; k++) {
+		idx[k] = forms_pick((int)len);
+		idx[k] -= forms_pick(3) == 0 ? len : 0; /* from the end */
+	}
+	const char *in[] = { x->name, int64s(idx, n), NULL };
+	y.name = fresh("t");
+	y.d[axis] = n;
+	node("Gather", in, y.name, attr_int("axis", axis), NULL);
+	say(" Gather(axis %d, %d picks of %lld)", axis, n, (long long)len);
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
 /* One of the forms of formulas.md 3.11 and 4.14: a 1-D window, a Pad by
- * mode or value, a stepped Slice (from opset 10). */
+ * mode or value, a Gather of any indices, a stepped Slice (from opset 10). */
 static struct value forms(const struct value *x)
 {
-	int kind = forms_pick(opset >= 10 ? 3 : 2);
+	int kind = forms_pick(opset >= 10 ? 4 : 3);
 
-	return kind == 0 ? window_1d(x) : kind == 1 ? padded(x) : stepped(x);
+	return kind == 0 ? window_1d(x) : kind == 1 ? padded(x) : kind == 2 ? picked(x) : stepped(x);
 }
 
 /* Flatten or Reshape to 2-D, then Gemm or MatMul by a constant. */
