@@ -100,19 +100,14 @@ refuse "a 3-D ConvTranspose" "node 1: not a 1-D or 2-D float32 ConvTranspose" \
 onnx_net_runs audio
 f32_close "--audio: dmo infer = ONNX Runtime" "$WORK/audio.ort" "$WORK/audio.dmo"
 plain_arena_same audio "$WORK/audio.onnx" "$WORK/audio.in" "$WORK/audio.dmo"
-"$DMO" model "$WORK/audio.onnx" >"$WORK/audio.model" 2>&1
-for spec in "pad:in=1x1x4x40,before=0x0x0x3,after=0x0x0x3,dtype=f32,mode=reflect" \
-	    "conv2d:in=1x1x46x4,k=1x7,stride=1x1,dil=1x1,pad=0x0,out_c=8,dtype=f32,layout=nchw" \
-	    "avgpool:in=1x1x20x8,k=1x3,stride=1x1,pad=0x1,dtype=f32,layout=nchw,count_pad=1" \
-	    "convt:in=1x1x20x8,k=1x4,stride=1x2,dil=1x1,pad=0x1x0x1,out_pad=0x0,group=1,out_c=4,dtype=f32,layout=nchw" \
-	    "pad:in=1x1x4x40,before=0x0x0x2,after=0x0x0x2,dtype=f32,mode=edge" \
-	    "pad:in=1x4x4x11,before=0x0x1x2,after=0x0x2x1,dtype=f32,value=0.5" \
-	    "avgpool:in=1x7x14x4,k=3x3,stride=1x1,pad=1x1,dtype=f32,layout=nchw,dil=2x2"; do
-	grep -q " $spec$" "$WORK/audio.model" && echo "ok: --audio maps $spec" ||
-		fail "--audio: no layer $spec: $(cat "$WORK/audio.model")"
-done
-plan_verify_bits "--audio" "$WORK/audio.onnx"
-grep -q "with the model's real weights" "$WORK/plan.out" && echo "ok: --audio: verified with its real weights" ||
-	fail "--audio: $(tail -2 "$WORK/plan.out")"
+model_maps --audio "$WORK/audio.onnx" \
+	"pad:in=1x1x4x40,before=0x0x0x3,after=0x0x0x3,dtype=f32,mode=reflect" \
+	"conv2d:in=1x1x46x4,k=1x7,stride=1x1,dil=1x1,pad=0x0,out_c=8,dtype=f32,layout=nchw" \
+	"avgpool:in=1x1x20x8,k=1x3,stride=1x1,pad=0x1,dtype=f32,layout=nchw,count_pad=1" \
+	"convt:in=1x1x20x8,k=1x4,stride=1x2,dil=1x1,pad=0x1x0x1,out_pad=0x0,group=1,out_c=4,dtype=f32,layout=nchw" \
+	"pad:in=1x1x4x40,before=0x0x0x2,after=0x0x0x2,dtype=f32,mode=edge" \
+	"pad:in=1x4x4x11,before=0x0x1x2,after=0x0x2x1,dtype=f32,value=0.5" \
+	"avgpool:in=1x7x14x4,k=3x3,stride=1x1,pad=1x1,dtype=f32,layout=nchw,dil=2x2"
+plan_verify_weights --audio "$WORK/audio.onnx"
 run_model_analyzed "--audio" "$WORK/audio.onnx" 10
 finish

@@ -17,7 +17,7 @@
 #    overlapped arena that shares no code with the replay;
 #  - the model stripped of its value_info (tests/onnx_strip) plans the same.
 # A model the generator marks "exotic" (a variant dmo may not map, e.g.
-# count_include_pad with padding) may instead be refused, exit 2 with a message naming the
+# count_include_pad with a ceil_mode window past the padding) may instead be refused, exit 2 with a message naming the
 # layer (its number and name); any other refusal, or a wrong answer, fails.
 # RANDOM_ONNX_SEEDS="FIRST LAST" picks the seeds (default 1 16, about a
 # minute; docs/models.md has a longer run).  Skipped (77) without node
