@@ -17,7 +17,7 @@
 #  - Gather of a constant scalar index (PyTorch's x[:, 2]) or consecutive
 #    indices, read as the slice of that box: the first four models of
 #    tests/onnx_random_net (seeds from 1 on) that hold a Gather and no
-#    variant dmo may refuse, one of them a scalar index at least, within
+#    variant dmo may refuse, and more until one holds a scalar index, within
 #    f32_close's tolerance of ONNX Runtime (byte for byte for an int8
 #    output), plan --verify bit for bit (other indices: gather,
 #    tests/onnx_ort_forms.sh).
@@ -52,7 +52,7 @@ grep -q "^    1  1_slice  *slice  *600 .* 600 *600$" "$WORK/plan.out" &&
 run_model_analyzed test_slice "$WORK/test_slice.onnx" 1
 
 seed=0 found=0 scalar=0
-while [ $found -lt 4 ] && [ $seed -lt 400 ]; do
+while { [ $found -lt 4 ] || [ $scalar -lt 1 ]; } && [ $seed -lt 1000 ]; do
 	seed=$((seed + 1))
 	desc=$("$top_builddir/tests/onnx_random_net" "$seed" "$WORK/g.onnx" "$WORK/g.in")
 	case $desc in *exotic) continue ;; *"Gather(axis"*) ;; *) continue ;; esac
@@ -70,6 +70,6 @@ while [ $found -lt 4 ] && [ $seed -lt 400 ]; do
 		echo "ok: seed $seed: the Gather is a slice" || fail "seed $seed: $("$DMO" model "$WORK/g.onnx" | grep Gather)"
 	plan_verify_bits "seed $seed" "$WORK/g.onnx"
 done
-expect_eq "random models with a Gather" 4 $found
+[ $found -ge 4 ] && echo "ok: $found random models with a Gather" || fail "$found random models with a Gather"
 [ $scalar -ge 1 ] && echo "ok: $scalar of them a scalar index" || fail "no scalar index among them"
 finish

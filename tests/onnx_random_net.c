@@ -1137,7 +1137,7 @@ static struct value picked(const struct value *x)
 	y.name = fresh("t");
 	y.d[axis] = n;
 	node("Gather", in, y.name, attr_int("axis", axis), NULL);
-	say(" Gather(axis %d, %d picks of %lld)", axis, n, (long long)len);
+	say(" Gather(%d picks along axis %d of %lld)", n, axis, (long long)len);
 	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
 	return y;
 }

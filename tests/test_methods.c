@@ -45,7 +45,7 @@ static uint64_t in_at(const struct dmo_opspec *s, int b, int iy, int ix, int c)
 	return (((uint64_t)b * s->in_h + iy) * s->in_w + ix) * s->in_c + c;
 }
 
-/* docs/kernels.md's layout ops (pad, concat, transpose): the output in
+/* docs/kernels.md's layout ops (pad, concat, transpose, slice, gather): the output in
  * flat order, each element copied from the input element at its NHWC
  * coordinates mapped back, or from elsewhere (padding, another input). */
 static void oracle_layout(struct oracle *o, const struct dmo_opspec *s)
@@ -80,6 +80,9 @@ static void oracle_layout(struct oracle *o, const struct dmo_opspec *s)
 			 * is at coordinate coord[i]. */
 			for (int i = 0; i < 4; i++)
 				src[s->perm[i]] = coord[i];
+		} else if (s->op == DMO_OP_GATHER) { /* column x is indices[x] */
+			for (int i = 0; i < 4; i++)
+				src[i] = i == 2 ? s->indices[coord[2]] : coord[i];
 		} else {
 			/* pad adds before[i]; slice walks the box left by
 			 * before and after every step-th element, from its
@@ -263,6 +266,7 @@ static uint64_t oracle_os(const struct dmo_opspec *s)
 	case DMO_OP_CONCAT:
 	case DMO_OP_TRANSPOSE:
 	case DMO_OP_SLICE:
+	case DMO_OP_GATHER:
 		oracle_layout(&o, s);
 		break;
 	case DMO_OP_RESIZE:
@@ -508,14 +512,15 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 					   "resize", "convt", "leakyrelu", "elu", "selu", "exp", "log",
 					   "sqrt", "neg", "abs", "reciprocal", "softplus", "erf", "floor",
 					   "ceil", "pow", "prelu", "logsoftmax", "reducemax", "reducemin",
-					   "reducesum", "max", "min", "slice", "matmul" };
+					   "reducesum", "max", "min", "slice", "matmul", "gather" };
 	static const char *const dtypes[] = { "f32", "i8", "i16", "i32" };
 	unsigned k = rnd(st, 0, sizeof ops / sizeof ops[0] - 1);
 	const char *op = ops[k];
 	const char *dt = dtypes[rnd(st, 0, 3)];
 
-	/* tanh and ONNX's ops but resize and slice: f32 their only kernel */
-	if (k >= 18 && strcmp(op, "resize") && strcmp(op, "slice"))
+	/* tanh and ONNX's ops but resize, slice and gather: f32 their only
+	 * kernel */
+	if (k >= 18 && strcmp(op, "resize") && strcmp(op, "slice") && strcmp(op, "gather"))
 		dt = "f32";
 	unsigned n = rnd(st, 1, 2), h = rnd(st, 1, 16), w = rnd(st, 1, 16), c = rnd(st, 1, 8);
 	char pad[32];
@@ -575,7 +580,12 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 			 rnd(st, 0, (c - 1) / 2), 0, rnd(st, 0, (h - 1) / 2), rnd(st, 0, (w - 1) / 2),
 			 rnd(st, 0, (c - 1) / 2), dt, nonzero_step(st), nonzero_step(st), nonzero_step(st),
 			 nonzero_step(st));
-	else if (!strcmp(op, "pad"))
+	else if (!strcmp(op, "gather")) { /* 1 to 6 columns of W, any order */
+		int at = snprintf(buf, len, "gather:in=%ux%ux%ux%u,dtype=%s,indices=%u", n, h, w, c, dt,
+				  rnd(st, 0, w - 1));
+		for (unsigned i = rnd(st, 1, 6); i > 1 && at < (int)len; i--)
+			at += snprintf(buf + at, len - (size_t)at, "x%u", rnd(st, 0, w - 1));
+	} else if (!strcmp(op, "pad"))
 		snprintf(buf, len, "pad:in=%ux%ux%ux%u,before=%ux%ux%ux%u,after=%ux%ux%ux%u,dtype=%s",
 			 n, h, w, c, rnd(st, 0, 1), rnd(st, 0, 3), rnd(st, 0, 3), rnd(st, 0, 3),
 			 rnd(st, 0, 1), rnd(st, 0, 3), rnd(st, 0, 3), rnd(st, 0, 3), dt);
