@@ -11,7 +11,7 @@ noinst_LTLIBRARIES += opspec/libdmo-model.la
 opspec_libdmo_model_la_SOURCES = opspec/model_table.h opspec/model.c opspec/model_table.c \
 	opspec/flatbuf.h opspec/flatbuf.c opspec/model_tflite.c \
 	opspec/tflite_plan.h opspec/tflite_plan.c opspec/model_onnx.c \
-	opspec/onnx_shapes.h opspec/onnx_shapes.c \
+	opspec/onnx_shapes.h opspec/onnx_shapes.c opspec/onnx_window1d.h opspec/onnx_window1d.c \
 	opspec/protobuf_depth.h opspec/protobuf_depth.c opspec/name_index.h opspec/name_index.c
 nodist_opspec_libdmo_model_la_SOURCES = opspec/onnx.pb-c.c opspec/onnx.pb-c.h
 opspec_libdmo_model_la_CPPFLAGS = $(MODEL_CPPFLAGS)

@@ -17,6 +17,7 @@
 #include "name_index.h"
 #include "onnx.pb-c.h"
 #include "onnx_shapes.h"
+#include "onnx_window1d.h"
 #include "protobuf_depth.h"
 
 #include <assert.h>
@@ -356,7 +357,7 @@ static const char *convt_spec(const Onnx__NodeProto *n, const struct dmo_model_t
 	char shape[96];
 
 	if (in->rank != 4 || in->dtype != DMO_F32)
-		return "not a 2-D float32 ConvTranspose (dmo's convt is NCHW f32)";
+		return "not a 1-D or 2-D float32 ConvTranspose (dmo's convt is NCHW f32)";
 	if (w == NULL || w->rank != 4 || w->shape[0] != in->shape[1])
 		return "weights are not C x M/group x KH x KW";
 	if (group < 1 || in->shape[1] % group)
@@ -544,6 +545,39 @@ static int const_float(const struct onnx *o, const struct dmo_model_layer *layer
 	return 1;
 }
 
+/* A Pad's constant_value T (one constant element of f32, i8, u8, i16 or
+ * i32) into *V; 0 when it is not one. */
+static int pad_constant(const struct dmo_model_tensor *t, double *v)
+{
+	float f;
+	int32_t i32;
+	int16_t i16;
+
+	if (t->producer != DMO_MODEL_CONSTANT || t->data == NULL || t->elems != 1 || !t->known_dtype ||
+	    t->data_len != t->elem_size)
+		return 0;
+	switch (t->dtype) {
+	case DMO_F32:
+		memcpy(&f, t->data, 4);
+		*v = f;
+		return isfinite(f);
+	case DMO_I32:
+		memcpy(&i32, t->data, 4);
+		*v = i32;
+		return 1;
+	case DMO_I16:
+		memcpy(&i16, t->data, 2);
+		*v = i16;
+		return 1;
+	case DMO_I8:
+		*v = (int8_t)t->data[0];
+		return 1;
+	default:
+		*v = t->data[0];
+		return 1;
+	}
+}
+
 /* The pad or slice spec (OP) of IN's SHAPE with B and A elements added or
  * removed before and after along each of 4 axes, into TEXT. */
 static void box_spec(char *text, size_t len, const char *op, const char *shape, const int64_t *b,
@@ -595,24 +629,25 @@ static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 		const struct dmo_model_tensor *value = operand(m, layer, 2);
 		int64_t b[4] = { 0 }, a[4] = { 0 };
 		const Onnx__AttributeProto *v = dmo_onnx_attr(n, "value");
-		int zeros = 1;
+		static const char *const modes[] = { "constant", "reflect", "edge" };
+		int mode = dmo_onnx_attr(n, "mode") ? -1 : 0;
+		double border = 0;
 
-		if (!attr_string_is(n, "mode", "constant") && dmo_onnx_attr(n, "mode"))
-			return unsupported(o, layer, "a pad mode other than constant");
+		for (int k = 0; k < 3 && mode < 0; k++)
+			mode = attr_string_is(n, "mode", modes[k]) ? k : -1;
+		if (mode < 0)
+			return unsupported(o, layer, "a pad mode other than constant, reflect or edge");
 		if (o->opset < 11) {
 			pads.n_ints = dmo_onnx_attr_ints(n, "pads", pads.ints, 2 * (size_t)r, 0) ? -1
 												 : 2 * r;
-			zeros = v == NULL || v->f == 0;
+			border = v != NULL ? v->f : 0;
 		} else if (layer->operands[1] >= 0) {
 			value_of(o, layer->operands[1], &pads);
-			/* constant_value: absent, or an initializer of zeros. */
-			if (value && (value->producer != DMO_MODEL_CONSTANT || value->data == NULL))
-				zeros = 0;
-			for (size_t i = 0; value && zeros && i < value->data_len; i++)
-				zeros = value->data[i] == 0;
+			/* constant_value: absent, or a constant of one element. */
+			if (value && !pad_constant(value, &border))
+				return unsupported(o, layer, "a constant_value that is not one constant "
+						   "element of the input's type");
 		}
-		if (!zeros)
-			return unsupported(o, layer, "padding with a value other than zero");
 		if (r < 1 || r > 4 || pads.n_ints != 2 * r)
 			return unsupported(o, layer, "not a 1-D to 4-D input with constant pads");
 		for (int i = 0; i < r; i++) {
@@ -620,14 +655,27 @@ static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 			a[4 - r + i] = pads.ints[r + i];
 			if (b[4 - r + i] < 0 || a[4 - r + i] < 0)
 				return unsupported(o, layer, "negative pads (cropping)");
+			if (mode == 1 && (pads.ints[i] >= in->shape[i] || pads.ints[r + i] >= in->shape[i]))
+				return unsupported(o, layer, "reflect pads %lld and %lld along an axis of %lld "
+						   "(at most %lld mirror)", (long long)pads.ints[i],
+						   (long long)pads.ints[r + i], (long long)in->shape[i],
+						   (long long)in->shape[i] - 1);
 		}
 		box_spec(text, sizeof text, "pad", shape, b, a, dt);
+		/* reflect and edge run in ONNX Runtime's order (dk_pad_onnx);
+		 * the border's mode or value, written when not zeros. */
+		if (mode != 0)
+			snprintf(text + strlen(text), sizeof text - strlen(text), ",mode=%s", modes[mode]);
+		else if (border != 0)
+			snprintf(text + strlen(text), sizeof text - strlen(text), ",value=%.9g", border);
 	} else if (!strcmp(op, "Slice")) {
-		/* Constant starts, ends, axes and steps 1 (ONNX's clamping):
-		 * the elements before and after each axis's range removed. */
+		/* Constant starts, ends, axes and steps (ONNX's clamping): the
+		 * box from the first to the last element read kept, the
+		 * elements before and after it removed, and the steps. */
 		struct dmo_onnx_value v, lists[4];
 		int64_t start[DMO_MODEL_MAX_RANK], step[DMO_MODEL_MAX_RANK], keep[DMO_MODEL_MAX_RANK];
-		int64_t b[4] = { 0 }, a[4] = { 0 };
+		int64_t b[4] = { 0 }, a[4] = { 0 }, steps[4] = { 1, 1, 1, 1 };
+		int stepped = 0;
 		char why[128];
 
 		value_of(o, layer->operands[0], &v);
@@ -645,20 +693,32 @@ static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 		if (dmo_onnx_slice_axes(n, o->opset, &v, lists, 4, start, step, keep, why, sizeof why))
 			return unsupported(o, layer, "%s", why);
 		for (int i = 0; i < r; i++) {
-			if (step[i] != 1)
-				return unsupported(o, layer, "steps other than 1 (dmo's slice copies a box)");
+			/* The last element read, below the first for a step < 0. */
+			int64_t last = start[i] + (keep[i] - 1) * step[i];
+
 			if (keep[i] < 1)
 				return unsupported(o, layer, "an empty slice");
-			b[4 - r + i] = start[i];
-			a[4 - r + i] = in->shape[i] - start[i] - keep[i];
+			if (step[i] > INT32_MAX || step[i] < -INT32_MAX)
+				return unsupported(o, layer, "a step of %lld", (long long)step[i]);
+			steps[4 - r + i] = step[i];
+			b[4 - r + i] = step[i] > 0 ? start[i] : last;
+			a[4 - r + i] = in->shape[i] - 1 - (step[i] > 0 ? last : start[i]);
+			stepped |= step[i] != 1;
 		}
 		box_spec(text, sizeof text, "slice", shape, b, a, dt);
+		if (stepped)
+			snprintf(text + strlen(text), sizeof text - strlen(text), ",step=%lldx%lldx%lldx%lld",
+				 (long long)steps[0], (long long)steps[1], (long long)steps[2],
+				 (long long)steps[3]);
 	} else if (!strcmp(op, "Gather")) {
 		/* A constant scalar index, or 1-D consecutive ascending ones,
 		 * along one axis picks a box: a slice (its output drops or
-		 * keeps the axis, the same elements in the same order). */
+		 * keeps the axis, the same elements in the same order).  Other
+		 * constant indices, of any rank (flat order), are a gather
+		 * along W of the input as 1 x outer x axis x inner. */
 		struct dmo_onnx_value idx = { .rank = -1, .n_ints = -1, .n_floats = -1 };
 		int64_t axis = dmo_onnx_attr_int(n, "axis", 0), b[4] = { 0 }, a[4] = { 0 }, first;
+		int consecutive = 1;
 
 		if (axis < 0)
 			axis += r;
@@ -669,19 +729,37 @@ static int derive_flat_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n,
 		if (r < 1 || r > 4 || axis < 0 || axis >= r)
 			return unsupported(o, layer, "a gather along axis %lld of a %d-D tensor (dmo's slice is 1-D to 4-D)",
 					   (long long)axis, r);
-		if (idx.rank > 1 || idx.n_ints < 1)
-			return unsupported(o, layer, "indices that are not a constant scalar or 1-D list");
+		if (idx.n_ints < 1)
+			return unsupported(o, layer, "indices that are not a constant dmo can read");
 		first = idx.ints[0] < 0 ? idx.ints[0] + in->shape[axis] : idx.ints[0];
 		for (int k = 0; k < idx.n_ints; k++) {
 			int64_t at = idx.ints[k] < 0 ? idx.ints[k] + in->shape[axis] : idx.ints[k];
 
-			if (at != first + k || at < 0 || at >= in->shape[axis])
-				return unsupported(o, layer, "indices that are not consecutive and ascending "
-						   "(dmo's slice copies a box)");
+			if (at < 0 || at >= in->shape[axis])
+				return unsupported(o, layer, "index %lld outside an axis of %lld",
+						   (long long)idx.ints[k], (long long)in->shape[axis]);
+			consecutive &= at == first + k;
+			idx.ints[k] = at;
 		}
-		b[4 - r + axis] = first;
-		a[4 - r + axis] = in->shape[axis] - first - idx.n_ints;
-		box_spec(text, sizeof text, "slice", shape, b, a, dt);
+		if (consecutive && idx.rank <= 1) {
+			b[4 - r + axis] = first;
+			a[4 - r + axis] = in->shape[axis] - first - idx.n_ints;
+			box_spec(text, sizeof text, "slice", shape, b, a, dt);
+		} else {
+			int len;
+
+			if (idx.n_ints > DMO_GATHER_MAX)
+				return unsupported(o, layer, "%d indices (dmo's gather takes at most %d)",
+						   idx.n_ints, DMO_GATHER_MAX);
+			len = snprintf(text, sizeof text, "gather:in=1x%lldx%lldx%lld,dtype=%s,indices=",
+				       (long long)dims_product(in, 0, (int)axis), (long long)in->shape[axis],
+				       (long long)dims_product(in, (int)axis + 1, r), dt);
+			for (int k = 0; k < idx.n_ints && len < (int)sizeof text; k++)
+				len += snprintf(text + len, sizeof text - (size_t)len, "%s%lld", k ? "x" : "",
+						(long long)idx.ints[k]);
+			if (len >= (int)sizeof text)
+				return unsupported(o, layer, "indices too many to write in an op spec");
+		}
 	} else if (!strcmp(op, "Concat")) {
 		int64_t axis = dmo_onnx_attr_int(n, "axis", 0), outer, inner;
 
@@ -1020,6 +1098,7 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	struct dmo_model_tensor *w = operand(m, layer, qlinear_conv || qlinear_matmul ? 3 : 1);
 	char text[256], shape[96], padbuf[96];
 	int64_t k[2], s[2], d[2];
+	struct dmo_window1d row;
 
 	if (layer->n_results != 1 || in == NULL)
 		return unsupported(o, layer, "not one input and one output tensor");
@@ -1135,6 +1214,17 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 			 trans_a ? ",trans_a=1" : "");
 		goto spec;
 	}
+	if (in->rank == 3 && (!strcmp(op, "Conv") || !strcmp(op, "MaxPool") ||
+			      !strcmp(op, "AveragePool") || !strcmp(op, "ConvTranspose"))) {
+		/* 1-D: the 2-D op over one row, the same bytes
+		 * (onnx_window1d.c, formulas.md 3.11). */
+		if (dmo_window1d_view(n, in, out, w, &row))
+			return unsupported(o, layer, "a 1-D %s whose output or weights are not 3-D", op);
+		n = &row.node;
+		in = &row.in;
+		out = &row.out;
+		w = w != NULL ? &row.w : NULL;
+	}
 	if (!strcmp(op, "ConvTranspose")) {
 		if ((why = convt_spec(n, in, w, text, sizeof text)) != NULL)
 			return unsupported(o, layer, "%s", why);
@@ -1143,7 +1233,7 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	if (!conv && strcmp(op, "MaxPool") && strcmp(op, "AveragePool"))
 		return unsupported(o, layer, "op %s has no dmo model", op);
 	if (in->rank != 4)
-		return unsupported(o, layer, "%d-D input (dmo's %s is 2-D over NCHW)",
+		return unsupported(o, layer, "%d-D input (dmo's %s is 1-D or 2-D: N x C x L or NCHW)",
 				   in->rank, op);
 	nhwc(in, shape, sizeof shape);
 	if (conv) {
@@ -1186,21 +1276,30 @@ static int derive_spec(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 		if (dmo_onnx_attr_ints(n, "kernel_shape", k, 2, 0) || k[0] <= 0 ||
 		    dmo_onnx_attr_ints(n, "strides", s, 2, 1) || dmo_onnx_attr_ints(n, "dilations", d, 2, 1))
 			return unsupported(o, layer, "not a 2-D window");
-		if ((avg && (d[0] != 1 || d[1] != 1)) || dmo_onnx_attr_int(n, "storage_order", 0) != 0 ||
-		    layer->n_results != 1)
-			return unsupported(o, layer, "AveragePool dilation, storage_order or indices output");
+		int count_pad = avg && dmo_onnx_attr_int(n, "count_include_pad", 0) != 0;
+		char floor_pad[96];
+
+		if (dmo_onnx_attr_int(n, "storage_order", 0) != 0 || layer->n_results != 1)
+			return unsupported(o, layer, "storage_order or indices output");
 		if ((pad = window_pad(n, in, out, k, s, d, dmo_onnx_attr_int(n, "ceil_mode", 0) != 0,
 				      padbuf, sizeof padbuf, &why)) == NULL)
 			return unsupported(o, layer, "%s", why);
-		if (avg && dmo_onnx_attr_int(n, "count_include_pad", 0) != 0 && strcmp(pad, "valid") &&
-		    strcmp(pad, "0x0"))
-			return unsupported(o, layer, "count_include_pad (dmo's average divides by the taps inside the image)");
+		/* count_include_pad divides by the whole window, which lies
+		 * inside the padding unless ceil_mode added a window past it
+		 * (ONNX Runtime then divides by less). */
+		if (count_pad && strcmp(pad, window_pad(n, in, out, k, s, d, 0, floor_pad,
+							sizeof floor_pad, &why)))
+			return unsupported(o, layer, "count_include_pad with a ceil_mode window past the "
+					   "padding (its divisor is not the window)");
 		snprintf(text, sizeof text, "%s:in=%s,k=%lldx%lld,stride=%lldx%lld,pad=%s,dtype=%s,layout=nchw",
 			 avg ? "avgpool" : "maxpool", shape, (long long)k[0], (long long)k[1],
 			 (long long)s[0], (long long)s[1], pad, dmo_dtype_name(in->dtype));
-		if (d[0] != 1 || d[1] != 1) /* MaxPool's dilations (opset 10 on) */
+		/* MaxPool's dilations (opset 10 on), AveragePool's (19 on). */
+		if (d[0] != 1 || d[1] != 1)
 			snprintf(text + strlen(text), sizeof text - strlen(text), ",dil=%lldx%lld",
 				 (long long)d[0], (long long)d[1]);
+		if (count_pad && strcmp(pad, "valid") && strcmp(pad, "0x0"))
+			snprintf(text + strlen(text), sizeof text - strlen(text), ",count_pad=1");
 	}
 spec:
 	{

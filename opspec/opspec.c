@@ -8,8 +8,11 @@
 #include "nearest.h"
 #include "opspec.h"
 
+#include <ctype.h>
 #include <inttypes.h>
+#include <math.h> /* isfinite, a macro */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -21,17 +24,20 @@
 enum key {
 	KEY_IN, KEY_K, KEY_STRIDE, KEY_DIL, KEY_PAD, KEY_MULT, KEY_OUT_C,
 	KEY_UNITS, KEY_DTYPE, KEY_OUT_DTYPE, KEY_BEFORE, KEY_AFTER, KEY_AT, KEY_PERM,
-	KEY_LAYOUT, KEY_SCALE, KEY_AXIS, KEY_GROUP, KEY_TRANS_A, KEY_OUT_PAD, KEY_COUNT
+	KEY_LAYOUT, KEY_SCALE, KEY_AXIS, KEY_GROUP, KEY_TRANS_A, KEY_OUT_PAD,
+	KEY_COUNT_PAD, KEY_MODE, KEY_VALUE, KEY_STEP, KEY_INDICES, KEY_COUNT
 };
 
 #define BIT(k) (1u << (k))
 
 static const char *const key_names[KEY_COUNT] = {
 	"in", "k", "stride", "dil", "pad", "mult", "out_c", "units", "dtype", "out_dtype",
-	"before", "after", "at", "perm", "layout", "scale", "axis", "group", "trans_a", "out_pad"
+	"before", "after", "at", "perm", "layout", "scale", "axis", "group", "trans_a", "out_pad",
+	"count_pad", "mode", "value", "step", "indices"
 };
 
 static const char *const layout_names[] = { "nhwc", "nchw" };
+static const char *const pad_mode_names[] = { "constant", "reflect", "edge" };
 
 /* Each key's value format, default and meaning, as `dmo ops` prints them;
  * the format is also what a bad value's message expects.  `in` is read
@@ -85,6 +91,19 @@ static const struct dmo_opspec_key key_info[KEY_COUNT] = {
 			  "transA)" },
 	[KEY_OUT_PAD] = { "out_pad", "AHxAW or A, integers >= 0, below the stride", "0",
 			  "convt: rows/columns added at the output's bottom/right (ONNX's output_padding)" },
+	[KEY_COUNT_PAD] = { "count_pad", "0 or 1", "0",
+			    "avgpool, layout=nchw: 1 divides by the whole window, padding included "
+			    "(ONNX's count_include_pad); 0 by the taps inside the image" },
+	[KEY_MODE] = { "mode", "constant, reflect or edge", "constant",
+		       "pad: the border holds value (constant), the input mirrored about its edge "
+		       "element (reflect) or its edge element repeated (edge), ONNX's Pad modes" },
+	[KEY_VALUE] = { "value", "a number (integer types: an integer of dtype's range)", "0",
+			"pad, mode=constant: the border's value" },
+	[KEY_STEP] = { "step", "HxW, HxWxC or NxHxWxC, non-zero integers", "1",
+		       "slice: every step-th element of the kept box along each axis, from its "
+		       "first (step > 0) or backward from its last (step < 0), ONNX's Slice steps" },
+	[KEY_INDICES] = { "indices", "AxBx..., 1 to 32 integers >= 0 below in's W", "required",
+			  "gather: output column w copies input column indices[w] (ONNX's Gather)" },
 };
 
 static const char *const fc_in_format = "NxK or K, positive integers";
@@ -98,7 +117,7 @@ static const char *const op_meanings[DMO_OP_COUNT] = {
 	"2-D convolution, NHWC, filters out_c x KH x KW x C",
 	"depthwise 2-D convolution: out_c = C x mult",
 	"max pooling over each window",
-	"average pooling over each window (taps inside the image)",
+	"average pooling over each window (taps inside the image; count_pad=1: the whole window)",
 	"fully connected: NxK times KxUNITS",
 	"the same elements, another shape (a copy)",
 	"softmax over C",
@@ -106,7 +125,7 @@ static const char *const op_meanings[DMO_OP_COUNT] = {
 	"the mean over H and W: output Nx1x1xC",
 	"float or integer to out_dtype (default f32 to i8)",
 	"i8, u8 or i32 to out_dtype (default i8 to f32)",
-	"zero padding by before/after elements along each axis",
+	"padding by before/after elements along each axis (zeros, value, reflect or edge)",
 	"one input of a concatenation along C, placed at channel `at` of out_c",
 	"the axes permuted by perm",
 	"tanh(x), element by element (f32)",
@@ -150,6 +169,7 @@ static const char *const op_meanings[DMO_OP_COUNT] = {
 	"the mean over H and W as ONNX Runtime's QLinearGlobalAveragePool: output Nx1x1xC (u8 or i8)",
 	"average pooling as ONNX Runtime's QLinearAveragePool: the whole input read first (NCHW, u8 "
 	"or i8)",
+	"out[n][h][w][c] = in[n][h][indices[w]][c] (any type; ONNX's Gather of constant indices)",
 };
 
 /* Spellings other tools use for a dtype or a padding, and dmo's word. */
@@ -169,7 +189,8 @@ static const char *const op_names[DMO_OP_COUNT] = {
 	"convt", "leakyrelu", "elu", "selu", "exp", "log", "sqrt", "neg", "abs",
 	"reciprocal", "softplus", "erf", "floor", "ceil", "pow", "prelu", "logsoftmax",
 	"reducemax", "reducemin", "reducesum", "max", "min", "slice",
-	"matmul", "scale", "powt", "qlinearadd", "qlinearmul", "qlinearmean", "qlinearavgpool"
+	"matmul", "scale", "powt", "qlinearadd", "qlinearmul", "qlinearmean", "qlinearavgpool",
+	"gather"
 };
 
 static const char *const dtype_names[DMO_DTYPE_COUNT] = {
@@ -197,7 +218,7 @@ static const struct {
 	[DMO_OP_DWCONV2D] = { WINDOW_KEYS | BIT(KEY_DIL) | BIT(KEY_MULT),
 			      BIT(KEY_IN) | BIT(KEY_K) },
 	[DMO_OP_MAXPOOL] = { WINDOW_KEYS | BIT(KEY_DIL), BIT(KEY_IN) | BIT(KEY_K) },
-	[DMO_OP_AVGPOOL] = { WINDOW_KEYS, BIT(KEY_IN) | BIT(KEY_K) },
+	[DMO_OP_AVGPOOL] = { WINDOW_KEYS | BIT(KEY_DIL) | BIT(KEY_COUNT_PAD), BIT(KEY_IN) | BIT(KEY_K) },
 	[DMO_OP_FC] = { BIT(KEY_IN) | BIT(KEY_UNITS) | BIT(KEY_DTYPE) | BIT(KEY_TRANS_A),
 			BIT(KEY_IN) | BIT(KEY_UNITS) },
 	[DMO_OP_RESHAPE] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
@@ -206,7 +227,8 @@ static const struct {
 	[DMO_OP_MEAN] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_QUANTIZE] = { ELEMENTWISE_KEYS | BIT(KEY_OUT_DTYPE), BIT(KEY_IN) },
 	[DMO_OP_DEQUANTIZE] = { ELEMENTWISE_KEYS | BIT(KEY_OUT_DTYPE), BIT(KEY_IN) },
-	[DMO_OP_PAD] = { ELEMENTWISE_KEYS | BIT(KEY_BEFORE) | BIT(KEY_AFTER), BIT(KEY_IN) },
+	[DMO_OP_PAD] = { ELEMENTWISE_KEYS | BIT(KEY_BEFORE) | BIT(KEY_AFTER) | BIT(KEY_MODE) | BIT(KEY_VALUE),
+			 BIT(KEY_IN) },
 	[DMO_OP_CONCAT] = { ELEMENTWISE_KEYS | BIT(KEY_OUT_C) | BIT(KEY_AT),
 			    BIT(KEY_IN) | BIT(KEY_OUT_C) },
 	[DMO_OP_TRANSPOSE] = { ELEMENTWISE_KEYS | BIT(KEY_PERM), BIT(KEY_IN) | BIT(KEY_PERM) },
@@ -241,7 +263,7 @@ static const struct {
 	[DMO_OP_REDUCESUM] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_MAX] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_MIN] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
-	[DMO_OP_SLICE] = { ELEMENTWISE_KEYS | BIT(KEY_BEFORE) | BIT(KEY_AFTER), BIT(KEY_IN) },
+	[DMO_OP_SLICE] = { ELEMENTWISE_KEYS | BIT(KEY_BEFORE) | BIT(KEY_AFTER) | BIT(KEY_STEP), BIT(KEY_IN) },
 	[DMO_OP_MATMUL] = { ELEMENTWISE_KEYS | BIT(KEY_UNITS), BIT(KEY_IN) | BIT(KEY_UNITS) },
 	[DMO_OP_SCALE] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_POWT] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
@@ -249,6 +271,7 @@ static const struct {
 	[DMO_OP_QLINEARMUL] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_QLINEARMEAN] = { ELEMENTWISE_KEYS, BIT(KEY_IN) },
 	[DMO_OP_QLINEARAVGPOOL] = { WINDOW_KEYS, BIT(KEY_IN) | BIT(KEY_K) },
+	[DMO_OP_GATHER] = { ELEMENTWISE_KEYS | BIT(KEY_INDICES), BIT(KEY_IN) | BIT(KEY_INDICES) },
 };
 
 const struct dmo_opspec_key *dmo_opspec_key(int key)
@@ -370,6 +393,20 @@ static int parse_uint(struct slice s, int *out, int allow_zero)
 	return 0;
 }
 
+/* Parse a finite decimal number (strtod's syntax) that fills the whole
+ * slice.  Returns 0 or -1. */
+static int parse_number(struct slice s, double *out)
+{
+	char text[64], *end;
+
+	if (s.n == 0 || s.n >= sizeof text)
+		return -1;
+	memcpy(text, s.p, s.n);
+	text[s.n] = '\0';
+	*out = strtod(text, &end);
+	return *end == '\0' && isfinite(*out) && !isspace((unsigned char)text[0]) ? 0 : -1;
+}
+
 /* Parse `AxBx...` with between MIN and MAX positive components. */
 static int parse_dims(struct slice s, int *dims, int min, int max, int *count,
 		      int allow_zero)
@@ -389,6 +426,32 @@ static int parse_dims(struct slice s, int *dims, int min, int max, int *count,
 		start = i + 1;
 	}
 	if (n < min)
+		return -1;
+	*count = n;
+	return 0;
+}
+
+/* Parse slice's steps `AxB...`: 2 to 4 non-zero integers, each maybe
+ * negative. */
+static int parse_steps(struct slice s, int *dims, int *count)
+{
+	int n = 0;
+	size_t start = 0;
+
+	for (size_t i = 0; i <= s.n; i++) {
+		if (i < s.n && s.p[i] != 'x')
+			continue;
+		int negative = i > start && s.p[start] == '-';
+		if (n == 4)
+			return -1;
+		int rc = parse_uint((struct slice){ s.p + start + negative, i - start - negative },
+				    &dims[n], 0);
+		if (rc)
+			return rc;
+		dims[n++] *= negative ? -1 : 1;
+		start = i + 1;
+	}
+	if (n < 2)
 		return -1;
 	*count = n;
 	return 0;
@@ -422,6 +485,8 @@ static int bad_value(char *err, size_t err_len, enum key key, struct slice v,
 		did_you_mean(hint, sizeof hint, v.p, v.n, pad_words, 2);
 	else if (key == KEY_LAYOUT)
 		did_you_mean(hint, sizeof hint, v.p, v.n, layout_names, 2);
+	else if (key == KEY_MODE)
+		did_you_mean(hint, sizeof hint, v.p, v.n, pad_mode_names, 3);
 	return dmo_errf(err, err_len, "bad value for '%s': '%.*s' (expected %s)%s",
 		    key_names[key], (int)v.n, v.p, expect, hint);
 }
@@ -561,6 +626,31 @@ static int parse_value(struct dmo_opspec *s, enum key key, struct slice v,
 		if (!rc && s->trans_a > 1)
 			rc = -1;
 		break;
+	case KEY_COUNT_PAD:
+		rc = parse_uint(v, &s->count_pad, 1);
+		if (!rc && s->count_pad > 1)
+			rc = -1;
+		break;
+	case KEY_MODE:
+		rc = -1;
+		for (int m = 0; m < 3 && rc; m++)
+			if (slice_is(v, pad_mode_names[m])) {
+				s->pad_mode = (enum dmo_pad_mode)m;
+				rc = 0;
+			}
+		break;
+	case KEY_VALUE:
+		rc = parse_number(v, &s->pad_value);
+		break;
+	case KEY_INDICES:
+		rc = parse_dims(v, s->indices, 1, DMO_GATHER_MAX, &s->n_indices, 1);
+		break;
+	case KEY_STEP:
+		rc = parse_steps(v, d, &n);
+		if (!rc)
+			for (int i = 0; i < 4; i++) /* the axes not given: 1 */
+				s->step[i] = i < 4 - n ? 1 : d[i - (4 - n)];
+		break;
 	case KEY_COUNT:
 		break;
 	}
@@ -663,8 +753,9 @@ static int resolve_layout(struct dmo_opspec *s, char *err, size_t err_len)
 	for (int i = 0; i < 4; i++) {
 		if (s->op == DMO_OP_TRANSPOSE)
 			out[i] = in[s->perm[i]];
-		else if (s->op == DMO_OP_SLICE)
-			out[i] = (int64_t)in[i] - s->before[i] - s->after[i];
+		else if (s->op == DMO_OP_SLICE) /* the box's every |step|-th */
+			out[i] = ((int64_t)in[i] - s->before[i] - s->after[i] + abs(s->step[i]) - 1) /
+				 abs(s->step[i]);
 		else
 			out[i] = (int64_t)in[i] + s->before[i] + s->after[i];
 		if (out[i] < 1)
@@ -688,6 +779,30 @@ static int resolve_layout(struct dmo_opspec *s, char *err, size_t err_len)
 	return 0;
 }
 
+/* pad's border: a value of dtype's range in constant mode only; reflect
+ * mirrors about the edge element, so it adds fewer elements than the
+ * axis has beyond it (ONNX's rule). */
+static int resolve_pad_border(const struct dmo_opspec *s, char *err, size_t err_len)
+{
+	static const double lowest[DMO_DTYPE_COUNT] = { 0, -128, -32768, -2147483648.0, 0 };
+	static const double highest[DMO_DTYPE_COUNT] = { 0, 127, 32767, 2147483647.0, 255 };
+	const int in[4] = { s->batch, s->in_h, s->in_w, s->in_c };
+
+	if (s->pad_value != 0 && s->pad_mode != DMO_PAD_CONSTANT)
+		return dmo_errf(err, err_len, "key 'value' needs mode=constant");
+	/* In range first, so the cast is defined (libc only: no floor). */
+	if (s->dtype != DMO_F32 && (s->pad_value < lowest[s->dtype] || s->pad_value > highest[s->dtype] ||
+				    s->pad_value != (double)(int64_t)s->pad_value))
+		return dmo_errf(err, err_len, "bad value for 'value': %g is not a %s value",
+			    s->pad_value, dmo_dtype_name(s->dtype));
+	for (int i = 0; s->pad_mode == DMO_PAD_REFLECT && i < 4; i++)
+		if (s->before[i] >= in[i] || s->after[i] >= in[i])
+			return dmo_errf(err, err_len, "mode=reflect adds %d and %d elements along axis %d "
+				    "of 'in', whose %d elements mirror at most %d on each side",
+				    s->before[i], s->after[i], i, in[i], in[i] - 1);
+	return 0;
+}
+
 static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 {
 	s->out_n = s->batch;
@@ -702,11 +817,25 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 		s->out_c = s->in_c;
 	} else switch (s->op) {
 	case DMO_OP_PAD:
+		if (resolve_pad_border(s, err, err_len))
+			return -1;
+		/* fall through */
 	case DMO_OP_CONCAT:
 	case DMO_OP_TRANSPOSE:
 	case DMO_OP_SLICE:
 		if (resolve_layout(s, err, err_len))
 			return -1;
+		break;
+	case DMO_OP_GATHER:
+		for (int i = 0; i < s->n_indices; i++)
+			if (s->indices[i] >= s->in_w)
+				return dmo_errf(err, err_len, "bad value for 'indices': %d is not below in's W %d",
+					    s->indices[i], s->in_w);
+		s->out_h = s->in_h;
+		s->out_w = s->n_indices;
+		s->out_c = s->in_c;
+		for (int i = 0; i < 4; i++) /* the axes in order, as a slice's */
+			s->perm[i] = i;
 		break;
 	case DMO_OP_MATMUL: /* rows of K to rows of units */
 		s->out_h = s->in_h;
@@ -762,10 +891,13 @@ static int resolve(struct dmo_opspec *s, char *err, size_t err_len)
 				    s->pad_top, s->pad_left, s->pad_bottom, s->pad_right,
 				    (int64_t)(s->k_h - 1) * s->dil_h + 1,
 				    (int64_t)(s->k_w - 1) * s->dil_w + 1);
-		if (s->op == DMO_OP_MAXPOOL && (s->dil_h > 1 || s->dil_w > 1) &&
+		if ((s->op == DMO_OP_MAXPOOL || s->op == DMO_OP_AVGPOOL) && (s->dil_h > 1 || s->dil_w > 1) &&
 		    s->layout != DMO_LAYOUT_NCHW)
-			return dmo_errf(err, err_len, "key 'dil' of maxpool needs layout=nchw (the dilated "
-				    "pool is NCHW, ONNX's MaxPool)");
+			return dmo_errf(err, err_len, "key 'dil' of %s needs layout=nchw (the dilated "
+				    "pools are NCHW, ONNX's MaxPool and AveragePool)", dmo_op_name(s->op));
+		if (s->count_pad && s->layout != DMO_LAYOUT_NCHW)
+			return dmo_errf(err, err_len, "key 'count_pad' needs layout=nchw (ONNX's "
+				    "count_include_pad, the NCHW average)");
 		if (s->group > 1 && s->layout != DMO_LAYOUT_NCHW)
 			return dmo_errf(err, err_len, "key 'group' needs layout=nchw (the grouped kernel is NCHW)");
 		if (s->in_c % s->group || s->out_c % s->group)
@@ -875,7 +1007,7 @@ int dmo_opspec_parse(const char *text, struct dmo_opspec *spec, char *err,
 	struct dmo_opspec s = {
 		.k_h = 1, .k_w = 1, .stride_h = 1, .stride_w = 1,
 		.dil_h = 1, .dil_w = 1, .pad = DMO_PAD_VALID, .mult = 1,
-		.scale_h = 1, .scale_w = 1, .axis = 3, .group = 1,
+		.scale_h = 1, .scale_w = 1, .axis = 3, .group = 1, .step = { 1, 1, 1, 1 },
 		.dtype = DMO_F32, .out_dtype = DMO_I8,
 	};
 	unsigned seen = 0;
@@ -1001,14 +1133,36 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 				s->op == DMO_OP_QUANTIZE || s->op == DMO_OP_DEQUANTIZE
 					? dmo_dtype_name(s->out_dtype) : "", axis);
 	}
+	if (s->op == DMO_OP_GATHER) {
+		int n = snprintf(buf, len, "gather:in=%dx%dx%dx%d,indices=", s->batch, s->in_h, s->in_w,
+				 s->in_c);
+
+		for (int i = 0; i < s->n_indices; i++)
+			n += snprintf(buf + (n < (int)len ? n : (int)len), n < (int)len ? len - (size_t)n : 0,
+				      "%s%d", i ? "x" : "", s->indices[i]);
+		return n + snprintf(buf + (n < (int)len ? n : (int)len), n < (int)len ? len - (size_t)n : 0,
+				    ",dtype=%s", dmo_dtype_name(s->dtype));
+	}
 	if (s->op == DMO_OP_MATMUL)
 		return snprintf(buf, len, "matmul:in=%dx%dx%dx%d,units=%d,dtype=%s", s->batch,
 				s->in_h, s->in_w, s->in_c, s->out_c, dmo_dtype_name(s->dtype));
-	if (s->op == DMO_OP_PAD || s->op == DMO_OP_SLICE)
-		return snprintf(buf, len, "%s:in=%dx%dx%dx%d,before=%dx%dx%dx%d,after=%dx%dx%dx%d,dtype=%s",
+	if (s->op == DMO_OP_PAD || s->op == DMO_OP_SLICE) {
+		char border[48] = "";
+
+		/* mode and value are written when not constant zeros, step
+		 * when not 1. */
+		if (s->pad_mode != DMO_PAD_CONSTANT)
+			snprintf(border, sizeof border, ",mode=%s", pad_mode_names[s->pad_mode]);
+		else if (s->pad_value != 0)
+			snprintf(border, sizeof border, ",value=%.9g", s->pad_value);
+		else if (s->step[0] != 1 || s->step[1] != 1 || s->step[2] != 1 || s->step[3] != 1)
+			snprintf(border, sizeof border, ",step=%dx%dx%dx%d", s->step[0], s->step[1],
+				 s->step[2], s->step[3]);
+		return snprintf(buf, len, "%s:in=%dx%dx%dx%d,before=%dx%dx%dx%d,after=%dx%dx%dx%d,dtype=%s%s",
 				dmo_op_name(s->op), s->batch, s->in_h, s->in_w, s->in_c, s->before[0],
 				s->before[1], s->before[2], s->before[3], s->after[0],
-				s->after[1], s->after[2], s->after[3], dmo_dtype_name(s->dtype));
+				s->after[1], s->after[2], s->after[3], dmo_dtype_name(s->dtype), border);
+	}
 	if (s->op == DMO_OP_CONCAT)
 		return snprintf(buf, len, "concat:in=%dx%dx%dx%d,out_c=%d,at=%d,dtype=%s",
 				s->batch, s->in_h, s->in_w, s->in_c, s->out_c, s->before[3],
@@ -1042,8 +1196,10 @@ int dmo_opspec_format(const struct dmo_opspec *s, char *buf, size_t len)
 	else if (s->op == DMO_OP_DWCONV2D)
 		snprintf(extra, sizeof extra, ",dil=%dx%d,mult=%d", s->dil_h,
 			 s->dil_w, s->mult);
-	else if (s->op == DMO_OP_MAXPOOL && (s->dil_h > 1 || s->dil_w > 1))
+	else if ((s->op == DMO_OP_MAXPOOL || s->op == DMO_OP_AVGPOOL) && (s->dil_h > 1 || s->dil_w > 1))
 		snprintf(extra, sizeof extra, ",dil=%dx%d", s->dil_h, s->dil_w);
+	if (s->count_pad) /* written when set */
+		snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ",count_pad=1");
 	/* layout is written when it is not the default, so that every NHWC
 	 * spec keeps the text it always had. */
 	return snprintf(buf, len,
@@ -1098,6 +1254,7 @@ const char *dmo_opspec_kernel_gap(const struct dmo_opspec *spec)
 	case DMO_OP_TRANSPOSE:
 	case DMO_OP_RESIZE:
 	case DMO_OP_SLICE:
+	case DMO_OP_GATHER:
 		return NULL; /* they copy elements of any size */
 	case DMO_OP_SOFTMAX:
 	case DMO_OP_LOGISTIC:

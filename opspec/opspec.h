@@ -89,6 +89,7 @@ enum dmo_op {
 	/* ONNX Runtime's QLinearAveragePool (NCHW, u8 or i8): the whole
 	 * input dequantized before the first window (kernels_qlinear.c). */
 	DMO_OP_QLINEARAVGPOOL,
+	DMO_OP_GATHER,
 	DMO_OP_COUNT
 };
 
@@ -102,6 +103,12 @@ enum dmo_pad { DMO_PAD_SAME, DMO_PAD_VALID, DMO_PAD_EXPLICIT };
  * spec's sizes mean the same in both. */
 enum dmo_layout { DMO_LAYOUT_NHWC, DMO_LAYOUT_NCHW };
 
+/* The most indices a gather op spec holds. */
+#define DMO_GATHER_MAX 32
+
+/* ONNX's Pad modes (the pad op's `mode`). */
+enum dmo_pad_mode { DMO_PAD_CONSTANT, DMO_PAD_REFLECT, DMO_PAD_EDGE };
+
 /* A parsed and resolved op.  Shapes are NHWC (as sizes: LAYOUT says the
  * buffers' memory order); an fc input NxK is stored as
  * batch=N, in_h=in_w=1, in_c=K, and its output as batch=N, out_h=out_w=1,
@@ -109,7 +116,7 @@ enum dmo_layout { DMO_LAYOUT_NHWC, DMO_LAYOUT_NCHW };
  * The output is out_n x out_h x out_w x out_c elements of out_dtype; out_n
  * is batch and out_dtype is dtype except for pad/transpose (out_n) and
  * quantize/dequantize (out_dtype); slice's output is in's less before and
- * after along each axis. */
+ * after along each axis, every |step|-th element of it. */
 struct dmo_opspec {
 	enum dmo_op op;
 	enum dmo_dtype dtype;
@@ -147,6 +154,22 @@ struct dmo_opspec {
 	/* convt: ONNX's output_padding (rows/columns added at the bottom/
 	 * right, below the stride). */
 	int out_pad_h, out_pad_w;
+	/* avgpool, layout=nchw: 1 when the mean divides by the whole window,
+	 * padding included (ONNX's count_include_pad). */
+	int count_pad;
+	/* pad: what the border holds (ONNX's Pad mode): VALUE (constant), the
+	 * input mirrored about its edge element (reflect) or its edge element
+	 * repeated (edge). */
+	enum dmo_pad_mode pad_mode;
+	double pad_value;
+	/* gather: output column w copies input column indices[w] (ONNX's
+	 * Gather of constant indices along W; at most DMO_GATHER_MAX). */
+	int n_indices;
+	int indices[DMO_GATHER_MAX];
+	/* slice: the kept box walked every step[i]-th element along axis i,
+	 * from its first element (step > 0) or backward from its last (step
+	 * < 0), ONNX's Slice steps; 1 by default (NHWC axes). */
+	int step[4];
 };
 
 /* Parse TEXT.  On success fill *SPEC and return 0.  On failure return -1 and

@@ -22,6 +22,7 @@ static const char *const op_names[DMO_NET_OP_COUNT] = {
 	"quantize", "dequantize", "tanh", "sub", "div", "hardsigmoid", "hardswish", "clip",
 	"batchnorm", "resize", "convt", "shape-only", "unary", "prelu", "max", "min", "slice",
 	"matmul", "pow", "qlinearadd", "qlinearmul", "qlinearmean", "qlinearavgpool", "qlinearconcat",
+	"gather",
 };
 
 const char *dmo_net_op_name(enum dmo_net_op op)
@@ -242,6 +243,19 @@ static int same_type(struct ctx *c, const struct dmo_net_tensor *a, const struct
 	 : (dtype) == DMO_NET_I8 ? fn##_i8(__VA_ARGS__)                           \
 				 : fn##_u8(__VA_ARGS__))
 
+/* The 4-D dims of window operand T into D: as stored, or for an NCHW
+ * step a 1-D window's N x C x L as N x C x 1 x L, the same bytes
+ * (formulas.md 3.11).  Returns -1 for another rank. */
+static int window_dims(const struct dmo_net_step *s, const struct dmo_net_tensor *t, int *d)
+{
+	if (t->rank == 4 || (t->rank == 3 && s->nchw)) {
+		for (int i = 0, j = 0; i < 4; i++)
+			d[i] = t->rank == 3 && i == 2 ? 1 : t->dims[j++];
+		return 0;
+	}
+	return -1;
+}
+
 static int run_windowed(struct ctx *c)
 {
 	const struct dmo_net_step *s = c->step;
@@ -274,33 +288,37 @@ static int run_windowed(struct ctx *c)
 		const int KH = s->nchw ? 2 : 1, KW = s->nchw ? 3 : 2;
 		const int FC_ = s->nchw ? 1 : 3, DW_ONE = s->nchw ? 1 : 0, DW_OC = s->nchw ? 0 : 3;
 
-		if (in->rank != 4 || out->rank != 4 || (filter && filter->rank != 4))
-			return fail(c, "expects 4-D %s tensors", s->nchw ? "NCHW" : "NHWC");
+		int id[4], od[4], fd[4];
+
+		if (window_dims(s, in, id) || window_dims(s, out, od) || in->rank != out->rank ||
+		    (filter && (window_dims(s, filter, fd) || filter->rank != in->rank)))
+			return fail(c, "expects 4-D %s tensors", s->nchw ? "NCHW (or 3-D N x C x L)" : "NHWC");
 		if (s->nchw && pool && in->dtype != DMO_NET_F32)
 			return fail(c, "the NCHW pools are float32 (this input is not)");
-		c->p = (struct dk_params){ .batch = in->dims[0], .in_h = in->dims[H],
-					   .in_w = in->dims[W], .in_c = in->dims[C],
-					   .out_h = out->dims[H], .out_w = out->dims[W],
-					   .out_c = out->dims[C],
+		c->p = (struct dk_params){ .batch = id[0], .in_h = id[H],
+					   .in_w = id[W], .in_c = id[C],
+					   .out_h = od[H], .out_w = od[W],
+					   .out_c = od[C],
 					   .stride_h = s->stride_h, .stride_w = s->stride_w,
 					   .dil_h = !s->dil_h ? 1 : s->dil_h,
 					   .dil_w = !s->dil_w ? 1 : s->dil_w, .mult = 1 };
-		c->p.k_h = pool ? s->filter_h : filter->dims[KH];
-		c->p.k_w = pool ? s->filter_w : filter->dims[KW];
+		c->p.k_h = pool ? s->filter_h : fd[KH];
+		c->p.k_w = pool ? s->filter_w : fd[KW];
 		if (c->p.stride_h < 1 || c->p.stride_w < 1 || c->p.k_h < 1 || c->p.k_w < 1)
 			return fail(c, "stride and filter size must be positive");
-		if (out->dims[0] != in->dims[0])
+		if (od[0] != id[0])
 			return fail(c, "batch changes");
 		c->p.groups = s->op == DMO_NET_CONV2D && s->nchw && s->groups > 1 ? s->groups : 1;
+		c->p.count_pad = s->op == DMO_NET_AVGPOOL && s->nchw && s->count_pad;
 		if (s->op == DMO_NET_CONV2D &&
-		    (filter->dims[0] != c->p.out_c || (int64_t)filter->dims[FC_] * c->p.groups != c->p.in_c ||
+		    (fd[0] != c->p.out_c || (int64_t)fd[FC_] * c->p.groups != c->p.in_c ||
 		     c->p.out_c % c->p.groups))
 			return fail(c, "filter %dx%dx%dx%d does not match %d -> %d channels in %d group(s)",
-				    filter->dims[0], filter->dims[1], filter->dims[2], filter->dims[3],
+				    fd[0], fd[1], fd[2], fd[3],
 				    c->p.in_c, c->p.out_c, c->p.groups);
 		if (s->op == DMO_NET_DWCONV2D) {
 			c->p.mult = s->mult ? s->mult : c->p.out_c / c->p.in_c;
-			if (filter->dims[DW_ONE] != 1 || filter->dims[DW_OC] != c->p.out_c ||
+			if (fd[DW_ONE] != 1 || fd[DW_OC] != c->p.out_c ||
 			    (long long)c->p.mult * c->p.in_c != c->p.out_c)
 				return fail(c, "depthwise filter/multiplier does not match %d -> %d channels",
 					    c->p.in_c, c->p.out_c);
@@ -389,20 +407,23 @@ static int run_convt(struct ctx *c)
 
 	if (!in || !out || !filter)
 		return fail(c, "needs an input and a filter");
-	if (in->rank != 4 || out->rank != 4 || filter->rank != 4 || in->dtype != DMO_NET_F32 ||
+	int id[4], od[4], fd[4];
+
+	if (window_dims(s, in, id) || window_dims(s, out, od) || window_dims(s, filter, fd) ||
+	    in->rank != out->rank || filter->rank != in->rank || in->dtype != DMO_NET_F32 ||
 	    filter->dtype != DMO_NET_F32 || out->dtype != DMO_NET_F32)
-		return fail(c, "expects 4-D NCHW float32 tensors");
-	c->p = (struct dk_params){ .batch = in->dims[0], .in_c = in->dims[1], .in_h = in->dims[2],
-				   .in_w = in->dims[3], .out_c = out->dims[1], .out_h = out->dims[2],
-				   .out_w = out->dims[3], .k_h = filter->dims[2], .k_w = filter->dims[3],
+		return fail(c, "expects 4-D NCHW (or 3-D N x C x L) float32 tensors");
+	c->p = (struct dk_params){ .batch = id[0], .in_c = id[1], .in_h = id[2],
+				   .in_w = id[3], .out_c = od[1], .out_h = od[2],
+				   .out_w = od[3], .k_h = fd[2], .k_w = fd[3],
 				   .stride_h = s->stride_h, .stride_w = s->stride_w,
 				   .dil_h = s->dil_h ? s->dil_h : 1, .dil_w = s->dil_w ? s->dil_w : 1,
 				   .pad_top = s->pad_top, .pad_left = s->pad_left, .mult = 1 };
-	c->p.groups = filter->dims[1] > 0 ? c->p.out_c / filter->dims[1] : 0;
-	if (filter->dims[0] != c->p.in_c || c->p.groups < 1 || filter->dims[1] * c->p.groups != c->p.out_c ||
-	    c->p.in_c % c->p.groups || out->dims[0] != in->dims[0])
-		return fail(c, "filter %dx%dx%dx%d does not match %d -> %d channels", filter->dims[0],
-			    filter->dims[1], filter->dims[2], filter->dims[3], c->p.in_c, c->p.out_c);
+	c->p.groups = fd[1] > 0 ? c->p.out_c / fd[1] : 0;
+	if (fd[0] != c->p.in_c || c->p.groups < 1 || fd[1] * c->p.groups != c->p.out_c ||
+	    c->p.in_c % c->p.groups || od[0] != id[0])
+		return fail(c, "filter %dx%dx%dx%d does not match %d -> %d channels", fd[0],
+			    fd[1], fd[2], fd[3], c->p.in_c, c->p.out_c);
 	if (bias && (bias->dtype != DMO_NET_F32 || elems(bias) != (uint64_t)c->p.out_c))
 		return fail(c, "bias must be %d float32 values", c->p.out_c);
 	if (!c->arena)
@@ -781,6 +802,27 @@ static int run_onnx_elementwise(struct ctx *c)
 	return rc ? fail(c, "the kernel rejected its parameters") : 0;
 }
 
+/* ONNX's Gather of constant indices: the input as outer x axis x inner,
+ * dk_gather along the axis (ONNX Runtime's block order). */
+static int run_gather(struct ctx *c)
+{
+	const struct dmo_net_step *s = c->step;
+	const struct dmo_net_tensor *in = operand(c, 0), *out = result(c);
+	const int *v = s->gather_view;
+
+	if (!in || !out || in->dtype != out->dtype)
+		return fail(c, "needs an input and an output of one type");
+	if (v[0] < 1 || v[1] < 1 || v[2] < 1 || elems(in) != (uint64_t)v[0] * v[1] * v[2] ||
+	    elems(out) != (uint64_t)v[0] * s->n_gather_indices * v[2])
+		return fail(c, "the gather's view %dx%dx%d does not give its tensors", v[0], v[1], v[2]);
+	const struct dk_shape shape = { 3, { v[0], v[1], v[2] } };
+	if (!c->arena)
+		return 0;
+	return dk_gather(&shape, 1, s->gather_indices, s->n_gather_indices, dmo_net_dtype_size(in->dtype),
+			 at(c, in), at(c, out), NULL)
+		       ? fail(c, "the kernel rejected its indices") : 0;
+}
+
 /* ONNX's MatMul of two float32 activations: A [..., M, K] times B [..., K,
  * N], the batch dims equal (the reader refused others). */
 static int run_matmul(struct ctx *c)
@@ -845,29 +887,35 @@ static int run_layout(struct ctx *c)
 				return fail(c, "paddings do not give the output shape");
 		}
 		/* TFLite pads a quantised tensor with its zero point (real 0);
-		 * ONNX's Pad (pads_given, a zero constant_value) with the
-		 * stored value 0 whatever the tensor's quantisation. */
+		 * ONNX's Pad (pads_given) with its constant_value as stored,
+		 * whatever the tensor's quantisation. */
 		unsigned char value[4] = { 0 };
-		int32_t zero = s->pads_given ? 0 : zero_of(out);
-		memcpy(value, &zero, elem <= 4 ? elem : 4);
-		if (c->arena)
+		int32_t zero = s->pads_given ? (int32_t)s->pad_value : zero_of(out);
+		float f = (float)s->pad_value;
+		memcpy(value, in->dtype == DMO_NET_F32 ? (const void *)&f : (const void *)&zero,
+		       elem <= 4 ? elem : 4);
+		if (c->arena && s->pad_mode != DK_PAD_CONSTANT)
+			rc = dk_pad_onnx(&shape, before, after, (enum dk_pad_mode)s->pad_mode, elem, value,
+					 at(c, in), at(c, out), NULL);
+		else if (c->arena)
 			rc = dk_pad(&shape, before, after, elem, value, at(c, in), at(c, out), NULL);
 		break;
 	}
 	case DMO_NET_SLICE: { /* a Gather's output drops or keeps the axis */
-		int start[DK_MAX_DIMS], size[DK_MAX_DIMS];
+		int start[DK_MAX_DIMS], size[DK_MAX_DIMS], step[DK_MAX_DIMS];
 		uint64_t kept = 1;
 		for (int i = 0; i < in->rank; i++) {
-			start[i] = s->pad_before[i];
-			size[i] = in->dims[i] - start[i] - s->pad_after[i];
-			if (start[i] < 0 || size[i] < 1)
+			step[i] = s->slice_step[i] ? s->slice_step[i] : 1;
+			dk_slice_box(in->dims[i], s->pad_before[i], s->pad_after[i], step[i], &start[i],
+				     &size[i]);
+			if (s->pad_before[i] < 0 || s->pad_after[i] < 0 || size[i] < 1)
 				return fail(c, "the slice's starts and ends leave no element");
 			kept *= (uint64_t)size[i];
 		}
 		if (kept != elems(out))
 			return fail(c, "the slice's starts and ends do not give the output's elements");
 		if (c->arena)
-			rc = dk_slice(&shape, start, size, elem, at(c, in), at(c, out), NULL);
+			rc = dk_slice(&shape, start, step, size, elem, at(c, in), at(c, out), NULL);
 		break;
 	}
 	case DMO_NET_TRANSPOSE: {
@@ -1117,6 +1165,9 @@ static int prepare_step(struct ctx *c)
 		break;
 	case DMO_NET_MATMUL:
 		rc = run_matmul(c);
+		break;
+	case DMO_NET_GATHER:
+		rc = run_gather(c);
 		break;
 	case DMO_NET_RELU:
 	case DMO_NET_RELU6:

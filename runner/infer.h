@@ -87,6 +87,9 @@ enum dmo_net_op {
 	DMO_NET_QLINEARAVGPOOL,
 	/* QLinearConcat of in... along AXIS, each input its own quantisation */
 	DMO_NET_QLINEARCONCAT,
+	/* ONNX's Gather of constant indices (gather_*): in (any type) as
+	 * outer x axis x inner, the axis's elements picked by the indices */
+	DMO_NET_GATHER,
 	DMO_NET_OP_COUNT
 };
 
@@ -181,6 +184,20 @@ struct dmo_net_step {
 	 * i is axis perm[i] of it; TFLite gives a perm operand instead. */
 	int perm_given;
 	int perm[4], perm_dims[4];
+	/* NCHW avgpool: divide by the whole window (ONNX's count_include_pad). */
+	int count_pad;
+	/* ONNX's Pad (pads_given): its mode (dk_pad_mode; reflect and edge run
+	 * dk_pad_onnx, ONNX Runtime's order) and constant value. */
+	int pad_mode;
+	double pad_value;
+	/* ONNX's Slice: the steps along each axis (0 reads as 1), the kept
+	 * box pad_before/pad_after walked as dmo's slice op spec states. */
+	int slice_step[DMO_NET_MAX_RANK];
+	/* ONNX's Gather (gather_view[1] > 0): the input as outer x axis x
+	 * inner and the gather op spec's indices (the model's). */
+	int gather_view[3];
+	const int *gather_indices;
+	int n_gather_indices;
 };
 
 struct dmo_net {

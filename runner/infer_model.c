@@ -585,9 +585,12 @@ static int onnx_options(const struct dmo_model *model, size_t i, struct dmo_net 
 		}
 		s->n_inputs = 1;
 		s->pads_given = s->op == DMO_NET_PAD;
+		s->pad_mode = l->op.pad_mode;
+		s->pad_value = l->op.pad_value;
 		for (int d = 0; d < rank; d++) {
 			s->pad_before[d] = l->op.before[4 - rank + d];
 			s->pad_after[d] = l->op.after[4 - rank + d];
+			s->slice_step[d] = l->op.step[4 - rank + d];
 		}
 		return 0;
 	case DMO_NET_MEAN: /* the spec's mean is outer x reduced x 1 x inner */
@@ -711,6 +714,15 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net,
 		if (l->op.op == DMO_OP_RESHAPE || l->op.op == DMO_OP_SCALE || l->op.op == DMO_OP_POWT)
 			s->op = l->op.op == DMO_OP_RESHAPE ? DMO_NET_RESHAPE
 				: l->op.op == DMO_OP_SCALE ? DMO_NET_UNARY : DMO_NET_POW;
+		if (l->op.op == DMO_OP_GATHER) { /* outer x axis x inner */
+			s->op = DMO_NET_GATHER;
+			s->n_inputs = 1;
+			s->gather_view[0] = l->op.batch * l->op.in_h;
+			s->gather_view[1] = l->op.in_w;
+			s->gather_view[2] = l->op.in_c;
+			s->gather_indices = l->op.indices;
+			s->n_gather_indices = l->op.n_indices;
+		}
 		/* Reshape's shape operand is the output's shape, known. */
 		if (s->op == DMO_NET_RESHAPE)
 			s->n_inputs = 1;
@@ -735,6 +747,7 @@ static int step_of(const struct dmo_model *model, size_t i, struct dmo_net *net,
 		s->mult = l->op.mult;
 		s->groups = l->op.group;
 		s->trans_a = l->op.trans_a;
+		s->count_pad = l->op.count_pad;
 		if (l->op.pad == DMO_PAD_EXPLICIT && model->format != DMO_FORMAT_ONNX) {
 			/* TFLite has SAME and VALID only: a file that says
 			 * otherwise is not what its reader resolved. */

@@ -266,6 +266,7 @@ struct dmo_op_run *dmo_op_prepare(const struct dmo_opspec *spec, char *err,
 		.dil_h = spec->dil_h, .dil_w = spec->dil_w,
 		.pad_top = spec->pad_top, .pad_left = spec->pad_left, .mult = spec->mult,
 		.beta = 1.0f, .groups = spec->group, .trans_a = spec->trans_a,
+		.count_pad = spec->count_pad,
 	};
 	make_quant(r, &state);
 	switch (spec->op) {
@@ -332,7 +333,9 @@ struct dmo_op_run *dmo_op_prepare(const struct dmo_opspec *spec, char *err,
 		break;
 	}
 	case DMO_OP_PAD:
-		r->pad_value = spec->dtype == DMO_I8 ? r->params.q.out_zero : 0;
+		/* A value the spec gives; else the i8 zero point. */
+		r->pad_value = spec->pad_value != 0 ? (int64_t)spec->pad_value
+			       : spec->dtype == DMO_I8 ? r->params.q.out_zero : 0;
 		break;
 	default:
 		break;
@@ -382,20 +385,32 @@ static int call_layout(const struct dmo_op_run *r, const void *in, const void *i
 		int32_t v32 = (int32_t)r->pad_value;
 		int8_t v8 = (int8_t)r->pad_value;
 
+		int16_t v16 = (int16_t)r->pad_value;
+		float f = (float)s->pad_value;
+
 		memset(value, 0, sizeof value);
 		if (es == 1)
 			memcpy(value, &v8, 1);
-		else if (es == 4 && s->dtype != DMO_F32)
-			memcpy(value, &v32, 4);
+		else if (es == 2)
+			memcpy(value, &v16, 2);
+		else if (es == 4)
+			memcpy(value, s->dtype == DMO_F32 ? (const void *)&f : (const void *)&v32, 4);
+		if (s->pad_mode != DMO_PAD_CONSTANT) /* ONNX Runtime's order */
+			return dk_pad_onnx(&shape, s->before, s->after, (enum dk_pad_mode)s->pad_mode, es,
+					   value, in, out, t);
 		return dk_pad(&shape, s->before, s->after, es, value, in, out, t);
 	}
 	case DMO_OP_TRANSPOSE:
 		return dk_transpose(&shape, s->perm, es, in, out, t);
 	case DMO_OP_SLICE: {
-		const int size[4] = { s->out_n, s->out_h, s->out_w, s->out_c };
+		int start[4], size[4];
 
-		return dk_slice(&shape, s->before, size, es, in, out, t);
+		for (int i = 0; i < 4; i++)
+			dk_slice_box(shape.dims[i], s->before[i], s->after[i], s->step[i], &start[i], &size[i]);
+		return dk_slice(&shape, start, s->step, size, es, in, out, t);
 	}
+	case DMO_OP_GATHER: /* along W */
+		return dk_gather(&shape, 2, s->indices, s->n_indices, es, in, out, t);
 	case DMO_OP_RESIZE: {
 		/* NCHW buffers: rows and columns are the last two axes. */
 		const struct dk_shape nchw = { 4, { s->batch, s->in_c, s->in_h, s->in_w } };
@@ -546,6 +561,7 @@ static int call_kernel(const struct dmo_op_run *r, const void *in, const void *i
 	case DMO_OP_CONCAT:
 	case DMO_OP_TRANSPOSE:
 	case DMO_OP_SLICE:
+	case DMO_OP_GATHER:
 		return call_layout(r, in, in2, out, t);
 	default:
 		/* ONNX's unary ops, one table in the op enum's order. */

@@ -206,6 +206,25 @@ plan_verify_bits() {
 		fail "$1: $(tail -3 "$WORK/plan.out")"
 }
 
+# model_maps WHAT MODEL SPEC...: `dmo model MODEL` has a layer of each op
+# SPEC, as its whole op spec column.
+model_maps() {
+	what=$1 model=$2; shift 2
+	"$DMO" model "$model" >"$WORK/maps.model" 2>&1
+	for spec; do
+		grep -q " $spec$" "$WORK/maps.model" && echo "ok: $what maps $spec" ||
+			fail "$what: no layer $spec: $(cat "$WORK/maps.model")"
+	done
+}
+
+# plan_verify_weights WHAT MODEL: plan_verify_bits, and with the model's
+# real weights.
+plan_verify_weights() {
+	plan_verify_bits "$1" "$2"
+	grep -q "with the model's real weights" "$WORK/plan.out" && echo "ok: $1: verified with its real weights" ||
+		fail "$1: plan --verify did not use the real weights: $(grep '^verify' "$WORK/plan.out")"
+}
+
 # run_model_analyzed WHAT MODEL LAYERS: `dmo run --model MODEL` profiles
 # every layer under the tool (into $WORK/run) and `dmo analyze` finds
 # LAYERS layers ok: exact = algorithmic, analytic <= exact.

@@ -254,3 +254,5 @@ tests_onnx_random_net_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/opspec $(PROTO
 tests_onnx_random_net_LDADD = opspec/libdmo-model.la -lm
 TESTS += tests/onnx_ort_split.sh
 EXTRA_DIST += tests/onnx_ort_split.sh
+TESTS += tests/onnx_ort_forms.sh
+EXTRA_DIST += tests/onnx_ort_forms.sh

@@ -113,6 +113,7 @@ static struct dk_params params_of(const struct dmo_opspec *s)
 		.k_h = s->k_h, .k_w = s->k_w, .stride_h = s->stride_h, .stride_w = s->stride_w,
 		.dil_h = s->dil_h, .dil_w = s->dil_w, .pad_top = s->pad_top,
 		.pad_left = s->pad_left, .mult = s->mult, .groups = s->group, .trans_a = s->trans_a,
+		.count_pad = s->count_pad,
 	};
 }
 

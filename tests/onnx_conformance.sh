@@ -44,10 +44,12 @@ set -- "$data"/node/test_conv_* "$data"/node/test_maxpool_* "$data"/node/test_av
 	"$data"/node/test_sum_* "$data"/node/test_mean_* "$data"/node/test_transpose_* "$data"/node/test_celu_expanded \
 	"$data"/node/test_mvn_expanded "$data"/pytorch-converted/test_GLU* \
 	"$data"/pytorch-converted/test_Softmin "$data"/pytorch-converted/test_Softsign \
-	"$data"/pytorch-converted/test_PoissonNLLLLoss_no_reduce "$data"/pytorch-converted/test_AvgPool1d* \
+	"$data"/pytorch-converted/test_PoissonNLLLLoss_no_reduce \
 	"$data"/pytorch-converted/test_Linear_no_bias "$data"/pytorch-converted/test_PixelShuffle \
 	"$data"/pytorch-operator/test_operator_chunk "$data"/pytorch-operator/test_operator_index \
-	"$data"/pytorch-operator/test_operator_params "$data"/pytorch-operator/test_operator_symbolic_override_nested
+	"$data"/pytorch-operator/test_operator_params "$data"/pytorch-operator/test_operator_symbolic_override_nested \
+	"$data"/pytorch-converted/test_Conv1d* "$data"/pytorch-converted/test_*Pool1d* \
+	"$data"/pytorch-converted/test_Conv3d* "$data"/pytorch-converted/test_*Pool3d*
 "$top_builddir/tests/onnx_conformance" "$@" >"$WORK/cases" 2>&1
 status=$?
 cat "$WORK/cases"

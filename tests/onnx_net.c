@@ -1,7 +1,7 @@
 /* onnx_net.c [--ops|--qdq|--qlinear|--qlinear-i8|--ew|--resize|--convt|--unary|--conv-forms|
  * --qlinear-grouped|--qdq-u8|--qdq-perchannel|--qdq-i8|--split|--matmul|--matmul-bcast|
  * --variadic|--qoperator|--qoperator-i8|--qoperator-bcast-a|--qoperator-pairs|
- * --qoperator-pairs-i8|--qoperator-pool|--qoperator-concat] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
+ * --qoperator-pairs-i8|--qoperator-pool|--qoperator-concat|--audio] MODEL.onnx INPUT.bin - writes a small NCHW float CNN as an
  * ONNX file (opset 13, every weight an initializer, every intermediate
  * shape in value_info) and one input for it, for the ONNX end-to-end tests:
  * dmo infer against ONNX Runtime, plan --verify with its real weights, run
@@ -94,6 +94,18 @@
  *   -> MaxPool 3x3 strides 2 ceil_mode (a third window over one more
  *   row/column of padding) = m 2x6x3x3
  *   -> AveragePool 2x2 (pads top 0, left 1, bottom 1, right 0) = y 2x6x3x3
+ *
+ * --audio writes the 1-D window ops of PyTorch's audio models, Pad's
+ * modes and AveragePool's forms (opset 19, no value_info: shape inference
+ * gives every intermediate):
+ *
+ *   x 1x4x40 -> Pad reflect 3, 3 = p 1x4x46 -> Conv 1-D (W 8x4x7, bias)
+ *   = c 1x8x40 -> Relu -> MaxPool 1-D 3 strides 2 pads 1 = m 1x8x20
+ *   -> AveragePool 1-D 3 pads 1 count_include_pad = a 1x8x20
+ *   -> ConvTranspose 1-D (W 8x4x4, bias, strides 2, pads 1) = t 1x4x40
+ *   -> Pad edge 2, 2 = e 1x4x44 -> Reshape 1x4x4x11
+ *   -> Pad constant 0.5 (pads top 1, left 2, bottom 2, right 1) = v 1x4x7x14
+ *   -> AveragePool 3x3 dilations 2 pads 1 = y 1x4x5x12
  *
  * --qlinear-grouped writes a grouped QLinearConv as --qlinear's (uint8
  * activations, int8 weights with per-channel scales, bias):
@@ -962,6 +974,51 @@ static size_t split(void)
 	return 3 * 6 * 6;
 }
 
+/* ---- --audio: 1-D windows, Pad's modes, AveragePool's forms ---- */
+
+/* The --audio model (see the top); returns as cnn(). */
+static size_t audio(void)
+{
+	static const int64_t d_x[] = { 1, 4, 40 }, d_w1[] = { 8, 4, 7 }, d_b1[] = { 8 },
+			     d_wt[] = { 8, 4, 4 }, d_bt[] = { 4 }, d_six[] = { 6 }, d_eight[] = { 8 },
+			     d_four[] = { 4 }, d_y[] = { 1, 4, 5, 12 };
+	static const int64_t reflect[] = { 0, 0, 3, 0, 0, 3 }, edge[] = { 0, 0, 2, 0, 0, 2 },
+			     to_2d[] = { 1, 4, 4, 11 }, around[] = { 0, 0, 1, 2, 0, 0, 2, 1 };
+	static const float half = 0.5f;
+	static char *in_p[] = { "x", "reflect", NULL }, *in_c[] = { "p", "w1", "b1", NULL },
+		    *in_r[] = { "c", NULL }, *in_m[] = { "r", NULL }, *in_a[] = { "m", NULL },
+		    *in_t[] = { "a", "wt", "bt", NULL }, *in_e[] = { "t", "edge", NULL },
+		    *in_s[] = { "e", "to_2d", NULL }, *in_v[] = { "s", "around", "half", NULL },
+		    *in_y[] = { "v", NULL };
+	const int i64 = ONNX__TENSOR_PROTO__DATA_TYPE__INT64;
+
+	weights("w1", 3, d_w1);
+	weights("b1", 1, d_b1);
+	weights("wt", 3, d_wt);
+	weights("bt", 1, d_bt);
+	constant("reflect", 1, d_six, i64, reflect, sizeof reflect);
+	constant("edge", 1, d_six, i64, edge, sizeof edge);
+	constant("to_2d", 1, d_four, i64, to_2d, sizeof to_2d);
+	constant("around", 1, d_eight, i64, around, sizeof around);
+	constant("half", 0, NULL, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, &half, sizeof half);
+	node("Pad", in_p, "p", attr_string("mode", "reflect"), NULL, NULL);
+	node("Conv", in_c, "c", attr_ints("kernel_shape", 7, 7, 1), NULL, NULL);
+	node("Relu", in_r, "r", NULL, NULL, NULL);
+	node("MaxPool", in_m, "m", attr_ints("kernel_shape", 3, 3, 1), attr_ints("strides", 2, 2, 1),
+	     attr_ints("pads", 1, 1, 2));
+	node("AveragePool", in_a, "a", attr_ints("kernel_shape", 3, 3, 1), attr_ints("pads", 1, 1, 2),
+	     attr_scalar("count_include_pad", 1, 0, 0));
+	node("ConvTranspose", in_t, "t", attr_ints("strides", 2, 2, 1), attr_ints("pads", 1, 1, 2), NULL);
+	node("Pad", in_e, "e", attr_string("mode", "edge"), NULL, NULL);
+	node("Reshape", in_s, "s", NULL, NULL, NULL);
+	node("Pad", in_v, "v", NULL, NULL, NULL);
+	node("AveragePool", in_y, "y", attr_ints("kernel_shape", 3, 3, 2), attr_ints("dilations", 2, 2, 2),
+	     attr_ints("pads", 1, 1, 4));
+	input_list[0] = value_info("x", 3, d_x);
+	output_list[0] = value_info("y", 4, d_y);
+	return 4 * 40;
+}
+
 /* ---- --matmul: MatMul of two activations ---- */
 
 /* The --matmul model, or with BROADCAST the --matmul-bcast one, whose
@@ -1319,6 +1376,7 @@ static const struct mode {
 	{ "--qoperator-pairs-i8", NULL, qoperator_pairs, 1, 13, INPUT_PAIRS },
 	{ "--qoperator-pool", qoperator_pool, NULL, 0, 13, INPUT_BYTES },
 	{ "--qoperator-concat", qoperator_concat, NULL, 0, 13, INPUT_BYTES },
+	{ "--audio", audio, NULL, 0, 19, INPUT_FLOAT }, /* AveragePool's dilations are from 19 */
 };
 
 int main(int argc, char **argv)

@@ -68,17 +68,12 @@ onnx_net_runs conv-forms
 f32_close "grouped Conv, SAME_LOWER, ceil_mode, pads 0,1,1,0: dmo infer = ONNX Runtime" \
 	"$WORK/conv-forms.ort" "$WORK/conv-forms.dmo"
 plain_arena_same conv-forms "$WORK/conv-forms.onnx" "$WORK/conv-forms.in" "$WORK/conv-forms.dmo"
-"$DMO" model "$WORK/conv-forms.onnx" >"$WORK/forms.model" 2>&1
-for spec in "conv2d:in=2x13x14x4,k=3x3,stride=1x1,dil=2x2,pad=1x0x2x1,out_c=6,group=2,dtype=f32,layout=nchw" \
-	    "conv2d:in=2x12x11x6,k=3x3,stride=2x2,dil=1x1,pad=1x1x0x1,out_c=6,group=3,dtype=f32,layout=nchw" \
-	    "maxpool:in=2x6x6x6,k=3x3,stride=2x2,pad=same,dtype=f32,layout=nchw" \
-	    "avgpool:in=2x3x3x6,k=2x2,stride=1x1,pad=0x1x1x0,dtype=f32,layout=nchw"; do
-	grep -q " $spec$" "$WORK/forms.model" && echo "ok: --conv-forms maps $spec" ||
-		fail "--conv-forms: no layer $spec: $(cat "$WORK/forms.model")"
-done
-plan_verify_bits "--conv-forms" "$WORK/conv-forms.onnx"
-grep -q "with the model's real weights" "$WORK/plan.out" && echo "ok: --conv-forms: verified with its real weights" ||
-	fail "--conv-forms: plan --verify did not use the real weights: $(grep '^verify' "$WORK/plan.out")"
+model_maps --conv-forms "$WORK/conv-forms.onnx" \
+	"conv2d:in=2x13x14x4,k=3x3,stride=1x1,dil=2x2,pad=1x0x2x1,out_c=6,group=2,dtype=f32,layout=nchw" \
+	"conv2d:in=2x12x11x6,k=3x3,stride=2x2,dil=1x1,pad=1x1x0x1,out_c=6,group=3,dtype=f32,layout=nchw" \
+	"maxpool:in=2x6x6x6,k=3x3,stride=2x2,pad=same,dtype=f32,layout=nchw" \
+	"avgpool:in=2x3x3x6,k=2x2,stride=1x1,pad=0x1x1x0,dtype=f32,layout=nchw"
+plan_verify_weights --conv-forms "$WORK/conv-forms.onnx"
 run_model_analyzed "--conv-forms" "$WORK/conv-forms.onnx" 5
 expect_eq "--conv-forms: the grouped convs' O_s (tool = algorithmic = analytic)" "4852 4852 4852 1584 1584 1584" \
 	"$(awk '$2 ~ /_conv$/ { printf "%s%s %s %s", sep, $4, $6, $7; sep = " " }' "$WORK/analyze.out")"

@@ -42,9 +42,17 @@
  * value_info or not; a quarter of the time an intermediate is a second
  * graph output, listed before or after the last node's.
  *
+ * After any step, from a stream of its own (the seeds without one draw as
+ * before), one of the forms of docs/formulas.md 3.11 and 4.14: a 1-D
+ * Conv, MaxPool, AveragePool (count_include_pad) or ConvTranspose over
+ * N x (C H) x W between two Reshapes, a Pad reflecting, repeating its edge
+ * or by a constant other than 0, a Gather of 1 to 6 indices in any order
+ * (repeats, negative ones), or (opset 10 on) a Slice with steps other
+ * than 1, negative ones too.
+ *
  * Printed on stdout, one line: the opset and the nodes, each op with its
  * chosen attributes, and "exotic" when the model holds a variant dmo may
- * refuse (count_include_pad with padding): the test then accepts a refusal
+ * refuse (count_include_pad with a ceil_mode window past the padding): the test then accepts a refusal
  * naming a node, never a wrong answer.  Grouped convs, SAME_LOWER with an
  * odd total, asymmetric pads, ceil_mode that adds a window, dilated
  * MaxPools, Gemm's transA (tests/onnx_ort_conv_forms.sh) and Softmax over
@@ -425,17 +433,19 @@ static struct value window(const struct value *x, const char *op)
 	if (avg && pick(6) == 0)
 		include = 1;
 	for (int a = 0; a < 2; a++) {
-		int64_t in = x->d[2 + a], total = 0;
+		int64_t in = x->d[2 + a];
 
 		if (mode == 4 || mode == 5) {
 			y.d[2 + a] = (in + s[a] - 1) / s[a];
-			total = (y.d[2 + a] - 1) * s[a] + (k[a] - 1) * dl[a] + 1 - in;
 		} else {
 			y.d[2 + a] = window_out(in, k[a], s[a], dl[a], pads[a], pads[a + 2], (int)ceil);
 			if (ceil && y.d[2 + a] != (in + pads[a] + pads[a + 2] - (k[a] - 1) * dl[a] - 1 + s[a] - 1) / s[a] + 1)
 				ceil_dropped = 1;
 		}
-		if (include && (mode == 4 || mode == 5 ? total > 0 : pads[a] || pads[a + 2]))
+		/* count_include_pad with a ceil_mode window past the padding
+		 * (its divisor is not the window's) */
+		if (include && mode < 4 && ceil &&
+		    y.d[2 + a] != window_out(in, k[a], s[a], dl[a], pads[a], pads[a + 2], 0))
 			refusable = 1;
 	}
 	if (ceil_dropped) /* ONNX's shape inference in ONNX Runtime 1.30 keeps the window
@@ -1205,6 +1215,162 @@ static struct value shuffled(const struct value *x)
 	return y;
 }
 
+/* A third stream for the forms of formulas.md 3.11 and 4.14 (forms()):
+ * the seeds whose models have none draw as they did before it. */
+static uint64_t forms_state;
+
+static int forms_pick(int n)
+{
+	forms_state = forms_state * 6364136223846793005ull + 1442695040888963407ull;
+	return (int)((forms_state >> 33) % (uint64_t)n);
+}
+
+/* X reshaped to DIMS (RANK of them). */
+static struct value reshaped(const struct value *x, int rank, const int64_t *dims)
+{
+	struct value y = { fresh("t"), rank, { 0 } };
+	const char *in[] = { x->name, int64s(dims, rank), NULL };
+
+	memcpy(y.d, dims, sizeof *dims * (size_t)rank);
+	node("Reshape", in, y.name, NULL);
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
+/* A 1-D window over X as N x (C H) x W: Conv (dilations, pads, group 1),
+ * MaxPool, AveragePool (count_include_pad) or ConvTranspose (strides,
+ * pads), then reshaped back to 4-D, N x C' x 1 x L'. */
+static struct value window_1d(const struct value *x)
+{
+	const int64_t rows[3] = { x->d[0], x->d[1] * x->d[2], x->d[3] };
+	struct value r = reshaped(x, 3, rows), y = { fresh("t"), 3, { rows[0], rows[1], 0 } };
+	static const char *const ops[] = { "Conv", "MaxPool", "AveragePool", "ConvTranspose" };
+	const char *op = ops[forms_pick(4)], *in[] = { r.name, NULL, NULL, NULL };
+	int64_t len = rows[2], k = 1 + forms_pick(len < 3 ? (int)len : 3), s = 1 + forms_pick(2);
+	int64_t d = op[0] == 'C' && op[4] != 'T' && 2 * k - 1 <= len && forms_pick(3) == 0 ? 2 : 1;
+	int64_t pads[2] = { forms_pick((int)k), forms_pick((int)k) };
+	int include = op[0] == 'A' && forms_pick(2);
+
+	if (!strcmp(op, "Conv") || !strcmp(op, "ConvTranspose")) {
+		int64_t m = 1 + forms_pick(4);
+		int64_t wd[3] = { op[4] == 'T' ? rows[1] : m, op[4] == 'T' ? m : rows[1], k };
+
+		y.d[1] = m;
+		in[1] = weights(3, wd);
+		in[2] = forms_pick(2) ? weights(1, &m) : NULL;
+	}
+	if (!strcmp(op, "ConvTranspose"))
+		y.d[2] = (len - 1) * s + k - pads[0] - pads[1];
+	else
+		y.d[2] = (len + pads[0] + pads[1] - ((k - 1) * d + 1)) / s + 1;
+	node(op, in, y.name, attr_ints("kernel_shape", &k, 1), attr_ints("strides", &s, 1),
+	     attr_ints("pads", pads, 2), d != 1 ? attr_ints("dilations", &d, 1) : NULL,
+	     include ? attr_int("count_include_pad", 1) : NULL, NULL);
+	say(" %s1d(k%lld s%lld d%lld pads %lld,%lld%s -> %lldx%lldx%lld)", op, (long long)k,
+	    (long long)s, (long long)d, (long long)pads[0], (long long)pads[1], include ? " incl" : "",
+	    (long long)y.d[0], (long long)y.d[1], (long long)y.d[2]);
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	const int64_t back[4] = { y.d[0], y.d[1], 1, y.d[2] };
+	return reshaped(&y, 4, back);
+}
+
+/* Pad of X reflecting (pads below each axis's size), repeating its edge
+ * or by a constant other than 0: a mode attribute, pads an attribute
+ * before opset 11, inputs from 11 on. */
+static struct value padded(const struct value *x)
+{
+	static const char *const modes[] = { "reflect", "edge", "constant" };
+	const char *mode = modes[forms_pick(3)], *in[] = { x->name, NULL, NULL, NULL };
+	float value = (float)(forms_pick(9) - 4) / 4;
+	int64_t pads[8] = { 0 };
+	struct value y = *x;
+
+	for (int a = 1; a < 4; a++) {
+		int most = strcmp(mode, "reflect") ? 3 : x->d[a] < 3 ? (int)x->d[a] : 3;
+
+		pads[a] = forms_pick(most);
+		pads[4 + a] = forms_pick(most);
+		y.d[a] += pads[a] + pads[4 + a];
+	}
+	y.name = fresh("t");
+	if (opset < 11) {
+		node("Pad", in, y.name, attr_string("mode", mode), attr_ints("pads", pads, 8),
+		     mode[0] == 'c' ? attr_float("value", value) : NULL, NULL);
+	} else {
+		in[1] = int64s(pads, 8);
+		in[2] = mode[0] == 'c' ? float_scalar(value) : NULL;
+		node("Pad", in, y.name, attr_string("mode", mode), NULL);
+	}
+	if (mode[0] == 'c')
+		say(" Pad(constant %g", (double)value);
+	else
+		say(" Pad(%s", mode);
+	say(" %lld,%lld,%lld/%lld,%lld,%lld)", (long long)pads[1], (long long)pads[2],
+	    (long long)pads[3], (long long)pads[5], (long long)pads[6], (long long)pads[7]);
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
+/* Slice of X with steps other than 1 (negative too) on the axes it
+ * names (opset 10 on: steps an input), the whole axis walked. */
+static struct value stepped(const struct value *x)
+{
+	static const int64_t choices[] = { -3, -2, -1, 2, 3 };
+	int64_t starts[4], ends[4], axes[4], steps[4];
+	struct value y = *x;
+	int n = 0;
+
+	for (int a = 1; a < 4; a++) {
+		int64_t by = choices[forms_pick(5)];
+
+		if (forms_pick(3) == 0 && a < 3)
+			continue;
+		starts[n] = by > 0 ? 0 : -1;
+		ends[n] = by > 0 ? INT64_MAX : INT64_MIN;
+		axes[n] = a;
+		steps[n++] = by;
+		y.d[a] = (x->d[a] + (by > 0 ? by : -by) - 1) / (by > 0 ? by : -by);
+	}
+	y.name = fresh("t");
+	const char *in[] = { x->name, int64s(starts, n), int64s(ends, n), int64s(axes, n),
+			     int64s(steps, n), NULL };
+	node("Slice", in, y.name, NULL);
+	say(" Slice(steps %d axes -> %lldx%lldx%lldx%lld)", n, (long long)y.d[0], (long long)y.d[1],
+	    (long long)y.d[2], (long long)y.d[3]);
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
+/* Gather of X along an axis by 1 to 6 constant indices in any order,
+ * repeats and negative ones among them (gather). */
+static struct value picked(const struct value *x)
+{
+	int axis = forms_pick(4), n = 1 + forms_pick(6);
+	int64_t idx[6], len = x->d[axis];
+	struct value y = *x;
+
+	for (int k = 0; k < n; k++) {
+		idx[k] = forms_pick((int)len);
+		idx[k] -= forms_pick(3) == 0 ? len : 0; /* from the end */
+	}
+	const char *in[] = { x->name, int64s(idx, n), NULL };
+	y.name = fresh("t");
+	y.d[axis] = n;
+	node("Gather", in, y.name, attr_int("axis", axis), NULL);
+	say(" Gather(%d picks along axis %d of %lld)", n, axis, (long long)len);
+	maybe_info(&y, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+	return y;
+}
+
+/* One of the forms of formulas.md 3.11 and 4.14: a 1-D window, a Pad by
+ * mode or value, a Gather of any indices, a stepped Slice (from opset 10). */
+static struct value forms(const struct value *x)
+{
+	int kind = forms_pick(opset >= 10 ? 4 : 3);
+
+	return kind == 0 ? window_1d(x) : kind == 1 ? padded(x) : kind == 2 ? picked(x) : stepped(x);
+}
+
 /* Flatten or Reshape to 2-D, then Gemm or MatMul by a constant. */
 static struct value dense(const struct value *x)
 {
@@ -1288,6 +1454,7 @@ int main(int argc, char **argv)
 	state = seed * 2654435761u + 12345;
 	qdq_state = seed * 40503u + 7;
 	qop_state = seed * 69069u + 3;
+	forms_state = seed * 2246822519u + 5;
 	pick(2);
 	onnx__graph_proto__init(&graph);
 	graph.name = "dmo_random_net";
@@ -1336,6 +1503,8 @@ int main(int argc, char **argv)
 			cur = variadic(&cur);
 		else
 			cur = pick(4) ? window(&cur, "Conv") : shuffled(&cur);
+		if (forms_pick(6) == 0)
+			cur = forms(&cur);
 	}
 	int out_type = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
 	if (pick(2)) {

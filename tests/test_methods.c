@@ -45,7 +45,7 @@ static uint64_t in_at(const struct dmo_opspec *s, int b, int iy, int ix, int c)
 	return (((uint64_t)b * s->in_h + iy) * s->in_w + ix) * s->in_c + c;
 }
 
-/* docs/kernels.md's layout ops (pad, concat, transpose): the output in
+/* docs/kernels.md's layout ops (pad, concat, transpose, slice, gather): the output in
  * flat order, each element copied from the input element at its NHWC
  * coordinates mapped back, or from elsewhere (padding, another input). */
 static void oracle_layout(struct oracle *o, const struct dmo_opspec *s)
@@ -80,10 +80,17 @@ static void oracle_layout(struct oracle *o, const struct dmo_opspec *s)
 			 * is at coordinate coord[i]. */
 			for (int i = 0; i < 4; i++)
 				src[s->perm[i]] = coord[i];
+		} else if (s->op == DMO_OP_GATHER) { /* column x is indices[x] */
+			for (int i = 0; i < 4; i++)
+				src[i] = i == 2 ? s->indices[coord[2]] : coord[i];
 		} else {
-			/* pad adds before[i], slice removes it */
+			/* pad adds before[i]; slice walks the box left by
+			 * before and after every step-th element, from its
+			 * last one for a negative step */
 			for (int i = 0; i < 4; i++) {
-				src[i] = s->op == DMO_OP_SLICE ? coord[i] + s->before[i] : coord[i] - s->before[i];
+				src[i] = s->op != DMO_OP_SLICE ? coord[i] - s->before[i]
+					 : s->step[i] > 0 ? s->before[i] + coord[i] * s->step[i]
+							  : in[i] - 1 - s->after[i] + coord[i] * s->step[i];
 				inside = inside && src[i] >= 0 && src[i] < in[i];
 			}
 		}
@@ -267,6 +274,7 @@ static uint64_t oracle_os(const struct dmo_opspec *s)
 	case DMO_OP_CONCAT:
 	case DMO_OP_TRANSPOSE:
 	case DMO_OP_SLICE:
+	case DMO_OP_GATHER:
 		oracle_layout(&o, s);
 		break;
 	case DMO_OP_RESIZE:
@@ -355,6 +363,8 @@ static const char *const small[] = {
 	"pad:in=3x4x2,before=1x1,after=1x1", "pad:in=2x3x4x2,before=1x0x2x1,after=0x2x0x3,dtype=i8",
 	"pad:in=1x1x1,after=0x0x3", "concat:in=3x3x2,out_c=5,at=0",
 	"slice:in=2x4x5x6,before=0x1x0x2,after=1x0x2x1", "slice:in=3x4x2,before=0x0x1,dtype=i8",
+	"slice:in=1x1x1x12,before=0x0x0x2,after=0x0x0x1,step=1x1x1x-1",
+	"slice:in=2x6x7x3,before=1x0x1x0,after=0x1x0x1,step=1x-2x3x-1,dtype=i16",
 	"concat:in=2x2x2x3,out_c=7,at=4,dtype=i16", "transpose:in=1x3x8x8,perm=0x2x3x1",
 	"transpose:in=2x3x4x5,perm=3x1x0x2,dtype=i8", "transpose:in=4x5x6,perm=1x0x2",
 	"conv2d:in=8x8x3,k=3,out_c=4,pad=1x1,layout=nchw",
@@ -492,6 +502,14 @@ static unsigned rnd(unsigned *state, unsigned lo, unsigned hi)
 	return lo + (*state >> 8) % (hi - lo + 1);
 }
 
+/* A slice's step: -3 to 3, not 0. */
+static int nonzero_step(unsigned *st)
+{
+	int s = (int)rnd(st, 1, 6) - 3;
+
+	return s <= 0 ? s - 1 : s;
+}
+
 static void random_spec(unsigned *st, char *buf, size_t len)
 {
 	static const char *const ops[] = { "conv2d", "dwconv2d", "maxpool", "avgpool",
@@ -503,14 +521,15 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 					   "sqrt", "neg", "abs", "reciprocal", "softplus", "erf", "floor",
 					   "ceil", "pow", "prelu", "logsoftmax", "reducemax", "reducemin",
 					   "reducesum", "max", "min", "slice", "matmul", "scale", "powt",
-					   "qlinearadd", "qlinearmul", "qlinearmean", "qlinearavgpool" };
+					   "qlinearadd", "qlinearmul", "qlinearmean", "qlinearavgpool", "gather" };
 	static const char *const dtypes[] = { "f32", "i8", "i16", "i32" };
 	unsigned k = rnd(st, 0, sizeof ops / sizeof ops[0] - 1);
 	const char *op = ops[k];
 	const char *dt = dtypes[rnd(st, 0, 3)];
 
-	/* tanh and ONNX's ops but resize and slice: f32 their only kernel */
-	if (k >= 18 && strcmp(op, "resize") && strcmp(op, "slice"))
+	/* tanh and ONNX's ops but resize, slice and gather: f32 their only
+	 * kernel */
+	if (k >= 18 && strcmp(op, "resize") && strcmp(op, "slice") && strcmp(op, "gather"))
 		dt = "f32";
 	/* ONNX Runtime's QOperator ops: u8 and i8 */
 	if (!strncmp(op, "qlinear", 7))
@@ -566,12 +585,19 @@ static void random_spec(unsigned *st, char *buf, size_t len)
 	else if (!strcmp(op, "matmul")) /* B's rows K: in's C */
 		snprintf(buf, len, "matmul:in=%ux%ux%ux%u,units=%u,dtype=f32", n, rnd(st, 1, 3), h,
 			 rnd(st, 1, 24), rnd(st, 1, 24));
-	else if (!strcmp(op, "slice"))
-		snprintf(buf, len, "slice:in=%ux%ux%ux%u,before=%ux%ux%ux%u,after=%ux%ux%ux%u,dtype=%s",
+	else if (!strcmp(op, "slice")) /* steps -3 to 3, not 0 */
+		snprintf(buf, len,
+			 "slice:in=%ux%ux%ux%u,before=%ux%ux%ux%u,after=%ux%ux%ux%u,dtype=%s,step=%dx%dx%dx%d",
 			 n, h, w, c, rnd(st, 0, n - 1), rnd(st, 0, (h - 1) / 2), rnd(st, 0, (w - 1) / 2),
 			 rnd(st, 0, (c - 1) / 2), 0, rnd(st, 0, (h - 1) / 2), rnd(st, 0, (w - 1) / 2),
-			 rnd(st, 0, (c - 1) / 2), dt);
-	else if (!strcmp(op, "pad"))
+			 rnd(st, 0, (c - 1) / 2), dt, nonzero_step(st), nonzero_step(st), nonzero_step(st),
+			 nonzero_step(st));
+	else if (!strcmp(op, "gather")) { /* 1 to 6 columns of W, any order */
+		int at = snprintf(buf, len, "gather:in=%ux%ux%ux%u,dtype=%s,indices=%u", n, h, w, c, dt,
+				  rnd(st, 0, w - 1));
+		for (unsigned i = rnd(st, 1, 6); i > 1 && at < (int)len; i--)
+			at += snprintf(buf + at, len - (size_t)at, "x%u", rnd(st, 0, w - 1));
+	} else if (!strcmp(op, "pad"))
 		snprintf(buf, len, "pad:in=%ux%ux%ux%u,before=%ux%ux%ux%u,after=%ux%ux%ux%u,dtype=%s",
 			 n, h, w, c, rnd(st, 0, 1), rnd(st, 0, 3), rnd(st, 0, 3), rnd(st, 0, 3),
 			 rnd(st, 0, 1), rnd(st, 0, 3), rnd(st, 0, 3), rnd(st, 0, 3), dt);

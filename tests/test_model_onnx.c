@@ -560,15 +560,22 @@ START_TEST(gemm_and_elementwise)
 	B.tensor_type[1].elem_type = INT8;
 	expect_layer(NULL, "float32 input to int8 output (dmo's Mul is f32)");
 
-	/* An op dmo has no model of, and a window op of a 3-D input. */
+	/* An op dmo has no model of, and a window op of a 5-D input (a 3-D
+	 * window) and of a 3-D one without its window (a 1-D window read as
+	 * 2-D needs kernel_shape). */
 	relu_graph();
 	B.node[0].op_type = str("Sin");
 	expect_layer(NULL, "op Sin has no dmo model");
 	start();
+	value(IN, "x", FLOAT, 5, 1, 2, 4, 4, 4);
+	value(OUT, "y", FLOAT, 5, 1, 2, 4, 4, 4);
+	node("MaxPool", "x", "y");
+	expect_layer(NULL, "5-D input (dmo's MaxPool is 1-D or 2-D: N x C x L or NCHW)");
+	start();
 	value(IN, "x", FLOAT, 3, 1, 4, 4);
 	value(OUT, "y", FLOAT, 3, 1, 4, 4);
 	node("MaxPool", "x", "y");
-	expect_layer(NULL, "3-D input (dmo's MaxPool is 2-D over NCHW)");
+	expect_layer(NULL, "not a 2-D window");
 	/* An op dmo has no model of is named so whatever its rank (Tanh of a
 	 * 3-D input was told it was 2-D over NCHW); Tanh is dmo's tanh now,
 	 * Elu and Erf the unary table's, Identity a copy. */
@@ -731,14 +738,23 @@ START_TEST(pool_faults)
 	attr_ints(n, "kernel_shape", 2, 5, 5);
 	refused("m.onnx: node 1 (MaxPool): output 'y' has no static shape: a window of 5 over 4 elements (no value_info; run ONNX shape inference first, or give --shape 'y=D1x...')");
 
-	/* AveragePool 3x3, pads 1, counting the padding: dmo's average
-	 * divides by the taps inside; pads 0,0,1,1 that change nothing. */
+	/* AveragePool 3x3, pads 1, counting the padding: count_pad (the
+	 * whole window's divisor). */
 	n = pool_graph("AveragePool", 4, 4);
 	attr_ints(n, "kernel_shape", 2, 3, 3);
 	attr_ints(n, "pads", 4, 1, 1, 1, 1);
 	expect_layer("avgpool:in=1x4x4x3,k=3x3,stride=1x1,pad=1x1,dtype=f32,layout=nchw", NULL);
 	attr_i(n, "count_include_pad", 1);
-	expect_layer(NULL, "count_include_pad (dmo's average divides by the taps inside the image)");
+	expect_layer("avgpool:in=1x4x4x3,k=3x3,stride=1x1,pad=1x1,dtype=f32,layout=nchw,count_pad=1", NULL);
+	/* ...strides 2 with ceil_mode over 4 + 2: a third window past the
+	 * padding, whose divisor ONNX Runtime clips: refused. */
+	n = pool_graph("AveragePool", 3, 3);
+	attr_ints(n, "kernel_shape", 2, 3, 3);
+	attr_ints(n, "strides", 2, 2, 2);
+	attr_ints(n, "pads", 4, 1, 1, 1, 1);
+	attr_i(n, "ceil_mode", 1);
+	attr_i(n, "count_include_pad", 1);
+	expect_layer(NULL, "count_include_pad with a ceil_mode window past the padding (its divisor is not the window)");
 }
 END_TEST
 
@@ -857,9 +873,15 @@ START_TEST(flat_ops)
 	node("Pad", "x,p", "y");
 	expect_layer("pad:in=1x3x4x4,before=0x0x1x2,after=0x0x3x4,dtype=f32", NULL);
 	expect_shape("y", 4, 1, 3, 8, 10);
-	/* ...reflecting: no model. */
+	/* ...reflecting 2 and 4 columns of 4: ONNX mirrors at most 3; edge
+	 * repeats any number; wrap has no model. */
 	attr_s(&B.node[0], "mode", "reflect");
-	expect_layer(NULL, "a pad mode other than constant");
+	expect_layer(NULL, "reflect pads 2 and 4 along an axis of 4 (at most 3 mirror)");
+	B.node[0].attribute[B.node[0].n_attribute - 1]->s.data = (uint8_t *)str("edge");
+	B.node[0].attribute[B.node[0].n_attribute - 1]->s.len = 4;
+	expect_layer("pad:in=1x3x4x4,before=0x0x1x2,after=0x0x3x4,dtype=f32,mode=edge", NULL);
+	B.node[0].attribute[B.node[0].n_attribute - 1]->s.data = (uint8_t *)str("wrap");
+	expect_layer(NULL, "a pad mode other than constant, reflect or edge");
 	/* Concat along axis 1 of 2x3x4 and 2x5x4: each of the 2 rows holds
 	 * 3 x 4 then 5 x 4 elements, so in=1x2x12 and out_c=32. */
 	start();

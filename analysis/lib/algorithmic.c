@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "algorithmic.h"
 #include "event.h"
@@ -161,15 +162,28 @@ int dmo_geom_from_spec(const struct dmo_opspec *s, struct dmo_geom *g)
 	case DMO_OP_CONCAT:
 	case DMO_OP_TRANSPOSE:
 	case DMO_OP_SLICE:
+	case DMO_OP_GATHER:
 		g->kind = DMO_GEOM_GATHER;
 		g->in_h = s->in_h, g->in_w = s->in_w, g->in_c = s->in_c;
 		g->out_batch = s->out_n;
 		g->out_h = s->out_h, g->out_w = s->out_w, g->out_c = s->out_c;
 		for (int i = 0; i < 4; i++) {
-			/* slice: output coordinate o reads input o + before */
+			/* slice: output coordinate o reads input first + o step,
+			 * its first read the box's first element, or its last
+			 * for a step < 0 */
+			int in_dim = i == 0 ? s->batch : i == 1 ? s->in_h : i == 2 ? s->in_w : s->in_c;
+			int slice = s->op == DMO_OP_SLICE, back = slice && s->step[i] < 0;
+			g->step[i] = slice && s->step[i] ? s->step[i] : 1;
 			g->before[i] = s->op == DMO_OP_TRANSPOSE ? 0
-				       : s->op == DMO_OP_SLICE ? -s->before[i] : s->before[i];
+				       : back ? -(in_dim - 1 - s->after[i])
+				       : slice ? -s->before[i] : s->before[i];
 			g->perm[i] = s->perm[i];
+			g->after[i] = s->after[i];
+		}
+		g->pad_onnx = s->op == DMO_OP_PAD && s->pad_mode != DMO_PAD_CONSTANT;
+		if (s->op == DMO_OP_GATHER) {
+			g->n_indices = s->n_indices;
+			memcpy(g->indices, s->indices, sizeof g->indices);
 		}
 		break;
 	default:
@@ -320,9 +334,10 @@ INLINE void walk_rows(const struct dmo_geom *g, visit_fn visit, void *ctx)
 	}
 }
 
-/* GATHER (pad, concat, transpose): the output in flat order; output axis
- * i reads input axis perm[i] shifted by before[i], and an element outside
- * the input (padding, another input's slab) reads nothing. */
+/* GATHER (pad, concat, transpose, slice, gather): the output in flat
+ * order; output axis i reads input axis perm[i] at o step[i] - before[i]
+ * (gather's W: at indices[o]), and an element outside the input (padding,
+ * another input's slab) reads nothing. */
 INLINE void walk_gather(const struct dmo_geom *g, visit_fn visit, void *ctx)
 {
 	const int in[4] = { g->batch, g->in_h, g->in_w, g->in_c };
@@ -339,16 +354,17 @@ INLINE void walk_gather(const struct dmo_geom *g, visit_fn visit, void *ctx)
 		sh[i] = g->before[i];
 	}
 	for (int a = 0; a < od[0]; a++) {
-		int ia = a - sh[0], ok0 = ia >= 0 && ia < ext[0];
+		int ia = a * g->step[0] - sh[0], ok0 = ia >= 0 && ia < ext[0];
 		for (int b = 0; b < od[1]; b++) {
-			int ib = b - sh[1], ok1 = ok0 && ib >= 0 && ib < ext[1];
+			int ib = b * g->step[1] - sh[1], ok1 = ok0 && ib >= 0 && ib < ext[1];
 			for (int c = 0; c < od[2]; c++) {
-				int ic = c - sh[2], ok2 = ok1 && ic >= 0 && ic < ext[2];
+				int ic = g->n_indices ? g->indices[c] : c * g->step[2] - sh[2];
+				int ok2 = ok1 && ic >= 0 && ic < ext[2];
 				uint64_t row = ok2 ? (uint64_t)ia * st[0] + (uint64_t)ib * st[1] +
 							      (uint64_t)ic * st[2]
 						    : 0;
 				for (int d = 0; d < od[3]; d++) {
-					int id = d - sh[3];
+					int id = d * g->step[3] - sh[3];
 					int inside = ok2 && id >= 0 && id < ext[3];
 					box.ny = box.nx = inside;
 					box.base = inside ? row + (uint64_t)id * st[3] : 0;
@@ -356,6 +372,57 @@ INLINE void walk_gather(const struct dmo_geom *g, visit_fn visit, void *ctx)
 				}
 			}
 		}
+	}
+}
+
+/* The border of one axis in ONNX Runtime's order (dk_pad_onnx): B
+ * slices of PITCH output elements before the block [LO, HI), then A
+ * after it; a border element reads no input (it copies output). */
+INLINE void visit_border(visit_fn visit, void *ctx, uint64_t lo, uint64_t hi, uint64_t b,
+			 uint64_t a, uint64_t pitch)
+{
+	const struct tap_box none = { .nc = 1, .sc = 1 };
+
+	for (uint64_t j = 0; j < b + a; j++) {
+		uint64_t to = j < b ? lo - (b - j) * pitch : hi + (j - b) * pitch;
+		for (uint64_t e = 0; e < pitch; e++)
+			visit(ctx, to + e, &none, 1);
+	}
+}
+
+/* GATHER of a reflect or edge pad (dk_pad_onnx, ONNX Runtime's PadImpl):
+ * each input row copied in input order to its output place, then its
+ * border, then the border of each outer axis whose block it completes. */
+INLINE void walk_pad_onnx(const struct dmo_geom *g, visit_fn visit, void *ctx)
+{
+	const int in[4] = { g->batch, g->in_h, g->in_w, g->in_c };
+	const uint64_t od[4] = { (uint64_t)g->out_batch, (uint64_t)g->out_h, (uint64_t)g->out_w,
+				 (uint64_t)g->out_c };
+	const uint64_t pitch[4] = { od[1] * od[2] * od[3], od[2] * od[3], od[3], 1 };
+	struct tap_box box = { .ny = 1, .nx = 1, .nc = 1, .sc = 1 };
+	const uint64_t rows = (uint64_t)in[0] * in[1] * in[2], row = (uint64_t)in[3];
+	uint64_t at = 0;
+	int count[3] = { 0 };
+
+	for (int i = 0; i < 4; i++)
+		at += (uint64_t)g->before[i] * pitch[i];
+	for (uint64_t r = 0; r < rows; r++) {
+		uint64_t start = at, skip = (uint64_t)g->before[3];
+		for (uint64_t e = 0; e < row; e++) {
+			box.base = r * row + e;
+			visit(ctx, at + e, &box, 1);
+		}
+		at += row;
+		visit_border(visit, ctx, start, at, (uint64_t)g->before[3], (uint64_t)g->after[3], 1);
+		at += (uint64_t)g->after[3];
+		for (int k = 2; k >= 0 && ++count[k] == in[k]; k--) {
+			count[k] = 0;
+			visit_border(visit, ctx, at - pitch[k] * (uint64_t)in[k], at, (uint64_t)g->before[k],
+				     (uint64_t)g->after[k], pitch[k]);
+			at += (uint64_t)g->after[k] * pitch[k];
+			skip += (uint64_t)g->before[k] * pitch[k];
+		}
+		at += skip;
 	}
 }
 
@@ -442,7 +509,10 @@ INLINE void walk(const struct dmo_geom *g, visit_fn visit, void *ctx)
 		walk_rows(g, visit, ctx);
 		break;
 	case DMO_GEOM_GATHER:
-		walk_gather(g, visit, ctx);
+		if (g->pad_onnx)
+			walk_pad_onnx(g, visit, ctx);
+		else
+			walk_gather(g, visit, ctx);
 		break;
 	case DMO_GEOM_NEAREST:
 		walk_nearest(g, visit, ctx);

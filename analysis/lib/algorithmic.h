@@ -65,6 +65,16 @@ struct dmo_geom {
 				 * reading column b */
 	int matmul;             /* CONV: matmul's rows (batch) of in_c, exact
 				 * closed form of formulas.md 4.11 */
+	int after[4];           /* GATHER, pad in ONNX Runtime's order */
+	int step[4];            /* GATHER: output axis i reads every step[i]-th
+				 * input index from -before[i] (slice's steps;
+				 * 1 for the others) */
+	int n_indices;          /* GATHER: gather's output column w reads input
+				 * column indices[w] (0: no index list) */
+	int indices[DMO_GATHER_MAX];
+	int pad_onnx;           /* GATHER: pad's reflect or edge mode, written
+				 * in ONNX Runtime's order (dk_pad_onnx,
+				 * formulas.md 4.14) */
 };
 
 /* Fill *G from a parsed spec.  Returns 0, or -1 (errno EINVAL) when the spec

@@ -49,14 +49,18 @@ static void closed_form(const struct dmo_geom *g, i128 raw, int exact,
 
 /* 4.4: transpose, OB + es * sum over output axes of min(0, (n_i - 1) *
  * (S_perm[i] - M_i)); pad and concat (4.3): IB, whatever the padding;
- * slice (4.10): every term is >= 0, so any value >= OB, IB among them. */
+ * slice (4.10, 4.14): OB + es * (sum of first_i S_i + sum of min(0,
+ * (n_i - 1) (step_i S_i - M_i))), first_i = -before[i] the first index
+ * read (every term >= 0 for steps 1). */
 static i128 gather_raw(const struct dmo_geom *g)
 {
 	const i128 in[4] = { g->batch, g->in_h, g->in_w, g->in_c };
 	const i128 od[4] = { g->out_batch, g->out_h, g->out_w, g->out_c };
+	const int identity = g->perm[0] == 0 && g->perm[1] == 1 && g->perm[2] == 2 && g->perm[3] == 3;
 	i128 S[4], M[4], sum = 0;
 
-	if (g->perm[0] == 0 && g->perm[1] == 1 && g->perm[2] == 2 && g->perm[3] == 3)
+	/* Only a slice shifts by a negative before. */
+	if (identity && g->before[0] >= 0 && g->before[1] >= 0 && g->before[2] >= 0 && g->before[3] >= 0)
 		return (i128)dmo_geom_in_bytes(g);
 	S[3] = M[3] = 1;
 	for (int i = 2; i >= 0; i--) {
@@ -64,10 +68,38 @@ static i128 gather_raw(const struct dmo_geom *g)
 		M[i] = M[i + 1] * od[i + 1];
 	}
 	for (int i = 0; i < 4; i++) {
-		i128 term = (od[i] - 1) * (S[g->perm[i]] - M[i]);
-		sum += term < 0 ? term : 0;
+		i128 term = (od[i] - 1) * ((i128)g->step[i] * S[g->perm[i]] - M[i]);
+		sum += (term < 0 ? term : 0) - (i128)g->before[i] * S[i];
 	}
 	return (i128)dmo_geom_out_bytes(g) + (i128)g->elem_size * sum;
+}
+
+/* 4.14: gather along W, O = N H rows of D columns of C elements to O rows
+ * of n: m(t) - t = o (D - n) C + (indices[i] - i) C, minimised over the
+ * rows o and the picks i apart, t = 0 left out (with C = 1 it is the
+ * corner o = i = 0 alone).  O(n). */
+static i128 indexed_raw(const struct dmo_geom *g)
+{
+	const i128 O = (i128)g->batch * g->in_h, D = g->in_w, C = g->in_c, n = g->n_indices;
+	const i128 es = (i128)g->elem_size, ib = (i128)dmo_geom_in_bytes(g), ob = (i128)dmo_geom_out_bytes(g);
+	i128 all = 0, rest = 0, best;
+
+	for (int i = 0; i < g->n_indices; i++) {
+		i128 d = ((i128)g->indices[i] - i) * C;
+		all = i == 0 || d < all ? d : all;
+		rest = i == 1 || (i > 1 && d < rest) ? d : rest;
+	}
+	if (C > 1) /* the first pick's elements e >= 1 are t >= 1 */
+		best = (O > 1 && D < n ? (O - 1) * (D - n) * C : 0) + all;
+	else if (O > 1) /* a later row with any pick, or row 0 with pick i >= 1 */
+		best = (D < n ? (O - 1) * (D - n) : D - n) + all;
+	else if (n > 1)
+		best = rest;
+	else /* one output element: no t >= 1 reads */
+		return ib < ob ? ib : ob;
+	if (C == 1 && O > 1 && n > 1 && rest < best)
+		best = rest;
+	return ob + es * best;
 }
 
 /* 4.6: nearest resize, OB + es * (sum over the plane, row and column loops
@@ -135,7 +167,7 @@ int dmo_analytic_geom(const struct dmo_geom *g, struct dmo_analytic_result *res)
 		return 0;
 	}
 	case DMO_GEOM_GATHER:
-		closed_form(g, gather_raw(g), 1, res);
+		closed_form(g, g->n_indices ? indexed_raw(g) : gather_raw(g), 1, res);
 		return 0;
 	case DMO_GEOM_NEAREST:
 		closed_form(g, nearest_raw(g), 1, res);

@@ -140,6 +140,9 @@ struct dk_params {
 	/* fc: non-zero when the bias holds one value per output element,
 	 * batch x out_c (ONNX's Gemm with a matrix C), not one per unit. */
 	int bias_per_output;
+	/* NCHW avgpool: non-zero divides by k_h x k_w, padding included
+	 * (ONNX's count_include_pad), instead of by the in-image taps. */
+	int count_pad;
 };
 
 /* The share of one thread.  Contiguous (interleave == 0): thread INDEX owns
@@ -432,12 +435,35 @@ int dk_reshape(const void *in, void *out, size_t bytes, const struct dk_thread *
 int dk_pad(const struct dk_shape *in_shape, const int *before, const int *after,
 	   size_t elem, const void *pad_value, const void *in, void *out,
 	   const struct dk_thread *t);
-/* ONNX's Slice with steps 1: out has SIZE[i] elements along axis i,
- * output coordinate o copying input coordinate o + START[i] (start >= 0,
- * start + size <= dims), in flat output order as ONNX Runtime's CPU
- * Slice copies them. */
-int dk_slice(const struct dk_shape *in_shape, const int *start, const int *size, size_t elem,
-	     const void *in, void *out, const struct dk_thread *t);
+/* ONNX's Pad modes for dk_pad_onnx. */
+enum dk_pad_mode { DK_PAD_CONSTANT, DK_PAD_REFLECT, DK_PAD_EDGE };
+/* ONNX's Pad in ONNX Runtime's order (PadImpl): each innermost row of the
+ * input copied to its place, then that row's border, and when an outer
+ * axis's block is complete, that axis's border before and after the
+ * block, the border elements copied from the output already written
+ * (reflect: mirrored about the edge element; edge: the edge element) or
+ * set to PAD_VALUE (constant).  Reflect needs before and after below
+ * dims.  One thread only (T NULL or one thread). */
+int dk_pad_onnx(const struct dk_shape *in_shape, const int *before, const int *after,
+		enum dk_pad_mode mode, size_t elem, const void *pad_value, const void *in,
+		void *out, const struct dk_thread *t);
+/* ONNX's Slice: out has SIZE[i] elements along axis i, output coordinate
+ * o copying input coordinate START[i] + o STEP[i] (non-zero steps, NULL:
+ * all 1; every coordinate read inside dims), in flat output order as ONNX
+ * Runtime's CPU Slice copies them. */
+int dk_slice(const struct dk_shape *in_shape, const int *start, const int *step, const int *size,
+	     size_t elem, const void *in, void *out, const struct dk_thread *t);
+/* ONNX's Gather of constant indices along AXIS: out has N indices along
+ * it, output coordinate i there copying input coordinate INDICES[i]
+ * (each below dims[AXIS]), in flat output order as ONNX Runtime's CPU
+ * Gather copies its blocks (one thread: one block after the other). */
+int dk_gather(const struct dk_shape *in_shape, int axis, const int *indices, int n, size_t elem,
+	      const void *in, void *out, const struct dk_thread *t);
+/* dk_slice's START and SIZE along an axis of DIM elements from the box
+ * that keeps all but BEFORE and AFTER of them, walked every STEP-th from
+ * its first (STEP > 0) or backward from its last (STEP < 0; 0 reads as 1),
+ * as dmo's slice op spec states it. */
+void dk_slice_box(int dim, int before, int after, int step, int *start, int *size);
 /* ONNX's MatMul of two activations: A, batch x in_h matrices of in_w rows of
  * in_c values, times B, one in_c x out_c matrix per matrix of A; out
  * batch x in_h x in_w x out_c.  Output elements in flat order, each reading

@@ -22,7 +22,9 @@
  *
  * Filters are ONNX's: [out_c][in_c / groups][k_h][k_w].  Taps outside the
  * image are skipped (ONNX Runtime multiplies zeros there: the same sum);
- * avgpool divides by the in-image taps (ONNX's count_include_pad = 0). */
+ * avgpool divides by the in-image taps (ONNX's count_include_pad = 0),
+ * or with count_pad by the whole window (count_include_pad = 1, as ONNX
+ * Runtime divides when no ceil_mode window passes the padding). */
 #include "kernels_internal.h"
 
 #include <float.h>
@@ -59,6 +61,8 @@ static float window_nchw(const struct dk_params *p, const float *plane0, int pla
 			}
 		}
 	}
+	if (average && p->count_pad) /* ONNX's count_include_pad */
+		return acc / (float)(p->k_h * p->k_w);
 	if (average)
 		return count ? acc / (float)count : 0;
 	return acc;
