@@ -1706,24 +1706,6 @@ static size_t node_layers(const Onnx__NodeProto *n)
 	return 1;
 }
 
-/* Dims of the NumPy broadcast of A and B into DIMS; its rank, or -1 when
- * they do not broadcast. */
-static int broadcast_dims(const struct dmo_model_tensor *a, const struct dmo_model_tensor *b,
-			  int64_t dims[DMO_MODEL_MAX_RANK])
-{
-	const int rank = a->rank > b->rank ? a->rank : b->rank;
-
-	for (int d = 0; d < rank; d++) {
-		const int64_t x = d - (rank - a->rank) >= 0 ? a->shape[d - (rank - a->rank)] : 1;
-		const int64_t y = d - (rank - b->rank) >= 0 ? b->shape[d - (rank - b->rank)] : 1;
-
-		if (x != y && x != 1 && y != 1)
-			return -1;
-		dims[d] = x == 1 ? y : x;
-	}
-	return rank;
-}
-
 /* ONNX's Sum, Max and Min of n >= 3 operands and Mean of n >= 2 (node N,
  * read as layer L) in ONNX Runtime's passes (its CPU kernels'
  * UntypedBroadcastVariadic, element_wise_ops.cc): the binary op of
@@ -1743,7 +1725,7 @@ static int variadic_layers(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	const size_t inputs = layer->n_operands, passes = node_layers(n);
 	const int result = layer->results[0], *from = layer->operands, temps = (int)m->n_tensors;
 	char lower[8] = "", name[256];
-	int64_t dims[DMO_MODEL_MAX_RANK];
+	int64_t dims[DMO_MODEL_MAX_RANK], pair[2];
 	struct dmo_model_tensor so_far; /* the broadcast of the operands so far */
 
 	for (size_t k = 0; k < inputs; k++) {
@@ -1757,7 +1739,7 @@ static int variadic_layers(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 			so_far = *t;
 			continue;
 		}
-		if ((rank = broadcast_dims(&so_far, t, dims)) < 0)
+		if ((rank = dmo_onnx_broadcast(so_far.rank, so_far.shape, t->rank, t->shape, dims, pair)) < 0)
 			return unsupported(o, layer, "operand %zu does not broadcast to the ones before it", k);
 		memcpy(so_far.shape, dims, sizeof dims);
 		so_far.rank = rank;
@@ -1767,8 +1749,9 @@ static int variadic_layers(struct onnx *o, size_t l, const Onnx__NodeProto *n)
 	/* The temporaries, temps + j for pass j, before any pointer into the
 	 * tensors (which tensor() may move). */
 	for (size_t j = 0; j + 1 < passes; j++) {
-		const int rank = broadcast_dims(&m->tensors[j ? temps + (int)j - 1 : from[0]],
-						&m->tensors[from[j + 1]], dims);
+		const struct dmo_model_tensor *a = &m->tensors[j ? temps + (int)j - 1 : from[0]],
+					      *b = &m->tensors[from[j + 1]];
+		const int rank = dmo_onnx_broadcast(a->rank, a->shape, b->rank, b->shape, dims, pair);
 		struct dmo_model_tensor *t;
 		int got;
 

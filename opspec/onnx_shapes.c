@@ -112,33 +112,40 @@ static int axis_of(int64_t axis, int rank)
 	return axis < 0 || axis >= rank ? -1 : (int)axis;
 }
 
+int dmo_onnx_broadcast(int rank_a, const int64_t *a, int rank_b, const int64_t *b,
+		       int64_t *out, int64_t bad[2])
+{
+	const int rank = rank_a > rank_b ? rank_a : rank_b;
+
+	/* From the last axis down, so that OUT may be A: out[d] reads a's
+	 * axis d - (rank - rank_a) <= d, not yet written. */
+	for (int d = rank - 1; d >= 0; d--) {
+		const int64_t x = d >= rank - rank_a ? a[d - (rank - rank_a)] : 1;
+		const int64_t y = d >= rank - rank_b ? b[d - (rank - rank_b)] : 1;
+
+		if (x != y && x != 1 && y != 1) {
+			bad[0] = x;
+			bad[1] = y;
+			return -1;
+		}
+		out[d] = x == 1 ? y : x;
+	}
+	return rank;
+}
+
 /* Multidirectional (numpy) broadcasting of every shaped input into OUT. */
 static int broadcast(struct infer *x, size_t first, size_t count, struct dmo_onnx_value *out)
 {
 	int rank = 0;
-	int64_t dims[DMO_MODEL_MAX_RANK];
+	int64_t dims[DMO_MODEL_MAX_RANK], pair[2];
 
 	for (size_t k = first; k < first + count; k++)
 		if (shaped(x, k) == NULL)
 			return -1;
-		else if (x->in[k].rank > rank)
-			rank = x->in[k].rank;
-	for (int i = 0; i < rank; i++)
-		dims[i] = 1;
-	for (size_t k = first; k < first + count; k++) {
-		const struct dmo_onnx_value *v = &x->in[k];
-
-		for (int i = 0; i < v->rank; i++) {
-			int64_t *d = &dims[rank - v->rank + i];
-
-			if (v->dims[i] == *d || v->dims[i] == 1)
-				continue;
-			if (*d != 1)
-				return bad(x, "inputs of dimensions %lld and %lld do not broadcast",
-					   (long long)*d, (long long)v->dims[i]);
-			*d = v->dims[i];
-		}
-	}
+	for (size_t k = first; k < first + count; k++)
+		if ((rank = dmo_onnx_broadcast(rank, dims, x->in[k].rank, x->in[k].dims, dims, pair)) < 0)
+			return bad(x, "inputs of dimensions %lld and %lld do not broadcast",
+				   (long long)pair[0], (long long)pair[1]);
 	set(out, out->elem_type, rank, dims);
 	return 0;
 }

@@ -39,6 +39,12 @@ int dmo_onnx_infer_shapes(const Onnx__NodeProto *n, int64_t opset,
 			  const struct dmo_onnx_value *in, size_t n_in,
 			  struct dmo_onnx_value *out, size_t n_out, char *why, size_t why_len);
 
+/* NumPy's (multidirectional) broadcast of shape A (RANK_A dims) with
+ * shape B into OUT, which may be A: returns the rank, or -1 when a pair of
+ * dimensions differs and neither is 1 (then BAD holds that pair: A's, B's). */
+int dmo_onnx_broadcast(int rank_a, const int64_t *a, int rank_b, const int64_t *b,
+		       int64_t *out, int64_t bad[2]);
+
 /* The same for the com.microsoft operators dmo maps (QLinearAdd,
  * QLinearMul: A and B broadcast; QLinearGlobalAveragePool: its spatial
  * axes 1, by channels_last; QLinearAveragePool, NCHW: AveragePool's;
