@@ -249,6 +249,39 @@ UChar *dmo_trace_refill(void)
 	return run;
 }
 
+void dmo_trace_stream(UInt flags, ULong offset, Long stride, ULong size, ULong time,
+		      ULong step, ULong n, UInt tid)
+{
+	unsigned kind = flags & (DMO_EV_WRITE | DMO_EV_OUT);
+	ULong k = 0;
+	while (k < n && dmo_trace_on) {
+		ULong room;
+		UChar *end = NULL;
+		if (dmo_trace_next > dmo_trace_limit && dmo_trace_refill() == NULL)
+			return;
+		room = (ULong)(dmo_trace_limit - dmo_trace_next) + 1;
+		if (room > n - k)
+			room = n - k;
+		/* Event k is STEP after the one before it, as each later one
+		 * is, when k > 0 or when the stream went on from that one
+		 * (dmo_stream_retime). */
+		if (!dmo_trace_fixed && time + k * step - dmo_trace_code.time == step)
+			end = dmo_event_encode_repeat(&dmo_trace_code, dmo_trace_next, kind, size,
+						      tid, stride, step, room);
+		if (end != NULL) {
+			dmo_trace_next = end;
+			dmo_trace_events += room;
+			k += room;
+		} else {
+			/* Not the tag byte alone (the stream's first, after a
+			 * jump; a long time step; a size or thread past the
+			 * event's fields), or version 1: one at a time. */
+			dmo_trace_put(flags, offset + k * (ULong)stride, size, time + k * step, tid);
+			k++;
+		}
+	}
+}
+
 /* Write what is still in RAM: the inline buffer, then each resident slab,
  * to the places the spilled slabs already hold in order. */
 static Bool flush_resident(void)

@@ -90,6 +90,12 @@ static inline void dmo_trace_event(UInt flags, ULong offset, ULong size, ULong t
 		return;
 	dmo_trace_put(flags, offset, size, time, tid);
 }
+/* Keep N events of one stream of thread TID (dmo_stream.h), one after
+ * the other: the first at OFFSET and TIME, each next one STRIDE bytes and
+ * STEP instructions after the one before.  The same bytes as N calls of
+ * dmo_trace_event, most of them written as a run of tag bytes. */
+void dmo_trace_stream(UInt flags, ULong offset, Long stride, ULong size, ULong time,
+		      ULong step, ULong n, UInt tid);
 /* Finish the file; returns the events it holds. */
 ULong dmo_trace_close(void);
 /* Drop the trace without writing anything more: in a forked child, whose
