@@ -212,26 +212,46 @@ static void copy(HChar *to, SizeT size, const HChar *from)
 	to[size - 1] = '\0';
 }
 
+/* The "(WHERE)" that ends FUNCTION (WHERE) in TEXT: the parenthesised
+ * group at its end, its parentheses balanced (a folder may hold them),
+ * when a space comes before it; NULL when TEXT is a function alone.  The
+ * group is found from the end because a C++ name may hold " (" itself: a
+ * return type before "(anonymous namespace)::", a parameter "int (*)(int)";
+ * such a name ends its parameters with no space before their "(". */
+static const HChar *where_part(const HChar *text)
+{
+	SizeT k = VG_(strlen)(text);
+	Int depth = 0;
+	if (k == 0 || text[k - 1] != ')')
+		return NULL;
+	while (k-- > 0) {
+		if (text[k] == ')')
+			depth++;
+		else if (text[k] == '(' && --depth == 0)
+			return k > 0 && text[k - 1] == ' ' ? text + k : NULL;
+	}
+	return NULL;
+}
+
 /* One frame of VG_(describe_IP): "0xADDR: FUNCTION (WHERE)", WHERE being
  * "FILE:LINE" or "in OBJECT", or "0xADDR: FUNCTION" alone; FUNCTION is
- * "???" when unknown.  The function ends where " (" first appears: C and
- * C++ names hold none.  Returns the function part in FN (empty when
+ * "???" when unknown.  Returns the function part in FN (empty when
  * unknown) and the rest, "(WHERE)", in *REST ("" when none). */
 static void split_frame(const HChar *frame, HChar *fn, SizeT size, const HChar **rest)
 {
 	const HChar *start = VG_(strstr)(frame, ": ");
-	const HChar *paren;
+	const HChar *where;
 	SizeT len;
 	start = start != NULL ? start + 2 : frame;
-	paren = VG_(strstr)(start, " (");
-	len = paren != NULL ? (SizeT)(paren - start) : VG_(strlen)(start);
+	where = where_part(start);
+	len = where != NULL ? (SizeT)(where - 1 - start) : VG_(strlen)(start);
 	if (len >= size)
 		len = size - 1;
 	VG_(memcpy)(fn, start, len);
 	fn[len] = '\0';
 	if (VG_(strcmp)(fn, "???") == 0)
 		fn[0] = '\0';
-	*rest = paren != NULL ? paren + 1 : "";
+	*rest = where != NULL ? where : "";
 }
 
 /* Append "FUNCTION WHERE" of one frame to the list LIST of SIZE bytes,
