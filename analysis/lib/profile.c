@@ -750,8 +750,8 @@ int dmo_profile_option(struct dmo_profile_options *opts, int option, const char 
 	case DMO_OPT_LAYERS: {
 		size_t bad_at;
 		if (dmo_layer_list_check(value, &bad_at) != 0) {
-			snprintf(err, err_len, "--layers: '%s' at '%s' is not a layer number, range N-M "
-				 "(from 1, N <= M) or name", value, value + bad_at);
+			snprintf(err, err_len, "--layers: '%s' at '%s' is not " DMO_LAYER_LIST_ITEM, value,
+				 value + bad_at);
 			return -1;
 		}
 		opts->layers = value;
