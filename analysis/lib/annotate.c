@@ -211,8 +211,14 @@ static void text_pair(FILE *out, const struct dmo_layer_row *row, const struct d
 		if (a->line > 0 && a->in_object)
 			fprintf(out, "      instruction at 0x%" PRIx64 " of %s\n", a->object_address,
 				a->object);
+		/* The tool found no source for it when the program ran: a
+		 * library's code, or the kernel's own file moved since the
+		 * build, which the caller is then not. */
 		if (a->called_from[0])
-			fprintf(out, "      no source here (a library's code): called from %s\n",
+			fprintf(out, "      no source here (%s): called from %s\n",
+				a->line > 0 ? "its file was not on this machine when profiled: a "
+					      "library's, or moved"
+					    : "no line: a library built without -g",
 				a->called_from);
 	}
 }

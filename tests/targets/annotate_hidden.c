@@ -1,0 +1,77 @@
+/* annotate_hidden.c - test target of tests/annotate_hidden.sh: kernels
+ * written as a kernel author might, none like those annotate.sh and
+ * annotate_opt.sh were built around.  This file is built -O2 -g; the
+ * helpers and two kernels it calls are in annotate_hidden_b.c, built
+ * -O0 -g (annotate_hidden.h gives the sizes).  Each binding pair and O_s
+ * derived by hand, "bound" being OB + i - o_end (docs/definitions.md):
+ *
+ * two-file: loop here, store and loads in the other file's functions
+ *   (not inlined across files): for i, two_read reads in[i] and, from i =
+ *   LAG, in[i-LAG], then two_write stores out[i].  After out[i-1] (end
+ *   4i), in[i-LAG] at 4(i-LAG): bound OB - 4 LAG = 1024 - 28 = 996, first
+ *   at i = LAG; in[i] gives OB.  Pair (two-write, two-lag), O_s 996.
+ * tail-2d: ROWS x COLS, OB = 512; each row's body writes out[r][c] =
+ *   in[r][c+1] for c < COLS-1 (read after writes ending at its own
+ *   offset: bound OB + 4), then its tail wraps round, out[r][COLS-1] =
+ *   in[r][0], read after the body's writes ending at 4(r COLS + COLS-1):
+ *   OB - 4(COLS-1) = 452, first at r = 0.  Pair (tail-body, tail-wrap).
+ * row-copy: each row copied by libc's memmove, then (r > 0) its first
+ *   element adds the previous row's: in[(r-1) COLS] read after memmove's
+ *   store ending at 4(r+1) COLS: OB - 8 COLS = 384 (memmove's own reads
+ *   follow writes ending no further than their own offset: bound >= OB).
+ *   Pair (one of memmove's stores in libc, called from row-copy-call;
+ *   row-copy-lag), O_s 384.
+ * back-diff (-O0): i from N-1 down, out[i] = in[i] - in[i-1]: out[N-1]
+ *   ends at OB first, so a read at i bounds i; in[0] is read first as
+ *   prev at i = 1, again as here at i = 0, the same bound 0: the pair is
+ *   the first access that reached it.  Pair (back-write, back-prev), O_s 0.
+ * same-line (-O0): out[i] = in[max(i - SLAG, 0)] + 1 on one line: for i
+ *   <= SLAG in[0] after writes ending at 4i, bound OB - 4i; later in[i -
+ *   SLAG] after 4i: OB - 4 SLAG = 1004.  Pair (same, same), O_s 1004. */
+#include <string.h>
+
+#include "annotate_hidden.h"
+#include "annotate_layer.h"
+
+__attribute__((noinline)) static void two_file(const int32_t *in, int32_t *out)
+{
+	for (int i = 0; i < N; i++)
+		two_write(out, i, two_read(in, i)); /* ANNOTATE:two-call */
+}
+
+__attribute__((noinline)) static void tail_2d(const int32_t *in, int32_t *out)
+{
+	for (int r = 0; r < ROWS; r++) {
+		int c;
+		for (c = 0; c < COLS - 1; c++)
+			out[r * COLS + c] = in[r * COLS + c + 1]; /* ANNOTATE:tail-body */
+		out[r * COLS + c] = in[r * COLS]; /* ANNOTATE:tail-wrap */
+	}
+}
+
+/* A row's length the compiler cannot see, as a kernel's shapes known at
+ * run time: memmove stays libc's call, not a few inlined moves. */
+static volatile size_t row_elements = COLS;
+
+__attribute__((noinline)) static void row_copy(const int32_t *in, int32_t *out)
+{
+	const size_t row_bytes = row_elements * sizeof *in;
+	for (int r = 0; r < ROWS; r++) {
+		memmove(out + r * COLS, in + r * COLS, row_bytes); /* ANNOTATE:row-copy-call */
+		if (r > 0)
+			out[r * COLS] += in[(r - 1) * COLS]; /* ANNOTATE:row-copy-lag */
+	}
+}
+
+int main(void)
+{
+	const size_t b = N * sizeof(int32_t), b2 = ROWS * COLS * sizeof(int32_t);
+	int32_t *in, *out;
+	if (annotate_buffers(N, &in, &out) != 0)
+		return 1;
+	return annotate_layer("two-file", two_file, in, b, out, b) ||
+	       annotate_layer("tail-2d", tail_2d, in, b2, out, b2) ||
+	       annotate_layer("row-copy", row_copy, in, b2, out, b2) ||
+	       annotate_layer("back-diff", back_diff, in, b, out, b) ||
+	       annotate_layer("same-line", same_line, in, b, out, b);
+}
