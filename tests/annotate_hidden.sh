@@ -24,12 +24,7 @@ expect_eq "annotate_hidden exit status" 0 $?
 expect_eq "dmo annotate --csv status" 0 $?
 
 # name  O_s (the header's derivation)  the first's line  the second's line
-while read -r name os first second; do
-	expect_eq "$name O_s" "$os" "$(field "$WORK/h" "$name" os_bytes)"
-	expect_eq "$name: the binding write's line" "$first" "$(marked "$WORK/h.csv" "$name" first)"
-	expect_eq "$name: the binding read's line" "$second" "$(marked "$WORK/h.csv" "$name" second)"
-	expect_line_counts "$WORK/h" "$WORK/h.csv" "$name"
-done <<EOF2
+expect_pairs "$WORK/h" "$WORK/h.csv" <<EOF2
 two-file $((ob - 4 * lag)) $(at annotate_hidden_b.c two-write) $(at annotate_hidden_b.c two-lag)
 tail-2d $((ob2 - 4 * (cols - 1))) $(at annotate_hidden.c tail-body) $(at annotate_hidden.c tail-wrap)
 back-diff 0 $(at annotate_hidden_b.c back-write) $(at annotate_hidden_b.c back-prev)

@@ -21,18 +21,7 @@ expect_eq "annotate_opt exit status" 0 $?
 expect_eq "dmo annotate --csv status" 0 $?
 
 # name  O_s (hand derivation)  the first's line  the second's line
-while read -r name os first second; do
-	expect_eq "$name O_s" "$os" "$(field "$WORK/o" "$name" os_bytes)"
-	expect_eq "$name: the binding write's line" "$first" "$(marked "$WORK/o.csv" "$name" first)"
-	expect_eq "$name: the binding read's line" "$second" "$(marked "$WORK/o.csv" "$name" second)"
-	expect_line_counts "$WORK/o" "$WORK/o.csv" "$name"
-	# The pair's own bound, OB + i - o_end from its two accesses, is the
-	# O_s the tool's reducer found.
-	expect_eq "$name: the pair's bound = O_s" "$os" "$(csv_rows "$(where_file "$WORK/o" "$name")" |
-		by_name 'v("role") == "first" { end = v("offset") + v("size") }
-			 v("role") == "second" { i = v("offset") }
-			 END { b = ob + i - end; print b < 0 ? 0 : b }' -v ob="$(field "$WORK/o" "$name" out_bytes)")"
-done <<EOF2
+expect_pairs "$WORK/o" "$WORK/o.csv" <<EOF2
 shared-line 1012 $(at annotate_opt.c shared-line) $(at annotate_opt.c shared-line)
 vec-shift 1012 $(at annotate_opt_vec.c vec-shift) $(at annotate_opt_vec.c vec-shift)
 vec-backward 0 $(at annotate_opt_vec.c vec-back-write) $(at annotate_opt.h header-read)
