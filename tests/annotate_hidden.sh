@@ -7,7 +7,8 @@
 # a read and a write on one line; a C++ template whose names hold " (";
 # the kernel's source moved away before profiling; and the layer lists of
 # dmo profile --layers and dmo annotate --layer on them.  Lines are found
-# in the sources by their ANNOTATE:TAG comments.
+# in the sources by their ANNOTATE:TAG comments; each C kernel's O_s is
+# also run natively with its buffers overlapped (annotate_hidden native).
 . "$top_srcdir/tests/lib.sh"
 
 T="$top_srcdir/tests/targets"
@@ -30,6 +31,14 @@ tail-2d $((ob2 - 4 * (cols - 1))) $(at annotate_hidden.c tail-body) $(at annotat
 back-diff 0 $(at annotate_hidden_b.c back-write) $(at annotate_hidden_b.c back-prev)
 same-line $((ob - 4 * slag)) $(at annotate_hidden_b.c same) $(at annotate_hidden_b.c same)
 EOF2
+
+# Every O_s holds natively, input and output really overlapped by it, and
+# one element more changes the output (each is below min(IB, OB)).
+for name in two-file tail-2d row-copy back-diff same-line; do
+	os=$(field "$WORK/h" "$name" os_bytes)
+	expect_eq "$name natively at O_s = $os, then one element more" "same differs" \
+		"$("$TARGETS/annotate_hidden" native "$name" "$os") $("$TARGETS/annotate_hidden" native "$name" $((os + 4)))"
+done
 
 # memmove: the binding store is libc's, named by the kernel's call; the
 # read after it is the kernel's own line.

@@ -27,7 +27,12 @@
  *   the first access that reached it.  Pair (back-write, back-prev), O_s 0.
  * same-line (-O0): out[i] = in[max(i - SLAG, 0)] + 1 on one line: for i
  *   <= SLAG in[0] after writes ending at 4i, bound OB - 4i; later in[i -
- *   SLAG] after 4i: OB - 4 SLAG = 1004.  Pair (same, same), O_s 1004. */
+ *   SLAG] after 4i: OB - 4 SLAG = 1004.  Pair (same, same), O_s 1004.
+ *
+ * `annotate_hidden native NAME X` runs one kernel natively with its input
+ * overlapping the output's last X bytes and says whether the output is
+ * the same as with separate buffers. */
+#include <stdio.h>
 #include <string.h>
 
 #include "annotate_hidden.h"
@@ -63,15 +68,60 @@ __attribute__((noinline)) static void row_copy(const int32_t *in, int32_t *out)
 	}
 }
 
-int main(void)
+/* The layers, in the order they run. */
+static const struct hidden_layer {
+	const char *name;
+	void (*kernel)(const int32_t *, int32_t *);
+	size_t elements; /* of the input and of the output */
+} layers[] = {
+	{ "two-file", two_file, N },   { "tail-2d", tail_2d, ROWS * COLS },
+	{ "row-copy", row_copy, ROWS * COLS }, { "back-diff", back_diff, N },
+	{ "same-line", same_line, N },
+};
+enum { LAYERS = sizeof layers / sizeof layers[0] };
+
+/* Natively, without markers: layer L's kernel with the input overlapping
+ * the output's last X bytes (the output starts the arena, the input ends
+ * it, as dmo verify lays them out); "same" when the output is the one of
+ * separate buffers, else "differs". */
+static int native(const struct hidden_layer *l, unsigned long x)
 {
-	const size_t b = N * sizeof(int32_t), b2 = ROWS * COLS * sizeof(int32_t);
+	size_t bytes = l->elements * sizeof(int32_t);
+	int32_t *in, *reference;
+	char *arena;
+	int same;
+
+	if (x > bytes || x % sizeof(int32_t) != 0 || annotate_buffers(l->elements, &in, &reference) != 0 ||
+	    (arena = malloc(2 * bytes - x)) == NULL)
+		return 2;
+	l->kernel(in, reference);
+	memcpy(arena + bytes - x, in, bytes);
+	l->kernel((const int32_t *)(arena + bytes - x), (int32_t *)arena);
+	same = memcmp(arena, reference, bytes) == 0;
+	printf("%s\n", same ? "same" : "differs");
+	free(arena);
+	free(in);
+	free(reference);
+	return 0;
+}
+
+/* annotate_hidden: every layer between markers; annotate_hidden native
+ * NAME X: layer NAME natively at overlap X (bytes, a multiple of 4). */
+int main(int argc, char **argv)
+{
 	int32_t *in, *out;
-	if (annotate_buffers(N, &in, &out) != 0)
-		return 1;
-	return annotate_layer("two-file", two_file, in, b, out, b) ||
-	       annotate_layer("tail-2d", tail_2d, in, b2, out, b2) ||
-	       annotate_layer("row-copy", row_copy, in, b2, out, b2) ||
-	       annotate_layer("back-diff", back_diff, in, b, out, b) ||
-	       annotate_layer("same-line", same_line, in, b, out, b);
+	if (argc == 4 && strcmp(argv[1], "native") == 0) {
+		for (int l = 0; l < LAYERS; l++)
+			if (strcmp(layers[l].name, argv[2]) == 0)
+				return native(&layers[l], strtoul(argv[3], NULL, 10));
+		return 2;
+	}
+	if (argc != 1 || annotate_buffers(N, &in, &out) != 0)
+		return 2;
+	for (int l = 0; l < LAYERS; l++) {
+		size_t bytes = layers[l].elements * sizeof(int32_t);
+		if (annotate_layer(layers[l].name, layers[l].kernel, in, bytes, out, bytes) != 0)
+			return 1;
+	}
+	return 0;
 }
