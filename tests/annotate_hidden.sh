@@ -124,5 +124,17 @@ expect_eq "moved source: the text's account of both accesses" 2 \
 	"$(grep -c "no source here (its file was not on this machine when profiled: a library's, or moved): called from $runner" "$WORK/v.txt")"
 grep -q "(cannot read it: No such file or directory; its counted lines only)" "$WORK/v.txt" &&
 	echo "ok: moved source: the counted lines without their text" || fail "moved source text: $(cat "$WORK/v.txt")"
+# Put back after the run, the source is shown, with a warning when it is
+# newer than the run's where file (its lines may have moved), none when
+# older.
+cp "$T/annotate_hidden_b.c" "$WORK/src/"
+for when in "$(($(date +%s) + 60)):1" "946684800:0"; do
+	touch -d "@${when%:*}" "$WORK/src/annotate_hidden_b.c"
+	"$DMO" annotate "$WORK/v" --layer two-file >"$WORK/v.txt" 2>&1
+	expect_eq "a source put back at @${when%:*}: warned" "${when#*:}" \
+		"$(grep -c "(changed since the run: its lines may not be the ones counted)" "$WORK/v.txt")"
+done
+grep -q "two_write(int32_t \*out" "$WORK/v.txt" && echo "ok: the source put back is shown" ||
+	fail "the source put back is not shown: $(cat "$WORK/v.txt")"
 
 finish
