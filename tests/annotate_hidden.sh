@@ -137,4 +137,20 @@ done
 grep -q "two_write(int32_t \*out" "$WORK/v.txt" && echo "ok: the source put back is shown" ||
 	fail "the source put back is not shown: $(cat "$WORK/v.txt")"
 
+# The other file built without -g: its store and load have no line; both
+# are named by the call in the file with one, and listed by instruction
+# under their own header.
+cc -O0 -g -I"$T" -I"$top_srcdir/target-harness/include" -c -o "$WORK/a.o" "$T/annotate_hidden.c" &&
+	cc -O0 -I"$T" -c -o "$WORK/b.o" "$T/annotate_hidden_b.c" &&
+	cc -o "$WORK/mixed" "$WORK/a.o" "$WORK/b.o" -L"$libs" -Wl,-rpath,"$libs" -ldmo-harness
+expect_eq "the half -g kernel builds" 0 $?
+profile "$WORK/x" -- "$WORK/mixed"
+"$DMO" annotate "$WORK/x" --layer two-file >"$WORK/x.txt" 2>&1
+expect_eq "half -g: both accesses named by the call" 2 \
+	"$(grep -c "no source here (no line: code built without -g): called from two_file ($(at annotate_hidden.c two-call))" "$WORK/x.txt")"
+expect_eq "half -g: the instructions' header" "loads stores bind instruction" \
+	"$(sed -n '/^-- instructions with no source line/{n;p;}' "$WORK/x.txt" | tr -s ' ' | sed 's/^ //')"
+expect_eq "half -g: the marked instructions" "1 two_write 2 two_read" \
+	"$(awk '/^-- instructions/ { on = 1; next } on && $3 ~ /^[12]$/ { printf "%s%s %s", sep, $3, $5; sep = " " }' "$WORK/x.txt")"
+
 finish

@@ -219,7 +219,7 @@ static void text_pair(FILE *out, const struct dmo_layer_row *row, const struct d
 			fprintf(out, "      no source here (%s): called from %s\n",
 				a->line > 0 ? "its file was not on this machine when profiled: a "
 					      "library's, or moved"
-					    : "no line: a library built without -g",
+					    : "no line: code built without -g",
 				a->called_from);
 	}
 }
@@ -296,10 +296,10 @@ static void text_lines(FILE *out, const struct line_counts *l, long n, unsigned 
 	while (first < n && l[first].line == 0) {
 		char place[2048];
 		if (first == 0)
-			fprintf(out, "\n-- instructions with no source line\n%10s %10s  %-4s%s\n",
+			fprintf(out, "\n-- instructions with no source line\n%10s %10s  %-4s  %s\n",
 				"loads", "stores", "bind", "instruction");
 		where_text(l[first].site, place, sizeof place);
-		fprintf(out, "%10" PRIu64 " %10" PRIu64 "  %-4s0x%" PRIx64 " %s\n",
+		fprintf(out, "%10" PRIu64 " %10" PRIu64 "  %-4s  0x%" PRIx64 " %s\n",
 			loads(l[first].counts), stores(l[first].counts), mark_text(l[first].binds),
 			l[first].site->ip, place);
 		first++;
