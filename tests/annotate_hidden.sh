@@ -4,7 +4,8 @@
 # headers): a kernel over two files and functions, one half -O0 and one
 # -O2; a 2-D loop that binds in each row's tail; libc's memmove and a
 # lagged read after it; a backward kernel that reaches its bound twice;
-# a read and a write on one line; a C++ template whose names hold " (";
+# a read and a write on one line; SSE2 intrinsics, whose system header's
+# lines give way to the kernel's calls; a C++ template whose names hold " (";
 # the kernel's source moved away before profiling; and the layer lists of
 # dmo profile --layers and dmo annotate --layer on them.  Lines are found
 # in the sources by their ANNOTATE:TAG comments; each C kernel's O_s is
@@ -16,7 +17,7 @@ at() { # FILE TAG: "FILE:LINE" of the tag in tests/targets/FILE
 	echo "$1:$(tag_line "$T/$1" "$2")"
 }
 define() { awk -v n="$1" '$1 == "#define" && $2 == n { print $3 }' "$T/annotate_hidden.h"; }
-n=$(define N) lag=$(define LAG) slag=$(define SLAG) rows=$(define ROWS) cols=$(define COLS)
+n=$(define N) lag=$(define LAG) slag=$(define SLAG) vlag=$(define VLAG) rows=$(define ROWS) cols=$(define COLS)
 ob=$((4 * n)) ob2=$((4 * rows * cols))
 
 profile "$WORK/h" -- "$TARGETS/annotate_hidden"
@@ -30,11 +31,12 @@ two-file $((ob - 4 * lag)) $(at annotate_hidden_b.c two-write) $(at annotate_hid
 tail-2d $((ob2 - 4 * (cols - 1))) $(at annotate_hidden.c tail-body) $(at annotate_hidden.c tail-wrap)
 back-diff 0 $(at annotate_hidden_b.c back-write) $(at annotate_hidden_b.c back-prev)
 same-line $((ob - 4 * slag)) $(at annotate_hidden_b.c same) $(at annotate_hidden_b.c same)
+sse2-lag $((ob - 4 * vlag)) $(at annotate_hidden_b.c sse-store) $(at annotate_hidden_b.c sse-lag)
 EOF2
 
 # Every O_s holds natively, input and output really overlapped by it, and
 # one element more changes the output (each is below min(IB, OB)).
-for name in two-file tail-2d row-copy back-diff same-line; do
+for name in two-file tail-2d row-copy back-diff same-line sse2-lag; do
 	os=$(field "$WORK/h" "$name" os_bytes)
 	expect_eq "$name natively at O_s = $os, then one element more" "same differs" \
 		"$("$TARGETS/annotate_hidden" native "$name" "$os") $("$TARGETS/annotate_hidden" native "$name" $((os + 4)))"

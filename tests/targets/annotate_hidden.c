@@ -25,6 +25,12 @@
  *   ends at OB first, so a read at i bounds i; in[0] is read first as
  *   prev at i = 1, again as here at i = 0, the same bound 0: the pair is
  *   the first access that reached it.  Pair (back-write, back-prev), O_s 0.
+ * sse2-lag (-O0): SSE2 intrinsics (emmintrin.h, inlined: a system header's
+ *   lines, which give way to the calls in this file), four elements a
+ *   step, out[i..i+4) = in[i..i+4) + in[i-VLAG..i-VLAG+4) from i = 8: at
+ *   step i the lagged load reads from 4(i-VLAG) after stores ending at
+ *   4i: bound OB - 4 VLAG = 1000; in[i]'s load gives OB.  Pair
+ *   (sse-store, sse-lag), O_s 1000.
  * same-line (-O0): out[i] = in[max(i - SLAG, 0)] + 1 on one line: for i
  *   <= SLAG in[0] after writes ending at 4i, bound OB - 4i; later in[i -
  *   SLAG] after 4i: OB - 4 SLAG = 1004.  Pair (same, same), O_s 1004.
@@ -76,7 +82,7 @@ static const struct hidden_layer {
 } layers[] = {
 	{ "two-file", two_file, N },   { "tail-2d", tail_2d, ROWS * COLS },
 	{ "row-copy", row_copy, ROWS * COLS }, { "back-diff", back_diff, N },
-	{ "same-line", same_line, N },
+	{ "same-line", same_line, N }, { "sse2-lag", sse2_lag, N },
 };
 enum { LAYERS = sizeof layers / sizeof layers[0] };
 

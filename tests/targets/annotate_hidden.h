@@ -9,6 +9,7 @@
 #define N 256  /* int32 elements of a 1-D kernel's buffers */
 #define LAG 7  /* two-file's read reaches back this many elements */
 #define SLAG 5 /* same-line's */
+#define VLAG 6 /* sse2-lag's */
 #define ROWS 8 /* the 2-D kernels' rows and columns */
 #define COLS 16
 
@@ -16,5 +17,6 @@ void two_write(int32_t *out, int i, int32_t v);
 int32_t two_read(const int32_t *in, int i);
 void back_diff(const int32_t *in, int32_t *out);
 void same_line(const int32_t *in, int32_t *out);
+void sse2_lag(const int32_t *in, int32_t *out);
 
 #endif
