@@ -326,6 +326,36 @@ static void full_paths(void)
 	done = True;
 }
 
+/* Whether the frame text FRAME of VG_(describe_IP) is a line in a system
+ * header. */
+static Bool header_frame(const HChar *frame)
+{
+	HChar fn[512], path[1024];
+	const HChar *rest;
+	UInt line;
+	split_frame(frame, fn, sizeof fn, &rest);
+	return frame_source(rest, path, sizeof path, &line) && system_header(path);
+}
+
+/* The index of IP's first inlined frame, innermost 0, that is not in a
+ * system header; 0 when all are. */
+static UInt own_frame(DiEpoch ep, Addr ip)
+{
+	InlIPCursor *frames = VG_(new_IIPC)(ep, ip);
+	UInt at = 0, found = 0;
+	Bool searching = True;
+	do {
+		if (searching && !header_frame(VG_(describe_IP)(ep, ip, frames))) {
+			found = at;
+			searching = False;
+		}
+		at++;
+	} while (frames != NULL && VG_(next_IIPC)(frames));
+	if (frames != NULL)
+		VG_(delete_IIPC)(frames);
+	return found;
+}
+
 static void name_ip(Addr ip, struct names *n)
 {
 	DiEpoch ep = VG_(current_DiEpoch)();
@@ -333,7 +363,7 @@ static void name_ip(Addr ip, struct names *n)
 	InlIPCursor *frames;
 	const HChar *rest;
 	DebugInfo *info;
-	Bool in_header;
+	UInt first, at = 0;
 
 	VG_(memset)(n, 0, sizeof *n);
 	if (VG_(get_filename_linenum)(ep, ip, &file, &dir, &n->line)) {
@@ -355,26 +385,20 @@ static void name_ip(Addr ip, struct names *n)
 	 * in a system header gives way to the first call outside them, whose
 	 * line the kernel's author wrote: the frames skipped are dropped. */
 	full_paths();
+	first = own_frame(ep, ip);
 	frames = VG_(new_IIPC)(ep, ip);
-	split_frame(VG_(describe_IP)(ep, ip, frames), n->function, sizeof n->function, &rest);
-	in_header = n->line > 0 && system_header(n->file);
-	while (frames != NULL && VG_(next_IIPC)(frames)) {
+	do {
 		const HChar *frame = VG_(describe_IP)(ep, ip, frames);
-		HChar fn[512], path[1024];
-		UInt line;
-		if (in_header) {
-			split_frame(frame, fn, sizeof fn, &rest);
-			if (frame_source(rest, path, sizeof path, &line) && !system_header(path)) {
-				copy(n->function, sizeof n->function, fn);
+		HChar path[1024];
+		if (at == first) {
+			split_frame(frame, n->function, sizeof n->function, &rest);
+			if (first > 0 && frame_source(rest, path, sizeof path, &n->line))
 				copy(n->file, sizeof n->file, path);
-				n->line = line;
-				n->inlined_into[0] = '\0';
-				in_header = False;
-				continue;
-			}
+		} else if (at > first) {
+			add_frame(n->inlined_into, sizeof n->inlined_into, frame);
 		}
-		add_frame(n->inlined_into, sizeof n->inlined_into, frame);
-	}
+		at++;
+	} while (frames != NULL && VG_(next_IIPC)(frames));
 	if (frames != NULL)
 		VG_(delete_IIPC)(frames);
 }
@@ -393,10 +417,16 @@ static void put_called_from(struct out *o, const struct dmo_where_access *a)
 	full_paths();
 	for (k = 1; k < a->n_callers; k++) {
 		if (has_source(a->callers[k])) {
+			/* Its inlined frames in system headers (std::copy's
+			 * templates around a memmove) give way to the first call
+			 * outside them, as in name_ip; all stay when all are. */
+			UInt first = own_frame(ep, a->callers[k]), at = 0;
 			InlIPCursor *frames = VG_(new_IIPC)(ep, a->callers[k]);
-			do
-				add_frame(text, sizeof text, VG_(describe_IP)(ep, a->callers[k], frames));
-			while (frames != NULL && VG_(next_IIPC)(frames));
+			do {
+				const HChar *frame = VG_(describe_IP)(ep, a->callers[k], frames);
+				if (at++ >= first)
+					add_frame(text, sizeof text, frame);
+			} while (frames != NULL && VG_(next_IIPC)(frames));
 			if (frames != NULL)
 				VG_(delete_IIPC)(frames);
 			break;

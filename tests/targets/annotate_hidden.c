@@ -20,7 +20,8 @@
  *   store ending at 4(r+1) COLS: OB - 8 COLS = 384 (memmove's own reads
  *   follow writes ending no further than their own offset: bound >= OB).
  *   Pair (one of memmove's stores in libc, called from row-copy-call;
- *   row-copy-lag), O_s 384.
+ *   row-copy-lag), O_s 384.  Built with _FORTIFY_SOURCE=2, the call is
+ *   glibc's inline memmove of bits/string_fortified.h, inlined there.
  * back-diff (-O0): i from N-1 down, out[i] = in[i] - in[i-1]: out[N-1]
  *   ends at OB first, so a read at i bounds i; in[0] is read first as
  *   prev at i = 1, again as here at i = 0, the same bound 0: the pair is
