@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What an item of a list must be, for the messages that refuse one. */
+#define DMO_LAYER_LIST_ITEM "a layer number, range N-M (from 1, N <= M) or name"
+
 /* 0 when LIST is well formed, else -1 with *BAD_AT the offset of the item
  * that is not: an empty item, a range whose ends are not numbers from 1
  * with the first no larger, or the number 0. */

@@ -16,6 +16,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_stacktrace.h"
 #include "pub_tool_vki.h"
+#include "pub_tool_xarray.h"
 
 #include "dmo_layers.h"
 #include "dmo_where.h"
@@ -28,6 +29,12 @@
  * starts and before it parses the options, so a tool that sets it when
  * it starts makes it its own default. */
 extern Bool VG_(clo_read_inline_info);
+
+/* The core's list of --fullpath-after prefixes (pub_core_options.h, made
+ * when the options are read): an empty one makes VG_(describe_IP) give
+ * each frame's file with its folder, which tells a system header from
+ * the kernel's own file (system_header). */
+extern XArray *VG_(clo_fullpath_after);
 
 struct dmo_where_layer dmo_where;
 
@@ -221,38 +228,141 @@ static void copy(HChar *to, SizeT size, const HChar *from)
 	to[size - 1] = '\0';
 }
 
+/* The "(WHERE)" that ends FUNCTION (WHERE) in TEXT: the parenthesised
+ * group at its end, its parentheses balanced (a folder may hold them),
+ * when a space comes before it; NULL when TEXT is a function alone.  The
+ * group is found from the end because a C++ name may hold " (" itself: a
+ * return type before "(anonymous namespace)::", a parameter "int (*)(int)";
+ * such a name ends its parameters with no space before their "(". */
+static const HChar *where_part(const HChar *text)
+{
+	SizeT k = VG_(strlen)(text);
+	Int depth = 0;
+	if (k == 0 || text[k - 1] != ')')
+		return NULL;
+	while (k-- > 0) {
+		if (text[k] == ')')
+			depth++;
+		else if (text[k] == '(' && --depth == 0)
+			return k > 0 && text[k - 1] == ' ' ? text + k : NULL;
+	}
+	return NULL;
+}
+
 /* One frame of VG_(describe_IP): "0xADDR: FUNCTION (WHERE)", WHERE being
  * "FILE:LINE" or "in OBJECT", or "0xADDR: FUNCTION" alone; FUNCTION is
- * "???" when unknown.  The function ends where " (" first appears: C and
- * C++ names hold none.  Returns the function part in FN (empty when
+ * "???" when unknown.  Returns the function part in FN (empty when
  * unknown) and the rest, "(WHERE)", in *REST ("" when none). */
 static void split_frame(const HChar *frame, HChar *fn, SizeT size, const HChar **rest)
 {
 	const HChar *start = VG_(strstr)(frame, ": ");
-	const HChar *paren;
+	const HChar *where;
 	SizeT len;
 	start = start != NULL ? start + 2 : frame;
-	paren = VG_(strstr)(start, " (");
-	len = paren != NULL ? (SizeT)(paren - start) : VG_(strlen)(start);
+	where = where_part(start);
+	len = where != NULL ? (SizeT)(where - 1 - start) : VG_(strlen)(start);
 	if (len >= size)
 		len = size - 1;
 	VG_(memcpy)(fn, start, len);
 	fn[len] = '\0';
 	if (VG_(strcmp)(fn, "???") == 0)
 		fn[0] = '\0';
-	*rest = paren != NULL ? paren + 1 : "";
+	*rest = where != NULL ? where : "";
 }
 
-/* Append "FUNCTION WHERE" of one frame to the list LIST of SIZE bytes,
- * "; " between frames. */
+/* Whether the "(WHERE)" of a frame is "(PATH:LINE)": then PATH (at most
+ * SIZE bytes with its end) in PATH_OUT and *LINE; else False ("(in
+ * OBJECT)"). */
+static Bool frame_source(const HChar *where, HChar *path_out, SizeT size, UInt *line)
+{
+	const HChar *colon = VG_(strrchr)(where, ':');
+	SizeT len;
+	if (where[0] != '(' || colon == NULL || colon[1] < '0' || colon[1] > '9')
+		return False;
+	*line = (UInt)VG_(strtoull10)(colon + 1, NULL);
+	len = (SizeT)(colon - where - 1);
+	if (len >= size)
+		len = size - 1;
+	VG_(memcpy)(path_out, where + 1, len);
+	path_out[len] = '\0';
+	return True;
+}
+
+/* Append "FUNCTION (FILE:LINE)" of one frame, FILE without its folder, or
+ * "FUNCTION (in OBJECT)", to the list LIST of SIZE bytes, "; " between
+ * frames. */
 static void add_frame(HChar *list, SizeT size, const HChar *frame)
 {
-	HChar fn[512];
-	const HChar *rest;
+	HChar fn[512], path[1024];
+	const HChar *rest, *base;
 	SizeT used = VG_(strlen)(list);
+	UInt line;
 	split_frame(frame, fn, sizeof fn, &rest);
-	VG_(snprintf)(list + used, size - used, "%s%s%s%s", used > 0 ? "; " : "",
-		      fn[0] ? fn : "???", rest[0] ? " " : "", rest);
+	if (frame_source(rest, path, sizeof path, &line)) {
+		base = VG_(strrchr)(path, '/');
+		VG_(snprintf)(list + used, size - used, "%s%s (%s:%u)", used > 0 ? "; " : "",
+			      fn[0] ? fn : "???", base != NULL ? base + 1 : path, line);
+	} else {
+		VG_(snprintf)(list + used, size - used, "%s%s%s%s", used > 0 ? "; " : "",
+			      fn[0] ? fn : "???", rest[0] ? " " : "", rest);
+	}
+}
+
+/* Whether PATH is in the compiler's or the system's include folders:
+ * code inlined from there (intrinsics such as _mm256_maskstore_epi32, the
+ * C++ library's templates) is not a line the kernel author wrote, and
+ * the line that names the access is the call it was inlined at. */
+static Bool system_header(const HChar *path)
+{
+	static const HChar *const folders[] = {
+		"/usr/include/", "/usr/local/include/", "/usr/lib/gcc/", "/usr/lib/gcc-cross/",
+		"/usr/lib/llvm-", "/usr/lib/clang/",
+	};
+	UInt k;
+	for (k = 0; k < sizeof folders / sizeof folders[0]; k++)
+		if (VG_(strncmp)(path, folders[k], VG_(strlen)(folders[k])) == 0)
+			return True;
+	return False;
+}
+
+/* Once, before the first VG_(describe_IP): frames with their folders. */
+static void full_paths(void)
+{
+	static Bool done;
+	static const HChar *const whole = "";
+	if (!done && VG_(clo_fullpath_after) != NULL)
+		VG_(addToXA)(VG_(clo_fullpath_after), &whole);
+	done = True;
+}
+
+/* Whether the frame text FRAME of VG_(describe_IP) is a line in a system
+ * header. */
+static Bool header_frame(const HChar *frame)
+{
+	HChar fn[512], path[1024];
+	const HChar *rest;
+	UInt line;
+	split_frame(frame, fn, sizeof fn, &rest);
+	return frame_source(rest, path, sizeof path, &line) && system_header(path);
+}
+
+/* The index of IP's first inlined frame, innermost 0, that is not in a
+ * system header; 0 when all are. */
+static UInt own_frame(DiEpoch ep, Addr ip)
+{
+	InlIPCursor *frames = VG_(new_IIPC)(ep, ip);
+	UInt at = 0, found = 0;
+	Bool searching = True;
+	do {
+		if (searching && !header_frame(VG_(describe_IP)(ep, ip, frames))) {
+			found = at;
+			searching = False;
+		}
+		at++;
+	} while (frames != NULL && VG_(next_IIPC)(frames));
+	if (frames != NULL)
+		VG_(delete_IIPC)(frames);
+	return found;
 }
 
 static void name_ip(Addr ip, struct names *n)
@@ -262,6 +372,7 @@ static void name_ip(Addr ip, struct names *n)
 	InlIPCursor *frames;
 	const HChar *rest;
 	DebugInfo *info;
+	UInt first, at = 0;
 
 	VG_(memset)(n, 0, sizeof *n);
 	if (VG_(get_filename_linenum)(ep, ip, &file, &dir, &n->line)) {
@@ -279,11 +390,24 @@ static void name_ip(Addr ip, struct names *n)
 		n->object_address = ip - VG_(DebugInfo_get_text_bias)(info);
 	}
 	/* The innermost frame names the function the instruction's line is
-	 * in, inlined or not; each next one the call it was inlined at. */
+	 * in, inlined or not; each next one the call it was inlined at.  One
+	 * in a system header gives way to the first call outside them, whose
+	 * line the kernel's author wrote: the frames skipped are dropped. */
+	full_paths();
+	first = own_frame(ep, ip);
 	frames = VG_(new_IIPC)(ep, ip);
-	split_frame(VG_(describe_IP)(ep, ip, frames), n->function, sizeof n->function, &rest);
-	while (frames != NULL && VG_(next_IIPC)(frames))
-		add_frame(n->inlined_into, sizeof n->inlined_into, VG_(describe_IP)(ep, ip, frames));
+	do {
+		const HChar *frame = VG_(describe_IP)(ep, ip, frames);
+		HChar path[1024];
+		if (at == first) {
+			split_frame(frame, n->function, sizeof n->function, &rest);
+			if (first > 0 && frame_source(rest, path, sizeof path, &n->line))
+				copy(n->file, sizeof n->file, path);
+		} else if (at > first) {
+			add_frame(n->inlined_into, sizeof n->inlined_into, frame);
+		}
+		at++;
+	} while (frames != NULL && VG_(next_IIPC)(frames));
 	if (frames != NULL)
 		VG_(delete_IIPC)(frames);
 }
@@ -299,12 +423,19 @@ static void put_called_from(struct out *o, const struct dmo_where_access *a)
 	HChar text[2048] = "";
 	UInt k;
 
+	full_paths();
 	for (k = 1; k < a->n_callers; k++) {
 		if (has_source(a->callers[k])) {
+			/* Its inlined frames in system headers (std::copy's
+			 * templates around a memmove) give way to the first call
+			 * outside them, as in name_ip; all stay when all are. */
+			UInt first = own_frame(ep, a->callers[k]), at = 0;
 			InlIPCursor *frames = VG_(new_IIPC)(ep, a->callers[k]);
-			do
-				add_frame(text, sizeof text, VG_(describe_IP)(ep, a->callers[k], frames));
-			while (frames != NULL && VG_(next_IIPC)(frames));
+			do {
+				const HChar *frame = VG_(describe_IP)(ep, a->callers[k], frames);
+				if (at++ >= first)
+					add_frame(text, sizeof text, frame);
+			} while (frames != NULL && VG_(next_IIPC)(frames));
 			if (frames != NULL)
 				VG_(delete_IIPC)(frames);
 			break;

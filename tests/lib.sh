@@ -69,6 +69,25 @@ expect_line_counts() {
 # where_file RUN_DIR LAYER_NAME: the layer's code locations file.
 where_file() { printf '%s/layer-%04d-where.csv' "$1" "$(field "$1" "$2" layer)"; }
 
+# expect_pairs RUN_DIR CSV: for each line "NAME O_S FIRST SECOND" on stdin
+# (the hand-derived O_s, and the lines of the binding pair as marked
+# prints them): layer NAME's O_s in layers.csv, the lines `dmo annotate
+# --csv` (in CSV) marks first and second, its per-line counts, and the
+# pair's own bound, OB + i - o_end from its two accesses in the where
+# file, which must be the O_s the tool's reducer found.
+expect_pairs() {
+	while read -r name os first second; do
+		expect_eq "$name O_s" "$os" "$(field "$1" "$name" os_bytes)"
+		expect_eq "$name: the binding write's line" "$first" "$(marked "$2" "$name" first)"
+		expect_eq "$name: the binding read's line" "$second" "$(marked "$2" "$name" second)"
+		expect_line_counts "$1" "$2" "$name"
+		expect_eq "$name: the pair's bound = O_s" "$os" "$(csv_rows "$(where_file "$1" "$name")" |
+			by_name 'v("role") == "first" { end = v("offset") + v("size") }
+				 v("role") == "second" { i = v("offset") }
+				 END { b = ob + i - end; print b < 0 ? 0 : b }' -v ob="$(field "$1" "$name" out_bytes)")"
+	done
+}
+
 # header_u64 FILE OFFSET: the little-endian 64-bit field at OFFSET of an
 # event file's header (docs/trace-format.md: 40 event_count, 48 data_bytes).
 header_u64() { od -An -tu8 -j"$2" -N8 "$1" | tr -d ' '; }

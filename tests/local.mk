@@ -4,7 +4,7 @@ TARGET_LIBS = target-harness/lib/libdmo-harness.la
 check_PROGRAMS += tests/targets/relu tests/targets/kernels tests/targets/misuse \
 	tests/targets/raw_protocol tests/bruteforce_os tests/layers_tsv tests/csv_tsv tests/backend_vs_ref \
 	tests/targets/steal_pool tests/targets/annotate_kernels tests/targets/annotate_opt \
-	tests/targets/streams
+	tests/targets/annotate_hidden tests/targets/annotate_hidden_cpp tests/targets/streams
 # Targets are built like user code: -O2, nothing from dmo but the header.
 # -no-install: a real executable on the shared libdmo-harness, not a libtool
 # wrapper script (valgrind would profile the shell).
@@ -41,6 +41,25 @@ tests/targets/annotate_opt_vec.o: tests/targets/annotate_opt_vec.c tests/targets
 	$(AM_V_CC)$(CC) -O3 -mavx2 -funroll-loops -g -c -o $@ $(srcdir)/tests/targets/annotate_opt_vec.c
 CLEANFILES += tests/targets/annotate_opt_vec.o
 EXTRA_DIST += tests/targets/annotate_opt_vec.c
+# Kernels no annotate test was written around: -O2 here, the other file's
+# half -O0 (its own rule, so that no -O2 from CFLAGS comes after), and a
+# C++ template (-O0 by its pragma).
+tests_targets_annotate_hidden_SOURCES = tests/targets/annotate_hidden.c \
+	tests/targets/annotate_hidden.h tests/targets/annotate_layer.h
+tests_targets_annotate_hidden_LDFLAGS = $(NO_WRAPPER_FLAGS)
+tests_targets_annotate_hidden_CFLAGS = -O2 -g
+# Fortified as distributions build: memmove is then an inline wrapper of a
+# system header around the call, which called_from must look through.
+tests_targets_annotate_hidden_CPPFLAGS = $(AM_CPPFLAGS) -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=2
+tests_targets_annotate_hidden_LDADD = tests/targets/annotate_hidden_b.o $(TARGET_LIBS)
+tests/targets/annotate_hidden_b.o: tests/targets/annotate_hidden_b.c tests/targets/annotate_hidden.h
+	$(AM_V_CC)$(CC) -O0 -g -c -o $@ $(srcdir)/tests/targets/annotate_hidden_b.c
+CLEANFILES += tests/targets/annotate_hidden_b.o
+EXTRA_DIST += tests/targets/annotate_hidden_b.c
+tests_targets_annotate_hidden_cpp_SOURCES = tests/targets/annotate_hidden_cpp.cpp
+tests_targets_annotate_hidden_cpp_LDFLAGS = $(NO_WRAPPER_FLAGS)
+tests_targets_annotate_hidden_cpp_CXXFLAGS = -g
+tests_targets_annotate_hidden_cpp_LDADD = $(TARGET_LIBS)
 tests_targets_misuse_SOURCES = tests/targets/misuse.c
 tests_targets_misuse_LDFLAGS = $(NO_WRAPPER_FLAGS)
 tests_targets_misuse_CFLAGS = -O2 -pthread
@@ -62,10 +81,11 @@ tests_backend_vs_ref_LDADD = $(ANALYSIS_LIBS)
 
 TESTS += tests/profile_kernels.sh tests/profile_misuse.sh tests/protocol_raw.sh \
 	tests/trace_spill.sh tests/install.sh tests/sweep_tool.sh tests/annotate.sh \
-	tests/annotate_opt.sh tests/annotate_cmsis_nn.sh
+	tests/annotate_opt.sh tests/annotate_cmsis_nn.sh tests/annotate_hidden.sh
 EXTRA_DIST += tests/lib.sh tests/profile_kernels.sh tests/profile_misuse.sh \
 	tests/protocol_raw.sh tests/trace_spill.sh tests/install.sh tests/sweep_tool.sh \
-	tests/annotate.sh tests/annotate_opt.sh tests/annotate_cmsis_nn.sh tests/cmsis_lines.awk
+	tests/annotate.sh tests/annotate_opt.sh tests/annotate_cmsis_nn.sh tests/cmsis_lines.awk \
+	tests/annotate_hidden.sh
 TESTS += tests/verify_ops.sh tests/trace_beyond_ram.sh tests/threads_native.sh \
 	tests/threads_split.sh tests/backend_threads.sh tests/isa_native.sh
 EXTRA_DIST += tests/verify_ops.sh tests/check_main.h tests/trace_beyond_ram.sh \

@@ -9,14 +9,16 @@
 #include "annotate.h"
 #include "cmd.h"
 #include "json.h"
+#include "layer_list.h"
 #include "profile.h"
 #include "rundir.h"
 
 enum { OPT_CONTEXT = CMD_LONG_ONLY };
 
 static const struct cmd_option options[] = {
-	{ "layer", required_argument, 'l', "N|NAME",
-	  "only this layer, by number or name (default: every layer)" },
+	{ "layer", required_argument, 'l', "N|NAME|LIST",
+	  "only these layers: a number, a name, or a list of numbers, ranges N-M\n"
+	  "and names with * and ? (as dmo plot --layer; default: every layer)" },
 	{ "context", required_argument, OPT_CONTEXT, "LINES",
 	  "source lines shown around each counted line (default 3)" },
 	{ NULL, 0, 0, NULL, NULL },
@@ -24,7 +26,7 @@ static const struct cmd_option options[] = {
 
 static const struct cmd_spec command = {
 	.name = "annotate",
-	.synopsis = "DIR [--layer N|NAME] [--context LINES] [--csv|--json]",
+	.synopsis = "DIR [--layer N|NAME|LIST] [--context LINES] [--csv|--json]",
 	.description =
 	"Show where in the kernel's code a layer of run directory DIR touched its\n"
 	"buffers, as cg_annotate does for cachegrind: per source line the loads and\n"
@@ -56,13 +58,26 @@ static const struct cmd_spec command = {
 	.outputs = CMD_HAS_CSV | CMD_HAS_JSON,
 };
 
-static int names_layer(const struct dmo_layer_row *row, const char *layer)
+/* Whether --layer LAYER asks for ROW: its exact name (which may hold a
+ * comma, or be a list's text), else LAYER as a list (common/layer_list.h),
+ * when it is one. */
+static int names_layer(const struct dmo_layer_row *row, const char *layer, int is_list)
 {
-	char *end;
-	unsigned long n = strtoul(layer, &end, 10);
-	if (*layer != '\0' && *end == '\0')
-		return row->layer == n;
-	return strcmp(row->name, layer) == 0;
+	return strcmp(row->name, layer) == 0 ||
+	       (is_list && dmo_layer_list_has(layer, row->layer, row->name));
+}
+
+/* Whether LAYER is a well-formed list; when not, and no layer of TABLE
+ * has it as its name, *BAD_AT is where it goes wrong and -1 is returned. */
+static int layer_list_kind(const char *layer, const struct dmo_layer_table *table,
+			   size_t *bad_at)
+{
+	if (dmo_layer_list_check(layer, bad_at) == 0)
+		return 1;
+	for (size_t i = 0; i < table->count; i++)
+		if (strcmp(table->rows[i].name, layer) == 0)
+			return 0;
+	return -1;
 }
 
 int cmd_annotate(int argc, char **argv)
@@ -73,8 +88,8 @@ int cmd_annotate(int argc, char **argv)
 	const char *layer = NULL, *dir;
 	char csv[PATH_MAX], err[PATH_MAX + 256];
 	unsigned long context = 3;
-	size_t done = 0, failed = 0;
-	int c, read_rc;
+	size_t done = 0, failed = 0, bad_at;
+	int c, read_rc, is_list = 0;
 	FILE *out;
 
 	while ((c = cmd_getopt(&command, argc, argv)) != -1) {
@@ -97,6 +112,11 @@ int cmd_annotate(int argc, char **argv)
 	read_rc = dmo_rundir_layers(dir, "dmo annotate", &table);
 	if (read_rc < 0)
 		return 2;
+	if (layer != NULL && (is_list = layer_list_kind(layer, &table, &bad_at)) < 0) {
+		dmo_layer_table_free(&table);
+		return cmd_misuse(&command, "--layer: '%s' at '%s' is not " DMO_LAYER_LIST_ITEM,
+				  layer, layer + bad_at);
+	}
 	snprintf(csv, sizeof csv, "%s/" DMO_LAYERS_CSV, dir);
 	out = cmd_table_open(&out_table, output.format, "dmo annotate");
 	if (out == NULL) {
@@ -107,7 +127,7 @@ int cmd_annotate(int argc, char **argv)
 		fputs(DMO_ANNOTATE_CSV_HEADER "\n", out);
 	for (size_t i = 0; i < table.count; i++) {
 		const struct dmo_layer_row *row = &table.rows[i];
-		if (row->layer == 0 || (layer != NULL && !names_layer(row, layer)))
+		if (row->layer == 0 || (layer != NULL && !names_layer(row, layer, is_list)))
 			continue;
 		if (layer == NULL && !dmo_layer_ok(row) && strcmp(row->status, "incomplete") != 0)
 			continue; /* refused layers were never measured */

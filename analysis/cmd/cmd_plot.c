@@ -316,8 +316,8 @@ static int draw_layers(const char *dir, const struct dmo_layer_table *t, const c
 	size_t bad_at;
 
 	if (!all && dmo_layer_list_check(layer, &bad_at) != 0) {
-		fprintf(stderr, "dmo plot: --layer: '%s' at '%s' is not a layer number, range N-M "
-			"(from 1, N <= M) or name\n", layer, layer + bad_at);
+		fprintf(stderr, "dmo plot: --layer: '%s' at '%s' is not " DMO_LAYER_LIST_ITEM
+			"\n", layer, layer + bad_at);
 		return 2;
 	}
 	for (size_t i = 0; i < t->count; i++) {

@@ -15,6 +15,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "event.h"
 #include "where.h"
@@ -211,8 +212,14 @@ static void text_pair(FILE *out, const struct dmo_layer_row *row, const struct d
 		if (a->line > 0 && a->in_object)
 			fprintf(out, "      instruction at 0x%" PRIx64 " of %s\n", a->object_address,
 				a->object);
+		/* The tool found no source for it when the program ran: a
+		 * library's code, or the kernel's own file moved since the
+		 * build, which the caller is then not. */
 		if (a->called_from[0])
-			fprintf(out, "      no source here (a library's code): called from %s\n",
+			fprintf(out, "      no source here (%s): called from %s\n",
+				a->line > 0 ? "its file was not on this machine when profiled: a "
+					      "library's, or moved"
+					    : "no line: code built without -g",
 				a->called_from);
 	}
 }
@@ -237,18 +244,25 @@ static void text_line(FILE *out, const struct line_counts *l, unsigned line, con
 }
 
 /* The lines L[0..N) of one file, all counted, sorted by line: the file's
- * text around them when it can be read, else the counted lines alone. */
-static void text_file(FILE *out, const struct line_counts *l, long n, unsigned context)
+ * text around them when it can be read, else the counted lines alone.
+ * RUN_TIME is when the where file was written (0: unknown): a source
+ * changed since may no longer hold the lines counted, as cg_annotate
+ * warns too. */
+static void text_file(FILE *out, const struct line_counts *l, long n, unsigned context,
+		      time_t run_time)
 {
 	FILE *src = fopen(l[0].file, "r");
 	char *text = NULL;
 	size_t cap = 0;
 	unsigned line = 0, shown = 0;
 	long next = 0;
+	struct stat info;
 
 	fprintf(out, "\n-- %s\n", l[0].file);
 	if (src == NULL)
 		fprintf(out, "   (cannot read it: %s; its counted lines only)\n", strerror(errno));
+	else if (run_time > 0 && fstat(fileno(src), &info) == 0 && info.st_mtime > run_time)
+		fputs("   (changed since the run: its lines may not be the ones counted)\n", out);
 	fprintf(out, "%10s %10s  %-4s%6s\n", "loads", "stores", "bind", "line");
 	if (src == NULL) {
 		for (long i = 0; i < n; i++)
@@ -275,16 +289,17 @@ static void text_file(FILE *out, const struct line_counts *l, long n, unsigned c
 	fclose(src);
 }
 
-static void text_lines(FILE *out, const struct line_counts *l, long n, unsigned context)
+static void text_lines(FILE *out, const struct line_counts *l, long n, unsigned context,
+		       time_t run_time)
 {
 	long first = 0;
 	while (first < n && l[first].line == 0) {
 		char place[2048];
 		if (first == 0)
-			fprintf(out, "\n-- instructions with no source line\n%10s %10s  %-4s%s\n",
+			fprintf(out, "\n-- instructions with no source line\n%10s %10s  %-4s  %s\n",
 				"loads", "stores", "bind", "instruction");
 		where_text(l[first].site, place, sizeof place);
-		fprintf(out, "%10" PRIu64 " %10" PRIu64 "  %-4s0x%" PRIx64 " %s\n",
+		fprintf(out, "%10" PRIu64 " %10" PRIu64 "  %-4s  0x%" PRIx64 " %s\n",
 			loads(l[first].counts), stores(l[first].counts), mark_text(l[first].binds),
 			l[first].site->ip, place);
 		first++;
@@ -293,7 +308,7 @@ static void text_lines(FILE *out, const struct line_counts *l, long n, unsigned 
 		long end = first + 1;
 		while (end < n && strcmp(l[end].file, l[first].file) == 0)
 			end++;
-		text_file(out, l + first, end - first, context);
+		text_file(out, l + first, end - first, context, run_time);
 		first = end;
 	}
 }
@@ -323,8 +338,9 @@ int dmo_annotate_layer(FILE *out, const char *dir, const struct dmo_layer_row *r
 	if (csv) {
 		csv_rows(out, row, lines, n);
 	} else {
+		struct stat written;
 		text_pair(out, row, &w);
-		text_lines(out, lines, n, context);
+		text_lines(out, lines, n, context, stat(path, &written) == 0 ? written.st_mtime : 0);
 		fputc('\n', out);
 	}
 	free(lines);

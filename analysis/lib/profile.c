@@ -750,8 +750,8 @@ int dmo_profile_option(struct dmo_profile_options *opts, int option, const char 
 	case DMO_OPT_LAYERS: {
 		size_t bad_at;
 		if (dmo_layer_list_check(value, &bad_at) != 0) {
-			snprintf(err, err_len, "--layers: '%s' at '%s' is not a layer number, range N-M "
-				 "(from 1, N <= M) or name", value, value + bad_at);
+			snprintf(err, err_len, "--layers: '%s' at '%s' is not " DMO_LAYER_LIST_ITEM, value,
+				 value + bad_at);
 			return -1;
 		}
 		opts->layers = value;
@@ -836,6 +836,30 @@ static void say_children(FILE *report, const char *dir, const struct dmo_layer_t
 	}
 }
 
+/* Each item of --layers LIST that matched no layer of the run: a number
+ * past the last layer or a mistyped name traces nothing, which without a
+ * word looks like a run that kept the layer's events elsewhere. */
+static void say_unmatched_layers(const char *who, const char *list,
+				 const struct dmo_layer_table *table)
+{
+	const char *item = list;
+	while (item != NULL) {
+		const char *comma = strchr(item, ',');
+		char *one = strndup(item, comma != NULL ? (size_t)(comma - item) : strlen(item));
+		size_t i = 0;
+		if (one == NULL)
+			return;
+		while (i < table->count &&
+		       !dmo_layer_list_has(one, table->rows[i].layer, table->rows[i].name))
+			i++;
+		if (i == table->count)
+			fprintf(stderr, "%s: note: --layers item '%s' matches no layer of the run "
+				"(%s): nothing traced for it\n", who, one, DMO_LAYERS_CSV);
+		free(one);
+		item = comma != NULL ? comma + 1 : NULL;
+	}
+}
+
 int dmo_profile_command(const struct dmo_profile_options *opts, const char *who)
 {
 	FILE *report = opts->report ? opts->report : stderr;
@@ -856,6 +880,8 @@ int dmo_profile_command(const struct dmo_profile_options *opts, const char *who)
 		say_children(report, opts->out_dir, &table);
 	fflush(report);
 	dmo_layers_warn_threads(stderr, who, &table);
+	if (opts->layers != NULL && rc == 0 && table.count > 0)
+		say_unmatched_layers(who, opts->layers, &table);
 	empty = rc == 0 && status >= 0 && table.count == 0;
 	if (empty)
 		say_no_layers(who, opts->argv[0]);
