@@ -92,20 +92,21 @@ dmo_event_encode_short(struct dmo_event_code_state *s, uint8_t *p, unsigned kind
  * less SIZE; STEP under DMO_CODE_TIME_FOLLOWS), write their N bytes at P
  * and return the end, the state moved as N calls of
  * dmo_event_encode_short would move it; else return NULL with nothing
- * written.  For the tool's streams (dmo-tool/dmo_stream.h). */
+ * written.  The bytes go eight at a time, so P needs room for N + 7: the
+ * up to seven past the end are the next events' to overwrite.  For the
+ * tool's streams (dmo-tool/dmo_stream.h), whose runs end that far before
+ * their room does (DMO_EVENT_CODE_MAX). */
 static inline uint8_t *dmo_event_encode_repeat(struct dmo_event_code_state *s, uint8_t *p,
 					       unsigned kind, uint64_t size, unsigned tid,
 					       int64_t stride, uint64_t step, uint64_t n)
 {
 	uint8_t tag = dmo_code_short_tag(kind, step);
-	uint64_t tags = 0x0101010101010101ull * tag, i = 0;
+	uint64_t tags = 0x0101010101010101ull * tag;
 	if (size != s->size[kind] || tid != s->tid || stride - (int64_t)size != s->gap[kind] ||
 	    step >= DMO_CODE_TIME_FOLLOWS)
 		return NULL;
-	for (; i + sizeof tags <= n; i += sizeof tags)
+	for (uint64_t i = 0; i < n; i += sizeof tags)
 		__builtin_memcpy(p + i, &tags, sizeof tags);
-	for (; i < n; i++)
-		p[i] = tag;
 	s->time += n * step;
 	s->end[kind] += n * (uint64_t)stride;
 	return p + n;

@@ -181,9 +181,9 @@ static void dmo_start_client_code(ThreadId tid, ULong blocks_done)
 {
 	(void)blocks_done;
 	/* Valgrind starts a thread again after each new translation too;
-	 * only another thread can break a stream here. */
+	 * only another thread ends a stream here. */
 	if (tid != dmo_running_tid)
-		dmo_stream_pause();
+		dmo_stream_end();
 	dmo_running_tid = tid;
 	dmo_watch_publish(tid);
 }
@@ -373,7 +373,7 @@ static inline __attribute__((always_inline)) void access_slow(UInt flags, Bool e
 {
 	Bool taken = dmo_stream.pending != 0;
 	if (dmo_stream_goes_on(a, p)) {
-		dmo_stream_retime(a, p);
+		dmo_stream_moves(a, p);
 		return;
 	}
 	dmo_stream_stats.long_way++;
@@ -713,8 +713,8 @@ static void dmo_fini(Int exitcode)
 	(void)exitcode;
 	if (VG_(clo_stats))
 		VG_(umsg)("dmo: accesses the helpers saw: %llu in streams (%llu of them off the"
-			  " stream's step), %llu the long way\n", dmo_stream_stats.streamed,
-			  dmo_stream_stats.retimed, dmo_stream_stats.long_way);
+			  " stream's steps), %llu the long way\n", dmo_stream_stats.streamed,
+			  dmo_stream_stats.moved, dmo_stream_stats.long_way);
 	dmo_bare_fini(dmo_layers_fini());
 }
 

@@ -17,7 +17,6 @@ void dmo_stream_note(UInt flags, Addr a, const struct dmo_probe *p, Addr base, U
 {
 	struct dmo_stream *s = &dmo_stream;
 	struct dmo_probe *key = p->stream;
-	ULong offset = a - base, size = p->size, fits;
 	ULong time = dmo_instructions + p->time_offset;
 
 	if (!dmo_stream_on)
@@ -33,59 +32,71 @@ void dmo_stream_note(UInt flags, Addr a, const struct dmo_probe *p, Addr base, U
 	s->next_addr = 0;
 	/* Event offsets are 32 bits (event.h): a longer buffer's accesses
 	 * never stream, so that each next offset is the last one plus
-	 * STRIDE.  An instruction with no source keeps the call stack of an
-	 * access that moves the reducer (dmo_where.h), which a flush, in a
-	 * later access, could not: its stream must move nothing, which holds
-	 * for an input-side stream going forwards or staying (os_reducer.h:
-	 * each of its bounds is above its first access's). */
+	 * STRIDE.  An instruction with no source streams only where nothing
+	 * can move (dmo_stream.h): on the input side, going forwards or
+	 * staying (os_reducer.h: each bound of such an access is above the
+	 * first one's). */
 	if (!key->steps_known || len > 0xffffffffULL ||
 	    (p->site->no_source && ((flags & DMO_EV_OUT) || key->stride < 0)))
 		return;
 	s->stride = key->stride;
 	s->step = key->step;
-	/* How many more accesses at this stride stay wholly inside the
-	 * buffer: offset + k * stride within [0, len - size]. */
-	if (s->stride > 0)
-		fits = (len - size - offset) / (ULong)s->stride;
-	else if (s->stride < 0)
-		fits = offset / (ULong)-s->stride;
-	else
-		fits = 1;
-	if (fits == 0)
-		return;
-	s->stop_addr = s->stride == 0 ? 0 : a + (Addr)s->stride * (fits + 1);
 	s->next_addr = a + (Addr)s->stride;
 	s->next_time = time + s->step;
+	s->run_addr = s->next_addr;
 	s->run_time = s->next_time;
+	s->base = base;
+	s->max_offset = len - p->size;
 	s->flags = flags;
 	s->tid = dmo_running_tid;
-	s->base = base;
 }
 
-/* Trace the pending accesses not traced yet: runs at the stream's step,
- * and between them the accesses retimed. */
+/* Keep N events of the stream from address ADDR and TIME on, each
+ * STRIDE bytes and STEP after the one before, the first too. */
+static void trace_events(const struct dmo_stream *s, Addr addr, Long stride, ULong time,
+			 ULong step, ULong n)
+{
+	ULong size = s->key->size;
+	if (!dmo_trace_on || dmo_trace_tags(s->flags, stride, size, time, step, n, s->tid))
+		return;
+	/* The first is not the tag byte alone (after a jump, or a long
+	 * step), or the run is full: it alone the general way, then the
+	 * others. */
+	dmo_trace_event(s->flags, addr - s->base, size, time, s->tid);
+	if (n > 1 && !dmo_trace_tags(s->flags, s->stride, size, time + step, step, n - 1, s->tid))
+		dmo_trace_stream(s->flags, addr + (Addr)s->stride - s->base, s->stride, size,
+				 time + step, step, n - 1, s->tid);
+}
+
+/* Trace the pending accesses not traced yet: runs at the stream's steps,
+ * and between them the accesses dmo_stream_moves took. */
 static void trace_run(struct dmo_stream *s)
 {
-	ULong size = s->key->size, time = s->run_time, index = s->traced;
-	ULong first_offset = s->next_addr - (Addr)s->stride * s->pending - s->base;
+	Addr addr = s->run_addr;
+	ULong time = s->run_time, index = s->traced;
 	UInt k;
 	if (dmo_trace_on) {
-		for (k = 0; k <= s->retimes; k++) {
-			ULong end = k < s->retimes ? s->retimed[k].index : s->pending;
-			if (end > index)
-				dmo_trace_stream(s->flags, first_offset + index * (ULong)s->stride,
-						 s->stride, size, time, s->step, end - index, s->tid);
-			if (k == s->retimes)
-				break;
-			time = s->retimed[k].time;
-			dmo_trace_stream(s->flags, first_offset + end * (ULong)s->stride, s->stride,
-					 size, time, s->step, 1, s->tid);
+		for (k = 0; k < s->moves; k++) {
+			ULong at = s->moved[k].index;
+			/* The address of the event before it. */
+			Addr before = addr + (Addr)s->stride * (at - index) - (Addr)s->stride;
+			if (at > index)
+				trace_events(s, addr, s->stride, time, s->step, at - index);
+			/* Its steps are from the event before it, the trace's
+			 * last, as the trace is written in order. */
+			addr = s->moved[k].addr;
+			time = s->moved[k].time;
+			trace_events(s, addr, (Long)(addr - before), time, time - dmo_trace_code.time, 1);
+			addr += (Addr)s->stride;
 			time += s->step;
-			index = end + 1;
+			index = at + 1;
 		}
+		if (s->pending > index)
+			trace_events(s, addr, s->stride, time, s->step, s->pending - index);
 	}
 	s->traced = s->pending;
-	s->retimes = 0;
+	s->moves = 0;
+	s->run_addr = s->next_addr;
 	s->run_time = s->next_time;
 }
 
@@ -111,16 +122,17 @@ void dmo_stream_flush(void)
 		dmo_where_moved(site, s->tid, s->flags, last_offset, size, moved);
 }
 
-void dmo_stream_retime(Addr a, const struct dmo_probe *p)
+void dmo_stream_moves(Addr a, const struct dmo_probe *p)
 {
 	struct dmo_stream *s = &dmo_stream;
 	ULong time = dmo_instructions + p->time_offset;
-	dmo_stream_stats.retimed++;
-	if (s->retimes == DMO_STREAM_RETIMES)
+	dmo_stream_stats.moved++;
+	if (s->moves == DMO_STREAM_MOVES)
 		trace_run(s);
-	s->retimed[s->retimes].index = s->pending;
-	s->retimed[s->retimes].time = time;
-	s->retimes++;
+	s->moved[s->moves].index = s->pending;
+	s->moved[s->moves].addr = a;
+	s->moved[s->moves].time = time;
+	s->moves++;
 	s->pending++;
 	s->next_addr = a + (Addr)s->stride;
 	s->next_time = time + s->step;
@@ -136,6 +148,6 @@ void dmo_stream_end(void)
 void dmo_stream_drop(void)
 {
 	dmo_stream.pending = dmo_stream.traced = 0;
-	dmo_stream.retimes = 0;
+	dmo_stream.moves = 0;
 	dmo_stream_break();
 }

@@ -252,25 +252,15 @@ UChar *dmo_trace_refill(void)
 void dmo_trace_stream(UInt flags, ULong offset, Long stride, ULong size, ULong time,
 		      ULong step, ULong n, UInt tid)
 {
-	unsigned kind = flags & (DMO_EV_WRITE | DMO_EV_OUT);
 	ULong k = 0;
 	while (k < n && dmo_trace_on) {
 		ULong room;
-		UChar *end = NULL;
 		if (dmo_trace_next > dmo_trace_limit && dmo_trace_refill() == NULL)
 			return;
 		room = (ULong)(dmo_trace_limit - dmo_trace_next) + 1;
 		if (room > n - k)
 			room = n - k;
-		/* Event k is STEP after the one before it, as each later one
-		 * is, when k > 0 or when the stream went on from that one
-		 * (dmo_stream_retime). */
-		if (!dmo_trace_fixed && time + k * step - dmo_trace_code.time == step)
-			end = dmo_event_encode_repeat(&dmo_trace_code, dmo_trace_next, kind, size,
-						      tid, stride, step, room);
-		if (end != NULL) {
-			dmo_trace_next = end;
-			dmo_trace_events += room;
+		if (dmo_trace_tags(flags, stride, size, time + k * step, step, room, tid)) {
 			k += room;
 		} else {
 			/* Not the tag byte alone (the stream's first, after a

@@ -24,7 +24,7 @@ taken() {
 	sed -n 's/.*dmo: accesses the helpers saw: \([0-9]*\) in streams.*/\1/p' "$1.err"
 }
 long_way() {
-	sed -n 's/.*off the stream.s step), \([0-9]*\) the long way.*/\1/p' "$1.err"
+	sed -n 's/.*off the stream.s steps), \([0-9]*\) the long way.*/\1/p' "$1.err"
 }
 
 # same_runs NAME OPTIONS PROGRAM ARG...: both ways; the same files.
