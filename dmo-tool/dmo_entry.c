@@ -3,6 +3,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_mallocfree.h"
 
 #include "dmo_entry.h"
 
@@ -23,7 +24,7 @@ void *dmo_entry_make(void *helper, const void *probe)
 		 * executable (its translations live in such memory too). */
 		UChar *next = VG_(am_shadow_alloc)(CHUNK_BYTES);
 		if (next == NULL)
-			return NULL;
+			VG_(out_of_memory_NORETURN)("dmo.entry", CHUNK_BYTES);
 		chunk = next;
 		used = 0;
 	}

@@ -11,8 +11,8 @@
 #include "pub_tool_basics.h"
 
 /* Code that calls HELPER (a function of the access's address and PROBE)
- * with PROBE as its second argument, for the life of the run; NULL when
- * Valgrind has no memory for it (the caller then passes PROBE itself). */
+ * with PROBE as its second argument, for the life of the run.  Without
+ * memory for it Valgrind stops, as on any failed allocation. */
 void *dmo_entry_make(void *helper, const void *probe);
 
 #endif

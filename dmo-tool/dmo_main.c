@@ -323,9 +323,9 @@ static inline __attribute__((always_inline)) Bool quick_short(UInt flags, Addr a
 						 dmo_instructions + p->time_offset,
 						 dmo_running_tid))
 		return False;
-	fold_common(l, flags, offset, p->size, site);
 	dmo_stream_note(flags, addr, p, addr - offset,
 			flags & DMO_EV_OUT ? l->out_bytes : l->in_bytes, False);
+	fold_common(l, flags, offset, p->size, site);
 	return True;
 }
 
@@ -344,9 +344,9 @@ static inline __attribute__((always_inline)) Bool quick(UInt flags, Addr addr,
 		dmo_trace_put(flags, offset, p->size, dmo_instructions + p->time_offset,
 			      dmo_running_tid);
 	}
-	fold_common(l, flags, offset, p->size, p->site);
 	dmo_stream_note(flags, addr, p, addr - offset,
 			flags & DMO_EV_OUT ? l->out_bytes : l->in_bytes, taken);
+	fold_common(l, flags, offset, p->size, p->site);
 	return True;
 }
 
@@ -366,12 +366,20 @@ static __attribute__((noinline)) void general(UInt flags, Bool either, Addr a,
 		record_one(flags, a, p->size, p->time_offset, p->site);
 }
 
-/* An access that does not continue the stream: flush the stream, then
- * the common access, else the general path. */
+/* An access that does not continue the stream.  Instructions taking
+ * turns (an element-wise op's load and store) leave nothing to flush: the
+ * common access first.  An access that goes on in the stream is noted.
+ * Else flush the stream, then the common access, else the general path. */
 static inline __attribute__((always_inline)) void access_slow(UInt flags, Bool either, Addr a,
 							      const struct dmo_probe *p)
 {
 	Bool taken = dmo_stream.pending != 0;
+	if (dmo_stream_takes_turns(p)) {
+		dmo_stream_stats.long_way++;
+		if (!quick_short(flags, a, p))
+			general(flags, either, a, p, False);
+		return;
+	}
 	if (dmo_stream_goes_on(a, p)) {
 		dmo_stream_moves(a, p);
 		return;
@@ -515,11 +523,7 @@ static void call_if_touching(struct sb_state *st, IRExpr *addr, UInt size, UInt 
 		hit = tmp_of(st->out, Ity_I1, IRExpr_Binop(Iop_And1, hit, guard));
 	if (probe->entry == NULL)
 		probe->entry = dmo_entry_make(VG_(fnptr_to_fnentry)(helper->fn), probe);
-	if (probe->entry != NULL)
-		call = unsafeIRDirty_0_N(1, helper->name, probe->entry, mkIRExprVec_1(exact_addr));
-	else
-		call = unsafeIRDirty_0_N(2, helper->name, VG_(fnptr_to_fnentry)(helper->fn),
-					 mkIRExprVec_2(exact_addr, mkIRExpr_HWord((HWord)probe)));
+	call = unsafeIRDirty_0_N(1, helper->name, probe->entry, mkIRExprVec_1(exact_addr));
 	call->guard = hit;
 	addStmtToIRSB(st->out, IRStmt_Dirty(call));
 }

@@ -12,8 +12,8 @@ struct dmo_stream dmo_stream;
 Bool dmo_stream_on = True;
 struct dmo_stream_stats dmo_stream_stats;
 
-void dmo_stream_note(UInt flags, Addr a, const struct dmo_probe *p, Addr base, ULong len,
-		     Bool taken)
+void dmo_stream_start(UInt flags, Addr a, const struct dmo_probe *p, Addr base, ULong len,
+		      Bool taken)
 {
 	struct dmo_stream *s = &dmo_stream;
 	struct dmo_probe *key = p->stream;

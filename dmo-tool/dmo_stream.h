@@ -95,6 +95,15 @@ static inline __attribute__((always_inline)) Bool dmo_stream_extends(Addr a,
 	return True;
 }
 
+/* Whether an access through P that does not continue the stream is the
+ * first of its key after another key's access, with nothing pending: the
+ * case of instructions that take turns, which the helpers take the long
+ * way inline. */
+static inline __attribute__((always_inline)) Bool dmo_stream_takes_turns(const struct dmo_probe *p)
+{
+	return dmo_stream.pending == 0 && p->stream != dmo_stream.key;
+}
+
 /* Fold, count and trace the pending accesses.  Out of line. */
 void dmo_stream_flush(void);
 
@@ -125,8 +134,26 @@ void dmo_stream_moves(Addr a, const struct dmo_probe *p);
  * last went at (when the loop runs again), or at the steps from the
  * access before it, when that was by the same key and no stream was
  * taken between them. */
-void dmo_stream_note(UInt flags, Addr a, const struct dmo_probe *p, Addr base, ULong len,
-		     Bool taken);
+void dmo_stream_start(UInt flags, Addr a, const struct dmo_probe *p, Addr base, ULong len,
+		      Bool taken);
+
+static inline __attribute__((always_inline)) void dmo_stream_note(UInt flags, Addr a,
+								  const struct dmo_probe *p,
+								  Addr base, ULong len,
+								  Bool taken)
+{
+	struct dmo_stream *s = &dmo_stream;
+	if (p->stream == s->key || p->stream->steps_known) {
+		dmo_stream_start(flags, a, p, base, len, taken);
+		return;
+	}
+	/* Inline, the case of accesses by instructions taking turns: each
+	 * the first of its key. */
+	s->key = p->stream;
+	s->next_addr = 0;
+	s->last_addr = a;
+	s->last_time = dmo_instructions + p->time_offset;
+}
 
 /* The helpers' other paths recorded an access no stream may follow (of
  * another thread, across a buffer's edge): the next one starts afresh.
