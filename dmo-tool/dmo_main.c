@@ -309,10 +309,11 @@ static inline __attribute__((always_inline)) void fold_common(struct dmo_active_
 
 /* The long way's first try when no stream was just taken: a common
  * access whose event, if the trace is on, is version 2's tag byte alone
- * (an access of a loop that takes turns with another, say).  Anything
- * else changes nothing, returns False, and the helper calls general(). */
+ * (an access of a loop that takes turns with another, say; TURN: one that
+ * dmo_stream_takes_turns).  Anything else changes nothing, returns False,
+ * and the helper calls general(). */
 static inline __attribute__((always_inline)) Bool quick_short(UInt flags, Addr addr,
-							      const struct dmo_probe *p)
+							      const struct dmo_probe *p, Bool turn)
 {
 	struct dmo_site *site = p->site;
 	ULong offset;
@@ -323,8 +324,11 @@ static inline __attribute__((always_inline)) Bool quick_short(UInt flags, Addr a
 						 dmo_instructions + p->time_offset,
 						 dmo_running_tid))
 		return False;
-	dmo_stream_note(flags, addr, p, addr - offset,
-			flags & DMO_EV_OUT ? l->out_bytes : l->in_bytes, False);
+	if (turn)
+		dmo_stream_first(addr, p);
+	else
+		dmo_stream_note(flags, addr, p, addr - offset,
+				flags & DMO_EV_OUT ? l->out_bytes : l->in_bytes, False);
 	fold_common(l, flags, offset, p->size, site);
 	return True;
 }
@@ -366,20 +370,13 @@ static __attribute__((noinline)) void general(UInt flags, Bool either, Addr a,
 		record_one(flags, a, p->size, p->time_offset, p->site);
 }
 
-/* An access that does not continue the stream.  Instructions taking
- * turns (an element-wise op's load and store) leave nothing to flush: the
- * common access first.  An access that goes on in the stream is noted.
- * Else flush the stream, then the common access, else the general path. */
+/* An access that neither continues the stream nor takes turns with
+ * another instruction's: noted if it goes on in the stream, else flush
+ * the stream, then the common access, else the general path. */
 static inline __attribute__((always_inline)) void access_slow(UInt flags, Bool either, Addr a,
 							      const struct dmo_probe *p)
 {
 	Bool taken = dmo_stream.pending != 0;
-	if (dmo_stream_takes_turns(p)) {
-		dmo_stream_stats.long_way++;
-		if (!quick_short(flags, a, p))
-			general(flags, either, a, p, False);
-		return;
-	}
 	if (dmo_stream_goes_on(a, p)) {
 		dmo_stream_moves(a, p);
 		return;
@@ -389,7 +386,7 @@ static inline __attribute__((always_inline)) void access_slow(UInt flags, Bool e
 		dmo_stream_flush();
 	/* After a stream the access is seldom the tag byte alone (a jump,
 	 * or another instruction's first access for a while). */
-	if (taken || !quick_short(flags, a, p))
+	if (taken || !quick_short(flags, a, p, False))
 		general(flags, either, a, p, taken && p->stream == dmo_stream.key);
 }
 
@@ -398,9 +395,10 @@ static inline __attribute__((always_inline)) void access_slow(UInt flags, Bool e
  * its probe (dmo_where.h): size, site, and the time offset a full
  * trace's event needs.  With one range a read is tried on the input
  * first, a write on the output.  A helper continues the stream
- * (dmo_stream.h) inline, saving no register, and takes any other access
- * in a copy of access_slow of its own: with the kind a variable there,
- * the common access lost much of its speed (bench/README.md). */
+ * (dmo_stream.h), and takes the common access of instructions taking
+ * turns, inline, saving no register; any other access goes to a copy of
+ * access_slow of its own: with the kind a variable there, the common
+ * access lost much of its speed (bench/README.md). */
 #define DMO_HELPER(name, flags, either)                                                  \
 	static __attribute__((noinline)) void name##_slow(Addr a, const struct dmo_probe *p) \
 	{                                                                                \
@@ -408,8 +406,11 @@ static inline __attribute__((always_inline)) void access_slow(UInt flags, Bool e
 	}                                                                                \
 	static VG_REGPARM(2) void name(Addr a, const struct dmo_probe *p)                \
 	{                                                                                \
-		if (!dmo_stream_extends(a, p))                                           \
-			name##_slow(a, p);                                               \
+		if (dmo_stream_extends(a, p))                                            \
+			return;                                                          \
+		if (dmo_stream_takes_turns(p) && quick_short(flags, a, p, True))         \
+			return;                                                          \
+		name##_slow(a, p);                                                       \
 	}
 DMO_HELPER(on_read, 0, True)
 DMO_HELPER(on_write, DMO_EV_OUT | DMO_EV_WRITE, True)

@@ -96,12 +96,13 @@ static inline __attribute__((always_inline)) Bool dmo_stream_extends(Addr a,
 }
 
 /* Whether an access through P that does not continue the stream is the
- * first of its key after another key's access, with nothing pending: the
- * case of instructions that take turns, which the helpers take the long
- * way inline. */
+ * first of its key after another key's access, with nothing pending and
+ * its key's steps unknown: the case of instructions that take turns (an
+ * element-wise op's load and store), which never stream, and which the
+ * helpers take the long way inline, as before streams. */
 static inline __attribute__((always_inline)) Bool dmo_stream_takes_turns(const struct dmo_probe *p)
 {
-	return dmo_stream.pending == 0 && p->stream != dmo_stream.key;
+	return dmo_stream.pending == 0 && p->stream != dmo_stream.key && !p->stream->steps_known;
 }
 
 /* Fold, count and trace the pending accesses.  Out of line. */
@@ -137,22 +138,29 @@ void dmo_stream_moves(Addr a, const struct dmo_probe *p);
 void dmo_stream_start(UInt flags, Addr a, const struct dmo_probe *p, Addr base, ULong len,
 		      Bool taken);
 
+/* dmo_stream_note of an access dmo_stream_takes_turns: the first of its
+ * key after another key's, its key's steps unknown, so only noted.
+ * Inline, with no call, so that the helper needs no frame for it. */
+static inline __attribute__((always_inline)) void dmo_stream_first(Addr a,
+								   const struct dmo_probe *p)
+{
+	struct dmo_stream *s = &dmo_stream;
+	dmo_stream_stats.long_way++;
+	s->key = p->stream;
+	s->next_addr = 0;
+	s->last_addr = a;
+	s->last_time = dmo_instructions + p->time_offset;
+}
+
 static inline __attribute__((always_inline)) void dmo_stream_note(UInt flags, Addr a,
 								  const struct dmo_probe *p,
 								  Addr base, ULong len,
 								  Bool taken)
 {
-	struct dmo_stream *s = &dmo_stream;
-	if (p->stream == s->key || p->stream->steps_known) {
+	if (p->stream == dmo_stream.key || p->stream->steps_known)
 		dmo_stream_start(flags, a, p, base, len, taken);
-		return;
-	}
-	/* Inline, the case of accesses by instructions taking turns: each
-	 * the first of its key. */
-	s->key = p->stream;
-	s->next_addr = 0;
-	s->last_addr = a;
-	s->last_time = dmo_instructions + p->time_offset;
+	else
+		dmo_stream_first(a, p);
 }
 
 /* The helpers' other paths recorded an access no stream may follow (of
