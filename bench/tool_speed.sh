@@ -25,18 +25,22 @@
 # and each time is the fastest of its rounds: a slow spell of the shared
 # VM then falls on one round of every row, not on all runs of one row.
 # Lackey writes ~0.5 GB of trace per pass, so it runs once, P = 1, into a
-# file in a temporary folder, deleted afterwards; dmo's full trace, ~50 MB
-# a pass, runs FULL_PASSES (default 5).  Environment: PASSES (valgrind rows,
-# default 150, so the work outweighs the startup noise), NATIVE_PASSES
-# (500), FULL_PASSES, SHORT_PASSES (add/ and small/, 1500), RUNS (5),
-# TIMER (cpu or wall), TMPDIR.
+# file in a temporary folder, deleted afterwards; dmo's full trace in
+# version 1, ~50 MB a pass, runs FULL_V1_PASSES (default 5), in version 2,
+# 3.6 MB a pass, FULL_PASSES (default 30: with 5, a run took well under a
+# second more than its 0-pass run, and one round's noise moved the row's
+# ratio to none by 30 %).  Environment: PASSES (valgrind rows, default
+# 150, so the work outweighs the startup noise), NATIVE_PASSES (500),
+# FULL_PASSES, FULL_V1_PASSES, SHORT_PASSES (add/ and small/, 1500), RUNS
+# (5), TIMER (cpu or wall), TMPDIR.
 set -e
 top_builddir=${top_builddir:-$(cd "$(dirname "$0")/.." && pwd)}
 prog=$top_builddir/bench/tool_speed
 tool_dir=$top_builddir/dmo-tool
 passes=${PASSES:-150}
 native_passes=${NATIVE_PASSES:-500}
-full_passes=${FULL_PASSES:-5}
+full_passes=${FULL_PASSES:-30}
+full_v1_passes=${FULL_V1_PASSES:-5}
 # The add and small kernels take well under a millisecond a pass without
 # the tool: enough passes for a run of about a second, against CPU time's
 # 10 ms ticks.
@@ -139,7 +143,7 @@ while [ "$round" -le "$runs" ]; do
 	time_row dmo-outside "$passes" "$dmo=summary" outside "$layers"
 	time_row dmo-after "$passes" "$dmo=summary" after "$layers"
 	time_row dmo-full "$full_passes" "$dmo=full" layer "$tmp/out"
-	time_row dmo-full-v1 "$full_passes" "$dmo=full --dmo-trace-version=1" layer "$tmp/out"
+	time_row dmo-full-v1 "$full_v1_passes" "$dmo=full --dmo-trace-version=1" layer "$tmp/out"
 	time_row dmo-unlisted "$passes" "$dmo=full --dmo-layers=not-this-one" layer "$tmp/out"
 	time_row dmo-skip "$passes" "$dmo=full --dmo-layers=not-this-one --dmo-untraced=skip" \
 		layer "$tmp/out"
@@ -174,7 +178,8 @@ for name in native none dmo-layers dmo-outside dmo-after dmo-full dmo-full-v1 dm
 	pw/none pw/dmo pw/cg add/none add/dmo add/cg small/none small/dmo small/cg; do
 	case $name in
 	native) p=$native_passes ;;
-	dmo-full | dmo-full-v1) p=$full_passes ;;
+	dmo-full) p=$full_passes ;;
+	dmo-full-v1) p=$full_v1_passes ;;
 	lackey) p=1 ;;
 	add/* | small/*) p=$short_passes ;;
 	*) p=$passes ;;
