@@ -55,6 +55,12 @@ static inline uint64_t dmo_code_zigzag(int64_t v)
 	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
 }
 
+/* The tag byte of an event that is the tag alone (below). */
+static inline uint8_t dmo_code_short_tag(unsigned kind, uint64_t step)
+{
+	return (uint8_t)(kind | DMO_CODE_SAME_GAP | (unsigned)step << DMO_CODE_TIME_SHIFT);
+}
+
 /* Most events are the tag byte alone: the same size, thread and gap as
  * the kind's previous event, a time step under DMO_CODE_TIME_FOLLOWS.
  * Encode such an event (of KIND, dmo_event's flags, and its other
@@ -73,10 +79,37 @@ dmo_event_encode_short(struct dmo_event_code_state *s, uint8_t *p, unsigned kind
 	    (int64_t)offset - (int64_t)s->end[kind] != s->gap[kind] ||
 	    step >= DMO_CODE_TIME_FOLLOWS)
 		return NULL;
-	*p = (uint8_t)(kind | DMO_CODE_SAME_GAP | (unsigned)step << DMO_CODE_TIME_SHIFT);
+	*p = dmo_code_short_tag(kind, step);
 	s->time = time;
 	s->end[kind] = (uint64_t)offset + size;
 	return p + 1;
+}
+
+/* N events of KIND, SIZE and TID right after the kind's previous event,
+ * with no event between them: each STRIDE bytes past the one before it
+ * and STEP after it in time.  If they are each the tag byte alone (the
+ * kind's previous event had that size, that thread, and a gap of STRIDE
+ * less SIZE; STEP under DMO_CODE_TIME_FOLLOWS), write their N bytes at P
+ * and return the end, the state moved as N calls of
+ * dmo_event_encode_short would move it; else return NULL with nothing
+ * written.  The bytes go eight at a time, so P needs room for N + 7: the
+ * up to seven past the end are the next events' to overwrite.  For the
+ * tool's streams (dmo-tool/dmo_stream.h), whose runs end that far before
+ * their room does (DMO_EVENT_CODE_MAX). */
+static inline uint8_t *dmo_event_encode_repeat(struct dmo_event_code_state *s, uint8_t *p,
+					       unsigned kind, uint64_t size, unsigned tid,
+					       int64_t stride, uint64_t step, uint64_t n)
+{
+	uint8_t tag = dmo_code_short_tag(kind, step);
+	uint64_t tags = 0x0101010101010101ull * tag;
+	if (size != s->size[kind] || tid != s->tid || stride - (int64_t)size != s->gap[kind] ||
+	    step >= DMO_CODE_TIME_FOLLOWS)
+		return NULL;
+	for (uint64_t i = 0; i < n; i += sizeof tags)
+		__builtin_memcpy(p + i, &tags, sizeof tags);
+	s->time += n * step;
+	s->end[kind] += n * (uint64_t)stride;
+	return p + n;
 }
 
 /* Encode E at P (room for DMO_EVENT_CODE_MAX bytes); returns the end.

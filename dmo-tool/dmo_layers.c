@@ -22,6 +22,7 @@
 #include "pub_tool_vki.h"
 
 #include "dmo_layers.h"
+#include "dmo_stream.h"
 #include "event.h"
 #include "protocol.h"
 #include "summary.h"
@@ -306,6 +307,8 @@ static void op_open(void *ctx, const struct dmo_protocol_layer *l)
 	Bool rewatch = dmo_watched == NULL;
 	UInt n_ranges;
 
+	dmo_stream_end();
+
 	if (skip_others && st.full_trace && traced_layers != NULL &&
 	    !dmo_layer_list_has(traced_layers, l->seq, l->name)) {
 		/* Runs as code outside layers does: the checks of the last
@@ -373,6 +376,7 @@ static void op_close(void *ctx, struct dmo_layer_summary *row)
 		skipping = False;
 		return;
 	}
+	dmo_stream_end();
 	trace_events = dmo_trace_close();
 	if (traced && dmo_trace_failed()) {
 		st.trace_stopped_at = row->layer;
@@ -444,6 +448,7 @@ static void in_forked_child(ThreadId tid)
 {
 	dmo_protocol_forked(st.engine, (UInt)VG_(getpid)());
 	st.alive_threads = 1; /* fork copies only the calling thread */
+	dmo_stream_drop();
 	if (dmo_active != NULL) {
 		dmo_trace_abandon();
 		dmo_active = NULL;

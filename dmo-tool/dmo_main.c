@@ -6,8 +6,11 @@
  * translation time, so such code runs as under --tool=none.  When the
  * first layer opens every translation is thrown away and code is
  * translated afresh with checks: each load and store gets an inline range
- * check guarding a helper call, plus, for a full trace or --dmo-count=yes,
- * an inline instruction counter flushed before each side exit.  (The O_s
+ * check guarding a call of the access's probe's entry (dmo_entry.h), plus,
+ * for a full trace or --dmo-count=yes, an inline instruction counter
+ * flushed before each side exit.  The helper behind the entry takes an
+ * access that continues a stream at once (dmo_stream.h), any other the
+ * long way.  (The O_s
  * update itself was also built inline in IR: with no branches in IR it
  * ran for every watched access, misses too, and was several times slower
  * than the guarded call; bench/README.md.)  The check reads the buffers'
@@ -37,7 +40,9 @@
 
 #include "event.h"
 #include "dmo_bare.h"
+#include "dmo_entry.h"
 #include "dmo_layers.h"
+#include "dmo_stream.h"
 #include "dmo_trace.h"
 #include "dmo_where.h"
 #include "layer_list.h"
@@ -75,6 +80,7 @@ static Bool dmo_process_cmd_line_option(const HChar *arg)
 		else
 			VG_(fmsg_bad_option)(arg, "expected summary or full\n");
 	} else if VG_BOOL_CLO(arg, "--dmo-count", clo_count) {
+	} else if VG_BOOL_CLO(arg, "--dmo-streams", dmo_stream_on) {
 	} else if VG_STR_CLO(arg, "--dmo-layers", clo_layers) {
 		if (dmo_layer_list_check(clo_layers, &bad_at) != 0)
 			VG_(fmsg_bad_option)(arg, "expected numbers, ranges N-M and names (* and ?"
@@ -131,7 +137,10 @@ static void dmo_print_usage(void)
 
 static void dmo_print_debug_usage(void)
 {
-	VG_(printf)("    (none)\n");
+	VG_(printf)(
+"    --dmo-streams=yes|no      take accesses that continue a stream at once\n"
+"                              (dmo_stream.h); no: each the long way, for\n"
+"                              the tests that compare the two [yes]\n");
 }
 
 static void dmo_post_clo_init(void)
@@ -171,6 +180,10 @@ static void dmo_post_syscall(ThreadId tid, UInt syscallno, UWord *args,
 static void dmo_start_client_code(ThreadId tid, ULong blocks_done)
 {
 	(void)blocks_done;
+	/* Valgrind starts a thread again after each new translation too;
+	 * only another thread ends a stream here. */
+	if (tid != dmo_running_tid)
+		dmo_stream_end();
 	dmo_running_tid = tid;
 	dmo_watch_publish(tid);
 }
@@ -294,13 +307,13 @@ static inline __attribute__((always_inline)) void fold_common(struct dmo_active_
 		dmo_where_moved(site, dmo_running_tid, flags, offset, size, moved);
 }
 
-/* The helpers' first try, inline in each: a common access whose event,
- * if the trace is on, is version 2's tag byte alone (most of them,
- * bench/README.md).  Its work fits in the caller-saved registers, so the
- * helper needs no frame; anything else changes nothing, returns False,
+/* The long way's first try when no stream was just taken: a common
+ * access whose event, if the trace is on, is version 2's tag byte alone
+ * (an access of a loop that takes turns with another, say; TURN: one that
+ * dmo_stream_takes_turns).  Anything else changes nothing, returns False,
  * and the helper calls general(). */
 static inline __attribute__((always_inline)) Bool quick_short(UInt flags, Addr addr,
-							      const struct dmo_probe *p)
+							      const struct dmo_probe *p, Bool turn)
 {
 	struct dmo_site *site = p->site;
 	ULong offset;
@@ -311,6 +324,11 @@ static inline __attribute__((always_inline)) Bool quick_short(UInt flags, Addr a
 						 dmo_instructions + p->time_offset,
 						 dmo_running_tid))
 		return False;
+	if (turn)
+		dmo_stream_first(addr, p);
+	else
+		dmo_stream_note(flags, addr, p, addr - offset,
+				flags & DMO_EV_OUT ? l->out_bytes : l->in_bytes, False);
 	fold_common(l, flags, offset, p->size, site);
 	return True;
 }
@@ -318,7 +336,7 @@ static inline __attribute__((always_inline)) Bool quick_short(UInt flags, Addr a
 /* A common access with any event (record()'s work without its calls),
  * or False with nothing changed. */
 static inline __attribute__((always_inline)) Bool quick(UInt flags, Addr addr,
-							const struct dmo_probe *p)
+							const struct dmo_probe *p, Bool taken)
 {
 	ULong offset;
 	struct dmo_active_layer *l = common_access(flags, addr, p->size, p->site, &offset);
@@ -330,59 +348,76 @@ static inline __attribute__((always_inline)) Bool quick(UInt flags, Addr addr,
 		dmo_trace_put(flags, offset, p->size, dmo_instructions + p->time_offset,
 			      dmo_running_tid);
 	}
+	dmo_stream_note(flags, addr, p, addr - offset,
+			flags & DMO_EV_OUT ? l->out_bytes : l->in_bytes, taken);
 	fold_common(l, flags, offset, p->size, p->site);
 	return True;
 }
 
 /* The helpers' path when quick_short() declined, out of line: quick(),
  * else the full work, record_either() for the one range over both
- * buffers (EITHER), record_one() for a range of one. */
+ * buffers (EITHER), record_one() for a range of one; no stream follows
+ * those. */
 static __attribute__((noinline)) void general(UInt flags, Bool either, Addr a,
-					      const struct dmo_probe *p)
+					      const struct dmo_probe *p, Bool taken)
 {
-	if (quick(flags, a, p))
+	if (quick(flags, a, p, taken))
 		return;
+	dmo_stream_break();
 	if (either)
 		record_either((flags & DMO_EV_WRITE) != 0, a, p->size, p->time_offset, p->site);
 	else
 		record_one(flags, a, p->size, p->time_offset, p->site);
 }
 
+/* An access that neither continues the stream nor takes turns with
+ * another instruction's: noted if it goes on in the stream, else flush
+ * the stream, then the common access, else the general path. */
+static inline __attribute__((always_inline)) void access_slow(UInt flags, Bool either, Addr a,
+							      const struct dmo_probe *p)
+{
+	Bool taken = dmo_stream.pending != 0;
+	if (dmo_stream_goes_on(a, p)) {
+		dmo_stream_moves(a, p);
+		return;
+	}
+	dmo_stream_stats.long_way++;
+	if (taken)
+		dmo_stream_flush();
+	/* After a stream the access is seldom the tag byte alone (a jump,
+	 * or another instruction's first access for a while). */
+	if (taken || !quick_short(flags, a, p, False))
+		general(flags, either, a, p, taken && p->stream == dmo_stream.key);
+}
+
 /* The helpers: one per range shape and kind, so nothing is decided at run
  * time that the instrumenter knew.  Each takes the access's address and
  * its probe (dmo_where.h): size, site, and the time offset a full
  * trace's event needs.  With one range a read is tried on the input
- * first, a write on the output. */
-static VG_REGPARM(2) void on_read(Addr a, const struct dmo_probe *p)
-{
-	if (!quick_short(0, a, p))
-		general(0, True, a, p);
-}
-static VG_REGPARM(2) void on_write(Addr a, const struct dmo_probe *p)
-{
-	if (!quick_short(DMO_EV_OUT | DMO_EV_WRITE, a, p))
-		general(DMO_EV_OUT | DMO_EV_WRITE, True, a, p);
-}
-static VG_REGPARM(2) void on_in_read(Addr a, const struct dmo_probe *p)
-{
-	if (!quick_short(0, a, p))
-		general(0, False, a, p);
-}
-static VG_REGPARM(2) void on_in_write(Addr a, const struct dmo_probe *p)
-{
-	if (!quick_short(DMO_EV_WRITE, a, p))
-		general(DMO_EV_WRITE, False, a, p);
-}
-static VG_REGPARM(2) void on_out_read(Addr a, const struct dmo_probe *p)
-{
-	if (!quick_short(DMO_EV_OUT, a, p))
-		general(DMO_EV_OUT, False, a, p);
-}
-static VG_REGPARM(2) void on_out_write(Addr a, const struct dmo_probe *p)
-{
-	if (!quick_short(DMO_EV_OUT | DMO_EV_WRITE, a, p))
-		general(DMO_EV_OUT | DMO_EV_WRITE, False, a, p);
-}
+ * first, a write on the output.  A helper continues the stream
+ * (dmo_stream.h), and takes the common access of instructions taking
+ * turns, inline, saving no register; any other access goes to a copy of
+ * access_slow of its own: with the kind a variable there, the common
+ * access lost much of its speed (bench/README.md). */
+#define DMO_HELPER(name, flags, either)                                                  \
+	static __attribute__((noinline)) void name##_slow(Addr a, const struct dmo_probe *p) \
+	{                                                                                \
+		access_slow(flags, either, a, p);                                        \
+	}                                                                                \
+	static VG_REGPARM(2) void name(Addr a, const struct dmo_probe *p)                \
+	{                                                                                \
+		if (dmo_stream_extends(a, p))                                            \
+			return;                                                          \
+		if (dmo_stream_takes_turns(p) && quick_short(flags, a, p, True))         \
+			return;                                                          \
+		name##_slow(a, p);                                                       \
+	}
+DMO_HELPER(on_read, 0, True)
+DMO_HELPER(on_write, DMO_EV_OUT | DMO_EV_WRITE, True)
+DMO_HELPER(on_in_read, 0, False)
+DMO_HELPER(on_in_write, DMO_EV_WRITE, False)
+DMO_HELPER(on_out_read, DMO_EV_OUT, False)
+DMO_HELPER(on_out_write, DMO_EV_OUT | DMO_EV_WRITE, False)
 
 static VG_REGPARM(2) UWord on_marker(UWord word, ULong value)
 {
@@ -471,8 +506,9 @@ static void call_if_touching(struct sb_state *st, IRExpr *addr, UInt size, UInt 
 {
 	IRExpr *exact_addr = addr; /* the helper's; ADDR may be moved below */
 	/* The instruction being executed has not been counted yet. */
-	IRExpr *probe = mkIRExpr_HWord((HWord)dmo_where_probe(
-		st->instr, size, (UWord)((Long)st->pending_instrs - 1)));
+	struct dmo_probe *probe = dmo_where_probe(st->instr, size,
+						  (UWord)((Long)st->pending_instrs - 1),
+						  (UInt)(helper - &helpers[0][0]));
 	IRExpr *lo = watch_word(st, k);
 	IRExpr *span = watch_word(st, 2 + k);
 	IRExpr *rel, *hit;
@@ -486,8 +522,9 @@ static void call_if_touching(struct sb_state *st, IRExpr *addr, UInt size, UInt 
 	hit = tmp_of(st->out, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, rel, span));
 	if (guard != NULL)
 		hit = tmp_of(st->out, Ity_I1, IRExpr_Binop(Iop_And1, hit, guard));
-	call = unsafeIRDirty_0_N(2, helper->name, VG_(fnptr_to_fnentry)(helper->fn),
-				 mkIRExprVec_2(exact_addr, probe));
+	if (probe->entry == NULL)
+		probe->entry = dmo_entry_make(VG_(fnptr_to_fnentry)(helper->fn), probe);
+	call = unsafeIRDirty_0_N(1, helper->name, probe->entry, mkIRExprVec_1(exact_addr));
 	call->guard = hit;
 	addStmtToIRSB(st->out, IRStmt_Dirty(call));
 }
@@ -679,6 +716,10 @@ static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 static void dmo_fini(Int exitcode)
 {
 	(void)exitcode;
+	if (VG_(clo_stats))
+		VG_(umsg)("dmo: accesses the helpers saw: %llu in streams (%llu of them off the"
+			  " stream's steps), %llu the long way\n", dmo_stream_stats.streamed,
+			  dmo_stream_stats.moved, dmo_stream_stats.long_way);
 	dmo_bare_fini(dmo_layers_fini());
 }
 

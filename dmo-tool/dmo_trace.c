@@ -249,6 +249,29 @@ UChar *dmo_trace_refill(void)
 	return run;
 }
 
+void dmo_trace_stream(UInt flags, ULong offset, Long stride, ULong size, ULong time,
+		      ULong step, ULong n, UInt tid)
+{
+	ULong k = 0;
+	while (k < n && dmo_trace_on) {
+		ULong room;
+		if (dmo_trace_next > dmo_trace_limit && dmo_trace_refill() == NULL)
+			return;
+		room = (ULong)(dmo_trace_limit - dmo_trace_next) + 1;
+		if (room > n - k)
+			room = n - k;
+		if (dmo_trace_tags(flags, stride, size, time + k * step, step, room, tid)) {
+			k += room;
+		} else {
+			/* Not the tag byte alone (the stream's first, after a
+			 * jump; a long time step; a size or thread past the
+			 * event's fields), or version 1: one at a time. */
+			dmo_trace_put(flags, offset + k * (ULong)stride, size, time + k * step, tid);
+			k++;
+		}
+	}
+}
+
 /* Write what is still in RAM: the inline buffer, then each resident slab,
  * to the places the spilled slabs already hold in order. */
 static Bool flush_resident(void)

@@ -90,6 +90,34 @@ static inline void dmo_trace_event(UInt flags, ULong offset, ULong size, ULong t
 		return;
 	dmo_trace_put(flags, offset, size, time, tid);
 }
+/* Keep N events of one stream of thread TID (dmo_stream.h), one after
+ * the other: the first at OFFSET and TIME, each next one STRIDE bytes and
+ * STEP instructions after the one before.  The same bytes as N calls of
+ * dmo_trace_event, most of them written as a run of tag bytes. */
+void dmo_trace_stream(UInt flags, ULong offset, Long stride, ULong size, ULong time,
+		      ULong step, ULong n, UInt tid);
+
+/* dmo_trace_stream's common case, inline: when the trace is on and the N
+ * events are each the tag byte alone (dmo_event_encode_repeat), the first
+ * STEP after the event before it too, and fit in the reserved run (whose
+ * last DMO_EVENT_CODE_MAX bytes take the encoder's overrun), keep them and
+ * return True; else keep nothing and return False. */
+static inline __attribute__((always_inline)) Bool dmo_trace_tags(UInt flags, Long stride,
+								 ULong size, ULong time,
+								 ULong step, ULong n, UInt tid)
+{
+	UChar *end;
+	if (!dmo_trace_on || dmo_trace_fixed || dmo_trace_next > dmo_trace_limit ||
+	    (ULong)(dmo_trace_limit - dmo_trace_next) < n - 1 || time - dmo_trace_code.time != step)
+		return False;
+	end = dmo_event_encode_repeat(&dmo_trace_code, dmo_trace_next, flags & (DMO_EV_WRITE | DMO_EV_OUT),
+				      size, tid, stride, step, n);
+	if (end == NULL)
+		return False;
+	dmo_trace_next = end;
+	dmo_trace_events += n;
+	return True;
+}
 /* Finish the file; returns the events it holds. */
 ULong dmo_trace_close(void);
 /* Drop the trace without writing anything more: in a forked child, whose

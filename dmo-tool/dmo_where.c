@@ -93,18 +93,27 @@ static struct dmo_site *site_of(Addr ip)
 	return site;
 }
 
-struct dmo_probe *dmo_where_probe(Addr ip, UWord size, UWord time_offset)
+struct dmo_probe *dmo_where_probe(Addr ip, UWord size, UWord time_offset, UInt helper)
 {
 	struct dmo_site *site = site_of(ip);
 	struct dmo_probe *probe;
+	struct dmo_probe *stream = NULL;
 	/* An instruction has a few accesses, and a few places in blocks. */
-	for (probe = site->probes; probe != NULL; probe = probe->next)
-		if (probe->size == size && probe->time_offset == time_offset)
+	for (probe = site->probes; probe != NULL; probe = probe->next) {
+		if (probe->size != size || probe->helper != helper)
+			continue;
+		if (probe->time_offset == time_offset)
 			return probe;
+		stream = probe->stream;
+	}
 	probe = VG_(malloc)("dmo.probe", sizeof *probe);
 	probe->site = site;
 	probe->size = size;
 	probe->time_offset = time_offset;
+	probe->helper = helper;
+	probe->stream = stream != NULL ? stream : probe;
+	probe->entry = NULL;
+	probe->steps_known = False;
 	probe->next = site->probes;
 	site->probes = probe;
 	return probe;

@@ -42,6 +42,21 @@ struct dmo_probe {
 	struct dmo_site *site;
 	UWord size;
 	UWord time_offset;
+	/* Which helper calls it (the instrumenter's number), and the first
+	 * probe made of its site, size and helper: the accesses of a stream
+	 * (dmo_stream.h) share it, though they may come from copies of the
+	 * instruction in different blocks with different time offsets (a
+	 * loop's first pass chased into the block before the loop). */
+	UInt helper;
+	struct dmo_probe *stream;
+	/* In the stream key: the steps, in bytes and instructions, its
+	 * stream last went at, once known (dmo_stream.h). */
+	Long stride;
+	ULong step;
+	Bool steps_known;
+	/* What the check calls: the probe's entry point into its helper
+	 * (dmo_entry.h), made by the instrumenter. */
+	void *entry;
 	struct dmo_probe *next; /* the site's other probes */
 };
 
@@ -74,9 +89,9 @@ extern struct dmo_where_layer dmo_where;
 void dmo_where_pre_clo_init(void);
 
 /* The probe of an access of SIZE bytes by the instruction at IP, with
- * TIME_OFFSET (struct dmo_probe), made on first use; for the
- * instrumenter. */
-struct dmo_probe *dmo_where_probe(Addr ip, UWord size, UWord time_offset);
+ * TIME_OFFSET, checked by HELPER (struct dmo_probe), made on first use;
+ * for the instrumenter. */
+struct dmo_probe *dmo_where_probe(Addr ip, UWord size, UWord time_offset, UInt helper);
 
 /* A layer begins: nothing counted yet. */
 void dmo_where_open(void);

@@ -4,7 +4,7 @@ TARGET_LIBS = target-harness/lib/libdmo-harness.la
 check_PROGRAMS += tests/targets/relu tests/targets/kernels tests/targets/misuse \
 	tests/targets/raw_protocol tests/bruteforce_os tests/layers_tsv tests/csv_tsv tests/backend_vs_ref \
 	tests/targets/steal_pool tests/targets/annotate_kernels tests/targets/annotate_opt \
-	tests/targets/annotate_hidden tests/targets/annotate_hidden_cpp
+	tests/targets/annotate_hidden tests/targets/annotate_hidden_cpp tests/targets/streams
 # Targets are built like user code: -O2, nothing from dmo but the header.
 # -no-install: a real executable on the shared libdmo-harness, not a libtool
 # wrapper script (valgrind would profile the shell).
@@ -22,6 +22,10 @@ tests/targets/kernels_avx.o: tests/targets/kernels_avx.c
 	$(AM_V_CC)$(CC) -O3 -mavx2 -c -o $@ $(srcdir)/tests/targets/kernels_avx.c
 CLEANFILES += tests/targets/kernels_avx.o
 EXTRA_DIST += tests/targets/kernels_avx.c
+tests_targets_streams_SOURCES = tests/targets/streams.c
+tests_targets_streams_LDFLAGS = $(NO_WRAPPER_FLAGS)
+tests_targets_streams_CFLAGS = -pthread
+tests_targets_streams_LDADD = $(TARGET_LIBS) -lpthread
 tests_targets_annotate_kernels_SOURCES = tests/targets/annotate_kernels.c tests/targets/annotate_layer.h
 tests_targets_annotate_kernels_LDFLAGS = $(NO_WRAPPER_FLAGS)
 tests_targets_annotate_kernels_CFLAGS = -g
@@ -230,6 +234,9 @@ EXTRA_DIST += tests/event_file_damage.sh
 # Issue 31: event-file version 2 against version 1, written by the tool.
 TESTS += tests/trace_versions.sh
 EXTRA_DIST += tests/trace_versions.sh
+# Issue 31: the tool's streams change no byte of a run directory.
+TESTS += tests/tool_streams.sh
+EXTRA_DIST += tests/tool_streams.sh
 # Issue 31: --layers LIST, only the layers asked for are traced.
 TESTS += tests/trace_layers.sh
 EXTRA_DIST += tests/trace_layers.sh

@@ -1,7 +1,8 @@
 /* test_event_code.c - event-file version 2's event coding (common/
  * event_code.h): every event comes back as it went in, whatever its steps;
  * a code cut short is "short", never an event; invalid codes are refused;
- * and the common cases take the bytes docs/trace-format.md promises. */
+ * the common cases take the bytes docs/trace-format.md promises; and a
+ * run of tag bytes written at once is those events coded one by one. */
 #include <stdint.h>
 #include <string.h>
 
@@ -191,6 +192,68 @@ START_TEST(adjacent_reads_take_one_byte)
 }
 END_TEST
 
+/* dmo_event_encode_repeat (the tool's streams) against the events one
+ * by one: random streams after random events.  Where each of the N would
+ * be the tag byte alone it writes the same N bytes and leaves the same
+ * state; where one would not (a step of 15 or more, a stride that is not
+ * the kind's last gap plus the size, another size or thread) it returns
+ * NULL and changes nothing. */
+START_TEST(repeat_is_each_in_turn)
+{
+	uint64_t rng = 7;
+	size_t taken = 0, refused = 0, bad = 0;
+	for (unsigned trial = 0; trial < 20000; trial++) {
+		struct dmo_event_code_state one, many, before;
+		uint8_t one_buf[64 * DMO_EVENT_CODE_MAX], many_buf[64 + 7], *p = one_buf, *end;
+		uint64_t r = next_random(&rng), time = r % 1000, next_offset[4] = { 0, 0, 0, 0 };
+		struct dmo_event e;
+		unsigned n = 1 + (r >> 10) % 64, tid = (r >> 16) % 3 == 0 ? 2 : 1;
+		int64_t stride = (int64_t)((r >> 20) % 9) * 4 - 16;
+		uint64_t step = (r >> 28) % 17, size = (r >> 34) % 4 == 0 ? 8 : 4;
+		memset(&one, 0, sizeof one);
+		for (unsigned i = 0; i < 1 + (r >> 40) % 6; i++) {
+			make_event(&rng, &time, next_offset, &e);
+			p = dmo_event_encode(&one, one_buf, &e);
+		}
+		/* The stream's first, as any event: its size, thread, gap; most
+		 * times a second one STRIDE on, which sets the gap a stream
+		 * needs. */
+		e = (struct dmo_event){ .time = time + 5, .offset = 1u << 20, .size = (uint16_t)size,
+					.flags = (uint8_t)((r >> 44) & 3), .tid = 1 };
+		dmo_event_encode(&one, one_buf, &e);
+		if ((r >> 48) % 4 != 0) {
+			e.offset = (uint32_t)((int64_t)e.offset + stride);
+			e.time += step;
+			dmo_event_encode(&one, one_buf, &e);
+		}
+		many = before = one;
+		memset(many_buf, 0xee, sizeof many_buf);
+		end = dmo_event_encode_repeat(&many, many_buf, e.flags, size, tid, stride, step, n);
+		p = one_buf;
+		for (unsigned i = 1; i <= n; i++) {
+			struct dmo_event next = e;
+			next.time = e.time + i * step;
+			next.offset = (uint32_t)((int64_t)e.offset + (int64_t)i * stride);
+			next.tid = (uint8_t)tid;
+			p = dmo_event_encode(&one, p, &next);
+		}
+		if ((size_t)(p - one_buf) == n) {
+			taken++;
+			bad += end != many_buf + n || memcmp(one_buf, many_buf, n) != 0 ||
+			       memcmp(&one, &many, sizeof one) != 0;
+		} else {
+			refused++;
+			bad += end != NULL || memcmp(&many, &before, sizeof many) != 0 ||
+			       many_buf[0] != 0xee;
+		}
+	}
+	ck_assert_uint_eq(bad, 0);
+	/* Both cases were tried many times. */
+	ck_assert_uint_gt(taken, 1000);
+	ck_assert_uint_gt(refused, 1000);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("event_code");
@@ -200,6 +263,7 @@ int main(void)
 	tcase_add_test(c, cut_codes_are_short);
 	tcase_add_test(c, invalid_codes_refused);
 	tcase_add_test(c, adjacent_reads_take_one_byte);
+	tcase_add_test(c, repeat_is_each_in_turn);
 	suite_add_tcase(s, c);
 	return dmo_run_suite(s);
 }
