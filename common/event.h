@@ -16,7 +16,7 @@ struct dmo_event {
 	uint32_t offset; /* first byte inside the buffer */
 	uint16_t size;   /* bytes inside the buffer (access clipped to it) */
 	uint8_t flags;   /* DMO_EV_WRITE | DMO_EV_OUT */
-	uint8_t tid;     /* Valgrind thread id, saturated at 255 */
+	uint8_t tid;     /* the thread's number in its layer (docs/threads.md), saturated at 255 */
 };
 
 /* Indexes into per-kind counters, the column order of layers.csv. */

@@ -23,6 +23,7 @@
 
 #include "dmo_layers.h"
 #include "dmo_stream.h"
+#include "dmo_threads.h"
 #include "event.h"
 #include "protocol.h"
 #include "summary.h"
@@ -60,9 +61,9 @@ struct dmo_active_layer *dmo_active = NULL;
 const struct dmo_active_layer *dmo_watched = NULL;
 struct dmo_watch_ranges dmo_watch;
 ULong dmo_instructions = 0;
-UInt dmo_running_tid = 0;
 
-/* One slot per thread id an event file can tell apart (os_reducer.h). */
+/* One slot per thread number an event file can tell apart (os_reducer.h,
+ * dmo_threads.h). */
 static struct dmo_thread_acc thread_slots[DMO_TID_LUMPED + 1];
 
 static struct {
@@ -322,6 +323,7 @@ static void op_open(void *ctx, const struct dmo_protocol_layer *l)
 	dmo_any_init(&st.active.reducer, l->in_bytes, l->out_bytes, thread_slots,
 		     DMO_TID_LUMPED + 1);
 	dmo_instructions = 0;
+	dmo_threads_layer_opened();
 	dmo_where_open();
 	if (trace_wanted(l->seq, l->name)) {
 		HChar path[4096];
@@ -334,7 +336,7 @@ static void op_open(void *ctx, const struct dmo_protocol_layer *l)
 	if (n_ranges != dmo_watch.n_ranges)
 		rewatch = True;
 	dmo_watch.n_ranges = n_ranges;
-	dmo_watch_publish(dmo_running_tid);
+	dmo_watch_publish(VG_(get_running_tid)());
 	st.idle_accesses = 0;
 	/* Claim the layer's row now: it reads "incomplete" until the layer
 	 * ends, and rewriting it in place needs no new disk space. */

@@ -84,10 +84,6 @@ void dmo_watch_publish(UInt tid);
  * adds to it directly, when it counts (dmo_layers_init's COUNT). */
 extern ULong dmo_instructions;
 
-/* The thread running guest code, kept by Valgrind's start_client_code
- * callback, so the helpers need no call to learn it. */
-extern UInt dmo_running_tid;
-
 /* MAX_MEM bounds the RAM a full trace may hold (dmo_trace.h).  COUNT:
  * the code counts instructions; if not, rows say DMO_NOT_COUNTED. */
 void dmo_layers_init(const HChar *fifo_path, const HChar *out_dir, Bool full_trace,

@@ -44,6 +44,7 @@
 #include "dmo_entry.h"
 #include "dmo_layers.h"
 #include "dmo_stream.h"
+#include "dmo_threads.h"
 #include "dmo_trace.h"
 #include "dmo_where.h"
 #include "layer_list.h"
@@ -180,20 +181,23 @@ static void dmo_post_syscall(ThreadId tid, UInt syscallno, UWord *args,
 
 static void dmo_start_client_code(ThreadId tid, ULong blocks_done)
 {
+	UInt thread = dmo_threads_number(tid);
 	(void)blocks_done;
 	/* Valgrind starts a thread again after each new translation too;
 	 * only another thread ends a stream here. */
-	if (tid != dmo_running_tid)
+	if (thread != dmo_running_tid)
 		dmo_stream_end();
-	dmo_running_tid = tid;
+	dmo_running_tid = thread;
 	dmo_watch_publish(tid);
 }
 
-/* Threads alive while a layer is open (dmo_layers.h); kept apart from the
- * instrumentation, which learns nothing from them. */
+/* Threads alive while a layer is open (dmo_layers.h), and a new thread's
+ * own number (dmo_threads.h); kept apart from the instrumentation, which
+ * learns nothing from them. */
 static void dmo_thread_created(ThreadId parent, ThreadId child)
 {
-	(void)parent; (void)child;
+	(void)parent;
+	dmo_threads_created(child);
 	dmo_layers_thread_created();
 }
 
@@ -305,7 +309,7 @@ static inline __attribute__((always_inline)) void fold_common(struct dmo_active_
 	unsigned moved = dmo_any_fold(l->reducer.threads, flags, offset, size);
 	site->counts[dmo_event_kind((UChar)flags)]++;
 	if (moved != 0)
-		dmo_where_moved(site, dmo_running_tid, flags, offset, size, moved);
+		dmo_where_moved(site, flags, offset, size, moved);
 }
 
 /* The long way's first try when no stream was just taken: a common

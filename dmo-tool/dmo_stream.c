@@ -4,6 +4,7 @@
 
 #include "dmo_layers.h"
 #include "dmo_stream.h"
+#include "dmo_threads.h"
 #include "dmo_trace.h"
 #include "dmo_where.h"
 #include "os_reducer.h"
@@ -119,7 +120,7 @@ void dmo_stream_flush(void)
 	moved = dmo_any_fold(t, s->flags, last_offset, size);
 	site->counts[kind] += n;
 	if (moved != 0)
-		dmo_where_moved(site, s->tid, s->flags, last_offset, size, moved);
+		dmo_where_moved(site, s->flags, last_offset, size, moved);
 }
 
 void dmo_stream_moves(Addr a, const struct dmo_probe *p)

@@ -15,6 +15,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_stacktrace.h"
+#include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_xarray.h"
 
@@ -127,10 +128,11 @@ void dmo_where_open(void)
 	dmo_where.layer = layer == 0 ? 1 : layer;
 }
 
-void dmo_where_stack(struct dmo_where_access *a, UInt tid, struct dmo_site *site)
+void dmo_where_stack(struct dmo_where_access *a, struct dmo_site *site)
 {
 	UInt k;
-	a->n_callers = VG_(get_StackTrace)(tid, a->callers, DMO_WHERE_CALLERS, NULL, NULL, 0);
+	a->n_callers = VG_(get_StackTrace)(VG_(get_running_tid)(), a->callers, DMO_WHERE_CALLERS,
+					   NULL, NULL, 0);
 	for (k = 1; k < a->n_callers; k++)
 		if (has_source(a->callers[k]))
 			return;
@@ -147,18 +149,18 @@ void dmo_where_touch(struct dmo_site *site)
 	dmo_where.touched = site;
 }
 
-void dmo_where_moved(struct dmo_site *site, UInt tid, UInt flags, ULong offset, ULong size,
+void dmo_where_moved(struct dmo_site *site, UInt flags, ULong offset, ULong size,
 		     unsigned moved)
 {
 	struct dmo_where_access *held =
 		moved & DMO_MOVED_OUT_WRITE_END ? &dmo_where.out_write_holder
 		: moved & DMO_MOVED_IN_WRITE_START ? &dmo_where.in_write_holder : NULL;
 	if (held != NULL)
-		dmo_where_hold(held, tid, site, flags, offset, size);
+		dmo_where_hold(held, site, flags, offset, size);
 	if (moved & DMO_MOVED_BOUND) {
 		dmo_where.pair[0] = flags & DMO_EV_OUT ? dmo_where.in_write_holder
 						       : dmo_where.out_write_holder;
-		dmo_where_hold(&dmo_where.pair[1], tid, site, flags, offset, size);
+		dmo_where_hold(&dmo_where.pair[1], site, flags, offset, size);
 		dmo_where.have_pair = True;
 	}
 }

@@ -99,15 +99,15 @@ void dmo_where_open(void);
 /* Put SITE on the open layer's list with zero counts. */
 void dmo_where_touch(struct dmo_site *site);
 
-/* Note A's call stack (thread TID's), its SITE having no source: the cost
+/* Note A's call stack (the running thread's: A is its access), its SITE
+ * having no source: the cost
  * of the unwinding is paid only in code whose source is not here, and
  * once only for a site whose first stack has no caller with source either
  * (a program without -g): SITE's no_source is then cleared. */
-void dmo_where_stack(struct dmo_where_access *a, UInt tid, struct dmo_site *site);
+void dmo_where_stack(struct dmo_where_access *a, struct dmo_site *site);
 
 /* Fill A with one access. */
 static inline __attribute__((always_inline)) void dmo_where_hold(struct dmo_where_access *a,
-								 UInt tid,
 								 struct dmo_site *site,
 								 UInt flags, ULong offset,
 								 ULong size)
@@ -118,19 +118,20 @@ static inline __attribute__((always_inline)) void dmo_where_hold(struct dmo_wher
 	a->size = size;
 	a->n_callers = 0;
 	if (site->no_source)
-		dmo_where_stack(a, tid, site);
+		dmo_where_stack(a, site);
 }
 
 /* An access of SITE moved what MOVED says (DMO_MOVED_*, non-zero) in
  * the layer's reducer: SITE becomes the holder of the extreme it moved,
  * or ends the tightest pair.  Out of line: the helpers' common access
  * moves nothing. */
-void dmo_where_moved(struct dmo_site *site, UInt tid, UInt flags, ULong offset, ULong size,
+void dmo_where_moved(struct dmo_site *site, UInt flags, ULong offset, ULong size,
 		     unsigned moved);
 
-/* Fold one access of SITE by thread TID into the layer's reducer A, as
- * dmo_any_add does, and note where it went: the site's count, and the
- * site as the holder of what the access moved (os_reducer.h). */
+/* Fold one access of SITE, made by the running thread, numbered TID
+ * (dmo_threads.h), into the layer's reducer A, as dmo_any_add does, and
+ * note where it went: the site's count, and the site as the holder of
+ * what the access moved (os_reducer.h). */
 static inline __attribute__((always_inline)) void dmo_where_add(struct dmo_any_reducer *a,
 								UInt tid, struct dmo_site *site,
 								UInt flags, ULong offset,
@@ -142,7 +143,7 @@ static inline __attribute__((always_inline)) void dmo_where_add(struct dmo_any_r
 		dmo_where_touch(site);
 	site->counts[dmo_event_kind((UChar)flags)]++;
 	if (moved != 0)
-		dmo_where_moved(site, tid, flags, offset, size, moved);
+		dmo_where_moved(site, flags, offset, size, moved);
 }
 
 /* The layer SEQ ended: write OUT_DIR/layer-SEQ-where.csv.  A failure is

@@ -4,7 +4,8 @@ TARGET_LIBS = target-harness/lib/libdmo-harness.la
 check_PROGRAMS += tests/targets/relu tests/targets/kernels tests/targets/misuse \
 	tests/targets/raw_protocol tests/bruteforce_os tests/layers_tsv tests/csv_tsv tests/backend_vs_ref \
 	tests/targets/steal_pool tests/targets/annotate_kernels tests/targets/annotate_opt \
-	tests/targets/annotate_hidden tests/targets/annotate_hidden_cpp tests/targets/streams
+	tests/targets/annotate_hidden tests/targets/annotate_hidden_cpp tests/targets/streams \
+	tests/targets/relay
 # Targets are built like user code: -O2, nothing from dmo but the header.
 # -no-install: a real executable on the shared libdmo-harness, not a libtool
 # wrapper script (valgrind would profile the shell).
@@ -26,6 +27,10 @@ tests_targets_streams_SOURCES = tests/targets/streams.c
 tests_targets_streams_LDFLAGS = $(NO_WRAPPER_FLAGS)
 tests_targets_streams_CFLAGS = -pthread
 tests_targets_streams_LDADD = $(TARGET_LIBS) -lpthread
+tests_targets_relay_SOURCES = tests/targets/relay.c
+tests_targets_relay_LDFLAGS = $(NO_WRAPPER_FLAGS)
+tests_targets_relay_CFLAGS = -O2 -pthread
+tests_targets_relay_LDADD = $(TARGET_LIBS) -lpthread
 tests_targets_annotate_kernels_SOURCES = tests/targets/annotate_kernels.c tests/targets/annotate_layer.h
 tests_targets_annotate_kernels_LDFLAGS = $(NO_WRAPPER_FLAGS)
 tests_targets_annotate_kernels_CFLAGS = -g
@@ -87,9 +92,10 @@ EXTRA_DIST += tests/lib.sh tests/profile_kernels.sh tests/profile_misuse.sh \
 	tests/annotate.sh tests/annotate_opt.sh tests/annotate_cmsis_nn.sh tests/cmsis_lines.awk \
 	tests/annotate_hidden.sh
 TESTS += tests/verify_ops.sh tests/trace_beyond_ram.sh tests/threads_native.sh \
-	tests/threads_split.sh tests/backend_threads.sh tests/isa_native.sh
+	tests/threads_split.sh tests/threads_reuse.sh tests/backend_threads.sh tests/isa_native.sh
 EXTRA_DIST += tests/verify_ops.sh tests/check_main.h tests/trace_beyond_ram.sh \
-	tests/threads_native.sh tests/threads_split.sh tests/backend_threads.sh tests/isa_native.sh
+	tests/threads_native.sh tests/threads_split.sh tests/threads_reuse.sh \
+	tests/backend_threads.sh tests/isa_native.sh
 
 tests_csv_tsv_SOURCES = tests/csv_tsv.c
 tests_csv_tsv_LDADD = $(CSV_LIBS)

@@ -61,7 +61,8 @@ expect_eq "handoff threads" 2 "$(field "$WORK/k" handoff threads)"
 expect_eq "handoff O_s as run" 96 "$(field "$WORK/k" handoff os_bytes)"
 expect_eq "handoff os_any_bytes" 32 "$(field "$WORK/k" handoff os_any_bytes)"
 # threads.csv: each thread read 32 input and wrote 32 output elements; the
-# main thread is valgrind's tid 1, the one it made tid 2.
+# main thread, which opened the layer, is tid 1, the one it made, which
+# ran next, tid 2 (docs/threads.md, "Thread numbers").
 expect_eq "handoff per-thread counts (threads.csv)" "1,0,32,0,0,32 2,0,32,0,0,32" \
 	"$(csv_rows "$WORK/k/threads.csv" | by_name 'v("layer") == n { print v("tid") "," v("lumped") "," \
 		v("in_reads") "," v("in_writes") "," v("out_reads") "," v("out_writes") }' \
