@@ -635,7 +635,7 @@ static UInt load_g_size(IRLoadGOp cvt)
 	return sizeofIRType(narrow);
 }
 
-static void watch_cas(struct sb_state *st, IRCAS *cas)
+static void watch_cas(struct sb_state *st, IRCAS *cas, Bool write)
 {
 	IRType ty = typeOfIRExpr(st->out->tyenv, cas->dataLo);
 	UInt size = sizeofIRType(ty);
@@ -645,21 +645,75 @@ static void watch_cas(struct sb_state *st, IRCAS *cas)
 		size *= 2;
 	/* A CAS reads, then writes; counting the write even when the compare
 	 * fails can only make O_s smaller, never unsafe. */
-	watch(st, cas->addr, size, False, NULL);
-	watch(st, cas->addr, size, True, NULL);
+	watch(st, cas->addr, size, write, NULL);
 }
 
-static void watch_dirty(struct sb_state *st, IRDirty *d)
+static void watch_dirty(struct sb_state *st, IRDirty *d, Bool write)
 {
 	if (d->mFx == Ifx_None)
 		return;
 	/* A helper that touches memory says where and how much. */
 	tl_assert(d->mAddr != NULL);
 	tl_assert(d->mSize != 0);
-	if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
+	if (!write && (d->mFx == Ifx_Read || d->mFx == Ifx_Modify))
 		watch(st, d->mAddr, d->mSize, False, d->guard);
-	if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
+	if (write && (d->mFx == Ifx_Write || d->mFx == Ifx_Modify))
 		watch(st, d->mAddr, d->mSize, True, d->guard);
+}
+
+/* The checks of statement S's reads (WRITES False), made before it, or
+ * of its writes, made after it.  After the store, a check's call finds
+ * the stored value dead: before it, a vector computed for the store
+ * lived across the call, spilled and reloaded (every vector register is
+ * lost at a call, taken or not), once an element of an element-wise op
+ * (bench/README.md).  A read's check stays before the load, whose value
+ * would live across it.  A store that faults now runs no check, as it
+ * writes nothing. */
+static void watch_stmt(struct sb_state *st, IRStmt *s, Bool writes)
+{
+	IRTypeEnv *env = st->out->tyenv;
+	switch (s->tag) {
+	case Ist_WrTmp:
+		if (!writes && s->Ist.WrTmp.data->tag == Iex_Load)
+			watch(st, s->Ist.WrTmp.data->Iex.Load.addr,
+			      sizeofIRType(s->Ist.WrTmp.data->Iex.Load.ty), False, NULL);
+		break;
+	case Ist_Store:
+		if (writes)
+			watch(st, s->Ist.Store.addr,
+			      sizeofIRType(typeOfIRExpr(env, s->Ist.Store.data)), True, NULL);
+		break;
+	case Ist_LoadG:
+		if (!writes)
+			watch(st, s->Ist.LoadG.details->addr,
+			      load_g_size(s->Ist.LoadG.details->cvt), False,
+			      s->Ist.LoadG.details->guard);
+		break;
+	case Ist_StoreG:
+		if (writes)
+			watch(st, s->Ist.StoreG.details->addr,
+			      sizeofIRType(typeOfIRExpr(env, s->Ist.StoreG.details->data)),
+			      True, s->Ist.StoreG.details->guard);
+		break;
+	case Ist_CAS:
+		watch_cas(st, s->Ist.CAS.details, writes);
+		break;
+	case Ist_LLSC:
+		/* A store-conditional is counted as a write even if it
+		 * fails: conservative, as for CAS. */
+		if (!writes && s->Ist.LLSC.storedata == NULL)
+			watch(st, s->Ist.LLSC.addr,
+			      sizeofIRType(typeOfIRTemp(env, s->Ist.LLSC.result)), False, NULL);
+		else if (writes && s->Ist.LLSC.storedata != NULL)
+			watch(st, s->Ist.LLSC.addr,
+			      sizeofIRType(typeOfIRExpr(env, s->Ist.LLSC.storedata)), True, NULL);
+		break;
+	case Ist_Dirty:
+		watch_dirty(st, s->Ist.Dirty.details, writes);
+		break;
+	default:
+		break;
+	}
 }
 
 static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
@@ -668,7 +722,6 @@ static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 			    IRType hWordTy)
 {
 	struct sb_state st = { 0 };
-	IRTypeEnv *env = in->tyenv;
 	Int i;
 	(void)closure; (void)vge; (void)archinfo_host;
 
@@ -700,41 +753,6 @@ static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 				st.block_instrs++;
 			}
 			break;
-		case Ist_WrTmp:
-			if (s->Ist.WrTmp.data->tag == Iex_Load)
-				watch(&st, s->Ist.WrTmp.data->Iex.Load.addr,
-				      sizeofIRType(s->Ist.WrTmp.data->Iex.Load.ty), False, NULL);
-			break;
-		case Ist_Store:
-			watch(&st, s->Ist.Store.addr,
-			      sizeofIRType(typeOfIRExpr(env, s->Ist.Store.data)), True, NULL);
-			break;
-		case Ist_LoadG:
-			watch(&st, s->Ist.LoadG.details->addr,
-			      load_g_size(s->Ist.LoadG.details->cvt), False,
-			      s->Ist.LoadG.details->guard);
-			break;
-		case Ist_StoreG:
-			watch(&st, s->Ist.StoreG.details->addr,
-			      sizeofIRType(typeOfIRExpr(env, s->Ist.StoreG.details->data)),
-			      True, s->Ist.StoreG.details->guard);
-			break;
-		case Ist_CAS:
-			watch_cas(&st, s->Ist.CAS.details);
-			break;
-		case Ist_LLSC:
-			/* A store-conditional is counted as a write even if it
-			 * fails: conservative, as for CAS. */
-			if (s->Ist.LLSC.storedata == NULL)
-				watch(&st, s->Ist.LLSC.addr,
-				      sizeofIRType(typeOfIRTemp(env, s->Ist.LLSC.result)), False, NULL);
-			else
-				watch(&st, s->Ist.LLSC.addr,
-				      sizeofIRType(typeOfIRExpr(env, s->Ist.LLSC.storedata)), True, NULL);
-			break;
-		case Ist_Dirty:
-			watch_dirty(&st, s->Ist.Dirty.details);
-			break;
 		case Ist_Exit:
 			if (st.active && !raises_signal(s->Ist.Exit.jk))
 				flush_instructions(&st);
@@ -742,7 +760,9 @@ static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 		default:
 			break;
 		}
+		watch_stmt(&st, s, False);
 		addStmtToIRSB(st.out, s);
+		watch_stmt(&st, s, True);
 		if (s->tag == Ist_Store)
 			watch_marker(&st, s);
 	}
