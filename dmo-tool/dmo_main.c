@@ -8,7 +8,7 @@
  * translated afresh with checks: each load and store gets an inline range
  * check guarding a call of the access's probe's entry (dmo_entry.h), plus,
  * for a full trace or --dmo-count=yes, an inline instruction counter
- * flushed before each side exit.  The helper behind the entry takes an
+ * flushed before each side exit but those that raise a signal.  The helper behind the entry takes an
  * access that continues a stream at once (dmo_stream.h), any other the
  * long way.  (The O_s
  * update itself was also built inline in IR: with no branches in IR it
@@ -36,6 +36,7 @@
 #include "pub_tool_libcproc.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_options.h"
+#include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 
 #include "event.h"
@@ -435,6 +436,7 @@ struct sb_state {
 	Addr instr;           /* guest address of the current instruction */
 	Addr next_instr;      /* guest address after it */
 	UInt pending_instrs;  /* instructions not yet added to dmo_instructions */
+	UInt block_instrs;    /* all the block's instructions, when counted */
 	/* dmo_instructions as loaded at the block's first flush, and the
 	 * instructions flushed onto it since: a later flush stores their sum
 	 * without loading the word again, which the last flush stored (each
@@ -462,6 +464,36 @@ static IRExpr *watch_word(struct sb_state *st, UInt i)
 {
 	return tmp_of(st->out, Ity_I64,
 		      IRExpr_Get(st->shadow + DMO_WATCH_SHADOW + 8 * (Int)i, Ity_I64));
+}
+
+/* A side exit that raises a signal in the guest: VEX's checks before an
+ * instruction that would fault (a misaligned movaps, say, one in each
+ * iteration of a vectorised loop's store).  No instruction count is
+ * flushed before it, which saved a tenth of the full trace's time on the
+ * depthwise benchmark (bench/README.md): when taken, the instructions of
+ * the block before it go uncounted, as they do when a load or store
+ * faults; on_fault_signal keeps times going forwards. */
+static Bool raises_signal(IRJumpKind jk)
+{
+	return jk == Ijk_SigILL || jk == Ijk_SigTRAP || jk == Ijk_SigSEGV || jk == Ijk_SigBUS ||
+	       jk == Ijk_SigFPE || jk == Ijk_SigFPE_IntDiv || jk == Ijk_SigFPE_IntOvf;
+}
+
+/* The most instructions of any block translated with a counter. */
+static UInt most_block_instrs = 0;
+
+/* A fault's signal left its block with instructions of the block not yet
+ * added to dmo_instructions (above), and events of the block already
+ * timed by them: count a whole block's worth, the most a block holds, so
+ * that every event after comes later than every event before.  The
+ * layer's instruction count may then be over by as many: a layer's code
+ * that faults and goes on is rare, and time must not go backwards. */
+static void on_fault_signal(ThreadId tid, Int signal, Bool alt_stack)
+{
+	(void)tid; (void)alt_stack;
+	if (signal == VKI_SIGSEGV || signal == VKI_SIGBUS || signal == VKI_SIGILL ||
+	    signal == VKI_SIGFPE || signal == VKI_SIGTRAP)
+		dmo_instructions += most_block_instrs;
 }
 
 static void flush_instructions(struct sb_state *st)
@@ -603,7 +635,7 @@ static UInt load_g_size(IRLoadGOp cvt)
 	return sizeofIRType(narrow);
 }
 
-static void watch_cas(struct sb_state *st, IRCAS *cas)
+static void watch_cas(struct sb_state *st, IRCAS *cas, Bool write)
 {
 	IRType ty = typeOfIRExpr(st->out->tyenv, cas->dataLo);
 	UInt size = sizeofIRType(ty);
@@ -613,21 +645,75 @@ static void watch_cas(struct sb_state *st, IRCAS *cas)
 		size *= 2;
 	/* A CAS reads, then writes; counting the write even when the compare
 	 * fails can only make O_s smaller, never unsafe. */
-	watch(st, cas->addr, size, False, NULL);
-	watch(st, cas->addr, size, True, NULL);
+	watch(st, cas->addr, size, write, NULL);
 }
 
-static void watch_dirty(struct sb_state *st, IRDirty *d)
+static void watch_dirty(struct sb_state *st, IRDirty *d, Bool write)
 {
 	if (d->mFx == Ifx_None)
 		return;
 	/* A helper that touches memory says where and how much. */
 	tl_assert(d->mAddr != NULL);
 	tl_assert(d->mSize != 0);
-	if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify)
+	if (!write && (d->mFx == Ifx_Read || d->mFx == Ifx_Modify))
 		watch(st, d->mAddr, d->mSize, False, d->guard);
-	if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify)
+	if (write && (d->mFx == Ifx_Write || d->mFx == Ifx_Modify))
 		watch(st, d->mAddr, d->mSize, True, d->guard);
+}
+
+/* The checks of statement S's reads (WRITES False), made before it, or
+ * of its writes, made after it.  After the store, a check's call finds
+ * the stored value dead: before it, a vector computed for the store
+ * lived across the call, spilled and reloaded (every vector register is
+ * lost at a call, taken or not), once an element of an element-wise op
+ * (bench/README.md).  A read's check stays before the load, whose value
+ * would live across it.  A store that faults now runs no check, as it
+ * writes nothing. */
+static void watch_stmt(struct sb_state *st, IRStmt *s, Bool writes)
+{
+	IRTypeEnv *env = st->out->tyenv;
+	switch (s->tag) {
+	case Ist_WrTmp:
+		if (!writes && s->Ist.WrTmp.data->tag == Iex_Load)
+			watch(st, s->Ist.WrTmp.data->Iex.Load.addr,
+			      sizeofIRType(s->Ist.WrTmp.data->Iex.Load.ty), False, NULL);
+		break;
+	case Ist_Store:
+		if (writes)
+			watch(st, s->Ist.Store.addr,
+			      sizeofIRType(typeOfIRExpr(env, s->Ist.Store.data)), True, NULL);
+		break;
+	case Ist_LoadG:
+		if (!writes)
+			watch(st, s->Ist.LoadG.details->addr,
+			      load_g_size(s->Ist.LoadG.details->cvt), False,
+			      s->Ist.LoadG.details->guard);
+		break;
+	case Ist_StoreG:
+		if (writes)
+			watch(st, s->Ist.StoreG.details->addr,
+			      sizeofIRType(typeOfIRExpr(env, s->Ist.StoreG.details->data)),
+			      True, s->Ist.StoreG.details->guard);
+		break;
+	case Ist_CAS:
+		watch_cas(st, s->Ist.CAS.details, writes);
+		break;
+	case Ist_LLSC:
+		/* A store-conditional is counted as a write even if it
+		 * fails: conservative, as for CAS. */
+		if (!writes && s->Ist.LLSC.storedata == NULL)
+			watch(st, s->Ist.LLSC.addr,
+			      sizeofIRType(typeOfIRTemp(env, s->Ist.LLSC.result)), False, NULL);
+		else if (writes && s->Ist.LLSC.storedata != NULL)
+			watch(st, s->Ist.LLSC.addr,
+			      sizeofIRType(typeOfIRExpr(env, s->Ist.LLSC.storedata)), True, NULL);
+		break;
+	case Ist_Dirty:
+		watch_dirty(st, s->Ist.Dirty.details, writes);
+		break;
+	default:
+		break;
+	}
 }
 
 static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
@@ -636,7 +722,6 @@ static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 			    IRType hWordTy)
 {
 	struct sb_state st = { 0 };
-	IRTypeEnv *env = in->tyenv;
 	Int i;
 	(void)closure; (void)vge; (void)archinfo_host;
 
@@ -663,57 +748,28 @@ static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 		case Ist_IMark:
 			st.instr = s->Ist.IMark.addr;
 			st.next_instr = s->Ist.IMark.addr + s->Ist.IMark.len;
-			if (st.active && count_instructions)
+			if (st.active && count_instructions) {
 				st.pending_instrs++;
-			break;
-		case Ist_WrTmp:
-			if (s->Ist.WrTmp.data->tag == Iex_Load)
-				watch(&st, s->Ist.WrTmp.data->Iex.Load.addr,
-				      sizeofIRType(s->Ist.WrTmp.data->Iex.Load.ty), False, NULL);
-			break;
-		case Ist_Store:
-			watch(&st, s->Ist.Store.addr,
-			      sizeofIRType(typeOfIRExpr(env, s->Ist.Store.data)), True, NULL);
-			break;
-		case Ist_LoadG:
-			watch(&st, s->Ist.LoadG.details->addr,
-			      load_g_size(s->Ist.LoadG.details->cvt), False,
-			      s->Ist.LoadG.details->guard);
-			break;
-		case Ist_StoreG:
-			watch(&st, s->Ist.StoreG.details->addr,
-			      sizeofIRType(typeOfIRExpr(env, s->Ist.StoreG.details->data)),
-			      True, s->Ist.StoreG.details->guard);
-			break;
-		case Ist_CAS:
-			watch_cas(&st, s->Ist.CAS.details);
-			break;
-		case Ist_LLSC:
-			/* A store-conditional is counted as a write even if it
-			 * fails: conservative, as for CAS. */
-			if (s->Ist.LLSC.storedata == NULL)
-				watch(&st, s->Ist.LLSC.addr,
-				      sizeofIRType(typeOfIRTemp(env, s->Ist.LLSC.result)), False, NULL);
-			else
-				watch(&st, s->Ist.LLSC.addr,
-				      sizeofIRType(typeOfIRExpr(env, s->Ist.LLSC.storedata)), True, NULL);
-			break;
-		case Ist_Dirty:
-			watch_dirty(&st, s->Ist.Dirty.details);
+				st.block_instrs++;
+			}
 			break;
 		case Ist_Exit:
-			if (st.active)
+			if (st.active && !raises_signal(s->Ist.Exit.jk))
 				flush_instructions(&st);
 			break;
 		default:
 			break;
 		}
+		watch_stmt(&st, s, False);
 		addStmtToIRSB(st.out, s);
+		watch_stmt(&st, s, True);
 		if (s->tag == Ist_Store)
 			watch_marker(&st, s);
 	}
 	if (st.active)
 		flush_instructions(&st);
+	if (st.block_instrs > most_block_instrs)
+		most_block_instrs = st.block_instrs;
 	return st.out;
 }
 
@@ -743,6 +799,7 @@ static void dmo_pre_clo_init(void)
 	VG_(needs_syscall_wrapper)(dmo_pre_syscall, dmo_post_syscall);
 	VG_(needs_client_requests)(dmo_bare_client_request);
 	VG_(track_start_client_code)(dmo_start_client_code);
+	VG_(track_pre_deliver_signal)(on_fault_signal);
 	VG_(track_pre_thread_ll_create)(dmo_thread_created);
 	VG_(track_pre_thread_ll_exit)(dmo_thread_exited);
 }

@@ -290,3 +290,13 @@ TESTS += tests/onnx_ort_split.sh
 EXTRA_DIST += tests/onnx_ort_split.sh
 TESTS += tests/onnx_ort_forms.sh
 EXTRA_DIST += tests/onnx_ort_forms.sh
+
+# Issue 31: a layer's kernel that faults and goes on; event times still
+# never go backwards (dmo_main.c, raises_signal).
+check_PROGRAMS += tests/targets/fault
+tests_targets_fault_SOURCES = tests/targets/fault.c
+tests_targets_fault_LDFLAGS = $(NO_WRAPPER_FLAGS)
+tests_targets_fault_CFLAGS = -O2
+tests_targets_fault_LDADD = $(TARGET_LIBS)
+TESTS += tests/tool_fault.sh
+EXTRA_DIST += tests/tool_fault.sh
