@@ -8,9 +8,9 @@
  * translated afresh with checks: each load and store gets an inline range
  * check guarding a call of the access's probe's entry (dmo_entry.h), plus,
  * for a full trace or --dmo-count=yes, an inline instruction counter
- * flushed before each side exit but those that raise a signal.  The helper behind the entry takes an
- * access that continues a stream at once (dmo_stream.h), any other the
- * long way.  (The O_s
+ * flushed before each side exit but those that raise a signal.  The
+ * helper behind the entry takes an access that continues a stream at once
+ * (dmo_stream.h), any other the long way.  (The O_s
  * update itself was also built inline in IR: with no branches in IR it
  * ran for every watched access, misses too, and was several times slower
  * than the guarded call; bench/README.md.)  The check reads the buffers'
@@ -469,10 +469,11 @@ static IRExpr *watch_word(struct sb_state *st, UInt i)
 /* A side exit that raises a signal in the guest: VEX's checks before an
  * instruction that would fault (a misaligned movaps, say, one in each
  * iteration of a vectorised loop's store).  No instruction count is
- * flushed before it, which saved a tenth of the full trace's time on the
- * depthwise benchmark (bench/README.md): when taken, the instructions of
- * the block before it go uncounted, as they do when a load or store
- * faults; on_fault_signal keeps times going forwards. */
+ * flushed before it, six host instructions and a spill fewer an
+ * iteration of the depthwise benchmark's loop (bench/README.md): when
+ * taken, the instructions of the block before it go uncounted, as they
+ * do when a load or store faults; on_fault_signal keeps times going
+ * forwards. */
 static Bool raises_signal(IRJumpKind jk)
 {
 	return jk == Ijk_SigILL || jk == Ijk_SigTRAP || jk == Ijk_SigSEGV || jk == Ijk_SigBUS ||
