@@ -58,15 +58,8 @@ static void trace_events(const struct dmo_stream *s, Addr addr, Long stride, ULo
 			 ULong step, ULong n)
 {
 	ULong size = s->key->size;
-	if (!dmo_trace_on || dmo_trace_tags(s->flags, stride, size, time, step, n, s->tid))
-		return;
-	/* The first is not the tag byte alone (after a jump, or a long
-	 * step), or the run is full: it alone the general way, then the
-	 * others. */
-	dmo_trace_event(s->flags, addr - s->base, size, time, s->tid);
-	if (n > 1 && !dmo_trace_tags(s->flags, s->stride, size, time + step, step, n - 1, s->tid))
-		dmo_trace_stream(s->flags, addr + (Addr)s->stride - s->base, s->stride, size,
-				 time + step, step, n - 1, s->tid);
+	if (dmo_trace_on && !dmo_trace_tags(s->flags, stride, size, time, step, n, s->tid))
+		dmo_trace_stream(s->flags, addr - s->base, stride, size, time, step, n, s->tid);
 }
 
 /* Trace the pending accesses not traced yet: runs at the stream's steps,

@@ -252,7 +252,11 @@ UChar *dmo_trace_refill(void)
 void dmo_trace_stream(UInt flags, ULong offset, Long stride, ULong size, ULong time,
 		      ULong step, ULong n, UInt tid)
 {
-	ULong k = 0;
+	ULong k = 1;
+	/* The first is not the tag byte alone (after a jump, or a long
+	 * step), or the run is full: it alone the general way, then the
+	 * others in runs where they can be. */
+	dmo_trace_event(flags, offset, size, time, tid);
 	while (k < n && dmo_trace_on) {
 		ULong room;
 		if (dmo_trace_next > dmo_trace_limit && dmo_trace_refill() == NULL)
@@ -263,9 +267,9 @@ void dmo_trace_stream(UInt flags, ULong offset, Long stride, ULong size, ULong t
 		if (dmo_trace_tags(flags, stride, size, time + k * step, step, room, tid)) {
 			k += room;
 		} else {
-			/* Not the tag byte alone (the stream's first, after a
-			 * jump; a long time step; a size or thread past the
-			 * event's fields), or version 1: one at a time. */
+			/* Not the tag byte alone (a long time step; a size or
+			 * thread past the event's fields), or version 1: one
+			 * at a time. */
 			dmo_trace_put(flags, offset + k * (ULong)stride, size, time + k * step, tid);
 			k++;
 		}

@@ -92,8 +92,9 @@ static inline void dmo_trace_event(UInt flags, ULong offset, ULong size, ULong t
 }
 /* Keep N events of one stream of thread TID (dmo_stream.h), one after
  * the other: the first at OFFSET and TIME, each next one STRIDE bytes and
- * STEP instructions after the one before.  The same bytes as N calls of
- * dmo_trace_event, most of them written as a run of tag bytes. */
+ * STEP instructions after the one before, when dmo_trace_tags declined
+ * them.  The same bytes as N calls of dmo_trace_event, the first coded
+ * alone, the others as runs of tag bytes where they can be. */
 void dmo_trace_stream(UInt flags, ULong offset, Long stride, ULong size, ULong time,
 		      ULong step, ULong n, UInt tid);
 

@@ -354,11 +354,10 @@ static UInt own_frame(DiEpoch ep, Addr ip)
 {
 	InlIPCursor *frames = VG_(new_IIPC)(ep, ip);
 	UInt at = 0, found = 0;
-	Bool searching = True;
 	do {
-		if (searching && !header_frame(VG_(describe_IP)(ep, ip, frames))) {
+		if (!header_frame(VG_(describe_IP)(ep, ip, frames))) {
 			found = at;
-			searching = False;
+			break;
 		}
 		at++;
 	} while (frames != NULL && VG_(next_IIPC)(frames));

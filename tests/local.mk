@@ -5,7 +5,7 @@ check_PROGRAMS += tests/targets/relu tests/targets/kernels tests/targets/misuse 
 	tests/targets/raw_protocol tests/bruteforce_os tests/layers_tsv tests/csv_tsv tests/backend_vs_ref \
 	tests/targets/steal_pool tests/targets/annotate_kernels tests/targets/annotate_opt \
 	tests/targets/annotate_hidden tests/targets/annotate_hidden_cpp tests/targets/streams \
-	tests/targets/relay
+	tests/targets/relay tests/targets/fault
 # Targets are built like user code: -O2, nothing from dmo but the header.
 # -no-install: a real executable on the shared libdmo-harness, not a libtool
 # wrapper script (valgrind would profile the shell).
@@ -31,6 +31,10 @@ tests_targets_relay_SOURCES = tests/targets/relay.c
 tests_targets_relay_LDFLAGS = $(NO_WRAPPER_FLAGS)
 tests_targets_relay_CFLAGS = -O2 -pthread
 tests_targets_relay_LDADD = $(TARGET_LIBS) -lpthread
+tests_targets_fault_SOURCES = tests/targets/fault.c
+tests_targets_fault_LDFLAGS = $(NO_WRAPPER_FLAGS)
+tests_targets_fault_CFLAGS = -O2
+tests_targets_fault_LDADD = $(TARGET_LIBS)
 tests_targets_annotate_kernels_SOURCES = tests/targets/annotate_kernels.c tests/targets/annotate_layer.h
 tests_targets_annotate_kernels_LDFLAGS = $(NO_WRAPPER_FLAGS)
 tests_targets_annotate_kernels_CFLAGS = -g
@@ -293,10 +297,5 @@ EXTRA_DIST += tests/onnx_ort_forms.sh
 
 # Issue 31: a layer's kernel that faults and goes on; event times still
 # never go backwards (dmo_main.c, raises_signal).
-check_PROGRAMS += tests/targets/fault
-tests_targets_fault_SOURCES = tests/targets/fault.c
-tests_targets_fault_LDFLAGS = $(NO_WRAPPER_FLAGS)
-tests_targets_fault_CFLAGS = -O2
-tests_targets_fault_LDADD = $(TARGET_LIBS)
 TESTS += tests/tool_fault.sh
 EXTRA_DIST += tests/tool_fault.sh
