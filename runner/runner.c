@@ -305,21 +305,6 @@ struct dmo_op_run *dmo_op_prepare(const struct dmo_opspec *spec, char *err,
 	case DMO_OP_SCALE: /* ONNX's Mean of two */
 		r->params.alpha = 0.5f;
 		break;
-	case DMO_OP_ADD:
-	case DMO_OP_MUL:
-	case DMO_OP_QLINEARADD:
-	case DMO_OP_QLINEARMUL:
-	case DMO_OP_SUB:
-	case DMO_OP_DIV:
-	case DMO_OP_PRELU:
-	case DMO_OP_MAX:
-	case DMO_OP_MIN:
-	case DMO_OP_POWT:
-		r->in2 = alloc_elems(dmo_opspec_in_elems(spec), dmo_dtype_size(spec->dtype));
-		if (r->in2 != NULL)
-			dmo_op_fill_input(spec, r->in2, next_random(&state));
-		ok = r->in2 != NULL;
-		break;
 	case DMO_OP_CONCAT:
 		ok = make_concat_inputs(r, &state) == 0;
 		break;
@@ -338,6 +323,13 @@ struct dmo_op_run *dmo_op_prepare(const struct dmo_opspec *spec, char *err,
 			       : spec->dtype == DMO_I8 ? r->params.q.out_zero : 0;
 		break;
 	default:
+		/* A second operand of the input's shape (dmo_op_binary). */
+		if (dmo_op_binary(spec->op)) {
+			r->in2 = alloc_elems(dmo_opspec_in_elems(spec), dmo_dtype_size(spec->dtype));
+			if (r->in2 != NULL)
+				dmo_op_fill_input(spec, r->in2, next_random(&state));
+			ok = r->in2 != NULL;
+		}
 		break;
 	}
 	if (!ok) {
