@@ -11,14 +11,6 @@
 export VALGRIND_LIB="$top_builddir/dmo-tool"
 unset DMO_FIFO
 
-# run DIR TOOL_OPTION... PROGRAM ARG...: the program under the tool, its
-# run directory DIR, the tool's messages in DIR.err; then dmo analyze.
-run() {
-	dir=$1; shift
-	valgrind -q --stats=yes --tool=dmo --dmo-out="$dir" "$@" >/dev/null 2>"$dir.err" &&
-		"$DMO" analyze "$dir" >/dev/null 2>>"$dir.err"
-}
-
 # taken DIR: the accesses the streams took, from the --stats line.
 taken() {
 	sed -n 's/.*dmo: accesses the helpers saw: \([0-9]*\) in streams.*/\1/p' "$1.err"
@@ -30,15 +22,7 @@ long_way() {
 # same_runs NAME OPTIONS PROGRAM ARG...: both ways; the same files.
 same_runs() {
 	name=$1 opts=$2; shift 2
-	run "$WORK/$name-on" $opts "$@"
-	expect_eq "$name: status with streams" 0 $?
-	run "$WORK/$name-off" $opts --dmo-streams=no "$@"
-	expect_eq "$name: status the long way" 0 $?
-	if diff -r -x .dmo-lock "$WORK/$name-on" "$WORK/$name-off" >"$WORK/$name.diff"; then
-		echo "ok: $name: the same $(ls "$WORK/$name-on" | wc -l) files both ways"
-	else
-		fail "$name: the run directories differ: $(head -3 "$WORK/$name.diff")"
-	fi
+	same_tool_runs "$name" --dmo-streams=no "$opts" "$@"
 	expect_eq "$name: nothing in streams with --dmo-streams=no" 0 "$(taken "$WORK/$name-off")"
 	echo "$name: $(taken "$WORK/$name-on") accesses in streams, $(long_way "$WORK/$name-on") the long way"
 }
@@ -62,7 +46,7 @@ done
 # two before); the rest are in streams.  uneven's read loop, off its step
 # in most passes, stays in one stream.
 for name in forward uneven; do
-	run "$WORK/$name" --dmo-trace=full "$TARGETS/streams" "$name"
+	tool_run "$WORK/$name" --dmo-trace=full "$TARGETS/streams" "$name"
 	expect_eq "$name: status" 0 $?
 done
 expect_eq "forward: accesses the long way" 6 "$(long_way "$WORK/forward")"
@@ -76,14 +60,14 @@ expect_eq "uneven: reads, all counted" 1200 "$(field "$WORK/uneven" uneven in_re
 oracle() { # RUN_DIR LAYER_NUMBER [--any]
 	"$top_builddir/tests/bruteforce_os" $3 "$(printf '%s/layer-%04d.events' "$1" "$2")"
 }
-run "$WORK/threads" --dmo-trace=full "$TARGETS/streams" threads2
+tool_run "$WORK/threads" --dmo-trace=full "$TARGETS/streams" threads2
 expect_eq "threads2: status" 0 $?
 expect_eq "threads2: reads of both threads" 1200 "$(field "$WORK/threads" threads2 in_reads)"
 expect_eq "threads2: O_s = brute force" "$(oracle "$WORK/threads" 1)" \
 	"$(field "$WORK/threads" threads2 os_bytes)"
 expect_eq "threads2: os_any_bytes = brute force over interleavings" \
 	"$(oracle "$WORK/threads" 1 --any)" "$(field "$WORK/threads" threads2 os_any_bytes)"
-run "$WORK/kthreads" --dmo-trace=full "$TARGETS/kernels" threads handoff
+tool_run "$WORK/kthreads" --dmo-trace=full "$TARGETS/kernels" threads handoff
 expect_eq "kernels threads handoff: status" 0 $?
 for n in 1 2; do
 	name=$(layer_rows "$WORK/kthreads" | by_name 'v("layer") == n { print v("name") }' -v n=$n)
