@@ -89,12 +89,12 @@ UInt dmo_hull_find(const IRSB *in, Int first, Int state_bytes,
  * registers: right for a block's start, before any of them is written. */
 IRExpr *dmo_hull_address(IRSB *out, const struct dmo_hull *h);
 
-/* The hull's check passed: the helper behind the hull's probe (its first
- * access's, of helper number DMO_HULL_PROBE_HELPER or the next;
- * dmo_where.h), called with the hull's lowest address.
- * It sets the running thread's leave flag (DMO_HULL_LEAVE, a word in its
- * guest state's first shadow area, which the block reads and clears
- * after its hull checks, and leaves if it was set). */
+/* The hull's check passed: the helper behind the hull's probe P (its
+ * first access's, of helper number DMO_HULL_PROBE_HELPER or the next;
+ * dmo_where.h), called with no address (A is whatever the register
+ * holds).  It sets the running thread's leave flag (DMO_HULL_LEAVE, a
+ * word in its guest state's first shadow area, which the block reads and
+ * clears after its hull checks, and leaves if it was set). */
 VG_REGPARM(2) void dmo_hull_touched(Addr a, const struct dmo_probe *p);
 #define DMO_HULL_LEAVE offsetof(VexGuestAMD64State, guest_RBP)
 

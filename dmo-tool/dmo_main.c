@@ -6,7 +6,9 @@
  * translation time, so such code runs as under --tool=none.  When the
  * first layer opens every translation is thrown away and code is
  * translated afresh with checks: each load and store gets an inline range
- * check guarding a call of the access's probe's entry (dmo_entry.h), plus,
+ * check guarding a call of the access's probe's entry (dmo_entry.h), but
+ * those of one address sum of the block's entry registers, which share
+ * one check at the block's start (a hull, dmo_hull.h), plus,
  * for a full trace or --dmo-count=yes, an inline instruction counter
  * flushed before each side exit but those that raise a signal.  The
  * helper behind the entry takes an access that continues a stream at once
@@ -545,9 +547,10 @@ static const struct helper helpers[3][2] = {
  * A wider access (an xsave, say, or a hull) adds E = size - 1 -
  * DMO_WATCH_SLACK to both sides, which makes the test exact:
  *    t = addr + E - lo[k];  if (t <u span[k] + E) ...
- * LEAVE_FLAG: the helper may set the thread's leave flag (dmo_hull.h). */
+ * HULL: a hull's check (dmo_hull.h), whose helper takes no address (one
+ * move less a check) and may set the thread's leave flag. */
 static void call_if_touching(struct sb_state *st, IRExpr *addr, ULong size, UInt k,
-			     IRExpr *guard, const HChar *name, void *entry, Bool leave_flag)
+			     IRExpr *guard, const HChar *name, void *entry, Bool hull)
 {
 	IRExpr *exact_addr = addr; /* the helper's; ADDR may be moved below */
 	IRExpr *lo = watch_word(st, k);
@@ -563,9 +566,10 @@ static void call_if_touching(struct sb_state *st, IRExpr *addr, ULong size, UInt
 	hit = tmp_of(st->out, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, rel, span));
 	if (guard != NULL)
 		hit = tmp_of(st->out, Ity_I1, IRExpr_Binop(Iop_And1, hit, guard));
-	call = unsafeIRDirty_0_N(1, name, entry, mkIRExprVec_1(exact_addr));
+	call = hull ? unsafeIRDirty_0_N(0, name, entry, mkIRExprVec_0())
+		    : unsafeIRDirty_0_N(1, name, entry, mkIRExprVec_1(exact_addr));
 	call->guard = hit;
-	if (leave_flag) {
+	if (hull) {
 		call->nFxState = 1;
 		call->fxState[0].fx = Ifx_Write;
 		call->fxState[0].offset = st->shadow + DMO_HULL_LEAVE;
@@ -877,6 +881,9 @@ static void dmo_fini(Int exitcode)
 		VG_(umsg)("dmo: accesses the helpers saw: %llu in streams (%llu of them off the"
 			  " stream's steps), %llu the long way\n", dmo_stream_stats.streamed,
 			  dmo_stream_stats.moved, dmo_stream_stats.long_way);
+	if (VG_(clo_stats))
+		VG_(umsg)("dmo: runs with moves traced again from kept bytes: %llu\n",
+			  dmo_stream_stats.replayed);
 	if (VG_(clo_stats))
 		VG_(umsg)("dmo: blocks translated with hulls: %llu; hull checks that passed: %llu\n",
 			  dmo_hull_blocks, dmo_hull_touches);

@@ -18,6 +18,10 @@ taken() {
 long_way() {
 	sed -n 's/.*off the stream.s steps), \([0-9]*\) the long way.*/\1/p' "$1.err"
 }
+# replayed DIR: runs with moves written again from kept bytes.
+replayed() {
+	sed -n 's/.*dmo: runs with moves traced again from kept bytes: \([0-9]*\)$/\1/p' "$1.err"
+}
 
 # same_runs NAME OPTIONS PROGRAM ARG...: both ways; the same files.
 same_runs() {
@@ -30,7 +34,7 @@ same_runs() {
 # Every case of tests/targets/streams.c, and the kernels of the other
 # tests, each in a full trace of both event-file versions and a summary
 # that counts instructions.
-ONE_THREAD="forward backward strided same uneven past_end rows"
+ONE_THREAD="forward backward strided same uneven past_end rows taps"
 for opts in "--dmo-trace=full" "--dmo-trace=full --dmo-trace-version=1" \
 	"--dmo-trace=summary --dmo-count=yes"; do
 	tag=$(echo "$opts" | tr -dc 'a-z0-9')
@@ -50,6 +54,13 @@ for name in forward uneven; do
 	expect_eq "$name: status" 0 $?
 done
 expect_eq "forward: accesses the long way" 6 "$(long_way "$WORK/forward")"
+# taps' 148 pixels each flush a run with two moves; all but the first two
+# (whose first event follows no output write of a pixel before) are
+# described as the one kept, and their bytes, written again, are the ones
+# the long way codes (same_runs above).
+tool_run "$WORK/taps" --dmo-trace=full "$TARGETS/streams" taps
+expect_eq "taps: status" 0 $?
+expect_eq "taps: runs written again from kept bytes" 146 "$(replayed "$WORK/taps")"
 expect_eq "forward: accesses in streams" 2394 "$(taken "$WORK/forward")"
 expect_eq "uneven: reads, all counted" 1200 "$(field "$WORK/uneven" uneven in_reads)"
 [ "$(taken "$WORK/uneven")" -ge 1190 ] && echo "ok: uneven: $(taken "$WORK/uneven") accesses in streams" ||
