@@ -92,10 +92,11 @@ static int run(const char *name)
 	return rc != 0;
 }
 
+/* The cases named, in order, until one fails. */
 int main(int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++)
-		if (run(argv[i]) != 0)
-			return 1;
-	return 0;
+	int rc = 0;
+	while (--argc > 0 && rc == 0)
+		rc = run(*++argv);
+	return rc != 0;
 }
