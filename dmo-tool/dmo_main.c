@@ -774,6 +774,8 @@ static Bool *watch_hulls(struct sb_state *st, const IRSB *in, Int first, Int sta
 	STATIC_ASSERT(sizeof helpers / sizeof helpers[0][0] == DMO_HULL_PROBE_HELPER);
 	IRExpr *leave;
 	UInt n, h, k;
+	/* The block a passing hull check left for: Valgrind's scheduler
+	 * runs it at once and stops at a second such exit, so it has none. */
 	if (dmo_hull_leaving) {
 		dmo_hull_leaving = False;
 		return NULL;
