@@ -6,7 +6,9 @@
  * translation time, so such code runs as under --tool=none.  When the
  * first layer opens every translation is thrown away and code is
  * translated afresh with checks: each load and store gets an inline range
- * check guarding a call of the access's probe's entry (dmo_entry.h), plus,
+ * check guarding a call of the access's probe's entry (dmo_entry.h), but
+ * those of one address sum of the block's entry registers, which share
+ * one check at the block's start (a hull, dmo_hull.h), plus,
  * for a full trace or --dmo-count=yes, an inline instruction counter
  * flushed before each side exit but those that raise a signal.  The
  * helper behind the entry takes an access that continues a stream at once
@@ -35,6 +37,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
@@ -42,6 +45,7 @@
 #include "event.h"
 #include "dmo_bare.h"
 #include "dmo_entry.h"
+#include "dmo_hull.h"
 #include "dmo_layers.h"
 #include "dmo_stream.h"
 #include "dmo_threads.h"
@@ -83,6 +87,7 @@ static Bool dmo_process_cmd_line_option(const HChar *arg)
 			VG_(fmsg_bad_option)(arg, "expected summary or full\n");
 	} else if VG_BOOL_CLO(arg, "--dmo-count", clo_count) {
 	} else if VG_BOOL_CLO(arg, "--dmo-streams", dmo_stream_on) {
+	} else if VG_BOOL_CLO(arg, "--dmo-hulls", dmo_hull_on) {
 	} else if VG_STR_CLO(arg, "--dmo-layers", clo_layers) {
 		if (dmo_layer_list_check(clo_layers, &bad_at) != 0)
 			VG_(fmsg_bad_option)(arg, "expected numbers, ranges N-M and names (* and ?"
@@ -142,7 +147,10 @@ static void dmo_print_debug_usage(void)
 	VG_(printf)(
 "    --dmo-streams=yes|no      take accesses that continue a stream at once\n"
 "                              (dmo_stream.h); no: each the long way, for\n"
-"                              the tests that compare the two [yes]\n");
+"                              the tests that compare the two [yes]\n"
+"    --dmo-hulls=yes|no        check accesses of one address sum once, at the\n"
+"                              block's start (dmo_hull.h); no: each where it\n"
+"                              is, for the tests that compare the two [yes]\n");
 }
 
 static void dmo_post_clo_init(void)
@@ -531,21 +539,20 @@ static const struct helper helpers[3][2] = {
 	{ { "dmo_on_out_read", on_out_read }, { "dmo_on_out_write", on_out_write } },
 };
 
-/* A helper call guarded by an inline check of range K of dmo_watch
- * against [addr, addr+size).  For size <= DMO_WATCH_SLACK + 1 the range's
- * slack makes it one compare:
- *    t = addr - lo[k];  if (t <u span[k]) helper(addr, probe)
- * A wider access (an xsave, say) adds E = size - 1 - DMO_WATCH_SLACK to
- * both sides, which makes the test exact:
- *    t = addr + E - lo[k];  if (t <u span[k] + E) ... */
-static void call_if_touching(struct sb_state *st, IRExpr *addr, UInt size, UInt k,
-			     IRExpr *guard, const struct helper *helper)
+/* A call of ENTRY (a probe's entry point into its helper, dmo_entry.h)
+ * with ADDR, guarded by an inline check of range K of dmo_watch against
+ * [addr, addr+size).  For size <= DMO_WATCH_SLACK + 1 the range's slack
+ * makes it one compare:
+ *    t = addr - lo[k];  if (t <u span[k]) entry(addr)
+ * A wider access (an xsave, say, or a hull) adds E = size - 1 -
+ * DMO_WATCH_SLACK to both sides, which makes the test exact:
+ *    t = addr + E - lo[k];  if (t <u span[k] + E) ...
+ * HULL: a hull's check (dmo_hull.h), whose helper takes no address (one
+ * move less a check) and may set the thread's leave flag. */
+static void call_if_touching(struct sb_state *st, IRExpr *addr, ULong size, UInt k,
+			     IRExpr *guard, const HChar *name, void *entry, Bool hull)
 {
 	IRExpr *exact_addr = addr; /* the helper's; ADDR may be moved below */
-	/* The instruction being executed has not been counted yet. */
-	struct dmo_probe *probe = dmo_where_probe(st->instr, size,
-						  (UWord)((Long)st->pending_instrs - 1),
-						  (UInt)(helper - &helpers[0][0]));
 	IRExpr *lo = watch_word(st, k);
 	IRExpr *span = watch_word(st, 2 + k);
 	IRExpr *rel, *hit;
@@ -559,11 +566,38 @@ static void call_if_touching(struct sb_state *st, IRExpr *addr, UInt size, UInt 
 	hit = tmp_of(st->out, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, rel, span));
 	if (guard != NULL)
 		hit = tmp_of(st->out, Ity_I1, IRExpr_Binop(Iop_And1, hit, guard));
-	if (probe->entry == NULL)
-		probe->entry = dmo_entry_make(VG_(fnptr_to_fnentry)(helper->fn), probe);
-	call = unsafeIRDirty_0_N(1, helper->name, probe->entry, mkIRExprVec_1(exact_addr));
+	call = hull ? unsafeIRDirty_0_N(0, name, entry, mkIRExprVec_0())
+		    : unsafeIRDirty_0_N(1, name, entry, mkIRExprVec_1(exact_addr));
 	call->guard = hit;
+	if (hull) {
+		call->nFxState = 1;
+		call->fxState[0].fx = Ifx_Write;
+		call->fxState[0].offset = st->shadow + DMO_HULL_LEAVE;
+		call->fxState[0].size = 8;
+		call->fxState[0].nRepeats = 0;
+		call->fxState[0].repeatLen = 0;
+	}
 	addStmtToIRSB(st->out, IRStmt_Dirty(call));
+}
+
+/* PROBE's entry point into FN, made on first use. */
+static void *entry_of(struct dmo_probe *probe, void *fn)
+{
+	if (probe->entry == NULL)
+		probe->entry = dmo_entry_make(VG_(fnptr_to_fnentry)(fn), probe);
+	return probe->entry;
+}
+
+/* The check of an access of the current instruction against range K,
+ * calling HELPER when it touches. */
+static void check_access(struct sb_state *st, IRExpr *addr, UInt size, UInt k, IRExpr *guard,
+			 const struct helper *helper)
+{
+	/* The instruction being executed has not been counted yet. */
+	struct dmo_probe *probe = dmo_where_probe(st->instr, size,
+						  (UWord)((Long)st->pending_instrs - 1),
+						  (UInt)(helper - &helpers[0][0]));
+	call_if_touching(st, addr, size, k, guard, helper->name, entry_of(probe, helper->fn), False);
 }
 
 static void watch(struct sb_state *st, IRExpr *addr, UInt size, Bool write,
@@ -580,11 +614,27 @@ static void watch(struct sb_state *st, IRExpr *addr, UInt size, Bool write,
 	/* Every access belongs to an instruction: an IMark came first. */
 	tl_assert(st->next_instr != 0);
 	if (st->n_ranges == 1) {
-		call_if_touching(st, addr, size, 0, guard, &helpers[0][write]);
+		check_access(st, addr, size, 0, guard, &helpers[0][write]);
 		return;
 	}
-	call_if_touching(st, addr, size, 0, guard, &helpers[1][write]);
-	call_if_touching(st, addr, size, 1, guard, &helpers[2][write]);
+	check_access(st, addr, size, 0, guard, &helpers[1][write]);
+	check_access(st, addr, size, 1, guard, &helpers[2][write]);
+}
+
+/* Whether S is a store to a marker word (dmo_layers.h). */
+static Bool is_marker_store(const IRStmt *s)
+{
+	Addr marker = dmo_layers_marker_addr();
+	const IRExpr *addr;
+	ULong where;
+	if (s->tag != Ist_Store || marker == 0)
+		return False;
+	addr = s->Ist.Store.addr;
+	if (addr->tag != Iex_Const)
+		return False;
+	tl_assert(addr->Iex.Const.con->tag == Ico_U64);
+	where = addr->Iex.Const.con->Ico.U64;
+	return where == marker || where == marker + 8;
 }
 
 /* A store to a marker word: call on_marker after it, and if the
@@ -594,23 +644,18 @@ static void watch(struct sb_state *st, IRExpr *addr, UInt size, Bool write,
  * checks after the store reading the ranges the helper copied. */
 static void watch_marker(struct sb_state *st, IRStmt *store)
 {
-	Addr marker = dmo_layers_marker_addr();
-	IRExpr *addr = store->Ist.Store.addr, *data = store->Ist.Store.data;
-	ULong where;
+	IRExpr *data = store->Ist.Store.data;
+	Bool first_word;
 	IRTemp changed;
 	IRDirty *call;
 	IRExpr *leave;
-	if (marker == 0 || addr->tag != Iex_Const ||
-	    typeOfIRExpr(st->out->tyenv, data) != Ity_I64)
+	if (!is_marker_store(store) || typeOfIRExpr(st->out->tyenv, data) != Ity_I64)
 		return;
-	tl_assert(addr->Iex.Const.con->tag == Ico_U64);
-	where = addr->Iex.Const.con->Ico.U64;
-	if (where != marker && where != marker + 8)
-		return;
+	first_word = store->Ist.Store.addr->Iex.Const.con->Ico.U64 == dmo_layers_marker_addr();
 	flush_instructions(st);
 	changed = newIRTemp(st->out->tyenv, Ity_I64);
 	call = unsafeIRDirty_1_N(changed, 2, "dmo_on_marker", VG_(fnptr_to_fnentry)(on_marker),
-				 mkIRExprVec_2(mkIRExpr_HWord(where == marker ? 0 : 1), data));
+				 mkIRExprVec_2(mkIRExpr_HWord(first_word ? 0 : 1), data));
 	/* It may open a layer, and write the ranges' copy the checks read. */
 	call->nFxState = 1;
 	call->fxState[0].fx = Ifx_Write;
@@ -717,12 +762,63 @@ static void watch_stmt(struct sb_state *st, IRStmt *s, Bool writes)
 	}
 }
 
+/* The checks of block IN's hulls (dmo_hull.h), before its first
+ * instruction (statement FIRST), and the exit that leaves the block
+ * when one of them passed; returns which statements' accesses the hulls
+ * cover (NULL: none), for the caller to free. */
+static Bool *watch_hulls(struct sb_state *st, const IRSB *in, Int first, Int state_bytes)
+{
+	struct dmo_hull hulls[DMO_HULLS];
+	Bool *covered;
+	/* Hull probes never share an access's (dmo_hull.h). */
+	STATIC_ASSERT(sizeof helpers / sizeof helpers[0][0] == DMO_HULL_PROBE_HELPER);
+	IRExpr *leave;
+	UInt n, h, k;
+	/* The block a passing hull check left for: Valgrind's scheduler
+	 * runs it at once and stops at a second such exit, so it has none. */
+	if (dmo_hull_leaving) {
+		dmo_hull_leaving = False;
+		return NULL;
+	}
+	if (!st->active || !dmo_hull_on)
+		return NULL;
+	covered = VG_(calloc)("dmo.hull.covered", in->stmts_used, sizeof *covered);
+	n = dmo_hull_find(in, first, state_bytes, is_marker_store, hulls, covered);
+	if (n == 0) {
+		VG_(free)(covered);
+		return NULL;
+	}
+	for (h = 0; h < n; h++) {
+		IRExpr *addr = dmo_hull_address(st->out, &hulls[h]);
+		struct dmo_probe *probe = dmo_where_probe(hulls[h].first_ip, hulls[h].bytes, 0,
+							  DMO_HULL_PROBE_HELPER + hulls[h].first_writes);
+		for (k = 0; k < st->n_ranges; k++)
+			call_if_touching(st, addr, hulls[h].bytes, k, NULL, "dmo_hull_touched",
+					 entry_of(probe, dmo_hull_touched), True);
+	}
+	/* Read and clear the flag a passing check set, and leave for the
+	 * block's start: not through the table of redirected code, which
+	 * would take a block reached from a function wrapper's call of the
+	 * original back into the wrapper. */
+	leave = tmp_of(st->out, Ity_I64, IRExpr_Get(st->shadow + DMO_HULL_LEAVE, Ity_I64));
+	addStmtToIRSB(st->out, IRStmt_Put(st->shadow + DMO_HULL_LEAVE,
+					  IRExpr_Const(IRConst_U64(0))));
+	addStmtToIRSB(st->out, IRStmt_Exit(tmp_of(st->out, Ity_I1,
+						  IRExpr_Binop(Iop_CmpNE64, leave,
+							       IRExpr_Const(IRConst_U64(0)))),
+					   Ijk_NoRedir, IRConst_U64(in->stmts[first]->Ist.IMark.addr),
+					   st->out->offsIP));
+	dmo_hull_blocks++;
+	return covered;
+}
+
 static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 			    const VexGuestLayout *layout, const VexGuestExtents *vge,
 			    const VexArchInfo *archinfo_host, IRType gWordTy,
 			    IRType hWordTy)
 {
 	struct sb_state st = { 0 };
+	Bool *covered = NULL;
 	Int i;
 	(void)closure; (void)vge; (void)archinfo_host;
 
@@ -741,6 +837,8 @@ static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 	/* Copy the preamble up to the first IMark unchanged. */
 	for (i = 0; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
 		addStmtToIRSB(st.out, in->stmts[i]);
+	if (i < in->stmts_used)
+		covered = watch_hulls(&st, in, i, layout->total_sizeB);
 	for (; i < in->stmts_used; i++) {
 		IRStmt *s = in->stmts[i];
 		/* The instrumenter reads addresses and guards as atoms. */
@@ -761,9 +859,11 @@ static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 		default:
 			break;
 		}
-		watch_stmt(&st, s, False);
+		if (covered == NULL || !covered[i])
+			watch_stmt(&st, s, False);
 		addStmtToIRSB(st.out, s);
-		watch_stmt(&st, s, True);
+		if (covered == NULL || !covered[i])
+			watch_stmt(&st, s, True);
 		if (s->tag == Ist_Store)
 			watch_marker(&st, s);
 	}
@@ -771,6 +871,8 @@ static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 		flush_instructions(&st);
 	if (st.block_instrs > most_block_instrs)
 		most_block_instrs = st.block_instrs;
+	if (covered != NULL)
+		VG_(free)(covered);
 	return st.out;
 }
 
@@ -781,6 +883,12 @@ static void dmo_fini(Int exitcode)
 		VG_(umsg)("dmo: accesses the helpers saw: %llu in streams (%llu of them off the"
 			  " stream's steps), %llu the long way\n", dmo_stream_stats.streamed,
 			  dmo_stream_stats.moved, dmo_stream_stats.long_way);
+	if (VG_(clo_stats))
+		VG_(umsg)("dmo: runs with moves traced again from kept bytes: %llu\n",
+			  dmo_stream_stats.replayed);
+	if (VG_(clo_stats))
+		VG_(umsg)("dmo: blocks translated with hulls: %llu; hull checks that passed: %llu\n",
+			  dmo_hull_blocks, dmo_hull_touches);
 	dmo_bare_fini(dmo_layers_fini());
 }
 

@@ -1,6 +1,7 @@
 /* dmo_stream.c - streams (dmo_stream.h): learning a stream's steps from
  * two accesses of one instruction, and flushing what the fast path took. */
 #include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
 
 #include "dmo_layers.h"
 #include "dmo_stream.h"
@@ -64,29 +65,150 @@ static void trace_events(const struct dmo_stream *s, Addr addr, Long stride, ULo
 
 /* Trace the pending accesses not traced yet: runs at the stream's steps,
  * and between them the accesses dmo_stream_moves took. */
-static void trace_run(struct dmo_stream *s)
+static void code_run(struct dmo_stream *s)
 {
 	Addr addr = s->run_addr;
 	ULong time = s->run_time, index = s->traced;
 	UInt k;
+	for (k = 0; k < s->moves; k++) {
+		ULong at = s->moved[k].index;
+		/* The address of the event before it. */
+		Addr before = addr + (Addr)s->stride * (at - index) - (Addr)s->stride;
+		if (at > index)
+			trace_events(s, addr, s->stride, time, s->step, at - index);
+		/* Its steps are from the event before it, the trace's last,
+		 * as the trace is written in order. */
+		addr = s->moved[k].addr;
+		time = s->moved[k].time;
+		trace_events(s, addr, (Long)(addr - before), time, time - dmo_trace_code.time, 1);
+		addr += (Addr)s->stride;
+		time += s->step;
+		index = at + 1;
+	}
+	if (s->pending > index)
+		trace_events(s, addr, s->stride, time, s->step, s->pending - index);
+}
+
+/* The bytes of a run with moves, kept to be written again.  A loop nest
+ * flushes the same run over and over (a depthwise convolution's pixel:
+ * 216 reads, the eight taps' moves between them, each pixel after the
+ * last): coded, such a run cost about an eighth of the full trace's time
+ * (bench/README.md).  Its bytes are a function of what DESCRIBES it,
+ * the stream and the encoder's state, all as steps from the run's first
+ * access: coding reads only the time and the kind's end, gap and size
+ * and the thread (event_code.h), the first two through differences,
+ * which the description holds.  So a run described as the one kept
+ * gets the kept bytes, and the encoder's state the kept state moved by
+ * the run's first time and offset: byte for byte what coding them writes
+ * (tests/tool_streams.sh runs such kernels against --dmo-streams=no).
+ * Two slots: a kernel's reads and writes may take turns. */
+enum { MEMO_WORDS = 9 + 3 * DMO_STREAM_MOVES, MEMO_BYTES = 1024 };
+static struct run_memo {
+	UInt words, bytes;
+	ULong describes[MEMO_WORDS];
+	UChar code[MEMO_BYTES + 8];
+	/* The events the bytes hold, and the encoder's state after them:
+	 * the time and the kind's end less the run's first time and offset,
+	 * and the kind's gap and size and the thread as they are. */
+	ULong events, time_after, end_after;
+	Long gap_after;
+	UShort size_after;
+	UChar tid_after;
+} memo[2];
+static UInt memo_next;
+
+static UInt describe(const struct dmo_stream *s, ULong *w)
+{
+	const struct dmo_event_code_state *c = &dmo_trace_code;
+	unsigned kind = s->flags & (DMO_EV_WRITE | DMO_EV_OUT);
+	UInt k, n = 9;
+	w[0] = (ULong)(Addr)s->key;
+	w[1] = s->flags | (ULong)s->tid << 8 | (ULong)c->tid << 40 | (ULong)c->size[kind] << 48;
+	w[2] = (ULong)s->stride;
+	w[3] = s->step;
+	w[4] = s->pending - s->traced;
+	w[5] = s->moves;
+	w[6] = s->run_time - c->time;
+	w[7] = (s->run_addr - s->base) - c->end[kind];
+	w[8] = (ULong)c->gap[kind];
+	for (k = 0; k < s->moves; k++) {
+		w[n++] = s->moved[k].index - s->traced;
+		w[n++] = s->moved[k].addr - s->run_addr;
+		w[n++] = s->moved[k].time - s->run_time;
+	}
+	return n;
+}
+
+static Bool same_words(const ULong *a, const ULong *b, UInt n)
+{
+	UInt i;
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return False;
+	return True;
+}
+
+/* Copy N bytes 8 at a time: up to 7 bytes past N are written, which
+ * both the memo and the reserved run have room for. */
+static void copy_words(UChar *to, const UChar *from, UInt n)
+{
+	UInt i;
+	for (i = 0; i < n; i += 8)
+		__builtin_memcpy(to + i, from + i, 8);
+}
+
+/* Write the run's kept bytes if a slot describes it (and the reserved
+ * run has room); else code it, and keep its bytes if they fit. */
+static void trace_run_memo(struct dmo_stream *s)
+{
+	ULong w[MEMO_WORDS];
+	UInt words = describe(s, w), i;
+	unsigned kind = s->flags & (DMO_EV_WRITE | DMO_EV_OUT);
+	ULong offset = s->run_addr - s->base, refills = dmo_trace_refills, events = dmo_trace_events;
+	UChar *start = dmo_trace_next;
+	struct run_memo *m;
+	for (i = 0; i < 2; i++) {
+		m = &memo[i];
+		if (m->words != words || !same_words(m->describes, w, words))
+			continue;
+		if (start > dmo_trace_limit ||
+		    (ULong)(dmo_trace_limit - start) + DMO_EVENT_CODE_MAX < m->bytes + 7)
+			break;
+		copy_words(start, m->code, m->bytes);
+		dmo_trace_next = start + m->bytes;
+		dmo_trace_events += m->events;
+		dmo_trace_code.time = s->run_time + m->time_after;
+		dmo_trace_code.end[kind] = offset + m->end_after;
+		dmo_trace_code.gap[kind] = m->gap_after;
+		dmo_trace_code.size[kind] = m->size_after;
+		dmo_trace_code.tid = m->tid_after;
+		dmo_stream_stats.replayed++;
+		return;
+	}
+	code_run(s);
+	if (dmo_trace_refills != refills || dmo_trace_next - start > MEMO_BYTES)
+		return;
+	m = &memo[memo_next];
+	memo_next ^= 1;
+	m->words = words;
+	VG_(memcpy)(m->describes, w, words * sizeof w[0]);
+	m->bytes = (UInt)(dmo_trace_next - start);
+	VG_(memcpy)(m->code, start, m->bytes);
+	m->events = dmo_trace_events - events;
+	m->time_after = dmo_trace_code.time - s->run_time;
+	m->end_after = dmo_trace_code.end[kind] - offset;
+	m->gap_after = dmo_trace_code.gap[kind];
+	m->size_after = dmo_trace_code.size[kind];
+	m->tid_after = dmo_trace_code.tid;
+}
+
+static void trace_run(struct dmo_stream *s)
+{
 	if (dmo_trace_on) {
-		for (k = 0; k < s->moves; k++) {
-			ULong at = s->moved[k].index;
-			/* The address of the event before it. */
-			Addr before = addr + (Addr)s->stride * (at - index) - (Addr)s->stride;
-			if (at > index)
-				trace_events(s, addr, s->stride, time, s->step, at - index);
-			/* Its steps are from the event before it, the trace's
-			 * last, as the trace is written in order. */
-			addr = s->moved[k].addr;
-			time = s->moved[k].time;
-			trace_events(s, addr, (Long)(addr - before), time, time - dmo_trace_code.time, 1);
-			addr += (Addr)s->stride;
-			time += s->step;
-			index = at + 1;
-		}
-		if (s->pending > index)
-			trace_events(s, addr, s->stride, time, s->step, s->pending - index);
+		if (s->moves > 0 && !dmo_trace_fixed)
+			trace_run_memo(s);
+		else
+			code_run(s);
 	}
 	s->traced = s->pending;
 	s->moves = 0;

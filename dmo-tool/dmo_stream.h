@@ -72,9 +72,10 @@ extern struct dmo_stream dmo_stream;
 /* --dmo-streams: False, and no stream ever starts. */
 extern Bool dmo_stream_on;
 /* For --stats=yes: accesses folded in streams (at their flush), those of
- * them dmo_stream_moves took, and those the helpers took the long way. */
+ * them dmo_stream_moves took, and those the helpers took the long way;
+ * runs with moves whose kept bytes were written again (dmo_stream.c). */
 extern struct dmo_stream_stats {
-	ULong streamed, moved, long_way;
+	ULong streamed, moved, long_way, replayed;
 } dmo_stream_stats;
 
 /* Whether the access at A through probe P continues the stream; if so,

@@ -44,6 +44,7 @@ UChar *dmo_trace_next, *dmo_trace_limit;
 struct dmo_event_code_state dmo_trace_code;
 ULong dmo_trace_events;
 Bool dmo_trace_fixed = False;
+ULong dmo_trace_refills;
 /* Where the reserved run began: its bytes go on the tape at commit. */
 static UChar *run_start;
 /* When the tail chunk has less room than the longest event, the next
@@ -228,6 +229,7 @@ UChar *dmo_trace_refill(void)
 	SizeT room;
 	UChar *run;
 	tl_assert(dmo_trace_on && tr.tape != NULL);
+	dmo_trace_refills++;
 	if (run_start != NULL && !commit_run())
 		return NULL;
 	run = dmo_tape_reserve(tr.tape, &room);

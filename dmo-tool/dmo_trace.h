@@ -32,6 +32,9 @@ extern UChar *dmo_trace_next, *dmo_trace_limit;
 extern struct dmo_event_code_state dmo_trace_code;
 extern ULong dmo_trace_events;
 extern Bool dmo_trace_fixed;
+/* Reserved runs committed so far: bytes encoded while it stays the same
+ * lie one after the other in one run. */
+extern ULong dmo_trace_refills;
 
 /* Commit the full run and reserve the next; NULL (and the trace stops,
  * with a message) when the tape fails. */

@@ -79,7 +79,7 @@ static Bool has_source(Addr ip)
 }
 
 /* The site of the instruction at IP, made on first use. */
-static struct dmo_site *site_of(Addr ip)
+struct dmo_site *dmo_where_site(Addr ip)
 {
 	struct dmo_site *site;
 	if (sites == NULL)
@@ -96,7 +96,7 @@ static struct dmo_site *site_of(Addr ip)
 
 struct dmo_probe *dmo_where_probe(Addr ip, UWord size, UWord time_offset, UInt helper)
 {
-	struct dmo_site *site = site_of(ip);
+	struct dmo_site *site = dmo_where_site(ip);
 	struct dmo_probe *probe;
 	struct dmo_probe *stream = NULL;
 	/* An instruction has a few accesses, and a few places in blocks. */

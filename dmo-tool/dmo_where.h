@@ -27,6 +27,10 @@ struct dmo_site {
 	 * names its .S file).  An access of it that may bind keeps its call
 	 * stack, so the file can name the line of the caller that has one. */
 	Bool no_source;
+	/* Bit 0 (its reads) and bit 1 (its writes): a hull of them
+	 * (dmo_hull.h) touched a buffer's range, so they are checked where
+	 * they are from then on. */
+	UInt hull_touched;
 	struct dmo_probe *probes;       /* its accesses as translated */
 };
 
@@ -92,6 +96,8 @@ void dmo_where_pre_clo_init(void);
  * TIME_OFFSET, checked by HELPER (struct dmo_probe), made on first use;
  * for the instrumenter. */
 struct dmo_probe *dmo_where_probe(Addr ip, UWord size, UWord time_offset, UInt helper);
+/* The site of the instruction at IP, made if it has none. */
+struct dmo_site *dmo_where_site(Addr ip);
 
 /* A layer begins: nothing counted yet. */
 void dmo_where_open(void);

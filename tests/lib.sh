@@ -407,6 +407,32 @@ expect_os_native() {
 	fi
 }
 
+# tool_run DIR TOOL_OPTION... PROGRAM ARG...: the program under the tool
+# (from VALGRIND_LIB) with --stats=yes, its run directory DIR, the tool's
+# messages in DIR.err; then dmo analyze.
+tool_run() {
+	dir=$1; shift
+	valgrind -q --stats=yes --tool=dmo --dmo-out="$dir" "$@" >/dev/null 2>"$dir.err" &&
+		"$DMO" analyze "$dir" >/dev/null 2>>"$dir.err"
+}
+
+# same_tool_runs NAME OTHER_WAY OPTIONS PROGRAM ARG...: tool_run with
+# OPTIONS into $WORK/NAME-on, and with OPTIONS OTHER_WAY (a debugging
+# option that turns a fast path of the tool off) into $WORK/NAME-off: the
+# two run directories must hold the same files, byte for byte.
+same_tool_runs() {
+	name=$1 other=$2 opts=$3; shift 3
+	tool_run "$WORK/$name-on" $opts "$@"
+	expect_eq "$name: status" 0 $?
+	tool_run "$WORK/$name-off" $opts $other "$@"
+	expect_eq "$name: status with $other" 0 $?
+	if diff -r -x .dmo-lock "$WORK/$name-on" "$WORK/$name-off" >"$WORK/$name.diff"; then
+		echo "ok: $name: the same $(ls "$WORK/$name-on" | wc -l) files with and without $other"
+	else
+		fail "$name: the run directories differ: $(head -3 "$WORK/$name.diff")"
+	fi
+}
+
 finish() {
 	if [ "$failures" -ne 0 ]; then
 		echo "$failures check(s) failed"

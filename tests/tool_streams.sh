@@ -11,14 +11,6 @@
 export VALGRIND_LIB="$top_builddir/dmo-tool"
 unset DMO_FIFO
 
-# run DIR TOOL_OPTION... PROGRAM ARG...: the program under the tool, its
-# run directory DIR, the tool's messages in DIR.err; then dmo analyze.
-run() {
-	dir=$1; shift
-	valgrind -q --stats=yes --tool=dmo --dmo-out="$dir" "$@" >/dev/null 2>"$dir.err" &&
-		"$DMO" analyze "$dir" >/dev/null 2>>"$dir.err"
-}
-
 # taken DIR: the accesses the streams took, from the --stats line.
 taken() {
 	sed -n 's/.*dmo: accesses the helpers saw: \([0-9]*\) in streams.*/\1/p' "$1.err"
@@ -26,19 +18,15 @@ taken() {
 long_way() {
 	sed -n 's/.*off the stream.s steps), \([0-9]*\) the long way.*/\1/p' "$1.err"
 }
+# replayed DIR: runs with moves written again from kept bytes.
+replayed() {
+	sed -n 's/.*dmo: runs with moves traced again from kept bytes: \([0-9]*\)$/\1/p' "$1.err"
+}
 
 # same_runs NAME OPTIONS PROGRAM ARG...: both ways; the same files.
 same_runs() {
 	name=$1 opts=$2; shift 2
-	run "$WORK/$name-on" $opts "$@"
-	expect_eq "$name: status with streams" 0 $?
-	run "$WORK/$name-off" $opts --dmo-streams=no "$@"
-	expect_eq "$name: status the long way" 0 $?
-	if diff -r -x .dmo-lock "$WORK/$name-on" "$WORK/$name-off" >"$WORK/$name.diff"; then
-		echo "ok: $name: the same $(ls "$WORK/$name-on" | wc -l) files both ways"
-	else
-		fail "$name: the run directories differ: $(head -3 "$WORK/$name.diff")"
-	fi
+	same_tool_runs "$name" --dmo-streams=no "$opts" "$@"
 	expect_eq "$name: nothing in streams with --dmo-streams=no" 0 "$(taken "$WORK/$name-off")"
 	echo "$name: $(taken "$WORK/$name-on") accesses in streams, $(long_way "$WORK/$name-on") the long way"
 }
@@ -46,7 +34,7 @@ same_runs() {
 # Every case of tests/targets/streams.c, and the kernels of the other
 # tests, each in a full trace of both event-file versions and a summary
 # that counts instructions.
-ONE_THREAD="forward backward strided same uneven past_end rows"
+ONE_THREAD="forward backward strided same uneven past_end rows taps"
 for opts in "--dmo-trace=full" "--dmo-trace=full --dmo-trace-version=1" \
 	"--dmo-trace=summary --dmo-count=yes"; do
 	tag=$(echo "$opts" | tr -dc 'a-z0-9')
@@ -62,10 +50,17 @@ done
 # two before); the rest are in streams.  uneven's read loop, off its step
 # in most passes, stays in one stream.
 for name in forward uneven; do
-	run "$WORK/$name" --dmo-trace=full "$TARGETS/streams" "$name"
+	tool_run "$WORK/$name" --dmo-trace=full "$TARGETS/streams" "$name"
 	expect_eq "$name: status" 0 $?
 done
 expect_eq "forward: accesses the long way" 6 "$(long_way "$WORK/forward")"
+# taps' 148 pixels each flush a run with two moves; all but the first two
+# (whose first event follows no output write of a pixel before) are
+# described as the one kept, and their bytes, written again, are the ones
+# the long way codes (same_runs above).
+tool_run "$WORK/taps" --dmo-trace=full "$TARGETS/streams" taps
+expect_eq "taps: status" 0 $?
+expect_eq "taps: runs written again from kept bytes" 146 "$(replayed "$WORK/taps")"
 expect_eq "forward: accesses in streams" 2394 "$(taken "$WORK/forward")"
 expect_eq "uneven: reads, all counted" 1200 "$(field "$WORK/uneven" uneven in_reads)"
 [ "$(taken "$WORK/uneven")" -ge 1190 ] && echo "ok: uneven: $(taken "$WORK/uneven") accesses in streams" ||
@@ -76,14 +71,14 @@ expect_eq "uneven: reads, all counted" 1200 "$(field "$WORK/uneven" uneven in_re
 oracle() { # RUN_DIR LAYER_NUMBER [--any]
 	"$top_builddir/tests/bruteforce_os" $3 "$(printf '%s/layer-%04d.events' "$1" "$2")"
 }
-run "$WORK/threads" --dmo-trace=full "$TARGETS/streams" threads2
+tool_run "$WORK/threads" --dmo-trace=full "$TARGETS/streams" threads2
 expect_eq "threads2: status" 0 $?
 expect_eq "threads2: reads of both threads" 1200 "$(field "$WORK/threads" threads2 in_reads)"
 expect_eq "threads2: O_s = brute force" "$(oracle "$WORK/threads" 1)" \
 	"$(field "$WORK/threads" threads2 os_bytes)"
 expect_eq "threads2: os_any_bytes = brute force over interleavings" \
 	"$(oracle "$WORK/threads" 1 --any)" "$(field "$WORK/threads" threads2 os_any_bytes)"
-run "$WORK/kthreads" --dmo-trace=full "$TARGETS/kernels" threads handoff
+tool_run "$WORK/kthreads" --dmo-trace=full "$TARGETS/kernels" threads handoff
 expect_eq "kernels threads handoff: status" 0 $?
 for n in 1 2; do
 	name=$(layer_rows "$WORK/kthreads" | by_name 'v("layer") == n { print v("name") }' -v n=$n)

@@ -15,6 +15,11 @@
  *             out of the buffer into memory the layer does not name
  *   rows      a 2-D walk, rows of 40 floats with a jump between rows,
  *             run as two layers over the same buffers
+ *   taps      a depthwise convolution's pixel in small: 3 taps of 8
+ *             floats, one after the other in the input but with the tap
+ *             loop's instructions between (two moves), then one output
+ *             write; 148 such pixels, each the run before moved on by
+ *             8 floats, so the stream's flush writes kept bytes again
  *   threads2  two threads stream over their halves, yielding to each
  *             other as they go
  * Built -O2 as users build, but with the loops kept one access an
@@ -115,6 +120,17 @@ KERNEL void rows(const float *in, float *out)
 	}
 }
 
+KERNEL void taps(const float *in, float *out, int n)
+{
+	for (int p = 0; p + 3 * 8 <= n; p += 8) {
+		float s = 0;
+		for (int t = 0; t < 3; t++)
+			for (int c = 0; c < 8; c++)
+				s += in[p + t * 8 + c];
+		out[p / 8] = s;
+	}
+}
+
 struct half {
 	const float *in;
 	int n;
@@ -180,6 +196,8 @@ static int run(const char *name)
 		uneven(in, out, N);
 	else if (strcmp(name, "past_end") == 0)
 		past_end(in, out, N);
+	else if (strcmp(name, "taps") == 0)
+		taps(in, out, N);
 	else {
 		fprintf(stderr, "streams: unknown kernel %s\n", name);
 		return 2;
