@@ -1,6 +1,7 @@
 /* dmo_hull.c - hulls (dmo_hull.h): each access's address as a sum of the
  * block's entry registers, the accesses of one sum gathered into hulls,
- * and the helper a hull's check calls when it passes. */
+ * and the helper a hull's check calls when it passes.  The check itself
+ * is IR, made by the instrumenter (dmo_main.c). */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
@@ -214,7 +215,7 @@ UInt dmo_hull_find(const IRSB *in, Int first, Int state_bytes,
 		if (addr == NULL)
 			continue;
 		a = atom_sum(temps, addr);
-		if (!a.known || (dmo_where_site(ip)->hull_touched & (writes ? 2 : 1)))
+		if (!a.known || (dmo_where_site(ip)->hull_touched & (writes ? DMO_HULL_WRITES : DMO_HULL_READS)))
 			continue;
 		spread = a.direction < 0 ? -a.direction : a.direction;
 		for (h = 0; h < n; h++) {
@@ -259,43 +260,13 @@ done:
 	return n_kept;
 }
 
-static IRExpr *temp_of(IRSB *out, IRExpr *e)
-{
-	IRTemp t = newIRTemp(out->tyenv, Ity_I64);
-	addStmtToIRSB(out, IRStmt_WrTmp(t, e));
-	return IRExpr_RdTmp(t);
-}
-
-IRExpr *dmo_hull_address(IRSB *out, const struct dmo_hull *h)
-{
-	IRExpr *sum = NULL;
-	UInt i;
-	for (i = 0; i < h->n; i++) {
-		IRExpr *term = temp_of(out, IRExpr_Get(h->offset[i], Ity_I64));
-		Long f = h->factor[i];
-		if (f > 0 && (f & (f - 1)) == 0) {
-			if (f > 1)
-				term = temp_of(out, IRExpr_Binop(Iop_Shl64, term,
-								 IRExpr_Const(IRConst_U8(__builtin_ctzll((ULong)f)))));
-		} else {
-			term = temp_of(out, IRExpr_Binop(Iop_Mul64, term, IRExpr_Const(IRConst_U64((ULong)f))));
-		}
-		sum = sum == NULL ? term : temp_of(out, IRExpr_Binop(Iop_Add64, sum, term));
-	}
-	if (sum == NULL)
-		return IRExpr_Const(IRConst_U64((ULong)h->lo));
-	if (h->lo == 0)
-		return sum;
-	return temp_of(out, IRExpr_Binop(Iop_Add64, sum, IRExpr_Const(IRConst_U64((ULong)h->lo))));
-}
-
 VG_REGPARM(2) void dmo_hull_touched(Addr a, const struct dmo_probe *p)
 {
 	ULong leave = 1;
 	(void)a;
 	dmo_hull_touches++;
 	dmo_hull_leaving = True;
-	p->site->hull_touched |= p->helper == DMO_HULL_PROBE_HELPER ? 1 : 2;
+	p->site->hull_touched |= p->helper == DMO_HULL_PROBE_HELPER ? DMO_HULL_READS : DMO_HULL_WRITES;
 	VG_(discard_translations)(p->site->ip, 1, "dmo hull touched");
 	VG_(set_shadow_regs_area)(VG_(get_running_tid)(), 1, DMO_HULL_LEAVE, sizeof leave,
 				  (const UChar *)&leave);

@@ -76,18 +76,18 @@ struct dmo_hull {
 /* The helper number (dmo_where.h) of a hull's probe, one past the six
  * access helpers' (dmo_main.c), plus 1 if its first access writes. */
 #define DMO_HULL_PROBE_HELPER 6
+/* The bits of a site's hull_touched (dmo_where.h). */
+#define DMO_HULL_READS 1u
+#define DMO_HULL_WRITES 2u
 
 /* The hulls of block IN (flat IR) from statement FIRST (its first IMark)
  * on, at most DMO_HULLS; COVERED[i] (room for IN's statements, all False
  * on entry) is set for each statement whose access a hull covers.
- * STATE_BYTES is the guest state's size.  IS_MARKER says whether a store
+ * STATE_BYTES is the guest state's size (where its first shadow area
+ * begins).  IS_MARKER says whether a store
  * is to a marker word. */
 UInt dmo_hull_find(const IRSB *in, Int first, Int state_bytes,
 		   Bool (*is_marker)(const IRStmt *), struct dmo_hull *hulls, Bool *covered);
-
-/* IR appended to OUT that computes H's lowest address from the guest
- * registers: right for a block's start, before any of them is written. */
-IRExpr *dmo_hull_address(IRSB *out, const struct dmo_hull *h);
 
 /* The hull's check passed: the helper behind the hull's probe P (its
  * first access's, of helper number DMO_HULL_PROBE_HELPER or the next;

@@ -762,11 +762,39 @@ static void watch_stmt(struct sb_state *st, IRStmt *s, Bool writes)
 	}
 }
 
+/* H's lowest address from the guest registers: right at a block's
+ * start, before any of them is written. */
+static IRExpr *hull_address(struct sb_state *st, const struct dmo_hull *h)
+{
+	IRExpr *sum = NULL;
+	UInt i;
+	for (i = 0; i < h->n; i++) {
+		IRExpr *term = tmp_of(st->out, Ity_I64, IRExpr_Get(h->offset[i], Ity_I64));
+		Long f = h->factor[i];
+		if (f > 0 && (f & (f - 1)) == 0) {
+			if (f > 1)
+				term = tmp_of(st->out, Ity_I64,
+					      IRExpr_Binop(Iop_Shl64, term,
+							   IRExpr_Const(IRConst_U8(__builtin_ctzll((ULong)f)))));
+		} else {
+			term = tmp_of(st->out, Ity_I64,
+				      IRExpr_Binop(Iop_Mul64, term, IRExpr_Const(IRConst_U64((ULong)f))));
+		}
+		sum = sum == NULL ? term : tmp_of(st->out, Ity_I64, IRExpr_Binop(Iop_Add64, sum, term));
+	}
+	if (sum == NULL)
+		return IRExpr_Const(IRConst_U64((ULong)h->lo));
+	if (h->lo == 0)
+		return sum;
+	return tmp_of(st->out, Ity_I64,
+		      IRExpr_Binop(Iop_Add64, sum, IRExpr_Const(IRConst_U64((ULong)h->lo))));
+}
+
 /* The checks of block IN's hulls (dmo_hull.h), before its first
  * instruction (statement FIRST), and the exit that leaves the block
  * when one of them passed; returns which statements' accesses the hulls
  * cover (NULL: none), for the caller to free. */
-static Bool *watch_hulls(struct sb_state *st, const IRSB *in, Int first, Int state_bytes)
+static Bool *watch_hulls(struct sb_state *st, const IRSB *in, Int first)
 {
 	struct dmo_hull hulls[DMO_HULLS];
 	Bool *covered;
@@ -783,13 +811,13 @@ static Bool *watch_hulls(struct sb_state *st, const IRSB *in, Int first, Int sta
 	if (!st->active || !dmo_hull_on)
 		return NULL;
 	covered = VG_(calloc)("dmo.hull.covered", in->stmts_used, sizeof *covered);
-	n = dmo_hull_find(in, first, state_bytes, is_marker_store, hulls, covered);
+	n = dmo_hull_find(in, first, st->shadow, is_marker_store, hulls, covered);
 	if (n == 0) {
 		VG_(free)(covered);
 		return NULL;
 	}
 	for (h = 0; h < n; h++) {
-		IRExpr *addr = dmo_hull_address(st->out, &hulls[h]);
+		IRExpr *addr = hull_address(st, &hulls[h]);
 		struct dmo_probe *probe = dmo_where_probe(hulls[h].first_ip, hulls[h].bytes, 0,
 							  DMO_HULL_PROBE_HELPER + hulls[h].first_writes);
 		for (k = 0; k < st->n_ranges; k++)
@@ -838,7 +866,7 @@ static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 	for (i = 0; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
 		addStmtToIRSB(st.out, in->stmts[i]);
 	if (i < in->stmts_used)
-		covered = watch_hulls(&st, in, i, layout->total_sizeB);
+		covered = watch_hulls(&st, in, i);
 	for (; i < in->stmts_used; i++) {
 		IRStmt *s = in->stmts[i];
 		/* The instrumenter reads addresses and guards as atoms. */

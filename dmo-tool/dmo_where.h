@@ -27,9 +27,9 @@ struct dmo_site {
 	 * names its .S file).  An access of it that may bind keeps its call
 	 * stack, so the file can name the line of the caller that has one. */
 	Bool no_source;
-	/* Bit 0 (its reads) and bit 1 (its writes): a hull of them
-	 * (dmo_hull.h) touched a buffer's range, so they are checked where
-	 * they are from then on. */
+	/* DMO_HULL_READS, DMO_HULL_WRITES (dmo_hull.h): a hull of its
+	 * reads or writes touched a buffer's range, so they are checked
+	 * where they are from then on. */
 	UInt hull_touched;
 	struct dmo_probe *probes;       /* its accesses as translated */
 };

@@ -12,9 +12,9 @@
 export VALGRIND_LIB="$top_builddir/dmo-tool"
 unset DMO_FIFO
 
-# stat DIR WHAT: a figure of the tool's hull line (--stats=yes): blocks
+# hull_stat DIR WHAT: a figure of the tool's hull line (--stats=yes): blocks
 # (translated with hulls) or passed (hull checks that passed).
-stat() {
+hull_stat() {
 	case $2 in
 	blocks) sed -n 's/.*dmo: blocks translated with hulls: \([0-9]*\);.*/\1/p' "$1.err" ;;
 	passed) sed -n 's/.*hull checks that passed: \([0-9]*\)$/\1/p' "$1.err" ;;
@@ -29,7 +29,7 @@ for opts in "--dmo-trace=full" "--dmo-trace=full --dmo-trace-version=1" \
 		relu_avx fxsave
 	same_tool_runs "streams-$tag" --dmo-hulls=no "$opts" "$TARGETS/streams" forward backward \
 		strided rows
-	expect_eq "$tag: no hulls with --dmo-hulls=no" 0 "$(stat "$WORK/hulls-$tag-off" blocks)"
+	expect_eq "$tag: no hulls with --dmo-hulls=no" 0 "$(hull_stat "$WORK/hulls-$tag-off" blocks)"
 done
 
 # Every read of the input is seen (hand count: each case reads the input's
@@ -41,10 +41,10 @@ for layer in swap_a swap_b stack edge; do
 	expect_eq "$layer: reads of the input" 1024 "$(field "$run" $layer in_reads)"
 done
 expect_eq "swap_a: writes of the output" 1024 "$(field "$run" swap_a out_writes)"
-[ "$(stat "$run" blocks)" -gt 0 ] && echo "ok: $(stat "$run" blocks) blocks translated with hulls" ||
+[ "$(hull_stat "$run" blocks)" -gt 0 ] && echo "ok: $(hull_stat "$run" blocks) blocks translated with hulls" ||
 	fail "no block was translated with hulls"
 # Passed at least: a's hull and out's in swap_a, b's in swap_b, the
 # weights' below the input in edge.
-[ "$(stat "$run" passed)" -ge 4 ] && echo "ok: $(stat "$run" passed) hull checks passed" ||
-	fail "only $(stat "$run" passed) hull checks passed, not the 4 the cases make"
+[ "$(hull_stat "$run" passed)" -ge 4 ] && echo "ok: $(hull_stat "$run" passed) hull checks passed" ||
+	fail "only $(hull_stat "$run" passed) hull checks passed, not the 4 the cases make"
 finish
