@@ -152,14 +152,23 @@ time_row() {
 	rm -f "$lackey_log" "$layers"
 }
 
+# The two rows the full trace's bar compares, run in every round and in
+# the pairs after the rounds.
+none_row() {
+	time_row none "$passes" "$valgrind -q --tool=none" layer
+}
+full_row() {
+	time_row dmo-full "$full_passes" "$dmo=full" layer "$tmp/out"
+}
+
 cachegrind="$valgrind -q --tool=cachegrind --cache-sim=no \
 --cachegrind-out-file=/dev/null"
 round=1
 while [ "$round" -le "$runs" ]; do
 	echo "round $round of $runs" >&2
 	time_row native "$native_passes" "" layer
-	time_row none "$passes" "$valgrind -q --tool=none" layer
-	time_row dmo-full "$full_passes" "$dmo=full" layer "$tmp/out"
+	none_row
+	full_row
 	time_row dmo-layers "$passes" "$dmo=summary" layer "$layers"
 	time_row dmo-outside "$passes" "$dmo=summary" outside "$layers"
 	time_row dmo-after "$passes" "$dmo=summary" after "$layers"
@@ -185,11 +194,11 @@ pair=1
 while [ "$pair" -le "$full_pairs" ]; do
 	echo "full trace's pair $pair of $full_pairs" >&2
 	if [ $((pair % 2)) = 1 ]; then
-		time_row none "$passes" "$valgrind -q --tool=none" layer
-		time_row dmo-full "$full_passes" "$dmo=full" layer "$tmp/out"
+		none_row
+		full_row
 	else
-		time_row dmo-full "$full_passes" "$dmo=full" layer "$tmp/out"
-		time_row none "$passes" "$valgrind -q --tool=none" layer
+		full_row
+		none_row
 	fi
 	pair=$((pair + 1))
 	round=$((round + 1))
@@ -238,7 +247,8 @@ median_ratios() {
 }
 median_ratios >"$tmp/medians"
 {
-	echo "# row round passes t(passes) t(0): seconds of $timer_kind time (bench/tool_speed.sh)"
+	echo "# row round P-base t(P) t(base): seconds of $timer_kind time; base is 1 pass" \
+		"(lackey's 0), P-base the passes between the two runs (bench/tool_speed.sh)"
 	cat "$tmp/rounds"
 } >"$results/tool_speed.rounds"
 
