@@ -8,7 +8,9 @@
  * translated afresh with checks: each load and store gets an inline range
  * check guarding a call of the access's probe's entry (dmo_entry.h), but
  * those of one address sum of the block's entry registers, which share
- * one check at the block's start (a hull, dmo_hull.h), plus,
+ * one check at the block's start (a hull, dmo_hull.h), and those that
+ * follow an access of the same instruction a constant apart, whose check
+ * and call take them ahead (a chain, dmo_chain.h), plus,
  * for a full trace or --dmo-count=yes, an inline instruction counter
  * flushed before each side exit but those that raise a signal.  The
  * helper behind the entry takes an access that continues a stream at once
