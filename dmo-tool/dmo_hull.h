@@ -41,10 +41,10 @@
 #include "pub_tool_basics.h"
 #include "libvex_ir.h"
 #include "libvex_guest_amd64.h"
+#include "dmo_sum.h"
 #include "dmo_where.h"
 
-/* Registers (times a factor) a hull's address sums; hulls a block. */
-#define DMO_HULL_TERMS 3
+/* Hulls a block. */
 #define DMO_HULLS 8
 
 /* Hulls on (--dmo-hulls, default yes). */
@@ -65,8 +65,8 @@ extern ULong dmo_hull_touches, dmo_hull_blocks;
  * writes, through two hulls). */
 struct dmo_hull {
 	UInt n;
-	Int offset[DMO_HULL_TERMS];
-	Long factor[DMO_HULL_TERMS];
+	Int offset[DMO_SUM_TERMS];
+	Long factor[DMO_SUM_TERMS];
 	Long lo;
 	ULong bytes;
 	Addr first_ip;

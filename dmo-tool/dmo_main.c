@@ -8,7 +8,9 @@
  * translated afresh with checks: each load and store gets an inline range
  * check guarding a call of the access's probe's entry (dmo_entry.h), but
  * those of one address sum of the block's entry registers, which share
- * one check at the block's start (a hull, dmo_hull.h), plus,
+ * one check at the block's start (a hull, dmo_hull.h), and those that
+ * follow an access of the same instruction a constant apart, whose check
+ * and call take them ahead (a chain, dmo_chain.h), plus,
  * for a full trace or --dmo-count=yes, an inline instruction counter
  * flushed before each side exit but those that raise a signal.  The
  * helper behind the entry takes an access that continues a stream at once
@@ -44,6 +46,7 @@
 
 #include "event.h"
 #include "dmo_bare.h"
+#include "dmo_chain.h"
 #include "dmo_entry.h"
 #include "dmo_hull.h"
 #include "dmo_layers.h"
@@ -88,6 +91,7 @@ static Bool dmo_process_cmd_line_option(const HChar *arg)
 	} else if VG_BOOL_CLO(arg, "--dmo-count", clo_count) {
 	} else if VG_BOOL_CLO(arg, "--dmo-streams", dmo_stream_on) {
 	} else if VG_BOOL_CLO(arg, "--dmo-hulls", dmo_hull_on) {
+	} else if VG_BOOL_CLO(arg, "--dmo-chains", dmo_chain_on) {
 	} else if VG_STR_CLO(arg, "--dmo-layers", clo_layers) {
 		if (dmo_layer_list_check(clo_layers, &bad_at) != 0)
 			VG_(fmsg_bad_option)(arg, "expected numbers, ranges N-M and names (* and ?"
@@ -150,7 +154,10 @@ static void dmo_print_debug_usage(void)
 "                              the tests that compare the two [yes]\n"
 "    --dmo-hulls=yes|no        check accesses of one address sum once, at the\n"
 "                              block's start (dmo_hull.h); no: each where it\n"
-"                              is, for the tests that compare the two [yes]\n");
+"                              is, for the tests that compare the two [yes]\n"
+"    --dmo-chains=yes|no       one check and call for two accesses of one\n"
+"                              instruction in a block (dmo_chain.h); no: each\n"
+"                              its own, for the tests that compare the two [yes]\n");
 }
 
 static void dmo_post_clo_init(void)
@@ -389,7 +396,9 @@ static __attribute__((noinline)) void general(UInt flags, Bool either, Addr a,
 static inline __attribute__((always_inline)) void access_slow(UInt flags, Bool either, Addr a,
 							      const struct dmo_probe *p)
 {
-	Bool taken = dmo_stream.pending != 0;
+	Bool taken;
+	dmo_stream_settle();
+	taken = dmo_stream.pending != 0;
 	if (dmo_stream_goes_on(a, p)) {
 		dmo_stream_moves(a, p);
 		return;
@@ -432,6 +441,15 @@ DMO_HELPER(on_in_write, DMO_EV_WRITE, False)
 DMO_HELPER(on_out_read, DMO_EV_OUT, False)
 DMO_HELPER(on_out_write, DMO_EV_OUT | DMO_EV_WRITE, False)
 
+/* A chain's lead (dmo_chain.h): its probe says which helper takes its
+ * accesses the long way. */
+static VG_REGPARM(2) void on_lead(Addr a, struct dmo_probe *p)
+{
+	if (dmo_stream_leads(a, p))
+		return;
+	dmo_stream_lead(a, p);
+}
+
 static VG_REGPARM(2) UWord on_marker(UWord word, ULong value)
 {
 	return dmo_layers_marker(word, value);
@@ -455,6 +473,11 @@ struct sb_state {
 	Bool active;          /* translated with checks (dmo_watched set) */
 	UInt n_ranges;        /* dmo_watch.n_ranges it was translated for */
 	Int shadow;           /* the offset of guest state's first shadow area */
+	/* The last chain's lead (dmo_chain.h), and what its follower's code
+	 * adds to count_base (or to the count, loaded, if there is no
+	 * count_base yet) to store the count the lead saw. */
+	struct dmo_probe *lead;
+	UInt lead_flushed;
 };
 
 static IRExpr *tmp_of(IRSB *sb, IRType ty, IRExpr *e)
@@ -541,7 +564,8 @@ static const struct helper helpers[3][2] = {
 
 /* A call of ENTRY (a probe's entry point into its helper, dmo_entry.h)
  * with ADDR, guarded by an inline check of range K of dmo_watch against
- * [addr, addr+size).  For size <= DMO_WATCH_SLACK + 1 the range's slack
+ * [addr+from, addr+from+size) (FROM below 0: a chain going backwards,
+ * dmo_chain.h).  For size <= DMO_WATCH_SLACK + 1 the range's slack
  * makes it one compare:
  *    t = addr - lo[k];  if (t <u span[k]) entry(addr)
  * A wider access (an xsave, say, or a hull) adds E = size - 1 -
@@ -549,7 +573,7 @@ static const struct helper helpers[3][2] = {
  *    t = addr + E - lo[k];  if (t <u span[k] + E) ...
  * HULL: a hull's check (dmo_hull.h), whose helper takes no address (one
  * move less a check) and may set the thread's leave flag. */
-static void call_if_touching(struct sb_state *st, IRExpr *addr, ULong size, UInt k,
+static void call_if_touching(struct sb_state *st, IRExpr *addr, Long from, ULong size, UInt k,
 			     IRExpr *guard, const HChar *name, void *entry, Bool hull)
 {
 	IRExpr *exact_addr = addr; /* the helper's; ADDR may be moved below */
@@ -557,6 +581,9 @@ static void call_if_touching(struct sb_state *st, IRExpr *addr, ULong size, UInt
 	IRExpr *span = watch_word(st, 2 + k);
 	IRExpr *rel, *hit;
 	IRDirty *call;
+	if (from != 0)
+		addr = tmp_of(st->out, Ity_I64,
+			      IRExpr_Binop(Iop_Add64, addr, IRExpr_Const(IRConst_U64((ULong)from))));
 	if (size > DMO_WATCH_SLACK + 1) {
 		IRExpr *extra = IRExpr_Const(IRConst_U64(size - 1 - DMO_WATCH_SLACK));
 		addr = tmp_of(st->out, Ity_I64, IRExpr_Binop(Iop_Add64, addr, extra));
@@ -597,7 +624,51 @@ static void check_access(struct sb_state *st, IRExpr *addr, UInt size, UInt k, I
 	struct dmo_probe *probe = dmo_where_probe(st->instr, size,
 						  (UWord)((Long)st->pending_instrs - 1),
 						  (UInt)(helper - &helpers[0][0]));
-	call_if_touching(st, addr, size, k, guard, helper->name, entry_of(probe, helper->fn), False);
+	call_if_touching(st, addr, 0, size, k, guard, helper->name, entry_of(probe, helper->fn),
+			 False);
+}
+
+/* A chain's lead (dmo_chain.h), the access at ADDR of SIZE bytes, with
+ * its follower as LINK says: one check over both, calling on_lead. */
+static void watch_lead(struct sb_state *st, IRExpr *addr, UInt size, Bool write,
+		       const struct dmo_chain_link *link)
+{
+	const struct helper *helper = &helpers[0][write];
+	struct dmo_probe *plain = dmo_where_probe(st->instr, size,
+						  (UWord)((Long)st->pending_instrs - 1),
+						  (UInt)(helper - &helpers[0][0]));
+	struct dmo_probe *lead = dmo_where_lead_probe(plain, DMO_CHAIN_PROBE_HELPER + write,
+						      link->stride, link->step);
+	lead->take = helper->fn;
+	st->lead = lead;
+	/* The count the lead sees: count_base plus what was flushed onto
+	 * it, or the count as the block began. */
+	st->lead_flushed = st->count_base != IRTemp_INVALID ? st->flushed_instrs : 0;
+	/* Forwards from the lead to the follower's end, or backwards from
+	 * the follower to the lead's. */
+	call_if_touching(st, addr, link->stride < 0 ? link->stride : 0,
+			 size + (ULong)(link->stride < 0 ? -link->stride : link->stride), 0, NULL,
+			 "dmo_on_lead", entry_of(lead, on_lead), False);
+}
+
+/* A chain's follower, of SIZE bytes, has run: store the count its lead
+ * saw in the lead's word. */
+static void follower_ran(struct sb_state *st, UInt size, Bool write)
+{
+	IRExpr *seen;
+	st->lead->follower = dmo_where_probe(st->instr, size, (UWord)((Long)st->pending_instrs - 1),
+					     (UInt)(&helpers[0][write] - &helpers[0][0]));
+	/* With no flush since the block began, count_base is the count. */
+	if (st->count_base != IRTemp_INVALID)
+		seen = IRExpr_RdTmp(st->count_base);
+	else
+		seen = tmp_of(st->out, Ity_I64,
+			      IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&dmo_instructions)));
+	if (st->lead_flushed != 0)
+		seen = tmp_of(st->out, Ity_I64,
+			      IRExpr_Binop(Iop_Add64, seen,
+					   IRExpr_Const(IRConst_U64(st->lead_flushed))));
+	addStmtToIRSB(st->out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&st->lead->ran), seen));
 }
 
 static void watch(struct sb_state *st, IRExpr *addr, UInt size, Bool write,
@@ -762,6 +833,29 @@ static void watch_stmt(struct sb_state *st, IRStmt *s, Bool writes)
 	}
 }
 
+/* Statement S (a load or a store, dmo_chain_find's) of a chain, as LINK
+ * says: a lead's check, or a follower's store of the count its lead saw,
+ * each where a check of the access would be (a load's before it, a
+ * store's after it), so that a load that faults counts as run, as its
+ * check would have. */
+static void chain_stmt(struct sb_state *st, IRStmt *s, const struct dmo_chain_link *link)
+{
+	Bool write = s->tag == Ist_Store;
+	IRExpr *addr = write ? s->Ist.Store.addr : s->Ist.WrTmp.data->Iex.Load.addr;
+	UInt size = sizeofIRType(write ? typeOfIRExpr(st->out->tyenv, s->Ist.Store.data)
+				       : s->Ist.WrTmp.data->Iex.Load.ty);
+	tl_assert(write || (s->tag == Ist_WrTmp && s->Ist.WrTmp.data->tag == Iex_Load));
+	if (!write && link->follower >= 0)
+		watch_lead(st, addr, size, False, link);
+	if (!write && link->lead >= 0)
+		follower_ran(st, size, False);
+	addStmtToIRSB(st->out, s);
+	if (write && link->follower >= 0)
+		watch_lead(st, addr, size, True, link);
+	if (write && link->lead >= 0)
+		follower_ran(st, size, True);
+}
+
 /* H's lowest address from the guest registers: right at a block's
  * start, before any of them is written. */
 static IRExpr *hull_address(struct sb_state *st, const struct dmo_hull *h)
@@ -821,7 +915,7 @@ static Bool *watch_hulls(struct sb_state *st, const IRSB *in, Int first)
 		struct dmo_probe *probe = dmo_where_probe(hulls[h].first_ip, hulls[h].bytes, 0,
 							  DMO_HULL_PROBE_HELPER + hulls[h].first_writes);
 		for (k = 0; k < st->n_ranges; k++)
-			call_if_touching(st, addr, hulls[h].bytes, k, NULL, "dmo_hull_touched",
+			call_if_touching(st, addr, 0, hulls[h].bytes, k, NULL, "dmo_hull_touched",
 					 entry_of(probe, dmo_hull_touched), True);
 	}
 	/* Read and clear the flag a passing check set, and leave for the
@@ -847,6 +941,7 @@ static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 {
 	struct sb_state st = { 0 };
 	Bool *covered = NULL;
+	struct dmo_chain_link *links = NULL;
 	Int i;
 	(void)closure; (void)vge; (void)archinfo_host;
 
@@ -867,6 +962,17 @@ static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 		addStmtToIRSB(st.out, in->stmts[i]);
 	if (i < in->stmts_used)
 		covered = watch_hulls(&st, in, i);
+	/* Chains need a count and the one range (dmo_chain.h). */
+	if (i < in->stmts_used && st.active && count_instructions && st.n_ranges == 1 &&
+	    dmo_chain_on) {
+		links = VG_(malloc)("dmo.chain.links", in->stmts_used * sizeof *links);
+		UInt n = dmo_chain_find(in, i, st.shadow, is_marker_store, covered, links);
+		dmo_chain_blocks += n > 0;
+		if (n == 0) {
+			VG_(free)(links);
+			links = NULL;
+		}
+	}
 	for (; i < in->stmts_used; i++) {
 		IRStmt *s = in->stmts[i];
 		/* The instrumenter reads addresses and guards as atoms. */
@@ -887,6 +993,10 @@ static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 		default:
 			break;
 		}
+		if (links != NULL && (links[i].follower >= 0 || links[i].lead >= 0)) {
+			chain_stmt(&st, s, &links[i]);
+			continue;
+		}
 		if (covered == NULL || !covered[i])
 			watch_stmt(&st, s, False);
 		addStmtToIRSB(st.out, s);
@@ -901,6 +1011,8 @@ static IRSB *dmo_instrument(VgCallbackClosure *closure, IRSB *in,
 		most_block_instrs = st.block_instrs;
 	if (covered != NULL)
 		VG_(free)(covered);
+	if (links != NULL)
+		VG_(free)(links);
 	return st.out;
 }
 
@@ -917,6 +1029,10 @@ static void dmo_fini(Int exitcode)
 	if (VG_(clo_stats))
 		VG_(umsg)("dmo: blocks translated with hulls: %llu; hull checks that passed: %llu\n",
 			  dmo_hull_blocks, dmo_hull_touches);
+	if (VG_(clo_stats))
+		VG_(umsg)("dmo: blocks translated with chains: %llu; followers given back: %llu,"
+			  " taken by their own helper: %llu\n", dmo_chain_blocks,
+			  dmo_stream_stats.given_back, dmo_stream_stats.settled_long_way);
 	dmo_bare_fini(dmo_layers_fini());
 }
 

@@ -13,13 +13,14 @@
 struct dmo_stream dmo_stream;
 Bool dmo_stream_on = True;
 struct dmo_stream_stats dmo_stream_stats;
+struct dmo_probe dmo_stream_deferred;
 
 void dmo_stream_start(UInt flags, Addr a, const struct dmo_probe *p, Addr base, ULong len,
 		      Bool taken)
 {
 	struct dmo_stream *s = &dmo_stream;
 	struct dmo_probe *key = p->stream;
-	ULong time = dmo_instructions + p->time_offset;
+	ULong time = dmo_instructions + p->time_offset, span;
 
 	if (!dmo_stream_on)
 		return;
@@ -49,6 +50,14 @@ void dmo_stream_start(UInt flags, Addr a, const struct dmo_probe *p, Addr base, 
 	s->run_time = s->next_time;
 	s->base = base;
 	s->max_offset = len - p->size;
+	/* A chain's lead needs its follower inside too, STRIDE from it: at
+	 * an offset from the stride's length on (backwards) or up to the
+	 * last less that length (forwards).  A longer stride takes no
+	 * follower ahead (dmo_stream_lead's check), so its bounds are never
+	 * read. */
+	span = s->stride < 0 ? (ULong)-s->stride : (ULong)s->stride;
+	s->lead_base = base + (s->stride < 0 ? span : 0);
+	s->max_lead_offset = span <= s->max_offset ? s->max_offset - span : 0;
 	s->flags = flags;
 	s->tid = dmo_running_tid;
 }
@@ -254,8 +263,62 @@ void dmo_stream_moves(Addr a, const struct dmo_probe *p)
 	s->next_time = time + s->step;
 }
 
+void dmo_stream_lead(Addr a, struct dmo_probe *p)
+{
+	struct dmo_stream *s = &dmo_stream;
+	Addr follower = a + (Addr)p->lead_stride;
+	ULong now;
+	dmo_stream_settle();
+	p->take(a, p);
+	now = dmo_instructions;
+	/* A count from an earlier layer could match this one's. */
+	p->ran = ~0ULL;
+	s->confirm = now;
+	if (s->key == p->stream && s->next_addr == follower &&
+	    s->next_time == now + p->time_offset + p->lead_step && s->stride == p->lead_stride &&
+	    s->step == p->lead_step && follower - s->base <= s->max_offset) {
+		/* What dmo_stream_extends does for the follower. */
+		s->next_addr = follower + (Addr)s->stride;
+		s->next_time += s->step;
+		s->pending++;
+		s->lead = p;
+		return;
+	}
+	s->lead = &dmo_stream_deferred;
+	s->deferred = p;
+	s->deferred_addr = follower;
+}
+
+void dmo_stream_settle_lead(void)
+{
+	struct dmo_stream *s = &dmo_stream;
+	struct dmo_probe *lead = s->lead;
+	s->lead = NULL;
+	if (lead == &dmo_stream_deferred) {
+		/* The follower's helper takes it at its time, the count
+		 * then less its probe's offset. */
+		ULong now = dmo_instructions;
+		lead = s->deferred;
+		if (lead->ran != s->confirm)
+			return;
+		dmo_stream_stats.settled_long_way++;
+		dmo_instructions = s->confirm + lead->time_offset + lead->lead_step -
+				   lead->follower->time_offset;
+		lead->take(s->deferred_addr, lead->follower);
+		dmo_instructions = now;
+		return;
+	}
+	if (lead->ran != s->confirm) {
+		dmo_stream_stats.given_back++;
+		s->pending--;
+		s->next_addr -= (Addr)s->stride;
+		s->next_time -= s->step;
+	}
+}
+
 void dmo_stream_end(void)
 {
+	dmo_stream_settle();
 	if (dmo_stream.pending != 0)
 		dmo_stream_flush();
 	dmo_stream_break();
@@ -263,6 +326,7 @@ void dmo_stream_end(void)
 
 void dmo_stream_drop(void)
 {
+	dmo_stream.lead = NULL;
 	dmo_stream.pending = dmo_stream.traced = 0;
 	dmo_stream.moves = 0;
 	dmo_stream_break();

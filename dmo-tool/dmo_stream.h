@@ -67,6 +67,18 @@ struct dmo_stream {
 	 * steps from. */
 	Addr last_addr;
 	ULong last_time;
+	/* A chain's follower not settled yet (dmo_chain.h): LEAD is the lead's
+	 * probe, with its follower pending in the stream, or
+	 * &dmo_stream_deferred, with the lead in DEFERRED and the follower's
+	 * address in DEFERRED_ADDR, for its helper to take if it ran; NULL:
+	 * none.  CONFIRM is the instruction count the lead saw, which the
+	 * lead's word holds if the follower ran.  A lead whose follower,
+	 * STRIDE on, is inside the buffer too is LEAD_BASE + 0 to
+	 * MAX_LEAD_OFFSET. */
+	struct dmo_probe *lead, *deferred;
+	Addr lead_base;
+	ULong confirm, max_lead_offset;
+	Addr deferred_addr;
 };
 extern struct dmo_stream dmo_stream;
 /* --dmo-streams: False, and no stream ever starts. */
@@ -76,7 +88,12 @@ extern Bool dmo_stream_on;
  * runs with moves whose kept bytes were written again (dmo_stream.c). */
 extern struct dmo_stream_stats {
 	ULong streamed, moved, long_way, replayed;
+	/* Chains' followers (dmo_chain.h) given back, their code not run,
+	 * and taken by their own helper at a settling point. */
+	ULong given_back, settled_long_way;
 } dmo_stream_stats;
+/* LEAD's mark for a follower that is not in the stream. */
+extern struct dmo_probe dmo_stream_deferred;
 
 /* Whether the access at A through probe P continues the stream; if so,
  * it is taken (pending) and there is nothing else to do. */
@@ -85,7 +102,8 @@ static inline __attribute__((always_inline)) Bool dmo_stream_extends(Addr a,
 {
 	struct dmo_stream *s = &dmo_stream;
 	ULong time;
-	if (p->stream != s->key || a != s->next_addr || a - s->base > s->max_offset)
+	if (p->stream != s->key || a != s->next_addr || a - s->base > s->max_offset ||
+	    s->lead != NULL)
 		return False;
 	time = dmo_instructions + p->time_offset;
 	if (time != s->next_time)
@@ -103,7 +121,47 @@ static inline __attribute__((always_inline)) Bool dmo_stream_extends(Addr a,
  * helpers take the long way inline, as before streams. */
 static inline __attribute__((always_inline)) Bool dmo_stream_takes_turns(const struct dmo_probe *p)
 {
-	return dmo_stream.pending == 0 && p->stream != dmo_stream.key && !p->stream->steps_known;
+	return dmo_stream.pending == 0 && p->stream != dmo_stream.key &&
+	       !p->stream->steps_known && dmo_stream.lead == NULL;
+}
+
+/* The fast path of a chain's lead P (dmo_chain.h) at A: P's follower
+ * from its last run is pending and ran, the lead continues the stream,
+ * and its follower will too, inside the buffer; then both are taken, the
+ * follower ahead (settled at the next helper call), and there is nothing
+ * else to do.  Its steps are the chain's: the stream went at them since
+ * P's follower was first taken ahead (only the slow paths, which settle
+ * first, change a stream's steps). */
+static inline __attribute__((always_inline)) Bool dmo_stream_leads(Addr a,
+								   const struct dmo_probe *p)
+{
+	struct dmo_stream *s = &dmo_stream;
+	ULong now, time;
+	if (p != s->lead || a != s->next_addr || a - s->lead_base > s->max_lead_offset)
+		return False;
+	now = dmo_instructions;
+	time = now + p->time_offset;
+	if (time != s->next_time || p->ran != s->confirm)
+		return False;
+	s->confirm = now;
+	s->next_addr = a + (Addr)p->lead_stride2;
+	s->next_time = time + p->lead_step2;
+	s->pending += 2;
+	return True;
+}
+
+/* The lead P's other path: settle, take its access the long way, and
+ * take its follower ahead, in the stream or not.  Out of line. */
+void dmo_stream_lead(Addr a, struct dmo_probe *p);
+
+/* Settle the follower taken ahead, if any: give it back if its code did
+ * not run, or have its helper take it if it ran and is not in the
+ * stream.  Before anything else the helpers record. */
+void dmo_stream_settle_lead(void);
+static inline void dmo_stream_settle(void)
+{
+	if (dmo_stream.lead != NULL)
+		dmo_stream_settle_lead();
 }
 
 /* Fold, count and trace the pending accesses.  Out of line. */

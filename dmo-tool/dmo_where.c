@@ -94,30 +94,45 @@ struct dmo_site *dmo_where_site(Addr ip)
 	return site;
 }
 
-struct dmo_probe *dmo_where_probe(Addr ip, UWord size, UWord time_offset, UInt helper)
+static struct dmo_probe *probe_of(struct dmo_site *site, UWord size, UWord time_offset,
+				  UInt helper, Long stride, ULong step, struct dmo_probe *stream)
 {
-	struct dmo_site *site = dmo_where_site(ip);
 	struct dmo_probe *probe;
-	struct dmo_probe *stream = NULL;
 	/* An instruction has a few accesses, and a few places in blocks. */
 	for (probe = site->probes; probe != NULL; probe = probe->next) {
 		if (probe->size != size || probe->helper != helper)
 			continue;
-		if (probe->time_offset == time_offset)
+		if (probe->time_offset == time_offset && probe->lead_stride == stride &&
+		    probe->lead_step == step)
 			return probe;
-		stream = probe->stream;
+		if (stream == NULL)
+			stream = probe->stream;
 	}
-	probe = VG_(malloc)("dmo.probe", sizeof *probe);
+	probe = VG_(calloc)("dmo.probe", 1, sizeof *probe);
 	probe->site = site;
 	probe->size = size;
 	probe->time_offset = time_offset;
 	probe->helper = helper;
 	probe->stream = stream != NULL ? stream : probe;
-	probe->entry = NULL;
-	probe->steps_known = False;
+	probe->lead_stride = stride;
+	probe->lead_stride2 = 2 * stride;
+	probe->lead_step = step;
+	probe->lead_step2 = 2 * step;
 	probe->next = site->probes;
 	site->probes = probe;
 	return probe;
+}
+
+struct dmo_probe *dmo_where_probe(Addr ip, UWord size, UWord time_offset, UInt helper)
+{
+	return probe_of(dmo_where_site(ip), size, time_offset, helper, 0, 0, NULL);
+}
+
+struct dmo_probe *dmo_where_lead_probe(const struct dmo_probe *plain, UInt helper, Long stride,
+				       ULong step)
+{
+	return probe_of(plain->site, plain->size, plain->time_offset, helper, stride, step,
+			plain->stream);
 }
 
 void dmo_where_open(void)

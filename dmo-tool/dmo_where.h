@@ -61,6 +61,16 @@ struct dmo_probe {
 	/* What the check calls: the probe's entry point into its helper
 	 * (dmo_entry.h), made by the instrumenter. */
 	void *entry;
+	/* A chain's lead (dmo_chain.h; 0 and NULL in any other probe): the
+	 * follower's address and time after the lead's, and twice each (the
+	 * two accesses the lead's fast path takes); the helper that takes
+	 * either the long way, and the follower's own probe for it; the
+	 * word the follower's code stores the count the lead saw in. */
+	Long lead_stride, lead_stride2;
+	ULong lead_step, lead_step2;
+	VG_REGPARM(2) void (*take)(Addr, const struct dmo_probe *);
+	struct dmo_probe *follower;
+	ULong ran;
 	struct dmo_probe *next; /* the site's other probes */
 };
 
@@ -96,6 +106,11 @@ void dmo_where_pre_clo_init(void);
  * TIME_OFFSET, checked by HELPER (struct dmo_probe), made on first use;
  * for the instrumenter. */
 struct dmo_probe *dmo_where_probe(Addr ip, UWord size, UWord time_offset, UInt helper);
+/* The probe of a chain's lead (dmo_chain.h) whose accesses would each
+ * go through PLAIN (its stream key is PLAIN's), called through HELPER,
+ * with the follower STRIDE bytes and STEP instructions on. */
+struct dmo_probe *dmo_where_lead_probe(const struct dmo_probe *plain, UInt helper, Long stride,
+				       ULong step);
 /* The site of the instruction at IP, made if it has none. */
 struct dmo_site *dmo_where_site(Addr ip);
 

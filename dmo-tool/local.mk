@@ -10,6 +10,7 @@ dmo_tool_dmo_amd64_linux_SOURCES = dmo-tool/dmo_main.c dmo-tool/dmo_layers.c \
 	dmo-tool/dmo_bare.c dmo-tool/dmo_bare.h common/event_code.h \
 	dmo-tool/dmo_where.c dmo-tool/dmo_where.h dmo-tool/dmo_stream.c dmo-tool/dmo_stream.h \
 	dmo-tool/dmo_entry.c dmo-tool/dmo_entry.h dmo-tool/dmo_hull.c dmo-tool/dmo_hull.h \
+	dmo-tool/dmo_sum.c dmo-tool/dmo_sum.h dmo-tool/dmo_chain.c dmo-tool/dmo_chain.h \
 	dmo-tool/dmo_threads.c dmo-tool/dmo_threads.h \
 	common/os_reducer.c common/wire_parse.c common/protocol.c common/tape.c common/layer_list.c
 dmo_tool_dmo_amd64_linux_CPPFLAGS = $(CORE_CPPFLAGS) $(FREESTANDING_CPPFLAGS) $(VALGRIND_CFLAGS) \

@@ -16,6 +16,11 @@ expect_eq() { # what expected actual
 	if [ "$2" = "$3" ]; then echo "ok: $1 = $3"; else fail "$1: expected $2, got $3"; fi
 }
 
+expect_at_least() { # what least actual (a whole number)
+	if [ "${3:-x}" -ge "$2" ] 2>/dev/null; then echo "ok: $1 = $3 (>= $2)"; else
+		fail "$1: expected at least $2, got ${3:-nothing}"; fi
+}
+
 # by_name PROGRAM [AWK-OPTION...]: awk over tab-separated rows on stdin
 # whose first line names the columns (csv_rows, layer_rows); PROGRAM reads
 # a field by its column's name, v("status"), and never sees the header.  A

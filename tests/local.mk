@@ -5,7 +5,7 @@ check_PROGRAMS += tests/targets/relu tests/targets/kernels tests/targets/misuse 
 	tests/targets/raw_protocol tests/bruteforce_os tests/layers_tsv tests/csv_tsv tests/backend_vs_ref \
 	tests/targets/steal_pool tests/targets/annotate_kernels tests/targets/annotate_opt \
 	tests/targets/annotate_hidden tests/targets/annotate_hidden_cpp tests/targets/streams \
-	tests/targets/hulls \
+	tests/targets/hulls tests/targets/chains \
 	tests/targets/relay tests/targets/fault
 # Targets are built like user code: -O2, nothing from dmo but the header.
 # -no-install: a real executable on the shared libdmo-harness, not a libtool
@@ -28,6 +28,9 @@ tests_targets_streams_SOURCES = tests/targets/streams.c
 tests_targets_streams_LDFLAGS = $(NO_WRAPPER_FLAGS)
 tests_targets_streams_CFLAGS = -pthread
 tests_targets_streams_LDADD = $(TARGET_LIBS) -lpthread
+tests_targets_chains_SOURCES = tests/targets/chains.c
+tests_targets_chains_LDFLAGS = $(NO_WRAPPER_FLAGS)
+tests_targets_chains_LDADD = $(TARGET_LIBS)
 tests_targets_hulls_SOURCES = tests/targets/hulls.c
 tests_targets_hulls_LDFLAGS = $(NO_WRAPPER_FLAGS)
 tests_targets_hulls_LDADD = $(TARGET_LIBS)
@@ -254,6 +257,9 @@ EXTRA_DIST += tests/tool_streams.sh
 # The tool's hulls change no byte of a run directory either.
 TESTS += tests/tool_hulls.sh
 EXTRA_DIST += tests/tool_hulls.sh
+# ... nor do its chains (dmo-tool/dmo_chain.h).
+TESTS += tests/tool_chains.sh
+EXTRA_DIST += tests/tool_chains.sh
 # Issue 31: --layers LIST, only the layers asked for are traced.
 TESTS += tests/trace_layers.sh
 EXTRA_DIST += tests/trace_layers.sh
