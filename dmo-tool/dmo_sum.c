@@ -12,7 +12,7 @@
 #define SUM_MAX_CONSTANT (1LL << 40)
 #define SUM_MAX_FACTOR (1LL << 16)
 
-const struct dmo_sum dmo_sum_unknown = { .known = False };
+static const struct dmo_sum dmo_sum_unknown = { .known = False };
 
 static struct dmo_sum constant_sum(Long c)
 {

@@ -31,8 +31,6 @@ struct dmo_sum {
 	Long c, direction;
 };
 
-extern const struct dmo_sum dmo_sum_unknown;
-
 /* The walk: the sums of the temporaries so far, and which bytes of the
  * guest state a PUT has written (a GET of them reads no entry value). */
 struct dmo_sums {
