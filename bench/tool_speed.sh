@@ -145,10 +145,11 @@ time_row() {
 	t0=$(seconds "$3 '$prog' $base $4") || exit 1
 	echo $((bp - $(bytes "$5"))) >"$tmp/$1.b"
 	rm -f "$tmp"/out/layer-*.events
-	echo $(($2 - base)) >"$tmp/$1.n"
+	between=$(($2 - base))
+	echo "$between" >"$tmp/$1.n"
 	keep_min "$tmp/$1.p" "$tp"
 	keep_min "$tmp/$1.base" "$t0"
-	echo "$1 $round $(($2 - base)) $tp $t0" >>"$tmp/rounds"
+	echo "$1 $round $between $tp $t0" >>"$tmp/rounds"
 	rm -f "$lackey_log" "$layers"
 }
 
@@ -257,6 +258,8 @@ awk -v timer="$timer" -v passes="$passes" -v model_v1="$(cat "$tmp/model-v1.b")"
 # -1: no ratio, a time in it not measured (0 or less: a row of too few
 # passes for the timer): a bar on it fails, never passes by default.
 function ratio(a, b) { return a > 0 && b > 0 ? a / b : -1 }
+# A ratio as the table prints it: "-" for none.
+function shown(r, format) { return r < 0 ? "-" : sprintf(format, r) }
 function bar(what, r, op, limit) {
 	if (r < 0) {
 		printf "  %-32s =        -   bar %s %-6s FAIL (not measured)\n", what, op, limit
@@ -277,10 +280,10 @@ END {
 	for (i = 1; i <= rows; i++) {
 		# a kernel row (KERNEL/TOOL) is judged against its own none
 		k = index(name[i], "/") ? substr(name[i], 1, index(name[i], "/")) : ""
-		printf "%-12s %6d %9.3f %9.3f %10.2f %10s %9.2f %9s\n", name[i], p[i],
+		printf "%-12s %6d %9.3f %9.3f %10.2f %10s %9s %9s\n", name[i], p[i],
 		       tp[i], t0[i], pp[name[i]] * 1e3,
-		       k == "" ? sprintf("%.1f", ratio(pp[name[i]], pp["native"])) : "-",
-		       ratio(pp[name[i]], pp[k "none"]),
+		       k == "" ? shown(ratio(pp[name[i]], pp["native"]), "%.1f") : "-",
+		       shown(ratio(pp[name[i]], pp[k "none"]), "%.2f"),
 		       name[i] in med ? sprintf("%.2f", med[name[i]]) : "-"
 	}
 	printf "\n(rounds: the median over the rounds of the row\047s time over none\047s in " \

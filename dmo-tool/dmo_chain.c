@@ -2,7 +2,6 @@
  * helper and the settling are the streams' (dmo_stream.c); the IR is the
  * instrumenter's (dmo_main.c). */
 #include "pub_tool_basics.h"
-#include "pub_tool_libcassert.h"
 
 #include "dmo_chain.h"
 #include "dmo_layers.h"
@@ -50,7 +49,6 @@ UInt dmo_chain_find(const IRSB *in, Int first, Int state_bytes,
 	for (i = first; i < in->stmts_used; i++) {
 		const IRStmt *s = in->stmts[i];
 		dmo_sums_step(&sums, s);
-		now.stmt = -1;
 		switch (s->tag) {
 		case Ist_IMark:
 			ip = s->Ist.IMark.addr;

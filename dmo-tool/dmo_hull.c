@@ -3,7 +3,6 @@
  * and the helper a hull's check calls when it passes.  The check itself
  * is IR, made by the instrumenter (dmo_main.c). */
 #include "pub_tool_basics.h"
-#include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
@@ -20,17 +19,6 @@ extern void VG_(discard_translations)(Addr start, ULong range, const HChar *who)
 /* A hull spans at most this many bytes: wider, one gathering accesses on
  * both sides of a buffer would pass for no access of its own. */
 #define HULL_MAX_BYTES 4096
-static Bool same_registers(const struct dmo_hull *h, const struct dmo_sum *s)
-{
-	UInt i;
-	if (h->n != s->n)
-		return False;
-	for (i = 0; i < s->n; i++)
-		if (h->offset[i] != s->offset[i] || h->factor[i] != s->factor[i])
-			return False;
-	return True;
-}
-
 UInt dmo_hull_find(const IRSB *in, Int first, Int state_bytes,
 		   Bool (*is_marker)(const IRStmt *), struct dmo_hull *hulls, Bool *covered)
 {
@@ -87,7 +75,7 @@ UInt dmo_hull_find(const IRSB *in, Int first, Int state_bytes,
 		for (h = 0; h < n; h++) {
 			Long lo = a.c - spread < hulls[h].lo ? a.c - spread : hulls[h].lo;
 			Long hi = a.c + spread + (Long)size > end[h] ? a.c + spread + (Long)size : end[h];
-			if (same_registers(&hulls[h], &a) && hi - lo <= HULL_MAX_BYTES) {
+			if (dmo_sum_same_registers(&hulls[h].at, &a) && hi - lo <= HULL_MAX_BYTES) {
 				hulls[h].lo = lo;
 				end[h] = hi;
 				break;
@@ -97,9 +85,7 @@ UInt dmo_hull_find(const IRSB *in, Int first, Int state_bytes,
 			if (n == DMO_HULLS)
 				continue;
 			n++;
-			hulls[h].n = a.n;
-			VG_(memcpy)(hulls[h].offset, a.offset, sizeof a.offset);
-			VG_(memcpy)(hulls[h].factor, a.factor, sizeof a.factor);
+			hulls[h].at = a;
 			hulls[h].lo = a.c - spread;
 			hulls[h].first_ip = ip;
 			hulls[h].first_writes = writes;

@@ -57,16 +57,14 @@ extern Bool dmo_hull_leaving;
  * hulls. */
 extern ULong dmo_hull_touches, dmo_hull_blocks;
 
-/* Accesses of one address sum: their lowest address is the sum of
- * FACTOR[i] times the guest register at OFFSET[i] as the block began,
- * for i < N, plus LO; they cover BYTES bytes from there.  FIRST_IP is the
- * instruction of the first of them in the block, FIRST_WRITES whether
- * that access is a write (a string copy's instruction both reads and
- * writes, through two hulls). */
+/* Accesses of one address sum: their lowest address is the registers
+ * of the sum AT (dmo_sum.h; its constant and direction are its first
+ * access's, not the hull's) plus LO; they cover BYTES bytes from there.
+ * FIRST_IP is the instruction of the first of them in the block,
+ * FIRST_WRITES whether that access is a write (a string copy's
+ * instruction both reads and writes, through two hulls). */
 struct dmo_hull {
-	UInt n;
-	Int offset[DMO_SUM_TERMS];
-	Long factor[DMO_SUM_TERMS];
+	struct dmo_sum at;
 	Long lo;
 	ULong bytes;
 	Addr first_ip;

@@ -862,9 +862,9 @@ static IRExpr *hull_address(struct sb_state *st, const struct dmo_hull *h)
 {
 	IRExpr *sum = NULL;
 	UInt i;
-	for (i = 0; i < h->n; i++) {
-		IRExpr *term = tmp_of(st->out, Ity_I64, IRExpr_Get(h->offset[i], Ity_I64));
-		Long f = h->factor[i];
+	for (i = 0; i < h->at.n; i++) {
+		IRExpr *term = tmp_of(st->out, Ity_I64, IRExpr_Get(h->at.offset[i], Ity_I64));
+		Long f = h->at.factor[i];
 		if (f > 0 && (f & (f - 1)) == 0) {
 			if (f > 1)
 				term = tmp_of(st->out, Ity_I64,

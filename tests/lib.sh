@@ -421,6 +421,19 @@ tool_run() {
 		"$DMO" analyze "$dir" >/dev/null 2>>"$dir.err"
 }
 
+# each_counting_mode FUNCTION: FUNCTION once for each way a run counts
+# instructions (a full trace in either event-file version, a summary with
+# --dmo-count=yes), with $opts the tool's options for it and $tag the
+# same as a name (letters and digits): the modes in which the tool tests
+# compare a fast path with its --dmo-...=no run.
+each_counting_mode() {
+	for opts in "--dmo-trace=full" "--dmo-trace=full --dmo-trace-version=1" \
+		"--dmo-trace=summary --dmo-count=yes"; do
+		tag=$(echo "$opts" | tr -dc 'a-z0-9')
+		"$1"
+	done
+}
+
 # same_tool_runs NAME OTHER_WAY OPTIONS PROGRAM ARG...: tool_run with
 # OPTIONS into $WORK/NAME-on, and with OPTIONS OTHER_WAY (a debugging
 # option that turns a fast path of the tool off) into $WORK/NAME-off: the

@@ -24,9 +24,7 @@ chain_stat() {
 }
 
 # Chains need a count: a full trace, or a summary with --dmo-count=yes.
-for opts in "--dmo-trace=full" "--dmo-trace=full --dmo-trace-version=1" \
-	"--dmo-trace=summary --dmo-count=yes"; do
-	tag=$(echo "$opts" | tr -dc 'a-z0-9')
+both_ways() {
 	same_tool_runs "chains-$tag" --dmo-chains=no "$opts" "$TARGETS/chains" odd edges fault
 	same_tool_runs "streams-$tag" --dmo-chains=no "$opts" "$TARGETS/streams" forward backward \
 		strided same uneven past_end rows taps
@@ -35,7 +33,8 @@ for opts in "--dmo-trace=full" "--dmo-trace=full --dmo-trace-version=1" \
 	same_tool_runs "hulls-$tag" --dmo-chains=no "$opts" "$TARGETS/hulls" swap stack edge
 	same_tool_runs "annotate_opt-$tag" --dmo-chains=no "$opts" "$TARGETS/annotate_opt"
 	expect_eq "$tag: no chains with --dmo-chains=no" 0 "$(chain_stat "$WORK/chains-$tag-off" blocks)"
-done
+}
+each_counting_mode both_ways
 
 # A summary that counts nothing makes no chains.
 tool_run "$WORK/summary" --dmo-trace=summary "$TARGETS/chains" odd

@@ -21,16 +21,15 @@ hull_stat() {
 	esac
 }
 
-for opts in "--dmo-trace=full" "--dmo-trace=full --dmo-trace-version=1" \
-	"--dmo-trace=summary --dmo-count=yes"; do
-	tag=$(echo "$opts" | tr -dc 'a-z0-9')
+both_ways() {
 	same_tool_runs "hulls-$tag" --dmo-hulls=no "$opts" "$TARGETS/hulls" swap stack edge
 	same_tool_runs "kernels-$tag" --dmo-hulls=no "$opts" "$TARGETS/kernels" dwconv accumulate \
 		relu_avx fxsave
 	same_tool_runs "streams-$tag" --dmo-hulls=no "$opts" "$TARGETS/streams" forward backward \
 		strided rows
 	expect_eq "$tag: no hulls with --dmo-hulls=no" 0 "$(hull_stat "$WORK/hulls-$tag-off" blocks)"
-done
+}
+each_counting_mode both_ways
 
 # Every read of the input is seen (hand count: each case reads the input's
 # 1024 floats once a layer), though in swap_b the reads are by b's

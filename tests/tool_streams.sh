@@ -35,13 +35,12 @@ same_runs() {
 # tests, each in a full trace of both event-file versions and a summary
 # that counts instructions.
 ONE_THREAD="forward backward strided same uneven past_end rows taps"
-for opts in "--dmo-trace=full" "--dmo-trace=full --dmo-trace-version=1" \
-	"--dmo-trace=summary --dmo-count=yes"; do
-	tag=$(echo "$opts" | tr -dc 'a-z0-9')
+both_ways() {
 	same_runs "streams-$tag" "$opts" "$TARGETS/streams" $ONE_THREAD
 	same_runs "kernels-$tag" "$opts" "$TARGETS/kernels" dwconv accumulate relu_avx fxsave
 	same_runs "annotate_opt-$tag" "$opts" "$TARGETS/annotate_opt"
-done
+}
+each_counting_mode both_ways
 
 # The streams did the work.  forward's 2400 accesses take three the long
 # way in each of its two loops: the instruction's first access in the
